@@ -1,0 +1,205 @@
+// Package spec is the model of an mcpgen spec file (mcpgen.yaml): loading it
+// from YAML with the position of every element, and validating it.
+//
+// The package knows YAML and the MCP vocabulary, and nothing of Go code: the
+// generator (package gen) turns a validated *Spec into Go. Every element keeps
+// the Pos of its YAML node so that every finding prints as file:line:col.
+package spec
+
+// Pos is a position in the spec file, 1-based. The zero Pos means "unknown".
+type Pos struct {
+	Line   int
+	Column int
+}
+
+// Spec is a whole spec file. Slices keep the order of the file, which is also
+// the order on the wire (tools/list is deterministic).
+type Spec struct {
+	// File is the path the spec was loaded from, as given to Load.
+	File string
+
+	// Version is the spec format version (the `mcpgen:` key); only 1 exists.
+	Version    int
+	VersionPos Pos
+
+	Server Server
+	Go     GoOptions
+
+	// Types are the named types of the `types:` section.
+	Types []*NamedType
+	// Tools are the entries of the `tools:` section.
+	Tools []*Tool
+}
+
+// Server is the `server:` section: the MCP Implementation info plus
+// instructions.
+type Server struct {
+	Pos          Pos
+	Name         string
+	Title        string
+	Version      string
+	Description  string
+	Instructions string
+	WebsiteURL   string
+	Icons        []*Icon
+}
+
+// Icon is an MCP Icon: {src, mimeType, sizes, theme}.
+type Icon struct {
+	Pos      Pos
+	Src      string
+	MimeType string
+	Sizes    []string
+	Theme    string // "", "light" or "dark"
+}
+
+// GoOptions is the `go:` section.
+type GoOptions struct {
+	Pos     Pos
+	Package string // name of the generated package
+}
+
+// NamedType is one entry of `types:`.
+type NamedType struct {
+	Pos    Pos    // position of the key
+	Name   string // as written in the spec, e.g. OrderID
+	Schema *Schema
+}
+
+// Kind is the kind of value a Schema describes.
+type Kind string
+
+// The kinds of the type system. A Schema's Kind is written with `type:` or
+// inferred (properties → object, items → array, $ref → ref, goType → go,
+// enum → the type of its values).
+const (
+	KindString  Kind = "string"
+	KindInteger Kind = "integer"
+	KindNumber  Kind = "number"
+	KindBoolean Kind = "boolean"
+	KindArray   Kind = "array"
+	// KindObject has fixed Properties. AdditionalProperties says whether
+	// other keys are accepted (false by default: a typo never passes).
+	KindObject Kind = "object"
+	// KindMap is an object with free keys whose values all follow Values:
+	// written `{type: object, additionalProperties: {…schema…}}` with no
+	// properties, or `{type: map, values: {…}}`.
+	KindMap Kind = "map"
+	// KindAny is any JSON value (raw JSON in Go).
+	KindAny Kind = "any"
+	// KindRef refers to a named type by name ($ref).
+	KindRef Kind = "ref"
+	// KindGoType refers to an existing Go type (goType: "import/path.Name").
+	KindGoType Kind = "go"
+)
+
+// Schema is a type in the spec's type system. Constraints that do not apply
+// to the Kind are rejected by validation, never silently kept.
+type Schema struct {
+	Pos  Pos // position of the schema's mapping (or scalar)
+	Kind Kind
+
+	// KindRef: the referenced named type, and the position of the $ref value.
+	Ref    string
+	RefPos Pos
+
+	// KindGoType: the referenced Go type.
+	GoType *GoTypeRef
+
+	Title       string
+	Description string
+	// Nullable allows JSON null besides the Kind.
+	Nullable bool
+	// Default and Examples are JSON values written in YAML.
+	Default  *Value
+	Examples []*Value
+	// Enum lists the allowed values of a string, integer or number.
+	Enum []*Value
+
+	// Strings.
+	Pattern   string
+	Format    string
+	MinLength *int64
+	MaxLength *int64
+
+	// Integers and numbers. Numbers are kept as written (decimal text) so
+	// that no bound is rounded.
+	Minimum          *Number
+	Maximum          *Number
+	ExclusiveMinimum *Number
+	ExclusiveMaximum *Number
+	MultipleOf       *Number
+
+	// Arrays.
+	Items       *Schema
+	MinItems    *int64
+	MaxItems    *int64
+	UniqueItems bool
+
+	// Objects. Required is a property's own flag, filled from the object's
+	// `required:` list.
+	Properties           []*Property
+	AdditionalProperties bool
+
+	// Maps: the schema of every value.
+	Values *Schema
+
+	// Fields lists the keys present in the schema's YAML mapping with their
+	// positions, for diagnostics that point at a key.
+	Fields map[string]Pos
+}
+
+// Property is one property of an object schema.
+type Property struct {
+	Pos      Pos // position of the key
+	Name     string
+	Schema   *Schema
+	Required bool
+}
+
+// GoTypeRef names an existing Go type, e.g. "time.Time" or
+// "github.com/acme/orders/model.Order".
+type GoTypeRef struct {
+	Pos        Pos
+	ImportPath string // "time"
+	Name       string // "Time"
+}
+
+// Number is a JSON number as written in the spec (e.g. "10", "0.5", "-3e2").
+type Number string
+
+// Value is a JSON value written in YAML (a default, an example, an enum value,
+// a _meta object), converted to JSON with the key order of the file.
+type Value struct {
+	Pos  Pos
+	JSON []byte
+}
+
+// Tool is one entry of `tools:`.
+type Tool struct {
+	Pos         Pos    // position of the key
+	Name        string // the MCP tool name, e.g. lookup_order
+	Title       string
+	Description string
+	// Input is the arguments object: an object schema or a $ref to a named
+	// object type. Nil means the tool takes no arguments.
+	Input *Schema
+	// Output is the structured result. Nil means the handler returns content
+	// itself. It may be of any kind (SEP-2106); where the negotiated protocol
+	// wants an object, the runtime says so.
+	Output      *Schema
+	Annotations *ToolAnnotations
+	Icons       []*Icon
+	// Meta is the tool's `_meta` object, if any.
+	Meta *Value
+}
+
+// ToolAnnotations are the MCP tool hints. Nil pointers are "not said".
+type ToolAnnotations struct {
+	Pos             Pos
+	Title           string
+	ReadOnlyHint    *bool
+	DestructiveHint *bool
+	IdempotentHint  *bool
+	OpenWorldHint   *bool
+}
