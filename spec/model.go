@@ -42,6 +42,12 @@ type Server struct {
 	Instructions string
 	WebsiteURL   string
 	Icons        []*Icon
+
+	// Positions of the values of name, version and websiteUrl, for
+	// diagnostics about a bad value (zero when absent).
+	NamePos       Pos
+	VersionPos    Pos
+	WebsiteURLPos Pos
 }
 
 // Icon is an MCP Icon: {src, mimeType, sizes, theme}.
@@ -51,12 +57,23 @@ type Icon struct {
 	MimeType string
 	Sizes    []string
 	Theme    string // "", "light" or "dark"
+
+	// Positions of the values of src and theme (zero when absent).
+	SrcPos   Pos
+	ThemePos Pos
 }
 
 // GoOptions is the `go:` section.
 type GoOptions struct {
 	Pos     Pos
 	Package string // name of the generated package
+	// Output is the directory of the generated files, relative to the spec
+	// file's directory; "" means the spec's own directory.
+	Output string
+
+	// Positions of the values of package and output (zero when absent).
+	PackagePos Pos
+	OutputPos  Pos
 }
 
 // NamedType is one entry of `types:`.
@@ -147,6 +164,9 @@ type Schema struct {
 	// Fields lists the keys present in the schema's YAML mapping with their
 	// positions, for diagnostics that point at a key.
 	Fields map[string]Pos
+	// FieldValues holds the positions of the values of those keys, for
+	// diagnostics about a bad value (a pattern that does not compile).
+	FieldValues map[string]Pos
 }
 
 // Property is one property of an object schema.
@@ -181,6 +201,9 @@ type Tool struct {
 	Name        string // the MCP tool name, e.g. lookup_order
 	Title       string
 	Description string
+	// DescriptionPos is the position of the description value (zero when
+	// absent).
+	DescriptionPos Pos
 	// Input is the arguments object: an object schema or a $ref to a named
 	// object type. Nil means the tool takes no arguments.
 	Input *Schema

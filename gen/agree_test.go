@@ -1,0 +1,134 @@
+package gen_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
+	"github.com/mcpgen/mcpgen/golden/collections"
+	"github.com/mcpgen/mcpgen/golden/minimal"
+	"github.com/mcpgen/mcpgen/golden/naming"
+	"github.com/mcpgen/mcpgen/golden/numbers"
+	"github.com/mcpgen/mcpgen/golden/objects"
+	"github.com/mcpgen/mcpgen/golden/refs"
+	"github.com/mcpgen/mcpgen/golden/strings"
+	features "github.com/mcpgen/mcpgen/golden/tool_features"
+	inaming "github.com/mcpgen/mcpgen/internal/naming"
+	"github.com/mcpgen/mcpgen/internal/specschema"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// compiledCases are the generated packages this test builds servers from:
+// every positive golden case, and the examples.
+var compiledCases = map[string]func(*runtime.Server){
+	"../golden/minimal/mcpgen.yaml":       func(s *runtime.Server) { minimal.Register(s, minimal.UnimplementedHandler{}) },
+	"../golden/strings/mcpgen.yaml":       func(s *runtime.Server) { strings.Register(s, strings.UnimplementedHandler{}) },
+	"../golden/numbers/mcpgen.yaml":       func(s *runtime.Server) { numbers.Register(s, numbers.UnimplementedHandler{}) },
+	"../golden/collections/mcpgen.yaml":   func(s *runtime.Server) { collections.Register(s, collections.UnimplementedHandler{}) },
+	"../golden/objects/mcpgen.yaml":       func(s *runtime.Server) { objects.Register(s, objects.UnimplementedHandler{}) },
+	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
+	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },
+	"../golden/naming/mcpgen.yaml":        func(s *runtime.Server) { naming.Register(s, naming.UnimplementedHandler{}) },
+	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
+}
+
+// TestCompiledCasesListed keeps compiledCases complete: a new positive
+// golden case must be added there, or its schemas go unchecked.
+func TestCompiledCasesListed(t *testing.T) {
+	specs, _ := filepath.Glob("../golden/*/mcpgen.yaml")
+	for _, p := range specs {
+		if _, err := os.Stat(filepath.Join(filepath.Dir(p), "diagnostics.txt")); err == nil {
+			continue // a negative case
+		}
+		if compiledCases[p] == nil {
+			t.Errorf("%s is a positive golden case missing from compiledCases", p)
+		}
+	}
+}
+
+// TestSchemasAgreeWithSpec proves, for every golden case and example, that
+// the JSON Schemas the runtime advertises (reflected from the generated Go
+// types) say exactly what the spec says (computed from the spec alone).
+func TestSchemasAgreeWithSpec(t *testing.T) {
+	for path, register := range compiledCases {
+		t.Run(path, func(t *testing.T) {
+			s, diags, err := spec.LoadFile(path)
+			if err != nil || len(diags) > 0 {
+				t.Fatalf("load: %v %v", err, diags)
+			}
+			srv := runtime.NewServer(runtime.Implementation{Name: "t", Version: "1"})
+			register(srv)
+			tools := srv.Tools()
+			if len(tools) != len(s.Tools) {
+				t.Fatalf("%d tools registered, the spec has %d", len(tools), len(s.Tools))
+			}
+			for i, st := range s.Tools {
+				rt := tools[i]
+				if rt.Name != st.Name {
+					t.Errorf("tool %d is %q, the spec says %q (order on the wire must follow the spec)", i, rt.Name, st.Name)
+					continue
+				}
+				want := expectedSchema(s, st.Input, true)
+				compareSchema(t, st.Name+" input", want, rt.InputSchema)
+				want = expectedSchema(s, st.Output, false)
+				compareSchema(t, st.Name+" output", want, rt.OutputSchema)
+			}
+		})
+	}
+}
+
+// expectedSchema is the spec's schema for a tool input or output as the
+// runtime must advertise it: the root is expanded (not a $ref), a missing
+// input is the empty closed object, and an output that is not an object is
+// not advertised at all (2025-11-25 wants an object).
+func expectedSchema(s *spec.Spec, sch *spec.Schema, input bool) any {
+	if sch == nil {
+		if input {
+			return map[string]any{"type": "object", "additionalProperties": false}
+		}
+		return nil
+	}
+	root := sch
+	for root.Kind == spec.KindRef {
+		for _, nt := range s.Types {
+			if nt.Name == root.Ref {
+				root = nt.Schema
+			}
+		}
+	}
+	if !input && root.Kind != spec.KindObject {
+		return nil
+	}
+	doc := specschema.Of(root)
+	if len(s.Types) > 0 {
+		doc["$defs"] = specschema.Defs(s)
+	}
+	return specschema.Normalize(doc, inaming.Exported)
+}
+
+func compareSchema(t *testing.T, what string, want any, got json.RawMessage) {
+	t.Helper()
+	if want == nil {
+		if got != nil {
+			t.Errorf("%s: advertised %s, want none", what, got)
+		}
+		return
+	}
+	if got == nil {
+		t.Errorf("%s: nothing advertised", what)
+		return
+	}
+	doc, err := specschema.Decode(got)
+	if err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	norm := specschema.MatchGoTypes(want, specschema.Normalize(doc, func(n string) string { return n }))
+	if diff := cmp.Diff(want, norm); diff != "" {
+		t.Errorf("%s: advertised schema disagrees with the spec (-spec +advertised):\n%s\nadvertised: %s", what, diff, got)
+	}
+}

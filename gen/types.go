@@ -1,0 +1,397 @@
+package gen
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// typesFile declares every Go type of the spec: named types, enums, and the
+// inputs and outputs of tools. The JSON Schema that clients see is reflected
+// from these declarations (struct tags and JSONSchemaExtend methods), so every
+// constraint of the spec is written here.
+func (g *generator) typesFile(f *jen.File) {
+	for _, d := range g.plan.decls {
+		f.Line()
+		g.declare(f, d)
+	}
+}
+
+func (g *generator) declare(f *jen.File, d *decl) {
+	s := d.schema
+	comment := fmt.Sprintf("%s is %s %s.", d.name, d.what, g.at(s.Pos))
+	if d.specName != "" {
+		comment = fmt.Sprintf("%s is the spec's %s %s.", d.name, d.what, g.at(s.Pos))
+	}
+	if s.Description != "" {
+		comment += "\n\n" + s.Description
+	}
+	f.Add(doc(comment))
+	switch d.kind {
+	case declStruct:
+		f.Type().Id(d.name).StructFunc(func(gr *jen.Group) {
+			for i, fl := range d.fields {
+				if i > 0 && fl.prop.Schema.Description != "" {
+					gr.Line()
+				}
+				gr.Add(doc(fl.prop.Schema.Description))
+				typ, tags := g.fieldType(fl.prop)
+				gr.Id(fl.name).Add(typ).Tag(tags)
+			}
+		})
+	case declEnum, declScalar, declSlice, declMap:
+		f.Type().Id(d.name).Add(g.underlying(s))
+	case declAlias:
+		f.Type().Id(d.name).Op("=").Add(g.underlying(s))
+	}
+	if d.kind == declEnum {
+		f.Line()
+		f.Const().DefsFunc(func(gr *jen.Group) {
+			for _, c := range d.consts {
+				gr.Id(c.name).Id(d.name).Op("=").Add(enumLiteral(s.Kind, c.value))
+			}
+		})
+	}
+	if body := g.extendBody(d); len(body) > 0 {
+		f.Line()
+		f.Comment(fmt.Sprintf("JSONSchemaExtend adds to the reflected JSON Schema of %s what struct tags cannot say.", d.name))
+		f.Func().Params(jen.Id(d.name)).Id("JSONSchemaExtend").
+			Params(jen.Id("s").Op("*").Qual(jsonschemaPkg, "Schema")).Block(body...)
+	}
+}
+
+// typeOf is the Go type of a value of schema s wherever it is used.
+func (g *generator) typeOf(s *spec.Schema) jen.Code {
+	if d := g.plan.declOf[s]; d != nil {
+		return jen.Id(d.name)
+	}
+	return g.underlying(s)
+}
+
+// underlying is the Go type a schema maps to, ignoring its own declaration.
+func (g *generator) underlying(s *spec.Schema) jen.Code {
+	switch s.Kind {
+	case spec.KindRef:
+		if d := g.plan.named[s.Ref]; d != nil {
+			return jen.Id(d.name)
+		}
+		return jen.Id("invalidRef")
+	case spec.KindGoType:
+		return jen.Qual(s.GoType.ImportPath, s.GoType.Name)
+	case spec.KindString:
+		return jen.String()
+	case spec.KindInteger:
+		return jen.Int64()
+	case spec.KindNumber:
+		return jen.Float64()
+	case spec.KindBoolean:
+		return jen.Bool()
+	case spec.KindAny:
+		return jen.Qual(jsonPkg, "RawMessage")
+	case spec.KindArray:
+		return jen.Index().Add(g.typeOf(s.Items))
+	case spec.KindMap:
+		return jen.Map(jen.String()).Add(g.typeOf(s.Values))
+	case spec.KindObject:
+		// Only reached for an object that was not planned, which the plan
+		// never leaves; an empty struct keeps the output compilable.
+		return jen.Struct()
+	}
+	return jen.Qual(jsonPkg, "RawMessage")
+}
+
+// resolved follows $refs to the schema that says what a value is.
+func (g *generator) resolved(s *spec.Schema) *spec.Schema {
+	for i := 0; s != nil && s.Kind == spec.KindRef && i < 100; i++ {
+		d := g.plan.named[s.Ref]
+		if d == nil {
+			return s
+		}
+		s = d.schema
+	}
+	return s
+}
+
+// isNilable reports whether the Go type of s has a nil value that means
+// "absent" (slices, maps, raw JSON): such values are never wrapped.
+func (g *generator) isNilable(s *spec.Schema) bool {
+	switch g.resolved(s).Kind {
+	case spec.KindArray, spec.KindMap, spec.KindAny:
+		return true
+	}
+	return false
+}
+
+// fieldType is the Go type and struct tags of an object property. Optional
+// values are runtime.Opt[T] (absent ≠ zero) and nullable ones are pointers
+// (nil = null); slices, maps and raw JSON use their own nil and are never
+// wrapped unless they are both optional and nullable.
+func (g *generator) fieldType(prop *spec.Property) (jen.Code, map[string]string) {
+	s := prop.Schema
+	base := g.typeOf(s)
+	jsonTag := prop.Name
+	var typ jen.Code
+	switch {
+	case g.isNilable(s) && !s.Nullable:
+		typ = base
+		if !prop.Required {
+			jsonTag += ",omitempty"
+		}
+	case g.isNilable(s):
+		typ = base
+		if !prop.Required {
+			typ = jen.Qual(runtimePkg, "Opt").Types(base)
+			jsonTag += ",omitzero"
+		}
+	case s.Nullable:
+		typ = jen.Op("*").Add(base)
+		if !prop.Required {
+			typ = jen.Qual(runtimePkg, "Opt").Types(jen.Op("*").Add(base))
+			jsonTag += ",omitzero"
+		}
+	default:
+		typ = base
+		if !prop.Required {
+			typ = jen.Qual(runtimePkg, "Opt").Types(base)
+			jsonTag += ",omitzero"
+		}
+	}
+	tags := map[string]string{"json": jsonTag}
+	if kw := g.tagKeywords(s); len(kw) > 0 {
+		tags["jsonschema"] = strings.Join(kw, ",")
+	}
+	desc := s.Description
+	if desc == "" && s.Kind == spec.KindRef && !g.isDeclaredElsewhere(s) {
+		// invopop inlines named scalar types and replaces their description
+		// with the field's: carry the type's own description over.
+		desc = g.resolved(s).Description
+	}
+	if desc != "" {
+		tags["jsonschema_description"] = desc
+	}
+	return typ, tags
+}
+
+// isDeclaredElsewhere reports whether a $ref lands in the schema's $defs
+// (structs and slices do; scalars, enums and maps are inlined by the
+// reflector).
+func (g *generator) isDeclaredElsewhere(s *spec.Schema) bool {
+	d := g.plan.named[s.Ref]
+	return d != nil && (d.kind == declStruct || d.kind == declSlice)
+}
+
+// tagKeywords are the `jsonschema:"…"` keywords of a property: title,
+// nullable, and the scalar and array constraints written on the property
+// itself. Commas inside values are escaped as the reflector expects.
+func (g *generator) tagKeywords(s *spec.Schema) []string {
+	var kw []string
+	add := func(k, v string) { kw = append(kw, k+"="+strings.ReplaceAll(v, ",", `\,`)) }
+	if s.Title != "" {
+		add("title", s.Title)
+	}
+	if s.Nullable {
+		kw = append(kw, "nullable")
+	}
+	if g.plan.declOf[s] != nil {
+		return kw // a declared type carries its own constraints
+	}
+	switch s.Kind {
+	case spec.KindString:
+		if s.Pattern != "" {
+			add("pattern", s.Pattern)
+		}
+		if s.Format != "" {
+			add("format", s.Format)
+		}
+		if s.MinLength != nil {
+			add("minLength", fmt.Sprint(*s.MinLength))
+		}
+		if s.MaxLength != nil {
+			add("maxLength", fmt.Sprint(*s.MaxLength))
+		}
+	case spec.KindInteger, spec.KindNumber:
+		for _, b := range []struct {
+			k string
+			v *spec.Number
+		}{{"minimum", s.Minimum}, {"maximum", s.Maximum}, {"exclusiveMinimum", s.ExclusiveMinimum},
+			{"exclusiveMaximum", s.ExclusiveMaximum}, {"multipleOf", s.MultipleOf}} {
+			if b.v != nil {
+				add(b.k, string(*b.v))
+			}
+		}
+	case spec.KindArray:
+		if s.MinItems != nil {
+			add("minItems", fmt.Sprint(*s.MinItems))
+		}
+		if s.MaxItems != nil {
+			add("maxItems", fmt.Sprint(*s.MaxItems))
+		}
+		if s.UniqueItems {
+			kw = append(kw, "uniqueItems=true")
+		}
+	}
+	return kw
+}
+
+// extendBody is the body of a type's JSONSchemaExtend method: what a type
+// says about itself (named types), and the property annotations that tags
+// cannot carry exactly (defaults, examples).
+func (g *generator) extendBody(d *decl) []jen.Code {
+	s := d.schema
+	if d.kind == declAlias {
+		return nil // no methods can be declared on another package's type
+	}
+	var body []jen.Code
+	set := func(field string, v jen.Code) {
+		body = append(body, jen.Id("s").Dot(field).Op("=").Add(v))
+	}
+	{
+		if s.Title != "" && d.specName != "" {
+			set("Title", jen.Lit(s.Title))
+		}
+		if s.Description != "" && d.specName != "" {
+			set("Description", jen.Lit(s.Description))
+		}
+	}
+	switch d.kind {
+	case declEnum:
+		set("Enum", jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
+			for _, v := range s.Enum {
+				gr.Add(enumLiteral(s.Kind, v))
+			}
+		}))
+	case declScalar:
+		body = append(body, g.scalarConstraints(s)...)
+	case declSlice:
+		if s.MinItems != nil {
+			set("MinItems", ptrLit("uint64", fmt.Sprint(*s.MinItems)))
+		}
+		if s.MaxItems != nil {
+			set("MaxItems", ptrLit("uint64", fmt.Sprint(*s.MaxItems)))
+		}
+		if s.UniqueItems {
+			set("UniqueItems", jen.True())
+		}
+	case declStruct:
+		if s.AdditionalProperties {
+			set("AdditionalProperties", jen.Qual(jsonschemaPkg, "TrueSchema"))
+		}
+		for _, fl := range d.fields {
+			ps := fl.prop.Schema
+			if ps.Default == nil && len(ps.Examples) == 0 {
+				continue
+			}
+			var inner []jen.Code
+			if ps.Default != nil {
+				inner = append(inner, jen.Id("p").Dot("Default").Op("=").Add(rawJSON(ps.Default)))
+			}
+			if len(ps.Examples) > 0 {
+				inner = append(inner, jen.Id("p").Dot("Examples").Op("=").Index().Any().ValuesFunc(func(gr *jen.Group) {
+					for _, ex := range ps.Examples {
+						gr.Add(rawJSON(ex))
+					}
+				}))
+			}
+			body = append(body, jen.If(
+				jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("s").Dot("Properties").Dot("Get").Call(jen.Lit(fl.prop.Name)),
+				jen.Id("ok"),
+			).Block(inner...))
+		}
+	}
+	if d.kind != declStruct {
+		if s.Default != nil {
+			set("Default", rawJSON(s.Default))
+		}
+		if len(s.Examples) > 0 {
+			set("Examples", jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
+				for _, ex := range s.Examples {
+					gr.Add(rawJSON(ex))
+				}
+			}))
+		}
+	}
+	return body
+}
+
+// scalarConstraints sets a declared scalar type's own constraints.
+func (g *generator) scalarConstraints(s *spec.Schema) []jen.Code {
+	var body []jen.Code
+	set := func(field string, v jen.Code) {
+		body = append(body, jen.Id("s").Dot(field).Op("=").Add(v))
+	}
+	if s.Pattern != "" {
+		set("Pattern", rawString(s.Pattern))
+	}
+	if s.Format != "" {
+		set("Format", jen.Lit(s.Format))
+	}
+	if s.MinLength != nil {
+		set("MinLength", ptrLit("uint64", fmt.Sprint(*s.MinLength)))
+	}
+	if s.MaxLength != nil {
+		set("MaxLength", ptrLit("uint64", fmt.Sprint(*s.MaxLength)))
+	}
+	for _, b := range []struct {
+		k string
+		v *spec.Number
+	}{{"Minimum", s.Minimum}, {"Maximum", s.Maximum}, {"ExclusiveMinimum", s.ExclusiveMinimum},
+		{"ExclusiveMaximum", s.ExclusiveMaximum}, {"MultipleOf", s.MultipleOf}} {
+		if b.v != nil {
+			set(b.k, jen.Qual(jsonPkg, "Number").Call(jen.Lit(string(*b.v))))
+		}
+	}
+	return body
+}
+
+// ptrLit is runtime.Ptr(T(v)): a pointer to a constant.
+func ptrLit(typ, v string) jen.Code {
+	return jen.Qual(runtimePkg, "Ptr").Call(jen.Id(typ).Call(jen.Id(v)))
+}
+
+// rawJSON is json.RawMessage(`…`): a spec value, exactly as written.
+func rawJSON(v *spec.Value) jen.Code {
+	return jen.Qual(jsonPkg, "RawMessage").Call(rawString(string(v.JSON)))
+}
+
+// rawString renders a Go string literal, as a raw string when that is
+// possible and reads better (JSON is full of double quotes).
+func rawString(s string) jen.Code {
+	if !strings.ContainsAny(s, "`\r") && isPrintable(s) {
+		return jen.Op("`" + s + "`")
+	}
+	return jen.Lit(s)
+}
+
+func isPrintable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 && r != '\t' && r != '\n' {
+			return false
+		}
+		if r == 0x7f || r == 0xfffd {
+			return false
+		}
+	}
+	return true
+}
+
+// enumLiteral is the Go literal of an enum value of the given kind.
+func enumLiteral(kind spec.Kind, v *spec.Value) jen.Code {
+	if kind == spec.KindString {
+		return jen.Lit(enumText(v))
+	}
+	return jen.Op(string(v.JSON))
+}
+
+// enumText is the text of an enum value: the string itself for strings, the
+// JSON text otherwise.
+func enumText(v *spec.Value) string {
+	var str string
+	if err := json.Unmarshal(v.JSON, &str); err == nil {
+		return str
+	}
+	return string(v.JSON)
+}

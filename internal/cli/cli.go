@@ -1,0 +1,200 @@
+// Package cli is the mcpgen command line: flags, file I/O and exit codes.
+// It stays thin: loading and validating is package spec, generating is
+// package gen.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// Exit codes. Findings (a spec error, stale generated files) have their own
+// code so that CI can tell "your spec is wrong" from "the tool broke".
+const (
+	ExitOK       = 0
+	ExitInternal = 1
+	ExitUsage    = 2
+	ExitFindings = 100
+)
+
+// errFindings means the findings were already printed.
+var errFindings = errors.New("findings")
+
+// usageError is a bad command line: printed with a hint, exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+const usage = `mcpgen turns an MCP server spec (mcpgen.yaml) into a typed Go server.
+
+Usage:
+  mcpgen generate [-f spec] [-o dir]   write the generated Go files
+  mcpgen check    [-f spec] [-o dir]   exit 100 with a diff when they are stale
+  mcpgen version                       print the version
+
+The spec is -f, else mcpgen.yaml or mcpgen.yml in the current directory.
+Generated files go to the spec's go.output directory (default: beside the spec).
+
+Exit codes: 0 ok, 1 internal error, 2 usage, 100 spec findings or stale files.
+`
+
+// Run runs mcpgen with the given arguments (without the program name) and
+// returns the process exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return ExitUsage
+	}
+	var err error
+	switch cmd, rest := args[0], args[1:]; cmd {
+	case "generate", "gen":
+		err = runGenerate(rest, stdout, stderr, false)
+	case "check":
+		err = runGenerate(rest, stdout, stderr, true)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "mcpgen", Version())
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+	default:
+		err = usageError{fmt.Sprintf("unknown command %q", cmd)}
+	}
+	var ue usageError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.Is(err, errFindings):
+		return ExitFindings
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "mcpgen: %s\nRun 'mcpgen help' for usage.\n", ue.msg)
+		return ExitUsage
+	case errors.Is(err, flag.ErrHelp):
+		return ExitOK
+	default:
+		fmt.Fprintf(stderr, "mcpgen: %v\n", err)
+		return ExitInternal
+	}
+}
+
+// Version is the module version mcpgen was built from, or "(devel)".
+func Version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
+
+func runGenerate(args []string, stdout, stderr io.Writer, check bool) error {
+	name := "generate"
+	if check {
+		name = "check"
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	specPath := fs.String("f", "", "the spec file (default: mcpgen.yaml or mcpgen.yml in the current directory)")
+	outDir := fs.String("o", "", "the output directory (default: the spec's go.output, else the spec's directory)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("%s takes no arguments, got %q", name, fs.Args())}
+	}
+	path, err := findSpec(*specPath)
+	if err != nil {
+		return err
+	}
+	s, files, err := load(path, stderr)
+	if err != nil {
+		return err
+	}
+	dir := *outDir
+	if dir == "" {
+		dir = filepath.Join(filepath.Dir(path), filepath.FromSlash(s.Go.Output))
+	}
+	if check {
+		return checkFiles(dir, files, stdout, stderr)
+	}
+	return writeFiles(dir, files, stderr)
+}
+
+// findSpec applies the discovery rule: -f wins, else mcpgen.yaml or
+// mcpgen.yml in the current directory (both at once is an error).
+func findSpec(flagPath string) (string, error) {
+	if flagPath != "" {
+		return flagPath, nil
+	}
+	var found []string
+	for _, n := range []string{"mcpgen.yaml", "mcpgen.yml"} {
+		if _, err := os.Stat(n); err == nil {
+			found = append(found, n)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", usageError{"no mcpgen.yaml or mcpgen.yml in the current directory; pass -f path/to/spec.yaml"}
+	case 1:
+		return found[0], nil
+	default:
+		return "", usageError{"both mcpgen.yaml and mcpgen.yml are here; keep one, or pass -f"}
+	}
+}
+
+// load reads, validates and generates. Spec findings are printed to stderr
+// as file:line:col: message, and reported as errFindings.
+func load(path string, stderr io.Writer) (*spec.Spec, []gen.File, error) {
+	s, diags, err := spec.LoadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(diags) > 0 {
+		printDiagnostics(stderr, diags)
+		return nil, nil, errFindings
+	}
+	files, err := gen.Generate(s, gen.Options{})
+	var gd spec.Diagnostics
+	if errors.As(err, &gd) {
+		printDiagnostics(stderr, gd)
+		return nil, nil, errFindings
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, files, nil
+}
+
+func printDiagnostics(w io.Writer, diags spec.Diagnostics) {
+	for _, d := range diags {
+		fmt.Fprintln(w, d.String())
+	}
+	fmt.Fprintf(w, "mcpgen: %d problem%s in the spec\n", len(diags), plural(len(diags)))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// relative shows a path relative to the current directory when it can.
+func relative(path string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if abs, err := filepath.Abs(path); err == nil {
+			if rel, err := filepath.Rel(wd, abs); err == nil && !strings.HasPrefix(rel, "..") {
+				return rel
+			}
+		}
+	}
+	return path
+}

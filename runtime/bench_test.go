@@ -1,0 +1,177 @@
+package runtime_test
+
+import (
+	"bufio"
+	"context"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// The benchmarks measure the hot path: decode, validate, call, encode, on an
+// echo tool like the one the peer SDKs were measured with.
+
+type echoIn struct {
+	Text string `json:"text"`
+}
+
+type echoOut struct {
+	Text string `json:"text"`
+}
+
+func benchServer() *runtime.Server {
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(runtime.TypedTool(runtime.Tool{Name: "echo", Description: "Echo the text."},
+		func(ctx context.Context, in *echoIn) (*echoOut, error) { return &echoOut{Text: in.Text}, nil }))
+	return srv
+}
+
+const (
+	benchInit = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`
+	benchCall = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`
+	benchWant = `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"{\"text\":\"hello, world\"}"}],"structuredContent":{"text":"hello, world"}}}`
+)
+
+// BenchmarkToolsCallInProcess is one tools/call round trip through a Session,
+// without a transport.
+func BenchmarkToolsCallInProcess(b *testing.B) {
+	srv := benchServer()
+	got := make(chan string, 1)
+	var last string
+	ss := srv.NewSession(func(msg []byte) {
+		if last == "" {
+			got <- string(msg)
+			return
+		}
+		got <- ""
+	})
+	ctx := context.Background()
+	ss.HandleMessage(ctx, []byte(benchInit))
+	<-got
+	last = "checked"
+	req := []byte(benchCall)
+	last = ""
+	ss.HandleMessage(ctx, req)
+	if r := <-got; r != benchWant {
+		b.Fatalf("response %s", r)
+	}
+	last = "checked"
+	b.ReportAllocs()
+	for b.Loop() {
+		ss.HandleMessage(ctx, req)
+		<-got
+	}
+}
+
+// BenchmarkToolsCallInProcessParallel runs concurrent calls on one session
+// (distinct ids), as a busy client would.
+func BenchmarkToolsCallInProcessParallel(b *testing.B) {
+	srv := benchServer()
+	done := make(chan struct{}, 1024)
+	ss := srv.NewSession(func([]byte) { done <- struct{}{} })
+	ctx := context.Background()
+	ss.HandleMessage(ctx, []byte(benchInit))
+	<-done
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			// Each goroutine waits for "a" response; totals match.
+			ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":"`+strconv.FormatInt(nextID(), 10)+`","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`))
+			<-done
+		}
+	})
+}
+
+var idCounter = make(chan int64, 1)
+
+func init() { idCounter <- 0 }
+
+func nextID() int64 {
+	n := <-idCounter + 1
+	idCounter <- n
+	return n
+}
+
+// stdioPipes serves srv over OS pipes, like a subprocess on stdio.
+func stdioPipes(b *testing.B, srv *runtime.Server) (*os.File, *bufio.Reader) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- srv.ServeStdio(context.Background(), inR, outW); outW.Close() }()
+	b.Cleanup(func() {
+		inW.Close()
+		if err := <-done; err != nil {
+			b.Error(err)
+		}
+		inR.Close()
+		outR.Close()
+	})
+	r := bufio.NewReaderSize(outR, 64<<10)
+	inW.WriteString(benchInit + "\n")
+	if _, err := r.ReadSlice('\n'); err != nil {
+		b.Fatal(err)
+	}
+	return inW, r
+}
+
+// BenchmarkToolsCallStdio is one sequential round trip over OS pipes: the
+// latency a client waiting for each answer sees.
+func BenchmarkToolsCallStdio(b *testing.B) {
+	w, r := stdioPipes(b, benchServer())
+	req := []byte(benchCall + "\n")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := w.Write(req); err != nil {
+			b.Fatal(err)
+		}
+		line, err := r.ReadSlice('\n')
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(line) != len(benchWant)+1 {
+			b.Fatalf("response %s", line)
+		}
+	}
+}
+
+// BenchmarkToolsCallStdioPipelined writes calls without waiting for answers
+// while reading them back: the throughput over stdio.
+func BenchmarkToolsCallStdioPipelined(b *testing.B) {
+	w, r := stdioPipes(b, benchServer())
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := b.N
+	werr := make(chan error, 1)
+	go func() {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		var err error
+		for i := range n {
+			bw.WriteString(`{"jsonrpc":"2.0","id":`)
+			bw.WriteString(strconv.Itoa(i + 2))
+			_, err = bw.WriteString(`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}` + "\n")
+			if i%64 == 63 {
+				bw.Flush()
+			}
+		}
+		if e := bw.Flush(); err == nil {
+			err = e
+		}
+		werr <- err
+	}()
+	for range n {
+		if _, err := r.ReadSlice('\n'); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := <-werr; err != nil {
+		b.Fatal(err)
+	}
+}

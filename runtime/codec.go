@@ -1,0 +1,156 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// envelope is one JSON-RPC message as read off the wire. Every field stays a
+// json.RawMessage: one decoding pass, no map[string]any, and the id is kept as
+// its raw token so it is echoed byte for byte (an id above 2^53 must not go
+// through float64). Envelopes are pooled; RawMessage.UnmarshalJSON reuses the
+// fields' capacity, so a warm envelope decodes without allocating. A field is
+// absent when its length is zero (a present value is never empty).
+type envelope struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+var envPool = sync.Pool{New: func() any { return new(envelope) }}
+
+func (e *envelope) reset() {
+	e.JSONRPC = e.JSONRPC[:0]
+	e.ID = e.ID[:0]
+	e.Method = e.Method[:0]
+	e.Params = e.Params[:0]
+	e.Result = e.Result[:0]
+	e.Error = e.Error[:0]
+}
+
+// release returns e to the pool unless it holds a huge buffer.
+func (e *envelope) release() {
+	if cap(e.Params) > 64<<10 || cap(e.Result) > 64<<10 || cap(e.Error) > 64<<10 || cap(e.ID) > 4<<10 {
+		return
+	}
+	envPool.Put(e)
+}
+
+// decodeEnvelope parses msg. On failure it returns the error to send back,
+// always with a null id: -32700 for text that is not JSON, -32600 for JSON that
+// is not a single object (batches were removed in 2025-06-18).
+func decodeEnvelope(msg []byte, e *envelope) *Error {
+	if err := json.Unmarshal(msg, e); err != nil {
+		if !json.Valid(msg) {
+			return errorf(CodeParseError, "parse error: message is not valid JSON")
+		}
+		if firstByte(msg) == '[' {
+			return errorf(CodeInvalidRequest, "invalid request: batches are not supported; send one JSON-RPC message per line")
+		}
+		return errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object")
+	}
+	if firstByte(msg) != '{' { // e.g. the literal null, which Unmarshal accepts
+		return errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object")
+	}
+	return nil
+}
+
+// validID reports whether raw is a JSON string or an integer literal (no
+// fraction, no exponent). null, objects, arrays, booleans and non-integers are
+// not valid request ids in MCP.
+func validID(raw []byte) bool {
+	if len(raw) == 0 {
+		return false
+	}
+	if raw[0] == '"' {
+		return true // the envelope was valid JSON, so the string is well formed
+	}
+	i := 0
+	if raw[0] == '-' {
+		i++
+	}
+	if i == len(raw) {
+		return false
+	}
+	for ; i < len(raw); i++ {
+		if raw[i] < '0' || raw[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// idKey is the identity of a request id for the in-flight table: the raw
+// token, except that a string written with escapes is reduced to its value so
+// that a notifications/cancelled spelling it differently still matches.
+// Strings keep their quotes, so the string "5" and the number 5 differ.
+func idKey(raw string) string {
+	if raw[0] != '"' || strings.IndexByte(raw, '\\') < 0 {
+		return raw
+	}
+	var s string
+	if err := json.Unmarshal([]byte(raw), &s); err != nil {
+		return raw
+	}
+	return `"` + s + `"`
+}
+
+// methodBytes returns the method of a request as bytes (callers switch on
+// string(m), which does not allocate). ok is false when the value is not a
+// JSON string.
+func methodBytes(raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '"' {
+		return nil, false
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		return raw[1 : len(raw)-1], true
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, false
+	}
+	return []byte(s), true
+}
+
+// appendResponseHead starts a response; id "" stands for a null id.
+func appendResponseHead(dst []byte, id string) []byte {
+	dst = append(dst, `{"jsonrpc":"2.0","id":`...)
+	if id == "" {
+		return append(dst, "null"...)
+	}
+	return append(dst, id...)
+}
+
+// appendErrorResponse encodes a complete error response.
+func appendErrorResponse(dst []byte, id string, e *Error) []byte {
+	dst = appendResponseHead(dst, id)
+	dst = append(dst, `,"error":{"code":`...)
+	dst = strconv.AppendInt(dst, int64(e.Code), 10)
+	dst = append(dst, `,"message":`...)
+	dst = appendString(dst, e.Message)
+	if e.Data != nil {
+		mark := len(dst)
+		dst = append(dst, `,"data":`...)
+		var err error
+		if dst, err = appendValue(dst, e.Data); err != nil {
+			dst = dst[:mark] // unencodable data is dropped, the error still goes out
+		}
+	}
+	return append(dst, "}}"...)
+}
+
+// encoder is a result that knows how to append its JSON encoding.
+type encoder interface {
+	appendJSON(dst []byte) ([]byte, error)
+}
+
+// rawResult is an already encoded, compact JSON result.
+type rawResult []byte
+
+func (r rawResult) appendJSON(dst []byte) ([]byte, error) { return append(dst, r...), nil }

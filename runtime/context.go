@@ -1,0 +1,64 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// What the client said at initialize is stored once on the session and
+// reached from a handler's context, so handler signatures stay the same as
+// request-scoped abilities are added.
+
+type peerInfo struct {
+	version       string
+	clientInfo    Implementation
+	hasClientInfo bool
+	capabilities  json.RawMessage
+}
+
+// reqCtx is the per-request value carried by a handler's context.
+type reqCtx struct {
+	ss *Session
+	id string // the request id, raw
+}
+
+type reqKey struct{}
+
+func reqFrom(ctx context.Context) *reqCtx {
+	rc, _ := ctx.Value(reqKey{}).(*reqCtx)
+	return rc
+}
+
+func peerFrom(ctx context.Context) *peerInfo {
+	if rc := reqFrom(ctx); rc != nil {
+		return rc.ss.peer.Load()
+	}
+	return nil
+}
+
+// ClientInfo returns the clientInfo the client sent in initialize. ok is false
+// outside a session or when the client sent none (or an unreadable one).
+func ClientInfo(ctx context.Context) (info Implementation, ok bool) {
+	if p := peerFrom(ctx); p != nil && p.hasClientInfo {
+		return p.clientInfo, true
+	}
+	return Implementation{}, false
+}
+
+// ClientCapabilities returns the capabilities object the client sent in
+// initialize, raw, or nil. Do not modify it.
+func ClientCapabilities(ctx context.Context) json.RawMessage {
+	if p := peerFrom(ctx); p != nil {
+		return p.capabilities
+	}
+	return nil
+}
+
+// ProtocolVersion returns the protocol revision negotiated for the session
+// ("2025-11-25", …), or "" outside a session.
+func ProtocolVersion(ctx context.Context) string {
+	if p := peerFrom(ctx); p != nil {
+		return p.version
+	}
+	return ""
+}

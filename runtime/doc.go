@@ -1,0 +1,22 @@
+// Package runtime is the MCP (Model Context Protocol) server runtime that
+// mcpgen-generated code registers against. It speaks protocol revisions
+// 2024-11-05 to 2025-11-25 (the initialize handshake era).
+//
+// A Server holds what is offered: tools, registered with AddTool, usually
+// through the typed adapters TypedTool and TypedToolResult, which derive JSON
+// Schemas from Go types once and validate every call against them. Sessions
+// carry the protocol: Server.NewSession gives a transport-agnostic Session
+// that takes incoming messages (Session.HandleMessage) and hands outgoing
+// ones to a send function. Server.ServeStdio is the stdio transport built on
+// it.
+//
+// Error model, as the protocol wants it: a malformed request, an unknown
+// method or tool is a JSON-RPC error; arguments that fail the input schema and
+// any error a tool returns are an isError result whose text the model can act
+// on; a panicking handler is recovered, logged, answered with an internal
+// error, and the server keeps serving.
+//
+// Optional values are Opt[T] everywhere. Handlers reach request-scoped
+// information (ClientInfo, ClientCapabilities, ProtocolVersion) through their
+// context, so handler signatures stay stable as abilities are added.
+package runtime

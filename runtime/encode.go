@@ -1,0 +1,123 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync"
+	"unicode/utf8"
+)
+
+// The hot path (responses, content blocks) is encoded by appending to a byte
+// slice instead of going through encoding/json's reflection: it is the
+// difference between one allocation per response and a dozen.
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string. Like encoding/json it replaces
+// invalid UTF-8 with U+FFFD and escapes U+2028/U+2029; unlike it, it does not
+// HTML-escape <, > and &, which MCP peers do not need.
+func appendString(dst []byte, s string) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// appendRaw appends a caller-supplied JSON value compacted: compacting both
+// validates it and removes newlines, which would break stdio framing.
+func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	if err := json.Compact(buf, raw); err != nil {
+		return dst, err
+	}
+	return buf.Bytes(), nil
+}
+
+// appendValue appends v encoded by encoding/json (already compact).
+func appendValue(dst []byte, v any) ([]byte, error) {
+	if raw, ok := v.(json.RawMessage); ok {
+		return appendRaw(dst, raw)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, b...), nil
+}
+
+// firstByte returns the first non-whitespace byte of a JSON text, or 0.
+func firstByte(b []byte) byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r':
+			continue
+		}
+		return c
+	}
+	return 0
+}
+
+// isNull reports whether raw is absent or the JSON literal null.
+func isNull(raw []byte) bool {
+	t := bytes.TrimSpace(raw)
+	return len(t) == 0 || string(t) == "null"
+}
+
+// Buffers for encoding responses are pooled: a response is built, handed to
+// the transport (which must not retain it) and the buffer is reused.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
+
+func putBuf(b *[]byte) {
+	if cap(*b) > 256<<10 { // do not keep one huge response alive forever
+		return
+	}
+	*b = (*b)[:0]
+	bufPool.Put(b)
+}

@@ -1,0 +1,240 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"unicode/utf8"
+)
+
+// parseValue decodes JSON into what the schema validator works on:
+// map[string]any, []any, string, json.Number, bool and nil. It does what
+// json.Decoder with UseNumber does, for a fraction of the allocations: it runs
+// twice per tool call (arguments in, output out), so it is on the hot path.
+func parseValue(data []byte) (any, error) {
+	p := valueParser{data: data}
+	p.skipSpace()
+	v, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.skipSpace()
+	if p.i != len(p.data) {
+		return nil, errJSONSyntax
+	}
+	return v, nil
+}
+
+var (
+	errJSONSyntax = errors.New("invalid JSON")
+	errJSONDepth  = errors.New("JSON nested too deeply")
+)
+
+// maxDepth bounds nesting so that hostile input cannot exhaust the stack
+// (encoding/json uses the same limit).
+const maxDepth = 10000
+
+type valueParser struct {
+	data []byte
+	i    int
+}
+
+func (p *valueParser) skipSpace() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *valueParser) value(depth int) (any, error) {
+	if p.i >= len(p.data) {
+		return nil, errJSONSyntax
+	}
+	switch c := p.data[p.i]; {
+	case c == '{':
+		return p.object(depth + 1)
+	case c == '[':
+		return p.array(depth + 1)
+	case c == '"':
+		return p.string()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	}
+	return nil, errJSONSyntax
+}
+
+func (p *valueParser) literal(lit string) error {
+	if len(p.data)-p.i < len(lit) || string(p.data[p.i:p.i+len(lit)]) != lit {
+		return errJSONSyntax
+	}
+	p.i += len(lit)
+	return nil
+}
+
+func (p *valueParser) object(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, errJSONDepth
+	}
+	p.i++ // {
+	m := make(map[string]any)
+	p.skipSpace()
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		return m, nil
+	}
+	for {
+		if p.i >= len(p.data) || p.data[p.i] != '"' {
+			return nil, errJSONSyntax
+		}
+		k, err := p.string()
+		if err != nil {
+			return nil, err
+		}
+		p.skipSpace()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			return nil, errJSONSyntax
+		}
+		p.i++
+		p.skipSpace()
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v // the last of duplicate keys wins, as in encoding/json
+		p.skipSpace()
+		if p.i >= len(p.data) {
+			return nil, errJSONSyntax
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+			p.skipSpace()
+		case '}':
+			p.i++
+			return m, nil
+		default:
+			return nil, errJSONSyntax
+		}
+	}
+}
+
+func (p *valueParser) array(depth int) (any, error) {
+	if depth > maxDepth {
+		return nil, errJSONDepth
+	}
+	p.i++ // [
+	a := []any{}
+	p.skipSpace()
+	if p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		return a, nil
+	}
+	for {
+		v, err := p.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		p.skipSpace()
+		if p.i >= len(p.data) {
+			return nil, errJSONSyntax
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+			p.skipSpace()
+		case ']':
+			p.i++
+			return a, nil
+		default:
+			return nil, errJSONSyntax
+		}
+	}
+}
+
+// string decodes a string token. Plain strings (no escapes, valid UTF-8) are
+// sliced directly; others go through encoding/json so escapes, surrogates and
+// invalid UTF-8 are handled exactly as when the arguments are later decoded
+// into Go values.
+func (p *valueParser) string() (string, error) {
+	start := p.i
+	p.i++ // "
+	plain := true
+	for p.i < len(p.data) {
+		c := p.data[p.i]
+		switch {
+		case c == '"':
+			p.i++
+			tok := p.data[start:p.i]
+			if plain {
+				return string(tok[1 : len(tok)-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(tok, &s); err != nil {
+				return "", errJSONSyntax
+			}
+			return s, nil
+		case c == '\\':
+			plain = false
+			p.i += 2
+		case c < 0x20:
+			return "", errJSONSyntax
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(p.data[p.i:])
+			if r == utf8.RuneError && size == 1 {
+				plain = false
+			}
+			p.i += size
+		default:
+			p.i++
+		}
+	}
+	return "", errJSONSyntax
+}
+
+func (p *valueParser) number() (any, error) {
+	start := p.i
+	if p.data[p.i] == '-' {
+		p.i++
+	}
+	switch {
+	case p.i < len(p.data) && p.data[p.i] == '0':
+		p.i++
+	case p.digits() == 0:
+		return nil, errJSONSyntax
+	}
+	if p.i < len(p.data) && p.data[p.i] == '.' {
+		p.i++
+		if p.digits() == 0 {
+			return nil, errJSONSyntax
+		}
+	}
+	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.data) && (p.data[p.i] == '+' || p.data[p.i] == '-') {
+			p.i++
+		}
+		if p.digits() == 0 {
+			return nil, errJSONSyntax
+		}
+	}
+	return json.Number(p.data[start:p.i]), nil
+}
+
+func (p *valueParser) digits() int {
+	n := 0
+	for p.i < len(p.data) && p.data[p.i] >= '0' && p.data[p.i] <= '9' {
+		p.i++
+		n++
+	}
+	return n
+}

@@ -1,0 +1,330 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Session is the transport-agnostic protocol state of one client connection:
+// the initialize handshake, what the client declared, and the requests in
+// flight. A transport reads messages, hands each to HandleMessage, and writes
+// what the session gives to its send function. stdio uses one Session per
+// process; Streamable HTTP will use one per Mcp-Session-Id; tests and
+// benchmarks drive one in process.
+type Session struct {
+	srv  *Server
+	send func(msg []byte)
+
+	closed atomic.Bool
+	sendMu sync.Mutex // one message at a time reaches send
+
+	mu       sync.Mutex       // guards the two fields below and ready's check-and-set
+	inflight map[string]*call // by idKey
+	ready    atomic.Bool      // initialize answered; readable without mu
+	wg       sync.WaitGroup   // requests running in their own goroutine
+
+	peer atomic.Pointer[peerInfo]
+}
+
+// call is a request running in its own goroutine.
+type call struct {
+	cancel    context.CancelFunc
+	cancelled bool // by notifications/cancelled: no response may be sent
+}
+
+// NewSession starts a session whose outgoing messages (responses; later
+// notifications and server requests) go to send, one complete JSON-RPC message
+// per call, without a trailing newline. The session never calls send
+// concurrently, and send must not retain msg after it returns.
+func (s *Server) NewSession(send func(msg []byte)) *Session {
+	return &Session{srv: s, send: send, inflight: make(map[string]*call)}
+}
+
+// HandleMessage handles one incoming JSON-RPC message. It returns once the
+// message is dispatched: built-in methods (initialize, ping, lists) are
+// answered before it returns, so their effect is ordered with later messages;
+// tools/call runs in its own goroutine under a context derived from ctx, and
+// is answered when its handler returns. Malformed input is answered with the
+// protocol's error and never stops the session. HandleMessage does not retain
+// msg. It may be called concurrently.
+func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
+	if ss.closed.Load() {
+		return
+	}
+	defer func() {
+		// Our own bug must not take the process down with it.
+		if v := recover(); v != nil {
+			ss.srv.cfg.logger.Error("runtime: panic while handling a message", "panic", v)
+		}
+	}()
+	env := envPool.Get().(*envelope)
+	env.reset()
+	defer env.release()
+	if e := decodeEnvelope(msg, env); e != nil {
+		ss.sendError("", e)
+		return
+	}
+	hasID := len(env.ID) > 0
+	idOK := hasID && validID(env.ID)
+	echo := func() string { // the id to answer an invalid message with
+		if idOK {
+			return string(env.ID)
+		}
+		return ""
+	}
+	if len(env.Method) == 0 {
+		if hasID && (len(env.Result) > 0 || len(env.Error) > 0) {
+			if idOK {
+				ss.handleResponse(env.ID, env.Result, env.Error)
+			}
+			return // responses are never answered
+		}
+		ss.sendError(echo(), errorf(CodeInvalidRequest, `invalid request: "method" is missing`))
+		return
+	}
+	if string(env.JSONRPC) != `"2.0"` {
+		ss.sendError(echo(), errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
+		return
+	}
+	method, ok := methodBytes(env.Method)
+	if !ok {
+		ss.sendError(echo(), errorf(CodeInvalidRequest, `invalid request: "method" must be a string`))
+		return
+	}
+	if !hasID {
+		ss.notification(method, env.Params)
+		return
+	}
+	if !idOK {
+		ss.sendError("", errorf(CodeInvalidRequest, `invalid request: "id" must be a string or an integer`))
+		return
+	}
+	ss.request(ctx, string(env.ID), method, env.Params)
+}
+
+// request dispatches a request. params belongs to a pooled envelope: anything
+// that outlives this call must copy it.
+func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
+	switch string(method) {
+	case "initialize":
+		res, e := ss.initialize(params)
+		ss.reply(id, res, e)
+		return
+	case "ping":
+		ss.sendResult(id, rawResult(`{}`))
+		return
+	}
+	if !ss.ready.Load() {
+		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
+		return
+	}
+	switch string(method) {
+	case "tools/list":
+		res, e := ss.toolsList(params)
+		ss.reply(id, res, e)
+	case "tools/call":
+		ss.toolsCall(ctx, id, params)
+	default:
+		ss.sendError(id, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
+	}
+}
+
+// notification handles a message without id. Unknown notifications are
+// ignored, as JSON-RPC requires (a notification is never answered).
+func (ss *Session) notification(method []byte, params json.RawMessage) {
+	switch string(method) {
+	case "notifications/initialized":
+		// Accepted. Requests are served from the initialize response on,
+		// which is what clients that pipeline expect.
+	case "notifications/cancelled":
+		ss.cancelRequest(params)
+	default:
+		if ss.srv.cfg.logger.Enabled(context.Background(), slog.LevelDebug) {
+			ss.srv.cfg.logger.Debug("runtime: ignoring notification", "method", sanitize(string(method), maxQuoted))
+		}
+	}
+}
+
+// handleResponse receives the client's answer to a server→client request.
+// The runtime sends none yet. When sampling, elicitation and roots arrive,
+// this is where the pending-request table (keyed by idKey, like inflight)
+// completes the waiting call; until then responses are accepted and dropped.
+func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
+	_, _ = result, errObj
+	ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
+}
+
+// initialize performs the handshake: negotiate the version, remember who the
+// client is, and advertise what the server offers.
+func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
+	if firstByte(params) != '{' {
+		return nil, errorf(CodeInvalidParams, "invalid params: initialize takes an object with protocolVersion, capabilities and clientInfo")
+	}
+	var p struct {
+		ProtocolVersion json.RawMessage `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ClientInfo      json.RawMessage `json:"clientInfo"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		return nil, errorf(CodeInvalidParams, "invalid params: %s", quote(err.Error()))
+	}
+	var requested string
+	if err := json.Unmarshal(p.ProtocolVersion, &requested); err != nil || requested == "" {
+		return nil, errorf(CodeInvalidParams, `invalid params: "protocolVersion" must be a non-empty string`)
+	}
+	pi := &peerInfo{version: latestVersion}
+	if slices.Contains(supportedVersions, requested) {
+		pi.version = requested
+	}
+	if firstByte(p.Capabilities) == '{' {
+		pi.capabilities = p.Capabilities // a fresh copy made by Unmarshal
+	}
+	// Be liberal with what clients say about themselves: a malformed
+	// clientInfo is not worth refusing a session over.
+	if firstByte(p.ClientInfo) == '{' && json.Unmarshal(p.ClientInfo, &pi.clientInfo) == nil {
+		pi.hasClientInfo = true
+	}
+
+	ss.mu.Lock()
+	if ss.ready.Load() {
+		ss.mu.Unlock()
+		return nil, errorf(CodeInvalidRequest, "invalid request: the session is already initialized")
+	}
+	ss.peer.Store(pi)
+	ss.ready.Store(true)
+	ss.mu.Unlock()
+
+	b, err := json.Marshal(struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+		ServerInfo      Implementation  `json:"serverInfo"`
+		Instructions    string          `json:"instructions,omitempty"`
+	}{pi.version, ss.srv.capabilities(), ss.srv.info, ss.srv.cfg.instructions})
+	if err != nil {
+		return nil, errorf(CodeInternalError, "internal error: %v", err)
+	}
+	return rawResult(b), nil
+}
+
+// cancelRequest handles notifications/cancelled: the request's context is
+// cancelled and its response suppressed. Unknown or finished ids are ignored
+// (the spec allows the race); initialize is never in flight, so it cannot be
+// cancelled.
+func (ss *Session) cancelRequest(params json.RawMessage) {
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if firstByte(params) != '{' || json.Unmarshal(params, &p) != nil || !validID(p.RequestID) {
+		return
+	}
+	key := idKey(string(p.RequestID))
+	ss.mu.Lock()
+	c := ss.inflight[key]
+	if c != nil {
+		c.cancelled = true
+	}
+	ss.mu.Unlock()
+	if c != nil {
+		c.cancel()
+	}
+}
+
+// start runs a request in its own goroutine, registered in the in-flight table
+// so that it can be cancelled, and answers it when run returns.
+func (ss *Session) start(ctx context.Context, id string, run func(context.Context) (encoder, *Error)) {
+	key := idKey(id)
+	ctx, cancel := context.WithCancel(ctx)
+	c := &call{cancel: cancel}
+	ss.mu.Lock()
+	if ss.closed.Load() {
+		ss.mu.Unlock()
+		cancel()
+		return
+	}
+	if _, dup := ss.inflight[key]; dup {
+		ss.mu.Unlock()
+		cancel()
+		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: id %s is already used by a request in flight", sanitize(id, maxQuoted)))
+		return
+	}
+	ss.inflight[key] = c
+	ss.wg.Add(1)
+	ss.mu.Unlock()
+
+	ctx = context.WithValue(ctx, reqKey{}, &reqCtx{ss: ss, id: id})
+	go func() {
+		defer ss.wg.Done()
+		res, e := run(ctx)
+		ss.mu.Lock()
+		delete(ss.inflight, key)
+		cancelled := c.cancelled
+		ss.mu.Unlock()
+		cancel()
+		if !cancelled {
+			ss.reply(id, res, e)
+		}
+	}()
+}
+
+// Wait blocks until every request running in its own goroutine has returned
+// and been answered (or dropped). Call it when no more messages will be
+// handled, e.g. at end of input.
+func (ss *Session) Wait() { ss.wg.Wait() }
+
+// Close ends the session: the contexts of requests in flight are cancelled,
+// later messages are ignored, and once Close returns send is never called
+// again. It does not wait for handlers to return.
+func (ss *Session) Close() {
+	ss.closed.Store(true)
+	ss.mu.Lock()
+	for _, c := range ss.inflight {
+		c.cancel()
+	}
+	ss.mu.Unlock()
+	ss.sendMu.Lock() // a send in progress completes before Close returns
+	ss.sendMu.Unlock()
+}
+
+func (ss *Session) reply(id string, res encoder, e *Error) {
+	if e != nil {
+		ss.sendError(id, e)
+		return
+	}
+	ss.sendResult(id, res)
+}
+
+func (ss *Session) sendResult(id string, res encoder) {
+	bp := getBuf()
+	b := appendResponseHead(*bp, id)
+	b = append(b, `,"result":`...)
+	b, err := res.appendJSON(b)
+	if err != nil {
+		ss.srv.cfg.logger.Error("runtime: cannot encode a result", "error", err)
+		b = appendErrorResponse(b[:0], id, errorf(CodeInternalError, "internal error: the result could not be encoded"))
+	} else {
+		b = append(b, '}')
+	}
+	ss.write(b)
+	*bp = b
+	putBuf(bp)
+}
+
+func (ss *Session) sendError(id string, e *Error) {
+	bp := getBuf()
+	b := appendErrorResponse(*bp, id, e)
+	ss.write(b)
+	*bp = b
+	putBuf(bp)
+}
+
+func (ss *Session) write(b []byte) {
+	ss.sendMu.Lock()
+	defer ss.sendMu.Unlock()
+	if !ss.closed.Load() {
+		ss.send(b)
+	}
+}

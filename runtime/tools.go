@@ -1,0 +1,273 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"runtime/debug"
+	"slices"
+)
+
+// ToolAnnotations are hints about a tool's behaviour. Clients must treat them
+// as untrusted.
+type ToolAnnotations struct {
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    *bool  `json:"readOnlyHint,omitempty"`
+	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
+	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
+	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+}
+
+// Bool returns a pointer to b, for the hints of ToolAnnotations.
+func Bool(b bool) *bool { return &b }
+
+// Tool is a tool as registered with AddTool: what tools/list advertises and
+// the handler tools/call runs.
+type Tool struct {
+	Name        string
+	Title       string
+	Description string
+	Icons       []Icon
+	Annotations *ToolAnnotations
+	Meta        json.RawMessage // the tool's _meta object, or nil
+
+	// InputSchema is the JSON Schema of the arguments, a JSON object with
+	// "type":"object". nil advertises {"type":"object","additionalProperties":false}.
+	InputSchema json.RawMessage
+	// OutputSchema is the JSON Schema of structuredContent; nil advertises none.
+	OutputSchema json.RawMessage
+
+	Handler ToolHandler
+}
+
+// CallToolRequest is a tools/call request as a handler sees it.
+type CallToolRequest struct {
+	Name      string
+	Arguments json.RawMessage // a JSON object, or nil when the client sent none (or null)
+	Meta      json.RawMessage // the request's _meta object, or nil
+}
+
+// ToolHandler runs a tool. A returned error becomes an isError result with the
+// error's text (the model can read it and retry), except an *Error, which
+// becomes a JSON-RPC error response. A panic is recovered and answered with an
+// internal error. Handlers registered as plain Tools see the arguments
+// unvalidated; TypedTool validates them against the input schema first.
+type ToolHandler func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error)
+
+// noArgsSchema is what a tool without arguments advertises (tools.mdx
+// recommends it).
+var noArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
+
+type toolEntry struct {
+	tool Tool
+	wire []byte // the tool's tools/list entry, encoded once at AddTool
+}
+
+type toolSnapshot struct {
+	list   []*toolEntry
+	byName map[string]*toolEntry
+}
+
+// AddTool registers t. It panics, as these are programming errors in the
+// (generated) registration code: on an empty or duplicate name, a nil
+// Handler, or a schema or _meta that is not a JSON object. Tools are listed in
+// the order they were added. Register every tool before serving.
+func (s *Server) AddTool(t Tool) {
+	if t.Name == "" {
+		panic("runtime: AddTool: the tool has no name")
+	}
+	if t.Handler == nil {
+		panic(fmt.Sprintf("runtime: AddTool(%q): nil Handler", t.Name))
+	}
+	if t.InputSchema == nil {
+		t.InputSchema = noArgsSchema
+	}
+	t.InputSchema = mustObject(t.Name, "InputSchema", t.InputSchema)
+	var top struct {
+		Type json.RawMessage `json:"type"`
+	}
+	if json.Unmarshal(t.InputSchema, &top) != nil || string(top.Type) != `"object"` {
+		panic(fmt.Sprintf("runtime: AddTool(%q): InputSchema must have \"type\":\"object\"", t.Name))
+	}
+	if t.OutputSchema != nil {
+		t.OutputSchema = mustObject(t.Name, "OutputSchema", t.OutputSchema)
+	}
+	if t.Meta != nil {
+		t.Meta = mustObject(t.Name, "Meta", t.Meta)
+	}
+	wire, err := json.Marshal(struct {
+		Name         string           `json:"name"`
+		Title        string           `json:"title,omitempty"`
+		Description  string           `json:"description,omitempty"`
+		InputSchema  json.RawMessage  `json:"inputSchema"`
+		OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
+		Annotations  *ToolAnnotations `json:"annotations,omitempty"`
+		Icons        []Icon           `json:"icons,omitempty"`
+		Meta         json.RawMessage  `json:"_meta,omitempty"`
+	}{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
+	if err != nil {
+		panic(fmt.Sprintf("runtime: AddTool(%q): %v", t.Name, err))
+	}
+
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, dup := s.byName[t.Name]; dup {
+		panic(fmt.Sprintf("runtime: AddTool(%q): a tool with this name is already registered", t.Name))
+	}
+	te := &toolEntry{tool: t, wire: wire}
+	s.tools = append(s.tools, te)
+	s.byName[t.Name] = te
+	s.snap.Store(nil)
+}
+
+// mustObject returns raw compacted, and panics unless it is a JSON object.
+func mustObject(tool, field string, raw json.RawMessage) json.RawMessage {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, raw); err != nil {
+		panic(fmt.Sprintf("runtime: AddTool(%q): %s is not valid JSON: %v", tool, field, err))
+	}
+	if firstByte(buf.Bytes()) != '{' {
+		panic(fmt.Sprintf("runtime: AddTool(%q): %s must be a JSON object", tool, field))
+	}
+	return buf.Bytes()
+}
+
+// Tools returns the registered tools in order, with InputSchema and
+// OutputSchema as advertised in tools/list. Do not modify their byte slices.
+func (s *Server) Tools() []Tool {
+	sn := s.toolSnapshot()
+	out := make([]Tool, len(sn.list))
+	for i, te := range sn.list {
+		out[i] = te.tool
+	}
+	return out
+}
+
+func (s *Server) toolSnapshot() *toolSnapshot {
+	if sn := s.snap.Load(); sn != nil {
+		return sn
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sn := s.snap.Load(); sn != nil {
+		return sn
+	}
+	sn := &toolSnapshot{list: slices.Clone(s.tools), byName: maps.Clone(s.byName)}
+	s.snap.Store(sn)
+	return sn
+}
+
+// toolsPage is one page of tools/list, encoded from the entries' cached JSON.
+type toolsPage struct {
+	tools []*toolEntry
+	next  string
+}
+
+func (p toolsPage) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"tools":[`...)
+	for i, te := range p.tools {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, te.wire...)
+	}
+	dst = append(dst, ']')
+	if p.next != "" {
+		dst = append(dst, `,"nextCursor":`...)
+		dst = appendString(dst, p.next)
+	}
+	return append(dst, '}'), nil
+}
+
+func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
+	sn := ss.srv.toolSnapshot()
+	if len(sn.list) == 0 {
+		return nil, errorf(CodeMethodNotFound, `method "tools/list" not found: this server has no tools`)
+	}
+	start, e := pageStart(params, len(sn.list))
+	if e != nil {
+		return nil, e
+	}
+	end := min(start+ss.srv.cfg.pageSize, len(sn.list))
+	p := toolsPage{tools: sn.list[start:end]}
+	if end < len(sn.list) {
+		p.next = encodeCursor(end)
+	}
+	return p, nil
+}
+
+// toolsCall checks a tools/call request and runs the tool in its own
+// goroutine. Malformed requests (no name, unknown tool, arguments that are not
+// an object) are protocol errors; everything about the arguments' content is
+// the tool's to report as an isError result (SEP-1303).
+func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMessage) {
+	if firstByte(params) != '{' {
+		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: tools/call takes an object with "name" and "arguments"`))
+		return
+	}
+	var p struct {
+		Name      json.RawMessage `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+		Meta      json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(params, &p); err != nil {
+		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %s", quote(err.Error())))
+		return
+	}
+	name, ok := methodBytes(p.Name) // same shape: a JSON string
+	if !ok {
+		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
+		return
+	}
+	te := ss.srv.toolSnapshot().byName[string(name)]
+	if te == nil {
+		ss.sendError(id, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
+		return
+	}
+	// p's fields are fresh copies made by Unmarshal, safe to hand to a goroutine.
+	req := &CallToolRequest{Name: te.tool.Name}
+	if !isNull(p.Arguments) {
+		if firstByte(p.Arguments) != '{' {
+			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`))
+			return
+		}
+		req.Arguments = p.Arguments
+	}
+	if !isNull(p.Meta) {
+		if firstByte(p.Meta) != '{' {
+			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`))
+			return
+		}
+		req.Meta = p.Meta
+	}
+	ss.start(ctx, id, func(ctx context.Context) (encoder, *Error) {
+		return ss.runTool(ctx, te, req)
+	})
+}
+
+// runTool calls the handler and turns its outcome into a result or a protocol
+// error. A panic is logged with its stack and answered with a generic internal
+// error: the panic value may hold anything and is not the client's business.
+func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
+	defer func() {
+		if v := recover(); v != nil {
+			ss.srv.cfg.logger.Error("runtime: tool handler panicked",
+				"tool", te.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			res, rpcErr = nil, errorf(CodeInternalError, "internal error in tool %s", quote(te.tool.Name))
+		}
+	}()
+	r, err := te.tool.Handler(ctx, req)
+	if err != nil {
+		if e, ok := errors.AsType[*Error](err); ok {
+			return nil, e
+		}
+		return ErrorResult(err.Error()), nil
+	}
+	if r == nil {
+		return ErrorResult("tool returned no result"), nil
+	}
+	return r, nil
+}

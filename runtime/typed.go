@@ -1,0 +1,171 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// The typed adapters connect generated (or hand-written) typed handlers to
+// the protocol. At registration they derive the schemas of In and Out and
+// compile their validators, once. Per call they validate the arguments, decode
+// them into *In, call the handler, and validate and encode *Out: no schema
+// reflection or compilation on the request path.
+
+// NoArgs is the input type of a tool that takes no arguments. Its schema is
+// {"type":"object","additionalProperties":false}.
+type NoArgs struct{}
+
+// TypedTool returns t with its Handler set to call fn with validated,
+// decoded arguments, and with InputSchema and OutputSchema filled from In and
+// Out unless already set (a set schema is used as is, for validation too).
+//
+// A call whose arguments do not match the input schema gets an isError result
+// listing every violation, and fn is not called. fn's *Out is validated
+// against the output schema (a mismatch is a server bug: logged, and answered
+// with an isError result). When the output schema's top-level type is
+// "object", the output is returned as structuredContent and mirrored as a JSON
+// text block; otherwise (arrays, strings…) no outputSchema is advertised,
+// since 2025-11-25 requires an object schema, and only the text block is sent.
+// fn's errors are handled as ToolHandler describes; a nil *Out with a nil
+// error is an isError result.
+//
+// TypedTool panics if In's schema is not an object schema or a schema does
+// not compile: both are programming errors.
+func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, error)) Tool {
+	in := newInputCodec[In](&t)
+	out := newOutputCodec[Out](&t)
+	name := t.Name
+	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+		v := new(In)
+		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
+			return res, err
+		}
+		o, err := fn(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		if o == nil {
+			return ErrorResult("tool returned no result"), nil
+		}
+		return out.result(ctx, name, o), nil
+	}
+	return t
+}
+
+// TypedToolResult is TypedTool for a handler that builds its own result
+// (images, resource links, several blocks…). OutputSchema is left as given.
+func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*CallToolResult, error)) Tool {
+	in := newInputCodec[In](&t)
+	name := t.Name
+	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+		v := new(In)
+		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
+			return res, err
+		}
+		return fn(ctx, v)
+	}
+	return t
+}
+
+type inputCodec struct{ v *validator }
+
+func newInputCodec[In any](t *Tool) *inputCodec {
+	if t.InputSchema == nil {
+		t.InputSchema = SchemaFor[In]()
+	}
+	if schemaType(t.InputSchema) != "object" {
+		panic(fmt.Sprintf("runtime: tool %q: the input schema must have \"type\":\"object\" (is the input type a struct?)", t.Name))
+	}
+	v, err := compileSchema(t.InputSchema)
+	if err != nil {
+		panic(fmt.Sprintf("runtime: tool %q: the input schema does not compile: %v", t.Name, err))
+	}
+	return &inputCodec{v: v}
+}
+
+var emptyObject = json.RawMessage(`{}`)
+
+// decode validates args and decodes them into dst. It returns a non-nil result
+// or error when the handler must not run.
+func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToolResult, error) {
+	if isNull(args) {
+		args = emptyObject
+	} else if firstByte(args) != '{' {
+		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`)
+	}
+	inst, err := decodeInstance(args)
+	if err != nil {
+		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" is not valid JSON`)
+	}
+	if vs := c.v.check(inst); len(vs) > 0 {
+		return ErrorResult(invalidArguments(tool, vs)), nil
+	}
+	// The schema and the Go type agree by construction, but JSON numbers can
+	// still overflow a Go integer, and custom UnmarshalJSON methods may object.
+	if err := json.Unmarshal(args, dst); err != nil {
+		return ErrorResult(invalidArguments(tool, []violation{decodeViolation(err)})), nil
+	}
+	return nil, nil
+}
+
+func decodeViolation(err error) violation {
+	if e, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+		ptr := ""
+		if e.Field != "" {
+			ptr = "/" + strings.ReplaceAll(token(e.Field), ".", "/")
+		}
+		if v, isNum := strings.CutPrefix(e.Value, "number "); isNum {
+			return violation{ptr: ptr, msg: "is out of range (got " + sanitize(v, maxQuoted) + ")"}
+		}
+		return violation{ptr: ptr, msg: "cannot be decoded (got " + sanitize(e.Value, maxQuoted) + ")"}
+	}
+	return violation{msg: "cannot be decoded: " + sanitize(err.Error(), 300)}
+}
+
+type outputCodec struct {
+	v          *validator
+	structured bool // the output schema is an object schema: send structuredContent
+}
+
+func newOutputCodec[Out any](t *Tool) *outputCodec {
+	schema := t.OutputSchema
+	if schema == nil {
+		schema = SchemaFor[Out]()
+	}
+	v, err := compileSchema(schema)
+	if err != nil {
+		panic(fmt.Sprintf("runtime: tool %q: the output schema does not compile: %v", t.Name, err))
+	}
+	c := &outputCodec{v: v, structured: schemaType(schema) == "object"}
+	if c.structured {
+		t.OutputSchema = schema
+	} else {
+		t.OutputSchema = nil // 2025-11-25: an outputSchema must be an object schema
+	}
+	return c
+}
+
+func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToolResult {
+	b, err := json.Marshal(out)
+	if err != nil {
+		logger(ctx).Error("runtime: tool output cannot be encoded", "tool", tool, "error", err)
+		return ErrorResult("internal error: tool " + quote(tool) + " produced output that could not be encoded; this is a bug in the server")
+	}
+	inst, err := decodeInstance(b)
+	if err == nil {
+		if vs := c.v.check(inst); len(vs) > 0 {
+			var sb strings.Builder
+			writeViolations(&sb, vs)
+			logger(ctx).Error("runtime: tool output does not match its output schema", "tool", tool, "violations", sb.String())
+			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
+		}
+	}
+	text := TextContent{Text: string(b)}
+	if c.structured {
+		return &CallToolResult{Content: []Content{text}, StructuredContent: json.RawMessage(b)}
+	}
+	return &CallToolResult{Content: []Content{text}}
+}

@@ -1,0 +1,329 @@
+package runtime
+
+import (
+	"cmp"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	validate "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/santhosh-tekuri/jsonschema/v6/kind"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+)
+
+// A model that sent bad arguments gets every violation at once, each with the
+// JSON pointer of the offending value and a sentence saying what would be
+// accepted (SEP-1303: input errors are tool results the model can act on).
+// The validator's own messages ("minLength: got 1, want 3") are rewritten.
+
+type violation struct {
+	ptr  string   // JSON pointer of the value; "" is the whole input
+	msg  string   // "must …"
+	want []string // for type mismatches: the accepted types, to merge alternatives
+}
+
+// maxViolations caps the list: hostile input may break a schema in thousands
+// of places, and the answer must stay small.
+const maxViolations = 50
+
+var printer = message.NewPrinter(language.English)
+
+// explain flattens a validation error into violations sorted by location
+// (the validator walks maps in random order).
+func explain(e *validate.ValidationError, inst, doc any) []violation {
+	var out []violation
+	collect(e, inst, doc, &out)
+	slices.SortStableFunc(out, func(a, b violation) int {
+		return cmp.Or(strings.Compare(a.ptr, b.ptr), strings.Compare(a.msg, b.msg))
+	})
+	return slices.CompactFunc(out, func(a, b violation) bool { return a.ptr == b.ptr && a.msg == b.msg })
+}
+
+func collect(e *validate.ValidationError, inst, doc any, out *[]violation) {
+	ptr := pointer(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
+	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
+		for _, c := range e.Causes {
+			collect(c, inst, doc, out)
+		}
+		if len(e.Causes) == 0 {
+			*out = append(*out, violation{ptr: ptr, msg: "is invalid"})
+		}
+	case *kind.Required:
+		for _, name := range k.Missing {
+			*out = append(*out, violation{ptr: ptr + "/" + token(name), msg: "is required but missing"})
+		}
+	case *kind.AdditionalProperties:
+		allowed := allowedProperties(doc, e.SchemaURL)
+		for _, name := range k.Properties {
+			*out = append(*out, violation{ptr: ptr + "/" + token(name), msg: "is not allowed: unknown property" + allowed})
+		}
+	case *kind.OneOf:
+		if len(k.Subschemas) >= 2 {
+			*out = append(*out, violation{ptr: ptr, msg: fmt.Sprintf(
+				"must match exactly one of the allowed alternatives, but matches alternatives %d and %d", k.Subschemas[0], k.Subschemas[1])})
+			return
+		}
+		*out = append(*out, alternatives(e, ptr, inst, doc))
+	case *kind.AnyOf:
+		*out = append(*out, alternatives(e, ptr, inst, doc))
+	case *kind.Type:
+		*out = append(*out, violation{ptr: ptr, msg: "must be " + typeNames(k.Want) + " (got " + display(valueAt(inst, e.InstanceLocation)) + ")", want: k.Want})
+	default:
+		*out = append(*out, violation{ptr: ptr, msg: describe(e.ErrorKind, valueAt(inst, e.InstanceLocation))})
+	}
+}
+
+// alternatives explains an anyOf/oneOf that nothing matched by what each
+// alternative wanted: "must be a string or null (got 5)" when they only
+// disagree on the type, "must …, or must …" otherwise.
+func alternatives(e *validate.ValidationError, ptr string, inst, doc any) violation {
+	var want []string
+	var parts []string
+	typesOnly := true
+	for _, c := range e.Causes {
+		var sub []violation
+		collect(c, inst, doc, &sub)
+		if len(sub) != 1 || sub[0].want == nil || sub[0].ptr != ptr {
+			typesOnly = false
+		} else {
+			want = append(want, sub[0].want...)
+		}
+		texts := make([]string, 0, len(sub))
+		for _, s := range sub {
+			if rel := strings.TrimPrefix(s.ptr, ptr); rel != "" {
+				texts = append(texts, rel+" "+s.msg)
+			} else {
+				texts = append(texts, s.msg)
+			}
+		}
+		parts = append(parts, strings.Join(texts, " and "))
+	}
+	if typesOnly && len(want) > 0 {
+		return violation{ptr: ptr, msg: "must be " + typeNames(slices.Compact(want)) + " (got " + display(valueAt(inst, e.InstanceLocation)) + ")"}
+	}
+	return violation{ptr: ptr, msg: strings.Join(parts, ", or ")}
+}
+
+// describe words one violation. got is the offending value.
+func describe(k validate.ErrorKind, got any) string {
+	g := " (got " + display(got) + ")"
+	switch k := k.(type) {
+	case *kind.Enum:
+		if len(k.Want) == 1 {
+			return "must be " + display(k.Want[0]) + g
+		}
+		vals := make([]string, 0, min(len(k.Want), 20))
+		for i, w := range k.Want {
+			if i == 20 {
+				vals = append(vals, "…")
+				break
+			}
+			vals = append(vals, display(w))
+		}
+		return "must be one of " + strings.Join(vals, ", ") + g
+	case *kind.Const:
+		return "must be " + display(k.Want) + g
+	case *kind.Format:
+		return "must be a valid " + sanitize(k.Want, maxQuoted) + g
+	case *kind.Pattern:
+		return "must match pattern " + quoteN(k.Want, 200) + " (got " + quote(k.Got) + ")"
+	case *kind.MinLength:
+		return fmt.Sprintf("must be at least %d characters long (got %d)", k.Want, k.Got)
+	case *kind.MaxLength:
+		return fmt.Sprintf("must be at most %d characters long (got %d)", k.Want, k.Got)
+	case *kind.Minimum:
+		return "must be greater than or equal to " + rat(k.Want) + g
+	case *kind.Maximum:
+		return "must be less than or equal to " + rat(k.Want) + g
+	case *kind.ExclusiveMinimum:
+		return "must be greater than " + rat(k.Want) + g
+	case *kind.ExclusiveMaximum:
+		return "must be less than " + rat(k.Want) + g
+	case *kind.MultipleOf:
+		return "must be a multiple of " + rat(k.Want) + g
+	case *kind.MinItems:
+		return fmt.Sprintf("must have at least %d items (got %d)", k.Want, k.Got)
+	case *kind.MaxItems:
+		return fmt.Sprintf("must have at most %d items (got %d)", k.Want, k.Got)
+	case *kind.UniqueItems:
+		return fmt.Sprintf("must not contain duplicates (items %d and %d are equal)", k.Duplicates[0], k.Duplicates[1])
+	case *kind.MinProperties:
+		return fmt.Sprintf("must have at least %d properties (got %d)", k.Want, k.Got)
+	case *kind.MaxProperties:
+		return fmt.Sprintf("must have at most %d properties (got %d)", k.Want, k.Got)
+	case *kind.DependentRequired:
+		return "property " + quote(k.Prop) + " also requires " + quotedList(k.Missing)
+	case *kind.Dependency:
+		return "property " + quote(k.Prop) + " also requires " + quotedList(k.Missing)
+	case *kind.PropertyNames:
+		return "property name " + quote(k.Property) + " is not allowed"
+	case *kind.Not:
+		return "must not match the schema under \"not\"" + g
+	case *kind.FalseSchema:
+		return "is not allowed"
+	}
+	return sanitize(k.LocalizedString(printer), 300)
+}
+
+// allowedProperties names the properties the schema at schemaURL declares,
+// so that a model that wrote "orderId" learns it meant "order_id".
+func allowedProperties(doc any, schemaURL string) string {
+	_, frag, _ := strings.Cut(schemaURL, "#")
+	node := doc
+	for _, tok := range strings.Split(frag, "/")[1:] {
+		if t, err := url.PathUnescape(tok); err == nil {
+			tok = t
+		}
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch n := node.(type) {
+		case map[string]any:
+			node = n[tok]
+		case []any:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n) {
+				return ""
+			}
+			node = n[i]
+		default:
+			return ""
+		}
+	}
+	obj, _ := node.(map[string]any)
+	props, _ := obj["properties"].(map[string]any)
+	if len(props) == 0 {
+		return "; this object takes no properties"
+	}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range props {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	if len(names) > 30 {
+		names = append(names[:30], "…")
+	}
+	return "; allowed properties: " + strings.Join(names, ", ")
+}
+
+// invalidArguments is the text of the isError result for arguments that do
+// not match the input schema.
+func invalidArguments(tool string, vs []violation) string {
+	var b strings.Builder
+	b.WriteString("invalid arguments for tool ")
+	b.WriteString(quote(tool))
+	b.WriteByte(':')
+	writeViolations(&b, vs)
+	return b.String()
+}
+
+func writeViolations(b *strings.Builder, vs []violation) {
+	for i, v := range vs {
+		if i == maxViolations {
+			fmt.Fprintf(b, "\n- … and %d more", len(vs)-i)
+			return
+		}
+		b.WriteString("\n- ")
+		if v.ptr == "" {
+			b.WriteString("(root)")
+		} else {
+			b.WriteString(v.ptr)
+		}
+		b.WriteString(": ")
+		b.WriteString(v.msg)
+	}
+}
+
+// pointer renders an instance location as a JSON pointer, with each token
+// capped and sanitized (property names come from the client).
+func pointer(tokens []string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(token(t))
+	}
+	return b.String()
+}
+
+func token(t string) string {
+	t = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
+	return sanitize(t, maxQuoted)
+}
+
+func valueAt(inst any, tokens []string) any {
+	for _, t := range tokens {
+		switch n := inst.(type) {
+		case map[string]any:
+			inst = n[t]
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(n) {
+				return nil
+			}
+			inst = n[i]
+		default:
+			return nil
+		}
+	}
+	return inst
+}
+
+// display shows a JSON value briefly: scalars as written (capped), containers
+// by kind.
+func display(v any) string {
+	switch v := v.(type) {
+	case nil:
+		return "null"
+	case string:
+		return quote(v)
+	case json.Number:
+		return sanitize(string(v), maxQuoted)
+	case bool:
+		return strconv.FormatBool(v)
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	}
+	return sanitize(fmt.Sprint(v), maxQuoted)
+}
+
+func typeNames(types []string) string {
+	names := make([]string, len(types))
+	for i, t := range types {
+		switch t {
+		case "integer", "array", "object":
+			names[i] = "an " + t
+		case "null":
+			names[i] = "null"
+		default:
+			names[i] = "a " + t
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+func quotedList(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = quote(n)
+	}
+	return strings.Join(q, ", ")
+}
+
+func rat(r *big.Rat) string {
+	if r == nil {
+		return "?"
+	}
+	if r.IsInt() {
+		return r.Num().String()
+	}
+	f, _ := r.Float64()
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}

@@ -1,0 +1,426 @@
+package spec
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The schema keys. annotationKeys may sit beside anything, $ref and goType
+// included; the others belong to one kind each (see kindKeys).
+var (
+	annotationKeys = []string{"title", "description", "nullable", "default", "examples"}
+	kindKeys       = map[Kind][]string{
+		KindString:  {"enum", "pattern", "format", "minLength", "maxLength"},
+		KindInteger: {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+		KindNumber:  {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+		KindBoolean: {},
+		KindArray:   {"items", "minItems", "maxItems", "uniqueItems"},
+		KindObject:  {"properties", "required", "additionalProperties"},
+		KindMap:     {"values", "additionalProperties"},
+		KindAny:     {},
+		KindRef:     {"$ref"},
+		KindGoType:  {"goType"},
+	}
+	// typeNames are the values `type:` accepts, in the reference's order.
+	typeNames = []string{"string", "integer", "number", "boolean", "array", "object", "map", "any"}
+	// allSchemaKeys is every key a schema may hold, in the reference's order.
+	allSchemaKeys = []string{
+		"type", "$ref", "goType", "title", "description", "nullable", "default", "examples", "enum",
+		"pattern", "format", "minLength", "maxLength",
+		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+		"items", "minItems", "maxItems", "uniqueItems",
+		"properties", "required", "additionalProperties", "values",
+	}
+)
+
+// validKeys are the keys a schema of kind k may hold.
+func validKeys(k Kind) []string {
+	keys := slices.Clone(annotationKeys)
+	if k != KindRef && k != KindGoType {
+		keys = append([]string{"type"}, keys...)
+	}
+	return append(keys, kindKeys[k]...)
+}
+
+// unsupportedHints answer the JSON Schema keys people reach for that the spec
+// language spells differently.
+var unsupportedHints = map[string]string{
+	"const":       "; use enum with a single value",
+	"$defs":       "; put named types under types: and use $ref: Name",
+	"definitions": "; put named types under types: and use $ref: Name",
+}
+
+// schema decodes a schema mapping. what names the place in messages
+// ("items", `property "id"`, `type "Order"`). The result is never nil: a
+// schema that cannot be read at all is a placeholder the validator skips.
+func (d *decoder) schema(n *yaml.Node, what string) *Schema {
+	return d.schemaOr(n, what, "")
+}
+
+// schemaOr is schema with the kind to assume when nothing tells it: a tool's
+// input is an object, so `input: {description: …}` needs no type.
+func (d *decoder) schemaOr(n *yaml.Node, what string, assume Kind) *Schema {
+	s := &Schema{Pos: posOf(n)}
+	m := deref(n)
+	if m.Kind != yaml.MappingNode {
+		d.errorf(posOf(n), "%s must be a mapping, such as %s", what, d.schemaHint(m))
+		d.skip[s] = true
+		return s
+	}
+	s.Fields, s.FieldValues = map[string]Pos{}, map[string]Pos{}
+	var (
+		unknown  []entry
+		typ      *entry
+		apSchema *Schema
+		apBool   bool // additionalProperties was written true or false
+		required []entry
+	)
+	for _, e := range d.entries(m, "key") {
+		if !slices.Contains(allSchemaKeys, e.key) {
+			unknown = append(unknown, e)
+			continue
+		}
+		s.Fields[e.key], s.FieldValues[e.key] = posOf(e.keyNode), posOf(e.value)
+		switch e.key {
+		case "type":
+			typ = &e
+		case "$ref":
+			s.Ref, _ = d.str(e.value, "$ref")
+			s.RefPos = posOf(e.value)
+			if name, ok := strings.CutPrefix(s.Ref, "#/"); ok {
+				name = name[strings.LastIndex(name, "/")+1:]
+				d.errorf(s.RefPos, "$ref takes a type name, not a JSON pointer; write $ref: %s", name)
+				s.Ref = name
+			}
+		case "goType":
+			if text, ok := d.str(e.value, "goType"); ok {
+				s.GoType = parseGoType(text, posOf(e.value))
+			}
+		case "title":
+			s.Title, _ = d.str(e.value, "title")
+		case "description":
+			s.Description, _ = d.str(e.value, "description")
+		case "nullable":
+			s.Nullable, _ = d.boolean(e.value, "nullable")
+		case "default":
+			s.Default, _ = d.value(e.value)
+		case "examples":
+			s.Examples = d.values(e.value, "examples")
+		case "enum":
+			s.Enum = d.values(e.value, "enum")
+			if v := deref(e.value); v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
+				d.errorf(posOf(e.value), "enum must not be empty")
+			}
+		case "pattern":
+			s.Pattern, _ = d.str(e.value, "pattern")
+		case "format":
+			s.Format, _ = d.str(e.value, "format")
+		case "minLength":
+			s.MinLength = d.intPtr(e.value, "minLength")
+		case "maxLength":
+			s.MaxLength = d.intPtr(e.value, "maxLength")
+		case "minItems":
+			s.MinItems = d.intPtr(e.value, "minItems")
+		case "maxItems":
+			s.MaxItems = d.intPtr(e.value, "maxItems")
+		case "minimum":
+			s.Minimum = d.numPtr(e.value, "minimum")
+		case "maximum":
+			s.Maximum = d.numPtr(e.value, "maximum")
+		case "exclusiveMinimum":
+			s.ExclusiveMinimum = d.numPtr(e.value, "exclusiveMinimum")
+		case "exclusiveMaximum":
+			s.ExclusiveMaximum = d.numPtr(e.value, "exclusiveMaximum")
+		case "multipleOf":
+			s.MultipleOf = d.numPtr(e.value, "multipleOf")
+		case "uniqueItems":
+			s.UniqueItems, _ = d.boolean(e.value, "uniqueItems")
+		case "items":
+			s.Items = d.schema(e.value, "items")
+		case "values":
+			s.Values = d.schema(e.value, "values")
+		case "properties":
+			s.Properties = d.properties(e.value)
+		case "required":
+			if items, ok := d.list(e.value, "required"); ok {
+				for _, item := range items {
+					if !isString(item) {
+						d.errorf(posOf(item), "required items must be property names")
+						continue
+					}
+					required = append(required, entry{key: deref(item).Value, keyNode: item})
+				}
+			}
+		case "additionalProperties":
+			v := deref(e.value)
+			switch {
+			case v.Kind == yaml.MappingNode:
+				apSchema = d.schema(e.value, "additionalProperties")
+			case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool":
+				s.AdditionalProperties, apBool = d.boolean(e.value, "additionalProperties")
+			default:
+				d.errorf(posOf(e.value), "additionalProperties must be true, false or a schema")
+			}
+		}
+	}
+
+	s.Kind = d.kind(s, typ, apSchema, assume)
+	if s.Kind == "" {
+		d.skip[s] = true
+	}
+
+	for _, e := range unknown {
+		label := "schema"
+		if s.Kind != "" {
+			label = kindLabel(s.Kind) + " schema"
+		}
+		hint := unsupportedHints[e.key]
+		if hint == "" {
+			hint = didYouMean(e.key, validKeys(s.Kind))
+		}
+		if hint == "" {
+			hint = didYouMean(e.key, allSchemaKeys)
+		}
+		if hint == "" {
+			hint = commaHint(e)
+		}
+		d.errorf(posOf(e.keyNode), "unknown key %q in %s%s", e.key, label, hint)
+	}
+
+	// A schema under additionalProperties is the value schema of a map; beside
+	// properties the model has no room for it (an object's extra keys are
+	// either refused or accepted as they are).
+	switch {
+	case s.Kind == KindMap && apSchema != nil && s.Values != nil:
+		d.errorf(s.Fields["additionalProperties"], "values and additionalProperties both give the value schema of the map; keep values")
+	case s.Kind == KindMap && apSchema != nil:
+		s.Values = apSchema
+	case s.Kind == KindMap && apBool:
+		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties of a map must be a schema (or use values)")
+		s.AdditionalProperties = false // reported once, here
+	case apSchema != nil && s.Kind == KindObject:
+		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties must be true or false beside properties; a schema makes a map, which has no fixed properties")
+	}
+
+	if s.Kind == KindObject {
+		d.required(s, required)
+	}
+	return s
+}
+
+// kind reads `type:` or infers the kind from the keys present. It returns ""
+// (and reports why) when it cannot tell.
+func (d *decoder) kind(s *Schema, typ *entry, apSchema *Schema, assume Kind) Kind {
+	switch {
+	case s.Fields["$ref"] != (Pos{}):
+		return KindRef // a goType beside it is refused by the validator
+	case s.Fields["goType"] != (Pos{}):
+		return KindGoType
+	case typ != nil:
+		k := d.typeName(typ.value)
+		if k == KindObject && apSchema != nil && len(s.Properties) == 0 && s.Fields["properties"] == (Pos{}) {
+			return KindMap
+		}
+		return k
+	case s.Fields["properties"] != (Pos{}):
+		return KindObject
+	case apSchema != nil:
+		return KindMap
+	case s.Fields["items"] != (Pos{}):
+		return KindArray
+	case s.Fields["values"] != (Pos{}):
+		return KindMap
+	case s.Fields["enum"] != (Pos{}):
+		if k := enumKind(s.Enum); k != "" {
+			return k
+		}
+		if len(s.Enum) > 0 {
+			d.errorf(s.Pos, "cannot tell the type from the enum values; add type: string, integer or number")
+		}
+		return ""
+	case assume != "":
+		return assume
+	}
+	d.errorf(s.Pos, "cannot tell the type; add type: %s", guessType(s))
+	return ""
+}
+
+// typeName reads the value of `type:`.
+func (d *decoder) typeName(n *yaml.Node) Kind {
+	v := deref(n)
+	switch {
+	case v.Kind == yaml.SequenceNode:
+		d.errorf(posOf(n), "type must be a single type; to allow null, add nullable: true")
+		return ""
+	case isNull(v) || v.Value == "null":
+		d.errorf(posOf(n), "type cannot be null; to allow null, add nullable: true")
+		return ""
+	case !isString(v):
+		d.errorf(posOf(n), "type must be one of %s", joinList(typeNames, "or"))
+		return ""
+	case slices.Contains(typeNames, v.Value):
+		return Kind(v.Value)
+	case d.typeNames[v.Value]:
+		d.errorf(posOf(n), "type %q is a named type; write $ref: %s", v.Value, v.Value)
+		return ""
+	}
+	hint := didYouMean(v.Value, typeNames)
+	if hint == "" {
+		hint = "; use one of " + joinList(typeNames, "or")
+	}
+	d.errorf(posOf(n), "unknown type %q%s", v.Value, hint)
+	return ""
+}
+
+// enumKind is the JSON type shared by the enum values: string, integer
+// (every number integral) or number, or "" if they do not share one.
+func enumKind(enum []*Value) Kind {
+	var k Kind
+	for _, v := range enum {
+		var vk Kind
+		switch j := v.JSON; {
+		case len(j) > 0 && j[0] == '"':
+			vk = KindString
+		case isJSONNumber(string(j)) && !strings.ContainsAny(string(j), ".eE"):
+			vk = KindInteger
+		case isJSONNumber(string(j)):
+			vk = KindNumber
+		default:
+			return ""
+		}
+		switch {
+		case k == "" || k == vk:
+			k = vk
+		case (k == KindInteger || k == KindNumber) && (vk == KindInteger || vk == KindNumber):
+			k = KindNumber
+		default:
+			return ""
+		}
+	}
+	return k
+}
+
+// guessType suggests a `type:` from the constraints present, for the message
+// that says the type cannot be told.
+func guessType(s *Schema) string {
+	var guess []string
+	for _, k := range typeNames {
+		for _, key := range kindKeys[Kind(k)] {
+			if key != "enum" && s.Fields[key] != (Pos{}) {
+				guess = append(guess, k)
+				break
+			}
+		}
+	}
+	if len(guess) == 0 || len(guess) > 2 {
+		guess = typeNames
+	}
+	return joinList(guess, "or")
+}
+
+// schemaHint suggests how to write a schema where a scalar was given:
+// `items: string` means {type: string}, `items: Order` means {$ref: Order}.
+func (d *decoder) schemaHint(v *yaml.Node) string {
+	if isString(v) {
+		if slices.Contains(typeNames, v.Value) {
+			return "{type: " + v.Value + "}"
+		}
+		if d.typeNames[v.Value] {
+			return "{$ref: " + v.Value + "}"
+		}
+	}
+	return "{type: string}"
+}
+
+func kindLabel(k Kind) string {
+	switch k {
+	case KindRef:
+		return "$ref"
+	case KindGoType:
+		return "goType"
+	}
+	return string(k)
+}
+
+// properties decodes the `properties:` mapping in file order.
+func (d *decoder) properties(n *yaml.Node) []*Property {
+	m, ok := d.mapping(n, "properties")
+	if !ok {
+		return nil
+	}
+	var props []*Property
+	for _, e := range d.entries(m, "property") {
+		props = append(props, &Property{
+			Pos:    posOf(e.keyNode),
+			Name:   e.key,
+			Schema: d.schema(e.value, fmt.Sprintf("property %q", e.key)),
+		})
+	}
+	return props
+}
+
+// required marks the properties named in `required:`. The model keeps the
+// flag on each property, so a name that is not a property can only be
+// reported here.
+func (d *decoder) required(s *Schema, names []entry) {
+	first := map[string]*yaml.Node{}
+	var propNames []string
+	for _, p := range s.Properties {
+		propNames = append(propNames, p.Name)
+	}
+	for _, e := range names {
+		if f, dup := first[e.key]; dup {
+			d.errorf(posOf(e.keyNode), "duplicate property %q in required (first listed at %s)", e.key, at(d.file, posOf(f)))
+			continue
+		}
+		first[e.key] = e.keyNode
+		i := slices.IndexFunc(s.Properties, func(p *Property) bool { return p.Name == e.key })
+		if i < 0 {
+			d.errorf(posOf(e.keyNode), "unknown property %q in required%s", e.key, didYouMean(e.key, propNames))
+			continue
+		}
+		s.Properties[i].Required = true
+	}
+}
+
+// values decodes a list of JSON values (enum, examples).
+func (d *decoder) values(n *yaml.Node, key string) []*Value {
+	items, ok := d.list(n, key)
+	if !ok {
+		return nil
+	}
+	out := make([]*Value, 0, len(items))
+	for _, item := range items {
+		if v, ok := d.value(item); ok {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (d *decoder) intPtr(n *yaml.Node, key string) *int64 {
+	if i, ok := d.integer(n, key); ok {
+		return &i
+	}
+	return nil
+}
+
+func (d *decoder) numPtr(n *yaml.Node, key string) *Number {
+	if num, ok := d.number(n, key); ok {
+		return &num
+	}
+	return nil
+}
+
+// parseGoType splits "github.com/acme/x/model.Order" at its last dot after
+// the last slash. Whether the parts are valid is the validator's business.
+func parseGoType(text string, p Pos) *GoTypeRef {
+	g := &GoTypeRef{Pos: p, Name: text}
+	if dot := strings.LastIndex(text, "."); dot > strings.LastIndex(text, "/") {
+		g.ImportPath, g.Name = text[:dot], text[dot+1:]
+	}
+	return g
+}

@@ -1,0 +1,141 @@
+package spec
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Load parses and validates a spec. It returns the spec (as complete as it
+// could be built) and every finding, sorted by position; file names the spec
+// in those findings. It never panics, on any input.
+//
+// Load reads YAML through yaml.Node only, never into Go structs, so that no
+// message ever names a Go type: every finding is written in the spec's own
+// words.
+func Load(file string, data []byte) (*Spec, Diagnostics) {
+	s := &Spec{File: file}
+	d := newDecoder(file)
+	root, ok := d.parse(data)
+	if !ok {
+		return s, d.diags.Sort()
+	}
+	if root != nil {
+		d.checkAliases(root)
+		d.spec(s, root)
+	}
+	diags := append(d.diags, validate(s, d.skip)...)
+	return s, diags.Sort()
+}
+
+// LoadFile reads and loads the spec at path. The error is for I/O only;
+// problems with the spec are in the Diagnostics.
+func LoadFile(path string) (*Spec, Diagnostics, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, diags := Load(path, data)
+	return s, diags, nil
+}
+
+// parse reads the one YAML document of the file. It returns a nil root for an
+// empty file, and ok=false after a syntax error, the only kind of problem that
+// stops loading.
+func (d *decoder) parse(data []byte) (root *yaml.Node, ok bool) {
+	defer func() {
+		// yaml.v3 turns its own failures into errors; anything else that
+		// escapes it must not crash the caller.
+		if r := recover(); r != nil {
+			d.errorf(Pos{Line: 1, Column: 1}, "syntax error: %s", strings.TrimPrefix(fmt.Sprint(r), "yaml: "))
+			root, ok = nil, false
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, true
+		}
+		d.syntaxError(err, data)
+		return nil, false
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		d.syntaxError(err, data)
+		return nil, false
+	case len(next.Content) == 1 && isNull(next.Content[0]) && next.Content[0].Value == "":
+		// A trailing "---" with nothing after it.
+	default:
+		d.errorf(posOf(&next), "a spec file holds one YAML document; this is a second one")
+	}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		return doc.Content[0], true
+	}
+	return &doc, true
+}
+
+var yamlLineError = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// syntaxError rewrites a yaml.v3 error ("yaml: line 3: mapping values are not
+// allowed in this context") as `file:3:1: syntax error: ...`. yaml.v3 gives a
+// line, not a column, and gives no line at all for a problem on the first
+// line or for some errors; those are placed as well as the text allows.
+func (d *decoder) syntaxError(err error, data []byte) {
+	for _, msg := range strings.Split(err.Error(), "\n") {
+		msg = strings.TrimSpace(msg)
+		if msg == "" {
+			continue
+		}
+		line := 1
+		if m := yamlLineError.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+			msg = m[2]
+		} else {
+			msg = strings.TrimPrefix(msg, "yaml: ")
+			line = guessLine(msg, data)
+		}
+		if strings.HasPrefix(msg, "found character that cannot start any token") && lineHasTab(data, line) {
+			msg += " (indent with spaces, not tabs)"
+		}
+		if strings.HasPrefix(msg, "unknown anchor") {
+			msg = strings.ReplaceAll(msg, "'", "")
+		}
+		d.errorf(Pos{Line: line, Column: 1}, "syntax error: %s", msg)
+	}
+}
+
+// guessLine finds the line of a yaml.v3 error that carries none: the alias
+// of an unknown anchor, the first control character, else line 1.
+func guessLine(msg string, data []byte) int {
+	var i int
+	switch {
+	case strings.HasPrefix(msg, "unknown anchor '"):
+		name, _, _ := strings.Cut(strings.TrimPrefix(msg, "unknown anchor '"), "'")
+		i = bytes.Index(data, []byte("*"+name))
+	case strings.HasPrefix(msg, "control characters are not allowed"):
+		i = bytes.IndexFunc(data, func(r rune) bool {
+			return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
+		})
+	default:
+		return 1
+	}
+	if i < 0 {
+		return 1
+	}
+	return 1 + bytes.Count(data[:i], []byte("\n"))
+}
+
+func lineHasTab(data []byte, line int) bool {
+	lines := bytes.Split(data, []byte("\n"))
+	return line >= 1 && line <= len(lines) && bytes.ContainsRune(lines[line-1], '\t')
+}

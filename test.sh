@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every check and test of the repository, as CI does. Needs only Go;
+# modules come from the Go module proxy.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+echo "== gofmt"
+unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
+if [ -n "$unformatted" ]; then
+  echo "gofmt would change:"; echo "$unformatted"; exit 1
+fi
+
+echo "== go vet"
+go vet ./...
+(cd interop && go vet ./...)
+
+echo "== generated code is current (mcpgen check)"
+go build -o "${TMPDIR:-/tmp}/mcpgen-check" ./cmd/mcpgen
+for specfile in examples/*/mcpgen.yaml; do
+  "${TMPDIR:-/tmp}/mcpgen-check" check -f "$specfile"
+done
+
+echo "== go test -race (main module)"
+go test -race -count=1 ./...
+
+echo "== go test (interop module: the official Go SDK client against generated servers)"
+(cd interop && go test -race -count=1 ./...)
