@@ -20,7 +20,10 @@ import (
 func buildExample(t *testing.T, name string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), name)
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/mcpgen/mcpgen/examples/"+name)
+	// Built from the main module's directory: this module requires no
+	// part of mcpgen, only the official SDK it tests against.
+	cmd := exec.Command("go", "build", "-o", bin, "./examples/"+name)
+	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building %s: %v\n%s", name, err, out)
 	}

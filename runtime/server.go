@@ -98,13 +98,16 @@ type Server struct {
 	// snap is an immutable view of the tools for the request path, rebuilt
 	// lazily after AddTool, so serving never takes a lock.
 	snap atomic.Pointer[toolSnapshot]
+
+	workers *workers // goroutines for requests, shared by the sessions
 }
 
 // NewServer returns a server that introduces itself as info.
 func NewServer(info Implementation, opts ...Option) *Server {
 	s := &Server{
-		info:   info,
-		byName: make(map[string]*toolEntry),
+		info:    info,
+		byName:  make(map[string]*toolEntry),
+		workers: newWorkers(),
 		cfg: config{
 			pageSize:       defaultPageSize,
 			maxMessageSize: defaultMaxMessageSize,

@@ -256,7 +256,7 @@ func (ss *Session) start(ctx context.Context, id string, run func(context.Contex
 	ss.mu.Unlock()
 
 	ctx = context.WithValue(ctx, reqKey{}, &reqCtx{ss: ss, id: id})
-	go func() {
+	ss.srv.workers.run(func() {
 		defer ss.wg.Done()
 		res, e := run(ctx)
 		ss.mu.Lock()
@@ -267,7 +267,7 @@ func (ss *Session) start(ctx context.Context, id string, run func(context.Contex
 		if !cancelled {
 			ss.reply(id, res, e)
 		}
-	}()
+	})
 }
 
 // Wait blocks until every request running in its own goroutine has returned
