@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math/big"
 	"slices"
 	"strconv"
@@ -43,66 +42,156 @@ func (x *jvalue) get(key string) *jvalue {
 	return nil
 }
 
-// parseJSON parses one JSON value with numbers kept as text.
+// parseJSON parses one JSON value with numbers kept as text. It is a small
+// recursive-descent parser: encoding/json's token API is several times
+// slower, and values written with YAML anchors can be large.
 func parseJSON(data []byte) (*jvalue, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	x, err := parseJSONValue(dec)
+	p := &jsonParser{data: data}
+	x, err := p.value(0)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	if p.skipSpace(); p.i != len(p.data) {
 		return nil, errors.New("trailing data")
 	}
 	return x, nil
 }
 
-func parseJSONValue(dec *json.Decoder) (*jvalue, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
+type jsonParser struct {
+	data []byte
+	i    int
+}
+
+var errJSON = errors.New("invalid JSON")
+
+func (p *jsonParser) skipSpace() {
+	for p.i < len(p.data) && strings.IndexByte(" \t\r\n", p.data[p.i]) >= 0 {
+		p.i++
 	}
-	switch t := tok.(type) {
-	case nil:
-		return &jvalue{kind: jNull}, nil
-	case bool:
-		return &jvalue{kind: jBool, b: t}, nil
-	case json.Number:
-		return &jvalue{kind: jNumber, num: string(t)}, nil
-	case string:
-		return &jvalue{kind: jString, str: t}, nil
-	case json.Delim:
-		switch t {
-		case '[':
-			x := &jvalue{kind: jArray}
-			for dec.More() {
-				item, err := parseJSONValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				x.items = append(x.items, item)
+}
+
+func (p *jsonParser) value(depth int) (*jvalue, error) {
+	if depth > 10000 {
+		return nil, errors.New("JSON nested too deeply")
+	}
+	p.skipSpace()
+	if p.i >= len(p.data) {
+		return nil, errJSON
+	}
+	switch c := p.data[p.i]; {
+	case c == '{':
+		p.i++
+		x := &jvalue{kind: jObject}
+		for first := true; ; first = false {
+			p.skipSpace()
+			if p.i < len(p.data) && p.data[p.i] == '}' && first {
+				p.i++
+				return x, nil
 			}
-			_, err := dec.Token()
-			return x, err
-		case '{':
-			x := &jvalue{kind: jObject}
-			for dec.More() {
-				k, err := dec.Token()
-				if err != nil {
-					return nil, err
+			if !first {
+				if p.i >= len(p.data) || p.data[p.i] != ',' {
+					if p.i < len(p.data) && p.data[p.i] == '}' {
+						p.i++
+						return x, nil
+					}
+					return nil, errJSON
 				}
-				val, err := parseJSONValue(dec)
-				if err != nil {
-					return nil, err
-				}
-				x.keys = append(x.keys, k.(string))
-				x.vals = append(x.vals, val)
+				p.i++
+				p.skipSpace()
 			}
-			_, err := dec.Token()
-			return x, err
+			k, err := p.str()
+			if err != nil {
+				return nil, err
+			}
+			if p.skipSpace(); p.i >= len(p.data) || p.data[p.i] != ':' {
+				return nil, errJSON
+			}
+			p.i++
+			val, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			x.keys = append(x.keys, k)
+			x.vals = append(x.vals, val)
+		}
+	case c == '[':
+		p.i++
+		x := &jvalue{kind: jArray}
+		for first := true; ; first = false {
+			p.skipSpace()
+			if p.i < len(p.data) && p.data[p.i] == ']' && first {
+				p.i++
+				return x, nil
+			}
+			if !first {
+				if p.i >= len(p.data) || p.data[p.i] != ',' {
+					if p.i < len(p.data) && p.data[p.i] == ']' {
+						p.i++
+						return x, nil
+					}
+					return nil, errJSON
+				}
+				p.i++
+			}
+			item, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			x.items = append(x.items, item)
+		}
+	case c == '"':
+		s, err := p.str()
+		return &jvalue{kind: jString, str: s}, err
+	case c == 't' || c == 'f' || c == 'n':
+		for _, lit := range []struct {
+			word string
+			x    jvalue
+		}{{"true", jvalue{kind: jBool, b: true}}, {"false", jvalue{kind: jBool}}, {"null", jvalue{kind: jNull}}} {
+			if bytes.HasPrefix(p.data[p.i:], []byte(lit.word)) {
+				p.i += len(lit.word)
+				x := lit.x
+				return &x, nil
+			}
+		}
+		return nil, errJSON
+	default:
+		start := p.i
+		for p.i < len(p.data) && strings.IndexByte("+-.eE0123456789", p.data[p.i]) >= 0 {
+			p.i++
+		}
+		num := string(p.data[start:p.i])
+		if !isJSONNumber(num) {
+			return nil, errJSON
+		}
+		return &jvalue{kind: jNumber, num: num}, nil
+	}
+}
+
+// str reads a JSON string; escapes are left to encoding/json.
+func (p *jsonParser) str() (string, error) {
+	if p.i >= len(p.data) || p.data[p.i] != '"' {
+		return "", errJSON
+	}
+	start, escaped := p.i, false
+	for p.i++; p.i < len(p.data); p.i++ {
+		switch c := p.data[p.i]; {
+		case c == '\\':
+			escaped = true
+			p.i++
+		case c == '"':
+			p.i++
+			raw := p.data[start:p.i]
+			if !escaped {
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var s string
+			err := json.Unmarshal(raw, &s)
+			return s, err
+		case c < 0x20:
+			return "", errJSON
 		}
 	}
-	return nil, fmt.Errorf("unexpected %v", tok)
+	return "", errJSON
 }
 
 // render writes x as compact JSON for messages, cut at about max bytes.
@@ -270,7 +359,7 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		case s.MaxLength != nil && n > *s.MaxLength:
 			return fail("%s is longer than maxLength %d", render(x, 40), *s.MaxLength)
 		}
-		if re := c.v.patterns[s]; re != nil && !re.MatchString(x.str) {
+		if re, err := c.v.regexp(s); s.Pattern != "" && err == nil && !re.MatchString(x.str) {
 			return fail("%s does not match the pattern %s", render(x, 40), s.Pattern)
 		}
 	case jNumber:

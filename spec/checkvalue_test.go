@@ -1,6 +1,9 @@
 package spec
 
 import (
+	"bytes"
+	"encoding/json"
+	"reflect"
 	"regexp"
 	"testing"
 )
@@ -21,7 +24,7 @@ func TestCheckValue(t *testing.T) {
 	v := &validator{
 		s:        &Spec{},
 		types:    map[string]*NamedType{"Line": line, "Node": node, "Loop": loop},
-		patterns: map[*Schema]*regexp.Regexp{code: regexp.MustCompile(code.Pattern)},
+		patterns: map[*Schema]*regexp.Regexp{},
 	}
 	for _, c := range []struct {
 		name   string
@@ -100,4 +103,36 @@ func TestCanonical(t *testing.T) {
 	if canonical(x) == canonical(y) {
 		t.Error(`"1" and 1 are equal`)
 	}
+}
+
+// FuzzParseJSON: the small JSON parser accepts exactly what encoding/json
+// accepts, and reads the same value.
+func FuzzParseJSON(f *testing.F) {
+	for _, s := range []string{`{"a":[1,-2.5e3,true,false,null,"x\"y\u00e9"]}`, ` [ ] `, `{}`, `"\ud83d\ude00"`, `01`, `[1,]`, `{"a" 1}`, "\"\x01\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		x, err := parseJSON(data)
+		if valid := json.Valid(data); valid != (err == nil) {
+			t.Fatalf("json.Valid = %v, parseJSON error = %v", valid, err)
+		}
+		if err != nil {
+			return
+		}
+		var want, got any
+		read := func(b []byte, v *any) error {
+			dec := json.NewDecoder(bytes.NewReader(b))
+			dec.UseNumber() // numbers as text: any JSON number fits
+			return dec.Decode(v)
+		}
+		if err := read(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		if err := read([]byte(render(x, 1<<30)), &got); err != nil {
+			t.Fatalf("render gives invalid JSON: %v", err)
+		}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("read %#v, want %#v", got, want)
+		}
+	})
 }

@@ -88,7 +88,10 @@ func (d *decoder) schemaOr(n *yaml.Node, what string, assume Kind) *Schema {
 		case "type":
 			typ = &e
 		case "$ref":
-			s.Ref, _ = d.str(e.value, "$ref")
+			var ok bool
+			if s.Ref, ok = d.str(e.value, "$ref"); !ok {
+				d.skip[s] = true // said once, here
+			}
 			s.RefPos = posOf(e.value)
 			if name, ok := strings.CutPrefix(s.Ref, "#/"); ok {
 				name = name[strings.LastIndex(name, "/")+1:]
@@ -98,6 +101,8 @@ func (d *decoder) schemaOr(n *yaml.Node, what string, assume Kind) *Schema {
 		case "goType":
 			if text, ok := d.str(e.value, "goType"); ok {
 				s.GoType = parseGoType(text, posOf(e.value))
+			} else {
+				d.skip[s] = true // said once, here
 			}
 		case "title":
 			s.Title, _ = d.str(e.value, "title")

@@ -78,7 +78,7 @@ var diagnosticCases = []struct {
 		src: `tools: *nope
 `,
 		want: []string{
-			`mcpgen.yaml:4:1: syntax error: unknown anchor nope referenced`,
+			`mcpgen.yaml:4:8: syntax error: alias *nope refers to no anchor &nope`,
 		},
 	},
 	{
@@ -633,7 +633,7 @@ tools:
   G: {type: any, default: &g [*f, *f, *f, *f, *f, *f, *f, *f, *f, *f]}
 `,
 		want: []string{
-			`mcpgen.yaml:6:31: aliases expand this file by more than 500000 nodes`,
+			`mcpgen.yaml:6:31: aliases expand this file by more than 100000 nodes`,
 		},
 	},
 	{
@@ -763,6 +763,18 @@ go: {package: p}
 		},
 	},
 	{
+		name: "default_checked_against_a_type_declared_later",
+		src: `types:
+  Order:
+    properties: {id: {$ref: OrderID}}
+    default: {id: a-1}
+  OrderID: {type: string, pattern: '^[A-Z]-\d+$'}
+`,
+		want: []string{
+			`mcpgen.yaml:7:14: default is invalid: /id: "a-1" does not match the pattern ^[A-Z]-\d+$`,
+		},
+	},
+	{
 		name: "empty_property_name",
 		src: `types:
   A: {properties: {"": {type: string}}}
@@ -775,7 +787,7 @@ go: {package: p}
 		name: "control_character",
 		src:  "types:\n  A: {type: string, description: \"a\x01b\"}\n",
 		want: []string{
-			`mcpgen.yaml:5:1: syntax error: control characters are not allowed`,
+			`mcpgen.yaml:5:36: syntax error: control characters are not allowed`,
 		},
 	},
 	{

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -96,27 +97,28 @@ func (d *decoder) syntaxError(err error, data []byte) {
 		if msg == "" {
 			continue
 		}
-		line := 1
+		p := Pos{Line: 1, Column: 1}
 		if m := yamlLineError.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
+			p.Line, _ = strconv.Atoi(m[1])
 			msg = m[2]
 		} else {
 			msg = strings.TrimPrefix(msg, "yaml: ")
-			line = guessLine(msg, data)
+			p = guessPos(msg, data)
 		}
-		if strings.HasPrefix(msg, "found character that cannot start any token") && lineHasTab(data, line) {
+		if strings.HasPrefix(msg, "found character that cannot start any token") && lineHasTab(data, p.Line) {
 			msg += " (indent with spaces, not tabs)"
 		}
-		if strings.HasPrefix(msg, "unknown anchor") {
-			msg = strings.ReplaceAll(msg, "'", "")
+		if name, ok := strings.CutPrefix(msg, "unknown anchor '"); ok {
+			name, _, _ = strings.Cut(name, "'")
+			msg = fmt.Sprintf("alias *%s refers to no anchor &%s", name, name)
 		}
-		d.errorf(Pos{Line: line, Column: 1}, "syntax error: %s", msg)
+		d.errorf(p, "syntax error: %s", msg)
 	}
 }
 
-// guessLine finds the line of a yaml.v3 error that carries none: the alias
-// of an unknown anchor, the first control character, else line 1.
-func guessLine(msg string, data []byte) int {
+// guessPos finds where a yaml.v3 error that carries no line is: at the
+// alias of an unknown anchor, at the first control character, else at 1:1.
+func guessPos(msg string, data []byte) Pos {
 	var i int
 	switch {
 	case strings.HasPrefix(msg, "unknown anchor '"):
@@ -127,12 +129,16 @@ func guessLine(msg string, data []byte) int {
 			return r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0x7f
 		})
 	default:
-		return 1
+		return Pos{Line: 1, Column: 1}
 	}
 	if i < 0 {
-		return 1
+		return Pos{Line: 1, Column: 1}
 	}
-	return 1 + bytes.Count(data[:i], []byte("\n"))
+	lineStart := bytes.LastIndexByte(data[:i], '\n') + 1
+	return Pos{
+		Line:   1 + bytes.Count(data[:i], []byte("\n")),
+		Column: 1 + utf8.RuneCount(data[lineStart:i]),
+	}
 }
 
 func lineHasTab(data []byte, line int) bool {

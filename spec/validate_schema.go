@@ -151,10 +151,8 @@ func (v *validator) schemaSelf(s *Schema) {
 		}
 	}
 	if !misplaced["pattern"] && s.Pattern != "" {
-		if re, err := regexp.Compile(s.Pattern); err != nil {
+		if _, err := v.regexp(s); err != nil {
 			v.errorf(valuePos(s, "pattern"), "pattern does not compile: %v", err)
-		} else {
-			v.patterns[s] = re
 		}
 	}
 	if !misplaced["format"] && s.Format != "" && !slices.Contains(formats, s.Format) {
@@ -178,6 +176,20 @@ func (v *validator) schemaSelf(s *Schema) {
 			v.value(s, e, "example", true)
 		}
 	}
+}
+
+// regexp compiles the pattern of s once. The value checker needs it too,
+// perhaps before s itself is validated (a default that refers to a type
+// declared further down).
+func (v *validator) regexp(s *Schema) (*regexp.Regexp, error) {
+	if re, ok := v.patterns[s]; ok {
+		return re, nil
+	}
+	re, err := regexp.Compile(s.Pattern)
+	if err == nil {
+		v.patterns[s] = re
+	}
+	return re, err
 }
 
 func (v *validator) ref(s *Schema) {

@@ -252,7 +252,7 @@ func decodeScalar(n *yaml.Node, out any) error {
 // maxAliasNodes bounds how many nodes aliases may add to a document when
 // expanded. Real reuse through anchors is far below; a "billion laughs" file
 // is far above.
-const maxAliasNodes = 500_000
+const maxAliasNodes = 100_000
 
 // checkAliases makes the node graph safe to walk. An alias used inside its
 // own anchor (a loop, which yaml.v3 accepts when parsing into a yaml.Node) is
