@@ -4,29 +4,65 @@ import (
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/mcpgen/mcpgen/spec"
 )
 
+// A handlerMethod is one method of the Handler interface, whatever spec
+// item it serves; the interface, UnimplementedHandler and the docs are all
+// built from this one list.
+type handlerMethod struct {
+	name    string
+	doc     string
+	params  []jen.Code // after ctx, as (name type) pairs
+	results []jen.Code // before error
+	zero    jen.Code   // the zero value of the first result
+	kind    string     // tool, resource, resource template, prompt, completion
+	item    string     // the spec name, for NotImplementedError
+}
+
 // handlerFile declares the interface the user implements — one method per
-// tool, in spec order — and UnimplementedHandler, which users may embed so
-// that a spec that grows does not break their build until they choose.
+// tool, resource, template, prompt and completion, in spec order — and
+// UnimplementedHandler, which users may embed so that a spec that grows
+// does not break their build until they choose.
 func (g *generator) handlerFile(f *jen.File) {
-	name := g.spec.Server.Name
+	groups := []struct {
+		name, doc string
+		methods   []*handlerMethod
+	}{
+		{"ToolsHandler", "ToolsHandler has one method per tool of the spec, in spec order.", g.toolMethods()},
+		{"ResourcesHandler", "ResourcesHandler reads the resources and resource templates of the spec, in spec order,\nand completes template variables marked complete: true.", g.resourceMethods()},
+		{"PromptsHandler", "PromptsHandler builds the prompts of the spec that have no declarative messages, and\ncompletes prompt arguments marked complete: true.", g.promptMethods()},
+	}
+	var embedded []jen.Code
+	for _, gr := range groups {
+		if len(gr.methods) > 0 || gr.name == "ToolsHandler" {
+			embedded = append(embedded, jen.Id(gr.name))
+		}
+	}
 	f.Line()
 	f.Add(doc(fmt.Sprintf("Handler implements the %q MCP server. Pass it to Register or NewServer.\n\n"+
-		"Assert that your type implements it with: var _ %s.Handler = (*MyServer)(nil)", name, g.spec.Go.Package)))
-	f.Type().Id("Handler").Interface(jen.Id("ToolsHandler"))
+		"Assert that your type implements it with: var _ %s.Handler = (*MyServer)(nil)", g.spec.Server.Name, g.spec.Go.Package)))
+	f.Type().Id("Handler").Interface(embedded...)
 
-	f.Line()
-	f.Add(doc("ToolsHandler has one method per tool of the spec, in spec order."))
-	f.Type().Id("ToolsHandler").InterfaceFunc(func(gr *jen.Group) {
-		for i, tp := range g.plan.tools {
-			if i > 0 {
-				gr.Line()
-			}
-			gr.Add(doc(g.toolDoc(tp)))
-			gr.Id(tp.method).Add(g.toolSignature(tp, true))
+	var all []*handlerMethod
+	for _, gr := range groups {
+		if len(gr.methods) == 0 && gr.name != "ToolsHandler" {
+			continue
 		}
-	})
+		f.Line()
+		f.Add(doc(gr.doc))
+		f.Type().Id(gr.name).InterfaceFunc(func(ig *jen.Group) {
+			for i, m := range gr.methods {
+				if i > 0 {
+					ig.Line()
+				}
+				ig.Add(doc(m.doc))
+				ig.Id(m.name).Add(m.signature(true))
+			}
+		})
+		all = append(all, gr.methods...)
+	}
 
 	f.Line()
 	f.Add(doc("UnimplementedHandler answers every call with a runtime.NotImplementedError.\n" +
@@ -35,44 +71,129 @@ func (g *generator) handlerFile(f *jen.File) {
 	f.Type().Id("UnimplementedHandler").Struct()
 	f.Line()
 	f.Var().Id("_").Id("Handler").Op("=").Id("UnimplementedHandler").Values()
-	for _, tp := range g.plan.tools {
+	for _, m := range all {
 		f.Line()
-		f.Comment(fmt.Sprintf("%s reports that tool %q is not implemented.", tp.method, tp.tool.Name))
-		f.Func().Params(jen.Id("UnimplementedHandler")).Id(tp.method).Add(g.toolSignature(tp, false)).Block(
-			jen.Return(jen.Nil(), jen.Op("&").Qual(runtimePkg, "NotImplementedError").Values(jen.Dict{
-				jen.Id("Kind"): jen.Lit("tool"),
-				jen.Id("Name"): jen.Lit(tp.tool.Name),
+		f.Comment(fmt.Sprintf("%s reports that %s %q is not implemented.", m.name, m.kind, m.item))
+		f.Func().Params(jen.Id("UnimplementedHandler")).Id(m.name).Add(m.signature(false)).Block(
+			jen.Return(m.zero, jen.Op("&").Qual(runtimePkg, "NotImplementedError").Values(jen.Dict{
+				jen.Id("Kind"): jen.Lit(m.kind),
+				jen.Id("Name"): jen.Lit(m.item),
 			})),
 		)
 	}
 }
 
-func (g *generator) toolDoc(tp *toolPlan) string {
-	text := fmt.Sprintf("%s serves tool %q %s.", tp.method, tp.tool.Name, g.at(tp.tool.Pos))
-	if tp.tool.Description != "" {
-		text += "\n\n" + tp.tool.Description
-	}
-	return text
-}
-
-// toolSignature is (ctx, *Input) (*Output, error): the input is left out
-// for tools without arguments, and tools without a declared output return
-// the whole *runtime.CallToolResult.
-func (g *generator) toolSignature(tp *toolPlan, named bool) jen.Code {
+// signature renders (ctx, params…) (results…, error); unnamed for the
+// Unimplemented methods, which ignore their arguments.
+func (m *handlerMethod) signature(named bool) jen.Code {
 	params := []jen.Code{jen.Qual(contextPkg, "Context")}
 	if named {
 		params[0] = jen.Id("ctx").Add(params[0])
 	}
-	if tp.input != nil {
-		in := jen.Op("*").Add(g.typeOf(tp.input))
+	for i := 0; i+1 < len(m.params); i += 2 {
 		if named {
-			in = jen.Id("in").Add(in)
+			params = append(params, jen.Add(m.params[i]).Add(m.params[i+1]))
+		} else {
+			params = append(params, m.params[i+1])
 		}
-		params = append(params, in)
 	}
-	out := jen.Op("*").Qual(runtimePkg, "CallToolResult")
-	if tp.output != nil {
-		out = jen.Op("*").Add(g.typeOf(tp.output))
+	return jen.Params(params...).Params(append(append([]jen.Code{}, m.results...), jen.Error())...)
+}
+
+func (g *generator) toolMethods() []*handlerMethod {
+	var ms []*handlerMethod
+	for _, tp := range g.plan.tools {
+		m := &handlerMethod{name: tp.method, kind: "tool", item: tp.tool.Name, zero: jen.Nil(),
+			doc: g.itemDoc(tp.method, "serves tool", tp.tool.Name, tp.tool.Pos, tp.tool.Description)}
+		if tp.input != nil {
+			m.params = []jen.Code{jen.Id("in"), jen.Op("*").Add(g.typeOf(tp.input))}
+		}
+		m.results = []jen.Code{jen.Op("*").Qual(runtimePkg, "CallToolResult")}
+		if tp.output != nil {
+			m.results = []jen.Code{jen.Op("*").Add(g.typeOf(tp.output))}
+		}
+		ms = append(ms, m)
 	}
-	return jen.Params(params...).Params(out, jen.Error())
+	return ms
+}
+
+func (g *generator) resourceMethods() []*handlerMethod {
+	var ms []*handlerMethod
+	for _, rp := range g.plan.resources {
+		r := rp.res
+		res, zero := g.contentResult(r.Content, rp.content)
+		ms = append(ms, &handlerMethod{name: rp.method, kind: "resource", item: r.Name, results: []jen.Code{res}, zero: zero,
+			doc: g.itemDoc(rp.method, "reads resource", r.Name, r.Pos, r.URI+"\n\n"+r.Description)})
+	}
+	for _, tp := range g.plan.templates {
+		t := tp.tmpl
+		res, zero := g.contentResult(t.Content, tp.content)
+		ms = append(ms, &handlerMethod{name: tp.method, kind: "resource template", item: t.Name, results: []jen.Code{res}, zero: zero,
+			params: []jen.Code{jen.Id("p"), jen.Op("*").Id(tp.base + "Params")},
+			doc:    g.itemDoc(tp.method, "reads resource template", t.Name, t.Pos, t.URITemplate+"\n\n"+t.Description)})
+		ms = append(ms, g.completionMethods(tp.completions, fmt.Sprintf("variable %%q of resource template %q", t.Name), t.Name)...)
+	}
+	return ms
+}
+
+func (g *generator) promptMethods() []*handlerMethod {
+	var ms []*handlerMethod
+	for _, pp := range g.plan.prompts {
+		pr := pp.prompt
+		if pp.method != "" {
+			m := &handlerMethod{name: pp.method, kind: "prompt", item: pr.Name, zero: jen.Nil(),
+				results: []jen.Code{jen.Op("*").Qual(runtimePkg, "GetPromptResult")},
+				doc:     g.itemDoc(pp.method, "builds prompt", pr.Name, pr.Pos, pr.Description)}
+			if pp.args != nil {
+				m.params = []jen.Code{jen.Id("args"), jen.Op("*").Id(pp.base + "Args")}
+			}
+			ms = append(ms, m)
+		}
+		ms = append(ms, g.completionMethods(pp.completions, fmt.Sprintf("argument %%q of prompt %q", pr.Name), pr.Name)...)
+	}
+	return ms
+}
+
+// completionMethods are the methods of arguments marked complete: true.
+// They get what the user typed so far and the arguments already filled.
+func (g *generator) completionMethods(cs []*completionPlan, whatFormat, item string) []*handlerMethod {
+	var ms []*handlerMethod
+	for _, c := range cs {
+		if c.method == "" {
+			continue
+		}
+		ms = append(ms, &handlerMethod{name: c.method, kind: "completion of", item: item + "." + c.arg, zero: jen.Nil(),
+			params:  []jen.Code{jen.Id("prefix"), jen.String(), jen.Id("filled"), jen.Map(jen.String()).String()},
+			results: []jen.Code{jen.Index().String()},
+			doc: fmt.Sprintf("%s completes %s: the values that start with prefix, given the arguments\n"+
+				"already filled. The runtime sends at most 100 and says how many there were.", c.method, fmt.Sprintf(whatFormat, c.arg))})
+	}
+	return ms
+}
+
+// contentResult is the Go type a resource handler returns for its content
+// kind, and that type's zero value: string → text, []byte → a base64 blob,
+// []runtime.ResourceContents → as is, a typed value → its JSON.
+func (g *generator) contentResult(c *spec.Content, typed *spec.Schema) (jen.Code, jen.Code) {
+	kind := spec.ContentText
+	if c != nil {
+		kind = c.Kind
+	}
+	switch kind {
+	case spec.ContentBinary:
+		return jen.Index().Byte(), jen.Nil()
+	case spec.ContentContents:
+		return jen.Index().Qual(runtimePkg, "ResourceContents"), jen.Nil()
+	case spec.ContentJSON:
+		return jen.Op("*").Add(g.typeOf(typed)), jen.Nil()
+	}
+	return jen.String(), jen.Lit("")
+}
+
+func (g *generator) itemDoc(method, verb, name string, pos spec.Pos, description string) string {
+	text := fmt.Sprintf("%s %s %q %s.", method, verb, name, g.at(pos))
+	if description != "" {
+		text += "\n\n" + description
+	}
+	return text
 }

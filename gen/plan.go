@@ -23,7 +23,12 @@ type plan struct {
 	// tools are the planned tools, in spec order.
 	tools []*toolPlan
 
-	taken map[string]taker // package-level Go names → what took them
+	resources []*resourcePlan
+	templates []*templatePlan
+	prompts   []*promptPlan
+
+	taken   map[string]taker // package-level Go names → what took them
+	methods map[string]taker // Handler method names → what took them
 	diags spec.Diagnostics
 }
 
@@ -74,6 +79,39 @@ type toolPlan struct {
 	output *spec.Schema // nil: returns content
 }
 
+type resourcePlan struct {
+	res     *spec.Resource
+	base    string // the Go spelling of its name
+	method  string
+	content *spec.Schema // the typed value of a json content, else nil
+}
+
+type templatePlan struct {
+	tmpl        *spec.ResourceTemplate
+	base        string
+	method      string
+	params      *spec.Schema    // an object schema synthesized from the variables
+	optional    map[string]bool // variables a URI may leave out ({?q}, {&q})
+	content     *spec.Schema
+	completions []*completionPlan
+}
+
+type promptPlan struct {
+	prompt      *spec.Prompt
+	base        string
+	method      string       // "" for a declarative prompt
+	args        *spec.Schema // an object schema synthesized from the arguments; nil without any
+	completions []*completionPlan
+}
+
+// completionPlan says how one argument (or template variable) completes:
+// from its enum values, through a generated handler method, or not at all.
+type completionPlan struct {
+	arg    string
+	method string   // the handler method, when the spec says complete: true
+	enum   []string // the values of an enum
+}
+
 // reservedNames are package-level names the generator itself declares.
 var reservedNames = []string{"Handler", "ToolsHandler", "UnimplementedHandler", "Register", "NewServer", "Info", "Instructions"}
 
@@ -103,17 +141,43 @@ func newPlan(s *spec.Spec) *plan {
 			p.errorf(nt.Pos, "type %q: nullable belongs where the type is used, not on the named type (write nullable: true on the property)", nt.Name)
 		}
 	}
-	methods := map[string]spec.Pos{}
+	p.methods = map[string]taker{}
 	for _, t := range s.Tools {
-		tp := &toolPlan{tool: t, method: naming.Exported(t.Name), input: t.Input, output: t.Output}
-		if tp.method == "" {
-			p.errorf(t.Pos, "tool %q has no letter or digit to make a Go method name from", t.Name)
-		} else if first, dup := methods[tp.method]; dup {
-			p.errorf(t.Pos, "tool %q gets the Go method name %s, already used by the tool at %s; rename one", t.Name, tp.method, p.where(first))
-		} else {
-			methods[tp.method] = t.Pos
-		}
+		tp := &toolPlan{tool: t, input: t.Input, output: t.Output}
+		tp.method = p.method(naming.Exported(t.Name), t.Pos, fmt.Sprintf("tool %q", t.Name))
 		p.tools = append(p.tools, tp)
+	}
+	for _, r := range s.Resources {
+		base := naming.Exported(r.Name)
+		rp := &resourcePlan{res: r, base: base}
+		rp.method = p.method("Read"+base, r.Pos, fmt.Sprintf("resource %q", r.Name))
+		p.resources = append(p.resources, rp)
+	}
+	for _, t := range s.ResourceTemplates {
+		base := naming.Exported(t.Name)
+		tp := &templatePlan{tmpl: t, base: base, optional: optionalVariables(t.URITemplate)}
+		tp.method = p.method("Read"+base, t.Pos, fmt.Sprintf("resource template %q", t.Name))
+		tp.params = templateParamsSchema(t, tp.optional)
+		for _, v := range t.Variables {
+			tp.completions = append(tp.completions, p.completion(base, v.Name, v.Complete, enumStrings(p.resolvedSchema(v.Schema)), v.Pos,
+				fmt.Sprintf("variable %q of resource template %q", v.Name, t.Name)))
+		}
+		p.templates = append(p.templates, tp)
+	}
+	for _, pr := range s.Prompts {
+		base := naming.Exported(pr.Name)
+		pp := &promptPlan{prompt: pr, base: base}
+		if len(pr.Messages) == 0 {
+			pp.method = p.method("Prompt"+base, pr.Pos, fmt.Sprintf("prompt %q", pr.Name))
+		}
+		if len(pr.Arguments) > 0 {
+			pp.args = promptArgsSchema(pr)
+		}
+		for _, a := range pr.Arguments {
+			pp.completions = append(pp.completions, p.completion(base, a.Name, a.Complete, a.Enum, a.Pos,
+				fmt.Sprintf("argument %q of prompt %q", a.Name, pr.Name)))
+		}
+		p.prompts = append(p.prompts, pp)
 	}
 	for _, nt := range s.Types {
 		if d := p.named[nt.Name]; d != nil {
@@ -121,16 +185,78 @@ func newPlan(s *spec.Spec) *plan {
 		}
 	}
 	for _, tp := range p.tools {
-		if tp.input != nil && tp.input.Kind != spec.KindRef {
-			p.declare(tp.method+"Input", tp.input, tp.tool.Pos, fmt.Sprintf("the input of tool %q", tp.tool.Name))
-			p.planInside(tp.method+"Input", tp.input, true)
-		}
-		if tp.output != nil && tp.output.Kind != spec.KindRef {
-			p.declare(tp.method+"Output", tp.output, tp.tool.Pos, fmt.Sprintf("the output of tool %q", tp.tool.Name))
-			p.planInside(tp.method+"Output", tp.output, true)
+		p.declareRoot(tp.input, tp.method+"Input", tp.tool.Pos, fmt.Sprintf("the input of tool %q", tp.tool.Name))
+		p.declareRoot(tp.output, tp.method+"Output", tp.tool.Pos, fmt.Sprintf("the output of tool %q", tp.tool.Name))
+	}
+	for _, rp := range p.resources {
+		if c := rp.res.Content; c != nil && c.Kind == spec.ContentJSON {
+			rp.content = c.Schema
+			p.declareRoot(c.Schema, rp.base+"Content", rp.res.Pos, fmt.Sprintf("the content of resource %q", rp.res.Name))
 		}
 	}
+	for _, tp := range p.templates {
+		p.declareRoot(tp.params, tp.base+"Params", tp.tmpl.Pos, fmt.Sprintf("the variables of resource template %q", tp.tmpl.Name))
+		if c := tp.tmpl.Content; c != nil && c.Kind == spec.ContentJSON {
+			tp.content = c.Schema
+			p.declareRoot(c.Schema, tp.base+"Content", tp.tmpl.Pos, fmt.Sprintf("the content of resource template %q", tp.tmpl.Name))
+		}
+	}
+	for _, pp := range p.prompts {
+		p.declareRoot(pp.args, pp.base+"Args", pp.prompt.Pos, fmt.Sprintf("the arguments of prompt %q", pp.prompt.Name))
+	}
 	return p
+}
+
+// method records a Handler method name, or reports a collision.
+func (p *plan) method(name string, pos spec.Pos, what string) string {
+	if name == "" || name == "Read" || name == "Prompt" {
+		p.errorf(pos, "%s has no letter or digit to make a Go method name from", what)
+		return ""
+	}
+	if first, dup := p.methods[name]; dup {
+		p.errorf(pos, "%s gets the Go method name %s, already used by %s; rename one", what, name, p.describe(first))
+		return ""
+	}
+	p.methods[name] = taker{pos: pos, what: what}
+	return name
+}
+
+// completion plans the completion of one argument or variable.
+func (p *plan) completion(base, arg string, complete bool, enum []string, pos spec.Pos, what string) *completionPlan {
+	c := &completionPlan{arg: arg, enum: enum}
+	if complete && len(enum) == 0 {
+		c.method = p.method("Complete"+base+naming.Exported(arg), pos, "the completion of "+what)
+	}
+	return c
+}
+
+// declareRoot declares the type of a tool input or output, a template's
+// params, a prompt's args or a resource's content, unless it is a $ref (the
+// named type serves) or absent.
+func (p *plan) declareRoot(s *spec.Schema, name string, pos spec.Pos, what string) {
+	if s == nil || s.Kind == spec.KindRef {
+		return
+	}
+	if p.declare(name, s, pos, what) != nil {
+		p.planInside(name, s, true)
+	}
+}
+
+// resolvedSchema follows $refs through the named types.
+func (p *plan) resolvedSchema(s *spec.Schema) *spec.Schema {
+	for i := 0; s != nil && s.Kind == spec.KindRef && i < 100; i++ {
+		var next *spec.Schema
+		for _, nt := range p.spec.Types {
+			if nt.Name == s.Ref {
+				next = nt.Schema
+			}
+		}
+		if next == nil {
+			return s
+		}
+		s = next
+	}
+	return s
 }
 
 // declare records a Go type for schema s under name, or reports a collision.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -38,30 +39,29 @@ const (
 // without a transport.
 func BenchmarkToolsCallInProcess(b *testing.B) {
 	srv := benchServer()
-	got := make(chan string, 1)
-	var last string
+	done := make(chan struct{}, 1)
+	check := true
+	var first string
 	ss := srv.NewSession(func(msg []byte) {
-		if last == "" {
-			got <- string(msg)
-			return
+		if check {
+			first = string(msg)
 		}
-		got <- ""
+		done <- struct{}{}
 	})
 	ctx := context.Background()
 	ss.HandleMessage(ctx, []byte(benchInit))
-	<-got
-	last = "checked"
+	<-done
 	req := []byte(benchCall)
-	last = ""
 	ss.HandleMessage(ctx, req)
-	if r := <-got; r != benchWant {
-		b.Fatalf("response %s", r)
+	<-done
+	if first != benchWant {
+		b.Fatalf("response %s", first)
 	}
-	last = "checked"
+	check = false
 	b.ReportAllocs()
 	for b.Loop() {
 		ss.HandleMessage(ctx, req)
-		<-got
+		<-done
 	}
 }
 
@@ -74,24 +74,15 @@ func BenchmarkToolsCallInProcessParallel(b *testing.B) {
 	ctx := context.Background()
 	ss.HandleMessage(ctx, []byte(benchInit))
 	<-done
+	var ids atomic.Int64
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			// Each goroutine waits for "a" response; totals match.
-			ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":"`+strconv.FormatInt(nextID(), 10)+`","method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`))
-			<-done
+			id := strconv.FormatInt(ids.Add(1), 10)
+			ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`))
+			<-done // some response; the counts match
 		}
 	})
-}
-
-var idCounter = make(chan int64, 1)
-
-func init() { idCounter <- 0 }
-
-func nextID() int64 {
-	n := <-idCounter + 1
-	idCounter <- n
-	return n
 }
 
 // stdioPipes serves srv over OS pipes, like a subprocess on stdio.

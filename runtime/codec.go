@@ -5,57 +5,43 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
-	"sync"
 )
 
-// envelope is one JSON-RPC message as read off the wire. Every field stays a
-// json.RawMessage: one decoding pass, no map[string]any, and the id is kept as
-// its raw token so it is echoed byte for byte (an id above 2^53 must not go
-// through float64). Envelopes are pooled; RawMessage.UnmarshalJSON reuses the
-// fields' capacity, so a warm envelope decodes without allocating. A field is
-// absent when its length is zero (a present value is never empty).
+// envelope is one JSON-RPC message as read off the wire: each member is the
+// raw value, a sub-slice of the message (so the id is echoed byte for byte,
+// and an id above 2^53 never goes through float64). A member is absent when
+// its slice is empty (a present value never is). Nothing here outlives the
+// message: whatever runs asynchronously copies what it needs.
 type envelope struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  json.RawMessage `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
-}
-
-var envPool = sync.Pool{New: func() any { return new(envelope) }}
-
-func (e *envelope) reset() {
-	e.JSONRPC = e.JSONRPC[:0]
-	e.ID = e.ID[:0]
-	e.Method = e.Method[:0]
-	e.Params = e.Params[:0]
-	e.Result = e.Result[:0]
-	e.Error = e.Error[:0]
-}
-
-// release returns e to the pool unless it holds a huge buffer.
-func (e *envelope) release() {
-	if cap(e.Params) > 64<<10 || cap(e.Result) > 64<<10 || cap(e.Error) > 64<<10 || cap(e.ID) > 4<<10 {
-		return
-	}
-	envPool.Put(e)
+	JSONRPC, ID, Method, Params, Result, Error []byte
 }
 
 // decodeEnvelope parses msg. On failure it returns the error to send back,
 // always with a null id: -32700 for text that is not JSON, -32600 for JSON that
 // is not a single object (batches were removed in 2025-06-18).
 func decodeEnvelope(msg []byte, e *envelope) *Error {
-	if err := json.Unmarshal(msg, e); err != nil {
-		if !json.Valid(msg) {
-			return errorf(CodeParseError, "parse error: message is not valid JSON")
+	notObject, err := scanObject(msg, func(key, val []byte) {
+		switch string(key) {
+		case "jsonrpc":
+			e.JSONRPC = val
+		case "id":
+			e.ID = val
+		case "method":
+			e.Method = val
+		case "params":
+			e.Params = val
+		case "result":
+			e.Result = val
+		case "error":
+			e.Error = val
 		}
-		if firstByte(msg) == '[' {
-			return errorf(CodeInvalidRequest, "invalid request: batches are not supported; send one JSON-RPC message per line")
-		}
-		return errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object")
-	}
-	if firstByte(msg) != '{' { // e.g. the literal null, which Unmarshal accepts
+	})
+	switch {
+	case err != nil:
+		return errorf(CodeParseError, "parse error: message is not valid JSON")
+	case notObject && firstByte(msg) == '[':
+		return errorf(CodeInvalidRequest, "invalid request: batches are not supported; send one JSON-RPC message per line")
+	case notObject:
 		return errorf(CodeInvalidRequest, "invalid request: a message must be a JSON object")
 	}
 	return nil

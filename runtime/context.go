@@ -16,22 +16,18 @@ type peerInfo struct {
 	capabilities  json.RawMessage
 }
 
-// reqCtx is the per-request value carried by a handler's context.
-type reqCtx struct {
-	ss *Session
-	id string // the request id, raw
-}
-
 type reqKey struct{}
 
-func reqFrom(ctx context.Context) *reqCtx {
-	rc, _ := ctx.Value(reqKey{}).(*reqCtx)
-	return rc
+// reqFrom returns the request a handler's context belongs to: the context is
+// the *call itself (see call.Value), which saves an allocation per request.
+func reqFrom(ctx context.Context) *call {
+	c, _ := ctx.Value(reqKey{}).(*call)
+	return c
 }
 
 func peerFrom(ctx context.Context) *peerInfo {
-	if rc := reqFrom(ctx); rc != nil {
-		return rc.ss.peer.Load()
+	if c := reqFrom(ctx); c != nil {
+		return c.ss.peer.Load()
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/invopop/jsonschema"
 	validate "github.com/santhosh-tekuri/jsonschema/v6"
@@ -30,13 +31,30 @@ func schemaForType(t reflect.Type) json.RawMessage {
 	if t == reflect.TypeFor[NoArgs]() {
 		return bytes.Clone(noArgsSchema)
 	}
-	r := jsonschema.Reflector{ExpandedStruct: true, Anonymous: true}
+	// Reflect with the root as a $ref, then expand the root by hand: invopop's
+	// ExpandedStruct drops the root's definition even when the type refers to
+	// itself (a tree), which would leave a dangling "#/$defs/Node".
+	r := jsonschema.Reflector{Anonymous: true}
 	s := r.ReflectFromType(t)
+	if name, ok := strings.CutPrefix(s.Ref, "#/$defs/"); ok && s.Definitions[name] != nil {
+		def := s.Definitions[name]
+		root := *def
+		root.Definitions = s.Definitions
+		delete(s.Definitions, name)
+		if selfRef := `"#/$defs/` + name + `"`; strings.Contains(string(mustMarshal(t, &root)), selfRef) {
+			s.Definitions[name] = def // recursive: keep the definition the refs point to
+		}
+		s = &root
+	}
 	s.Version = ""
 	s.ID = ""
 	if s.Properties != nil && s.Properties.Len() == 0 {
 		s.Properties = nil // a struct without fields: no "properties":{}
 	}
+	return mustMarshal(t, s)
+}
+
+func mustMarshal(t reflect.Type, s *jsonschema.Schema) []byte {
 	b, err := json.Marshal(s)
 	if err != nil {
 		panic(fmt.Sprintf("runtime: cannot encode the JSON Schema of %v: %v", t, err))

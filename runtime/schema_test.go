@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
 
@@ -68,5 +69,34 @@ func TestAdvertisedSchemas(t *testing.T) {
 	}
 	if got, want := string(tools[0].OutputSchema), string(runtime.SchemaFor[Order]()); got != want {
 		t.Errorf("lookup_order output schema %s, want %s", got, want)
+	}
+}
+
+type TreeNode struct {
+	Name     string     `json:"name"`
+	Children []TreeNode `json:"children,omitempty"`
+}
+
+// TestSchemaForRecursiveType: the root is expanded, and its definition stays
+// in $defs for the references inside it.
+func TestSchemaForRecursiveType(t *testing.T) {
+	got := string(runtime.SchemaFor[TreeNode]())
+	want := `{"$defs":{"TreeNode":{"properties":{"name":{"type":"string"},"children":{"items":{"$ref":"#/$defs/TreeNode"},"type":"array"}},` +
+		`"additionalProperties":false,"type":"object","required":["name"]}},` +
+		`"properties":{"name":{"type":"string"},"children":{"items":{"$ref":"#/$defs/TreeNode"},"type":"array"}},` +
+		`"additionalProperties":false,"type":"object","required":["name"]}`
+	if got != want {
+		t.Errorf("schema:\n got %s\nwant %s", got, want)
+	}
+	tool := runtime.TypedTool(runtime.Tool{Name: "tree"}, func(ctx context.Context, in *TreeNode) (*TreeNode, error) { return in, nil })
+	res, err := tool.Handler(context.Background(), &runtime.CallToolRequest{Arguments: json.RawMessage(`{"name":"a","children":[{"name":"b","children":[{"nam":"c"}]}]}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(res)
+	if want := `{"content":[{"type":"text","text":"invalid arguments for tool \"tree\":\n` +
+		`- /children/0/children/0/nam: is not allowed: unknown property; allowed properties: children, name\n` +
+		`- /children/0/children/0/name: is required but missing"}],"isError":true}`; string(b) != want {
+		t.Errorf("nested violations:\n got %s\nwant %s", b, want)
 	}
 }

@@ -134,8 +134,8 @@ func (s *Server) capabilities() json.RawMessage {
 // logger returns the logger of the server serving ctx, or slog.Default() when
 // a handler runs outside a session (e.g. called directly by a test).
 func logger(ctx context.Context) *slog.Logger {
-	if rc := reqFrom(ctx); rc != nil {
-		return rc.ss.srv.cfg.logger
+	if c := reqFrom(ctx); c != nil {
+		return c.ss.srv.cfg.logger
 	}
 	return slog.Default()
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -19,27 +20,45 @@ type Session struct {
 	srv  *Server
 	send func(msg []byte)
 
-	closed atomic.Bool
-	sendMu sync.Mutex // one message at a time reaches send
+	closed   atomic.Bool
+	sendGate sync.RWMutex // sends hold it shared; Close takes it to wait them out
 
-	mu       sync.Mutex       // guards the two fields below and ready's check-and-set
+	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, and ready's check-and-set
 	inflight map[string]*call // by idKey
-	ready    atomic.Bool      // initialize answered; readable without mu
-	wg       sync.WaitGroup   // requests running in their own goroutine
+	ready    atomic.Bool      // initialize answered; read without mu
+	wg       sync.WaitGroup   // calls running in their own goroutine
 
 	peer atomic.Pointer[peerInfo]
 }
 
-// call is a request running in its own goroutine.
+// call is a request running in its own goroutine. It is also the context
+// its handler runs under: the request's cancellable context, which answers
+// Value(reqKey{}) with the call itself.
 type call struct {
+	context.Context
 	cancel    context.CancelFunc
-	cancelled bool // by notifications/cancelled: no response may be sent
+	ss        *Session
+	id, key   string                        // raw id; its idKey
+	exec      func(*call) (encoder, *Error) // what the request does
+	cancelled bool                          // by notifications/cancelled (guarded by ss.mu): send no response
+
+	// tools/call
+	tool *toolEntry
+	req  CallToolRequest
+}
+
+func (c *call) Value(key any) any {
+	if _, ok := key.(reqKey); ok {
+		return c
+	}
+	return c.Context.Value(key)
 }
 
 // NewSession starts a session whose outgoing messages (responses; later
 // notifications and server requests) go to send, one complete JSON-RPC message
-// per call, without a trailing newline. The session never calls send
-// concurrently, and send must not retain msg after it returns.
+// per call, without a trailing newline. send is called from the goroutines
+// that finish requests, possibly concurrently: it must be safe for that (each
+// call delivers one whole message) and must not retain msg after it returns.
 func (s *Server) NewSession(send func(msg []byte)) *Session {
 	return &Session{srv: s, send: send, inflight: make(map[string]*call)}
 }
@@ -61,10 +80,8 @@ func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
 			ss.srv.cfg.logger.Error("runtime: panic while handling a message", "panic", v)
 		}
 	}()
-	env := envPool.Get().(*envelope)
-	env.reset()
-	defer env.release()
-	if e := decodeEnvelope(msg, env); e != nil {
+	var env envelope
+	if e := decodeEnvelope(msg, &env); e != nil {
 		ss.sendError("", e)
 		return
 	}
@@ -106,8 +123,8 @@ func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
 	ss.request(ctx, string(env.ID), method, env.Params)
 }
 
-// request dispatches a request. params belongs to a pooled envelope: anything
-// that outlives this call must copy it.
+// request dispatches a request. params is part of the message, which is not
+// ours after HandleMessage returns: anything that outlives this call copies it.
 func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
 	switch string(method) {
 	case "initialize":
@@ -154,7 +171,6 @@ func (ss *Session) notification(method []byte, params json.RawMessage) {
 // this is where the pending-request table (keyed by idKey, like inflight)
 // completes the waiting call; until then responses are accepted and dropped.
 func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
-	_, _ = result, errObj
 	ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
 }
 
@@ -233,41 +249,43 @@ func (ss *Session) cancelRequest(params json.RawMessage) {
 	}
 }
 
-// start runs a request in its own goroutine, registered in the in-flight table
-// so that it can be cancelled, and answers it when run returns.
-func (ss *Session) start(ctx context.Context, id string, run func(context.Context) (encoder, *Error)) {
-	key := idKey(id)
-	ctx, cancel := context.WithCancel(ctx)
-	c := &call{cancel: cancel}
+// start runs c in its own goroutine, registered in the in-flight table so
+// that it can be cancelled, and answers it when it returns. c.exec and the
+// fields it reads are set by the caller.
+func (ss *Session) start(ctx context.Context, id string, c *call) {
+	c.ss, c.id, c.key = ss, id, idKey(id)
+	c.Context, c.cancel = context.WithCancel(ctx)
 	ss.mu.Lock()
 	if ss.closed.Load() {
 		ss.mu.Unlock()
-		cancel()
+		c.cancel()
 		return
 	}
-	if _, dup := ss.inflight[key]; dup {
+	if _, dup := ss.inflight[c.key]; dup {
 		ss.mu.Unlock()
-		cancel()
+		c.cancel()
 		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: id %s is already used by a request in flight", sanitize(id, maxQuoted)))
 		return
 	}
-	ss.inflight[key] = c
+	ss.inflight[c.key] = c
 	ss.wg.Add(1)
 	ss.mu.Unlock()
+	ss.srv.workers.run(c)
+}
 
-	ctx = context.WithValue(ctx, reqKey{}, &reqCtx{ss: ss, id: id})
-	ss.srv.workers.run(func() {
-		defer ss.wg.Done()
-		res, e := run(ctx)
-		ss.mu.Lock()
-		delete(ss.inflight, key)
-		cancelled := c.cancelled
-		ss.mu.Unlock()
-		cancel()
-		if !cancelled {
-			ss.reply(id, res, e)
-		}
-	})
+// run executes the call on a worker goroutine.
+func (c *call) run() {
+	ss := c.ss
+	defer ss.wg.Done()
+	res, e := c.exec(c)
+	ss.mu.Lock()
+	delete(ss.inflight, c.key)
+	cancelled := c.cancelled
+	ss.mu.Unlock()
+	c.cancel()
+	if !cancelled {
+		ss.reply(c.id, res, e)
+	}
 }
 
 // Wait blocks until every request running in its own goroutine has returned
@@ -285,8 +303,8 @@ func (ss *Session) Close() {
 		c.cancel()
 	}
 	ss.mu.Unlock()
-	ss.sendMu.Lock() // a send in progress completes before Close returns
-	ss.sendMu.Unlock()
+	ss.sendGate.Lock() // sends in progress complete before Close returns
+	ss.sendGate.Unlock()
 }
 
 func (ss *Session) reply(id string, res encoder, e *Error) {
@@ -299,9 +317,7 @@ func (ss *Session) reply(id string, res encoder, e *Error) {
 
 func (ss *Session) sendResult(id string, res encoder) {
 	bp := getBuf()
-	b := appendResponseHead(*bp, id)
-	b = append(b, `,"result":`...)
-	b, err := res.appendJSON(b)
+	b, err := appendResult(*bp, id, res)
 	if err != nil {
 		ss.srv.cfg.logger.Error("runtime: cannot encode a result", "error", err)
 		b = appendErrorResponse(b[:0], id, errorf(CodeInternalError, "internal error: the result could not be encoded"))
@@ -322,9 +338,23 @@ func (ss *Session) sendError(id string, e *Error) {
 }
 
 func (ss *Session) write(b []byte) {
-	ss.sendMu.Lock()
-	defer ss.sendMu.Unlock()
+	ss.sendGate.RLock()
+	defer ss.sendGate.RUnlock()
 	if !ss.closed.Load() {
 		ss.send(b)
 	}
+}
+
+// appendResult encodes a result response. Encoding runs user code (a
+// MarshalJSON in structuredContent, say); a panic there is an error, not a
+// crash.
+func appendResult(dst []byte, id string, res encoder) (b []byte, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			b, err = dst, fmt.Errorf("panic while encoding: %v", v)
+		}
+	}()
+	b = appendResponseHead(dst, id)
+	b = append(b, `,"result":`...)
+	return res.appendJSON(b)
 }

@@ -6,12 +6,13 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync"
 )
 
 // ServeStdio serves one session over newline-delimited JSON-RPC: messages are
-// read from r one per line (\r\n tolerated, blank lines skipped) and responses
-// written to w one per line, each flushed whole. Nothing but MCP messages is
-// ever written to w.
+// read from r one per line (\r\n tolerated, blank lines skipped) and written
+// to w one per line, each message written whole and without delay. Nothing
+// but MCP messages is ever written to w.
 //
 // Malformed input is answered and skipped, never fatal; a line longer than the
 // maximum message size (WithMaxMessageSize) gets an invalid-request error and
@@ -19,28 +20,18 @@ import (
 //
 // At end of input ServeStdio waits for the requests in flight to be answered
 // and returns nil. When ctx is cancelled it cancels the handlers' contexts and
-// returns ctx.Err() at once, without waiting for them; after it returns
-// nothing more is written to w. If writing fails, it stops the same way and
-// returns the write error. The goroutine reading r exits when its pending Read
-// returns (a reader that cannot be interrupted, like os.Stdin, is left to the
-// process exit).
+// returns ctx.Err() without waiting for them (only for a write to w already
+// under way); after it returns nothing more is written to w. If writing
+// fails, it stops the same way and returns the write error. The goroutine
+// reading r exits when its pending Read returns (a reader that cannot be
+// interrupted, like os.Stdin, is left to the process exit).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 
-	bw := bufio.NewWriterSize(w, 32<<10)
-	var werr error // guarded by the session's send lock
-	ss := s.NewSession(func(msg []byte) {
-		if werr != nil || ctx.Err() != nil {
-			return // stopping: answers to cancelled handlers go nowhere
-		}
-		bw.Write(msg)
-		bw.WriteByte('\n')
-		if err := bw.Flush(); err != nil {
-			werr = fmt.Errorf("runtime: writing to the client: %w", err)
-			cancel(werr)
-		}
-	})
+	lw := &lineWriter{w: w, ctx: ctx, fail: cancel}
+	lw.drained.L = &lw.mu
+	ss := s.NewSession(lw.send)
 	defer ss.Close()
 
 	readDone := make(chan error, 1)
@@ -60,11 +51,81 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		}
 	case <-ctx.Done():
 	}
-	ss.Close() // after this, werr is stable and w is no longer written
-	if werr != nil {
-		return werr
+	ss.Close() // after this, w is no longer written
+	if err := lw.error(); err != nil {
+		return err
 	}
 	return ctx.Err()
+}
+
+// lineWriter writes messages to w, one per line, from many goroutines. The
+// goroutine that finds the writer idle writes, in one call, its message and
+// every message queued by others meanwhile; the others only append and go
+// back to work. A busy server thus makes one write per batch instead of one
+// per message, while a quiet one still writes each message at once. When w is
+// slower than the handlers, senders wait once maxPending bytes are queued.
+type lineWriter struct {
+	w    io.Writer
+	ctx  context.Context
+	fail context.CancelCauseFunc
+
+	mu      sync.Mutex
+	drained sync.Cond // signalled after each write
+	pending []byte    // queued messages, newline-terminated
+	spare   []byte    // the other buffer, reused
+	writing bool
+	err     error
+}
+
+const maxPending = 4 << 20
+
+func (lw *lineWriter) send(msg []byte) {
+	lw.mu.Lock()
+	for lw.writing && len(lw.pending) > maxPending && lw.err == nil {
+		lw.drained.Wait()
+	}
+	if lw.err != nil || lw.ctx.Err() != nil {
+		lw.mu.Unlock()
+		return // stopping: answers go nowhere
+	}
+	lw.pending = append(lw.pending, msg...)
+	lw.pending = append(lw.pending, '\n')
+	if lw.writing {
+		lw.mu.Unlock()
+		return
+	}
+	lw.writing = true
+	for len(lw.pending) > 0 {
+		batch := lw.pending
+		lw.pending = lw.spare[:0]
+		lw.mu.Unlock()
+		var err error
+		if lw.ctx.Err() == nil {
+			_, err = lw.w.Write(batch)
+		}
+		lw.mu.Lock()
+		if cap(batch) <= 1<<20 {
+			lw.spare = batch[:0]
+		} else {
+			lw.spare = nil // do not keep a burst's buffer forever
+		}
+		if err != nil && lw.err == nil {
+			lw.err = fmt.Errorf("runtime: writing to the client: %w", err)
+			lw.fail(lw.err)
+		}
+		if lw.err != nil || lw.ctx.Err() != nil {
+			lw.pending = lw.pending[:0]
+		}
+		lw.drained.Broadcast()
+	}
+	lw.writing = false
+	lw.mu.Unlock()
+}
+
+func (lw *lineWriter) error() error {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.err
 }
 
 // readLines feeds each line of r to ss until end of input (nil) or a read

@@ -208,16 +208,21 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: tools/call takes an object with "name" and "arguments"`))
 		return
 	}
-	var p struct {
-		Name      json.RawMessage `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-		Meta      json.RawMessage `json:"_meta"`
-	}
-	if err := json.Unmarshal(params, &p); err != nil {
-		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %s", quote(err.Error())))
+	var name, args, meta []byte
+	if _, err := scanObject(params, func(key, val []byte) {
+		switch string(key) {
+		case "name":
+			name = val
+		case "arguments":
+			args = val
+		case "_meta":
+			meta = val
+		}
+	}); err != nil {
+		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %v", err))
 		return
 	}
-	name, ok := methodBytes(p.Name) // same shape: a JSON string
+	name, ok := methodBytes(name) // same shape: a JSON string
 	if !ok {
 		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
 		return
@@ -227,26 +232,26 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.sendError(id, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
 		return
 	}
-	// p's fields are fresh copies made by Unmarshal, safe to hand to a goroutine.
-	req := &CallToolRequest{Name: te.tool.Name}
-	if !isNull(p.Arguments) {
-		if firstByte(p.Arguments) != '{' {
+	// The handler runs after the message is gone: copy what it keeps.
+	c := &call{exec: execTool, tool: te, req: CallToolRequest{Name: te.tool.Name}}
+	if !isNull(args) {
+		if firstByte(args) != '{' {
 			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`))
 			return
 		}
-		req.Arguments = p.Arguments
+		c.req.Arguments = bytes.Clone(args)
 	}
-	if !isNull(p.Meta) {
-		if firstByte(p.Meta) != '{' {
+	if !isNull(meta) {
+		if firstByte(meta) != '{' {
 			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`))
 			return
 		}
-		req.Meta = p.Meta
+		c.req.Meta = bytes.Clone(meta)
 	}
-	ss.start(ctx, id, func(ctx context.Context) (encoder, *Error) {
-		return ss.runTool(ctx, te, req)
-	})
+	ss.start(ctx, id, c)
 }
+
+func execTool(c *call) (encoder, *Error) { return c.ss.runTool(c, c.tool, &c.req) }
 
 // runTool calls the handler and turns its outcome into a result or a protocol
 // error. A panic is logged with its stack and answered with a generic internal

@@ -176,6 +176,7 @@ func TestToolsCallOutcomes(t *testing.T) {
 	add("nothing", nil, nil)
 	add("business_error", runtime.ErrorResult("order A-1042 is already refunded"), nil)
 	add("nil_content", &runtime.CallToolResult{Content: []runtime.Content{nil}}, nil)
+	add("marshal_panics", &runtime.CallToolResult{StructuredContent: panicky{}}, nil)
 	c := serve(t, srv)
 	c.initialize()
 	for _, tc := range []struct{ tool, want string }{
@@ -185,6 +186,8 @@ func TestToolsCallOutcomes(t *testing.T) {
 		{"nothing", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"tool returned no result"}],"isError":true}}`},
 		{"business_error", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"order A-1042 is already refunded"}],"isError":true}}`},
 		{"nil_content", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"internal error: the result could not be encoded"}}`},
+		{"marshal_panics", `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"internal error: the result could not be encoded"}}`},
+		{"business_error", `{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"order A-1042 is already refunded"}],"isError":true}}`}, // still serving
 	} {
 		c.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"` + tc.tool + `"}}`)
 		if got := c.recv(); got != tc.want {
@@ -195,6 +198,10 @@ func TestToolsCallOutcomes(t *testing.T) {
 		t.Errorf("an unencodable result is not logged:\n%s", logs)
 	}
 }
+
+type panicky struct{}
+
+func (panicky) MarshalJSON() ([]byte, error) { panic("cannot marshal") }
 
 func TestToolPanic(t *testing.T) {
 	logs, logOpt := newLog()

@@ -29,8 +29,10 @@ type NoArgs struct{}
 // "object", the output is returned as structuredContent and mirrored as a JSON
 // text block; otherwise (arrays, strings…) no outputSchema is advertised,
 // since 2025-11-25 requires an object schema, and only the text block is sent.
-// fn's errors are handled as ToolHandler describes; a nil *Out with a nil
-// error is an isError result.
+// An error from fn becomes an isError result with the error's text (so the
+// handler returned by TypedTool never fails, except with an *Error, which the
+// session answers as a protocol error); a nil *Out with a nil error is an
+// isError result too.
 //
 // TypedTool panics if In's schema is not an object schema or a schema does
 // not compile: both are programming errors.
@@ -45,7 +47,7 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 		}
 		o, err := fn(ctx, v)
 		if err != nil {
-			return nil, err
+			return failed(err)
 		}
 		if o == nil {
 			return ErrorResult("tool returned no result"), nil
@@ -53,6 +55,16 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 		return out.result(ctx, name, o), nil
 	}
 	return t
+}
+
+// failed turns a handler's error into the adapter's outcome: an isError result
+// with the error's text, or, for an *Error, the error itself (the session
+// answers it as a protocol error).
+func failed(err error) (*CallToolResult, error) {
+	if _, ok := errors.AsType[*Error](err); ok {
+		return nil, err
+	}
+	return ErrorResult(err.Error()), nil
 }
 
 // TypedToolResult is TypedTool for a handler that builds its own result
@@ -65,7 +77,14 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
 			return res, err
 		}
-		return fn(ctx, v)
+		res, err := fn(ctx, v)
+		if err != nil {
+			return failed(err)
+		}
+		if res == nil {
+			return ErrorResult("tool returned no result"), nil
+		}
+		return res, nil
 	}
 	return t
 }

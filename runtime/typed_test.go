@@ -246,3 +246,41 @@ func TestTypedToolPanicsOnNonObjectInput(t *testing.T) {
 	}()
 	runtime.TypedTool(runtime.Tool{Name: "bad"}, func(ctx context.Context, in *string) (*string, error) { return in, nil })
 }
+
+// TestTypedToolHandlerOutcomes calls the adapter's handler directly: errors
+// are already results, except *Error.
+func TestTypedToolHandlerOutcomes(t *testing.T) {
+	type In struct{}
+	for _, tc := range []struct {
+		name    string
+		err     error
+		want    string
+		wantErr bool
+	}{
+		{"not implemented", &runtime.NotImplementedError{Kind: "tool", Name: "t"}, `{"content":[{"type":"text","text":"tool \"t\" is not implemented"}],"isError":true}`, false},
+		{"plain error", errors.New("boom"), `{"content":[{"type":"text","text":"boom"}],"isError":true}`, false},
+		{"protocol error", fmt.Errorf("wrapped: %w", &runtime.Error{Code: runtime.CodeInvalidParams, Message: "no"}), ``, true},
+		{"nothing", nil, `{"content":[{"type":"text","text":"tool returned no result"}],"isError":true}`, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, tool := range []runtime.Tool{
+				runtime.TypedTool(runtime.Tool{Name: "t"}, func(context.Context, *In) (*Order, error) { return nil, tc.err }),
+				runtime.TypedToolResult(runtime.Tool{Name: "t"}, func(context.Context, *In) (*runtime.CallToolResult, error) { return nil, tc.err }),
+			} {
+				res, err := tool.Handler(context.Background(), &runtime.CallToolRequest{Name: "t"})
+				if tc.wantErr {
+					if _, ok := errors.AsType[*runtime.Error](err); !ok || res != nil {
+						t.Errorf("got %v, %v; want an *Error", res, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("error %v", err)
+				}
+				if b, _ := json.Marshal(res); string(b) != tc.want {
+					t.Errorf("got %s, want %s", b, tc.want)
+				}
+			}
+		})
+	}
+}

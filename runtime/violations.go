@@ -12,8 +12,6 @@ import (
 
 	validate "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // A model that sent bad arguments gets every violation at once, each with the
@@ -30,8 +28,6 @@ type violation struct {
 // maxViolations caps the list: hostile input may break a schema in thousands
 // of places, and the answer must stay small.
 const maxViolations = 50
-
-var printer = message.NewPrinter(language.English)
 
 // explain flattens a validation error into violations sorted by location
 // (the validator walks maps in random order).
@@ -167,8 +163,22 @@ func describe(k validate.ErrorKind, got any) string {
 		return "must not match the schema under \"not\"" + g
 	case *kind.FalseSchema:
 		return "is not allowed"
+	case *kind.AdditionalItems:
+		return fmt.Sprintf("has %d more items than allowed", k.Count)
+	case *kind.Contains:
+		return "must contain an item matching the schema under \"contains\""
+	case *kind.MinContains:
+		return fmt.Sprintf("must contain at least %d items matching the schema under \"contains\" (got %d)", k.Want, len(k.Got))
+	case *kind.MaxContains:
+		return fmt.Sprintf("must contain at most %d items matching the schema under \"contains\" (got %d)", k.Want, len(k.Got))
+	case *kind.ContentEncoding:
+		return "must be " + sanitize(k.Want, maxQuoted) + "-encoded"
+	case *kind.ContentMediaType:
+		return "must be of media type " + sanitize(k.Want, maxQuoted)
+	case *kind.ContentSchema:
+		return "must have content matching the schema under \"contentSchema\""
 	}
-	return sanitize(k.LocalizedString(printer), 300)
+	return "does not match the schema"
 }
 
 // allowedProperties names the properties the schema at schemaURL declares,

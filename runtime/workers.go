@@ -13,35 +13,37 @@ import (
 // another request; when none is idle, a new goroutine starts. Idle workers
 // exit after idleWorkerTimeout, so nothing lingers once the server is quiet.
 type workers struct {
-	jobs chan func() // unbuffered: a send succeeds only if a worker is waiting
+	jobs chan job // unbuffered: a send succeeds only if a worker is waiting
 }
+
+type job interface{ run() }
 
 const idleWorkerTimeout = 5 * time.Second
 
-func newWorkers() *workers { return &workers{jobs: make(chan func())} }
+func newWorkers() *workers { return &workers{jobs: make(chan job)} }
 
-func (w *workers) run(job func()) {
+func (w *workers) run(j job) {
 	select {
-	case w.jobs <- job:
+	case w.jobs <- j:
 	default:
-		go w.loop(job)
+		go w.loop(j)
 	}
 }
 
 var timerPool = sync.Pool{New: func() any { return time.NewTimer(idleWorkerTimeout) }}
 
-func (w *workers) loop(job func()) {
+func (w *workers) loop(j job) {
 	t := timerPool.Get().(*time.Timer)
 	defer func() {
 		t.Stop()
 		timerPool.Put(t)
 	}()
 	for {
-		job()
-		job = nil // do not keep the finished request alive while idle
+		j.run()
+		j = nil // do not keep the finished request alive while idle
 		t.Reset(idleWorkerTimeout)
 		select {
-		case job = <-w.jobs:
+		case j = <-w.jobs:
 		case <-t.C:
 			return
 		}

@@ -1,0 +1,25 @@
+package runtime
+
+import (
+	"testing"
+)
+
+func TestValidID(t *testing.T) {
+	for raw, want := range map[string]bool{
+		`1`: true, `-1`: true, `0`: true, `9007199254740993`: true, `"x"`: true, `""`: true,
+		`-`: false, `1.0`: false, `1e3`: false, `null`: false, `true`: false, `{}`: false, `[]`: false, ``: false,
+	} {
+		if got := validID([]byte(raw)); got != want {
+			t.Errorf("validID(%s) = %v", raw, got)
+		}
+	}
+}
+
+func TestIDKey(t *testing.T) {
+	if idKey(`"ab"`) != idKey(`"a\u0062"`) {
+		t.Error(`"ab" and "a\u0062" are different ids`)
+	}
+	if idKey(`"5"`) == idKey(`5`) {
+		t.Error(`the string "5" and the number 5 are the same id`)
+	}
+}
