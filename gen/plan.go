@@ -61,6 +61,16 @@ type field struct {
 	prop *spec.Property
 }
 
+// fieldName is the Go name of a property of this struct.
+func (d *decl) fieldName(prop *spec.Property) string {
+	for _, f := range d.fields {
+		if f.prop == prop {
+			return f.name
+		}
+	}
+	return ""
+}
+
 type enumConstant struct {
 	name  string
 	value *spec.Value

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"encoding/base64"
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
@@ -28,7 +29,7 @@ func (g *generator) registerFile(f *jen.File) {
 				d[jen.Id("WebsiteURL")] = jen.Lit(srv.WebsiteURL)
 			}
 			if len(srv.Icons) > 0 {
-				d[jen.Id("Icons")] = icons(srv.Icons)
+				d[jen.Id("Icons")] = iconList(srv.Icons)
 			}
 		}))),
 	)
@@ -52,13 +53,190 @@ func (g *generator) registerFile(f *jen.File) {
 	)
 
 	f.Line()
-	f.Comment("Register adds every tool of the spec to s, served by h. Input and output")
-	f.Comment("schemas are reflected once, here, from the types in types" + Suffix + ".")
+	f.Comment("Register adds everything the spec declares to s, served by h, in spec order.")
+	f.Comment("Schemas are reflected once, here, from the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
 			gr.Id("s").Dot("AddTool").Call(g.typedTool(tp))
 		}
+		for _, rp := range g.plan.resources {
+			gr.Id("s").Dot("AddResource").Call(jen.Qual(runtimePkg, "TypedResource").Call(
+				jen.Line().Add(g.resourceLiteral(rp.res)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
+		}
+		for _, tp := range g.plan.templates {
+			gr.Id("s").Dot("AddResourceTemplate").Call(jen.Qual(runtimePkg, "TypedTemplate").Call(
+				jen.Line().Add(g.templateLiteral(tp)), jen.Line().Id("h").Dot(tp.method).Op(",").Line()))
+		}
+		for _, pp := range g.plan.prompts {
+			gr.Id("s").Dot("AddPrompt").Call(g.promptRegistration(pp))
+		}
 	})
+}
+
+func (g *generator) resourceLiteral(r *spec.Resource) jen.Code {
+	return jen.Qual(runtimePkg, "Resource").Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("URI")] = jen.Lit(r.URI)
+		d[jen.Id("Name")] = jen.Lit(r.Name)
+		g.describe(d, r.Title, r.Description, r.MimeType, r.Annotations, r.Icons, r.Meta)
+		if r.Size != nil {
+			d[jen.Id("Size")] = jen.Qual(runtimePkg, "Ptr").Call(jen.Int64().Call(jen.Lit(*r.Size)))
+		}
+	}))
+}
+
+func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
+	t := tp.tmpl
+	return jen.Qual(runtimePkg, "ResourceTemplate").Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("URITemplate")] = jen.Id(tp.base + "URITemplate")
+		d[jen.Id("Name")] = jen.Lit(t.Name)
+		g.describe(d, t.Title, t.Description, t.MimeType, t.Annotations, t.Icons, t.Meta)
+		if c := g.completeFunc(tp.completions); c != nil {
+			d[jen.Id("Complete")] = c
+		}
+	}))
+}
+
+// describe fills the fields that resources and templates share.
+func (g *generator) describe(d jen.Dict, title, description, mimeType string, a *spec.Annotations, icons []*spec.Icon, meta *spec.Value) {
+	if title != "" {
+		d[jen.Id("Title")] = jen.Lit(title)
+	}
+	if description != "" {
+		d[jen.Id("Description")] = jen.Lit(description)
+	}
+	if mimeType != "" {
+		d[jen.Id("MimeType")] = jen.Lit(mimeType)
+	}
+	if a != nil {
+		d[jen.Id("Annotations")] = annotations(a)
+	}
+	if len(icons) > 0 {
+		d[jen.Id("Icons")] = iconList(icons)
+	}
+	if meta != nil {
+		d[jen.Id("Meta")] = rawJSON(meta)
+	}
+}
+
+func annotations(a *spec.Annotations) jen.Code {
+	return jen.Op("&").Qual(runtimePkg, "Annotations").Values(jen.DictFunc(func(d jen.Dict) {
+		if len(a.Audience) > 0 {
+			d[jen.Id("Audience")] = jen.Index().String().ValuesFunc(func(gr *jen.Group) {
+				for _, au := range a.Audience {
+					gr.Lit(au)
+				}
+			})
+		}
+		if a.Priority != nil {
+			d[jen.Id("Priority")] = jen.Qual(runtimePkg, "Ptr").Call(jen.Float64().Call(jen.Op(string(*a.Priority))))
+		}
+		if a.LastModified != "" {
+			d[jen.Id("LastModified")] = jen.Lit(a.LastModified)
+		}
+	}))
+}
+
+// completeFunc is the Complete handler of a template or prompt: enum
+// arguments complete from their values, arguments marked complete: true
+// through their handler method. Nil when nothing completes.
+func (g *generator) completeFunc(cs []*completionPlan) jen.Code {
+	var cases []jen.Code
+	for _, c := range cs {
+		switch {
+		case c.method != "":
+			cases = append(cases, jen.Case(jen.Lit(c.arg)).Block(jen.Return(jen.Qual(runtimePkg, "CompleteList").Call(
+				jen.Id("h").Dot(c.method).Call(jen.Id("ctx"), jen.Id("req").Dot("Value"), jen.Id("req").Dot("Context"))))))
+		case len(c.enum) > 0:
+			args := []jen.Code{jen.Id("req").Dot("Value")}
+			for _, v := range c.enum {
+				args = append(args, jen.Lit(v))
+			}
+			cases = append(cases, jen.Case(jen.Lit(c.arg)).Block(jen.Return(jen.Qual(runtimePkg, "CompleteValues").Call(args...), jen.Nil())))
+		}
+	}
+	if len(cases) == 0 {
+		return nil
+	}
+	return jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("req").Op("*").Qual(runtimePkg, "CompleteRequest")).
+		Params(jen.Op("*").Qual(runtimePkg, "Completion"), jen.Error()).Block(
+		jen.Switch(jen.Id("req").Dot("Argument")).Block(cases...),
+		jen.Return(jen.Nil(), jen.Nil()),
+	)
+}
+
+// promptRegistration is runtime.TypedPrompt(…, h.PromptX) for a prompt with
+// a handler, or runtime.DeclarativePrompt(…, messages) for one whose
+// messages the spec writes out.
+func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
+	pr := pp.prompt
+	lit := jen.Qual(runtimePkg, "Prompt").Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("Name")] = jen.Lit(pr.Name)
+		if pr.Title != "" {
+			d[jen.Id("Title")] = jen.Lit(pr.Title)
+		}
+		d[jen.Id("Description")] = jen.Lit(pr.Description)
+		if len(pr.Arguments) > 0 {
+			d[jen.Id("Arguments")] = jen.Index().Qual(runtimePkg, "PromptArgument").ValuesFunc(func(gr *jen.Group) {
+				for _, a := range pr.Arguments {
+					gr.Values(jen.DictFunc(func(ad jen.Dict) {
+						ad[jen.Id("Name")] = jen.Lit(a.Name)
+						if a.Title != "" {
+							ad[jen.Id("Title")] = jen.Lit(a.Title)
+						}
+						if a.Description != "" {
+							ad[jen.Id("Description")] = jen.Lit(a.Description)
+						}
+						if a.Required {
+							ad[jen.Id("Required")] = jen.True()
+						}
+						if len(a.Enum) > 0 {
+							ad[jen.Id("Enum")] = jen.Index().String().ValuesFunc(func(eg *jen.Group) {
+								for _, e := range a.Enum {
+									eg.Lit(e)
+								}
+							})
+						}
+					}))
+				}
+			})
+		}
+		if len(pr.Icons) > 0 {
+			d[jen.Id("Icons")] = iconList(pr.Icons)
+		}
+		if pr.Meta != nil {
+			d[jen.Id("Meta")] = rawJSON(pr.Meta)
+		}
+		if c := g.completeFunc(pp.completions); c != nil {
+			d[jen.Id("Complete")] = c
+		}
+	}))
+	if pp.method == "" {
+		msgs := jen.Index().Qual(runtimePkg, "MessageTemplate").ValuesFunc(func(gr *jen.Group) {
+			for _, m := range pr.Messages {
+				gr.Line().Values(jen.DictFunc(func(d jen.Dict) {
+					d[jen.Id("Role")] = jen.Lit(m.Role)
+					switch {
+					case m.Text != "":
+						d[jen.Id("Text")] = jen.Lit(m.Text)
+					case m.Resource != "":
+						d[jen.Id("Resource")] = jen.Lit(m.Resource)
+					case m.Image != nil:
+						d[jen.Id("Content")] = jen.Qual(runtimePkg, "ImageBase64").Call(jen.Lit(base64Text(m.Image.Data)), jen.Lit(m.Image.MimeType))
+					case m.Audio != nil:
+						d[jen.Id("Content")] = jen.Qual(runtimePkg, "AudioBase64").Call(jen.Lit(base64Text(m.Audio.Data)), jen.Lit(m.Audio.MimeType))
+					}
+				}))
+			}
+			gr.Line()
+		})
+		return jen.Qual(runtimePkg, "DeclarativePrompt").Call(jen.Line().Add(lit), jen.Line().Add(msgs).Op(",").Line())
+	}
+	fn := jen.Id("h").Dot(pp.method)
+	if pp.args == nil {
+		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("_").Op("*").Qual(runtimePkg, "NoArgs")).
+			Params(jen.Op("*").Qual(runtimePkg, "GetPromptResult"), jen.Error()).Block(jen.Return(jen.Id("h").Dot(pp.method).Call(jen.Id("ctx"))))
+	}
+	return jen.Qual(runtimePkg, "TypedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
 }
 
 // typedTool is runtime.TypedTool(runtime.Tool{…}, h.Method) or its variant
@@ -104,7 +282,7 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 			}))
 		}
 		if len(t.Icons) > 0 {
-			d[jen.Id("Icons")] = icons(t.Icons)
+			d[jen.Id("Icons")] = iconList(t.Icons)
 		}
 		if t.Meta != nil {
 			d[jen.Id("Meta")] = rawJSON(t.Meta)
@@ -112,7 +290,7 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 	}))
 }
 
-func icons(list []*spec.Icon) jen.Code {
+func iconList(list []*spec.Icon) jen.Code {
 	return jen.Index().Qual(runtimePkg, "Icon").ValuesFunc(func(gr *jen.Group) {
 		for _, ic := range list {
 			gr.Values(jen.DictFunc(func(d jen.Dict) {
@@ -134,3 +312,5 @@ func icons(list []*spec.Icon) jen.Code {
 		}
 	})
 }
+
+func base64Text(data []byte) string { return base64.StdEncoding.EncodeToString(data) }

@@ -15,10 +15,85 @@ import (
 // from these declarations (struct tags and JSONSchemaExtend methods), so every
 // constraint of the spec is written here.
 func (g *generator) typesFile(f *jen.File) {
+	templateOf := map[*decl]*templatePlan{}
+	for _, tp := range g.plan.templates {
+		if d := g.plan.declOf[tp.params]; d != nil {
+			templateOf[d] = tp
+		}
+	}
 	for _, d := range g.plan.decls {
 		f.Line()
 		g.declare(f, d)
+		if tp := templateOf[d]; tp != nil {
+			g.templateHelpers(f, tp)
+		}
 	}
+}
+
+// templateHelpers declares a template's URI template constant, and the
+// methods that turn typed values back into a URI (Expand) and into a
+// resource_link content block (Link), so that a tool can point at a
+// resource instead of inlining it (seed 000).
+func (g *generator) templateHelpers(f *jen.File, tp *templatePlan) {
+	t := tp.tmpl
+	params := tp.base + "Params"
+	f.Line()
+	f.Comment(fmt.Sprintf("%sURITemplate is the URI template of resource template %q.", tp.base, t.Name))
+	f.Const().Id(tp.base + "URITemplate").Op("=").Lit(t.URITemplate)
+
+	var body []jen.Code
+	required := jen.Dict{}
+	for _, prop := range tp.params.Properties {
+		field := jen.Id("p").Dot(g.plan.declOf[tp.params].fieldName(prop))
+		if prop.Required {
+			required[jen.Lit(prop.Name)] = g.expandValue(field, prop.Schema)
+			continue
+		}
+		body = append(body, jen.If(jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(field).Dot("Get").Call(), jen.Id("ok")).Block(
+			jen.Id("vars").Index(jen.Lit(prop.Name)).Op("=").Add(g.expandValue(jen.Id("v"), prop.Schema))))
+	}
+	f.Line()
+	f.Comment("Expand returns the URI that these values name.")
+	f.Func().Params(jen.Id("p").Id(params)).Id("Expand").Params().String().Block(append(append(
+		[]jen.Code{jen.Id("vars").Op(":=").Map(jen.String()).Any().Values(required)},
+		body...),
+		jen.Return(jen.Qual(runtimePkg, "ExpandURITemplate").Call(jen.Id(tp.base+"URITemplate"), jen.Id("vars"))))...)
+
+	f.Line()
+	f.Comment("Link returns a resource_link content block to the resource these values name. Set its")
+	f.Comment("Title or Description to say more about this one resource.")
+	f.Func().Params(jen.Id("p").Id(params)).Id("Link").Params().Qual(runtimePkg, "ResourceLink").Block(
+		jen.Return(jen.Qual(runtimePkg, "ResourceLink").Values(jen.DictFunc(func(d jen.Dict) {
+			d[jen.Id("URI")] = jen.Id("p").Dot("Expand").Call()
+			d[jen.Id("Name")] = jen.Lit(t.Name)
+			if t.Title != "" {
+				d[jen.Id("Title")] = jen.Lit(t.Title)
+			}
+			if t.Description != "" {
+				d[jen.Id("Description")] = jen.Lit(t.Description)
+			}
+			if t.MimeType != "" {
+				d[jen.Id("MimeType")] = jen.Lit(t.MimeType)
+			}
+		}))),
+	)
+}
+
+// expandValue converts a variable's Go value to what ExpandURITemplate
+// takes: its underlying string, int64, float64, bool or []string.
+func (g *generator) expandValue(v jen.Code, s *spec.Schema) jen.Code {
+	r := g.resolved(s)
+	switch r.Kind {
+	case spec.KindInteger:
+		return jen.Int64().Call(v)
+	case spec.KindNumber:
+		return jen.Float64().Call(v)
+	case spec.KindBoolean:
+		return jen.Bool().Call(v)
+	case spec.KindArray:
+		return jen.Qual(runtimePkg, "Strings").Call(v)
+	}
+	return jen.String().Call(v)
 }
 
 func (g *generator) declare(f *jen.File, d *decl) {

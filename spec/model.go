@@ -29,6 +29,12 @@ type Spec struct {
 	Types []*NamedType
 	// Tools are the entries of the `tools:` section.
 	Tools []*Tool
+	// Resources are the static resources of the `resources:` section.
+	Resources []*Resource
+	// ResourceTemplates are the entries of `resourceTemplates:`.
+	ResourceTemplates []*ResourceTemplate
+	// Prompts are the entries of the `prompts:` section.
+	Prompts []*Prompt
 }
 
 // Server is the `server:` section: the MCP Implementation info plus
@@ -225,4 +231,132 @@ type ToolAnnotations struct {
 	DestructiveHint *bool
 	IdempotentHint  *bool
 	OpenWorldHint   *bool
+}
+
+// Resource is one entry of `resources:`: a static resource with a fixed URI.
+type Resource struct {
+	Pos         Pos    // position of the key
+	Name        string // the MCP resource name (the key)
+	URI         string // absolute URI, e.g. config://app
+	URIPos      Pos
+	Title       string
+	Description string
+	MimeType    string
+	// Size is the size in bytes, if declared.
+	Size        *int64
+	Annotations *Annotations
+	Icons       []*Icon
+	Meta        *Value
+	// Content says what the handler returns; never nil after Load (the
+	// default is text).
+	Content *Content
+}
+
+// Annotations are the MCP annotations of a resource, template or content.
+type Annotations struct {
+	Pos          Pos
+	Audience     []string // "user", "assistant"
+	Priority     *Number  // 0..1
+	LastModified string   // ISO 8601 / RFC 3339
+}
+
+// ContentKind is what a resource handler returns, which decides the
+// contents of resources/read (seed 001's table).
+type ContentKind string
+
+const (
+	// ContentText: the handler returns a string → a text content with the
+	// declared mimeType, else text/plain.
+	ContentText ContentKind = "text"
+	// ContentBinary: the handler returns bytes → a base64 blob with the
+	// declared mimeType, else application/octet-stream.
+	ContentBinary ContentKind = "binary"
+	// ContentJSON: the handler returns a typed value (Content.Schema) → its
+	// JSON, as application/json.
+	ContentJSON ContentKind = "json"
+	// ContentContents: the handler returns the list of contents itself.
+	ContentContents ContentKind = "contents"
+)
+
+// Content is the `content:` key of a resource or template: a word (text,
+// binary, contents) or a schema (the typed value returned as JSON).
+type Content struct {
+	Pos    Pos
+	Kind   ContentKind
+	Schema *Schema // ContentJSON only
+}
+
+// ResourceTemplate is one entry of `resourceTemplates:`.
+type ResourceTemplate struct {
+	Pos            Pos    // position of the key
+	Name           string // the MCP name (the key)
+	URITemplate    string // RFC 6570, e.g. github://{owner}/{repo}/readme
+	URITemplatePos Pos
+	Title          string
+	Description    string
+	MimeType       string
+	Annotations    *Annotations
+	Icons          []*Icon
+	Meta           *Value
+	// Variables are the template's variables, in the order they appear in
+	// the URI template, each typed by its declaration under `variables:`.
+	Variables []*Variable
+	Content   *Content
+}
+
+// Variable is one variable of a URI template.
+type Variable struct {
+	Pos    Pos // position of its declaration key (or of the uriTemplate when undeclared)
+	Name   string
+	Schema *Schema // a scalar (string, integer, number, boolean, enum); an array of scalars for an exploded {/path*}
+	// Complete asks for a generated completion method for this variable.
+	// Enum variables complete from their values without it.
+	Complete bool
+}
+
+// Prompt is one entry of `prompts:`.
+type Prompt struct {
+	Pos            Pos    // position of the key
+	Name           string // the MCP prompt name (the key)
+	Title          string
+	Description    string
+	DescriptionPos Pos
+	Icons          []*Icon
+	Meta           *Value
+	Arguments      []*PromptArgument
+	// Messages, when present, make the prompt declarative: no handler
+	// method, the runtime fills the placeholders. Empty means the handler
+	// builds the messages.
+	Messages []*PromptMessage
+}
+
+// PromptArgument is one argument of a prompt. MCP prompt arguments are
+// strings; Enum restricts the values (and completes them).
+type PromptArgument struct {
+	Pos         Pos
+	Name        string
+	Title       string
+	Description string
+	Required    bool
+	Enum        []string
+	Complete    bool
+}
+
+// PromptMessage is one declarative message: exactly one of Text, Resource,
+// Image or Audio is set. Text and Resource may hold {{.arg}} placeholders,
+// each naming an argument.
+type PromptMessage struct {
+	Pos      Pos
+	Role     string // "user" or "assistant"
+	Text     string
+	Resource string // a URI (with placeholders) read through the server and embedded
+	Image    *Media
+	Audio    *Media
+}
+
+// Media is inline binary content of a declarative message.
+type Media struct {
+	Pos      Pos
+	Data     []byte // decoded from base64 in the spec
+	MimeType string
 }
