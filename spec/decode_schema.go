@@ -63,6 +63,13 @@ func (d *decoder) schema(n *yaml.Node, what string) *Schema {
 // schemaOr is schema with the kind to assume when nothing tells it: a tool's
 // input is an object, so `input: {description: …}` needs no type.
 func (d *decoder) schemaOr(n *yaml.Node, what string, assume Kind) *Schema {
+	return d.schemaWith(n, what, assume, nil)
+}
+
+// schemaWith is schemaOr for a schema written beside other keys (a template
+// variable's `complete:`), which the caller has taken out of n; they are the
+// first suggestions for an unknown key.
+func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []string) *Schema {
 	s := &Schema{Pos: posOf(n)}
 	m := deref(n)
 	if m.Kind != yaml.MappingNode {
@@ -183,6 +190,9 @@ func (d *decoder) schemaOr(n *yaml.Node, what string, assume Kind) *Schema {
 			label = kindLabel(s.Kind) + " schema"
 		}
 		hint := unsupportedHints[e.key]
+		if hint == "" {
+			hint = didYouMean(e.key, beside)
+		}
 		if hint == "" {
 			hint = didYouMean(e.key, validKeys(s.Kind))
 		}

@@ -9,7 +9,7 @@ import (
 // The keys of each mapping of the spec outside schemas, in the reference's
 // order (did-you-mean suggestions are drawn from these lists).
 var (
-	topKeys            = []string{"mcpgen", "server", "go", "types", "tools"}
+	topKeys            = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates", "prompts"}
 	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
@@ -68,6 +68,12 @@ func (d *decoder) spec(s *Spec, root *yaml.Node) {
 			s.Types = d.types(e.value)
 		case "tools":
 			s.Tools = d.tools(e.value)
+		case "resources":
+			s.Resources = d.resources(e.value)
+		case "resourceTemplates":
+			s.ResourceTemplates = d.resourceTemplates(e.value)
+		case "prompts":
+			s.Prompts = d.prompts(e.value)
 		default:
 			d.unknownKey(e, "at the top level", topKeys)
 		}

@@ -147,7 +147,7 @@ go: {package: p}
 		src: `- a
 `,
 		want: []string{
-			`mcpgen.yaml:1:1: the spec must be a mapping with the keys mcpgen, server, go, types and tools`,
+			`mcpgen.yaml:1:1: the spec must be a mapping with the keys mcpgen, server, go, types, tools, resources, resourceTemplates and prompts`,
 		},
 	},
 	{
@@ -816,6 +816,486 @@ go: {package: p}
 		want: []string{
 			`mcpgen.yaml:5:34: description must be a string`,
 			`mcpgen.yaml:5:54: pattern must be a string`,
+		},
+	},
+	{
+		// 1002 variables in one expression: past Go's regexp repeat limit.
+		name: "uri_template_too_large",
+		src:  "resourceTemplates:\n  t: {uriTemplate: 'x://{" + strings.Repeat("v,", 1001) + "v}'}\n",
+		want: []string{
+			`mcpgen.yaml:5:20: uriTemplate does not parse: too large to match URIs with`,
+		},
+	},
+	{
+		name: "resource_uri",
+		src: `resources:
+  no_uri: {title: x}
+  empty_uri: {uri: ""}
+  braces: {uri: 'config://{name}'}
+  relative: {uri: app/config}
+  spaces: {uri: 'config://my app'}
+  bad_escape: {uri: 'config://app/%zz'}
+  "bad name": {uri: 'x://y'}
+  not_map: config://app
+  uri_num: {uri: 12}
+`,
+		want: []string{
+			`mcpgen.yaml:5:3: missing required key "uri" in resource "no_uri"`,
+			`mcpgen.yaml:6:20: uri must be a non-empty string`,
+			`mcpgen.yaml:7:17: uri "config://{name}" holds { or }; a URI with variables belongs under resourceTemplates:`,
+			`mcpgen.yaml:8:19: uri "app/config" must be an absolute URI with a scheme, such as config://app`,
+			`mcpgen.yaml:9:17: uri "config://my app" must not hold spaces or control characters; percent-encode them (a space is %20)`,
+			`mcpgen.yaml:10:21: uri "config://app/%zz" is not a valid URI: invalid URL escape "%zz"`,
+			`mcpgen.yaml:11:3: resource name "bad name" must be 1 to 64 letters, digits, '_', '-' or '.'`,
+			`mcpgen.yaml:12:12: resource "not_map" must be a mapping`,
+			`mcpgen.yaml:13:18: uri must be a non-empty string`,
+		},
+	},
+	{
+		name: "resource_fields",
+		src: `resources:
+  a:
+    uri: x://a
+    mimeType: text
+    size: -1
+    content: txt
+    uriTemplate: x://{a}
+  b: {uri: 'x://b', mimeType: 'text/plain; charset', size: 1.5, content: json}
+  c: {uri: 'x://c', mimeType: image/*, content: Config}
+  d: {uri: 'x://d', content: [text]}
+  e: {uri: 'x://e', content: {description: no type}}
+  f: {uri: 'x://f', content: stuff, mimeType: ''}
+types:
+  Config: {properties: {a: {type: string}}}
+`,
+		want: []string{
+			`mcpgen.yaml:7:15: mimeType "text" must be a media type such as text/plain or application/json`,
+			`mcpgen.yaml:8:11: size must not be negative`,
+			`mcpgen.yaml:9:14: unknown content "txt"; did you mean "text"?`,
+			`mcpgen.yaml:10:5: unknown key "uriTemplate" in resource "a"; a resource with a uriTemplate belongs under resourceTemplates:`,
+			`mcpgen.yaml:11:31: mimeType "text/plain; charset" is not a valid media type: invalid media parameter`,
+			`mcpgen.yaml:11:60: size must be an integer`,
+			`mcpgen.yaml:11:74: content json is written as the schema of the value, such as content: {$ref: Config}`,
+			`mcpgen.yaml:12:31: mimeType "image/*" must be a media type such as text/plain or application/json`,
+			`mcpgen.yaml:12:49: content "Config" is a named type; write content: {$ref: Config}`,
+			`mcpgen.yaml:13:30: content must be text, binary, contents or a schema, such as {$ref: Config}`,
+			`mcpgen.yaml:14:30: cannot tell the type; add type: string, integer, number, boolean, array, object, map or any`,
+			`mcpgen.yaml:15:30: unknown content "stuff"; use text, binary, contents or a schema, such as {$ref: Config}`,
+		},
+	},
+	{
+		name: "resource_meta_icons",
+		src: `resources:
+  a:
+    uri: x://a
+    title: 1
+    _meta: x
+    icons: [{src: x}]
+    description: [a]
+`,
+		want: []string{
+			`mcpgen.yaml:7:12: title must be a string`,
+			`mcpgen.yaml:8:12: _meta must be a mapping`,
+			`mcpgen.yaml:9:19: icon src must be an http(s) URL or a data: URI`,
+			`mcpgen.yaml:10:18: description must be a string`,
+		},
+	},
+	{
+		name: "resource_annotations",
+		src: `resources:
+  a:
+    uri: x://a
+    annotations: {audience: [user, users, user, 1], priority: 1.5, lastModified: 2026-11-01}
+  b: {uri: 'x://b', annotations: {audience: user, priority: high, lastModified: 'yesterday', importance: 1}}
+  c: {uri: 'x://c', annotations: {audience: [bot], priority: -0.1, lastModified: [x]}}
+  d: {uri: 'x://d', annotations: {priority: 1e5000, lastModified: '2026-11-01T00:00:00+0200'}}
+  e: {uri: 'x://e', annotations: x}
+`,
+		want: []string{
+			`mcpgen.yaml:7:36: unknown audience "users"; did you mean "user"?`,
+			`mcpgen.yaml:7:43: duplicate audience "user" (first listed at mcpgen.yaml:7:30)`,
+			`mcpgen.yaml:7:49: audience values must be user or assistant`,
+			`mcpgen.yaml:7:63: priority must be between 0 and 1, not 1.5`,
+			`mcpgen.yaml:7:82: lastModified "2026-11-01" must be an RFC 3339 date-time, such as 2026-11-01T00:00:00Z`,
+			`mcpgen.yaml:8:45: audience must be a list`,
+			`mcpgen.yaml:8:61: priority must be a number`,
+			`mcpgen.yaml:8:81: lastModified "yesterday" must be an RFC 3339 date-time, such as 2026-11-01T00:00:00Z`,
+			`mcpgen.yaml:8:94: unknown key "importance" in annotations`,
+			`mcpgen.yaml:9:46: unknown audience "bot"; use user or assistant`,
+			`mcpgen.yaml:9:62: priority must be between 0 and 1, not -0.1`,
+			`mcpgen.yaml:9:82: lastModified must be a date-time, such as 2026-11-01T00:00:00Z`,
+			`mcpgen.yaml:10:45: priority must be a number`,
+			`mcpgen.yaml:10:67: lastModified "2026-11-01T00:00:00+0200" must be an RFC 3339 date-time, such as 2026-11-01T00:00:00Z`,
+			`mcpgen.yaml:11:34: annotations must be a mapping`,
+		},
+	},
+	{
+		name: "resource_duplicates_and_same_uri",
+		src: `resources:
+  a: {uri: 'x://same'}
+  b: {uri: 'x://same'}
+  a: {uri: 'x://other'}
+`,
+		want: []string{
+			`mcpgen.yaml:6:12: resource "b" has the same uri "x://same" as resource "a" (mcpgen.yaml:5:3)`,
+			`mcpgen.yaml:7:3: duplicate resource "a" (first defined at mcpgen.yaml:5:3)`,
+		},
+	},
+	{
+		name: "static_uri_matched_by_template",
+		src: `resources:
+  app_config: {uri: 'config://app'}
+  readme: {uri: 'github://acme/tools/readme'}
+  ok: {uri: 'github://acme/readme'}
+resourceTemplates:
+  config: {uriTemplate: 'config://{name}'}
+  readme: {uriTemplate: 'github://{owner}/{repo}/readme'}
+`,
+		want: []string{
+			`mcpgen.yaml:5:21: resource "app_config" uri "config://app" is also matched by resource template "config" (mcpgen.yaml:9:3); a read of that uri would be ambiguous, so change the uri or the template`,
+			`mcpgen.yaml:6:17: resource "readme" uri "github://acme/tools/readme" is also matched by resource template "readme" (mcpgen.yaml:10:3); a read of that uri would be ambiguous, so change the uri or the template`,
+		},
+	},
+	{
+		name: "static_uri_matched_by_reserved_and_query_templates",
+		src: `resources:
+  file: {uri: 'file:///a/b'}
+  search: {uri: 'search://q?x=1'}
+  other: {uri: 'search://r'}
+resourceTemplates:
+  files: {uriTemplate: 'file:///{+path}'}
+  search: {uriTemplate: 'search://q{?x}'}
+`,
+		want: []string{
+			`mcpgen.yaml:5:15: resource "file" uri "file:///a/b" is also matched by resource template "files" (mcpgen.yaml:9:3); a read of that uri would be ambiguous, so change the uri or the template`,
+			`mcpgen.yaml:6:17: resource "search" uri "search://q?x=1" is also matched by resource template "search" (mcpgen.yaml:10:3); a read of that uri would be ambiguous, so change the uri or the template`,
+		},
+	},
+	{
+		name: "uri_templates",
+		src: `resourceTemplates:
+  a: {uriTemplate: 'github://{owner}/{repo'}
+  b: {uriTemplate: 'x://{a b}'}
+  c: {uriTemplate: 'x://fixed'}
+  d: {uriTemplate: '{+uri}'}
+  e: {uriTemplate: 'x://{=a}'}
+  f: {uriTemplate: 'x://{a%20b}'}
+  g: {uriTemplate: 'x://{a}/{a*}'}
+  h: {title: no uri template}
+  i: {uriTemplate: 'x://{a}%zz'}
+  j: {uriTemplate: 'x://{}'}
+  k: {uriTemplate: 'x:// {a}'}
+`,
+		want: []string{
+			`mcpgen.yaml:5:20: uriTemplate does not parse: incomplete expression at the end`,
+			`mcpgen.yaml:6:20: uriTemplate does not parse: unacceptable variable name after "x://{a"`,
+			`mcpgen.yaml:7:20: uriTemplate "x://fixed" has no variable; a fixed URI belongs under resources:`,
+			`mcpgen.yaml:8:20: uriTemplate "{+uri}" must start with a URI scheme before its first variable, such as github://{owner}/{repo}`,
+			`mcpgen.yaml:9:20: uriTemplate does not parse: unimplemented operator (op-reserved) after "x://{="`,
+			`mcpgen.yaml:10:20: variable name "a%20b" holds a %-escape; name template variables with letters, digits, _ and .`,
+			`mcpgen.yaml:11:20: variable "a" is exploded in one place of the uriTemplate and not in another`,
+			`mcpgen.yaml:12:3: missing required key "uriTemplate" in resource template "h"`,
+			`mcpgen.yaml:13:20: uriTemplate does not parse: incomplete %-escape after "x://{a}"`,
+			`mcpgen.yaml:14:20: uriTemplate does not parse: unacceptable variable name after "x://{"`,
+			`mcpgen.yaml:15:20: uriTemplate does not parse: unacceptable character (hint: use %XX encoding) after "x://"`,
+		},
+	},
+	{
+		name: "template_variable_shapes",
+		src: `types:
+  Obj: {properties: {a: {type: string}}}
+  Code: {type: string, pattern: '^[A-Z]+$'}
+  Codes: {type: array, items: {$ref: Code}}
+resourceTemplates:
+  t:
+    uriTemplate: 'x://{owner}/{id}{/path*}{/tags*}{?obj}{&codes*}{&lst}{&n*}'
+    variables:
+      ownr: {type: string}
+      id: {type: integer, nullable: true, default: 1}
+      path: {type: string}
+      tags: {type: array, items: {type: object, properties: {a: {type: string}}}}
+      obj: {$ref: Obj}
+      codes: {$ref: Codes}
+      lst: {type: array, items: {type: string}}
+      extra: {type: string, complete: yes}
+      n: {type: array, items: {type: integer, nullable: true}}
+`,
+		want: []string{
+			`mcpgen.yaml:12:7: variable "ownr" is declared but the uriTemplate has no {ownr}; did you mean "owner"?`,
+			`mcpgen.yaml:13:27: nullable is not allowed on a URI template variable`,
+			`mcpgen.yaml:13:43: default is not allowed on a URI template variable`,
+			`mcpgen.yaml:14:13: variable "path" is exploded ({/path*}), so it must be an array of strings, integers, numbers or booleans, not a string`,
+			`mcpgen.yaml:15:34: variable "tags" is exploded ({/tags*}), so its items must be strings, integers, numbers or booleans, not an object`,
+			`mcpgen.yaml:16:12: variable "obj" must be a string, integer, number or boolean, but type "Obj" is an object`,
+			`mcpgen.yaml:18:12: variable "lst" must be a string, integer, number or boolean, not an array`,
+			`mcpgen.yaml:19:7: variable "extra" is declared but the uriTemplate has no {extra}`,
+			`mcpgen.yaml:19:39: complete must be true or false`,
+			`mcpgen.yaml:20:47: the items of variable "n" cannot be nullable`,
+		},
+	},
+	{
+		name: "template_keys",
+		src: `resourceTemplates:
+  t:
+    uriTemplate: 'x://{a}{b}{c}'
+    variables:
+      a: {type: string, compelte: true}
+      b: string
+      a: {type: string}
+      c: {complete: true, complete: false}
+    size: 1
+    uri: x://y
+  u:
+    uriTemplate: 'x://{id}'
+    _meta: [1]
+    icons: [{src: ftp://x}]
+    content: {type: strng}
+    annotations: [user]
+    mimeType: 5
+    variables: [id]
+`,
+		want: []string{
+			`mcpgen.yaml:8:25: unknown key "compelte" in string schema; did you mean "complete"?`,
+			`mcpgen.yaml:9:10: variable "b" must be a mapping, such as {type: string}`,
+			`mcpgen.yaml:10:7: duplicate variable "a" (first defined at mcpgen.yaml:8:7)`,
+			`mcpgen.yaml:11:27: duplicate key "complete" (first defined at mcpgen.yaml:11:11)`,
+			`mcpgen.yaml:12:5: unknown key "size" in resource template "t"; only a static resource (under resources:) has a size`,
+			`mcpgen.yaml:13:5: unknown key "uri" in resource template "t"; a resource template has a uriTemplate, and a fixed uri belongs under resources:`,
+			`mcpgen.yaml:16:12: _meta must be a mapping`,
+			`mcpgen.yaml:17:19: icon src must be an http(s) URL or a data: URI`,
+			`mcpgen.yaml:18:21: unknown type "strng"; did you mean "string"?`,
+			`mcpgen.yaml:19:18: annotations must be a mapping`,
+			`mcpgen.yaml:20:15: mimeType must be a string`,
+			`mcpgen.yaml:21:16: variables must be a mapping`,
+		},
+	},
+	{
+		name: "template_that_does_not_parse_keeps_its_declarations",
+		src: `resourceTemplates:
+  t:
+    uriTemplate: 'x://{a'
+    variables:
+      a: {type: object, properties: {}}
+      b: {type: string, nullable: true}
+`,
+		want: []string{
+			`mcpgen.yaml:6:18: uriTemplate does not parse: incomplete expression at the end`,
+			`mcpgen.yaml:9:25: nullable is not allowed on a URI template variable`,
+		},
+	},
+	{
+		name: "template_content_and_enum_complete",
+		src: `resourceTemplates:
+  t:
+    uriTemplate: 'x://{kind}'
+    content: {type: array}
+    variables:
+      kind: {enum: [a, b], complete: true}
+      # complete on an enum is accepted: enums complete from their values.
+`,
+		want: []string{
+			`mcpgen.yaml:7:14: an array schema needs items, the schema of every item`,
+		},
+	},
+	{
+		name: "duplicate_templates_prompts_arguments",
+		src: `resourceTemplates:
+  a: {uriTemplate: 'x://{a}'}
+  a: {uriTemplate: 'y://{a}'}
+  b: {uriTemplate: 'x://{a}'}
+prompts:
+  p: {description: d}
+  p: {description: e}
+  q:
+    description: d
+    arguments:
+      x: {}
+      x: {}
+`,
+		want: []string{
+			`mcpgen.yaml:6:3: duplicate resource template "a" (first defined at mcpgen.yaml:5:3)`,
+			`mcpgen.yaml:7:20: resource template "b" has the same uriTemplate as resource template "a" (mcpgen.yaml:5:3)`,
+			`mcpgen.yaml:10:3: duplicate prompt "p" (first defined at mcpgen.yaml:9:3)`,
+			`mcpgen.yaml:15:7: duplicate argument "x" (first defined at mcpgen.yaml:14:7)`,
+		},
+	},
+	{
+		name: "prompts_and_arguments",
+		src: `prompts:
+  "bad name": {description: d}
+  nodesc: {title: t}
+  emptydesc: {description: ""}
+  notmap: hello
+  p:
+    description: d
+    arguments:
+      a: {type: integer, enum: [1, x, {k: v}], required: "yes"}
+      b: {enum: []}
+      c: {enum: [x, y, x]}
+      d: plain
+    messages: []
+  q: {description: d, mesages: []}
+`,
+		want: []string{
+			`mcpgen.yaml:5:3: prompt name "bad name" must be 1 to 64 letters, digits, '_', '-' or '.'`,
+			`mcpgen.yaml:6:3: missing required key "description" in prompt "nodesc"`,
+			`mcpgen.yaml:7:28: description must be a non-empty string`,
+			`mcpgen.yaml:8:11: prompt "notmap" must be a mapping`,
+			`mcpgen.yaml:12:11: unknown key "type" in argument "a"; prompt arguments are always strings (restrict them with enum)`,
+			`mcpgen.yaml:12:33: enum value 1 must be a string, as prompt arguments are; write "1"`,
+			`mcpgen.yaml:12:39: enum values must be strings, as prompt arguments are`,
+			`mcpgen.yaml:12:58: required must be true or false`,
+			`mcpgen.yaml:13:17: enum must not be empty`,
+			`mcpgen.yaml:14:24: duplicate enum value "x" (first listed at mcpgen.yaml:14:18)`,
+			`mcpgen.yaml:15:10: argument "d" must be a mapping`,
+			`mcpgen.yaml:16:15: messages must not be empty; leave messages out when the handler builds them`,
+			`mcpgen.yaml:17:23: unknown key "mesages" in prompt "q"; did you mean "messages"?`,
+		},
+	},
+	{
+		name: "prompt_messages",
+		src: `prompts:
+  triage_ticket:
+    description: Triage a ticket.
+    arguments:
+      ticket_id: {required: true}
+      tone: {enum: [formal, friendly]}
+    messages:
+      - {role: user, text: "Triage {{.tiket_id}} in a {{.tone}} tone."}
+      - {role: system, text: hi}
+      - {text: hi}
+      - {role: User, text: hi}
+      - {role: user}
+      - {role: user, text: hi, image: {data: AAAA, mimeType: image/png}}
+      - {role: user, text: "{{if .tone}}x{{end}}"}
+      - {role: user, text: "{{.ticket_id.x}} {{len .tone}}"}
+      - {role: user, text: "{{.tone"}
+      - {role: user, text: "{{- .tone}}"}
+      - {role: user, text: "{{/* note */}}"}
+      - {role: user, text: "{{.nope}}"}
+      - {role: user, txt: hi}
+      - just text
+      - {role: user, text: ""}
+      - {role: user, text: "{{len .tone}}\n{{.x"}
+`,
+		want: []string{
+			`mcpgen.yaml:11:28: placeholder {{.tiket_id}} names no argument; did you mean "ticket_id"?`,
+			`mcpgen.yaml:12:16: unknown role "system"; use user or assistant (MCP prompt messages have no system role)`,
+			`mcpgen.yaml:13:9: missing required key "role" in message`,
+			`mcpgen.yaml:14:16: unknown role "User"; did you mean "user"?`,
+			`mcpgen.yaml:15:9: a message needs one of text, resource, image or audio`,
+			`mcpgen.yaml:16:9: a message holds only one of text, resource, image or audio; this one has text and image`,
+			`mcpgen.yaml:17:28: text holds {{if …}}; only {{.name}} placeholders are supported`,
+			`mcpgen.yaml:18:28: text holds {{.ticket_id.x}}; only {{.name}} placeholders are supported`,
+			`mcpgen.yaml:19:28: text is not a valid template: unclosed action; only {{.name}} placeholders are supported`,
+			`mcpgen.yaml:20:28: text holds a trim marker ({{- or -}}); only {{.name}} placeholders are supported`,
+			`mcpgen.yaml:21:28: text holds a comment {{/* … */}}; only {{.name}} placeholders are supported`,
+			`mcpgen.yaml:22:28: placeholder {{.nope}} names no argument; did you mean "tone"?`,
+			`mcpgen.yaml:23:9: a message needs one of text, resource, image or audio`,
+			`mcpgen.yaml:23:22: unknown key "txt" in message; did you mean "text"?`,
+			`mcpgen.yaml:24:9: a message must be a mapping`,
+			`mcpgen.yaml:25:28: text must be a non-empty string`,
+			`mcpgen.yaml:26:28: text is not a valid template: unclosed action (line 2); only {{.name}} placeholders are supported`,
+		},
+	},
+	{
+		name: "prompt_resources_and_media",
+		src: `prompts:
+  p:
+    description: d
+    arguments: {id: {}}
+    messages:
+      - {role: user, resource: '{{.id}}'}
+      - {role: user, resource: 'ticket://{{.id}} x'}
+      - {role: user, resource: 'ticket'}
+      - {role: user, resource: 'ticket://{{.di}}'}
+      - {role: assistant, image: {data: 'not base64!', mimeType: image/png}}
+      - {role: assistant, image: {data: 'a-b_', mimeType: image/png}}
+      - {role: assistant, image: {mimeType: audio/wav, data: AAAA}}
+      - {role: assistant, audio: {data: AAAA}}
+      - {role: assistant, audio: {data: '', mimeType: 'audio'}}
+      - {role: assistant, image: {data: 12, mimeType: image/png, size: 3}}
+      - {role: assistant, image: AAAA}
+      - {role: user, resource: 'x://a/%zz{{.id}}'}
+  noargs:
+    description: d
+    messages:
+      - {role: user, text: "{{.x}}"}
+`,
+		want: []string{
+			`mcpgen.yaml:9:32: resource "{{.id}}" must start with a URI scheme, such as ticket://{{.id}}`,
+			`mcpgen.yaml:10:32: resource "ticket://{{.id}} x" must not hold spaces or control characters; percent-encode them (a space is %20)`,
+			`mcpgen.yaml:11:32: resource "ticket" must start with a URI scheme, such as ticket://{{.id}}`,
+			`mcpgen.yaml:12:32: placeholder {{.di}} names no argument; did you mean "id"?`,
+			`mcpgen.yaml:13:41: data is not valid standard base64 (illegal base64 data at input byte 9)`,
+			`mcpgen.yaml:14:41: data is not valid standard base64 (illegal base64 data at input byte 1); this looks like URL-safe base64: write + and / for - and _`,
+			`mcpgen.yaml:15:45: the mimeType of an image must be image/…, such as image/png, not "audio/wav"`,
+			`mcpgen.yaml:16:34: missing required key "mimeType" in audio`,
+			`mcpgen.yaml:17:41: data must not be empty`,
+			`mcpgen.yaml:17:55: mimeType "audio" must be a media type such as text/plain or application/json`,
+			`mcpgen.yaml:18:41: data must be a base64 string`,
+			`mcpgen.yaml:18:66: unknown key "size" in image`,
+			`mcpgen.yaml:19:34: image must be a mapping`,
+			`mcpgen.yaml:20:32: resource "x://a/%zz{{.id}}" is not a valid URI: invalid URL escape "%zz"`,
+			`mcpgen.yaml:24:28: placeholder {{.x}} names no argument; prompt "noargs" has no arguments`,
+		},
+	},
+	{
+		name: "placeholder_lists_the_arguments",
+		src: `prompts:
+  p:
+    description: d
+    arguments: {customer: {}, order_number: {}}
+    messages:
+      - {role: user, text: "Look up {{.x}} and {{.x}} for {{ .customer }}."}
+`,
+		want: []string{
+			`mcpgen.yaml:9:28: placeholder {{.x}} names no argument; the arguments are "customer" and "order_number"`,
+		},
+	},
+	{
+		name: "prompt_shapes",
+		src: `prompts:
+  p:
+    description: d
+    arguments: [a]
+    messages: {role: user}
+  q:
+    description: d
+    messages:
+      - {role: user, image: {data: !!binary AAAA, mimeType: image/png}}
+      - {role: user, image: {data: [1], mimeType: image/png}}
+      - {role: user, audio: {data: AAAA, mimeType: 'audio/wav; x'}}
+`,
+		want: []string{
+			`mcpgen.yaml:7:16: arguments must be a mapping`,
+			`mcpgen.yaml:8:15: messages must be a list`,
+			`mcpgen.yaml:13:36: data must be a base64 string`,
+			`mcpgen.yaml:14:52: mimeType "audio/wav; x" is not a valid media type: invalid media parameter`,
+		},
+	},
+	{
+		name: "new_sections_not_mappings",
+		src: `resources: [a]
+resourceTemplates: x
+prompts: 1
+`,
+		want: []string{
+			`mcpgen.yaml:4:12: resources must be a mapping`,
+			`mcpgen.yaml:5:20: resourceTemplates must be a mapping`,
+			`mcpgen.yaml:6:10: prompts must be a mapping`,
+		},
+	},
+	{
+		name: "new_sections_typos",
+		src: `resource: {}
+resourceTemplate: {}
+prompt: {}
+`,
+		want: []string{
+			`mcpgen.yaml:4:1: unknown key "resource" at the top level; did you mean "resources"?`,
+			`mcpgen.yaml:5:1: unknown key "resourceTemplate" at the top level; did you mean "resourceTemplates"?`,
+			`mcpgen.yaml:6:1: unknown key "prompt" at the top level; did you mean "prompts"?`,
 		},
 	},
 }

@@ -60,6 +60,69 @@ tools:
     _meta: {com.example/z: 1, com.example/a: [true, null, 0x10, 1.50, "x<y"]}
   ping:
     description: Answers pong.
+resources:
+  app_config:
+    uri: config://app
+    title: App config
+    description: The configuration.
+    mimeType: application/json
+    size: 1234
+    annotations: {audience: [user, assistant], priority: 0.5, lastModified: 2026-11-01T00:00:00Z}
+    icons: [{src: https://example.com/cfg.png}]
+    _meta: {com.example/k: v}
+    content: {$ref: Order}
+  readme:
+    uri: file:///README.md
+    mimeType: text/html;profile=mcp-app
+  logo: {uri: 'img://logo', content: binary}
+  all: {uri: 'bundle://all', content: contents, annotations: {lastModified: '2026-11-01T10:00:00.5+02:00'}}
+resourceTemplates:
+  repo_readme:
+    uriTemplate: 'github://{owner}/{repo}/readme{?ref}'
+    title: README
+    description: A repository's README.
+    mimeType: text/markdown
+    annotations: {audience: [assistant], priority: 1}
+    icons: [{src: https://example.com/gh.png}]
+    _meta: {x: 1}
+    variables:
+      repo: {type: string, minLength: 1, complete: true}
+      owner: {type: string, pattern: '^[a-z0-9-]+$', complete: true}
+  order:
+    uriTemplate: 'orders://{id}{/path*}'
+    content: {$ref: Order}
+    variables:
+      id: {$ref: OrderID}
+      path: {type: array, items: {type: integer}}
+  files:
+    uriTemplate: 'files:///{+path}{#frag}{.ext}{;v}{&x}{?list*}'
+    variables:
+      ext: {enum: [md, txt], complete: true}
+      v: {type: integer, minimum: 1, description: The version.}
+      x: {type: boolean}
+prompts:
+  triage_ticket:
+    title: Triage a ticket
+    description: Triage a support ticket.
+    icons: [{src: https://example.com/t.png}]
+    _meta: {k: true}
+    arguments:
+      ticket_id: {title: Ticket, description: The ticket id., required: true, complete: true}
+      tone: {enum: [formal, friendly]}
+    messages:
+      - {role: user, text: "Triage ticket {{.ticket_id}} in a {{ .tone }} tone."}
+      - {role: user, resource: 'ticket://{{.ticket_id}}'}
+      - {role: assistant, image: {data: iVBORw0KGgo=, mimeType: image/png}}
+      - role: user
+        audio:
+          mimeType: audio/wav
+          data: |
+            UklG
+            Rg==
+  summarize:
+    description: Summarize; the handler builds the messages.
+    arguments:
+      topic: {}
 `
 
 func ptr[T any](v T) *T { return &v }
@@ -138,9 +201,94 @@ func TestLoadFullSpec(t *testing.T) {
 			},
 			{Name: "ping", Description: "Answers pong."},
 		},
+		Resources: []*Resource{
+			{
+				Name:        "app_config",
+				URI:         "config://app",
+				Title:       "App config",
+				Description: "The configuration.",
+				MimeType:    "application/json",
+				Size:        ptr[int64](1234),
+				Annotations: &Annotations{Audience: []string{"user", "assistant"}, Priority: ptr[Number]("0.5"), LastModified: "2026-11-01T00:00:00Z"},
+				Icons:       []*Icon{{Src: "https://example.com/cfg.png"}},
+				Meta:        val(`{"com.example/k":"v"}`),
+				Content:     &Content{Kind: ContentJSON, Schema: ref("Order")},
+			},
+			// Without content:, a resource is text.
+			{Name: "readme", URI: "file:///README.md", MimeType: "text/html;profile=mcp-app", Content: &Content{Kind: ContentText}},
+			{Name: "logo", URI: "img://logo", Content: &Content{Kind: ContentBinary}},
+			{Name: "all", URI: "bundle://all", Content: &Content{Kind: ContentContents}, Annotations: &Annotations{LastModified: "2026-11-01T10:00:00.5+02:00"}},
+		},
+		ResourceTemplates: []*ResourceTemplate{
+			{
+				Name:        "repo_readme",
+				URITemplate: "github://{owner}/{repo}/readme{?ref}",
+				Title:       "README",
+				Description: "A repository's README.",
+				MimeType:    "text/markdown",
+				Annotations: &Annotations{Audience: []string{"assistant"}, Priority: ptr[Number]("1")},
+				Icons:       []*Icon{{Src: "https://example.com/gh.png"}},
+				Meta:        val(`{"x":1}`),
+				// Template order, not declaration order; ref is undeclared.
+				Variables: []*Variable{
+					{Name: "owner", Schema: str(&Schema{Pattern: "^[a-z0-9-]+$"}), Complete: true},
+					{Name: "repo", Schema: str(&Schema{MinLength: ptr[int64](1)}), Complete: true},
+					{Name: "ref", Schema: &Schema{Kind: KindString}},
+				},
+				Content: &Content{Kind: ContentText},
+			},
+			{
+				Name:        "order",
+				URITemplate: "orders://{id}{/path*}",
+				Variables: []*Variable{
+					{Name: "id", Schema: ref("OrderID")},
+					{Name: "path", Schema: &Schema{Kind: KindArray, Items: &Schema{Kind: KindInteger}}},
+				},
+				Content: &Content{Kind: ContentJSON, Schema: ref("Order")},
+			},
+			{
+				Name:        "files",
+				URITemplate: "files:///{+path}{#frag}{.ext}{;v}{&x}{?list*}",
+				Variables: []*Variable{
+					{Name: "path", Schema: &Schema{Kind: KindString}},
+					{Name: "frag", Schema: &Schema{Kind: KindString}},
+					{Name: "ext", Schema: &Schema{Kind: KindString, Enum: []*Value{val(`"md"`), val(`"txt"`)}}, Complete: true},
+					{Name: "v", Schema: &Schema{Kind: KindInteger, Minimum: ptr[Number]("1"), Description: "The version."}},
+					{Name: "x", Schema: &Schema{Kind: KindBoolean}},
+					// Undeclared and exploded: an array of strings.
+					{Name: "list", Schema: &Schema{Kind: KindArray, Items: &Schema{Kind: KindString}}},
+				},
+				Content: &Content{Kind: ContentText},
+			},
+		},
+		Prompts: []*Prompt{
+			{
+				Name:        "triage_ticket",
+				Title:       "Triage a ticket",
+				Description: "Triage a support ticket.",
+				Icons:       []*Icon{{Src: "https://example.com/t.png"}},
+				Meta:        val(`{"k":true}`),
+				Arguments: []*PromptArgument{
+					{Name: "ticket_id", Title: "Ticket", Description: "The ticket id.", Required: true, Complete: true},
+					{Name: "tone", Enum: []string{"formal", "friendly"}},
+				},
+				Messages: []*PromptMessage{
+					{Role: "user", Text: "Triage ticket {{.ticket_id}} in a {{ .tone }} tone."},
+					{Role: "user", Resource: "ticket://{{.ticket_id}}"},
+					{Role: "assistant", Image: &Media{Data: []byte("\x89PNG\r\n\x1a\n"), MimeType: "image/png"}},
+					// Base64 folded over lines.
+					{Role: "user", Audio: &Media{Data: []byte("RIFF"), MimeType: "audio/wav"}},
+				},
+			},
+			{
+				Name:        "summarize",
+				Description: "Summarize; the handler builds the messages.",
+				Arguments:   []*PromptArgument{{Name: "topic"}},
+			},
+		},
 	}
 	opts := cmp.Options{
-		cmpopts.IgnoreTypes(Pos{}),
+		cmpopts.IgnoreTypes(Pos{}, []Pos{}),
 		cmpopts.IgnoreFields(Schema{}, "Fields", "FieldValues"),
 		cmp.Comparer(func(a, b []byte) bool { return string(a) == string(b) }),
 	}
@@ -173,6 +321,31 @@ func TestLoadFullSpec(t *testing.T) {
 		{"tool description value", lookup.DescriptionPos, Pos{41, 18}},
 		{"annotations", lookup.Annotations.Pos, Pos{44, 18}},
 		{"_meta value", lookup.Meta.Pos, Pos{46, 12}},
+		{"resource key", got.Resources[0].Pos, Pos{50, 3}},
+		{"uri value", got.Resources[0].URIPos, Pos{51, 10}},
+		{"mimeType value", got.Resources[0].MimeTypePos, Pos{54, 15}},
+		{"size value", got.Resources[0].SizePos, Pos{55, 11}},
+		{"second audience value", got.Resources[0].Annotations.AudiencePos[1], Pos{56, 36}},
+		{"priority value", got.Resources[0].Annotations.PriorityPos, Pos{56, 58}},
+		{"lastModified value", got.Resources[0].Annotations.LastModifiedPos, Pos{56, 77}},
+		{"content schema", got.Resources[0].Content.Pos, Pos{59, 14}},
+		{"default content at the key", got.Resources[1].Content.Pos, Pos{60, 3}},
+		{"template key", got.ResourceTemplates[0].Pos, Pos{66, 3}},
+		{"uriTemplate value", got.ResourceTemplates[0].URITemplatePos, Pos{67, 18}},
+		{"declared variable key", got.ResourceTemplates[0].Variables[0].Pos, Pos{76, 7}},
+		{"declared variable schema", got.ResourceTemplates[0].Variables[0].Schema.Pos, Pos{76, 14}},
+		{"undeclared variable at the uriTemplate", got.ResourceTemplates[0].Variables[2].Pos, Pos{67, 18}},
+		{"prompt key", got.Prompts[0].Pos, Pos{90, 3}},
+		{"prompt description value", got.Prompts[0].DescriptionPos, Pos{92, 18}},
+		{"argument key", got.Prompts[0].Arguments[1].Pos, Pos{97, 7}},
+		{"enum value", got.Prompts[0].Arguments[1].EnumPos[1], Pos{97, 29}},
+		{"message", got.Prompts[0].Messages[0].Pos, Pos{99, 9}},
+		{"role value", got.Prompts[0].Messages[0].RolePos, Pos{99, 16}},
+		{"text value", got.Prompts[0].Messages[0].TextPos, Pos{99, 28}},
+		{"resource value", got.Prompts[0].Messages[1].ResourcePos, Pos{100, 32}},
+		{"image", got.Prompts[0].Messages[2].Image.Pos, Pos{101, 34}},
+		{"image data value", got.Prompts[0].Messages[2].Image.DataPos, Pos{101, 41}},
+		{"audio mimeType value", got.Prompts[0].Messages[3].Audio.MimeTypePos, Pos{104, 21}},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s at %d:%d, want %d:%d", c.what, c.got.Line, c.got.Column, c.want.Line, c.want.Column)
@@ -233,10 +406,10 @@ func TestLoadAnchorsAndMerges(t *testing.T) {
 	}
 }
 
-// TestLoadEmptySections: `types:` or `tools:` with nothing after is none.
+// TestLoadEmptySections: a section with nothing after its key is none.
 func TestLoadEmptySections(t *testing.T) {
-	s, diags := Load("mcpgen.yaml", []byte(base+"types:\ntools:\n"))
-	if len(diags) > 0 || len(s.Types) != 0 || len(s.Tools) != 0 {
+	s, diags := Load("mcpgen.yaml", []byte(base+"types:\ntools:\nresources:\nresourceTemplates:\nprompts:\n"))
+	if len(diags) > 0 || len(s.Types) != 0 || len(s.Tools) != 0 || len(s.Resources) != 0 || len(s.ResourceTemplates) != 0 || len(s.Prompts) != 0 {
 		t.Errorf("got %v, %v", s, diags)
 	}
 }

@@ -250,6 +250,10 @@ type Resource struct {
 	// Content says what the handler returns; never nil after Load (the
 	// default is text).
 	Content *Content
+
+	// Positions of the values of mimeType and size (zero when absent).
+	MimeTypePos Pos
+	SizePos     Pos
 }
 
 // Annotations are the MCP annotations of a resource, template or content.
@@ -258,6 +262,12 @@ type Annotations struct {
 	Audience     []string // "user", "assistant"
 	Priority     *Number  // 0..1
 	LastModified string   // ISO 8601 / RFC 3339
+
+	// Positions of each audience value, and of the values of priority and
+	// lastModified (nil or zero when absent, or when built in Go).
+	AudiencePos     []Pos
+	PriorityPos     Pos
+	LastModifiedPos Pos
 }
 
 // ContentKind is what a resource handler returns, which decides the
@@ -299,9 +309,15 @@ type ResourceTemplate struct {
 	Icons          []*Icon
 	Meta           *Value
 	// Variables are the template's variables, in the order they appear in
-	// the URI template, each typed by its declaration under `variables:`.
+	// the URI template, each typed by its declaration under `variables:`
+	// (a plain string when undeclared). A declared variable the template
+	// lacks is reported, and follows the others.
 	Variables []*Variable
-	Content   *Content
+	// Content is as for a Resource; never nil after Load.
+	Content *Content
+
+	// Position of the value of mimeType (zero when absent).
+	MimeTypePos Pos
 }
 
 // Variable is one variable of a URI template.
@@ -340,6 +356,9 @@ type PromptArgument struct {
 	Required    bool
 	Enum        []string
 	Complete    bool
+
+	// EnumPos holds the position of each Enum value (nil when built in Go).
+	EnumPos []Pos
 }
 
 // PromptMessage is one declarative message: exactly one of Text, Resource,
@@ -352,6 +371,12 @@ type PromptMessage struct {
 	Resource string // a URI (with placeholders) read through the server and embedded
 	Image    *Media
 	Audio    *Media
+
+	// Positions of the values of role, text and resource (zero when
+	// absent).
+	RolePos     Pos
+	TextPos     Pos
+	ResourcePos Pos
 }
 
 // Media is inline binary content of a declarative message.
@@ -359,4 +384,8 @@ type Media struct {
 	Pos      Pos
 	Data     []byte // decoded from base64 in the spec
 	MimeType string
+
+	// Positions of the values of data and mimeType (zero when absent).
+	DataPos     Pos
+	MimeTypePos Pos
 }

@@ -46,6 +46,8 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.goOptions()
 	v.namedTypes()
 	v.tools()
+	v.uriCollisions(v.resources(), v.resourceTemplates())
+	v.prompts()
 	v.cycles()
 	return v.diags
 }

@@ -101,6 +101,32 @@ func TestValidateGoSpec(t *testing.T) {
 			`built.yaml:1:1: a map schema needs values, the schema of every value`,
 			`built.yaml:1:1: an array schema needs items, the schema of every item`,
 		}},
+		{"resources, templates and prompts built in Go", func(s *Spec) {
+			s.Resources = []*Resource{
+				{Name: "cfg", URI: "config://app"}, // no Content: text
+				{Name: "bad", URI: "config://x", Size: ptr[int64](-1), Content: &Content{Kind: "yaml"}, Annotations: &Annotations{Audience: []string{"bot"}}},
+			}
+			s.ResourceTemplates = []*ResourceTemplate{{
+				Name: "repo", URITemplate: "github://{owner}/{repo}",
+				Variables: []*Variable{{Name: "owner", Schema: &Schema{Kind: KindString}}, {Name: "owner", Schema: &Schema{Kind: KindString}}, {Name: "x"}},
+				Content:   &Content{Kind: ContentJSON},
+			}}
+			s.Prompts = []*Prompt{{Name: "p", Description: "d", Messages: []*PromptMessage{
+				{Role: "user", Image: &Media{MimeType: "image/png"}},
+				{Role: "user", Text: "{{.who}}"},
+			}}}
+		}, []string{
+			`built.yaml:1:1: content json needs the schema of the value`,
+			`built.yaml:1:1: duplicate variable "owner" (first defined at built.yaml:1:1)`,
+			`built.yaml:1:1: missing required key "data" in image`,
+			`built.yaml:1:1: placeholder {{.who}} names no argument; prompt "p" has no arguments`,
+			`built.yaml:1:1: size must not be negative`,
+			`built.yaml:1:1: the uriTemplate variable {repo} is missing from the variables of resource template "repo"`,
+			`built.yaml:1:1: unknown audience "bot"; use user or assistant`,
+			`built.yaml:1:1: unknown content "yaml"; use text, binary, contents or json`,
+			`built.yaml:1:1: variable "x" has no schema`,
+			`built.yaml:1:1: variable "x" is declared but the uriTemplate has no {x}`,
+		}},
 		{"goType", func(s *Spec) {
 			s.Types[0].Schema = &Schema{Kind: KindGoType, GoType: &GoTypeRef{ImportPath: "time", Name: "time"}}
 		}, []string{
