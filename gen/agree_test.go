@@ -14,8 +14,11 @@ import (
 	"github.com/mcpgen/mcpgen/golden/naming"
 	"github.com/mcpgen/mcpgen/golden/numbers"
 	"github.com/mcpgen/mcpgen/golden/objects"
+	"github.com/mcpgen/mcpgen/golden/prompts"
 	"github.com/mcpgen/mcpgen/golden/refs"
+	"github.com/mcpgen/mcpgen/golden/resources"
 	"github.com/mcpgen/mcpgen/golden/strings"
+	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
 	inaming "github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/internal/specschema"
@@ -34,6 +37,9 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },
 	"../golden/naming/mcpgen.yaml":        func(s *runtime.Server) { naming.Register(s, naming.UnimplementedHandler{}) },
+	"../golden/resources/mcpgen.yaml":     func(s *runtime.Server) { resources.Register(s, resources.UnimplementedHandler{}) },
+	"../golden/templates/mcpgen.yaml":     func(s *runtime.Server) { templates.Register(s, templates.UnimplementedHandler{}) },
+	"../golden/prompts/mcpgen.yaml":       func(s *runtime.Server) { prompts.Register(s, prompts.UnimplementedHandler{}) },
 	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 }
 

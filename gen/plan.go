@@ -205,14 +205,14 @@ func newPlan(s *spec.Spec) *plan {
 		}
 	}
 	for _, tp := range p.templates {
-		p.declareRoot(tp.params, tp.base+"Params", tp.tmpl.Pos, fmt.Sprintf("the variables of resource template %q", tp.tmpl.Name))
+		p.declareRoot(tp.params, tp.base+"Params", tp.tmpl.Pos, fmt.Sprintf("the set of variables of resource template %q", tp.tmpl.Name))
 		if c := tp.tmpl.Content; c != nil && c.Kind == spec.ContentJSON {
 			tp.content = c.Schema
 			p.declareRoot(c.Schema, tp.base+"Content", tp.tmpl.Pos, fmt.Sprintf("the content of resource template %q", tp.tmpl.Name))
 		}
 	}
 	for _, pp := range p.prompts {
-		p.declareRoot(pp.args, pp.base+"Args", pp.prompt.Pos, fmt.Sprintf("the arguments of prompt %q", pp.prompt.Name))
+		p.declareRoot(pp.args, pp.base+"Args", pp.prompt.Pos, fmt.Sprintf("the set of arguments of prompt %q", pp.prompt.Name))
 	}
 	return p
 }

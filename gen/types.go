@@ -82,6 +82,9 @@ func (g *generator) templateHelpers(f *jen.File, tp *templatePlan) {
 // expandValue converts a variable's Go value to what ExpandURITemplate
 // takes: its underlying string, int64, float64, bool or []string.
 func (g *generator) expandValue(v jen.Code, s *spec.Schema) jen.Code {
+	if g.plan.declOf[s] == nil && s.Kind != spec.KindRef && s.Kind != spec.KindArray {
+		return v // already a string, int64, float64 or bool
+	}
 	r := g.resolved(s)
 	switch r.Kind {
 	case spec.KindInteger:
