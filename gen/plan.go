@@ -29,7 +29,7 @@ type plan struct {
 
 	taken   map[string]taker // package-level Go names → what took them
 	methods map[string]taker // Handler method names → what took them
-	diags spec.Diagnostics
+	diags   spec.Diagnostics
 }
 
 // declKind says what Go declaration a decl becomes.

@@ -14,6 +14,7 @@ type peerInfo struct {
 	clientInfo    Implementation
 	hasClientInfo bool
 	capabilities  json.RawMessage
+	caps          capSet // what the server advertised to this client
 }
 
 type reqKey struct{}

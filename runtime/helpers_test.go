@@ -258,3 +258,22 @@ func echoTool(name string) runtime.Tool {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// errorJSON is a response's error as the server wrote it (no HTML
+// escaping, no data when there was none), or "" without an error.
+func errorJSON(r response) string {
+	if r.Error == nil {
+		return ""
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(r.Error.Message)
+	s := fmt.Sprintf(`{"code":%d,"message":%s`, r.Error.Code, strings.TrimSuffix(b.String(), "\n"))
+	if r.Error.Data != nil {
+		s += `,"data":` + string(r.Error.Data)
+	}
+	return s + "}"
+}
+
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -5,8 +5,7 @@ import (
 	"encoding/json"
 	"log/slog"
 	"os"
-	"sync"
-	"sync/atomic"
+	"slices"
 )
 
 // Implementation names a client or a server (MCP's Implementation).
@@ -84,20 +83,20 @@ func WithMaxMessageSize(n int) Option {
 	}
 }
 
-// Server holds what a server offers (its tools, later resources and
-// prompts) and serves any number of sessions over any transport. Register
-// everything before serving; a Server is safe for concurrent use by its
-// sessions.
+// Server holds what a server offers (tools, resources, resource templates,
+// prompts) and serves any number of sessions over any transport. Its methods
+// are safe for concurrent use, also while serving: what is added or removed
+// after sessions exist is announced to them with list_changed notifications.
 type Server struct {
 	info Implementation
 	cfg  config
 
-	mu     sync.Mutex // guards tools and byName
-	tools  []*toolEntry
-	byName map[string]*toolEntry
-	// snap is an immutable view of the tools for the request path, rebuilt
-	// lazily after AddTool, so serving never takes a lock.
-	snap atomic.Pointer[toolSnapshot]
+	tools     registry[*toolEntry]
+	resources registry[*resourceEntry]
+	templates registry[*templateEntry]
+	prompts   registry[*promptEntry]
+
+	sessions sessionSet // initialized sessions, for notifications
 
 	workers *workers // goroutines for requests, shared by the sessions
 }
@@ -106,7 +105,6 @@ type Server struct {
 func NewServer(info Implementation, opts ...Option) *Server {
 	s := &Server{
 		info:    info,
-		byName:  make(map[string]*toolEntry),
 		workers: newWorkers(),
 		cfg: config{
 			pageSize:       defaultPageSize,
@@ -122,13 +120,46 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	return s
 }
 
+// capSet is a set of server capabilities, as advertised at initialize.
+type capSet uint8
+
+const (
+	capTools capSet = 1 << iota
+	capResources
+	capPrompts
+	capCompletions
+)
+
 // capabilities returns the server capabilities for initialize: only what is
-// registered is advertised.
-func (s *Server) capabilities() json.RawMessage {
-	if len(s.toolSnapshot().list) > 0 {
-		return json.RawMessage(`{"tools":{}}`)
+// registered is advertised. Everything can change while serving, so every
+// list announces its changes; resources can be subscribed to.
+func (s *Server) capabilities() (json.RawMessage, capSet) {
+	var caps capSet
+	b := []byte{'{'}
+	add := func(c capSet, member string) {
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, member...)
+		caps |= c
 	}
-	return json.RawMessage(`{}`)
+	if len(s.tools.snapshot().list) > 0 {
+		add(capTools, `"tools":{"listChanged":true}`)
+	}
+	templates := s.templates.snapshot().list
+	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 {
+		add(capResources, `"resources":{"subscribe":true,"listChanged":true}`)
+	}
+	prompts := s.prompts.snapshot().list
+	if len(prompts) > 0 {
+		add(capPrompts, `"prompts":{"listChanged":true}`)
+	}
+	completes := slices.ContainsFunc(prompts, (*promptEntry).completes) ||
+		slices.ContainsFunc(templates, func(te *templateEntry) bool { return te.tmpl.Complete != nil })
+	if completes {
+		add(capCompletions, `"completions":{}`)
+	}
+	return append(b, '}'), caps
 }
 
 // logger returns the logger of the server serving ctx, or slog.Default() when

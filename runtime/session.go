@@ -29,6 +29,11 @@ type Session struct {
 	wg       sync.WaitGroup   // calls running in their own goroutine
 
 	peer atomic.Pointer[peerInfo]
+
+	out outbox // notifications due
+
+	subMu sync.Mutex          // guards subs
+	subs  map[string]struct{} // resources/subscribe'd URIs
 }
 
 // call is a request running in its own goroutine. It is also the context
@@ -54,13 +59,18 @@ func (c *call) Value(key any) any {
 	return c.Context.Value(key)
 }
 
-// NewSession starts a session whose outgoing messages (responses; later
-// notifications and server requests) go to send, one complete JSON-RPC message
-// per call, without a trailing newline. send is called from the goroutines
-// that finish requests, possibly concurrently: it must be safe for that (each
-// call delivers one whole message) and must not retain msg after it returns.
+// NewSession starts a session whose outgoing messages (responses,
+// notifications; later server requests) go to send, one complete JSON-RPC
+// message per call, without a trailing newline. send is called from the
+// goroutines that finish requests and send notifications, possibly
+// concurrently: it must be safe for that (each call delivers one whole
+// message) and must not retain msg after it returns. Once initialized, the
+// session is known to the server (for notifications) until Close: a
+// transport must Close every session it starts.
 func (s *Server) NewSession(send func(msg []byte)) *Session {
-	return &Session{srv: s, send: send, inflight: make(map[string]*call)}
+	ss := &Session{srv: s, send: send, inflight: make(map[string]*call)}
+	ss.out.ss = ss
+	return ss
 }
 
 // HandleMessage handles one incoming JSON-RPC message. It returns once the
@@ -130,6 +140,9 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 	case "initialize":
 		res, e := ss.initialize(params)
 		ss.reply(id, res, e)
+		if e == nil {
+			ss.out.start() // notifications may follow the response now
+		}
 		return
 	case "ping":
 		ss.sendResult(id, rawResult(`{}`))
@@ -139,15 +152,49 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
 		return
 	}
+	var res encoder
+	var e *Error
 	switch string(method) {
-	case "tools/list":
-		res, e := ss.toolsList(params)
-		ss.reply(id, res, e)
 	case "tools/call":
 		ss.toolsCall(ctx, id, params)
+		return
+	case "resources/read":
+		ss.resourcesRead(ctx, id, params)
+		return
+	case "prompts/get":
+		ss.promptsGet(ctx, id, params)
+		return
+	case "completion/complete":
+		ss.complete(ctx, id, params)
+		return
+	case "tools/list":
+		res, e = ss.toolsList(params)
+	case "resources/list":
+		res, e = ss.resourcesList(params)
+	case "resources/templates/list":
+		res, e = ss.templatesList(params)
+	case "prompts/list":
+		res, e = ss.promptsList(params)
+	case "resources/subscribe":
+		res, e = ss.subscribe(params, true)
+	case "resources/unsubscribe":
+		res, e = ss.subscribe(params, false)
 	default:
-		ss.sendError(id, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
+		e = errorf(CodeMethodNotFound, "method %s not found", quote(string(method)))
 	}
+	ss.reply(id, res, e)
+}
+
+// offers reports whether the session serves the methods of a capability:
+// when it was advertised at initialize, or when something of the kind is
+// registered now (n > 0). A client told "no prompts" that asks anyway gets
+// method not found, as long as there are none.
+func (ss *Session) offers(c capSet, n int) bool {
+	if n > 0 {
+		return true
+	}
+	p := ss.peer.Load()
+	return p != nil && p.caps&c != 0
 }
 
 // notification handles a message without id. Unknown notifications are
@@ -210,6 +257,15 @@ func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
 		ss.mu.Unlock()
 		return nil, errorf(CodeInvalidRequest, "invalid request: the session is already initialized")
 	}
+	// Join the server's sessions before reading what it offers: a change
+	// made after this point is announced (once the response is out, see
+	// outbox.start), one made before is in the capabilities and lists.
+	ss.srv.sessions.add(ss)
+	if ss.closed.Load() { // Close ran meanwhile and could not remove us
+		ss.srv.sessions.remove(ss)
+	}
+	var caps json.RawMessage
+	caps, pi.caps = ss.srv.capabilities()
 	ss.peer.Store(pi)
 	ss.ready.Store(true)
 	ss.mu.Unlock()
@@ -219,7 +275,7 @@ func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
 		Capabilities    json.RawMessage `json:"capabilities"`
 		ServerInfo      Implementation  `json:"serverInfo"`
 		Instructions    string          `json:"instructions,omitempty"`
-	}{pi.version, ss.srv.capabilities(), ss.srv.info, ss.srv.cfg.instructions})
+	}{pi.version, caps, ss.srv.info, ss.srv.cfg.instructions})
 	if err != nil {
 		return nil, errorf(CodeInternalError, "internal error: %v", err)
 	}
@@ -294,10 +350,13 @@ func (c *call) run() {
 func (ss *Session) Wait() { ss.wg.Wait() }
 
 // Close ends the session: the contexts of requests in flight are cancelled,
-// later messages are ignored, and once Close returns send is never called
-// again. It does not wait for handlers to return.
+// later messages are ignored, the server forgets the session (no more
+// notifications), and once Close returns send is never called again. It does
+// not wait for handlers to return.
 func (ss *Session) Close() {
 	ss.closed.Store(true)
+	ss.srv.sessions.remove(ss)
+	ss.out.close()
 	ss.mu.Lock()
 	for _, c := range ss.inflight {
 		c.cancel()

@@ -22,7 +22,7 @@ func TestLifecycle(t *testing.T) {
 
 	jsonEqual(t, `{
 		"protocolVersion": "2025-11-25",
-		"capabilities": {"tools": {}},
+		"capabilities": {"tools": {"listChanged": true}},
 		"serverInfo": {"name": "orders", "title": "Orders desk", "version": "1.2.0", "websiteUrl": "https://example.com",
 			"icons": [{"src": "https://example.com/i.png", "mimeType": "image/png", "sizes": ["48x48"], "theme": "dark"}]},
 		"instructions": "Confirm before any refund."

@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"runtime/debug"
-	"slices"
 )
 
 // ToolAnnotations are hints about a tool's behaviour. Clients must treat them
@@ -66,37 +64,37 @@ type toolEntry struct {
 	wire []byte // the tool's tools/list entry, encoded once at AddTool
 }
 
-type toolSnapshot struct {
-	list   []*toolEntry
-	byName map[string]*toolEntry
-}
+func (te *toolEntry) key() string      { return te.tool.Name }
+func (te *toolEntry) listJSON() []byte { return te.wire }
 
 // AddTool registers t. It panics, as these are programming errors in the
 // (generated) registration code: on an empty or duplicate name, a nil
 // Handler, or a schema or _meta that is not a JSON object. Tools are listed in
-// the order they were added. Register every tool before serving.
+// the order they were added. AddTool may be called while serving: initialized
+// sessions then get notifications/tools/list_changed.
 func (s *Server) AddTool(t Tool) {
 	if t.Name == "" {
 		panic("runtime: AddTool: the tool has no name")
 	}
+	where := fmt.Sprintf("AddTool(%q)", t.Name)
 	if t.Handler == nil {
-		panic(fmt.Sprintf("runtime: AddTool(%q): nil Handler", t.Name))
+		panic("runtime: " + where + ": nil Handler")
 	}
 	if t.InputSchema == nil {
 		t.InputSchema = noArgsSchema
 	}
-	t.InputSchema = mustObject(t.Name, "InputSchema", t.InputSchema)
+	t.InputSchema = mustObject(where, "InputSchema", t.InputSchema)
 	var top struct {
 		Type json.RawMessage `json:"type"`
 	}
 	if json.Unmarshal(t.InputSchema, &top) != nil || string(top.Type) != `"object"` {
-		panic(fmt.Sprintf("runtime: AddTool(%q): InputSchema must have \"type\":\"object\"", t.Name))
+		panic("runtime: " + where + ": InputSchema must have \"type\":\"object\"")
 	}
 	if t.OutputSchema != nil {
-		t.OutputSchema = mustObject(t.Name, "OutputSchema", t.OutputSchema)
+		t.OutputSchema = mustObject(where, "OutputSchema", t.OutputSchema)
 	}
 	if t.Meta != nil {
-		t.Meta = mustObject(t.Name, "Meta", t.Meta)
+		t.Meta = mustObject(where, "Meta", t.Meta)
 	}
 	wire, err := json.Marshal(struct {
 		Name         string           `json:"name"`
@@ -109,28 +107,34 @@ func (s *Server) AddTool(t Tool) {
 		Meta         json.RawMessage  `json:"_meta,omitempty"`
 	}{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
 	if err != nil {
-		panic(fmt.Sprintf("runtime: AddTool(%q): %v", t.Name, err))
+		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
+	if !s.tools.add(&toolEntry{tool: t, wire: wire}) {
+		panic("runtime: " + where + ": a tool with this name is already registered")
+	}
+	s.listChanged(capTools)
+}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, dup := s.byName[t.Name]; dup {
-		panic(fmt.Sprintf("runtime: AddTool(%q): a tool with this name is already registered", t.Name))
+// RemoveTool unregisters the tool named name and reports whether there was
+// one. Calls already running finish; initialized sessions get
+// notifications/tools/list_changed.
+func (s *Server) RemoveTool(name string) bool {
+	if !s.tools.remove(name) {
+		return false
 	}
-	te := &toolEntry{tool: t, wire: wire}
-	s.tools = append(s.tools, te)
-	s.byName[t.Name] = te
-	s.snap.Store(nil)
+	s.listChanged(capTools)
+	return true
 }
 
 // mustObject returns raw compacted, and panics unless it is a JSON object.
-func mustObject(tool, field string, raw json.RawMessage) json.RawMessage {
+// where names the registration, e.g. AddTool("x").
+func mustObject(where, field string, raw json.RawMessage) json.RawMessage {
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, raw); err != nil {
-		panic(fmt.Sprintf("runtime: AddTool(%q): %s is not valid JSON: %v", tool, field, err))
+		panic(fmt.Sprintf("runtime: %s: %s is not valid JSON: %v", where, field, err))
 	}
 	if firstByte(buf.Bytes()) != '{' {
-		panic(fmt.Sprintf("runtime: AddTool(%q): %s must be a JSON object", tool, field))
+		panic(fmt.Sprintf("runtime: %s: %s must be a JSON object", where, field))
 	}
 	return buf.Bytes()
 }
@@ -138,65 +142,20 @@ func mustObject(tool, field string, raw json.RawMessage) json.RawMessage {
 // Tools returns the registered tools in order, with InputSchema and
 // OutputSchema as advertised in tools/list. Do not modify their byte slices.
 func (s *Server) Tools() []Tool {
-	sn := s.toolSnapshot()
-	out := make([]Tool, len(sn.list))
-	for i, te := range sn.list {
+	v := s.tools.snapshot()
+	out := make([]Tool, len(v.list))
+	for i, te := range v.list {
 		out[i] = te.tool
 	}
 	return out
 }
 
-func (s *Server) toolSnapshot() *toolSnapshot {
-	if sn := s.snap.Load(); sn != nil {
-		return sn
-	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if sn := s.snap.Load(); sn != nil {
-		return sn
-	}
-	sn := &toolSnapshot{list: slices.Clone(s.tools), byName: maps.Clone(s.byName)}
-	s.snap.Store(sn)
-	return sn
-}
-
-// toolsPage is one page of tools/list, encoded from the entries' cached JSON.
-type toolsPage struct {
-	tools []*toolEntry
-	next  string
-}
-
-func (p toolsPage) appendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, `{"tools":[`...)
-	for i, te := range p.tools {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		dst = append(dst, te.wire...)
-	}
-	dst = append(dst, ']')
-	if p.next != "" {
-		dst = append(dst, `,"nextCursor":`...)
-		dst = appendString(dst, p.next)
-	}
-	return append(dst, '}'), nil
-}
-
 func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
-	sn := ss.srv.toolSnapshot()
-	if len(sn.list) == 0 {
+	v := ss.srv.tools.snapshot()
+	if !ss.offers(capTools, len(v.list)) {
 		return nil, errorf(CodeMethodNotFound, `method "tools/list" not found: this server has no tools`)
 	}
-	start, e := pageStart(params, len(sn.list))
-	if e != nil {
-		return nil, e
-	}
-	end := min(start+ss.srv.cfg.pageSize, len(sn.list))
-	p := toolsPage{tools: sn.list[start:end]}
-	if end < len(sn.list) {
-		p.next = encodeCursor(end)
-	}
-	return p, nil
+	return page(ss, "tools", v, params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own
@@ -227,7 +186,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
 		return
 	}
-	te := ss.srv.toolSnapshot().byName[string(name)]
+	te := ss.srv.tools.snapshot().byKey[string(name)]
 	if te == nil {
 		ss.sendError(id, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
 		return
