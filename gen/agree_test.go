@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/numbers"
 	"github.com/mcpgen/mcpgen/golden/objects"
 	"github.com/mcpgen/mcpgen/golden/prompts"
+	raw "github.com/mcpgen/mcpgen/golden/raw_schemas"
 	"github.com/mcpgen/mcpgen/golden/refs"
 	"github.com/mcpgen/mcpgen/golden/resources"
 	"github.com/mcpgen/mcpgen/golden/strings"
@@ -40,6 +41,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/resources/mcpgen.yaml":     func(s *runtime.Server) { resources.Register(s, resources.UnimplementedHandler{}) },
 	"../golden/templates/mcpgen.yaml":     func(s *runtime.Server) { templates.Register(s, templates.UnimplementedHandler{}) },
 	"../golden/prompts/mcpgen.yaml":       func(s *runtime.Server) { prompts.Register(s, prompts.UnimplementedHandler{}) },
+	"../golden/raw_schemas/mcpgen.yaml":   func(s *runtime.Server) { raw.Register(s, raw.UnimplementedHandler{}) },
 	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 }
 
@@ -80,8 +82,14 @@ func TestSchemasAgreeWithSpec(t *testing.T) {
 					continue
 				}
 				want := expectedSchema(s, st.Input, true)
+				if st.InputSchema != nil {
+					want = rawExpected(t, st.InputSchema)
+				}
 				compareSchema(t, st.Name+" input", want, rt.InputSchema)
 				want = expectedSchema(s, st.Output, false)
+				if st.OutputSchema != nil {
+					want = rawExpected(t, st.OutputSchema)
+				}
 				compareSchema(t, st.Name+" output", want, rt.OutputSchema)
 			}
 		})
@@ -115,6 +123,15 @@ func expectedSchema(s *spec.Spec, sch *spec.Schema, input bool) any {
 		doc["$defs"] = specschema.Defs(s)
 	}
 	return specschema.Normalize(doc, inaming.Exported)
+}
+
+// rawExpected is a schema the spec writes out in full: advertised as is.
+func rawExpected(t *testing.T, v *spec.Value) any {
+	doc, err := specschema.Decode(v.JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return specschema.Normalize(doc, func(n string) string { return n })
 }
 
 func compareSchema(t *testing.T, what string, want any, got json.RawMessage) {

@@ -105,11 +105,17 @@ func (g *generator) toolMethods() []*handlerMethod {
 	for _, tp := range g.plan.tools {
 		m := &handlerMethod{name: tp.method, kind: "tool", item: tp.tool.Name, zero: jen.Nil(),
 			doc: g.itemDoc(tp.method, "serves tool", tp.tool.Name, tp.tool.Pos, tp.tool.Description)}
-		if tp.input != nil {
+		switch {
+		case tp.tool.InputSchema != nil:
+			m.params = []jen.Code{jen.Id("args"), jen.Qual(jsonPkg, "RawMessage")}
+		case tp.input != nil:
 			m.params = []jen.Code{jen.Id("in"), jen.Op("*").Add(g.typeOf(tp.input))}
 		}
 		m.results = []jen.Code{jen.Op("*").Qual(runtimePkg, "CallToolResult")}
-		if tp.output != nil {
+		switch {
+		case tp.tool.OutputSchema != nil:
+			m.results = []jen.Code{jen.Qual(jsonPkg, "RawMessage")}
+		case tp.output != nil:
 			m.results = []jen.Code{jen.Op("*").Add(g.typeOf(tp.output))}
 		}
 		ms = append(ms, m)

@@ -239,23 +239,52 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 	return jen.Qual(runtimePkg, "TypedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
 }
 
-// typedTool is runtime.TypedTool(runtime.Tool{…}, h.Method) or its variant
-// for tools that return a whole result.
+// typedTool is runtime.TypedTool(runtime.Tool{…}, h.Method), or its variant
+// for tools that return a whole result. Tools without arguments, and tools
+// with a raw inputSchema or outputSchema, get a small adapter closure.
 func (g *generator) typedTool(tp *toolPlan) jen.Code {
+	t := tp.tool
+	hasOutput := tp.output != nil || t.OutputSchema != nil
 	adapter := "TypedTool"
-	if tp.output == nil {
+	if !hasOutput {
 		adapter = "TypedToolResult"
 	}
 	fn := jen.Id("h").Dot(tp.method)
-	if tp.input == nil {
-		out := jen.Op("*").Qual(runtimePkg, "CallToolResult")
-		if tp.output != nil {
-			out = jen.Op("*").Add(g.typeOf(tp.output))
+	if tp.input == nil || t.InputSchema != nil || t.OutputSchema != nil {
+		var inType jen.Code = jen.Qual(runtimePkg, "NoArgs")
+		var call []jen.Code = []jen.Code{jen.Id("ctx")}
+		switch {
+		case t.InputSchema != nil:
+			inType = jen.Qual(jsonPkg, "RawMessage")
+			call = append(call, jen.Op("*").Id("in"))
+		case tp.input != nil:
+			inType = g.typeOf(tp.input)
+			call = append(call, jen.Id("in"))
 		}
-		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("_").Op("*").Qual(runtimePkg, "NoArgs")).
-			Params(out, jen.Error()).Block(jen.Return(jen.Id("h").Dot(tp.method).Call(jen.Id("ctx"))))
+		inName := "in"
+		if tp.input == nil && t.InputSchema == nil {
+			inName = "_"
+		}
+		var body []jen.Code
+		var out jen.Code = jen.Op("*").Qual(runtimePkg, "CallToolResult")
+		switch {
+		case t.OutputSchema != nil:
+			out = jen.Op("*").Qual(jsonPkg, "RawMessage")
+			body = []jen.Code{
+				jen.List(jen.Id("out"), jen.Err()).Op(":=").Id("h").Dot(tp.method).Call(call...),
+				jen.If(jen.Err().Op("!=").Nil().Op("||").Id("out").Op("==").Nil()).Block(jen.Return(jen.Nil(), jen.Err())),
+				jen.Return(jen.Op("&").Id("out"), jen.Nil()),
+			}
+		case tp.output != nil:
+			out = jen.Op("*").Add(g.typeOf(tp.output))
+			fallthrough
+		default:
+			body = []jen.Code{jen.Return(jen.Id("h").Dot(tp.method).Call(call...))}
+		}
+		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id(inName).Op("*").Add(inType)).
+			Params(out, jen.Error()).Block(body...)
 	}
-	return jen.Qual(runtimePkg, adapter).Call(jen.Line().Add(g.toolLiteral(tp.tool)), jen.Line().Add(fn).Op(",").Line())
+	return jen.Qual(runtimePkg, adapter).Call(jen.Line().Add(g.toolLiteral(t)), jen.Line().Add(fn).Op(",").Line())
 }
 
 func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
@@ -286,6 +315,12 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 		}
 		if t.Meta != nil {
 			d[jen.Id("Meta")] = rawJSON(t.Meta)
+		}
+		if t.InputSchema != nil {
+			d[jen.Id("InputSchema")] = rawJSON(t.InputSchema)
+		}
+		if t.OutputSchema != nil {
+			d[jen.Id("OutputSchema")] = rawJSON(t.OutputSchema)
 		}
 	}))
 }

@@ -92,7 +92,14 @@ func specAccepts(t *testing.T, s *spec.Spec, toolName string, args []byte) bool 
 		t.Fatalf("no tool %q in the spec", toolName)
 	}
 	doc := any(map[string]any{"type": "object", "additionalProperties": false})
-	if tool.Input != nil {
+	switch {
+	case tool.InputSchema != nil:
+		raw, err := validate.UnmarshalJSON(bytes.NewReader(tool.InputSchema.JSON))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc = raw
+	case tool.Input != nil:
 		doc = specschema.Document(s, tool.Input)
 	}
 	c := validate.NewCompiler()

@@ -13,7 +13,7 @@ var (
 	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
-	toolKeys           = []string{"title", "description", "input", "output", "annotations", "icons", "_meta"}
+	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta"}
 	toolAnnotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 )
 
@@ -236,6 +236,10 @@ func (d *decoder) tool(te entry) *Tool {
 			t.Input = d.schemaOr(e.value, "input", KindObject)
 		case "output":
 			t.Output = d.schema(e.value, "output")
+		case "inputSchema":
+			t.InputSchema = d.rawSchema(e.value, "inputSchema")
+		case "outputSchema":
+			t.OutputSchema = d.rawSchema(e.value, "outputSchema")
 		case "annotations":
 			t.Annotations = d.toolAnnotations(e.value)
 		case "icons":
@@ -280,4 +284,14 @@ func (d *decoder) toolAnnotations(n *yaml.Node) *ToolAnnotations {
 		}
 	}
 	return a
+}
+
+// rawSchema decodes a JSON Schema written out in full (inputSchema,
+// outputSchema): a mapping kept as JSON, checked by validation.
+func (d *decoder) rawSchema(n *yaml.Node, key string) *Value {
+	if _, ok := d.mapping(n, key); !ok {
+		return nil
+	}
+	v, _ := d.value(n)
+	return v
 }

@@ -216,8 +216,14 @@ type Tool struct {
 	// Output is the structured result. Nil means the handler returns content
 	// itself. It may be of any kind (SEP-2106); where the negotiated protocol
 	// wants an object, the runtime says so.
-	Output      *Schema
-	Annotations *ToolAnnotations
+	Output *Schema
+	// InputSchema and OutputSchema are raw JSON Schemas (2020-12), written
+	// instead of input or output for what the type system cannot say
+	// (allOf, if/then/else, $anchor, …). They are advertised as written;
+	// the handler gets and returns raw JSON, validated against them.
+	InputSchema  *Value
+	OutputSchema *Value
+	Annotations  *ToolAnnotations
 	Icons       []*Icon
 	// Meta is the tool's `_meta` object, if any.
 	Meta *Value

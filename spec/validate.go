@@ -207,6 +207,7 @@ func (v *validator) tools() {
 		if t.Output != nil {
 			v.schema(t.Output)
 		}
+		v.rawSchemas(t)
 		v.icons(t.Icons)
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")
