@@ -224,7 +224,7 @@ type Tool struct {
 	InputSchema  *Value
 	OutputSchema *Value
 	Annotations  *ToolAnnotations
-	Icons       []*Icon
+	Icons        []*Icon
 	// Meta is the tool's `_meta` object, if any.
 	Meta *Value
 }
