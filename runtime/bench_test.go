@@ -166,3 +166,58 @@ func BenchmarkToolsCallStdioPipelined(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// benchRead is one resources/read round trip through a Session.
+func benchRead(b *testing.B, srv *runtime.Server, uri, want string) {
+	done := make(chan struct{}, 1)
+	var got string
+	check := true
+	ss := srv.NewSession(func(msg []byte) {
+		if check {
+			got = string(msg)
+		}
+		done <- struct{}{}
+	})
+	defer ss.Close()
+	ctx := context.Background()
+	ss.HandleMessage(ctx, []byte(benchInit))
+	<-done
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"` + uri + `"}}`)
+	ss.HandleMessage(ctx, req)
+	<-done
+	if want := `{"jsonrpc":"2.0","id":1,"result":` + want + `}`; got != want {
+		b.Fatalf("response %s, want %s", got, want)
+	}
+	check = false
+	b.ReportAllocs()
+	for b.Loop() {
+		ss.HandleMessage(ctx, req)
+		<-done
+	}
+}
+
+// benchResources has a static resource and, after nine templates the URIs
+// do not match, a typed template.
+func benchResources() *runtime.Server {
+	srv := runtime.NewServer(testInfo())
+	srv.AddResource(runtime.TypedResource(runtime.Resource{URI: "config://app"}, func(context.Context) (string, error) { return "dark", nil }))
+	for i := range 9 {
+		srv.AddResourceTemplate(runtime.ResourceTemplate{URITemplate: "blog://other" + strconv.Itoa(i) + "/{id}",
+			Handler: func(context.Context, *runtime.ReadResourceRequest) (*runtime.ReadResourceResult, error) {
+				return nil, nil
+			}})
+	}
+	srv.AddResourceTemplate(runtime.TypedTemplate(runtime.ResourceTemplate{URITemplate: "blog://posts/{id}"},
+		func(ctx context.Context, p *PostParams) (string, error) {
+			return "post " + strconv.FormatInt(p.ID, 10), nil
+		}))
+	return srv
+}
+
+func BenchmarkResourcesReadStatic(b *testing.B) {
+	benchRead(b, benchResources(), "config://app", `{"contents":[{"uri":"config://app","mimeType":"text/plain","text":"dark"}]}`)
+}
+
+func BenchmarkResourcesReadTemplate(b *testing.B) {
+	benchRead(b, benchResources(), "blog://posts/1042", `{"contents":[{"uri":"blog://posts/1042","mimeType":"text/plain","text":"post 1042"}]}`)
+}

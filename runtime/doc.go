@@ -4,17 +4,27 @@
 //
 // A Server holds what is offered: tools, registered with AddTool, usually
 // through the typed adapters TypedTool and TypedToolResult, which derive JSON
-// Schemas from Go types once and validate every call against them. Sessions
-// carry the protocol: Server.NewSession gives a transport-agnostic Session
-// that takes incoming messages (Session.HandleMessage) and hands outgoing
-// ones to a send function. Server.ServeStdio is the stdio transport built on
-// it.
+// Schemas from Go types once and validate every call against them; static
+// resources (AddResource, TypedResource) and RFC 6570 resource templates
+// (AddResourceTemplate, TypedTemplate, which types and validates the URI's
+// variables); prompts (AddPrompt, TypedPrompt, DeclarativePrompt), whose
+// arguments are checked before any handler runs; and completions of prompt
+// arguments and template variables (CompleteHandler, CompleteValues).
+// Everything can be added and removed while serving: initialized sessions
+// get list_changed notifications, and NotifyResourceUpdated reaches the
+// sessions subscribed to a resource. Sessions carry the protocol:
+// Server.NewSession gives a transport-agnostic Session that takes incoming
+// messages (Session.HandleMessage) and hands outgoing ones to a send
+// function. Server.ServeStdio is the stdio transport built on it.
 //
 // Error model, as the protocol wants it: a malformed request, an unknown
 // method or tool is a JSON-RPC error; arguments that fail the input schema and
 // any error a tool returns are an isError result whose text the model can act
-// on; a panicking handler is recovered, logged, answered with an internal
-// error, and the server keeps serving.
+// on; a resource that is not there is -32002 with data {"uri": …}, prompt
+// arguments that do not fit are invalid params, and other errors of resource,
+// prompt and completion handlers are internal errors; a panicking handler is
+// recovered, logged, answered with an internal error, and the server keeps
+// serving.
 //
 // Optional values are Opt[T] everywhere. Handlers reach request-scoped
 // information (ClientInfo, ClientCapabilities, ProtocolVersion) through their

@@ -11,9 +11,10 @@ import (
 )
 
 // Session is the transport-agnostic protocol state of one client connection:
-// the initialize handshake, what the client declared, and the requests in
-// flight. A transport reads messages, hands each to HandleMessage, and writes
-// what the session gives to its send function. stdio uses one Session per
+// the initialize handshake, what the client declared, the requests in
+// flight, its resource subscriptions and the notifications due to it. A
+// transport reads messages, hands each to HandleMessage, and writes what the
+// session gives to its send function. stdio uses one Session per
 // process; Streamable HTTP will use one per Mcp-Session-Id; tests and
 // benchmarks drive one in process.
 type Session struct {
@@ -74,12 +75,14 @@ func (s *Server) NewSession(send func(msg []byte)) *Session {
 }
 
 // HandleMessage handles one incoming JSON-RPC message. It returns once the
-// message is dispatched: built-in methods (initialize, ping, lists) are
-// answered before it returns, so their effect is ordered with later messages;
-// tools/call runs in its own goroutine under a context derived from ctx, and
-// is answered when its handler returns. Malformed input is answered with the
-// protocol's error and never stops the session. HandleMessage does not retain
-// msg. It may be called concurrently.
+// message is dispatched: built-in methods (initialize, ping, lists,
+// resources/subscribe and unsubscribe) are answered before it returns, so
+// their effect is ordered with later messages; the methods that run user
+// code (tools/call, resources/read, prompts/get, completion/complete) run in
+// their own goroutine under a context derived from ctx, can be cancelled,
+// and are answered when their handler returns. Malformed input is answered
+// with the protocol's error and never stops the session. HandleMessage does
+// not retain msg. It may be called concurrently.
 func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
 	if ss.closed.Load() {
 		return

@@ -29,8 +29,8 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	return s
 }
 
-// Register adds every tool of the spec to s, served by h. Input and output
-// schemas are reflected once, here, from the types in types_mcpgen.go.
+// Register adds everything the spec declares to s, served by h, in spec order.
+// Schemas are reflected once, here, from the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.TypedTool(
 		runtime.Tool{

@@ -1,0 +1,178 @@
+package runtime
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Notifications the server sends on its own: list_changed when tools,
+// resources or prompts are added or removed while serving, and
+// resources/updated for subscribed resources (NotifyResourceUpdated).
+//
+// A mutator (AddTool, NotifyResourceUpdated…) never waits for a client: it
+// marks what is due in each session's outbox, and a worker goroutine sends
+// it. Notifications of one kind coalesce while they wait (three tools added
+// in a row make one list_changed; a resource updated twice, one updated),
+// so a client that does not read costs a few bits per session, not a queue.
+
+// sessionSet is the server's set of initialized sessions. Readers take an
+// immutable snapshot without locking.
+type sessionSet struct {
+	mu   sync.Mutex
+	live atomic.Pointer[[]*Session]
+}
+
+func (s *sessionSet) add(ss *Session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var list []*Session
+	if p := s.live.Load(); p != nil {
+		list = slices.Clone(*p)
+	}
+	list = append(list, ss)
+	s.live.Store(&list)
+}
+
+func (s *sessionSet) remove(ss *Session) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p := s.live.Load()
+	if p == nil || !slices.Contains(*p, ss) {
+		return
+	}
+	list := slices.DeleteFunc(slices.Clone(*p), func(x *Session) bool { return x == ss })
+	s.live.Store(&list)
+}
+
+func (s *sessionSet) snapshot() []*Session {
+	if p := s.live.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
+
+// listChanged tells every initialized session that a list changed. Each
+// session sends only the kinds it was told about at initialize (the
+// capabilities say listChanged for those).
+func (s *Server) listChanged(kinds capSet) {
+	for _, ss := range s.sessions.snapshot() {
+		ss.out.listChanged(kinds)
+	}
+}
+
+// NotifyResourceUpdated sends notifications/resources/updated {uri} to every
+// initialized session subscribed to uri (by resources/subscribe, with that
+// exact URI). It does not wait for the notifications to be written, and may
+// be called from any goroutine.
+func (s *Server) NotifyResourceUpdated(uri string) {
+	for _, ss := range s.sessions.snapshot() {
+		if ss.subscribed(uri) {
+			ss.out.resourceUpdated(uri)
+		}
+	}
+}
+
+// outbox holds the notifications due to one session. It is a job for the
+// server's workers while it has something to send.
+type outbox struct {
+	ss *Session
+
+	mu      sync.Mutex
+	open    bool     // the initialize response is out: notifications may follow it
+	closed  bool     // the session is closed: nothing is kept any more
+	changed capSet   // lists whose list_changed is due
+	updated []string // subscribed URIs whose resources/updated is due, without duplicates
+	running bool     // a worker is sending
+}
+
+func (o *outbox) listChanged(kinds capSet) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return
+	}
+	o.changed |= kinds
+	o.kick()
+}
+
+func (o *outbox) resourceUpdated(uri string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return
+	}
+	if !slices.Contains(o.updated, uri) {
+		o.updated = append(o.updated, uri)
+	}
+	o.kick()
+}
+
+// start lets notifications flow: call it once the initialize response is
+// sent, so that none overtakes it. What was marked meanwhile goes out now.
+func (o *outbox) start() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.open = true
+	o.kick()
+}
+
+// close drops what is due and keeps nothing more.
+func (o *outbox) close() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.closed = true
+	o.changed, o.updated = 0, nil
+}
+
+// kick hands the outbox to a worker if it has something to send and no
+// worker has it yet. o.mu is held.
+func (o *outbox) kick() {
+	if o.open && !o.running && (o.changed != 0 || len(o.updated) > 0) {
+		o.running = true
+		o.ss.srv.workers.run(o)
+	}
+}
+
+var listChangedMethods = []struct {
+	kind capSet
+	msg  []byte
+}{
+	{capTools, []byte(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)},
+	{capResources, []byte(`{"jsonrpc":"2.0","method":"notifications/resources/list_changed"}`)},
+	{capPrompts, []byte(`{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}`)},
+}
+
+// run sends what is due until nothing is; marks made meanwhile are sent in
+// the next round.
+func (o *outbox) run() {
+	ss := o.ss
+	for {
+		o.mu.Lock()
+		changed, updated := o.changed, o.updated
+		o.changed, o.updated = 0, nil
+		if changed == 0 && len(updated) == 0 {
+			o.running = false
+			o.mu.Unlock()
+			return
+		}
+		o.mu.Unlock()
+		if p := ss.peer.Load(); p != nil {
+			changed &= p.caps
+		}
+		for _, m := range listChangedMethods {
+			if changed&m.kind != 0 {
+				ss.write(m.msg)
+			}
+		}
+		for _, uri := range updated {
+			bp := getBuf()
+			b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`...)
+			b = appendString(b, uri)
+			b = append(b, "}}"...)
+			ss.write(b)
+			*bp = b
+			putBuf(bp)
+		}
+	}
+}

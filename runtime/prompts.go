@@ -1,0 +1,370 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+)
+
+// Prompt is a prompt as registered with AddPrompt: what prompts/list
+// advertises and the handler prompts/get runs.
+type Prompt struct {
+	Name        string
+	Title       string
+	Description string
+	Arguments   []PromptArgument
+	Icons       []Icon
+	Meta        json.RawMessage // the prompt's _meta object, or nil
+
+	Handler  PromptHandler
+	Complete CompleteHandler // optional: completes arguments without an Enum
+}
+
+// PromptArgument is an argument of a prompt. Arguments are strings.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+	// Enum, when set, lists the allowed values: prompts/get refuses others,
+	// and completion/complete offers these.
+	Enum []string `json:"-"`
+}
+
+// GetPromptRequest is a prompts/get request as a handler sees it, after the
+// runtime checked the arguments against the prompt's.
+type GetPromptRequest struct {
+	Name      string
+	Arguments map[string]string // never nil
+	Meta      json.RawMessage   // the request's _meta object, or nil
+}
+
+// GetPromptResult is the result of prompts/get.
+type GetPromptResult struct {
+	Description string
+	Messages    []PromptMessage
+	Meta        json.RawMessage
+}
+
+// PromptMessage is one message of a prompt.
+type PromptMessage struct {
+	Role    string // "user" or "assistant"
+	Content Content
+}
+
+// PromptHandler builds a prompt's messages. A returned *Error is answered as
+// is; any other error is an internal error (-32603) with the error's text. A
+// panic is recovered and answered with an internal error.
+type PromptHandler func(ctx context.Context, req *GetPromptRequest) (*GetPromptResult, error)
+
+type promptEntry struct {
+	p    Prompt
+	wire []byte // the prompts/list entry, encoded once at AddPrompt
+}
+
+func (pe *promptEntry) key() string      { return pe.p.Name }
+func (pe *promptEntry) listJSON() []byte { return pe.wire }
+
+// completes reports whether completion/complete offers anything for the
+// prompt.
+func (pe *promptEntry) completes() bool {
+	return pe.p.Complete != nil || slices.ContainsFunc(pe.p.Arguments, func(a PromptArgument) bool { return len(a.Enum) > 0 })
+}
+
+func (pe *promptEntry) arg(name string) *PromptArgument {
+	for i := range pe.p.Arguments {
+		if pe.p.Arguments[i].Name == name {
+			return &pe.p.Arguments[i]
+		}
+	}
+	return nil
+}
+
+// AddPrompt registers p. It panics, as these are programming errors in the
+// (generated) registration code: on an empty or duplicate name, a nil
+// Handler, an argument without a name or named twice, or a _meta that is not
+// a JSON object. Prompts are listed in the order they were added. AddPrompt
+// may be called while serving: initialized sessions then get
+// notifications/prompts/list_changed.
+func (s *Server) AddPrompt(p Prompt) {
+	if p.Name == "" {
+		panic("runtime: AddPrompt: the prompt has no name")
+	}
+	where := fmt.Sprintf("AddPrompt(%q)", p.Name)
+	if p.Handler == nil {
+		panic("runtime: " + where + ": nil Handler")
+	}
+	for i, a := range p.Arguments {
+		if a.Name == "" {
+			panic(fmt.Sprintf("runtime: %s: argument %d has no name", where, i))
+		}
+		if slices.ContainsFunc(p.Arguments[:i], func(b PromptArgument) bool { return b.Name == a.Name }) {
+			panic(fmt.Sprintf("runtime: %s: argument %q is declared twice", where, a.Name))
+		}
+	}
+	if p.Meta != nil {
+		p.Meta = mustObject(where, "Meta", p.Meta)
+	}
+	p.Arguments = slices.Clone(p.Arguments) // checked: the caller's slice is not ours
+	wire, err := json.Marshal(struct {
+		Name        string           `json:"name"`
+		Title       string           `json:"title,omitempty"`
+		Description string           `json:"description,omitempty"`
+		Arguments   []PromptArgument `json:"arguments,omitempty"`
+		Icons       []Icon           `json:"icons,omitempty"`
+		Meta        json.RawMessage  `json:"_meta,omitempty"`
+	}{p.Name, p.Title, p.Description, p.Arguments, p.Icons, p.Meta})
+	if err != nil {
+		panic(fmt.Sprintf("runtime: %s: %v", where, err))
+	}
+	if !s.prompts.add(&promptEntry{p: p, wire: wire}) {
+		panic("runtime: " + where + ": a prompt with this name is already registered")
+	}
+	s.listChanged(capPrompts)
+}
+
+// RemovePrompt unregisters the prompt named name and reports whether there
+// was one. Initialized sessions get notifications/prompts/list_changed.
+func (s *Server) RemovePrompt(name string) bool {
+	if !s.prompts.remove(name) {
+		return false
+	}
+	s.listChanged(capPrompts)
+	return true
+}
+
+// Prompts returns the registered prompts in order.
+func (s *Server) Prompts() []Prompt {
+	v := s.prompts.snapshot()
+	out := make([]Prompt, len(v.list))
+	for i, pe := range v.list {
+		out[i] = pe.p
+	}
+	return out
+}
+
+func (ss *Session) promptsList(params json.RawMessage) (encoder, *Error) {
+	v := ss.srv.prompts.snapshot()
+	if !ss.offers(capPrompts, len(v.list)) {
+		return nil, errorf(CodeMethodNotFound, `method "prompts/list" not found: this server has no prompts`)
+	}
+	return page(ss, "prompts", v, params)
+}
+
+// promptsGet checks a prompts/get request, its arguments against the
+// prompt's, and runs the prompt in its own goroutine.
+func (ss *Session) promptsGet(ctx context.Context, id string, params json.RawMessage) {
+	pe, req, e := ss.promptRequest(params)
+	if e != nil {
+		ss.sendError(id, e)
+		return
+	}
+	ss.start(ctx, id, &call{exec: func(c *call) (encoder, *Error) {
+		res, e := ss.runPrompt(c, pe, req)
+		if e != nil {
+			return nil, e
+		}
+		return res, nil
+	}})
+}
+
+func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetPromptRequest, *Error) {
+	v := ss.srv.prompts.snapshot()
+	if !ss.offers(capPrompts, len(v.list)) {
+		return nil, nil, errorf(CodeMethodNotFound, `method "prompts/get" not found: this server has no prompts`)
+	}
+	if firstByte(params) != '{' {
+		return nil, nil, errorf(CodeInvalidParams, `invalid params: prompts/get takes an object with "name" and "arguments"`)
+	}
+	var name, args, meta []byte
+	if _, err := scanObject(params, func(key, val []byte) {
+		switch string(key) {
+		case "name":
+			name = val
+		case "arguments":
+			args = val
+		case "_meta":
+			meta = val
+		}
+	}); err != nil {
+		return nil, nil, errorf(CodeInvalidParams, "invalid params: %v", err)
+	}
+	name, ok := methodBytes(name) // a JSON string
+	if !ok {
+		return nil, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a prompt`)
+	}
+	pe := v.byKey[string(name)]
+	if pe == nil {
+		return nil, nil, errorf(CodeInvalidParams, "unknown prompt %s", quote(string(name)))
+	}
+	req := &GetPromptRequest{Name: pe.p.Name, Arguments: map[string]string{}}
+	if !isNull(args) {
+		if firstByte(args) != '{' {
+			return nil, nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be an object of strings`)
+		}
+		var bad []byte
+		_, _ = scanObject(args, func(key, val []byte) {
+			s, ok := methodBytes(val)
+			if !ok && bad == nil {
+				bad = key
+			}
+			req.Arguments[string(key)] = string(s)
+		})
+		if bad != nil {
+			return nil, nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be an object of strings, and %s is not a string`, quote(string(bad)))
+		}
+	}
+	if !isNull(meta) {
+		if firstByte(meta) != '{' {
+			return nil, nil, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`)
+		}
+		req.Meta = bytes.Clone(meta)
+	}
+	if e := pe.check(req.Arguments); e != nil {
+		return nil, nil, e
+	}
+	return pe, req, nil
+}
+
+// check holds arguments against the prompt's: every required one present,
+// none unknown, each within its Enum. Every problem is named, in a single
+// line.
+func (pe *promptEntry) check(args map[string]string) *Error {
+	var problems []string
+	for _, a := range pe.p.Arguments {
+		if _, ok := args[a.Name]; !ok && a.Required {
+			problems = append(problems, "missing required argument "+quote(a.Name))
+		}
+	}
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	takes := ""
+	for _, k := range names {
+		a := pe.arg(k)
+		switch {
+		case a == nil:
+			if takes == "" {
+				takes = pe.argNames()
+			}
+			problems = append(problems, "unknown argument "+quote(k)+takes)
+		case len(a.Enum) > 0 && !slices.Contains(a.Enum, args[k]):
+			problems = append(problems, "argument "+quote(k)+" must be "+oneOf(a.Enum)+" (got "+quote(args[k])+")")
+		}
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return errorf(CodeInvalidParams, "invalid arguments for prompt %s: %s", quote(pe.p.Name), joinReasons(problems))
+}
+
+// argNames says which arguments the prompt takes, for an unknown one.
+func (pe *promptEntry) argNames() string {
+	if len(pe.p.Arguments) == 0 {
+		return " (this prompt takes no arguments)"
+	}
+	var b strings.Builder
+	b.WriteString(" (arguments: ")
+	for i, a := range pe.p.Arguments {
+		if i == 30 {
+			b.WriteString(", …")
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(sanitize(a.Name, maxQuoted))
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// oneOf words an enum: `"a"`, or `one of "a", "b"`.
+func oneOf(enum []string) string {
+	if len(enum) == 1 {
+		return quote(enum[0])
+	}
+	q := make([]string, 0, min(len(enum), 21))
+	for i, v := range enum {
+		if i == 20 {
+			q = append(q, "…")
+			break
+		}
+		q = append(q, quote(v))
+	}
+	return "one of " + strings.Join(q, ", ")
+}
+
+// runPrompt calls the handler and turns its outcome into a result or a
+// protocol error.
+func (ss *Session) runPrompt(ctx context.Context, pe *promptEntry, req *GetPromptRequest) (res *GetPromptResult, rpcErr *Error) {
+	defer func() {
+		if v := recover(); v != nil {
+			ss.srv.cfg.logger.Error("runtime: prompt handler panicked",
+				"prompt", pe.p.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			res, rpcErr = nil, errorf(CodeInternalError, "internal error in prompt %s", quote(pe.p.Name))
+		}
+	}()
+	r, err := pe.p.Handler(ctx, req)
+	if err != nil {
+		if e, ok := errors.AsType[*Error](err); ok {
+			return nil, e
+		}
+		return nil, &Error{Code: CodeInternalError, Message: err.Error()}
+	}
+	if r == nil {
+		return nil, errorf(CodeInternalError, "internal error: prompt %s returned no result", quote(pe.p.Name))
+	}
+	return r, nil
+}
+
+var errRole = errors.New(`runtime: a prompt message's role must be "user" or "assistant"`)
+
+func (r *GetPromptResult) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '{')
+	if r.Description != "" {
+		dst = append(dst, `"description":`...)
+		dst = appendString(dst, r.Description)
+		dst = append(dst, ',')
+	}
+	dst = append(dst, `"messages":[`...)
+	var err error
+	for i, m := range r.Messages {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if dst, err = m.appendJSON(dst); err != nil {
+			return dst, err
+		}
+	}
+	dst = append(dst, ']')
+	dst, err = appendMeta(dst, r.Meta)
+	return append(dst, '}'), err
+}
+
+// MarshalJSON encodes the result as in the MCP schema.
+func (r GetPromptResult) MarshalJSON() ([]byte, error) { return r.appendJSON(nil) }
+
+func (m PromptMessage) appendJSON(dst []byte) ([]byte, error) {
+	if m.Role != "user" && m.Role != "assistant" {
+		return dst, errRole
+	}
+	if m.Content == nil {
+		return dst, errNilContent
+	}
+	dst = append(dst, `{"role":"`...)
+	dst = append(dst, m.Role...)
+	dst = append(dst, `","content":`...)
+	dst, err := m.Content.appendJSON(dst)
+	return append(dst, '}'), err
+}
+
+// MarshalJSON encodes the message as in the MCP schema.
+func (m PromptMessage) MarshalJSON() ([]byte, error) { return m.appendJSON(nil) }

@@ -1,0 +1,120 @@
+package runtime
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// registry holds one kind of registration (tools, resources, resource
+// templates, prompts) in registration order, indexed by key. Mutations take
+// mu; the request path reads an immutable view, rebuilt lazily after a
+// change, so serving never takes a lock (a tools/call lookup is one atomic
+// load and one map access). The zero value is empty and ready to use.
+type registry[E listed] struct {
+	mu    sync.Mutex // guards list and byKey
+	list  []E
+	byKey map[string]E
+	view  atomic.Pointer[regView[E]]
+}
+
+// listed is what a registry holds: an entry with a unique key and its list
+// entry (tools/list, resources/list…), encoded once at registration.
+type listed interface {
+	comparable
+	key() string
+	listJSON() []byte
+}
+
+type regView[E listed] struct {
+	list  []E
+	byKey map[string]E
+}
+
+// add registers e; it reports false, and changes nothing, when its key is
+// taken.
+func (r *registry[E]) add(e E) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, dup := r.byKey[e.key()]; dup {
+		return false
+	}
+	if r.byKey == nil {
+		r.byKey = make(map[string]E)
+	}
+	r.list = append(r.list, e)
+	r.byKey[e.key()] = e
+	r.view.Store(nil)
+	return true
+}
+
+// remove unregisters the entry with key k; the others keep their order.
+func (r *registry[E]) remove(k string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	e, ok := r.byKey[k]
+	if !ok {
+		return false
+	}
+	delete(r.byKey, k)
+	r.list = slices.DeleteFunc(r.list, func(x E) bool { return x == e })
+	r.view.Store(nil)
+	return true
+}
+
+// snapshot returns the current view. Do not modify it.
+func (r *registry[E]) snapshot() *regView[E] {
+	if v := r.view.Load(); v != nil {
+		return v
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v := r.view.Load(); v != nil {
+		return v
+	}
+	v := &regView[E]{list: slices.Clone(r.list), byKey: maps.Clone(r.byKey)}
+	r.view.Store(v)
+	return v
+}
+
+// listPage is one page of a list method ({"tools":[…],"nextCursor":…}),
+// encoded from the entries' cached JSON.
+type listPage[E listed] struct {
+	field string // "tools", "resources", "resourceTemplates", "prompts"
+	items []E
+	next  string
+}
+
+func (p listPage[E]) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, `{"`...)
+	dst = append(dst, p.field...)
+	dst = append(dst, `":[`...)
+	for i, e := range p.items {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		dst = append(dst, e.listJSON()...)
+	}
+	dst = append(dst, ']')
+	if p.next != "" {
+		dst = append(dst, `,"nextCursor":`...)
+		dst = appendString(dst, p.next)
+	}
+	return append(dst, '}'), nil
+}
+
+// page answers a list method over v from the cursor in params.
+func page[E listed](ss *Session, field string, v *regView[E], params json.RawMessage) (encoder, *Error) {
+	start, e := pageStart(params, len(v.list))
+	if e != nil {
+		return nil, e
+	}
+	end := min(start+ss.srv.cfg.pageSize, len(v.list))
+	p := listPage[E]{field: field, items: v.list[start:end]}
+	if end < len(v.list) {
+		p.next = encodeCursor(end)
+	}
+	return p, nil
+}
