@@ -321,3 +321,24 @@ func TestTypedPromptDerivedArguments(t *testing.T) {
 		t.Errorf("AudioBase64: %v", a)
 	}
 }
+
+func TestPromptAccessorsAndJSON(t *testing.T) {
+	srv, _ := promptServer(t)
+	var names []string
+	for _, p := range srv.Prompts() {
+		names = append(names, p.Name)
+	}
+	if got := strings.Join(names, ","); got != "test_simple_prompt,test_prompt_with_arguments,review,noargs,summarize,test_prompt_with_embedded_resource" {
+		t.Errorf("Prompts() = %s", got)
+	}
+	res := runtime.GetPromptResult{Description: "d", Messages: []runtime.PromptMessage{
+		{Role: "assistant", Content: runtime.ImageBase64("iVBORw==", "image/png")},
+	}, Meta: json.RawMessage(`{ "k": true }`)}
+	b, err := json.Marshal(res)
+	if want := `{"description":"d","messages":[{"role":"assistant","content":{"type":"image","data":"iVBORw==","mimeType":"image/png"}}],"_meta":{"k":true}}`; err != nil || string(b) != want {
+		t.Errorf("GetPromptResult JSON:\n got %s %v\nwant %s", b, err, want)
+	}
+	if _, err := json.Marshal(runtime.PromptMessage{Role: "system", Content: runtime.Text("x")}); err == nil {
+		t.Error("a message with role system encodes")
+	}
+}
