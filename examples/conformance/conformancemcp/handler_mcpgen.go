@@ -125,7 +125,7 @@ type ResourcesHandler interface {
 	// test://template/{id}/data
 	//
 	// Data for an id, as JSON.
-	ReadTemplateData(ctx context.Context, p *TemplateDataParams) (string, error)
+	ReadTemplateData(ctx context.Context, p *TemplateDataParams) (*TemplateDataContent, error)
 }
 
 // PromptsHandler builds the prompts of the spec that have no declarative messages, and
@@ -135,7 +135,7 @@ type PromptsHandler interface {
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTestPromptWithArgumentsArg1(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:97).
+	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:103).
 	//
 	// A prompt that embeds a resource.
 	PromptTestPromptWithEmbeddedResource(ctx context.Context, args *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error)
@@ -285,8 +285,8 @@ func (UnimplementedHandler) ReadWatchedResource(context.Context) (string, error)
 }
 
 // ReadTemplateData reports that resource template "template_data" is not implemented.
-func (UnimplementedHandler) ReadTemplateData(context.Context, *TemplateDataParams) (string, error) {
-	return "", &runtime.NotImplementedError{
+func (UnimplementedHandler) ReadTemplateData(context.Context, *TemplateDataParams) (*TemplateDataContent, error) {
+	return nil, &runtime.NotImplementedError{
 		Kind: "resource template",
 		Name: "template_data",
 	}

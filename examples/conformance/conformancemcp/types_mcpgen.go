@@ -47,7 +47,14 @@ func (p TemplateDataParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments" (mcpgen.yaml:90).
+// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:85).
+type TemplateDataContent struct {
+	ID           string `json:"id"`
+	TemplateTest bool   `json:"templateTest"`
+	Data         string `json:"data"`
+}
+
+// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments" (mcpgen.yaml:96).
 type TestPromptWithArgumentsArgs struct {
 	// First test argument
 	Arg1 string `json:"arg1" jsonschema_description:"First test argument"`
@@ -56,7 +63,7 @@ type TestPromptWithArgumentsArgs struct {
 	Arg2 string `json:"arg2" jsonschema_description:"Second test argument"`
 }
 
-// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:97).
+// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:103).
 type TestPromptWithEmbeddedResourceArgs struct {
 	// URI of the resource to embed
 	ResourceURI string `json:"resourceUri" jsonschema_description:"URI of the resource to embed"`
