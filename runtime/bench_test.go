@@ -3,8 +3,12 @@ package runtime_test
 import (
 	"bufio"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -220,4 +224,74 @@ func BenchmarkResourcesReadStatic(b *testing.B) {
 
 func BenchmarkResourcesReadTemplate(b *testing.B) {
 	benchRead(b, benchResources(), "blog://posts/1042", `{"contents":[{"uri":"blog://posts/1042","mimeType":"text/plain","text":"post 1042"}]}`)
+}
+
+// httpBench serves benchServer over Streamable HTTP in process and returns
+// a POST of a tools/call on an initialized session, ready to send.
+func httpBench(b *testing.B, opts ...runtime.HTTPOption) (client *http.Client, post func(id string) *http.Request) {
+	ts := httptest.NewServer(benchServer().HTTPHandler(opts...))
+	b.Cleanup(ts.Close)
+	client = &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 256}}
+	b.Cleanup(client.CloseIdleConnections)
+	newReq := func(body, session string) *http.Request {
+		req, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(body))
+		req.Header["Accept"] = []string{"application/json, text/event-stream"}
+		req.Header["Content-Type"] = []string{"application/json"}
+		if session != "" {
+			req.Header["Mcp-Session-Id"] = []string{session}
+			req.Header["Mcp-Protocol-Version"] = []string{"2025-11-25"}
+		}
+		return req
+	}
+	resp, err := client.Do(newReq(benchInit, ""))
+	if err != nil {
+		b.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	session := resp.Header.Get("Mcp-Session-Id")
+	return client, func(id string) *http.Request {
+		return newReq(`{"jsonrpc":"2.0","id":`+id+`,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world"}}}`, session)
+	}
+}
+
+func httpRoundTrip(b *testing.B, client *http.Client, req *http.Request, buf []byte) int {
+	resp, err := client.Do(req)
+	if err != nil {
+		b.Fatal(err)
+	}
+	n, _ := io.ReadFull(resp.Body, buf)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		b.Fatalf("status %d: %s", resp.StatusCode, buf[:n])
+	}
+	return n
+}
+
+// BenchmarkToolsCallHTTP is one sequential tools/call over Streamable HTTP
+// (in-process httptest server, keep-alive): client and server costs
+// together, as allocations are counted per process.
+func BenchmarkToolsCallHTTP(b *testing.B) {
+	client, post := httpBench(b)
+	buf := make([]byte, 4096)
+	if n := httpRoundTrip(b, client, post("1"), buf); string(buf[:n]) != benchWant {
+		b.Fatalf("response %s", buf[:n])
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		httpRoundTrip(b, client, post("1"), buf)
+	}
+}
+
+// BenchmarkToolsCallHTTPParallel runs concurrent POSTs on one session.
+func BenchmarkToolsCallHTTPParallel(b *testing.B) {
+	client, post := httpBench(b, runtime.WithMaxConcurrentRequestsPerSession(1<<20))
+	var ids atomic.Int64
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		buf := make([]byte, 4096)
+		for pb.Next() {
+			httpRoundTrip(b, client, post(strconv.FormatInt(ids.Add(1), 10)), buf)
+		}
+	})
 }

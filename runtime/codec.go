@@ -14,6 +14,8 @@ import (
 // message: whatever runs asynchronously copies what it needs.
 type envelope struct {
 	JSONRPC, ID, Method, Params, Result, Error []byte
+
+	method []byte // Method decoded, set by parseMessage
 }
 
 // decodeEnvelope parses msg. On failure it returns the error to send back,
@@ -37,6 +39,8 @@ func decodeEnvelope(msg []byte, e *envelope) *Error {
 		}
 	})
 	switch {
+	case err == errJSONDepth:
+		return errorf(CodeInvalidRequest, "invalid request: JSON nested more than %d levels deep", maxDepth)
 	case err != nil:
 		return errorf(CodeParseError, "parse error: message is not valid JSON")
 	case notObject && firstByte(msg) == '[':

@@ -78,7 +78,7 @@ func TestCompletionCapability(t *testing.T) {
 		Handler: func(context.Context, *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) { return nil, nil }})
 	c2 := serve(t, srv)
 	// An enum is enough to complete.
-	jsonEqual(t, `{"protocolVersion":"2025-11-25","capabilities":{"prompts":{"listChanged":true},"completions":{}},"serverInfo":{"name":"test-server","version":"0.1.0"}}`, c2.initialize())
+	jsonEqual(t, `{"protocolVersion":"2025-11-25","capabilities":{"prompts":{"listChanged":true},"completions":{},"logging":{}},"serverInfo":{"name":"test-server","version":"0.1.0"}}`, c2.initialize())
 }
 
 func TestComplete(t *testing.T) {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 )
 
 // What the client said at initialize is stored once on the session and
@@ -14,7 +15,8 @@ type peerInfo struct {
 	clientInfo    Implementation
 	hasClientInfo bool
 	capabilities  json.RawMessage
-	caps          capSet // what the server advertised to this client
+	client        clientCaps // what capabilities says, for requests to the client
+	caps          capSet     // what the server advertised to this client
 }
 
 type reqKey struct{}
@@ -58,4 +60,40 @@ func ProtocolVersion(ctx context.Context) string {
 		return p.version
 	}
 	return ""
+}
+
+// SessionID returns the Mcp-Session-Id of the Streamable HTTP session serving
+// ctx, or "" on stdio, in stateless mode and outside a session.
+func SessionID(ctx context.Context) string {
+	if c := reqFrom(ctx); c != nil {
+		return c.ss.id
+	}
+	return ""
+}
+
+// RequestHeader returns the header of the HTTP request that carried the
+// request a handler serves, or nil on stdio and outside a session. Do not
+// modify it. It is the place for what middleware in front of the handler
+// does not turn into context values (a tenant, a trace header…); values that
+// middleware put in the http.Request's context are in ctx already.
+func RequestHeader(ctx context.Context) http.Header {
+	if st, ok := ctx.Value(streamKey{}).(*stream); ok {
+		return st.header
+	}
+	return nil
+}
+
+// CloseSSEStream ends the SSE stream of the HTTP request a handler serves,
+// now, without waiting for the handler to return: it sends an SSE "retry"
+// field (WithRetryInterval), so that the client comes back with GET and
+// Last-Event-ID after that delay, and closes the stream. What the handler
+// sends afterwards, its result included, is kept in the event store and
+// replayed to that GET (SEP-1699 polling: a long call needs no connection
+// held open). It does nothing where the stream could not be resumed: on
+// stdio, without an event store (WithEventStore), in stateless mode, with
+// WithJSONResponses, or once the stream is already closed.
+func CloseSSEStream(ctx context.Context) {
+	if c := reqFrom(ctx); c != nil {
+		c.ss.tr.closeStream(c.id)
+	}
 }

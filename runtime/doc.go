@@ -15,7 +15,22 @@
 // sessions subscribed to a resource. Sessions carry the protocol:
 // Server.NewSession gives a transport-agnostic Session that takes incoming
 // messages (Session.HandleMessage) and hands outgoing ones to a send
-// function. Server.ServeStdio is the stdio transport built on it.
+// function. Two transports are built on it: Server.ServeStdio, and
+// Streamable HTTP (2025-11-25) as an http.Handler, Server.HTTPHandler, with
+// sessions, SSE streams, resumability through an EventStore, a stateless
+// mode, and DNS-rebinding protection on by default. ListenAndServe serves it
+// at /mcp with a graceful shutdown; Serve is what a main calls (stdio, or
+// HTTP given an address).
+//
+// A handler reaches the client of its request through its context: Log (or
+// a slog.Logger from Logger) sends log messages at or above the level the
+// client set; Progress reports progress when the client asked for it;
+// CreateMessage (sampling), Elicit and ListRoots send a request to the
+// client and wait for its answer, when the client declared the capability
+// (else ErrCapabilityNotSupported). On HTTP all of these travel on the
+// stream of the request they belong to, which becomes an SSE stream for
+// them; a request whose handler sends nothing first is answered with plain
+// JSON.
 //
 // Error model, as the protocol wants it: a malformed request, an unknown
 // method or tool is a JSON-RPC error; arguments that fail the input schema and
@@ -27,6 +42,7 @@
 // serving.
 //
 // Optional values are Opt[T] everywhere. Handlers reach request-scoped
-// information (ClientInfo, ClientCapabilities, ProtocolVersion) through their
-// context, so handler signatures stay stable as abilities are added.
+// information (ClientInfo, ClientCapabilities, ProtocolVersion, SessionID,
+// RequestHeader) through their context, so handler signatures stay stable as
+// abilities are added.
 package runtime

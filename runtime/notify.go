@@ -162,7 +162,7 @@ func (o *outbox) run() {
 		}
 		for _, m := range listChangedMethods {
 			if changed&m.kind != 0 {
-				ss.write(m.msg)
+				ss.write("", false, m.msg)
 			}
 		}
 		for _, uri := range updated {
@@ -170,7 +170,7 @@ func (o *outbox) run() {
 			b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`...)
 			b = appendString(b, uri)
 			b = append(b, "}}"...)
-			ss.write(b)
+			ss.write("", false, b)
 			*bp = b
 			putBuf(bp)
 		}

@@ -39,7 +39,7 @@ func TestCapabilitiesEverything(t *testing.T) {
 	c := serve(t, srv)
 	c.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`)
 	want := `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},` +
-		`"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true}},"serverInfo":{"name":"test-server","version":"0.1.0"}}}`
+		`"resources":{"subscribe":true,"listChanged":true},"prompts":{"listChanged":true},"logging":{}},"serverInfo":{"name":"test-server","version":"0.1.0"}}}`
 	if got := c.recv(); got != want {
 		t.Errorf("initialize:\n got %s\nwant %s", got, want)
 	}
@@ -49,7 +49,7 @@ func TestCapabilitiesEverything(t *testing.T) {
 			return nil, nil
 		},
 		Complete: func(context.Context, *runtime.CompleteRequest) (*runtime.Completion, error) { return nil, nil }})
-	jsonEqual(t, `{"protocolVersion":"2025-11-25","capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{}},
+	jsonEqual(t, `{"protocolVersion":"2025-11-25","capabilities":{"resources":{"subscribe":true,"listChanged":true},"completions":{},"logging":{}},
 		"serverInfo":{"name":"test-server","version":"0.1.0"}}`, serve(t, srv2).initialize())
 }
 

@@ -164,7 +164,7 @@ func (ss *Session) promptsGet(ctx context.Context, id string, params json.RawMes
 		ss.sendError(id, e)
 		return
 	}
-	ss.start(ctx, id, &call{exec: func(c *call) (encoder, *Error) {
+	ss.start(ctx, id, &call{meta: req.Meta, exec: func(c *call) (encoder, *Error) {
 		res, e := ss.runPrompt(c, pe, req)
 		if e != nil {
 			return nil, e

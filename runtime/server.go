@@ -131,8 +131,9 @@ const (
 )
 
 // capabilities returns the server capabilities for initialize: only what is
-// registered is advertised. Everything can change while serving, so every
-// list announces its changes; resources can be subscribed to.
+// registered is advertised, and logging always. Everything can change while
+// serving, so every list announces its changes; resources can be subscribed
+// to.
 func (s *Server) capabilities() (json.RawMessage, capSet) {
 	var caps capSet
 	b := []byte{'{'}
@@ -159,6 +160,8 @@ func (s *Server) capabilities() (json.RawMessage, capSet) {
 	if completes {
 		add(capCompletions, `"completions":{}`)
 	}
+	// Logging needs nothing registered: any handler may call Log.
+	add(0, `"logging":{}`)
 	return append(b, '}'), caps
 }
 

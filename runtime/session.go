@@ -15,14 +15,21 @@ import (
 // flight, its resource subscriptions and the notifications due to it. A
 // transport reads messages, hands each to HandleMessage, and writes what the
 // session gives to its send function. stdio uses one Session per
-// process; Streamable HTTP will use one per Mcp-Session-Id; tests and
+// process; Streamable HTTP uses one per Mcp-Session-Id; tests and
 // benchmarks drive one in process.
 type Session struct {
-	srv  *Server
-	send func(msg []byte)
+	srv *Server
+	tr  transport
+	id  string // the Mcp-Session-Id on Streamable HTTP; "" otherwise
 
-	closed   atomic.Bool
-	sendGate sync.RWMutex // sends hold it shared; Close takes it to wait them out
+	// noRequests: the transport cannot carry server→client requests
+	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
+	noRequests bool
+
+	closed    atomic.Bool
+	closeOnce sync.Once
+	done      chan struct{} // closed by Close: waits on the client end
+	sendGate  sync.RWMutex  // sends hold it shared; Close takes it to wait them out
 
 	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, and ready's check-and-set
 	inflight map[string]*call // by idKey
@@ -35,6 +42,12 @@ type Session struct {
 
 	subMu sync.Mutex          // guards subs
 	subs  map[string]struct{} // resources/subscribe'd URIs
+
+	logLevel atomic.Int32 // rank of the least severe LogLevel sent (logging/setLevel)
+
+	pendMu  sync.Mutex                   // guards pending
+	pending map[string]chan clientAnswer // server→client requests awaiting an answer, by idKey
+	lastID  atomic.Int64                 // the id of the last server→client request
 }
 
 // call is a request running in its own goroutine. It is also the context
@@ -48,9 +61,13 @@ type call struct {
 	exec      func(*call) (encoder, *Error) // what the request does
 	cancelled bool                          // by notifications/cancelled (guarded by ss.mu): send no response
 
+	meta []byte // the request's _meta object (a copy), or nil
+
 	// tools/call
 	tool *toolEntry
 	req  CallToolRequest
+
+	progress progressState // Progress reports, which must increase
 }
 
 func (c *call) Value(key any) any {
@@ -61,7 +78,7 @@ func (c *call) Value(key any) any {
 }
 
 // NewSession starts a session whose outgoing messages (responses,
-// notifications; later server requests) go to send, one complete JSON-RPC
+// notifications, requests to the client) go to send, one complete JSON-RPC
 // message per call, without a trailing newline. send is called from the
 // goroutines that finish requests and send notifications, possibly
 // concurrently: it must be safe for that (each call delivers one whole
@@ -69,10 +86,44 @@ func (c *call) Value(key any) any {
 // session is known to the server (for notifications) until Close: a
 // transport must Close every session it starts.
 func (s *Server) NewSession(send func(msg []byte)) *Session {
-	ss := &Session{srv: s, send: send, inflight: make(map[string]*call)}
+	return s.newSession(sendFunc(send))
+}
+
+func (s *Server) newSession(tr transport) *Session {
+	ss := &Session{srv: s, tr: tr, inflight: make(map[string]*call), done: make(chan struct{})}
 	ss.out.ss = ss
+	ss.logLevel.Store(defaultLogRank)
 	return ss
 }
+
+// transport carries a session's outgoing messages. Streamable HTTP routes
+// each to the stream of the request it belongs to; stdio has one stream.
+type transport interface {
+	// send delivers msg, which it must not retain. rel is the raw id of
+	// the client request msg belongs to: final marks its response, and
+	// other messages with a rel were sent while serving it (progress,
+	// logging, requests to the client). rel is "" for a message that
+	// belongs to no request (list_changed, resources/updated). send
+	// reports whether msg went anywhere: a request to the client that
+	// cannot reach it fails at once instead of waiting forever.
+	send(rel string, final bool, msg []byte) bool
+	// abandon says that request rel ends without a response (cancelled).
+	abandon(rel string)
+	// closeStream ends the response stream of request rel early, if the
+	// transport has such streams and can resume them (CloseSSEStream).
+	closeStream(rel string)
+	// close releases senders waiting on the transport; the session is
+	// closing and sends nothing more.
+	close()
+}
+
+// sendFunc is the transport of NewSession: one stream for everything.
+type sendFunc func(msg []byte)
+
+func (f sendFunc) send(_ string, _ bool, msg []byte) bool { f(msg); return true }
+func (sendFunc) abandon(string)                           {}
+func (sendFunc) closeStream(string)                       {}
+func (sendFunc) close()                                   {}
 
 // HandleMessage handles one incoming JSON-RPC message. It returns once the
 // message is dispatched: built-in methods (initialize, ping, lists,
@@ -94,46 +145,80 @@ func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
 		}
 	}()
 	var env envelope
-	if e := decodeEnvelope(msg, &env); e != nil {
-		ss.sendError("", e)
+	kind, echo, e := parseMessage(msg, &env)
+	if e != nil {
+		ss.sendError(echo, e)
 		return
+	}
+	ss.dispatch(ctx, kind, &env)
+}
+
+// msgKind is what a well-formed incoming message is.
+type msgKind uint8
+
+const (
+	kindIgnored      msgKind = iota // a response whose id is not valid: dropped
+	kindRequest                     // method and id
+	kindNotification                // method, no id
+	kindResponse                    // result or error, and a valid id
+)
+
+// parseMessage decodes msg into env and tells what it is. A malformed
+// message gets the error to answer it with, and the id to answer with ("" for
+// null): the message's own when it is valid.
+func parseMessage(msg []byte, env *envelope) (kind msgKind, echo string, e *Error) {
+	if e := decodeEnvelope(msg, env); e != nil {
+		return 0, "", e
 	}
 	hasID := len(env.ID) > 0
 	idOK := hasID && validID(env.ID)
-	echo := func() string { // the id to answer an invalid message with
-		if idOK {
-			return string(env.ID)
-		}
-		return ""
+	if idOK {
+		echo = string(env.ID)
 	}
 	if len(env.Method) == 0 {
 		if hasID && (len(env.Result) > 0 || len(env.Error) > 0) {
 			if idOK {
-				ss.handleResponse(env.ID, env.Result, env.Error)
+				return kindResponse, "", nil
 			}
-			return // responses are never answered
+			return kindIgnored, "", nil // responses are never answered
 		}
-		ss.sendError(echo(), errorf(CodeInvalidRequest, `invalid request: "method" is missing`))
-		return
+		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "method" is missing`)
 	}
 	if string(env.JSONRPC) != `"2.0"` {
-		ss.sendError(echo(), errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`))
-		return
+		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
 	method, ok := methodBytes(env.Method)
 	if !ok {
-		ss.sendError(echo(), errorf(CodeInvalidRequest, `invalid request: "method" must be a string`))
-		return
+		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "method" must be a string`)
 	}
+	env.method = method
 	if !hasID {
-		ss.notification(method, env.Params)
-		return
+		return kindNotification, "", nil
 	}
 	if !idOK {
-		ss.sendError("", errorf(CodeInvalidRequest, `invalid request: "id" must be a string or an integer`))
+		return 0, "", errorf(CodeInvalidRequest, `invalid request: "id" must be a string or an integer`)
+	}
+	return kindRequest, echo, nil
+}
+
+// dispatch handles a message parseMessage accepted.
+func (ss *Session) dispatch(ctx context.Context, kind msgKind, env *envelope) {
+	if ss.closed.Load() {
 		return
 	}
-	ss.request(ctx, string(env.ID), method, env.Params)
+	defer func() {
+		if v := recover(); v != nil {
+			ss.srv.cfg.logger.Error("runtime: panic while handling a message", "panic", v)
+		}
+	}()
+	switch kind {
+	case kindRequest:
+		ss.request(ctx, string(env.ID), env.method, env.Params)
+	case kindNotification:
+		ss.notification(env.method, env.Params)
+	case kindResponse:
+		ss.handleResponse(env.ID, env.Result, env.Error)
+	}
 }
 
 // request dispatches a request. params is part of the message, which is not
@@ -182,6 +267,8 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		res, e = ss.subscribe(params, true)
 	case "resources/unsubscribe":
 		res, e = ss.subscribe(params, false)
+	case "logging/setLevel":
+		res, e = ss.setLevel(params)
 	default:
 		e = errorf(CodeMethodNotFound, "method %s not found", quote(string(method)))
 	}
@@ -216,12 +303,20 @@ func (ss *Session) notification(method []byte, params json.RawMessage) {
 	}
 }
 
-// handleResponse receives the client's answer to a server→client request.
-// The runtime sends none yet. When sampling, elicitation and roots arrive,
-// this is where the pending-request table (keyed by idKey, like inflight)
-// completes the waiting call; until then responses are accepted and dropped.
+// handleResponse receives the client's answer to a server→client request
+// and hands it to the request waiting for it (see ask). An answer to no
+// pending request (unknown, already answered, given up on) is ignored.
 func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
-	ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
+	key := idKey(string(id))
+	ss.pendMu.Lock()
+	ch := ss.pending[key]
+	delete(ss.pending, key)
+	ss.pendMu.Unlock()
+	if ch == nil {
+		ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
+		return
+	}
+	ch <- newClientAnswer(result, errObj) // buffered: never blocks
 }
 
 // initialize performs the handshake: negotiate the version, remember who the
@@ -248,6 +343,7 @@ func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
 	}
 	if firstByte(p.Capabilities) == '{' {
 		pi.capabilities = p.Capabilities // a fresh copy made by Unmarshal
+		pi.client = parseClientCaps(p.Capabilities)
 	}
 	// Be liberal with what clients say about themselves: a malformed
 	// clientInfo is not worth refusing a session over.
@@ -283,6 +379,19 @@ func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
 		return nil, errorf(CodeInternalError, "internal error: %v", err)
 	}
 	return rawResult(b), nil
+}
+
+// initStateless makes a session that serves one request of a stateless
+// transport ready without a handshake: the client initialized some other
+// session, the version is what its request says.
+func (ss *Session) initStateless(version string) {
+	if !slices.Contains(supportedVersions, version) {
+		version = latestVersion
+	}
+	pi := &peerInfo{version: version}
+	_, pi.caps = ss.srv.capabilities()
+	ss.peer.Store(pi)
+	ss.ready.Store(true)
 }
 
 // cancelRequest handles notifications/cancelled: the request's context is
@@ -342,7 +451,9 @@ func (c *call) run() {
 	cancelled := c.cancelled
 	ss.mu.Unlock()
 	c.cancel()
-	if !cancelled {
+	if cancelled {
+		ss.tr.abandon(c.id)
+	} else {
 		ss.reply(c.id, res, e)
 	}
 }
@@ -358,6 +469,10 @@ func (ss *Session) Wait() { ss.wg.Wait() }
 // not wait for handlers to return.
 func (ss *Session) Close() {
 	ss.closed.Store(true)
+	ss.closeOnce.Do(func() {
+		close(ss.done)
+		ss.tr.close() // a sender waiting on a slow stream lets go of sendGate
+	})
 	ss.srv.sessions.remove(ss)
 	ss.out.close()
 	ss.mu.Lock()
@@ -386,7 +501,7 @@ func (ss *Session) sendResult(id string, res encoder) {
 	} else {
 		b = append(b, '}')
 	}
-	ss.write(b)
+	ss.write(id, true, b)
 	*bp = b
 	putBuf(bp)
 }
@@ -394,17 +509,20 @@ func (ss *Session) sendResult(id string, res encoder) {
 func (ss *Session) sendError(id string, e *Error) {
 	bp := getBuf()
 	b := appendErrorResponse(*bp, id, e)
-	ss.write(b)
+	ss.write(id, id != "", b)
 	*bp = b
 	putBuf(bp)
 }
 
-func (ss *Session) write(b []byte) {
+// write hands one message to the transport (see transport.send) unless
+// the session is closed.
+func (ss *Session) write(rel string, final bool, b []byte) bool {
 	ss.sendGate.RLock()
 	defer ss.sendGate.RUnlock()
-	if !ss.closed.Load() {
-		ss.send(b)
+	if ss.closed.Load() {
+		return false
 	}
+	return ss.tr.send(rel, final, b)
 }
 
 // appendResult encodes a result response. Encoding runs user code (a

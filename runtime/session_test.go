@@ -22,7 +22,7 @@ func TestLifecycle(t *testing.T) {
 
 	jsonEqual(t, `{
 		"protocolVersion": "2025-11-25",
-		"capabilities": {"tools": {"listChanged": true}},
+		"capabilities": {"tools": {"listChanged": true}, "logging": {}},
 		"serverInfo": {"name": "orders", "title": "Orders desk", "version": "1.2.0", "websiteUrl": "https://example.com",
 			"icons": [{"src": "https://example.com/i.png", "mimeType": "image/png", "sizes": ["48x48"], "theme": "dark"}]},
 		"instructions": "Confirm before any refund."
@@ -43,7 +43,7 @@ func TestLifecycle(t *testing.T) {
 
 func TestServerWithoutTools(t *testing.T) {
 	c := serve(t, runtime.NewServer(testInfo()))
-	jsonEqual(t, `{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"test-server","version":"0.1.0"}}`, c.initialize())
+	jsonEqual(t, `{"protocolVersion":"2025-11-25","capabilities":{"logging":{}},"serverInfo":{"name":"test-server","version":"0.1.0"}}`, c.initialize())
 	r := c.request("tools/list", nil)
 	if r.Error == nil || r.Error.Code != runtime.CodeMethodNotFound {
 		t.Errorf("tools/list without tools: got %+v, want -32601", r)

@@ -121,7 +121,7 @@ func TestSessionInProcess(t *testing.T) {
 	ss.Close()
 	ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":3,"method":"ping"}`)) // ignored after Close
 	want := []string{
-		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"test-server","version":"0.1.0"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true},"logging":{}},"serverInfo":{"name":"test-server","version":"0.1.0"}}}`,
 		`{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"{\"a\":1}"}]}}`,
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

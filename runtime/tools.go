@@ -206,6 +206,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 			return
 		}
 		c.req.Meta = bytes.Clone(meta)
+		c.meta = c.req.Meta
 	}
 	ss.start(ctx, id, c)
 }

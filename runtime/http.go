@@ -1,0 +1,598 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Streamable HTTP (2025-11-25 basic/transports): one endpoint; a POST
+// carries one message; a request is answered with application/json, or with
+// an SSE stream when the handler sends something before its result; GET
+// opens the session's stream for what belongs to no request; DELETE ends the
+// session.
+
+// HTTPHandler returns the Streamable HTTP transport of s as an http.Handler
+// for one endpoint (mount it at /mcp, say, behind your own middleware). It
+// validates Host and Origin against DNS rebinding before anything else
+// (WithAllowedHosts, WithAllowedOrigins), keeps sessions by Mcp-Session-Id
+// unless WithStateless, and never lets a client that reads slowly hold up
+// the session's other requests. A client that disconnects does not cancel
+// its request (the spec says so): its result is kept for a resumption when
+// an event store is configured, dropped otherwise.
+//
+// Mounted in an http.Server, its open GET streams end when the server's
+// Shutdown begins, so that Shutdown waits only for requests in progress.
+func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler { return s.newHTTPHandler(opts) }
+
+type httpHandler struct {
+	srv *Server
+	cfg httpConfig
+
+	mu       sync.Mutex
+	sessions map[string]*httpSession
+	drains   map[*http.Server]chan struct{} // closed when that server shuts down
+}
+
+func (s *Server) newHTTPHandler(opts []HTTPOption) *httpHandler {
+	cfg := httpConfig{
+		idleTimeout:     defaultIdleTimeout,
+		maxBody:         int64(s.cfg.maxMessageSize),
+		maxConcurrent:   defaultMaxConcurrent,
+		retry:           defaultRetry,
+		shutdownTimeout: defaultShutdownTimeout,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	return &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession)}
+}
+
+// Shared header values (net/http does not modify them).
+var (
+	jsonContentType = []string{"application/json"}
+	sseContentType  = []string{"text/event-stream"}
+	noCache         = []string{"no-cache"}
+	noBuffering     = []string{"no"}
+)
+
+const (
+	headerSessionID       = "Mcp-Session-Id"
+	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerLastEventID     = "Last-Event-Id"
+)
+
+func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if msg := h.checkHostOrigin(r); msg != "" {
+		httpError(w, http.StatusForbidden, "", errorf(CodeInvalidRequest, "%s", msg))
+		return
+	}
+	switch r.Method {
+	case http.MethodPost:
+		h.post(w, r)
+	case http.MethodGet:
+		h.get(w, r)
+	case http.MethodDelete:
+		h.delete(w, r)
+	default:
+		h.methodNotAllowed(w)
+	}
+}
+
+func (h *httpHandler) methodNotAllowed(w http.ResponseWriter) {
+	allow := "GET, POST, DELETE"
+	if h.cfg.stateless {
+		allow = "POST"
+	}
+	w.Header().Set("Allow", allow)
+	httpError(w, http.StatusMethodNotAllowed, "", errorf(CodeInvalidRequest, "method not allowed: this endpoint serves %s", allow))
+}
+
+// post serves one JSON-RPC message.
+func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
+	if !accepts(r.Header, "application/json") || !accepts(r.Header, "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, "", errorf(CodeInvalidRequest, "not acceptable: the Accept header must list application/json and text/event-stream"))
+		return
+	}
+	if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
+		httpError(w, http.StatusUnsupportedMediaType, "", errorf(CodeInvalidRequest, "unsupported media type: the body must be application/json"))
+		return
+	}
+	bp := getBuf()
+	defer putBuf(bp)
+	body, err := h.readBody(w, r, bp)
+	*bp = body
+	if err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			httpError(w, http.StatusRequestEntityTooLarge, "", errorf(CodeInvalidRequest, "invalid request: the body exceeds the maximum size of %d bytes", h.cfg.maxBody))
+		} else {
+			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: reading the body: %v", err))
+		}
+		return
+	}
+	var env envelope
+	kind, echo, e := parseMessage(body, &env)
+	if e != nil {
+		if e.Code == CodeInvalidRequest && firstByte(body) == '[' {
+			e = errorf(CodeInvalidRequest, "invalid request: batches are not supported; POST one JSON-RPC message at a time")
+		}
+		httpError(w, http.StatusBadRequest, echo, e)
+		return
+	}
+	isInit := kind == kindRequest && string(env.method) == "initialize"
+	if !isInit && !h.checkVersion(w, r, echo) {
+		return
+	}
+	if h.cfg.stateless {
+		h.postStateless(w, r, kind, &env, isInit)
+		return
+	}
+	var hs *httpSession
+	if isInit && r.Header.Get(headerSessionID) == "" {
+		if hs = h.newSession(); hs == nil {
+			httpError(w, http.StatusInternalServerError, echo, errorf(CodeInternalError, "internal error: cannot make a session id"))
+			return
+		}
+	} else if hs = h.session(w, r, echo); hs == nil {
+		return
+	}
+	if kind != kindRequest {
+		hs.touch()
+		hs.ss.dispatch(r.Context(), kind, &env)
+		w.Header()[headerSessionID] = hs.sidHeader
+		w.WriteHeader(http.StatusAccepted)
+		return
+	}
+	if !hs.beginRequest() {
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusTooManyRequests, echo, errorf(CodeInvalidRequest,
+			"too many requests: this session already has %d requests in progress", h.cfg.maxConcurrent))
+		return
+	}
+	defer hs.endRequest()
+	st, e := hs.openStream(r, echo)
+	if e != nil {
+		status := http.StatusBadRequest
+		if e.Code == codeSessionGone {
+			status, e.Code = http.StatusNotFound, CodeInvalidRequest
+		}
+		httpError(w, status, echo, e)
+		return
+	}
+	hs.ss.dispatch(st, kindRequest, &env)
+	if isInit && !hs.registered {
+		if !hs.ss.ready.Load() { // initialize failed: no session
+			defer hs.ss.Close()
+		} else if !h.register(hs) {
+			defer hs.ss.Close()
+		}
+	}
+	if hs.registered {
+		w.Header()[headerSessionID] = hs.sidHeader
+	}
+	st.serve(w, r, nil, -1, false)
+}
+
+// postStateless serves a POST without a session: a request gets a session
+// of its own, initialized as the header says (or answered by initialize
+// itself), closed once it is answered.
+func (h *httpHandler) postStateless(w http.ResponseWriter, r *http.Request, kind msgKind, env *envelope, isInit bool) {
+	if kind != kindRequest {
+		w.WriteHeader(http.StatusAccepted) // nothing to route a response or notification to
+		return
+	}
+	hs := &httpSession{h: h}
+	hs.ss = h.srv.newSession(hs)
+	hs.ss.noRequests = true
+	defer hs.ss.Close()
+	if !isInit {
+		version := r.Header.Get(headerProtocolVersion)
+		if version == "" {
+			version = assumedVersion
+		}
+		hs.ss.initStateless(version)
+	}
+	st, e := hs.openStream(r, string(env.ID))
+	if e != nil {
+		httpError(w, http.StatusBadRequest, string(env.ID), e)
+		return
+	}
+	hs.ss.dispatch(st, kindRequest, env)
+	st.serve(w, r, nil, -1, false)
+}
+
+// assumedVersion is the protocol revision of a request without
+// MCP-Protocol-Version (transports.mdx: the server SHOULD assume 2025-03-26).
+const assumedVersion = "2025-03-26"
+
+// get opens the session's standalone SSE stream, or resumes a stream from
+// the event after Last-Event-ID.
+func (h *httpHandler) get(w http.ResponseWriter, r *http.Request) {
+	if h.cfg.stateless {
+		h.methodNotAllowed(w)
+		return
+	}
+	if !accepts(r.Header, "text/event-stream") {
+		httpError(w, http.StatusNotAcceptable, "", errorf(CodeInvalidRequest, "not acceptable: the Accept header must list text/event-stream"))
+		return
+	}
+	if !h.checkVersion(w, r, "") {
+		return
+	}
+	hs := h.session(w, r, "")
+	if hs == nil {
+		return
+	}
+	drain := h.drain(r)
+	select {
+	case <-drain:
+		httpError(w, http.StatusServiceUnavailable, "", errorf(CodeInvalidRequest, "the server is shutting down"))
+		return
+	default:
+	}
+	hs.enter()
+	defer hs.leave()
+	w.Header()[headerSessionID] = hs.sidHeader
+	if last := r.Header.Get(headerLastEventID); last != "" && h.cfg.store != nil {
+		h.resume(w, r, hs, last, drain)
+		return
+	}
+	st := hs.standalone
+	prime, ok := st.attach()
+	if !ok {
+		httpError(w, http.StatusConflict, "", errorf(CodeInvalidRequest, "conflict: this session already has a GET stream open"))
+		return
+	}
+	startSSE(w)
+	if prime >= 0 {
+		_ = writePriming(w, st.num, prime)
+	}
+	if err := http.NewResponseController(w).Flush(); err != nil {
+		st.detach()
+		return
+	}
+	st.serve(w, r, drain, -1, true)
+}
+
+// resume replays the events of the stream Last-Event-ID names, after it,
+// then goes on with the stream live if it is not over.
+func (h *httpHandler) resume(w http.ResponseWriter, r *http.Request, hs *httpSession, last string, drain <-chan struct{}) {
+	sid, index, ok := parseEventID(last)
+	if !ok {
+		httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "bad request: %s %s is not an event id of this server", headerLastEventID, quote(last)))
+		return
+	}
+	hs.mu.Lock()
+	st := hs.byStream[sid]
+	hs.mu.Unlock()
+	upTo := -1 // replay everything stored: the stream is over (or unknown)
+	if st != nil {
+		var live, busy bool
+		switch upTo, live, busy = st.attachResume(); {
+		case busy:
+			httpError(w, http.StatusConflict, "", errorf(CodeInvalidRequest, "conflict: this stream is already being read"))
+			return
+		case !live:
+			st, upTo = nil, -1
+		}
+	}
+	events, err := h.cfg.store.After(r.Context(), hs.id, strconv.Itoa(sid), index)
+	if err != nil {
+		if st != nil {
+			st.detach()
+		}
+		h.srv.cfg.logger.Warn("runtime: event store", "op", "After", "error", err)
+		httpError(w, http.StatusInternalServerError, "", errorf(CodeInternalError, "internal error: the events cannot be replayed"))
+		return
+	}
+	startSSE(w)
+	var werr error
+	for _, ev := range events {
+		if upTo >= 0 && ev.Index > upTo {
+			break // queued for the live part
+		}
+		if werr == nil {
+			werr = writeEvent(w, sid, ev.Index, ev.Data, true)
+		}
+	}
+	if werr == nil {
+		werr = http.NewResponseController(w).Flush()
+	}
+	if st == nil {
+		return
+	}
+	if werr != nil {
+		st.detach()
+		return
+	}
+	st.serve(w, r, drain, -1, true)
+}
+
+// delete ends a session.
+func (h *httpHandler) delete(w http.ResponseWriter, r *http.Request) {
+	if h.cfg.stateless {
+		h.methodNotAllowed(w)
+		return
+	}
+	if !h.checkVersion(w, r, "") {
+		return
+	}
+	if hs := h.session(w, r, ""); hs != nil {
+		h.endSession(hs)
+		w.WriteHeader(http.StatusNoContent)
+	}
+}
+
+// checkVersion answers 400 to an MCP-Protocol-Version this server does not
+// speak; without the header, 2025-03-26 is assumed, which it does.
+func (h *httpHandler) checkVersion(w http.ResponseWriter, r *http.Request, echo string) bool {
+	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(supportedVersions, v) {
+		httpError(w, http.StatusBadRequest, echo, errorf(CodeInvalidRequest, "bad request: unsupported %s %s; this server speaks %s",
+			headerProtocolVersion, quote(v), strings.Join(supportedVersions, ", ")))
+		return false
+	}
+	return true
+}
+
+// session returns the session the request names, or answers 400 (no
+// Mcp-Session-Id) or 404 (unknown, expired or ended) and returns nil.
+func (h *httpHandler) session(w http.ResponseWriter, r *http.Request, echo string) *httpSession {
+	id := r.Header.Get(headerSessionID)
+	if id == "" {
+		httpError(w, http.StatusBadRequest, echo, errorf(CodeInvalidRequest, "bad request: %s header missing; initialize a session first", headerSessionID))
+		return nil
+	}
+	h.mu.Lock()
+	hs := h.sessions[id]
+	h.mu.Unlock()
+	if hs == nil {
+		httpError(w, http.StatusNotFound, echo, errorf(CodeInvalidRequest, "session not found: it ended or expired; initialize a new one"))
+	}
+	return hs
+}
+
+// newSession makes a session for an initialize; it is registered (its id
+// served) once the initialize succeeded.
+func (h *httpHandler) newSession() *httpSession {
+	var b [16]byte // 128 bits
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil
+	}
+	id := base64.RawURLEncoding.EncodeToString(b[:]) // visible ASCII only
+	hs := &httpSession{h: h, id: id, sidHeader: []string{id}}
+	hs.ss = h.srv.newSession(hs)
+	hs.ss.id = id
+	hs.standalone = newStream(hs, 0, nil, nil)
+	hs.standalone.sse, hs.standalone.storing = true, h.cfg.store != nil
+	hs.byStream = map[int]*stream{0: hs.standalone}
+	return hs
+}
+
+// register starts serving hs's id.
+func (h *httpHandler) register(hs *httpSession) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if hs.ss.closed.Load() {
+		return false
+	}
+	h.sessions[hs.id] = hs
+	hs.registered = true
+	hs.lastSeen = time.Now()
+	hs.idle = time.AfterFunc(h.cfg.idleTimeout, hs.checkIdle)
+	return true
+}
+
+// endSession forgets hs and closes it: its id answers 404 from now on.
+func (h *httpHandler) endSession(hs *httpSession) {
+	h.mu.Lock()
+	if h.sessions[hs.id] == hs {
+		delete(h.sessions, hs.id)
+	}
+	h.mu.Unlock()
+	if hs.idle != nil {
+		hs.idle.Stop()
+	}
+	hs.ss.Close()
+	if h.cfg.store != nil {
+		if err := h.cfg.store.SessionClosed(context.Background(), hs.id); err != nil {
+			h.srv.cfg.logger.Warn("runtime: event store", "op", "SessionClosed", "error", err)
+		}
+	}
+}
+
+// closeAll ends every session (shutdown).
+func (h *httpHandler) closeAll() {
+	h.mu.Lock()
+	all := make([]*httpSession, 0, len(h.sessions))
+	for _, hs := range h.sessions {
+		all = append(all, hs)
+	}
+	h.mu.Unlock()
+	for _, hs := range all {
+		h.endSession(hs)
+	}
+}
+
+// drain returns a channel closed when the http.Server serving r begins to
+// shut down (GET streams end then, so that Shutdown waits only for requests
+// in progress), or nil outside an http.Server.
+func (h *httpHandler) drain(r *http.Request) <-chan struct{} {
+	srv, _ := r.Context().Value(http.ServerContextKey).(*http.Server)
+	if srv == nil {
+		return nil
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	ch := h.drains[srv]
+	if ch == nil {
+		if h.drains == nil {
+			h.drains = make(map[*http.Server]chan struct{})
+		}
+		ch = make(chan struct{})
+		h.drains[srv] = ch
+		srv.RegisterOnShutdown(func() { close(ch) })
+	}
+	return ch
+}
+
+// readBody reads the POST body, at most maxBody bytes, into bp's buffer.
+func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, bp *[]byte) ([]byte, error) {
+	if r.ContentLength > h.cfg.maxBody {
+		return nil, &http.MaxBytesError{Limit: h.cfg.maxBody}
+	}
+	rc := http.NewResponseController(w)
+	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // a body trickling in must not hold a goroutine forever
+	defer rc.SetReadDeadline(time.Time{})
+	body := http.MaxBytesReader(w, r.Body, h.cfg.maxBody)
+	b := (*bp)[:0]
+	if n := r.ContentLength; n > int64(cap(b)) {
+		b = make([]byte, 0, n+1) // +1: read the EOF without growing
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+const bodyReadTimeout = 30 * time.Second
+
+// checkHostOrigin returns why r must be refused (DNS rebinding protection),
+// or "".
+func (h *httpHandler) checkHostOrigin(r *http.Request) string {
+	if !hostAllowed(r.Host, h.cfg.hosts) {
+		return "forbidden: Host " + quote(r.Host) + " is not allowed"
+	}
+	if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, h.cfg.origins) {
+		return "forbidden: Origin " + quote(origin) + " is not allowed"
+	}
+	return ""
+}
+
+var loopbackHosts = []string{"localhost", "127.0.0.1", "[::1]"}
+
+// hostAllowed matches a Host header against allowed entries: "name" (any
+// port), "name:port", or "*"; nil means the loopback names on any port.
+func hostAllowed(host string, allowed []string) bool {
+	name, port := splitHostPort(host)
+	if name == "" {
+		return slices.Contains(allowed, "*")
+	}
+	if allowed == nil {
+		allowed = loopbackHosts
+	}
+	for _, a := range allowed {
+		if a == "*" {
+			return true
+		}
+		an, ap := splitHostPort(a)
+		if strings.EqualFold(an, name) && (ap == "" || ap == port) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitHostPort splits "name:port", "[v6]:port", "name" or "[v6]"; the name
+// of an IPv6 address keeps its brackets.
+func splitHostPort(hp string) (name, port string) {
+	if strings.HasPrefix(hp, "[") {
+		end := strings.IndexByte(hp, ']')
+		if end < 0 {
+			return "", ""
+		}
+		name, rest := hp[:end+1], hp[end+1:]
+		if rest == "" {
+			return name, ""
+		}
+		if rest[0] != ':' {
+			return "", ""
+		}
+		return name, rest[1:]
+	}
+	if i := strings.LastIndexByte(hp, ':'); i >= 0 {
+		return hp[:i], hp[i+1:]
+	}
+	return hp, ""
+}
+
+// originAllowed matches an Origin header against allowed entries
+// (scheme://host[:port], or "*"); nil means http(s) on a loopback name, any
+// port.
+func originAllowed(origin string, allowed []string) bool {
+	if allowed == nil {
+		u, err := url.Parse(origin)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Path != "" && u.Path != "/" {
+			return false
+		}
+		return hostAllowed(u.Host, nil)
+	}
+	for _, a := range allowed {
+		if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {
+			return true
+		}
+	}
+	return false
+}
+
+// accepts reports whether the Accept header lists mediaType (or a wildcard
+// covering it).
+func accepts(h http.Header, mediaType string) bool {
+	slash := strings.IndexByte(mediaType, '/')
+	for _, v := range h["Accept"] {
+		for v != "" {
+			var part string
+			part, v, _ = strings.Cut(v, ",")
+			mt, _, _ := strings.Cut(part, ";")
+			mt = strings.TrimSpace(mt)
+			if strings.EqualFold(mt, mediaType) || mt == "*/*" ||
+				len(mt) == slash+2 && strings.HasSuffix(mt, "/*") && strings.EqualFold(mt[:slash], mediaType[:slash]) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// httpError answers with status and a JSON-RPC error (id "" is null).
+func httpError(w http.ResponseWriter, status int, id string, e *Error) {
+	w.Header()["Content-Type"] = jsonContentType
+	w.WriteHeader(status)
+	bp := getBuf()
+	b := appendErrorResponse(*bp, id, e)
+	_, _ = w.Write(b)
+	*bp = b
+	putBuf(bp)
+}
+
+// parseEventID reads "<stream>_<index>".
+func parseEventID(s string) (stream, index int, ok bool) {
+	sid, idx, found := strings.Cut(s, "_")
+	stream, err1 := strconv.Atoi(sid)
+	index, err2 := strconv.Atoi(idx)
+	if !found || err1 != nil || err2 != nil || stream < 0 || index < 0 || sid[0] == '+' || idx[0] == '+' {
+		return 0, 0, false
+	}
+	return stream, index, true
+}
+
+// codeSessionGone marks, internally, an error that is a 404: the session
+// ended meanwhile.
+const codeSessionGone = 1

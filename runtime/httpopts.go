@@ -1,0 +1,123 @@
+package runtime
+
+import "time"
+
+// HTTPOption configures the Streamable HTTP transport (HTTPHandler,
+// ListenAndServe, Serve).
+type HTTPOption func(*httpConfig)
+
+type httpConfig struct {
+	hosts, origins  []string // nil: the localhost defaults
+	stateless       bool
+	idleTimeout     time.Duration
+	maxBody         int64 // 0: the server's WithMaxMessageSize
+	maxConcurrent   int
+	store           EventStore
+	jsonResponses   bool
+	retry           time.Duration
+	shutdownTimeout time.Duration
+}
+
+const (
+	defaultIdleTimeout     = 30 * time.Minute
+	defaultMaxConcurrent   = 64
+	defaultRetry           = time.Second
+	defaultShutdownTimeout = 10 * time.Second
+)
+
+// WithAllowedHosts sets the Host header values served, replacing the
+// default (localhost, 127.0.0.1 and [::1], on any port): "example.com"
+// allows that host on any port, "example.com:8443" on that port only, and
+// "*" any host. Any other Host gets 403 Forbidden: the protection against
+// DNS rebinding, which a server listening on more than the loopback
+// interface must configure for the names it is reached by.
+func WithAllowedHosts(hosts ...string) HTTPOption {
+	return func(c *httpConfig) { c.hosts = append(c.hosts, hosts...) }
+}
+
+// WithAllowedOrigins sets the Origin header values served, replacing the
+// default (http and https on localhost, 127.0.0.1 and [::1], any port):
+// each is a scheme://host[:port] as browsers send it, or "*" for any. A
+// request with another Origin gets 403 Forbidden; one without Origin (not
+// from a browser) is not concerned.
+func WithAllowedOrigins(origins ...string) HTTPOption {
+	return func(c *httpConfig) { c.origins = append(c.origins, origins...) }
+}
+
+// WithStateless serves without sessions: no Mcp-Session-Id, every POST is
+// served on its own (any process behind a load balancer can take it), GET
+// and DELETE get 405. Requests to the client (CreateMessage, Elicit,
+// ListRoots) fail, logging/setLevel lasts for its own request only, and no
+// list_changed or resources/updated notification can be sent.
+func WithStateless() HTTPOption { return func(c *httpConfig) { c.stateless = true } }
+
+// WithSessionIdleTimeout ends sessions that served no HTTP request, and had
+// no stream open, for d (default 30 minutes); their id then gets 404, which
+// tells the client to initialize again. d ≤ 0 keeps the default.
+func WithSessionIdleTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) {
+		if d > 0 {
+			c.idleTimeout = d
+		}
+	}
+}
+
+// WithMaxBodyBytes caps a POST body (default: the server's
+// WithMaxMessageSize, 4 MiB); a longer one gets 413 Content Too Large.
+// n < 1 keeps the default.
+func WithMaxBodyBytes(n int64) HTTPOption {
+	return func(c *httpConfig) {
+		if n > 0 {
+			c.maxBody = n
+		}
+	}
+}
+
+// WithMaxConcurrentRequestsPerSession caps the POSTs carrying requests that
+// one session may have in progress at once (default 64). One more gets 429
+// Too Many Requests, with Retry-After and a JSON-RPC error; the client's
+// answers to the server's requests are never refused. n < 1 keeps the
+// default.
+func WithMaxConcurrentRequestsPerSession(n int) HTTPOption {
+	return func(c *httpConfig) {
+		if n > 0 {
+			c.maxConcurrent = n
+		}
+	}
+}
+
+// WithEventStore makes SSE streams resumable: their events carry ids and
+// are kept in es, so that a client whose stream broke comes back with GET
+// and Last-Event-ID and gets what it missed; CloseSSEStream needs it.
+// Without one, streams have no event ids and what a broken stream carried
+// is lost (the requests still complete).
+func WithEventStore(es EventStore) HTTPOption { return func(c *httpConfig) { c.store = es } }
+
+// WithJSONResponses answers every POSTed request with application/json,
+// never with an SSE stream (for proxies that buffer streams): what a
+// handler sends while serving a request (progress, logging, requests to the
+// client) goes on the session's GET stream instead, and is dropped when none
+// is open (a request to the client then fails).
+func WithJSONResponses() HTTPOption { return func(c *httpConfig) { c.jsonResponses = true } }
+
+// WithRetryInterval sets the delay sent in the SSE retry field when
+// CloseSSEStream closes a stream, after which the client reconnects
+// (default 1s). d ≤ 0 keeps the default.
+func WithRetryInterval(d time.Duration) HTTPOption {
+	return func(c *httpConfig) {
+		if d > 0 {
+			c.retry = d
+		}
+	}
+}
+
+// WithShutdownTimeout bounds how long ListenAndServe waits for requests in
+// progress once its context is done (default 10s); then the sessions are
+// closed, cancelling what still runs. d ≤ 0 keeps the default.
+func WithShutdownTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) {
+		if d > 0 {
+			c.shutdownTimeout = d
+		}
+	}
+}
