@@ -11,10 +11,10 @@ import (
 
 // The keys of resources, templates and prompts, in the reference's order.
 var (
-	resourceKeys           = []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta", "content"}
-	templateKeys           = []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta", "content", "variables"}
+	resourceKeys           = []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta", "content", "x-lint-disable"}
+	templateKeys           = []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta", "content", "variables", "x-lint-disable"}
 	resourceAnnotationKeys = []string{"audience", "priority", "lastModified"}
-	promptKeys             = []string{"title", "description", "icons", "_meta", "arguments", "messages"}
+	promptKeys             = []string{"title", "description", "icons", "_meta", "arguments", "messages", "x-lint-disable"}
 	argumentKeys           = []string{"title", "description", "required", "complete", "enum"}
 	messageKeys            = []string{"role", "text", "resource", "image", "audio"}
 	mediaKeys              = []string{"data", "mimeType"}
@@ -102,6 +102,8 @@ func (d *decoder) resource(re entry) *Resource {
 			r.Meta = d.meta(e.value)
 		case "content":
 			r.Content = d.content(e.value)
+		case "x-lint-disable":
+			r.LintDisable, r.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
 		default:
 			d.unknownKeyOr(e, fmt.Sprintf("in resource %q", re.key), resourceKeys, resourceHints)
 		}
@@ -220,6 +222,8 @@ func (d *decoder) resourceTemplate(te entry) *ResourceTemplate {
 			t.Content = d.content(e.value)
 		case "variables":
 			declared = d.variables(e.value)
+		case "x-lint-disable":
+			t.LintDisable, t.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
 		default:
 			d.unknownKeyOr(e, fmt.Sprintf("in resource template %q", te.key), templateKeys, templateHints)
 		}
@@ -348,6 +352,8 @@ func (d *decoder) prompt(pe entry) *Prompt {
 			for _, item := range items {
 				p.Messages = append(p.Messages, d.message(item))
 			}
+		case "x-lint-disable":
+			p.LintDisable, p.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
 		default:
 			d.unknownKey(e, fmt.Sprintf("in prompt %q", pe.key), promptKeys)
 		}

@@ -9,11 +9,11 @@ import (
 // The keys of each mapping of the spec outside schemas, in the reference's
 // order (did-you-mean suggestions are drawn from these lists).
 var (
-	topKeys            = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates", "prompts"}
+	topKeys            = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates", "prompts", "lint"}
 	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
-	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta"}
+	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "permission", "x-lint-disable"}
 	toolAnnotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 )
 
@@ -74,6 +74,8 @@ func (d *decoder) spec(s *Spec, root *yaml.Node) {
 			s.ResourceTemplates = d.resourceTemplates(e.value)
 		case "prompts":
 			s.Prompts = d.prompts(e.value)
+		case "lint":
+			s.Lint = d.lint(e.value)
 		default:
 			d.unknownKey(e, "at the top level", topKeys)
 		}
@@ -248,6 +250,11 @@ func (d *decoder) tool(te entry) *Tool {
 			if _, ok := d.mapping(e.value, "_meta"); ok {
 				t.Meta, _ = d.value(e.value)
 			}
+		case "permission":
+			t.Permission, _ = d.str(e.value, "permission")
+			t.PermissionPos = posOf(e.value)
+		case "x-lint-disable":
+			t.LintDisable, t.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
 		default:
 			d.unknownKey(e, fmt.Sprintf("in tool %q", te.key), toolKeys)
 		}

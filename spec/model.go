@@ -35,6 +35,25 @@ type Spec struct {
 	ResourceTemplates []*ResourceTemplate
 	// Prompts are the entries of the `prompts:` section.
 	Prompts []*Prompt
+
+	// Lint is the `lint:` section (rules `mcpgen lint` skips, and its
+	// limits); nil when absent.
+	Lint *LintConfig
+}
+
+// LintConfig is the `lint:` section. Zero limits mean the defaults of
+// `mcpgen lint`.
+type LintConfig struct {
+	Pos Pos
+	// Disable lists lint rule IDs (see LintRuleIDs) that never report.
+	Disable    []string
+	DisablePos []Pos
+	// MaxTools is the most tools before TOO_MANY_TOOLS.
+	MaxTools    int
+	MaxToolsPos Pos
+	// MaxListItems is the most static resources before RESOURCE_LIST_LARGE.
+	MaxListItems    int
+	MaxListItemsPos Pos
 }
 
 // Server is the `server:` section: the MCP Implementation info plus
@@ -227,6 +246,16 @@ type Tool struct {
 	Icons        []*Icon
 	// Meta is the tool's `_meta` object, if any.
 	Meta *Value
+
+	// Permission is what `mcpgen config` grants the tool in client
+	// settings: "allow", "ask" or "deny"; "" derives it from the
+	// annotations (read-only → allow, destructive → deny, else ask).
+	Permission    string
+	PermissionPos Pos
+	// LintDisable lists lint rule IDs skipped for this tool and its
+	// schemas (`x-lint-disable:`), with the position of each.
+	LintDisable    []string
+	LintDisablePos []Pos
 }
 
 // ToolAnnotations are the MCP tool hints. Nil pointers are "not said".
@@ -260,6 +289,10 @@ type Resource struct {
 	// Positions of the values of mimeType and size (zero when absent).
 	MimeTypePos Pos
 	SizePos     Pos
+
+	// LintDisable lists lint rule IDs skipped for this resource.
+	LintDisable    []string
+	LintDisablePos []Pos
 }
 
 // Annotations are the MCP annotations of a resource, template or content.
@@ -324,6 +357,10 @@ type ResourceTemplate struct {
 
 	// Position of the value of mimeType (zero when absent).
 	MimeTypePos Pos
+
+	// LintDisable lists lint rule IDs skipped for this template.
+	LintDisable    []string
+	LintDisablePos []Pos
 }
 
 // Variable is one variable of a URI template.
@@ -350,6 +387,11 @@ type Prompt struct {
 	// method, the runtime fills the placeholders. Empty means the handler
 	// builds the messages.
 	Messages []*PromptMessage
+
+	// LintDisable lists lint rule IDs skipped for this prompt and its
+	// arguments.
+	LintDisable    []string
+	LintDisablePos []Pos
 }
 
 // PromptArgument is one argument of a prompt. MCP prompt arguments are

@@ -48,6 +48,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.tools()
 	v.uriCollisions(v.resources(), v.resourceTemplates())
 	v.prompts()
+	v.lint()
 	v.cycles()
 	return v.diags
 }

@@ -39,9 +39,19 @@ const usage = `mcpgen turns an MCP server spec (mcpgen.yaml) into a typed Go ser
 Usage:
   mcpgen generate [-f spec] [-o dir]   write the generated Go files
   mcpgen check    [-f spec] [-o dir]   exit 100 with a diff when they are stale
+  mcpgen init     [dir] [-module m] [-name n]
+                                       scaffold a ready-to-run server (see init -h)
+  mcpgen docs     [-f spec] [-o file]  write a Markdown reference of the server
+  mcpgen schema                        print the JSON Schema of the spec format
+  mcpgen lint     [-f spec] [flags]    lint the spec, estimate its context cost (see lint -h)
+  mcpgen diff     OLD NEW | --against REF
+                                       report breaking changes, WIRE and GO (see diff -h)
+  mcpgen config   claude|codex|cursor  client configuration with per-tool permissions
   mcpgen version                       print the version
+  mcpgen help [command]                this text, or a command's (as command -h)
 
-The spec is -f, else mcpgen.yaml or mcpgen.yml in the current directory.
+The spec is -f, else mcpgen.yaml or mcpgen.yml in the current directory or
+the nearest parent up to the module root (go.mod).
 Generated files go to the spec's go.output directory (default: beside the spec).
 
 Exit codes: 0 ok, 1 internal error, 2 usage, 100 spec findings or stale files.
@@ -60,10 +70,22 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runGenerate(rest, stdout, stderr, false)
 	case "check":
 		err = runGenerate(rest, stdout, stderr, true)
+	case "init":
+		err = runInit(rest, stdout, stderr)
+	case "docs":
+		err = runDocs(rest, stdout, stderr)
+	case "schema":
+		err = runSchema(rest, stdout)
+	case "lint":
+		err = runLint(rest, stdout, stderr)
+	case "diff":
+		err = runDiff(rest, stdout, stderr)
+	case "config":
+		err = runConfig(rest, stdout, stderr)
 	case "version", "-version", "--version":
-		fmt.Fprintln(stdout, "mcpgen", Version())
+		err = runVersion(rest, stdout)
 	case "help", "-h", "-help", "--help":
-		fmt.Fprint(stdout, usage)
+		err = runHelp(rest, stdin, stdout, stderr)
 	default:
 		err = usageError{fmt.Sprintf("unknown command %q", cmd)}
 	}
@@ -97,15 +119,14 @@ func runGenerate(args []string, stdout, stderr io.Writer, check bool) error {
 	if check {
 		name = "check"
 	}
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs, help := newFlags(name), generateHelp
+	if check {
+		help = checkHelp
+	}
 	specPath := fs.String("f", "", "the spec file (default: mcpgen.yaml or mcpgen.yml in the current directory)")
 	outDir := fs.String("o", "", "the output directory (default: the spec's go.output, else the spec's directory)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err.Error()}
+	if err := parseFlags(fs, args, help, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("%s takes no arguments, got %q", name, fs.Args())}
@@ -126,28 +147,6 @@ func runGenerate(args []string, stdout, stderr io.Writer, check bool) error {
 		return checkFiles(dir, files, stdout, stderr)
 	}
 	return writeFiles(dir, files, stderr)
-}
-
-// findSpec applies the discovery rule: -f wins, else mcpgen.yaml or
-// mcpgen.yml in the current directory (both at once is an error).
-func findSpec(flagPath string) (string, error) {
-	if flagPath != "" {
-		return flagPath, nil
-	}
-	var found []string
-	for _, n := range []string{"mcpgen.yaml", "mcpgen.yml"} {
-		if _, err := os.Stat(n); err == nil {
-			found = append(found, n)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return "", usageError{"no mcpgen.yaml or mcpgen.yml in the current directory; pass -f path/to/spec.yaml"}
-	case 1:
-		return found[0], nil
-	default:
-		return "", usageError{"both mcpgen.yaml and mcpgen.yml are here; keep one, or pass -f"}
-	}
 }
 
 // load reads, validates and generates. Spec findings are printed to stderr

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/clientconfig"
+)
+
+const configHelp = `usage: mcpgen config claude|codex|cursor [-f spec] [--command CMD | --url URL] [--name NAME] [--env KEY]... [--out-dir DIR]
+
+Prints the configuration a coding agent needs to use the server: how to
+start it (stdio) or reach it (--url, Streamable HTTP), and a permission per
+tool derived from its annotations: readOnlyHint: true is allowed,
+destructiveHint: true is denied, any other tool is asked about. A tool's
+permission: allow|ask|deny in the spec overrides that.
+
+  claude  .mcp.json, and the permissions of .claude/settings.json
+          (rules name tools mcp__NAME__TOOL)
+  codex   the [mcp_servers.NAME] table of .codex/config.toml: enabled_tools
+          (allowed and asked tools), disabled_tools (denied ones), and
+          approval_mode per tool: approve (allow) or prompt (ask)
+  cursor  .cursor/mcp.json, and the mcpAllowlist (NAME:TOOL) of
+          ~/.cursor/permissions.json; Cursor asks about every other tool
+
+The stdio command defaults to "go run ./DIR", DIR being the spec's
+directory relative to the output directory (or the current one): the
+layout mcpgen init scaffolds, a main package beside the spec. Secrets never
+go in these files: --env KEY passes the variable by reference (${KEY} for
+Claude Code, ${env:KEY} for Cursor, env_vars for Codex).
+
+--out-dir writes the project files under DIR, merging into existing ones:
+only this server's entry and rules are replaced. Per-user files
+(~/.cursor/permissions.json) are printed, never written.
+` + discoveryHelp + `
+Examples:
+  mcpgen config claude --out-dir .
+  mcpgen config codex --command "go run ./cmd/server" --env ORDERS_API_TOKEN
+  mcpgen config cursor --url http://127.0.0.1:8080/mcp
+`
+
+// listFlag collects a repeated flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error { *l = append(*l, v); return nil }
+
+// runConfig is `mcpgen config`.
+func runConfig(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("config")
+	specPath := fs.String("f", "", "the spec file")
+	command := fs.String("command", "", "the command that starts the server over stdio")
+	url := fs.String("url", "", "the URL of a Streamable HTTP server")
+	name := fs.String("name", "", "the server's name in the client (default: server.name)")
+	outDir := fs.String("out-dir", "", "write the project files under this directory")
+	var env listFlag
+	fs.Var(&env, "env", "an environment variable the server needs (repeatable)")
+	rest, err := parseInterspersed(fs, args, configHelp, stdout)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 1 {
+		return usageError{fmt.Sprintf("config needs one client: claude, codex or cursor; got %q", rest)}
+	}
+	client := clientconfig.Client(rest[0])
+	switch client {
+	case clientconfig.Claude, clientconfig.Codex, clientconfig.Cursor:
+	default:
+		return usageError{fmt.Sprintf("unknown client %q; use claude, codex or cursor", rest[0])}
+	}
+	if *command != "" && *url != "" {
+		return usageError{"--command starts a stdio server and --url reaches an HTTP one; give one"}
+	}
+	path, err := findSpec(*specPath)
+	if err != nil {
+		return err
+	}
+	s, err := loadSpec(path, stderr)
+	if err != nil {
+		return err
+	}
+	opts := clientconfig.Options{Name: *name, URL: *url, Env: env}
+	switch {
+	case *command != "":
+		if opts.Command, err = clientconfig.SplitCommand(*command); err != nil {
+			return usageError{"--command: " + err.Error()}
+		}
+	case *url == "":
+		base := *outDir
+		if base == "" {
+			base = "."
+		}
+		var ok bool
+		opts.Command, ok = clientconfig.DefaultCommand(filepath.Dir(path), base)
+		if !ok {
+			fmt.Fprintf(stderr, "mcpgen: no main package in %s, so %q will not start a server; pass --command\n",
+				relative(filepath.Dir(path)), strings.Join(opts.Command, " "))
+		}
+	}
+	files, err := clientconfig.Build(s, client, opts)
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	if *outDir == "" {
+		clientconfig.Render(stdout, files)
+		return nil
+	}
+	var printed []clientconfig.File
+	for _, f := range files {
+		if strings.HasPrefix(f.Path, "~/") {
+			printed = append(printed, f)
+			continue
+		}
+		target := filepath.Join(*outDir, filepath.FromSlash(f.Path))
+		content, verb := f.Content, "wrote"
+		if old, err := os.ReadFile(target); err == nil {
+			if content, err = f.Merge(old); err != nil {
+				return err
+			}
+			verb = "updated"
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(target, content, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "mcpgen: %s %s (%s)\n", verb, relative(target), f.Note)
+	}
+	clientconfig.Render(stdout, printed)
+	return nil
+}

@@ -1,0 +1,438 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/specformat"
+	"github.com/mcpgen/mcpgen/templates"
+)
+
+const initHelp = `usage: mcpgen init [dir] [-module path] [-name server-name]
+
+Scaffolds a ready-to-run MCP server in dir (default: the current directory;
+created if missing):
+
+  mcpgen.yaml   the spec, every option shown with its default: one tool,
+                resource, resource template and prompt to start from
+  handlers.go   your implementation of the generated Handler (yours: mcpgen
+                never rewrites it)
+  main.go       serves stdio, or Streamable HTTP at /mcp with -http ADDR
+  generate.go   //go:generate go tool mcpgen generate
+  .mcp.json     starts the server from Claude Code
+  NAMEmcp/      the generated code
+
+It uses the go.mod of dir or of a parent, else runs go mod init; adds mcpgen
+to go.mod as a tool (go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen);
+generates the code; runs go mod tidy; and prints how to run and connect.
+
+It writes nothing, and exits 1 listing every file in the way, when one of
+them exists, when dir holds other Go files, or when a directory between dir
+and the module root already holds a spec.
+
+Flags:
+  -module path   the module path for go mod init when there is no go.mod
+                 (default: the server name); must match an existing go.mod
+  -name name     the server's name (default: dir's name), letters, digits,
+                 '.', '_' and '-'; the Go package is the name + "mcp"
+
+Example:
+  mkdir hello && cd hello && mcpgen init -module example.com/hello
+  go run github.com/mcpgen/mcpgen/cmd/mcpgen@latest init hello
+`
+
+// mcpgenModule is the module that the scaffolded server requires.
+const mcpgenModule = "github.com/mcpgen/mcpgen"
+
+// zeroVersion is the version required alongside a -replace: any version
+// works once replaced, and this one needs no module proxy.
+const zeroVersion = "v0.0.0-00010101000000-000000000000"
+
+var serverNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// runInit is `mcpgen init`.
+func runInit(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("init")
+	modFlag := fs.String("module", "", "module path for go mod init")
+	nameFlag := fs.String("name", "", "the server's name")
+	// -replace is for developing mcpgen itself: it writes
+	// `replace github.com/mcpgen/mcpgen => path` into go.mod (with a
+	// placeholder requirement) before anything is fetched, so that a
+	// scaffold builds against a checkout, offline. Not in -h on purpose.
+	replace := fs.String("replace", "", "")
+	// Flags may come before or after dir.
+	var pos []string
+	for {
+		if err := parseFlags(fs, args, initHelp, stdout); err != nil {
+			return err
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	if len(pos) > 1 {
+		return usageError{fmt.Sprintf("init takes one directory, got %q", pos)}
+	}
+	dir := "."
+	if len(pos) == 1 {
+		dir = pos[0]
+	}
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return usageError{fmt.Sprintf("%s is a file, not a directory", relative(dir))}
+	}
+
+	name := *nameFlag
+	if name == "" {
+		name = serverName(filepath.Base(dir))
+	} else if !serverNameRE.MatchString(name) {
+		return usageError{fmt.Sprintf("-name %q: use letters, digits, '.', '_' and '-', starting with a letter or digit", name)}
+	}
+	pkg := packageName(name)
+
+	// The module: dir's go.mod or a parent's, else one made here.
+	root, haveMod := moduleRoot(dir)
+	modPath := *modFlag
+	if haveMod {
+		declared, err := modulePath(filepath.Join(root, "go.mod"))
+		if err != nil {
+			return err
+		}
+		if modPath != "" && modPath != declared {
+			return usageError{fmt.Sprintf("-module %s, but %s already declares module %s", modPath, relative(filepath.Join(root, "go.mod")), declared)}
+		}
+		modPath = declared
+	} else {
+		root = dir
+		if modPath == "" {
+			modPath = name
+		}
+	}
+	importPath := modPath
+	if rel, err := filepath.Rel(root, dir); err == nil && rel != "." {
+		importPath += "/" + filepath.ToSlash(rel)
+	}
+	importPath += "/" + pkg
+	if bad := badImportPath(importPath); bad != "" {
+		return usageError{fmt.Sprintf("the generated package would be %q, not a valid import path: %s; pick a directory (or -module) of letters, digits and - . _ ~", importPath, bad)}
+	}
+
+	schemaURL := specformat.SchemaID
+	if *replace != "" {
+		if *replace, err = filepath.Abs(*replace); err != nil {
+			return err
+		}
+		// A checkout has the schema of its own version.
+		if rel, err := filepath.Rel(dir, filepath.Join(*replace, "mcpgen.schema.json")); err == nil {
+			schemaURL = filepath.ToSlash(rel)
+		}
+	} else if v := Version(); strings.HasPrefix(v, "v") {
+		schemaURL = strings.Replace(schemaURL, "/main/", "/"+v+"/", 1)
+	}
+	version := Version()
+	if !strings.HasPrefix(version, "v") {
+		version = "latest"
+	}
+	files, err := templates.Init(templates.Scaffold{
+		Name: name, Package: pkg, Import: importPath, SchemaURL: schemaURL, Version: version,
+	})
+	if err != nil {
+		return err
+	}
+
+	if err := initConflicts(dir, root, pkg, files); err != nil {
+		return err
+	}
+
+	// go.mod first: a failure there leaves at most a go.mod, and init can
+	// simply run again.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	goCmd := func(args ...string) error { return runGo(dir, stderr, args...) }
+	if !haveMod {
+		if err := goCmd("mod", "init", modPath); err != nil {
+			return err
+		}
+	}
+	if modPath != mcpgenModule {
+		if err := requireMcpgen(dir, *replace, stderr); err != nil {
+			return err
+		}
+	}
+
+	for _, f := range files {
+		if err := writeNew(filepath.Join(dir, f.Path), f.Bytes); err != nil {
+			return err
+		}
+	}
+	// Generate in-process, exactly as `mcpgen generate` does.
+	specPath := relative(filepath.Join(dir, "mcpgen.yaml"))
+	s, gen, err := load(specPath, stderr)
+	if err != nil {
+		return fmt.Errorf("generating from the scaffolded spec: %w", err)
+	}
+	if err := writeFiles(filepath.Join(dir, filepath.FromSlash(s.Go.Output)), gen, stderr); err != nil {
+		return err
+	}
+	if err := goCmd("mod", "tidy"); err != nil {
+		return fmt.Errorf("%w (the files are written; fix the cause and run go mod tidy in %s)", err, relative(dir))
+	}
+	printNext(stdout, dir, name, pkg)
+	return nil
+}
+
+// writeNew writes a file that must not exist yet: even a file created
+// since initConflicts looked is never overwritten.
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// initConflicts refuses a scaffold that would overwrite anything, or that
+// would sit under another spec of the module (which discovery would find
+// from the directories between). Every problem is listed at once.
+func initConflicts(dir, root, pkg string, files []templates.File) error {
+	var in []string
+	for _, f := range files {
+		if _, err := os.Lstat(filepath.Join(dir, f.Path)); err == nil {
+			in = append(in, relative(filepath.Join(dir, f.Path)))
+		}
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "mcpgen.yml")); err == nil {
+		in = append(in, relative(filepath.Join(dir, "mcpgen.yml")))
+	}
+	if entries, err := os.ReadDir(filepath.Join(dir, pkg)); err == nil && len(entries) > 0 {
+		in = append(in, relative(filepath.Join(dir, pkg))+string(filepath.Separator)+" (not empty)")
+	}
+	if gofiles, _ := filepath.Glob(filepath.Join(dir, "*.go")); len(gofiles) > 0 {
+		for _, g := range gofiles {
+			if !slices.Contains(in, relative(g)) {
+				in = append(in, relative(g)+" (init writes package main here)")
+			}
+		}
+	}
+	var above []string
+	for d := dir; d != root; {
+		d = filepath.Dir(d)
+		for _, n := range []string{"mcpgen.yaml", "mcpgen.yml"} {
+			if isFile(filepath.Join(d, n)) {
+				above = append(above, relative(filepath.Join(d, n)))
+			}
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	if len(in) == 0 && len(above) == 0 {
+		return nil
+	}
+	var msg strings.Builder
+	msg.WriteString("init wrote nothing:")
+	if len(in) > 0 {
+		msg.WriteString(" these are in the way (move them, or pick a new directory):")
+		for _, p := range in {
+			msg.WriteString("\n  " + p)
+		}
+	}
+	if len(above) > 0 {
+		if len(in) > 0 {
+			msg.WriteString("\nand")
+		}
+		msg.WriteString(" a parent directory in the module already holds a spec (edit it, or init outside it):")
+		for _, p := range above {
+			msg.WriteString("\n  " + p)
+		}
+	}
+	return fmt.Errorf("%s", msg.String())
+}
+
+// requireMcpgen adds mcpgen to go.mod as a tool. A module that already
+// requires mcpgen keeps its version (go mod edit -tool only). Otherwise:
+// with -replace, go mod edit alone (no proxy needed); else go get -tool at
+// this binary's version (the latest when it has none).
+func requireMcpgen(dir, replace string, stderr io.Writer) error {
+	tool := mcpgenModule + "/cmd/mcpgen"
+	required, err := requires(dir, mcpgenModule)
+	if err != nil {
+		return err
+	}
+	edits := []string{"mod", "edit", "-tool=" + tool}
+	switch {
+	case replace != "":
+		edits = append(edits, "-replace="+mcpgenModule+"="+replace)
+		if !required {
+			edits = append(edits, "-require="+mcpgenModule+"@"+zeroVersion)
+		}
+	case !required:
+		target := tool
+		if v := Version(); strings.HasPrefix(v, "v") {
+			target += "@" + v
+		}
+		return runGo(dir, stderr, "get", "-tool", target)
+	}
+	return runGo(dir, stderr, edits...)
+}
+
+// requires reports whether the go.mod of dir requires module mod.
+func requires(dir, mod string) (bool, error) {
+	cmd := exec.Command("go", "mod", "edit", "-json")
+	cmd.Dir = dir
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return false, fmt.Errorf("go mod edit -json: %v: %s", err, strings.TrimSpace(stderr.String()))
+	}
+	var gomod struct{ Require []struct{ Path string } }
+	if err := json.Unmarshal(out, &gomod); err != nil {
+		return false, err
+	}
+	for _, r := range gomod.Require {
+		if r.Path == mod {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// runGo runs the go command in dir, its output going to stderr (stdout is
+// init's own report).
+func runGo(dir string, stderr io.Writer, args ...string) error {
+	cmd := exec.Command("go", args...)
+	cmd.Dir = dir
+	cmd.Stdout, cmd.Stderr = stderr, stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
+	}
+	return nil
+}
+
+// importElemRE is what the go command accepts in an import path element
+// (golang.org/x/mod/module.CheckImportPath, without its rarer characters).
+var importElemRE = regexp.MustCompile(`^[A-Za-z0-9_~+-][A-Za-z0-9._~+-]*$`)
+
+// badImportPath says what is wrong with an import path, or "".
+func badImportPath(p string) string {
+	for _, elem := range strings.Split(p, "/") {
+		switch {
+		case elem == "":
+			return "an empty element"
+		case !importElemRE.MatchString(elem) || strings.HasSuffix(elem, "."):
+			return fmt.Sprintf("%q", elem)
+		}
+	}
+	return ""
+}
+
+// modulePath reads the module path of a go.mod.
+func modulePath(gomod string) (string, error) {
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if rest, ok := strings.CutPrefix(line, "module"); ok && (rest == "" || rest[0] == ' ' || rest[0] == '\t' || rest[0] == '"') {
+			rest, _, _ = strings.Cut(rest, "//")
+			rest = strings.Trim(strings.TrimSpace(rest), "\"`")
+			if rest != "" {
+				return rest, nil
+			}
+		}
+	}
+	return "", fmt.Errorf("%s declares no module path", relative(gomod))
+}
+
+// serverName turns a directory name into a server name: lower case,
+// letters, digits and '-'.
+func serverName(base string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(base) {
+		switch {
+		case r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '.' || r == '_':
+			if dash && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			dash = false
+			b.WriteRune(r)
+		default:
+			dash = true
+		}
+	}
+	name := strings.TrimLeft(b.String(), "._")
+	if name == "" {
+		return "server"
+	}
+	return name
+}
+
+// packageName is the Go package of a server: its letters and digits, then
+// "mcp" (hello-world → helloworldmcp).
+func packageName(name string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	p := b.String()
+	if p == "" || p[0] >= '0' && p[0] <= '9' {
+		p = "server" + p
+	}
+	p += "mcp"
+	if !token.IsIdentifier(p) {
+		return "servermcp"
+	}
+	return p
+}
+
+func printNext(w io.Writer, dir, name, pkg string) {
+	rel := relative(dir)
+	where := "in " + rel
+	if rel == "." {
+		where = "here"
+	}
+	fmt.Fprintf(w, "mcpgen: scaffolded the MCP server %q %s:\n", name, where)
+	for _, l := range [][2]string{
+		{"mcpgen.yaml", "the spec: edit it, then run go generate ./..."},
+		{"handlers.go", "your implementation of " + pkg + ".Handler (never rewritten)"},
+		{"main.go", "serves stdio, or Streamable HTTP with -http"},
+		{"generate.go", "//go:generate go tool mcpgen generate"},
+		{".mcp.json", "lets Claude Code start the server"},
+		{pkg + "/", "the generated code"},
+	} {
+		fmt.Fprintf(w, "  %-12s  %s\n", l[0], l[1])
+	}
+	fmt.Fprintln(w, "\nRun it:")
+	if rel != "." {
+		fmt.Fprintf(w, "  cd %s\n", rel)
+	}
+	fmt.Fprintln(w, "  go run .                        # MCP over stdio")
+	fmt.Fprintln(w, "  go run . -http 127.0.0.1:8080   # Streamable HTTP at http://127.0.0.1:8080/mcp")
+	fmt.Fprintln(w, "\nConnect a client:")
+	fmt.Fprintf(w, "  Claude Code:    start claude %s (it reads .mcp.json), or: claude mcp add %s -- go -C %s run .\n", where, name, dir)
+	fmt.Fprintf(w, "  MCP Inspector:  npx @modelcontextprotocol/inspector go -C %s run .\n", dir)
+}

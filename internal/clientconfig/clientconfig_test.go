@@ -1,0 +1,211 @@
+package clientconfig
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.txt")
+
+func loadSpec(t *testing.T) *spec.Spec {
+	t.Helper()
+	data, err := os.ReadFile("testdata/mcpgen.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := spec.Load("mcpgen.yaml", data)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	return s
+}
+
+// TestGolden renders each client's files, stdio (with an environment
+// variable) and HTTP, and compares them with testdata/<client>[-http].txt.
+func TestGolden(t *testing.T) {
+	s := loadSpec(t)
+	stdio := Options{Command: []string{"go", "run", "./cmd/orders"}, Env: []string{"ORDERS_TOKEN", "ORDERS_DB"}}
+	http := Options{URL: "http://127.0.0.1:8080/mcp", Name: "orders-dev"}
+	for _, c := range Clients {
+		for suffix, o := range map[string]Options{"": stdio, "-http": http} {
+			name := string(c) + suffix
+			t.Run(name, func(t *testing.T) {
+				files, err := Build(s, c, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var buf bytes.Buffer
+				Render(&buf, files)
+				path := filepath.Join("testdata", name+".txt")
+				if *update {
+					os.WriteFile(path, buf.Bytes(), 0o644)
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run go test ./internal/clientconfig -update)", err)
+				}
+				if diff := cmp.Diff(string(want), buf.String()); diff != "" {
+					t.Errorf("(-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+func TestPermissionOf(t *testing.T) {
+	s := loadSpec(t)
+	want := map[string]string{"lookup_order": Allow, "create_note": Ask, "refund_order": Deny, "export.csv": Ask, "purge_cache": Allow}
+	for _, tool := range s.Tools {
+		if got := PermissionOf(tool); got != want[tool.Name] {
+			t.Errorf("%s: %s, want %s (%s)", tool.Name, got, want[tool.Name], PermissionReason(tool))
+		}
+	}
+}
+
+func build(t *testing.T, c Client, o Options) []File {
+	t.Helper()
+	files, err := Build(loadSpec(t), c, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// TestMergeClaude: other servers, other rules and other settings survive;
+// this server's old rules are replaced.
+func TestMergeClaude(t *testing.T) {
+	files := build(t, Claude, Options{Command: []string{"go", "run", "."}})
+	servers, err := files[0].Merge([]byte(`{"mcpServers": {"github": {"type": "http", "url": "https://example.com/mcp"}, "orders": {"command": "old"}}, "other": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "mcpServers": {
+    "github": {
+      "type": "http",
+      "url": "https://example.com/mcp"
+    },
+    "orders": {
+      "type": "stdio",
+      "command": "go",
+      "args": [
+        "run",
+        "."
+      ]
+    }
+  },
+  "other": 1
+}
+`
+	if diff := cmp.Diff(want, string(servers)); diff != "" {
+		t.Errorf(".mcp.json (-want +got):\n%s", diff)
+	}
+	settings, err := files[1].Merge([]byte(`{"model": "x", "permissions": {"allow": ["Bash(go test:*)", "mcp__orders__gone"], "deny": ["mcp__other__x"], "defaultMode": "default"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{`"Bash(go test:*)"`, `"mcp__other__x"`, `"defaultMode": "default"`, `"model": "x"`, `"mcp__orders__refund_order"`, `"mcp__orders__export_csv"`} {
+		if !strings.Contains(string(settings), s) {
+			t.Errorf("merged settings.json lacks %s:\n%s", s, settings)
+		}
+	}
+	if strings.Contains(string(settings), "mcp__orders__gone") {
+		t.Errorf("a stale rule of this server survived:\n%s", settings)
+	}
+	if _, err := files[1].Merge([]byte(`[1]`)); err == nil {
+		t.Error("a settings.json that is not an object was merged")
+	}
+}
+
+// TestMergeCodex: the server's old tables go, the others stay.
+func TestMergeCodex(t *testing.T) {
+	files := build(t, Codex, Options{Command: []string{"go", "run", "."}})
+	existing := `model = "o3"
+
+[mcp_servers.github]
+url = "https://example.com/mcp"
+
+[mcp_servers.orders]
+command = "old"
+
+[mcp_servers.orders.tools.gone]
+approval_mode = "approve"
+
+[profiles.fast]
+model = "o4-mini"
+`
+	got, err := files[0].Merge([]byte(existing))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"[mcp_servers.github]", "[profiles.fast]", `model = "o4-mini"`, `command = "go"`, `[mcp_servers.orders.tools."export.csv"]`} {
+		if !strings.Contains(string(got), s) {
+			t.Errorf("merged config.toml lacks %s:\n%s", s, got)
+		}
+	}
+	for _, s := range []string{`command = "old"`, "tools.gone"} {
+		if strings.Contains(string(got), s) {
+			t.Errorf("merged config.toml keeps %s:\n%s", s, got)
+		}
+	}
+}
+
+func TestBuildRefuses(t *testing.T) {
+	s := loadSpec(t)
+	for name, o := range map[string]Options{
+		"bad name":      {Name: "my server", Command: []string{"x"}},
+		"env with url":  {URL: "http://x", Env: []string{"A"}},
+		"env value":     {Command: []string{"x"}, Env: []string{"TOKEN=abc"}},
+		"no command":    {},
+		"unknown agent": {Command: []string{"x"}},
+	} {
+		c := Claude
+		if name == "unknown agent" {
+			c = "vim"
+		}
+		if _, err := Build(s, c, o); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+func TestSplitCommand(t *testing.T) {
+	for in, want := range map[string][]string{
+		`go run ./cmd/server`:         {"go", "run", "./cmd/server"},
+		`  node 'my server.js' --x  `: {"node", "my server.js", "--x"},
+		`sh -c "echo \"hi\" there"`:   {"sh", "-c", `echo "hi" there`},
+		`a\ b c`:                      {"a b", "c"},
+	} {
+		got, err := SplitCommand(in)
+		if err != nil || !cmp.Equal(got, want) {
+			t.Errorf("SplitCommand(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{``, `  `, `a 'b`, `a "b`} {
+		if _, err := SplitCommand(bad); err == nil {
+			t.Errorf("SplitCommand(%q) accepted", bad)
+		}
+	}
+}
+
+func TestDefaultCommand(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "servers", "orders")
+	os.MkdirAll(dir, 0o755)
+	cmd, ok := DefaultCommand(dir, root)
+	if !cmp.Equal(cmd, []string{"go", "run", "./servers/orders"}) || ok {
+		t.Errorf("without main.go: %q %v", cmd, ok)
+	}
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
+	if cmd, ok := DefaultCommand(dir, dir); !cmp.Equal(cmd, []string{"go", "run", "."}) || !ok {
+		t.Errorf("in the spec's directory: %q %v", cmd, ok)
+	}
+}

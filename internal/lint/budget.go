@@ -1,0 +1,214 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+
+	"github.com/mcpgen/mcpgen/internal/specschema"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// Budget estimates what the server's lists cost in a model's context:
+// tokens = bytes of the entry's JSON / 4, a rule of thumb for English text
+// and JSON with common tokenizers. The JSON of an entry is computed from the
+// spec (name, title, description, schemas, annotations, icons, _meta), close
+// to what the runtime sends.
+type Budget struct {
+	Method    string       `json:"method"`
+	Tools     BudgetList   `json:"tools"`
+	Prompts   BudgetList   `json:"prompts"`
+	Resources BudgetTotals `json:"resources"`
+	Templates BudgetTotals `json:"resourceTemplates"`
+}
+
+// BudgetList is one list with an estimate per entry, largest first.
+type BudgetList struct {
+	Tokens  int           `json:"tokens"`
+	Entries []BudgetEntry `json:"entries"`
+}
+
+// BudgetTotals is one list's total alone.
+type BudgetTotals struct {
+	Tokens int `json:"tokens"`
+	Count  int `json:"count"`
+}
+
+// BudgetEntry is one tool or prompt.
+type BudgetEntry struct {
+	Name   string `json:"name"`
+	Bytes  int    `json:"bytes"`
+	Tokens int    `json:"tokens"`
+}
+
+// Tokens is the estimate for n bytes of JSON, rounded up.
+func Tokens(n int) int { return (n + 3) / 4 }
+
+// Estimate computes the budget of a spec that spec.Load accepted.
+func Estimate(s *spec.Spec) *Budget {
+	b := &Budget{Method: "bytes of each entry's JSON / 4"}
+	b.Tools.Entries, b.Tools.Tokens = entries(len(s.Tools), func(i int) (string, any) { return s.Tools[i].Name, ToolEntry(s, s.Tools[i]) })
+	b.Prompts.Entries, b.Prompts.Tokens = entries(len(s.Prompts), func(i int) (string, any) { return s.Prompts[i].Name, promptEntry(s.Prompts[i]) })
+	_, b.Resources.Tokens = entries(len(s.Resources), func(i int) (string, any) { return s.Resources[i].Name, resourceEntry(s.Resources[i]) })
+	_, b.Templates.Tokens = entries(len(s.ResourceTemplates), func(i int) (string, any) {
+		return s.ResourceTemplates[i].Name, templateEntry(s.ResourceTemplates[i])
+	})
+	b.Resources.Count, b.Templates.Count = len(s.Resources), len(s.ResourceTemplates)
+	return b
+}
+
+func entries(n int, entry func(int) (string, any)) ([]BudgetEntry, int) {
+	out := []BudgetEntry{}
+	total := 0
+	for i := range n {
+		name, v := entry(i)
+		data, _ := json.Marshal(v)
+		out = append(out, BudgetEntry{Name: name, Bytes: len(data), Tokens: Tokens(len(data))})
+		total += len(data)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
+	return out, Tokens(total)
+}
+
+// ToolEntry is the tools/list entry of a tool, as a JSON-compatible map.
+func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
+	e := map[string]any{"name": t.Name}
+	set(e, "title", t.Title)
+	set(e, "description", t.Description)
+	switch {
+	case t.InputSchema != nil:
+		e["inputSchema"] = json.RawMessage(t.InputSchema.JSON)
+	case t.Input != nil:
+		e["inputSchema"] = specschema.Reachable(s, t.Input)
+	default:
+		e["inputSchema"] = map[string]any{"type": "object", "additionalProperties": false}
+	}
+	switch {
+	case t.OutputSchema != nil:
+		e["outputSchema"] = json.RawMessage(t.OutputSchema.JSON)
+	case t.Output != nil:
+		e["outputSchema"] = specschema.Reachable(s, t.Output)
+	}
+	if a := t.Annotations; a != nil {
+		ann := map[string]any{}
+		set(ann, "title", a.Title)
+		for k, v := range map[string]*bool{"readOnlyHint": a.ReadOnlyHint, "destructiveHint": a.DestructiveHint,
+			"idempotentHint": a.IdempotentHint, "openWorldHint": a.OpenWorldHint} {
+			if v != nil {
+				ann[k] = *v
+			}
+		}
+		e["annotations"] = ann
+	}
+	common(e, t.Icons, t.Meta)
+	return e
+}
+
+func promptEntry(p *spec.Prompt) map[string]any {
+	e := map[string]any{"name": p.Name}
+	set(e, "title", p.Title)
+	set(e, "description", p.Description)
+	var args []any
+	for _, a := range p.Arguments {
+		m := map[string]any{"name": a.Name}
+		set(m, "title", a.Title)
+		set(m, "description", a.Description)
+		if a.Required {
+			m["required"] = true
+		}
+		args = append(args, m)
+	}
+	if len(args) > 0 {
+		e["arguments"] = args
+	}
+	common(e, p.Icons, p.Meta)
+	return e
+}
+
+func resourceEntry(r *spec.Resource) map[string]any {
+	e := map[string]any{"uri": r.URI, "name": r.Name}
+	set(e, "title", r.Title)
+	set(e, "description", r.Description)
+	set(e, "mimeType", r.MimeType)
+	if r.Size != nil {
+		e["size"] = *r.Size
+	}
+	if r.Annotations != nil {
+		e["annotations"] = annotations(r.Annotations)
+	}
+	common(e, r.Icons, r.Meta)
+	return e
+}
+
+func templateEntry(t *spec.ResourceTemplate) map[string]any {
+	e := map[string]any{"uriTemplate": t.URITemplate, "name": t.Name}
+	set(e, "title", t.Title)
+	set(e, "description", t.Description)
+	set(e, "mimeType", t.MimeType)
+	if t.Annotations != nil {
+		e["annotations"] = annotations(t.Annotations)
+	}
+	common(e, t.Icons, t.Meta)
+	return e
+}
+
+func annotations(a *spec.Annotations) map[string]any {
+	m := map[string]any{}
+	if len(a.Audience) > 0 {
+		m["audience"] = a.Audience
+	}
+	if a.Priority != nil {
+		m["priority"] = json.Number(*a.Priority)
+	}
+	set(m, "lastModified", a.LastModified)
+	return m
+}
+
+func common(e map[string]any, icons []*spec.Icon, meta *spec.Value) {
+	if len(icons) > 0 {
+		var list []any
+		for _, ic := range icons {
+			m := map[string]any{"src": ic.Src}
+			set(m, "mimeType", ic.MimeType)
+			set(m, "theme", ic.Theme)
+			if len(ic.Sizes) > 0 {
+				m["sizes"] = ic.Sizes
+			}
+			list = append(list, m)
+		}
+		e["icons"] = list
+	}
+	if meta != nil {
+		e["_meta"] = json.RawMessage(meta.JSON)
+	}
+}
+
+func set(m map[string]any, k, v string) {
+	if v != "" {
+		m[k] = v
+	}
+}
+
+// topEntries is how many entries of a list the text report shows.
+const topEntries = 10
+
+// WriteText prints the budget for people: each list's total, then its
+// largest entries.
+func (b *Budget) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "Context budget (estimated tokens = %s):\n", b.Method)
+	list := func(name string, l BudgetList, noun string) {
+		fmt.Fprintf(w, "  %-24s %6d tokens  %d %s%s\n", name, l.Tokens, len(l.Entries), noun, plural(len(l.Entries)))
+		for i, e := range l.Entries {
+			if i == topEntries {
+				fmt.Fprintf(w, "    … and %d more\n", len(l.Entries)-topEntries)
+				break
+			}
+			fmt.Fprintf(w, "    %6d  %s\n", e.Tokens, e.Name)
+		}
+	}
+	list("tools/list", b.Tools, "tool")
+	list("prompts/list", b.Prompts, "prompt")
+	fmt.Fprintf(w, "  %-24s %6d tokens  %d resource%s\n", "resources/list", b.Resources.Tokens, b.Resources.Count, plural(b.Resources.Count))
+	fmt.Fprintf(w, "  %-24s %6d tokens  %d template%s\n", "resources/templates/list", b.Templates.Tokens, b.Templates.Count, plural(b.Templates.Count))
+}

@@ -1,0 +1,177 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgen/mcpgen/internal/findings"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*/want.*")
+
+func load(t *testing.T, path string) *spec.Spec {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := spec.Load("mcpgen.yaml", data)
+	if len(diags) > 0 {
+		t.Fatalf("%s does not load:\n%s", path, diags.Error())
+	}
+	return s
+}
+
+// TestGolden lints testdata/<case>/mcpgen.yaml and compares each format's
+// output with want.txt, want.json and want.github. `go test ./internal/lint
+// -update` rewrites them.
+func TestGolden(t *testing.T) {
+	dirs, _ := filepath.Glob("testdata/*")
+	if len(dirs) < 3 {
+		t.Fatalf("%d cases", len(dirs))
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			r := Lint(load(t, filepath.Join(dir, "mcpgen.yaml")), Options{})
+			for format, file := range map[findings.Format]string{
+				findings.Text: "want.txt", findings.JSON: "want.json", findings.GitHubActions: "want.github",
+			} {
+				var buf bytes.Buffer
+				if err := r.Write(&buf, format); err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(dir, file)
+				if *update {
+					os.WriteFile(path, buf.Bytes(), 0o644)
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run go test ./internal/lint -update)", err)
+				}
+				if diff := cmp.Diff(string(want), buf.String()); diff != "" {
+					t.Errorf("%s (-want +got):\n%s", file, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestEveryRuleFires: the findings case reports every rule, and the clean
+// case none.
+func TestEveryRuleFires(t *testing.T) {
+	seen := map[string]bool{}
+	for _, f := range Lint(load(t, "testdata/findings/mcpgen.yaml"), Options{}).Findings {
+		seen[f.Rule] = true
+	}
+	for _, r := range Rules {
+		if !seen[r.ID] {
+			t.Errorf("rule %s never fires in testdata/findings", r.ID)
+		}
+	}
+	if fs := Lint(load(t, "testdata/clean/mcpgen.yaml"), Options{}).Findings; len(fs) > 0 {
+		t.Errorf("clean case: %v", fs)
+	}
+}
+
+// TestDisabling: lint.disable silences a rule everywhere; x-lint-disable on
+// the items; a named type shared by two tools stays reported unless both
+// disable the rule.
+func TestDisabling(t *testing.T) {
+	var got []string
+	for _, f := range Lint(load(t, "testdata/disabled/mcpgen.yaml"), Options{}).Findings {
+		got = append(got, f.Rule+" "+strings.SplitN(f.Message, " ", 4)[1]+" "+strings.SplitN(f.Message, " ", 4)[2])
+	}
+	want := []string{
+		`OBJECT_OPEN "Meta" accepts`,        // audit does not disable it
+		`STRING_UNBOUNDED_ID "order_id" of`, // tag does not disable it
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestOptionsOverrideSpec(t *testing.T) {
+	s := load(t, "testdata/findings/mcpgen.yaml")
+	for _, f := range Lint(s, Options{MaxTools: 10, MaxListItems: 10}).Findings {
+		if f.Rule == "TOO_MANY_TOOLS" || f.Rule == "RESOURCE_LIST_LARGE" {
+			t.Errorf("limit not overridden: %s", f)
+		}
+	}
+}
+
+func TestRulesMatchSpec(t *testing.T) {
+	var ids []string
+	for _, r := range Rules {
+		ids = append(ids, r.ID)
+	}
+	if !slices.Equal(ids, spec.LintRuleIDs) {
+		t.Errorf("lint.Rules %v\nspec.LintRuleIDs %v", ids, spec.LintRuleIDs)
+	}
+}
+
+// TestReadmeDocumentsRules: each rule has a row in the README's table.
+func TestReadmeDocumentsRules(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range Rules {
+		if !bytes.Contains(data, []byte("| `"+r.ID+"` |")) {
+			t.Errorf("README.md has no row for lint rule %s", r.ID)
+		}
+	}
+}
+
+func TestIsIdentifierName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"id": true, "order_id": true, "customerId": true, "userID": true, "sku": true, "callback_url": true,
+		"slugs": true, "api_key": true, "zip_code": true, "email": true,
+		"name": false, "idea": false, "keyboard": false, "description": false, "identity": false,
+	} {
+		if got := IsIdentifierName(name); got != want {
+			t.Errorf("IsIdentifierName(%q) = %v", name, got)
+		}
+	}
+}
+
+// TestBudgetNearTheWire: the estimate of each tools/list entry is within a
+// third of what the runtime really sends (golden/*/wire.json), so the
+// budget speaks of the right order of magnitude.
+func TestBudgetNearTheWire(t *testing.T) {
+	paths, _ := filepath.Glob("../../golden/*/wire.json")
+	checked := 0
+	for _, wirePath := range paths {
+		var wire struct {
+			Tools struct {
+				Tools []json.RawMessage `json:"tools"`
+			} `json:"tools/list"`
+		}
+		data, _ := os.ReadFile(wirePath)
+		if err := json.Unmarshal(data, &wire); err != nil {
+			t.Fatal(err)
+		}
+		s := load(t, filepath.Join(filepath.Dir(wirePath), "mcpgen.yaml"))
+		for i, raw := range wire.Tools.Tools {
+			var compact bytes.Buffer
+			json.Compact(&compact, raw)
+			est, _ := json.Marshal(ToolEntry(s, s.Tools[i]))
+			ratio := float64(len(est)) / float64(compact.Len())
+			if ratio < 0.67 || ratio > 1.5 {
+				t.Errorf("%s tool %s: estimated %d bytes, the wire has %d", wirePath, s.Tools[i].Name, len(est), compact.Len())
+			}
+			checked++
+		}
+	}
+	if checked < 10 {
+		t.Fatalf("only %d tools checked", checked)
+	}
+}

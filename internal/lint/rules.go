@@ -1,0 +1,60 @@
+package lint
+
+// Rule documents one lint rule. The README's table of rules is checked
+// against this list (TestReadmeDocumentsRules), and the IDs against
+// spec.LintRuleIDs, which the spec's lint.disable is validated with.
+type Rule struct {
+	ID   string
+	What string // what the rule reports
+	Why  string // why it matters to a client or a model
+}
+
+// Rules are the lint rules, in the order of the reference.
+var Rules = []Rule{
+	{
+		ID:   "DESCRIPTION_MISSING",
+		What: "a resource, resource template, input property or prompt argument without a description (tools and prompts must have one already)",
+		Why:  "the model chooses tools and fills arguments from descriptions alone; a bare name makes it guess",
+	},
+	{
+		ID:   "DESCRIPTION_TOO_SHORT",
+		What: "a description of fewer than 3 words or 20 characters on a tool, resource, template or prompt; of fewer than 2 words or 8 characters on a property or argument",
+		Why:  `"Gets data." does not tell the model when to call a tool, when not to, or what comes back`,
+	},
+	{
+		ID:   "TOOL_NAME_CLIENT_UNSAFE",
+		What: "a tool name with a dot or an upper-case letter, or whose Claude Code name mcp__SERVER__TOOL is longer than 64 characters",
+		Why:  "model APIs accept tool names matching ^[a-zA-Z0-9_-]{1,64}$; clients drop, rename or refuse other tools",
+	},
+	{
+		ID:   "STRING_UNBOUNDED_ID",
+		What: "a string input named like an identifier (id, *_id, key, slug, code, sku, email, url, uri, uuid, and their plurals) with no pattern, enum, format or maxLength",
+		Why:  "a tight schema is checked before any call; a free string lets the model send a name, a sentence or a made-up id",
+	},
+	{
+		ID:   "OBJECT_OPEN",
+		What: "an input object with additionalProperties: true",
+		Why:  "unknown keys are accepted silently, so an argument the model invents or misspells is ignored instead of refused",
+	},
+	{
+		ID:   "DESTRUCTIVE_NOT_IDEMPOTENT",
+		What: "a tool with destructiveHint: true, without idempotentHint: true and without an input property named like idempotency_key",
+		Why:  "clients and models retry; a retried destructive call must not act twice",
+	},
+	{
+		ID:   "TOO_MANY_TOOLS",
+		What: "more tools than lint.maxTools (default 20)",
+		Why:  "every tool's definition is in the model's context on every turn, and choice degrades as the list grows",
+	},
+	{
+		ID:   "RESOURCE_LIST_LARGE",
+		What: "more static resources than lint.maxListItems (default 50)",
+		Why:  "resources/list is read whole; a resource template lets the model reach the long tail without listing it",
+	},
+}
+
+// Default limits.
+const (
+	DefaultMaxTools     = 20
+	DefaultMaxListItems = 50
+)

@@ -1,0 +1,101 @@
+// Package templates holds what `mcpgen init` scaffolds: a fully commented
+// mcpgen.yaml with one tool, resource, resource template and prompt; the
+// main.go that serves it; the handlers.go that implements it (the user's
+// file from then on); generate.go; and .mcp.json for Claude Code.
+//
+// The files are text/template sources embedded from init/, with <% %> as
+// delimiters so that the {{.arg}} placeholders of prompt messages and Go's
+// composite literals need no escaping. Only scaffolding lives here: the code
+// that `mcpgen generate` writes is built with jennifer in package gen.
+package templates
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"strings"
+	"text/template"
+)
+
+//go:embed init/*.tmpl
+var initFS embed.FS
+
+// Scaffold is what the init templates are filled with.
+type Scaffold struct {
+	// Name is the server's MCP name (serverInfo.name), such as "hello".
+	Name string
+	// Package is the generated package's name, such as "hellomcp"; it is
+	// also its directory (go.output), beside the spec.
+	Package string
+	// Import is the generated package's import path.
+	Import string
+	// SchemaURL is where editors find mcpgen.schema.json (a URL or a path
+	// relative to the spec).
+	SchemaURL string
+	// Version is the mcpgen version for the `go run …@version` alternative
+	// in generate.go ("latest" when unknown).
+	Version string
+}
+
+// File is one scaffolded file, its path relative to the server's directory.
+type File struct {
+	Path  string
+	Bytes []byte
+}
+
+// initFiles maps each template to the file it makes, in the order init
+// writes and lists them.
+var initFiles = []struct{ tmpl, path string }{
+	{"mcpgen.yaml.tmpl", "mcpgen.yaml"},
+	{"generate.go.tmpl", "generate.go"},
+	{"main.go.tmpl", "main.go"},
+	{"handlers.go.tmpl", "handlers.go"},
+	{"mcp.json.tmpl", ".mcp.json"},
+}
+
+// Paths are the files Init returns, in order.
+func Paths() []string {
+	var out []string
+	for _, f := range initFiles {
+		out = append(out, f.path)
+	}
+	return out
+}
+
+// Init fills the init templates. Go files are gofmt'd.
+func Init(s Scaffold) ([]File, error) {
+	data := struct {
+		Scaffold
+		Output string
+	}{s, s.Package}
+	var files []File
+	for _, f := range initFiles {
+		src, err := initFS.ReadFile("init/" + f.tmpl)
+		if err != nil {
+			return nil, err
+		}
+		t, err := template.New(f.tmpl).Delims("<%", "%>").Option("missingkey=error").Funcs(template.FuncMap{
+			"json": func(v any) (string, error) {
+				b, err := json.Marshal(v)
+				return string(b), err
+			},
+		}).Parse(string(src))
+		if err != nil {
+			return nil, err
+		}
+		var buf bytes.Buffer
+		if err := t.Execute(&buf, data); err != nil {
+			return nil, err
+		}
+		out := buf.Bytes()
+		if strings.HasSuffix(f.path, ".go") {
+			if out, err = format.Source(out); err != nil {
+				return nil, fmt.Errorf("templates: %s does not format: %w", f.path, err)
+			}
+		}
+		files = append(files, File{Path: f.path, Bytes: out})
+	}
+	return files, nil
+}
