@@ -25,3 +25,6 @@ go test -race -count=1 ./...
 
 echo "== go test (interop module: the official Go SDK client against generated servers)"
 (cd interop && go test -race -count=1 ./...)
+
+echo "== the official MCP conformance suite (0.1.16, all server scenarios) against examples/conformance over HTTP"
+./conformance/run.sh
