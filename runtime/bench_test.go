@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -294,4 +295,53 @@ func BenchmarkToolsCallHTTPParallel(b *testing.B) {
 			httpRoundTrip(b, client, post(strconv.FormatInt(ids.Add(1), 10)), buf)
 		}
 	})
+}
+
+// benchWriter is a reusable http.ResponseWriter, so that
+// BenchmarkToolsCallHTTPHandler counts the handler's own allocations.
+type benchWriter struct {
+	h      http.Header
+	status int
+	body   []byte
+}
+
+func (w *benchWriter) Header() http.Header         { return w.h }
+func (w *benchWriter) WriteHeader(status int)      { w.status = status }
+func (w *benchWriter) Write(b []byte) (int, error) { w.body = append(w.body, b...); return len(b), nil }
+
+// BenchmarkToolsCallHTTPHandler is one tools/call through the Streamable
+// HTTP handler without a network or an HTTP client: the transport's cost
+// over BenchmarkToolsCallInProcess.
+func BenchmarkToolsCallHTTPHandler(b *testing.B) {
+	h := benchServer().HTTPHandler()
+	w := &benchWriter{h: http.Header{}}
+	newReq := func(body string) *http.Request {
+		req := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(body))
+		req.Header["Accept"] = []string{"application/json, text/event-stream"}
+		req.Header["Content-Type"] = []string{"application/json"}
+		return req
+	}
+	h.ServeHTTP(w, newReq(benchInit))
+	session := w.h.Get("Mcp-Session-Id")
+	body := []byte(benchCall)
+	req := newReq(benchCall)
+	req.Header["Mcp-Session-Id"] = []string{session}
+	req.Header["Mcp-Protocol-Version"] = []string{"2025-11-25"}
+	rd := bytes.NewReader(body)
+	rc := io.NopCloser(rd)
+	serve := func() {
+		rd.Reset(body)
+		req.Body = rc
+		clear(w.h)
+		w.body = w.body[:0]
+		h.ServeHTTP(w, req)
+	}
+	serve()
+	if string(w.body) != benchWant {
+		b.Fatalf("response %d %s", w.status, w.body)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		serve()
+	}
 }

@@ -22,13 +22,27 @@ import (
 // session.
 
 // HTTPHandler returns the Streamable HTTP transport of s as an http.Handler
-// for one endpoint (mount it at /mcp, say, behind your own middleware). It
+// for one endpoint (mount it at /mcp, say, behind your own middleware;
+// handlers see the values middleware put in the request's context). It
 // validates Host and Origin against DNS rebinding before anything else
 // (WithAllowedHosts, WithAllowedOrigins), keeps sessions by Mcp-Session-Id
 // unless WithStateless, and never lets a client that reads slowly hold up
 // the session's other requests. A client that disconnects does not cancel
 // its request (the spec says so): its result is kept for a resumption when
 // an event store is configured, dropped otherwise.
+//
+// What it answers: a POSTed request gets 200 with application/json, or with
+// text/event-stream when its handler sends something first; a notification
+// or a response, 202. Every refusal has a JSON-RPC error body: 400 for a
+// malformed message (-32700, -32600), a batch, a missing Mcp-Session-Id or
+// an unsupported MCP-Protocol-Version (absent means 2025-03-26); 403 for a
+// Host or Origin not allowed; 404 for a session that ended, expired or never
+// was (the client initializes again); 405 for other methods (GET and DELETE
+// too when stateless); 406 for an Accept without application/json and
+// text/event-stream (text/event-stream for GET); 409 for a second GET
+// stream; 413 for a body over WithMaxBodyBytes; 415 for a body that is not
+// application/json; 429 beyond WithMaxConcurrentRequestsPerSession. DELETE
+// ends the session: 204.
 //
 // Mounted in an http.Server, its open GET streams end when the server's
 // Shutdown begins, so that Shutdown waits only for requests in progress.
@@ -110,7 +124,9 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 	bp := getBuf()
 	defer putBuf(bp)
 	body, err := h.readBody(w, r, bp)
-	*bp = body
+	if body != nil {
+		*bp = body // possibly grown: back to the pool
+	}
 	if err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			httpError(w, http.StatusRequestEntityTooLarge, "", errorf(CodeInvalidRequest, "invalid request: the body exceeds the maximum size of %d bytes", h.cfg.maxBody))

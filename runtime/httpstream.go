@@ -198,7 +198,8 @@ type stream struct {
 
 	mu       sync.Mutex
 	space    sync.Cond // signalled when the queue shrinks or the writer leaves
-	queue    []queued
+	queue    []queued  // starts on first, which holds a JSON response
+	first    [1]queued
 	queued   int  // bytes in queue
 	sse      bool // an SSE stream (always, for stream "0")
 	storing  bool // its events go to the event store, with ids
@@ -225,6 +226,7 @@ const maxStreamBuffer = 1 << 20
 func newStream(hs *httpSession, num int, header http.Header, parent context.Context) *stream {
 	st := &stream{hs: hs, num: num, header: header, parent: parent, wake: make(chan struct{}, 1)}
 	st.space.L = &st.mu
+	st.queue = st.first[:0]
 	return st
 }
 
