@@ -3,8 +3,8 @@
 //
 //	go run ./examples/readme
 //
-// With -http 127.0.0.1:PORT it will serve Streamable HTTP at /mcp once the
-// runtime has that transport.
+// With -http 127.0.0.1:PORT it serves Streamable HTTP at /mcp instead. It
+// shuts down gracefully on SIGINT and SIGTERM.
 package main
 
 import (
@@ -15,21 +15,19 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/mcpgen/mcpgen/runtime"
+
 	"github.com/mcpgen/mcpgen/examples/readme/readmemcp"
 )
 
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
 	flag.Parse()
-	if *httpAddr != "" {
-		fmt.Fprintln(os.Stderr, "readme: Streamable HTTP is not available yet in this runtime; run without -http to serve stdio")
-		os.Exit(2)
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	srv := readmemcp.NewServer(shelf{repos: knownRepos, files: sharedFolder()})
-	if err := srv.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "readme:", err)
 		os.Exit(1)
 	}
