@@ -16,7 +16,7 @@ go vet ./...
 
 echo "== generated code is current (mcpgen check)"
 go build -o "${TMPDIR:-/tmp}/mcpgen-check" ./cmd/mcpgen
-for specfile in examples/*/mcpgen.yaml; do
+for specfile in examples/*/mcpgen.yaml bench/mcpgen.yaml; do
   "${TMPDIR:-/tmp}/mcpgen-check" check -f "$specfile"
 done
 
@@ -25,6 +25,9 @@ go test -race -count=1 ./...
 
 echo "== go test (interop module: the official Go SDK client against generated servers)"
 (cd interop && go test -race -count=1 ./...)
+
+echo "== bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"
+(cd bench && go vet ./... && go test -count=1 ./...)
 
 echo "== the official MCP conformance suite (0.1.16, all server scenarios) against examples/conformance over HTTP"
 ./conformance/run.sh
