@@ -23,7 +23,8 @@ done
 echo "== go test -race (main module)"
 go test -race -count=1 ./...
 
-echo "== go test (interop module: the official Go SDK client against generated servers)"
+echo "== go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers)"
+./interop/setup.sh
 (cd interop && go test -race -count=1 ./...)
 
 echo "== bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"

