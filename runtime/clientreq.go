@@ -108,10 +108,14 @@ func ask(ctx context.Context, method string, need clientCaps, capName string, pa
 		return nil, fmt.Errorf("runtime: %s: ctx is not the context of a request served by a session", method)
 	}
 	ss := c.ss
+	p := c.peerInfo()
+	if p != nil && p.modern {
+		return askModern(c, method, need, capName, params)
+	}
 	if ss.noRequests {
 		return nil, fmt.Errorf("runtime: %s: a stateless HTTP server cannot send requests to the client", method)
 	}
-	if p := ss.peer.Load(); p == nil || p.client&need != need {
+	if p == nil || p.client&need != need {
 		return nil, fmt.Errorf("runtime: %s needs the client capability %s: %w", method, capName, ErrCapabilityNotSupported)
 	}
 	if err := context.Cause(ctx); err != nil {
@@ -390,4 +394,28 @@ func ListRoots(ctx context.Context) ([]Root, error) {
 		return nil, err
 	}
 	return res.Roots, nil
+}
+
+// askModern is ask in the 2026-07-28 era: the answer comes from the
+// request's retry (see mrtr.go), and until then the request is recorded for
+// its input_required result.
+func askModern(c *call, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
+	m := c.mrtr
+	if m == nil {
+		return nil, fmt.Errorf("runtime: %s: a %s request cannot ask the client for input; only tools/call, prompts/get and resources/read can", method, c.peer.version)
+	}
+	if c.peer.client&need != need {
+		m.lack(need)
+		return nil, fmt.Errorf("runtime: %s needs the client capability %s: %w", method, capName, ErrCapabilityNotSupported)
+	}
+	key, answer := m.next()
+	if answer != nil {
+		return answer, nil
+	}
+	paramsJSON, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: %s: encoding params: %w", method, err)
+	}
+	m.request(key, method, paramsJSON)
+	return nil, fmt.Errorf("runtime: %s: %w", method, ErrInputRequired)
 }

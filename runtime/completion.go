@@ -72,7 +72,7 @@ func CompleteList(values []string, err error) (*Completion, error) {
 // template is invalid params; a known one that does not complete the
 // argument offers no values.
 func (ss *Session) complete(ctx context.Context, id string, params json.RawMessage) {
-	if p := ss.peer.Load(); p.caps&capCompletions == 0 && !ss.srv.completes() {
+	if !ss.offers(capCompletions, 0) && !ss.srv.completes() {
 		ss.sendError(id, errorf(CodeMethodNotFound, `method "completion/complete" not found: this server completes nothing`))
 		return
 	}

@@ -17,6 +17,10 @@ type peerInfo struct {
 	capabilities  json.RawMessage
 	client        clientCaps // what capabilities says, for requests to the client
 	caps          capSet     // what the server advertised to this client
+
+	// A modern (2026-07-28) request's own declarations, from its _meta.
+	modern  bool
+	logRank int32 // least severe level to send; noLogging without logLevel
 }
 
 type reqKey struct{}
@@ -30,12 +34,22 @@ func reqFrom(ctx context.Context) *call {
 
 func peerFrom(ctx context.Context) *peerInfo {
 	if c := reqFrom(ctx); c != nil {
-		return c.ss.peer.Load()
+		return c.peerInfo()
 	}
 	return nil
 }
 
-// ClientInfo returns the clientInfo the client sent in initialize. ok is false
+// peerInfo is what the client of c declared: in its request's _meta in the
+// modern era, at initialize otherwise.
+func (c *call) peerInfo() *peerInfo {
+	if c.peer != nil {
+		return c.peer
+	}
+	return c.ss.peer.Load()
+}
+
+// ClientInfo returns the clientInfo the client sent in initialize (in the
+// 2026-07-28 era: in the request's _meta). ok is false
 // outside a session or when the client sent none (or an unreadable one).
 func ClientInfo(ctx context.Context) (info Implementation, ok bool) {
 	if p := peerFrom(ctx); p != nil && p.hasClientInfo {
@@ -45,7 +59,8 @@ func ClientInfo(ctx context.Context) (info Implementation, ok bool) {
 }
 
 // ClientCapabilities returns the capabilities object the client sent in
-// initialize, raw, or nil. Do not modify it.
+// initialize (in the 2026-07-28 era: in the request's _meta,
+// io.modelcontextprotocol/clientCapabilities), raw, or nil. Do not modify it.
 func ClientCapabilities(ctx context.Context) json.RawMessage {
 	if p := peerFrom(ctx); p != nil {
 		return p.capabilities
@@ -54,7 +69,8 @@ func ClientCapabilities(ctx context.Context) json.RawMessage {
 }
 
 // ProtocolVersion returns the protocol revision negotiated for the session
-// ("2025-11-25", …), or "" outside a session.
+// ("2025-11-25", …), or the one the request names in its _meta in the
+// 2026-07-28 era ("2026-07-28"), or "" outside a session.
 func ProtocolVersion(ctx context.Context) string {
 	if p := peerFrom(ctx); p != nil {
 		return p.version

@@ -1,6 +1,17 @@
 // Package runtime is the MCP (Model Context Protocol) server runtime that
-// mcpgen-generated code registers against. It speaks protocol revisions
-// 2024-11-05 to 2025-11-25 (the initialize handshake era).
+// mcpgen-generated code registers against. It is a dual-era server: it
+// speaks protocol revisions 2024-11-05 to 2025-11-25 (the legacy era of the
+// initialize handshake and sessions) and 2026-07-28 (the modern, stateless
+// era), choosing by how the client opens. initialize selects the legacy era
+// for the connection; a request whose params._meta carries
+// io.modelcontextprotocol/protocolVersion (and clientCapabilities) is served
+// on its own in the modern era, with no handshake, on stdio and on HTTP
+// alike: server/discover, resultType and the server's identity in every
+// result's _meta, the caching hints ttlMs and cacheScope (WithCaching),
+// logging only at the request's io.modelcontextprotocol/logLevel, -32602
+// for a resource not found, and the removed methods (ping,
+// logging/setLevel, resources/subscribe) answered as not found. One
+// dispatch core serves both; handlers are written once.
 //
 // A Server holds what is offered: tools, registered with AddTool, usually
 // through the typed adapters TypedTool and TypedToolResult, which derive JSON
@@ -30,7 +41,13 @@
 // (else ErrCapabilityNotSupported). On HTTP all of these travel on the
 // stream of the request they belong to, which becomes an SSE stream for
 // them; a request whose handler sends nothing first is answered with plain
-// JSON.
+// JSON. In the modern era a server sends no requests: CreateMessage, Elicit
+// and ListRoots end the first attempt of a tools/call, prompts/get or
+// resources/read with an input_required result (their error wraps
+// ErrInputRequired), and the client's retry runs the handler again, the same
+// calls now returning the client's answers (multi round-trip requests; the
+// requestState is signed, WithRequestStateKey). A capability the request
+// did not declare fails the request with -32021.
 //
 // Error model, as the protocol wants it: a malformed request, an unknown
 // method or tool is a JSON-RPC error; arguments that fail the input schema and

@@ -44,6 +44,15 @@ import (
 // application/json; 429 beyond WithMaxConcurrentRequestsPerSession. DELETE
 // ends the session: 204.
 //
+// A request of the 2026-07-28 era (io.modelcontextprotocol/protocolVersion
+// in params._meta) comes in by the modern front door: no session; the
+// headers MCP-Protocol-Version, Mcp-Method and, for tools/call, prompts/get
+// and resources/read, Mcp-Name must agree with the body (else 400, -32020);
+// 400 for a _meta without version or capabilities (-32602), for a version
+// not served (-32022) or a capability missing (-32021); 404 for a method the
+// era does not have (-32601); 405 for GET and DELETE; the request is
+// cancelled when its response stream closes.
+//
 // Mounted in an http.Server, its open GET streams end when the server's
 // Shutdown begins, so that Shutdown waits only for requests in progress.
 func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler { return s.newHTTPHandler(opts) }
@@ -144,6 +153,14 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
 	}
+	if kind == kindRequest && h.srv.cfg.modern && modernRequest(env.method, env.Params) {
+		h.postModern(w, r, &env, echo)
+		return
+	}
+	if kind == kindNotification && r.Header.Get(headerSessionID) == "" && h.modern(r) {
+		w.WriteHeader(http.StatusAccepted) // a modern notification: nothing to route it to
+		return
+	}
 	isInit := kind == kindRequest && string(env.method) == "initialize"
 	if !isInit && !h.checkVersion(w, r, echo) {
 		return
@@ -233,7 +250,7 @@ const assumedVersion = "2025-03-26"
 // get opens the session's standalone SSE stream, or resumes a stream from
 // the event after Last-Event-ID.
 func (h *httpHandler) get(w http.ResponseWriter, r *http.Request) {
-	if h.cfg.stateless {
+	if h.cfg.stateless || h.modern(r) {
 		h.methodNotAllowed(w)
 		return
 	}
@@ -335,7 +352,7 @@ func (h *httpHandler) resume(w http.ResponseWriter, r *http.Request, hs *httpSes
 
 // delete ends a session.
 func (h *httpHandler) delete(w http.ResponseWriter, r *http.Request) {
-	if h.cfg.stateless {
+	if h.cfg.stateless || h.modern(r) {
 		h.methodNotAllowed(w)
 		return
 	}

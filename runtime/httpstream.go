@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"strconv"
@@ -193,6 +194,7 @@ type stream struct {
 	num    int // 0 for the standalone stream, 1, 2… for POSTs: its id in the session
 	header http.Header
 	parent context.Context
+	modern bool // a 2026-07-28 request's: -32021 is answered with 400
 
 	wake chan struct{} // 1-buffered: the writer has something to do
 
@@ -462,6 +464,9 @@ func (st *stream) writeOnce(w http.ResponseWriter, items []queued, gone bool) {
 	switch {
 	case len(items) == 1 && items[0].final:
 		w.Header()["Content-Type"] = jsonContentType
+		if st.modern && bytes.Contains(*items[0].buf, missingCapabilityHead) {
+			w.WriteHeader(http.StatusBadRequest) // streamable-http.mdx: -32021 is a 400
+		}
 		_, _ = w.Write(*items[0].buf)
 	case gone:
 		httpError(w, http.StatusNotFound, "", errorf(CodeInvalidRequest, "session not found: it ended before the request was answered"))

@@ -56,6 +56,8 @@ func (ss *Session) setLevel(params json.RawMessage) (encoder, *Error) {
 // Log sends a log message to the client of the request ctx belongs to
 // (notifications/message {level, logger, data}), if level is at or above
 // the level the client set with logging/setLevel (info until it sets one).
+// In the 2026-07-28 era the level is the request's own
+// (_meta io.modelcontextprotocol/logLevel), and without one nothing is sent.
 // On Streamable HTTP it travels on that request's response stream, which
 // turns into an SSE stream for it. logger names the source and may be "";
 // data is any JSON-encodable value (a json.RawMessage is sent as it is).
@@ -69,7 +71,14 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 		return fmt.Errorf("runtime: Log: %s is not a log level", quote(string(level)))
 	}
 	c := reqFrom(ctx)
-	if c == nil || int32(rank) < c.ss.logLevel.Load() {
+	if c == nil {
+		return nil
+	}
+	threshold := c.ss.logLevel.Load()
+	if c.peer != nil && c.peer.modern {
+		threshold = c.peer.logRank // noLogging unless the request's _meta asked
+	}
+	if int32(rank) < threshold {
 		return nil
 	}
 	bp := getBuf()

@@ -314,6 +314,7 @@ func (ss *Session) runPrompt(ctx context.Context, pe *promptEntry, req *GetPromp
 	}()
 	r, err := pe.p.Handler(ctx, req)
 	if err != nil {
+		noteHandlerError(ctx, err)
 		if e, ok := errors.AsType[*Error](err); ok {
 			return nil, e
 		}

@@ -231,7 +231,7 @@ func (ss *Session) resourcesRead(ctx context.Context, id string, params json.Raw
 		return
 	}
 	req := &ReadResourceRequest{URI: uri, Meta: meta}
-	ss.start(ctx, id, &call{meta: meta, exec: func(c *call) (encoder, *Error) {
+	ss.start(ctx, id, &call{meta: meta, cacheable: true, exec: func(c *call) (encoder, *Error) {
 		res, e := ss.read(c, req)
 		if e != nil {
 			return nil, e
@@ -274,6 +274,7 @@ func (ss *Session) read(ctx context.Context, req *ReadResourceRequest) (res *Rea
 	}()
 	res, err := h(ctx, req)
 	if err != nil {
+		noteHandlerError(ctx, err)
 		if e, ok := errors.AsType[*Error](err); ok {
 			return nil, e
 		}

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"time"
 )
 
 // Implementation names a client or a server (MCP's Implementation).
@@ -41,7 +42,22 @@ type config struct {
 	pageSize       int
 	logger         *slog.Logger
 	maxMessageSize int
+	cacheTTL       time.Duration // ttlMs of cacheable modern results
+	cacheScope     string        // their cacheScope
+	stateKey       []byte        // signs requestState (WithRequestStateKey)
+	stateTTL       time.Duration // how long a requestState is accepted
+	modern         bool          // serve 2026-07-28 requests (WithModernEra)
 }
+
+// WithModernEra turns on the stateless 2026-07-28 revision beside the
+// legacy one: server/discover, per-request _meta, resultType, caching hints
+// and multi round-trip requests. It is off by default while the modern era
+// lacks subscriptions/listen: a dual-era client (the Go SDK ≥ 1.7 probes
+// with server/discover) would otherwise pick the modern era and lose
+// resource subscriptions and list_changed. Off, a modern request is served
+// as a legacy one, and server/discover fails so that such clients fall back
+// to initialize.
+func WithModernEra() Option { return func(c *config) { c.modern = true } }
 
 const (
 	defaultPageSize       = 1000
@@ -83,6 +99,24 @@ func WithMaxMessageSize(n int) Option {
 	}
 }
 
+// WithCaching sets the caching hints of the results of the 2026-07-28 era
+// that carry them (tools/list, prompts/list, resources/list,
+// resources/templates/list, resources/read, server/discover): ttlMs, how long
+// a client may reuse the result (ttl, in whole milliseconds; < 0 counts as
+// 0), and cacheScope, "public" (any client may share it) or "private" (only
+// the client that asked; any other value counts as "private"). The default
+// is ttl 0 (do not reuse without asking again) and "private": nothing is
+// cached unless the server says its lists and contents allow it.
+func WithCaching(ttl time.Duration, scope string) Option {
+	return func(c *config) {
+		c.cacheTTL = max(ttl, 0)
+		c.cacheScope = "private"
+		if scope == "public" {
+			c.cacheScope = "public"
+		}
+	}
+}
+
 // Server holds what a server offers (tools, resources, resource templates,
 // prompts) and serves any number of sessions over any transport. Its methods
 // are safe for concurrent use, also while serving: what is added or removed
@@ -99,6 +133,8 @@ type Server struct {
 	sessions sessionSet // initialized sessions, for notifications
 
 	workers *workers // goroutines for requests, shared by the sessions
+
+	infoEnc []byte // info encoded, for the _meta of modern results
 }
 
 // NewServer returns a server that introduces itself as info.
@@ -109,10 +145,20 @@ func NewServer(info Implementation, opts ...Option) *Server {
 		cfg: config{
 			pageSize:       defaultPageSize,
 			maxMessageSize: defaultMaxMessageSize,
+			cacheScope:     "private",
+			stateTTL:       defaultStateTTL,
 		},
 	}
 	for _, o := range opts {
 		o(&s.cfg)
+	}
+	if s.cfg.stateKey == nil {
+		s.cfg.stateKey = newStateKey()
+	}
+	if b, err := json.Marshal(info); err == nil {
+		s.infoEnc = b
+	} else {
+		s.infoEnc = []byte(`{"name":"","version":""}`)
 	}
 	if s.cfg.logger == nil {
 		s.cfg.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -134,7 +180,22 @@ const (
 // registered is advertised, and logging always. Everything can change while
 // serving, so every list announces its changes; resources can be subscribed
 // to.
-func (s *Server) capabilities() (json.RawMessage, capSet) {
+func (s *Server) capabilities() (json.RawMessage, capSet) { return s.capabilitiesFor(false) }
+
+// infoJSON is the server's Implementation, encoded.
+func (s *Server) infoJSON() []byte { return s.infoEnc }
+
+// capSet is what capabilities advertises.
+func (s *Server) capSet() capSet {
+	_, caps := s.capabilities()
+	return caps
+}
+
+// capabilitiesFor encodes the capabilities of an era. The modern era
+// announces changes only on subscriptions/listen streams, which this
+// runtime does not serve yet, and has no resources/subscribe: its
+// capabilities promise neither.
+func (s *Server) capabilitiesFor(modern bool) (json.RawMessage, capSet) {
 	var caps capSet
 	b := []byte{'{'}
 	add := func(c capSet, member string) {
@@ -145,15 +206,15 @@ func (s *Server) capabilities() (json.RawMessage, capSet) {
 		caps |= c
 	}
 	if len(s.tools.snapshot().list) > 0 {
-		add(capTools, `"tools":{"listChanged":true}`)
+		add(capTools, pick(modern, `"tools":{}`, `"tools":{"listChanged":true}`))
 	}
 	templates := s.templates.snapshot().list
 	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 {
-		add(capResources, `"resources":{"subscribe":true,"listChanged":true}`)
+		add(capResources, pick(modern, `"resources":{}`, `"resources":{"subscribe":true,"listChanged":true}`))
 	}
 	prompts := s.prompts.snapshot().list
 	if len(prompts) > 0 {
-		add(capPrompts, `"prompts":{"listChanged":true}`)
+		add(capPrompts, pick(modern, `"prompts":{}`, `"prompts":{"listChanged":true}`))
 	}
 	completes := slices.ContainsFunc(prompts, (*promptEntry).completes) ||
 		slices.ContainsFunc(templates, func(te *templateEntry) bool { return te.tmpl.Complete != nil })
@@ -172,4 +233,11 @@ func logger(ctx context.Context) *slog.Logger {
 		return c.ss.srv.cfg.logger
 	}
 	return slog.Default()
+}
+
+func pick(cond bool, yes, no string) string {
+	if cond {
+		return yes
+	}
+	return no
 }

@@ -63,6 +63,10 @@ type call struct {
 
 	meta []byte // the request's _meta object (a copy), or nil
 
+	peer      *peerInfo // a modern request's declarations (its _meta); nil in the legacy era
+	cacheable bool      // its modern result carries ttlMs and cacheScope (resources/read)
+	mrtr      *mrtr     // a modern request's rounds of input (multi round-trip requests)
+
 	// tools/call
 	tool *toolEntry
 	req  CallToolRequest
@@ -224,6 +228,19 @@ func (ss *Session) dispatch(ctx context.Context, kind msgKind, env *envelope) {
 // request dispatches a request. params is part of the message, which is not
 // ours after HandleMessage returns: anything that outlives this call copies it.
 func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
+	if mc, ok := ctx.(*modernCtx); ok { // the transport read the _meta already
+		ss.serveModern(mc, id, method, params)
+		return
+	}
+	if ss.srv.cfg.modern && modernRequest(method, params) {
+		p, e := ss.srv.modernPeer(params)
+		if e != nil {
+			ss.sendError(id, e)
+			return
+		}
+		ss.serveModern(&modernCtx{Context: ctx, peer: p}, id, method, params)
+		return
+	}
 	switch string(method) {
 	case "initialize":
 		res, e := ss.initialize(params)
@@ -422,6 +439,9 @@ func (ss *Session) cancelRequest(params json.RawMessage) {
 // fields it reads are set by the caller.
 func (ss *Session) start(ctx context.Context, id string, c *call) {
 	c.ss, c.id, c.key = ss, id, idKey(id)
+	if mc, ok := ctx.(*modernCtx); ok {
+		c.peer, c.mrtr = mc.peer, mc.mrtr
+	}
 	c.Context, c.cancel = context.WithCancel(ctx)
 	ss.mu.Lock()
 	if ss.closed.Load() {
@@ -446,6 +466,9 @@ func (c *call) run() {
 	ss := c.ss
 	defer ss.wg.Done()
 	res, e := c.exec(c)
+	if c.peer != nil && c.peer.modern {
+		res, e = c.modernOutcome(res, e)
+	}
 	ss.mu.Lock()
 	delete(ss.inflight, c.key)
 	cancelled := c.cancelled
@@ -537,4 +560,31 @@ func appendResult(dst []byte, id string, res encoder) (b []byte, err error) {
 	b = appendResponseHead(dst, id)
 	b = append(b, `,"result":`...)
 	return res.appendJSON(b)
+}
+
+// modernOutcome is what a modern request answers once its handler
+// returned: -32021 when its handler failed for want of a capability the
+// request did not declare, input_required when it asked the client for
+// something not answered yet, else its result or error in the modern form.
+func (c *call) modernOutcome(res encoder, e *Error) (encoder, *Error) {
+	srv := c.ss.srv
+	if m := c.mrtr; m != nil {
+		m.mu.Lock()
+		pending, missing, capFailed := len(m.pending), m.missing, m.capFailed
+		m.mu.Unlock()
+		switch {
+		case missing != 0 && capFailed:
+			return nil, missingCapability(missing)
+		case pending > 0:
+			ir, err := srv.inputRequired(m)
+			if err != nil {
+				return nil, errorf(CodeInternalError, "internal error: encoding the input request: %v", err)
+			}
+			return modernEncoder{inner: ir, srv: srv}, nil
+		}
+	}
+	if e != nil {
+		return nil, modernError(e)
+	}
+	return modernEncoder{inner: res, srv: srv, cache: c.cacheable}, nil
 }

@@ -226,6 +226,7 @@ func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequ
 	}()
 	r, err := te.tool.Handler(ctx, req)
 	if err != nil {
+		noteHandlerError(ctx, err)
 		if e, ok := errors.AsType[*Error](err); ok {
 			return nil, e
 		}

@@ -1,0 +1,138 @@
+package runtime
+
+import (
+	"encoding/base64"
+	"net/http"
+	"slices"
+	"strings"
+)
+
+// The modern front door of Streamable HTTP (2026-07-28
+// basic/transports/streamable-http.mdx): POST only; every request carries
+// its version and capabilities in _meta, mirrored in headers the server
+// checks against the body; each request is served on its own, without a
+// session, and closing its response stream cancels it.
+
+// missingCapabilityHead is how an encoded -32021 response starts after its
+// id (an id cannot contain it: its quotes would be escaped).
+var missingCapabilityHead = []byte(`,"error":{"code":-32021,`)
+
+const (
+	headerMethod = "Mcp-Method"
+	headerName   = "Mcp-Name"
+)
+
+// modernHeader reports whether r says it speaks a modern revision
+// (MCP-Protocol-Version): GET and DELETE are then 405.
+// modern reports whether r comes by the modern front door of a server that
+// serves the modern era.
+func (h *httpHandler) modern(r *http.Request) bool { return h.srv.cfg.modern && modernHeader(r) }
+
+func modernHeader(r *http.Request) bool {
+	return slices.Contains(modernVersions, r.Header.Get(headerProtocolVersion))
+}
+
+// postModern serves a POSTed modern request: MCP-Protocol-Version against
+// the _meta version (400 with -32020), the _meta (400 with -32602 or
+// -32022), the method (404 with -32601), the other headers (400 with
+// -32020), then it is dispatched on a session of its own whose response
+// stream is the POST's.
+func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *envelope, echo string) {
+	// The header must name the version the body names, supported or not:
+	// a disagreement is a header mismatch before anything else.
+	if firstByte(env.Params) == '{' {
+		if v, ok := stringMember(member(env.Params, "_meta"), metaProtocolVersion); ok && v != "" {
+			if got := r.Header.Get(headerProtocolVersion); got != v {
+				httpError(w, http.StatusBadRequest, echo, headerMismatch(headerProtocolVersion, got, v, "the protocol version in _meta"))
+				return
+			}
+		}
+	}
+	peer, e := h.srv.modernPeer(env.Params)
+	if e != nil {
+		httpError(w, http.StatusBadRequest, echo, e)
+		return
+	}
+	method := string(env.method)
+	if !modernMethods[method] {
+		httpError(w, http.StatusNotFound, echo, methodNotFound(method))
+		return
+	}
+	if e := checkModernHeaders(r, method, peer.version, env.Params); e != nil {
+		httpError(w, http.StatusBadRequest, echo, e)
+		return
+	}
+	hs := &httpSession{h: h}
+	hs.ss = h.srv.newSession(hs)
+	hs.ss.noRequests = true
+	defer hs.ss.Close()
+	st, e := hs.openStream(r, echo)
+	if e != nil {
+		httpError(w, http.StatusBadRequest, echo, e)
+		return
+	}
+	// The request is cancelled when its stream closes: the context has the
+	// stream's values and the HTTP request's cancellation.
+	st.modern = true
+	ctx := &modernCtx{Context: cancelWith{Context: st, done: r.Context()}, peer: peer}
+	hs.ss.dispatch(ctx, kindRequest, env)
+	st.serve(w, r, nil, -1, false)
+}
+
+// checkModernHeaders checks the headers a modern POST must carry against
+// its body: MCP-Protocol-Version equal to the _meta version, Mcp-Method to
+// the method, and Mcp-Name (possibly =?base64?…?=) to params.name or
+// params.uri for tools/call, prompts/get and resources/read.
+func checkModernHeaders(r *http.Request, method, version string, params []byte) *Error {
+	if v := r.Header.Get(headerProtocolVersion); v != version {
+		return headerMismatch(headerProtocolVersion, v, version, "the protocol version in _meta")
+	}
+	if m := r.Header.Get(headerMethod); m != method {
+		return headerMismatch(headerMethod, m, method, "the method in the body")
+	}
+	var key string
+	switch method {
+	case "tools/call", "prompts/get":
+		key = "name"
+	case "resources/read":
+		key = "uri"
+	default:
+		return nil
+	}
+	want, _ := stringMember(params, key)
+	got, ok := decodeHeaderValue(r.Header.Get(headerName))
+	if !ok {
+		return errorf(CodeHeaderMismatch, "header mismatch: %s %s is not valid =?base64?…?= text", headerName, quote(r.Header.Get(headerName)))
+	}
+	if _, present := r.Header[headerName]; !present || got != want {
+		return headerMismatch(headerName, got, want, "params."+key)
+	}
+	return nil
+}
+
+func headerMismatch(header, got, want, what string) *Error {
+	if got == "" {
+		return errorf(CodeHeaderMismatch, "header mismatch: the %s header is required and must be %s (%s)", header, quote(want), what)
+	}
+	return errorf(CodeHeaderMismatch, "header mismatch: %s is %s, but %s is %s", header, quote(got), what, quote(want))
+}
+
+// decodeHeaderValue decodes the =?base64?…?= form of a header value (the
+// standard alphabet, padded or not); other values are taken as they are.
+func decodeHeaderValue(v string) (string, bool) {
+	rest, ok := strings.CutPrefix(v, "=?base64?")
+	if !ok {
+		return v, true
+	}
+	enc, ok := strings.CutSuffix(rest, "?=")
+	if !ok {
+		return "", false
+	}
+	b, err := base64.StdEncoding.DecodeString(enc)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(enc); err != nil {
+			return "", false
+		}
+	}
+	return string(b), true
+}

@@ -1,0 +1,357 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"strconv"
+	"time"
+)
+
+// The modern era (2026-07-28, basic/versioning.mdx): no handshake; every
+// request names its protocol revision and the client's capabilities in
+// params._meta and is served on its own, statelessly. A dual-era server
+// selects the era from how the client opens: initialize selects the legacy
+// era for the connection, a request whose _meta carries
+// io.modelcontextprotocol/protocolVersion is served in the modern era. Both
+// go through the same dispatch core and the same handlers; what differs is
+// where the client's version and capabilities come from (the request, not
+// the session), the methods served, and the shape of results and errors.
+
+// modernVersions are the revisions served per request, newest first:
+// what server/discover lists and -32022 names. The legacy revisions are
+// not among them: a client cannot pick them in _meta, it initializes.
+var modernVersions = []string{"2026-07-28"}
+
+// Error codes of 2026-07-28 (basic/index.mdx §Error Codes).
+const (
+	// CodeHeaderMismatch: an HTTP header (MCP-Protocol-Version, Mcp-Method,
+	// Mcp-Name) is missing or disagrees with the body.
+	CodeHeaderMismatch = -32020
+	// CodeMissingRequiredClientCapability: the request needs a client
+	// capability its _meta did not declare; data.requiredCapabilities.
+	CodeMissingRequiredClientCapability = -32021
+	// CodeUnsupportedProtocolVersion: the request's protocol version is not
+	// served; data {supported, requested}.
+	CodeUnsupportedProtocolVersion = -32022
+)
+
+// The _meta keys of 2026-07-28.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaLogLevel           = "io.modelcontextprotocol/logLevel"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+)
+
+// noLogging is peerInfo.logRank when a modern request asked for no logs:
+// servers MUST NOT send log messages without io.modelcontextprotocol/logLevel.
+const noLogging = int32(len(logLevels))
+
+// modernCtx is the context a modern request is dispatched under: the
+// transport's context and what the request's _meta says about the client.
+// Session.start hands peer to the call, so that ClientCapabilities,
+// ProtocolVersion, Log and the requests to the client read the request's
+// own declarations.
+type modernCtx struct {
+	context.Context
+	peer *peerInfo
+	mrtr *mrtr // the multi-round state of a request that may need input
+}
+
+// cancelWith is a context with the values of its Context and the
+// cancellation of done: a modern HTTP request is cancelled when its
+// response stream closes (streamable-http.mdx), unlike a legacy one.
+type cancelWith struct {
+	context.Context
+	done context.Context
+}
+
+func (c cancelWith) Done() <-chan struct{}       { return c.done.Done() }
+func (c cancelWith) Err() error                  { return c.done.Err() }
+func (c cancelWith) Deadline() (time.Time, bool) { return c.done.Deadline() }
+
+// modernRequest reports whether a request is to be served in the modern era:
+// its params._meta carries io.modelcontextprotocol/protocolVersion, or it
+// is server/discover (which exists only there; without the _meta it gets
+// the modern era's invalid params).
+func modernRequest(method, params []byte) bool {
+	if string(method) == "server/discover" {
+		return true
+	}
+	// Cheap test first: a legacy request pays one substring search.
+	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
+		return false
+	}
+	meta := member(params, "_meta")
+	if firstByte(meta) != '{' {
+		return false
+	}
+	return member(meta, metaProtocolVersion) != nil
+}
+
+// member returns the raw value of obj's member key, or nil.
+func member(obj []byte, key string) []byte {
+	var v []byte
+	_, _ = scanObject(obj, func(k, val []byte) {
+		if string(k) == key {
+			v = val
+		}
+	})
+	return v
+}
+
+// stringMember decodes obj's member key as a string; ok is false when it is
+// absent or not a string.
+func stringMember(obj []byte, key string) (s string, ok bool) {
+	raw := member(obj, key)
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// modernPeer reads what a modern request's _meta says about the client:
+// the errors are the spec's (-32602 for a required member missing,
+// -32022 for a version not served).
+func (s *Server) modernPeer(params []byte) (*peerInfo, *Error) {
+	var meta []byte
+	if firstByte(params) == '{' {
+		meta = member(params, "_meta")
+	}
+	if firstByte(meta) != '{' {
+		return nil, errorf(CodeInvalidParams, `invalid params: params._meta must carry %s and %s`, quote(metaProtocolVersion), quote(metaClientCapabilities))
+	}
+	var version, caps, info, level []byte
+	if _, err := scanObject(meta, func(k, val []byte) {
+		switch string(k) {
+		case metaProtocolVersion:
+			version = val
+		case metaClientCapabilities:
+			caps = val
+		case metaClientInfo:
+			info = val
+		case metaLogLevel:
+			level = val
+		}
+	}); err != nil {
+		return nil, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`)
+	}
+	var v string
+	if len(version) == 0 || version[0] != '"' || json.Unmarshal(version, &v) != nil || v == "" {
+		return nil, errorf(CodeInvalidParams, `invalid params: _meta[%s] is required: a protocol version string`, quote(metaProtocolVersion))
+	}
+	if !slices.Contains(modernVersions, v) {
+		return nil, unsupportedVersion(v)
+	}
+	if firstByte(caps) != '{' {
+		return nil, errorf(CodeInvalidParams, `invalid params: _meta[%s] is required: an object`, quote(metaClientCapabilities))
+	}
+	pi := &peerInfo{version: v, modern: true, logRank: noLogging}
+	pi.capabilities = bytes.Clone(caps)
+	pi.client = parseClientCaps(pi.capabilities)
+	if firstByte(info) == '{' && json.Unmarshal(info, &pi.clientInfo) == nil {
+		pi.hasClientInfo = true
+	}
+	if len(level) > 0 {
+		var l LogLevel
+		if json.Unmarshal(level, &l) != nil || l.rank() < 0 {
+			return nil, errorf(CodeInvalidParams, `invalid params: _meta[%s] must be one of debug, info, notice, warning, error, critical, alert, emergency`, quote(metaLogLevel))
+		}
+		pi.logRank = int32(l.rank())
+	}
+	pi.caps = s.capSet()
+	return pi, nil
+}
+
+// unsupportedVersion is -32022 for a request asking for version v.
+func unsupportedVersion(v string) *Error {
+	return &Error{
+		Code:    CodeUnsupportedProtocolVersion,
+		Message: "unsupported protocol version " + quote(v) + "; this server serves " + quote(modernVersions[0]) + " per request, and earlier revisions after initialize",
+		Data: struct {
+			Supported []string `json:"supported"`
+			Requested string   `json:"requested"`
+		}{modernVersions, v},
+	}
+}
+
+// modernMethods are the methods served in the modern era. initialize,
+// ping, logging/setLevel and resources/subscribe|unsubscribe are not
+// (removed in 2026-07-28): method not found, like any other.
+var modernMethods = map[string]bool{
+	"server/discover":          true,
+	"tools/list":               true,
+	"tools/call":               true,
+	"resources/list":           true,
+	"resources/read":           true,
+	"resources/templates/list": true,
+	"prompts/list":             true,
+	"prompts/get":              true,
+	"completion/complete":      true,
+}
+
+// cacheable are the methods whose modern results carry ttlMs and
+// cacheScope (CacheableResult).
+func cacheable(method string) bool {
+	switch method {
+	case "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read":
+		return true
+	}
+	return false
+}
+
+// serveModern dispatches a modern request. The client's declarations are
+// in ctx.peer; the session's handshake state plays no part.
+func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params json.RawMessage) {
+	var res encoder
+	var e *Error
+	switch m := string(method); m {
+	case "tools/call", "prompts/get", "resources/read":
+		if firstByte(params) == '{' {
+			if ctx.mrtr, e = ss.srv.newMRTR(m, params); e != nil {
+				ss.sendError(id, e)
+				return
+			}
+		}
+	}
+	switch m := string(method); m {
+	case "tools/call":
+		ss.toolsCall(ctx, id, params)
+		return
+	case "resources/read":
+		ss.resourcesRead(ctx, id, params)
+		return
+	case "prompts/get":
+		ss.promptsGet(ctx, id, params)
+		return
+	case "completion/complete":
+		ss.complete(ctx, id, params)
+		return
+	case "server/discover":
+		res = ss.srv.discover()
+	case "tools/list":
+		res, e = ss.toolsList(params)
+	case "resources/list":
+		res, e = ss.resourcesList(params)
+	case "resources/templates/list":
+		res, e = ss.templatesList(params)
+	case "prompts/list":
+		res, e = ss.promptsList(params)
+	default:
+		e = methodNotFound(m)
+	}
+	if e == nil {
+		res = ss.srv.modernResult(string(method), res)
+	}
+	ss.reply(id, res, e)
+}
+
+func methodNotFound(method string) *Error {
+	switch method {
+	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+		return errorf(CodeMethodNotFound, "method %s not found: it does not exist in protocol revision %s", quote(method), modernVersions[0])
+	}
+	return errorf(CodeMethodNotFound, "method %s not found", quote(method))
+}
+
+// modernError turns an error into its modern-era form: resource not found
+// is invalid params (with the same data.uri) from 2026-07-28 on.
+func modernError(e *Error) *Error {
+	if e != nil && e.Code == CodeResourceNotFound {
+		e2 := *e
+		e2.Code = CodeInvalidParams
+		return &e2
+	}
+	return e
+}
+
+// discover answers server/discover.
+func (s *Server) discover() encoder {
+	caps, _ := s.capabilitiesFor(true)
+	b := append([]byte(`{"supportedVersions":`), `["`+modernVersions[0]+`"]`...)
+	b = append(b, `,"capabilities":`...)
+	b = append(b, caps...)
+	if s.cfg.instructions != "" {
+		b = append(b, `,"instructions":`...)
+		b = appendString(b, s.cfg.instructions)
+	}
+	return rawResult(append(b, '}'))
+}
+
+// modernResult adds to a result what every modern result carries:
+// resultType, the caching hints of a cacheable method, and the server's
+// identity in _meta.
+func (s *Server) modernResult(method string, res encoder) encoder {
+	return modernEncoder{inner: res, srv: s, cache: cacheable(method)}
+}
+
+type modernEncoder struct {
+	inner encoder
+	srv   *Server
+	cache bool
+}
+
+func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
+	start := len(dst)
+	b, err := m.inner.appendJSON(dst)
+	if err != nil {
+		return b, err
+	}
+	obj := b[start:]
+	metaAt := -1 // offset in obj of the '{' of a top-level _meta object
+	var hasType, hasServerInfo bool
+	if _, err := scanObject(obj, func(k, val []byte) {
+		switch string(k) {
+		case "_meta":
+			if len(val) > 0 && val[0] == '{' {
+				metaAt = cap(obj) - cap(val)
+				hasServerInfo = member(val, metaServerInfo) != nil
+			}
+		case "resultType":
+			hasType = true
+		}
+	}); err != nil || len(obj) < 2 || obj[len(obj)-1] != '}' {
+		return b, errSyntax
+	}
+	info := m.srv.infoJSON()
+	if metaAt >= 0 && !hasServerInfo {
+		at := start + metaAt + 1
+		tail := bytes.Clone(b[at:])
+		b = append(b[:at], `"`+metaServerInfo+`":`...)
+		b = append(b, info...)
+		if firstByte(tail) != '}' {
+			b = append(b, ',')
+		}
+		b = append(b, tail...)
+	}
+	b = b[:len(b)-1] // the closing brace
+	sep := func() {
+		if t := bytes.TrimRight(b[start:], " \t\r\n"); t[len(t)-1] != '{' {
+			b = append(b, ',')
+		}
+	}
+	if !hasType {
+		sep()
+		b = append(b, `"resultType":"complete"`...)
+	}
+	if m.cache {
+		sep()
+		b = append(b, `"ttlMs":`...)
+		b = strconv.AppendInt(b, m.srv.cfg.cacheTTL.Milliseconds(), 10)
+		b = append(b, `,"cacheScope":`...)
+		b = appendString(b, m.srv.cfg.cacheScope)
+	}
+	if metaAt < 0 {
+		sep()
+		b = append(b, `"_meta":{"`+metaServerInfo+`":`...)
+		b = append(b, info...)
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
+}

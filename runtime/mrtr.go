@@ -1,0 +1,273 @@
+package runtime
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"maps"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Multi round-trip requests (2026-07-28 basic/patterns/mrtr.mdx). A modern
+// server never sends requests to the client: a tools/call, prompts/get or
+// resources/read that needs the client's input ends with
+// {resultType:"input_required", inputRequests:{key:{method, params}},
+// requestState}, and the client retries the request (a new id) with
+// params.inputResponses {key: result} and the requestState. Handlers are
+// written once for both eras: CreateMessage, Elicit and ListRoots block on
+// the client in the legacy era; in the modern era, on the first attempt
+// they return an error wrapping ErrInputRequired and the request's result
+// becomes input_required with every request the handler made; the retry
+// runs the handler again, and the same calls, in the same order, return the
+// client's answers. Answers of earlier rounds travel in requestState, so a
+// handler may ask in several rounds, and several things in one round (ask
+// them all before returning).
+//
+// requestState is the client's to hold and could be altered: it is
+// {method, target, expiry, answers} signed with HMAC-SHA256 under the
+// server's key, random per Server unless WithRequestStateKey sets one (give
+// every replica behind a load balancer the same). A retry whose state does
+// not verify, has expired or was issued for another request is invalid
+// params.
+
+// ErrInputRequired is wrapped by the error CreateMessage, Elicit and
+// ListRoots return in the 2026-07-28 era when the client has not answered
+// yet: the handler should return (any error will do); the request is
+// answered with input_required, and the client's retry runs it again with
+// the answer.
+var ErrInputRequired = errors.New("the client's input is required; the request is retried with it")
+
+// defaultStateTTL is how long a requestState is accepted after it is issued.
+const defaultStateTTL = 10 * time.Minute
+
+// WithRequestStateKey sets the key that signs the requestState of
+// input_required results (HMAC-SHA256; 32 random bytes are right). By
+// default each Server draws its own at random, so a retry must reach the
+// process that issued the state: servers behind a load balancer share one
+// key. A key shorter than 16 bytes is ignored.
+func WithRequestStateKey(key []byte) Option {
+	return func(c *config) {
+		if len(key) >= 16 {
+			c.stateKey = append([]byte(nil), key...)
+		}
+	}
+}
+
+// WithRequestStateTTL sets how long the requestState of an input_required
+// result is accepted (default 10 minutes). d <= 0 keeps the default.
+func WithRequestStateTTL(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.stateTTL = d
+		}
+	}
+}
+
+func newStateKey() []byte {
+	k := make([]byte, 32)
+	_, _ = rand.Read(k) // never fails (crypto/rand panics rather)
+	return k
+}
+
+// mrtr is the multi-round state of a modern tools/call, prompts/get or
+// resources/read: the answers it has, and what its handler asked for.
+type mrtr struct {
+	method, target string // what the state is bound to
+
+	mu        sync.Mutex
+	answers   map[string]json.RawMessage
+	asks      int            // requests made by the handler so far, in order
+	pending   []inputRequest // asked and not answered
+	missing   clientCaps     // asked for without the capability
+	capFailed bool           // the handler failed with ErrCapabilityNotSupported
+}
+
+type inputRequest struct {
+	key, method string
+	params      []byte
+}
+
+// next numbers the handler's next request and returns its answer, if the
+// client gave one.
+func (m *mrtr) next() (key string, answer json.RawMessage) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	key = "input-" + strconv.Itoa(m.asks)
+	m.asks++
+	return key, m.answers[key]
+}
+
+func (m *mrtr) request(key, method string, params []byte) {
+	m.mu.Lock()
+	m.pending = append(m.pending, inputRequest{key, method, params})
+	m.mu.Unlock()
+}
+
+func (m *mrtr) lack(need clientCaps) {
+	m.mu.Lock()
+	m.missing |= need
+	m.mu.Unlock()
+}
+
+// stateClaims is what a requestState carries.
+type stateClaims struct {
+	Method  string                     `json:"m"`
+	Target  string                     `json:"t"`
+	Expires int64                      `json:"e"` // Unix milliseconds
+	Answers map[string]json.RawMessage `json:"a,omitempty"`
+}
+
+// newMRTR reads the inputResponses and requestState of a modern request
+// that may need input. Input responses count only with a state that
+// verifies (the server issued the round they answer); extra keys are
+// ignored by the handler, which asks for what it needs.
+func (s *Server) newMRTR(method string, params []byte) (*mrtr, *Error) {
+	key := "name"
+	if method == "resources/read" {
+		key = "uri"
+	}
+	target, _ := stringMember(params, key)
+	m := &mrtr{method: method, target: target}
+	rawState := member(params, "requestState")
+	if rawState == nil {
+		return m, nil
+	}
+	var state string
+	if json.Unmarshal(rawState, &state) != nil {
+		return nil, errorf(CodeInvalidParams, `invalid params: "requestState" must be a string`)
+	}
+	claims, e := s.verifyState(state)
+	if e != nil {
+		return nil, e
+	}
+	if claims.Method != method || claims.Target != target {
+		return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued for another request (%s %s)", claims.Method, quote(claims.Target))
+	}
+	m.answers = claims.Answers
+	if m.answers == nil {
+		m.answers = make(map[string]json.RawMessage)
+	}
+	if raw := member(params, "inputResponses"); !isNull(raw) {
+		var responses map[string]json.RawMessage
+		if firstByte(raw) != '{' || json.Unmarshal(raw, &responses) != nil {
+			return nil, errorf(CodeInvalidParams, `invalid params: "inputResponses" must be an object of results by key`)
+		}
+		for k, v := range responses {
+			if firstByte(v) != '{' {
+				return nil, errorf(CodeInvalidParams, "invalid params: inputResponses[%s] must be a result object", quote(k))
+			}
+			m.answers[k] = v
+		}
+	}
+	return m, nil
+}
+
+func (s *Server) signState(payload []byte) string {
+	mac := hmac.New(sha256.New, s.cfg.stateKey)
+	mac.Write(payload)
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+func (s *Server) verifyState(state string) (*stateClaims, *Error) {
+	bad := errorf(CodeInvalidParams, "invalid params: requestState failed its integrity check (altered, or issued by a server with another key)")
+	p, sig, ok := strings.Cut(state, ".")
+	if !ok {
+		return nil, bad
+	}
+	payload, err1 := base64.RawURLEncoding.DecodeString(p)
+	got, err2 := base64.RawURLEncoding.DecodeString(sig)
+	if err1 != nil || err2 != nil {
+		return nil, bad
+	}
+	mac := hmac.New(sha256.New, s.cfg.stateKey)
+	mac.Write(payload)
+	if !hmac.Equal(got, mac.Sum(nil)) {
+		return nil, bad
+	}
+	var c stateClaims
+	if json.Unmarshal(payload, &c) != nil {
+		return nil, bad
+	}
+	if time.Now().UnixMilli() > c.Expires {
+		return nil, errorf(CodeInvalidParams, "invalid params: requestState has expired; send the request again without it")
+	}
+	return &c, nil
+}
+
+// inputRequired is the input_required result of a round whose handler
+// asked for what it has not got.
+func (s *Server) inputRequired(m *mrtr) (encoder, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	claims := stateClaims{Method: m.method, Target: m.target, Expires: time.Now().Add(s.cfg.stateTTL).UnixMilli(), Answers: maps.Clone(m.answers)}
+	payload, err := json.Marshal(claims)
+	if err != nil {
+		return nil, err
+	}
+	b := []byte(`{"resultType":"input_required","inputRequests":{`)
+	for i, r := range m.pending {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, r.key)
+		b = append(b, `:{"method":`...)
+		b = appendString(b, r.method)
+		b = append(b, `,"params":`...)
+		b = append(b, r.params...)
+		b = append(b, '}')
+	}
+	b = append(b, `},"requestState":`...)
+	b = appendString(b, s.signState(payload))
+	return rawResult(append(b, '}')), nil
+}
+
+// missingCapability is -32021 for the capabilities a handler needed.
+func missingCapability(need clientCaps) *Error {
+	caps := map[string]any{}
+	var names []string
+	if need&clientSampling != 0 {
+		caps["sampling"] = struct{}{}
+		names = append(names, "sampling")
+	}
+	if need&clientRoots != 0 {
+		caps["roots"] = struct{}{}
+		names = append(names, "roots")
+	}
+	switch {
+	case need&clientElicitURL != 0 && need&clientElicitForm != 0:
+		caps["elicitation"] = map[string]any{"form": struct{}{}, "url": struct{}{}}
+		names = append(names, "elicitation")
+	case need&clientElicitURL != 0:
+		caps["elicitation"] = map[string]any{"url": struct{}{}}
+		names = append(names, "elicitation.url")
+	case need&clientElicitForm != 0:
+		caps["elicitation"] = struct{}{}
+		names = append(names, "elicitation")
+	}
+	return &Error{
+		Code:    CodeMissingRequiredClientCapability,
+		Message: "missing required client capability: this request needs " + strings.Join(names, ", ") + ", which the request's _meta did not declare",
+		Data:    map[string]any{"requiredCapabilities": caps},
+	}
+}
+
+// noteHandlerError records that a modern request's handler failed for
+// want of a client capability (its error wraps ErrCapabilityNotSupported):
+// the request is answered with -32021, even if it also asked for input,
+// since no answer can make it succeed.
+func noteHandlerError(ctx context.Context, err error) {
+	c := reqFrom(ctx)
+	if c == nil || c.mrtr == nil || !errors.Is(err, ErrCapabilityNotSupported) {
+		return
+	}
+	c.mrtr.mu.Lock()
+	c.mrtr.capFailed = true
+	c.mrtr.mu.Unlock()
+}
