@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // envelope is one JSON-RPC message as read off the wire: each member is the
@@ -59,7 +60,9 @@ func validID(raw []byte) bool {
 		return false
 	}
 	if raw[0] == '"' {
-		return true // the envelope was valid JSON, so the string is well formed
+		// The envelope was valid JSON, so the string is well formed, but
+		// raw bytes that are not UTF-8 would be echoed into the response.
+		return utf8.Valid(raw)
 	}
 	i := 0
 	if raw[0] == '-' {
