@@ -170,7 +170,6 @@ func hostileInit(t *testing.T, c *hostile.Stdio) {
 var knownBugs = map[string]int{
 	"jsonrpc spelled with an escape":        3,
 	"3000-deep tree, invalid at the bottom": 4,
-	"progressToken with raw invalid UTF-8":  2,
 	"integer written 1e2":                   7,
 	"integer written 5.0":                   7,
 	"tiny positive ratio 1e-400":            8,
