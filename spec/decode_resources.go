@@ -56,20 +56,9 @@ func (d *decoder) meta(n *yaml.Node) *Value {
 	return v
 }
 
-// resources decodes the `resources:` section; like tools, empty means none.
+// resources decodes the `resources:` section.
 func (d *decoder) resources(n *yaml.Node) []*Resource {
-	if isNull(n) {
-		return nil
-	}
-	m, ok := d.mapping(n, "resources")
-	if !ok {
-		return nil
-	}
-	var out []*Resource
-	for _, e := range d.entries(m, "resource") {
-		out = append(out, d.resource(e))
-	}
-	return out
+	return section(d, n, "resources", "resource", d.resource)
 }
 
 func (d *decoder) resource(re entry) *Resource {
@@ -178,18 +167,7 @@ func (d *decoder) content(n *yaml.Node) *Content {
 
 // resourceTemplates decodes the `resourceTemplates:` section.
 func (d *decoder) resourceTemplates(n *yaml.Node) []*ResourceTemplate {
-	if isNull(n) {
-		return nil
-	}
-	m, ok := d.mapping(n, "resourceTemplates")
-	if !ok {
-		return nil
-	}
-	var out []*ResourceTemplate
-	for _, e := range d.entries(m, "resource template") {
-		out = append(out, d.resourceTemplate(e))
-	}
-	return out
+	return section(d, n, "resourceTemplates", "resource template", d.resourceTemplate)
 }
 
 func (d *decoder) resourceTemplate(te entry) *ResourceTemplate {
@@ -311,18 +289,7 @@ func (d *decoder) variable(e entry) *Variable {
 
 // prompts decodes the `prompts:` section.
 func (d *decoder) prompts(n *yaml.Node) []*Prompt {
-	if isNull(n) {
-		return nil
-	}
-	m, ok := d.mapping(n, "prompts")
-	if !ok {
-		return nil
-	}
-	var out []*Prompt
-	for _, e := range d.entries(m, "prompt") {
-		out = append(out, d.prompt(e))
-	}
-	return out
+	return section(d, n, "prompts", "prompt", d.prompt)
 }
 
 func (d *decoder) prompt(pe entry) *Prompt {

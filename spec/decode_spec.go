@@ -184,41 +184,33 @@ func (d *decoder) icons(n *yaml.Node) []*Icon {
 	return icons
 }
 
-// types decodes the `types:` section. An empty section (`types:` and nothing
-// after it) is no types, not an error.
+// types decodes the `types:` section.
 func (d *decoder) types(n *yaml.Node) []*NamedType {
-	if isNull(n) {
-		return nil
-	}
-	m, ok := d.mapping(n, "types")
-	if !ok {
-		return nil
-	}
-	var types []*NamedType
-	for _, e := range d.entries(m, "type") {
-		types = append(types, &NamedType{
-			Pos:    posOf(e.keyNode),
-			Name:   e.key,
-			Schema: d.schema(e.value, fmt.Sprintf("type %q", e.key)),
-		})
-	}
-	return types
+	return section(d, n, "types", "type", func(e entry) *NamedType {
+		return &NamedType{Pos: posOf(e.keyNode), Name: e.key, Schema: d.schema(e.value, fmt.Sprintf("type %q", e.key))}
+	})
 }
 
-// tools decodes the `tools:` section; like types, empty means none.
+// tools decodes the `tools:` section.
 func (d *decoder) tools(n *yaml.Node) []*Tool {
+	return section(d, n, "tools", "tool", d.tool)
+}
+
+// section decodes a top-level section of named entries (types, tools,
+// resources, …) in file order. An empty section means none.
+func section[T any](d *decoder, n *yaml.Node, key, kind string, decode func(entry) T) []T {
 	if isNull(n) {
 		return nil
 	}
-	m, ok := d.mapping(n, "tools")
+	m, ok := d.mapping(n, key)
 	if !ok {
 		return nil
 	}
-	var tools []*Tool
-	for _, e := range d.entries(m, "tool") {
-		tools = append(tools, d.tool(e))
+	var out []T
+	for _, e := range d.entries(m, kind) {
+		out = append(out, decode(e))
 	}
-	return tools
+	return out
 }
 
 func (d *decoder) tool(te entry) *Tool {
