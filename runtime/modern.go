@@ -220,19 +220,10 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 			}
 		}
 	}
+	if ss.runUserCode(ctx, id, method, params) {
+		return
+	}
 	switch m := string(method); m {
-	case "tools/call":
-		ss.toolsCall(ctx, id, params)
-		return
-	case "resources/read":
-		ss.resourcesRead(ctx, id, params)
-		return
-	case "prompts/get":
-		ss.promptsGet(ctx, id, params)
-		return
-	case "completion/complete":
-		ss.complete(ctx, id, params)
-		return
 	case "server/discover":
 		res = ss.srv.discover()
 	case "tools/list":

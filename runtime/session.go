@@ -257,21 +257,12 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
 		return
 	}
+	if ss.runUserCode(ctx, id, method, params) {
+		return
+	}
 	var res encoder
 	var e *Error
 	switch string(method) {
-	case "tools/call":
-		ss.toolsCall(ctx, id, params)
-		return
-	case "resources/read":
-		ss.resourcesRead(ctx, id, params)
-		return
-	case "prompts/get":
-		ss.promptsGet(ctx, id, params)
-		return
-	case "completion/complete":
-		ss.complete(ctx, id, params)
-		return
 	case "tools/list":
 		res, e = ss.toolsList(params)
 	case "resources/list":
@@ -587,4 +578,23 @@ func (c *call) modernOutcome(res encoder, e *Error) (encoder, *Error) {
 		return nil, modernError(e)
 	}
 	return modernEncoder{inner: res, srv: srv, cache: c.cacheable}, nil
+}
+
+// runUserCode starts the methods that run user code (each in its own
+// goroutine, cancellable) and reports whether method was one of them. Both
+// eras dispatch through it.
+func (ss *Session) runUserCode(ctx context.Context, id string, method []byte, params json.RawMessage) bool {
+	switch string(method) {
+	case "tools/call":
+		ss.toolsCall(ctx, id, params)
+	case "resources/read":
+		ss.resourcesRead(ctx, id, params)
+	case "prompts/get":
+		ss.promptsGet(ctx, id, params)
+	case "completion/complete":
+		ss.complete(ctx, id, params)
+	default:
+		return false
+	}
+	return true
 }
