@@ -67,22 +67,7 @@ func (w *writer) anchors() {
 			w.itemSlugs[kind+"\x00"+n] = w.slugs.slug(n)
 		}
 	}
-	var tools, resources, templates, prompts, types []string
-	for _, t := range w.s.Tools {
-		tools = append(tools, t.Name)
-	}
-	for _, r := range w.s.Resources {
-		resources = append(resources, r.Name)
-	}
-	for _, t := range w.s.ResourceTemplates {
-		templates = append(templates, t.Name)
-	}
-	for _, p := range w.s.Prompts {
-		prompts = append(prompts, p.Name)
-	}
-	for _, t := range w.s.Types {
-		types = append(types, t.Name)
-	}
+	tools, resources, templates, prompts, types := w.names()
 	section("Tools", "tool", tools)
 	section("Resources", "resource", resources)
 	section("Resource templates", "template", templates)
@@ -174,22 +159,7 @@ func (w *writer) contents() {
 		}
 		w.p("- [%s](#%s) (%d): %s", title, w.sections[title], len(names), strings.Join(links, ", "))
 	}
-	var tools, resources, templates, prompts, types []string
-	for _, t := range w.s.Tools {
-		tools = append(tools, t.Name)
-	}
-	for _, r := range w.s.Resources {
-		resources = append(resources, r.Name)
-	}
-	for _, t := range w.s.ResourceTemplates {
-		templates = append(templates, t.Name)
-	}
-	for _, p := range w.s.Prompts {
-		prompts = append(prompts, p.Name)
-	}
-	for _, t := range w.s.Types {
-		types = append(types, t.Name)
-	}
+	tools, resources, templates, prompts, types := w.names()
 	line("Tools", "tool", tools)
 	line("Resources", "resource", resources)
 	line("Resource templates", "template", templates)
@@ -872,4 +842,24 @@ func baseName(file string) string {
 		return "mcpgen.yaml"
 	}
 	return path.Base(file)
+}
+
+// names lists the spec's item names by section, in spec order.
+func (w *writer) names() (tools, resources, templates, prompts, types []string) {
+	for _, t := range w.s.Tools {
+		tools = append(tools, t.Name)
+	}
+	for _, r := range w.s.Resources {
+		resources = append(resources, r.Name)
+	}
+	for _, t := range w.s.ResourceTemplates {
+		templates = append(templates, t.Name)
+	}
+	for _, p := range w.s.Prompts {
+		prompts = append(prompts, p.Name)
+	}
+	for _, t := range w.s.Types {
+		types = append(types, t.Name)
+	}
+	return
 }
