@@ -28,12 +28,12 @@ func TestWireSnapshots(t *testing.T) {
 	sort.Strings(paths)
 	for _, specPath := range paths {
 		register := compiledCases[specPath]
+		if strings.HasPrefix(specPath, "../examples/") {
+			continue // examples are covered by their own end-to-end tests
+		}
 		t.Run(filepath.Base(filepath.Dir(specPath)), func(t *testing.T) {
 			got := wireSnapshot(t, register)
 			path := filepath.Join(filepath.Dir(specPath), "wire.json")
-			if strings.HasPrefix(specPath, "../examples/") {
-				return // examples are covered by their own end-to-end tests
-			}
 			if *update {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)
