@@ -130,7 +130,8 @@ type Server struct {
 	templates registry[*templateEntry]
 	prompts   registry[*promptEntry]
 
-	sessions sessionSet // initialized sessions, for notifications
+	sessions      sessionSet                // initialized sessions, for notifications
+	subscriptions liveSet[*subscription]    // open subscriptions/listen requests (modern era)
 
 	workers *workers // goroutines for requests, shared by the sessions
 
@@ -176,11 +177,6 @@ const (
 	capCompletions
 )
 
-// capabilities returns the server capabilities for initialize: only what is
-// registered is advertised, and logging always. Everything can change while
-// serving, so every list announces its changes; resources can be subscribed
-// to.
-func (s *Server) capabilities() (json.RawMessage, capSet) { return s.capabilitiesFor(false) }
 
 // infoJSON is the server's Implementation, encoded.
 func (s *Server) infoJSON() []byte { return s.infoEnc }
@@ -191,11 +187,13 @@ func (s *Server) capSet() capSet {
 	return caps
 }
 
-// capabilitiesFor encodes the capabilities of an era. The modern era
-// announces changes only on subscriptions/listen streams, which this
-// runtime does not serve yet, and has no resources/subscribe: its
-// capabilities promise neither.
-func (s *Server) capabilitiesFor(modern bool) (json.RawMessage, capSet) {
+// capabilities returns the server capabilities for initialize and
+// server/discover: only what is registered is advertised, and logging
+// always. Everything can change while serving, so every list announces its
+// changes (on the session in the legacy era, on subscriptions/listen
+// streams in the modern one); resources can be subscribed to
+// (resources/subscribe, or resourceSubscriptions of subscriptions/listen).
+func (s *Server) capabilities() (json.RawMessage, capSet) {
 	var caps capSet
 	b := []byte{'{'}
 	add := func(c capSet, member string) {
@@ -206,15 +204,15 @@ func (s *Server) capabilitiesFor(modern bool) (json.RawMessage, capSet) {
 		caps |= c
 	}
 	if len(s.tools.snapshot().list) > 0 {
-		add(capTools, pick(modern, `"tools":{}`, `"tools":{"listChanged":true}`))
+		add(capTools, `"tools":{"listChanged":true}`)
 	}
 	templates := s.templates.snapshot().list
 	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 {
-		add(capResources, pick(modern, `"resources":{}`, `"resources":{"subscribe":true,"listChanged":true}`))
+		add(capResources, `"resources":{"subscribe":true,"listChanged":true}`)
 	}
 	prompts := s.prompts.snapshot().list
 	if len(prompts) > 0 {
-		add(capPrompts, pick(modern, `"prompts":{}`, `"prompts":{"listChanged":true}`))
+		add(capPrompts, `"prompts":{"listChanged":true}`)
 	}
 	completes := slices.ContainsFunc(prompts, (*promptEntry).completes) ||
 		slices.ContainsFunc(templates, func(te *templateEntry) bool { return te.tmpl.Complete != nil })
@@ -233,11 +231,4 @@ func logger(ctx context.Context) *slog.Logger {
 		return c.ss.srv.cfg.logger
 	}
 	return slog.Default()
-}
-
-func pick(cond bool, yes, no string) string {
-	if cond {
-		return yes
-	}
-	return no
 }
