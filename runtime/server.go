@@ -130,8 +130,8 @@ type Server struct {
 	templates registry[*templateEntry]
 	prompts   registry[*promptEntry]
 
-	sessions      sessionSet                // initialized sessions, for notifications
-	subscriptions liveSet[*subscription]    // open subscriptions/listen requests (modern era)
+	sessions      sessionSet             // initialized sessions, for notifications
+	subscriptions liveSet[*subscription] // open subscriptions/listen requests (modern era)
 
 	workers *workers // goroutines for requests, shared by the sessions
 
@@ -176,7 +176,6 @@ const (
 	capPrompts
 	capCompletions
 )
-
 
 // infoJSON is the server's Implementation, encoded.
 func (s *Server) infoJSON() []byte { return s.infoEnc }
