@@ -26,7 +26,7 @@ const (
 // (MCP-Protocol-Version): GET and DELETE are then 405.
 // modern reports whether r comes by the modern front door of a server that
 // serves the modern era.
-func (h *httpHandler) modern(r *http.Request) bool { return h.srv.cfg.modern && modernHeader(r) }
+func (h *httpHandler) modern(r *http.Request) bool { return !h.srv.cfg.legacyOnly && modernHeader(r) }
 
 func modernHeader(r *http.Request) bool {
 	return slices.Contains(modernVersions, r.Header.Get(headerProtocolVersion))

@@ -46,18 +46,27 @@ type config struct {
 	cacheScope     string        // their cacheScope
 	stateKey       []byte        // signs requestState (WithRequestStateKey)
 	stateTTL       time.Duration // how long a requestState is accepted
-	modern         bool          // serve 2026-07-28 requests (WithModernEra)
+	legacyOnly     bool          // do not serve 2026-07-28 requests (WithoutModernEra)
 }
 
-// WithModernEra turns on the stateless 2026-07-28 revision beside the
-// legacy one: server/discover, per-request _meta, resultType, caching hints
-// and multi round-trip requests. It is off by default while the modern era
-// lacks subscriptions/listen: a dual-era client (the Go SDK ≥ 1.7 probes
-// with server/discover) would otherwise pick the modern era and lose
-// resource subscriptions and list_changed. Off, a modern request is served
-// as a legacy one, and server/discover fails so that such clients fall back
-// to initialize.
-func WithModernEra() Option { return func(c *config) { c.modern = true } }
+// A Server is dual-era by default: the legacy revisions (2024-11-05 …
+// 2025-11-25) for a client that sends initialize, and the stateless
+// 2026-07-28 revision for a request whose _meta names it (server/discover,
+// per-request _meta, resultType, caching hints, multi round-trip requests,
+// subscriptions/listen). The same handlers serve both.
+
+// WithModernEra is what a Server does by default: serve the 2026-07-28
+// revision beside the legacy ones. It is kept so that code written when the
+// modern era had to be turned on still compiles; it does nothing (and
+// undoes WithoutModernEra given before it).
+func WithModernEra() Option { return func(c *config) { c.legacyOnly = false } }
+
+// WithoutModernEra serves the legacy revisions only: a request carrying
+// modern _meta is served as a legacy one, and server/discover is method not
+// found, so that a dual-era client (the Go SDK ≥ 1.7 probes with it) falls
+// back to initialize. For a deployment that must keep sessions, say, until
+// its clients are ready.
+func WithoutModernEra() Option { return func(c *config) { c.legacyOnly = true } }
 
 const (
 	defaultPageSize       = 1000
