@@ -43,6 +43,14 @@ func mrtrServer(opts ...runtime.Option) *runtime.Server {
 		}
 		return runtime.TextResult(first.Content["name"].(string) + "+" + second.Content["name"].(string)), nil
 	}})
+	// "named" names its request: a client answers it by that key.
+	srv.AddTool(runtime.Tool{Name: "named", Description: "Asks by name.", Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+		el, err := runtime.Elicit(runtime.WithInputKey(ctx, "user_name"), &runtime.ElicitRequest{Message: "Name?", RequestedSchema: json.RawMessage(elicitSchema)})
+		if err != nil {
+			return nil, err
+		}
+		return runtime.TextResult(fmt.Sprint(el.Content["name"])), nil
+	}})
 	srv.AddPrompt(runtime.Prompt{Name: "p", Description: "Asks.", Handler: func(ctx context.Context, _ *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) {
 		roots, err := runtime.ListRoots(ctx)
 		if err != nil {
@@ -143,6 +151,21 @@ func TestMRTR(t *testing.T) {
 			r, _ := roundResult(t, ex(t, req(6, "tools/call", callParams("rounds", allCaps, `,"requestState":`+jsonString(s1)))))
 			if !strings.Contains(r, `"input-0"`) {
 				t.Fatalf("missing answer: %s", r)
+			}
+
+			// A named request; a client may answer it on its first attempt
+			// (no state yet), and extra answers are ignored.
+			r, _ = roundResult(t, ex(t, req(11, "tools/call", callParams("named", allCaps, ""))))
+			if !strings.Contains(r, `"inputRequests":{"user_name":{"method":"elicitation/create"`) {
+				t.Fatalf("named: %s", r)
+			}
+			got = ex(t, req(12, "tools/call", callParams("named", allCaps, `,"inputResponses":{"user_name":{"action":"accept","content":{"name":"Bo"}},"other":{"action":"accept"}}`)))
+			if want := ok("12", `{"content":[{"type":"text","text":"Bo"}],"resultType":"complete",`+info+`}`); got != want {
+				t.Fatalf("named, answered ahead:\n got %s\nwant %s", got, want)
+			}
+			got = ex(t, req(13, "tools/call", callParams("named", allCaps, `,"inputResponses":{"user_name":12345}`)))
+			if !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `inputResponses[\"user_name\"] must be a result object`) {
+				t.Fatalf("named, answered with a number: %s", got)
 			}
 
 			// Prompts too.
