@@ -22,7 +22,7 @@ type TestElicitationInput struct {
 	Message string `json:"message" jsonschema_description:"The message shown to the user."`
 }
 
-// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:80).
+// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:120).
 type TemplateDataParams struct {
 	ID string `json:"id"`
 }
@@ -47,14 +47,14 @@ func (p TemplateDataParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:85).
+// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:125).
 type TemplateDataContent struct {
 	ID           string `json:"id"`
 	TemplateTest bool   `json:"templateTest"`
 	Data         string `json:"data"`
 }
 
-// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments" (mcpgen.yaml:96).
+// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments" (mcpgen.yaml:136).
 type TestPromptWithArgumentsArgs struct {
 	// First test argument
 	Arg1 string `json:"arg1" jsonschema_description:"First test argument"`
@@ -63,7 +63,7 @@ type TestPromptWithArgumentsArgs struct {
 	Arg2 string `json:"arg2" jsonschema_description:"Second test argument"`
 }
 
-// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:103).
+// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:143).
 type TestPromptWithEmbeddedResourceArgs struct {
 	// URI of the resource to embed
 	ResourceURI string `json:"resourceUri" jsonschema_description:"URI of the resource to embed"`
