@@ -51,6 +51,14 @@ func mrtrServer(opts ...runtime.Option) *runtime.Server {
 		}
 		return runtime.TextResult(fmt.Sprint(el.Content["name"])), nil
 	}})
+	// "typed" goes through the typed adapter, which turns errors into
+	// isError results: a missing capability is still -32021.
+	srv.AddTool(runtime.TypedToolResult(runtime.Tool{Name: "typed", Description: "Samples."}, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		if _, err := runtime.CreateMessage(ctx, &runtime.CreateMessageRequest{Messages: []runtime.SamplingMessage{{Role: "user", Content: runtime.Text("Hi")}}, MaxTokens: 10}); err != nil {
+			return nil, err
+		}
+		return runtime.TextResult("sampled"), nil
+	}))
 	srv.AddPrompt(runtime.Prompt{Name: "p", Description: "Asks.", Handler: func(ctx context.Context, _ *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) {
 		roots, err := runtime.ListRoots(ctx)
 		if err != nil {
@@ -186,6 +194,11 @@ func TestMRTR(t *testing.T) {
 				if !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":9,"error":{"code":-32602,`) || !strings.Contains(got, tc.msg) {
 					t.Errorf("%s: %s", tc.name, got)
 				}
+			}
+
+			got = ex(t, req(14, "tools/call", callParams("typed", `{"elicitation":{}}`, "")))
+			if !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":14,"error":{"code":-32021,`) || !strings.Contains(got, `"requiredCapabilities":{"sampling":{}}`) {
+				t.Errorf("typed tool without sampling: %s", got)
 			}
 
 			// A capability the request did not declare.
