@@ -488,3 +488,35 @@ func TestModernEraOptions(t *testing.T) {
 		})
 	}
 }
+
+// Caching hints per method and per resource: a resource's own Cache wins
+// for its reads, then WithMethodCaching, then WithCaching.
+func TestModernCachingPerPrimitive(t *testing.T) {
+	srv := modernServer(
+		runtime.WithCaching(time.Second, "private"),
+		runtime.WithMethodCaching("tools/list", runtime.CacheHint{TTL: time.Minute, Scope: "public"}),
+		runtime.WithMethodCaching("resources/read", runtime.CacheHint{TTL: 2 * time.Second, Scope: "public"}),
+		runtime.WithMethodCaching("tools/call", runtime.CacheHint{TTL: time.Hour}), // not cacheable: ignored
+	)
+	read := func(context.Context, *runtime.ReadResourceRequest) (*runtime.ReadResourceResult, error) {
+		return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{URI: "test://x", Text: "x"}}}, nil
+	}
+	srv.AddResource(runtime.Resource{URI: "test://own", Cache: &runtime.CacheHint{TTL: time.Hour, Scope: "public"}, Handler: read})
+	srv.AddResourceTemplate(runtime.ResourceTemplate{URITemplate: "test://t/{id}", Cache: &runtime.CacheHint{TTL: -1, Scope: "x"}, Handler: read})
+	p := newSessionPeer(t, srv)
+	for _, tc := range []struct{ msg, cache string }{
+		{req(1, "server/discover", `{`+modernMeta+`}`), `"ttlMs":1000,"cacheScope":"private"`},
+		{req(2, "tools/list", `{`+modernMeta+`}`), `"ttlMs":60000,"cacheScope":"public"`},
+		{req(3, "resources/templates/list", `{`+modernMeta+`}`), `"ttlMs":1000,"cacheScope":"private"`},
+		{req(4, "resources/read", withMeta(`"uri":"test://a"`)), `"ttlMs":2000,"cacheScope":"public"`},
+		{req(5, "resources/read", withMeta(`"uri":"test://own"`)), `"ttlMs":3600000,"cacheScope":"public"`},
+		{req(6, "resources/read", withMeta(`"uri":"test://t/1"`)), `"ttlMs":0,"cacheScope":"private"`},
+	} {
+		if got := p.exchange(tc.msg)[0]; !strings.Contains(got, `"resultType":"complete",`+tc.cache+`,`) {
+			t.Errorf("%s:\n got %s\nwant %s", tc.msg, got, tc.cache)
+		}
+	}
+	if got := p.exchange(req(7, "tools/call", withMeta(`"name":"echo"`)))[0]; strings.Contains(got, "ttlMs") {
+		t.Errorf("tools/call is not cacheable: %s", got)
+	}
+}
