@@ -10,7 +10,7 @@ import (
 // order (did-you-mean suggestions are drawn from these lists).
 var (
 	topKeys            = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates", "prompts", "lint"}
-	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons"}
+	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons", "caching"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
 	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "permission", "x-lint-disable"}
@@ -120,6 +120,8 @@ func (d *decoder) server(srv *Server, n *yaml.Node) {
 			srv.WebsiteURLPos = posOf(e.value)
 		case "icons":
 			srv.Icons = d.icons(e.value)
+		case "caching":
+			srv.Caching = d.caching(e.value)
 		default:
 			d.unknownKey(e, "in server", serverKeys)
 		}

@@ -67,6 +67,8 @@ type Server struct {
 	Instructions string
 	WebsiteURL   string
 	Icons        []*Icon
+	// Caching is `caching:`, the 2026-07-28 caching hints; nil when absent.
+	Caching *Caching
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -285,6 +287,8 @@ type Resource struct {
 	// Content says what the handler returns; never nil after Load (the
 	// default is text).
 	Content *Content
+	// Cache is the caching hint of its reads (`cache:`), or nil.
+	Cache *CacheHint
 
 	// Positions of the values of mimeType and size (zero when absent).
 	MimeTypePos Pos
@@ -354,6 +358,8 @@ type ResourceTemplate struct {
 	Variables []*Variable
 	// Content is as for a Resource; never nil after Load.
 	Content *Content
+	// Cache is the caching hint of the reads of its resources, or nil.
+	Cache *CacheHint
 
 	// Position of the value of mimeType (zero when absent).
 	MimeTypePos Pos

@@ -47,6 +47,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.namedTypes()
 	v.tools()
 	v.uriCollisions(v.resources(), v.resourceTemplates())
+	v.cachingHints()
 	v.prompts()
 	v.lint()
 	v.cycles()
