@@ -1,10 +1,8 @@
 package runtime
 
 import (
-	"encoding/base64"
 	"net/http"
 	"slices"
-	"strings"
 )
 
 // The modern front door of Streamable HTTP (2026-07-28
@@ -61,6 +59,12 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	if e := checkModernHeaders(r, method, peer.version, env.Params); e != nil {
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
+	}
+	if method == "tools/call" {
+		if e := h.srv.checkParamHeaders(r, env.Params); e != nil {
+			httpError(w, http.StatusBadRequest, echo, e)
+			return
+		}
 	}
 	hs := &httpSession{h: h, listening: method == "subscriptions/listen"}
 	hs.ss = h.srv.newSession(hs)
@@ -119,24 +123,4 @@ func headerMismatch(header, got, want, what string) *Error {
 		return errorf(CodeHeaderMismatch, "header mismatch: the %s header is required and must be %s (%s)", header, quote(want), what)
 	}
 	return errorf(CodeHeaderMismatch, "header mismatch: %s is %s, but %s is %s", header, quote(got), what, quote(want))
-}
-
-// decodeHeaderValue decodes the =?base64?…?= form of a header value (the
-// standard alphabet, padded or not); other values are taken as they are.
-func decodeHeaderValue(v string) (string, bool) {
-	rest, ok := strings.CutPrefix(v, "=?base64?")
-	if !ok {
-		return v, true
-	}
-	enc, ok := strings.CutSuffix(rest, "?=")
-	if !ok {
-		return "", false
-	}
-	b, err := base64.StdEncoding.DecodeString(enc)
-	if err != nil {
-		if b, err = base64.RawStdEncoding.DecodeString(enc); err != nil {
-			return "", false
-		}
-	}
-	return string(b), true
 }

@@ -350,7 +350,13 @@ func TestModernHTTPHeaders(t *testing.T) {
 	}{
 		{"all headers", call, nil, 200, ok("1", `{"content":[{"type":"text","text":""}],"resultType":"complete",`+modernInfo+`}`)},
 		{"base64 name", call, map[string]string{"Mcp-Name": "=?base64?ZWNobw==?="}, 200, ok("1", `{"content":[{"type":"text","text":""}],"resultType":"complete",`+modernInfo+`}`)},
-		{"base64 unpadded", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E?="}, 200, ok("2", `{"contents":[{"uri":"test://a","mimeType":"text/plain","text":"A"}],"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)},
+		{"base64 padded", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E=?="}, 200, ok("2", `{"contents":[{"uri":"test://a","mimeType":"text/plain","text":"A"}],"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)},
+		// SEP-2243: invalid padding is refused, and a value without the
+		// whole wrapper is literal.
+		{"base64 unpadded", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E?="}, 400,
+			mismatch("2", `header mismatch: Mcp-Name "=?base64?dGVzdDovL2E?=" is not valid =?base64?…?= text`)},
+		{"base64 prefix only", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E="}, 400,
+			mismatch("2", `header mismatch: Mcp-Name is "=?base64?dGVzdDovL2E=", but params.uri is "test://a"`)},
 		{"version header missing", call, map[string]string{"MCP-Protocol-Version": ""}, 400,
 			mismatch("1", `header mismatch: the Mcp-Protocol-Version header is required and must be "2026-07-28" (the protocol version in _meta)`)},
 		{"version header differs", call, map[string]string{"MCP-Protocol-Version": "2025-11-25"}, 400,

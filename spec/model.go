@@ -160,6 +160,11 @@ type Schema struct {
 	// Enum lists the allowed values of a string, integer or number.
 	Enum []*Value
 
+	// MCPHeader is `x-mcp-header`: on a string, integer or boolean property
+	// of a tool's input, the name of the HTTP header (Mcp-Param-{name})
+	// that mirrors the argument in the 2026-07-28 era.
+	MCPHeader string
+
 	// Strings.
 	Pattern   string
 	Format    string

@@ -189,6 +189,8 @@ type Schema struct {
 	Required             []string             `json:"required,omitempty" jsonschema:"uniqueItems=true" jsonschema_description:"Objects: the names of the required properties."`
 	AdditionalProperties AdditionalProperties `json:"additionalProperties,omitempty" jsonschema_description:"Objects: true to accept keys that are not properties (closed by default). Maps (type: object without properties): the schema of every value."`
 	Values               *Schema              `json:"values,omitempty" jsonschema_description:"Maps: the schema of every value (map[string]T in Go)."`
+
+	MCPHeader string `json:"x-mcp-header,omitempty" jsonschema:"minLength=1,pattern=^[A-Za-z0-9!#$%&'*+.^_|~-]+$" jsonschema_description:"A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks."`
 }
 
 // AdditionalProperties is true or false beside properties, or the value
