@@ -41,6 +41,9 @@ func resolveHint(chain ...*spec.CacheHint) (ttl time.Duration, scope string, set
 // durationCode writes d in the largest unit that divides it: 10 *
 // time.Minute, not 600000000000.
 func durationCode(d time.Duration) jen.Code {
+	if d == 0 {
+		return jen.Lit(0)
+	}
 	for _, u := range []struct {
 		unit time.Duration
 		name string

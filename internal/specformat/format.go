@@ -120,13 +120,21 @@ type Server struct {
 
 // CacheHint is a caching hint: how long and for whom a client may reuse a result.
 type CacheHint struct {
-	TTL   string `json:"ttl,omitempty" jsonschema_description:"How long a client may reuse the result: a Go duration such as 90s, 5m or 1h (sent as ttlMs; default 0)."`
-	Scope string `json:"scope,omitempty" jsonschema:"enum=public,enum=private" jsonschema_description:"Who may reuse it: public (shared caches too) or private (the client that asked; the default)."`
+	TTL   Duration `json:"ttl,omitempty" jsonschema_description:"How long a client may reuse the result: a Go duration such as 90s, 5m or 1h (sent as ttlMs; default 0)."`
+	Scope string   `json:"scope,omitempty" jsonschema:"enum=public,enum=private" jsonschema_description:"Who may reuse it: public (shared caches too) or private (the client that asked; the default)."`
+}
+
+// Duration is a Go duration such as 90s, 5m or 1h, or 0.
+type Duration struct{}
+
+// JSONSchema accepts a string (the loader parses it) or the number 0.
+func (Duration) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "string", MinLength: ptr(uint64(1))}, {Type: "integer", Enum: []any{0}}}}
 }
 
 // Caching is `server.caching`.
 type Caching struct {
-	TTL               string     `json:"ttl,omitempty" jsonschema_description:"The default ttl of every cacheable result (server/discover, the lists, resources/read): a Go duration such as 90s or 5m."`
+	TTL               Duration   `json:"ttl,omitempty" jsonschema_description:"The default ttl of every cacheable result (server/discover, the lists, resources/read): a Go duration such as 90s or 5m."`
 	Scope             string     `json:"scope,omitempty" jsonschema:"enum=public,enum=private" jsonschema_description:"The default scope: public or private (the default)."`
 	Tools             *CacheHint `json:"tools,omitempty" jsonschema_description:"The hint of tools/list."`
 	Prompts           *CacheHint `json:"prompts,omitempty" jsonschema_description:"The hint of prompts/list."`
