@@ -28,6 +28,9 @@ port=${CONFORMANCE_PORT:-39517}
 "$work/conformance-server" -http "127.0.0.1:$port" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 1 100); do
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    echo "conformance: the server did not start:"; cat "$work/server.log"; exit 1
+  fi
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
   sleep 0.1
 done

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/examples/conformance/conformancemcp"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -197,4 +198,10 @@ func (f *fixtures) PromptTestInputRequiredResultPrompt(ctx context.Context) (*ru
 	return &runtime.GetPromptResult{Messages: []runtime.PromptMessage{
 		{Role: "user", Content: runtime.Text(fmt.Sprintf("Use this context: %v", res.Content["context"]))},
 	}}, nil
+}
+
+// TestParamHeaders runs nothing: its interest is its input, whose region
+// the runtime has checked against the Mcp-Param-Region header by now.
+func (f *fixtures) TestParamHeaders(ctx context.Context, in *conformancemcp.TestParamHeadersInput) (*runtime.CallToolResult, error) {
+	return runtime.TextResult(fmt.Sprintf("Ran %q in region %q", in.Query, in.Region)), nil
 }

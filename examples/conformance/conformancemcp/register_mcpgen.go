@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"time"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -25,7 +26,7 @@ func Info() runtime.Implementation {
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
-	s := runtime.NewServer(Info(), opts...)
+	s := runtime.NewServer(Info(), append([]runtime.Option{runtime.WithCaching(time.Minute, "public")}, opts...)...)
 	Register(s, h)
 	return s
 }
@@ -272,6 +273,13 @@ func Register(s *runtime.Server, h Handler) {
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultCapabilities(ctx)
 		},
+	))
+	s.AddTool(runtime.TypedToolResult(
+		runtime.Tool{
+			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, which the server checks.",
+			Name:        "test_param_headers",
+		},
+		h.TestParamHeaders,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
