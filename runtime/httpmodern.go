@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"net/http"
 	"slices"
 )
@@ -78,13 +79,27 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	// The request is cancelled when its stream closes: the context has the
 	// stream's values and the HTTP request's cancellation.
 	st.modern = true
-	ctx := &modernCtx{Context: cancelWith{Context: st, done: r.Context()}, peer: peer}
-	hs.ss.dispatch(ctx, kindRequest, env)
-	var drain <-chan struct{}
+	done := r.Context()
 	if hs.listening {
-		drain = h.drain(r) // a subscription lasts until shutdown at most
+		// A subscription lasts until shutdown at most, and then ends
+		// gracefully: its request returns, and its result closes the
+		// stream (a client that goes away ends it too, unanswered).
+		var end context.CancelFunc
+		done, end = context.WithCancel(done)
+		defer end()
+		if drain := h.drain(r); drain != nil {
+			go func() {
+				select {
+				case <-drain:
+					end()
+				case <-done.Done():
+				}
+			}()
+		}
 	}
-	st.serve(w, r, drain, -1, false)
+	ctx := &modernCtx{Context: cancelWith{Context: st, done: done}, peer: peer}
+	hs.ss.dispatch(ctx, kindRequest, env)
+	st.serve(w, r, nil, -1, false)
 }
 
 // checkModernHeaders checks the headers a modern POST must carry against
