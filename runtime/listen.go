@@ -46,7 +46,22 @@ func (ss *Session) listen(ctx *modernCtx, id string, params json.RawMessage) {
 	}
 	sub.ss = ss
 	sub.out.ss, sub.out.sub = ss, sub
-	ss.start(ctx, id, &call{exec: func(c *call) (encoder, *Error) { return sub.run(c, ack) }})
+	ss.start(ctx, id, &call{listen: true, exec: func(c *call) (encoder, *Error) { return sub.run(c, ack) }})
+}
+
+// EndSubscriptions ends the session's subscriptions/listen requests
+// gracefully: each is answered, which tells the client that no more
+// notifications will come on it. A transport calls it when no more input
+// will come (end of stdin), before waiting for the requests in flight:
+// subscriptions last until cancelled and would be waited for forever.
+func (ss *Session) EndSubscriptions() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, c := range ss.inflight {
+		if c.listen {
+			c.cancel()
+		}
+	}
 }
 
 // run serves the subscription until its request's context is done. It is

@@ -96,6 +96,21 @@ func TestListenStdio(t *testing.T) {
 	exerciseListen(t, srv, c.recv)
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
 	waitClosed(t, srv)
+
+	// At end of input, a subscription ends with its result, and ServeStdio
+	// returns instead of waiting for it.
+	c.send(req(8, "subscriptions/listen", withMeta(`"notifications":{"promptsListChanged":true}`)))
+	if ack := c.recv(); !strings.Contains(ack, `"method":"notifications/subscriptions/acknowledged"`) {
+		t.Fatalf("no acknowledgement: %s", ack)
+	}
+	if err := c.closeInput(); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	want := ok("8", `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"0.1.0"},"io.modelcontextprotocol/subscriptionId":8},"resultType":"complete"}`)
+	if rest := c.rest(); len(rest) != 1 || rest[0] != want {
+		t.Errorf("after end of input: %q, want %s", rest, want)
+	}
+	waitClosed(t, srv)
 }
 
 func TestListenHTTP(t *testing.T) {
