@@ -153,7 +153,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
 	}
-	if kind == kindRequest && h.srv.cfg.modern && modernRequest(env.method, env.Params) {
+	if kind == kindRequest && !h.srv.cfg.legacyOnly && modernRequest(env.method, env.Params) {
 		h.postModern(w, r, &env, echo)
 		return
 	}
