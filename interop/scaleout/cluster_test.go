@@ -39,8 +39,8 @@ type replica struct {
 type cluster struct {
 	Dir         string
 	Replicas    []replica
-	StickyPort  int // routes legacy sessions by their tag
-	PlainPort   int // round robin only
+	StickyPort  int    // routes legacy sessions by their tag
+	PlainPort   int    // round robin only
 	sticky      string // the endpoints of the front doors, http://localhost:PORT/mcp
 	plain       string
 	replicaByIP map[string]string // Addr → Name
