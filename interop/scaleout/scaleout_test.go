@@ -22,6 +22,7 @@ import (
 func TestScaleOut(t *testing.T) {
 	c := startCluster(t, 3)
 	t.Run("modern/round-robin", func(t *testing.T) { testModernRoundRobin(t, c) })
+	t.Run("modern/alpha-conformance", func(t *testing.T) { testAlphaThroughBalancer(t, c) })
 	t.Run("legacy/sticky", func(t *testing.T) { testLegacySticky(t, c) })
 	t.Run("legacy/without-stickiness", func(t *testing.T) { testLegacyWithoutStickiness(t, c) })
 }
