@@ -16,6 +16,7 @@ type httpConfig struct {
 	jsonResponses   bool
 	retry           time.Duration
 	shutdownTimeout time.Duration
+	auth            *AuthConfig // resource-server mode (WithAuthorization)
 }
 
 const (

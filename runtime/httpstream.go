@@ -19,6 +19,7 @@ type httpSession struct {
 	sidHeader  []string // {id}, the Mcp-Session-Id header of every response
 	standalone *stream  // stream "0", for what belongs to no request; nil when stateless
 	registered bool     // its id is served (set once, before it is shared)
+	owner      string   // with authorization: whom the session belongs to (AuthInfo.owner)
 
 	mu         sync.Mutex
 	closed     bool               // no new streams
