@@ -223,6 +223,11 @@ func (s *Server) capabilitiesFor(modern bool) (json.RawMessage, capSet) {
 	}
 	// Logging needs nothing registered: any handler may call Log.
 	add(0, `"logging":{}`)
+	// MCP Apps: only 2026-07-28 has capabilities.extensions; earlier
+	// revisions' schemas have no place for it (apps.go).
+	if modern && s.hasApps() {
+		add(0, `"extensions":{"`+UIExtension+`":{}}`)
+	}
 	return append(b, '}'), caps
 }
 
