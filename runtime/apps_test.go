@@ -112,7 +112,9 @@ func TestAppRegistrationPanics(t *testing.T) {
 			runtime.AppResource(runtime.Resource{URI: "ui://v", Meta: json.RawMessage(`{"ui":{}}`)}, runtime.AppUI{}, runtime.StaticHTML(""))
 		},
 		"tool link not ui://": func() { runtime.AppTool(echoTool("e"), runtime.ToolUI{ResourceURI: "file:///v"}) },
-		"tool visibility":     func() { runtime.AppTool(echoTool("e"), runtime.ToolUI{ResourceURI: "ui://v", Visibility: []string{"user"}}) },
+		"tool visibility": func() {
+			runtime.AppTool(echoTool("e"), runtime.ToolUI{ResourceURI: "ui://v", Visibility: []string{"user"}})
+		},
 	} {
 		t.Run(name, func(t *testing.T) {
 			defer func() {
