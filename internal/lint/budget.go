@@ -102,6 +102,24 @@ func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
 		e["annotations"] = ann
 	}
 	common(e, t.Icons, t.Meta)
+	if u := t.UI; u != nil {
+		meta := map[string]any{}
+		if t.Meta != nil {
+			json.Unmarshal(t.Meta.JSON, &meta)
+		}
+		uri := ""
+		for _, r := range s.Resources {
+			if r.Name == u.Resource {
+				uri = r.URI
+			}
+		}
+		link := map[string]any{"resourceUri": uri}
+		if len(u.Visibility) > 0 {
+			link["visibility"] = u.Visibility
+		}
+		meta["ui"], meta["ui/resourceUri"] = link, uri // as runtime.AppTool sends them
+		e["_meta"] = meta
+	}
 	return e
 }
 
