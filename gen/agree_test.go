@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpgen/mcpgen/examples/expenses/expensesmcp"
 	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
 	"github.com/mcpgen/mcpgen/examples/readme/readmemcp"
 	"github.com/mcpgen/mcpgen/examples/support/supportmcp"
@@ -51,6 +52,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
 	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
 	"../examples/support/mcpgen.yaml":     func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
+	"../examples/expenses/mcpgen.yaml":    func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive
