@@ -221,8 +221,17 @@ func ClientSupportsUI(ctx context.Context) bool {
 	return ok && slices.Contains(ext.MimeTypes, AppMIMEType)
 }
 
-// hasApps reports whether a view is registered, so that the server
-// advertises the extension.
-func (s *Server) hasApps() bool {
-	return slices.ContainsFunc(s.resources.snapshot().list, func(re *resourceEntry) bool { return re.res.MimeType == AppMIMEType })
+// withExtensions adds capabilities.extensions to the capabilities of
+// server/discover when a view is registered. Only 2026-07-28 has that
+// key; the 2025-11-25 initialize result's schema has no place for it.
+func (s *Server) withExtensions(caps json.RawMessage) json.RawMessage {
+	apps := slices.ContainsFunc(s.resources.snapshot().list, func(re *resourceEntry) bool { return re.res.MimeType == AppMIMEType })
+	if !apps {
+		return caps
+	}
+	out := bytes.TrimSuffix(bytes.Clone(caps), []byte("}"))
+	if len(out) > 1 {
+		out = append(out, ',')
+	}
+	return append(out, `"extensions":{"`+UIExtension+`":{}}}`...)
 }
