@@ -322,6 +322,36 @@ func (v *validator) toolUI(t *Tool) {
 		}
 	}
 	v.names(u.Visibility, u.VisibilityPos, u.Pos, "visibility", AppVisibilities)
+	v.appWriteIdempotent(t)
+}
+
+// appWriteIdempotent requires an idempotency key of a tool a view may call
+// that is not read-only: a view's retries and double clicks must not act
+// twice (seed 002: consequential actions get idempotency and a server-side
+// check, whoever calls).
+func (v *validator) appWriteIdempotent(t *Tool) {
+	u := t.UI
+	if len(u.Visibility) > 0 && !slices.Contains(u.Visibility, "app") {
+		return
+	}
+	if a := t.Annotations; a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint {
+		return
+	}
+	if in, _ := v.resolve(t.Input); in != nil {
+		for _, p := range in.Properties {
+			if p.Required && IsIdempotencyKeyName(p.Name) {
+				return
+			}
+		}
+	}
+	v.errorf(u.Pos, "tool %q can be called from an MCP App view and may write (it is not readOnlyHint: true), so it needs a required input property idempotency_key: a retried click must not act twice", t.Name)
+}
+
+// IsIdempotencyKeyName reports whether a property name says it is an
+// idempotency key (idempotency_key, dedupKey, …).
+func IsIdempotencyKeyName(name string) bool {
+	n := strings.ToLower(name)
+	return strings.Contains(n, "idempoten") || strings.Contains(n, "dedup")
 }
 
 // names checks a list of names against the allowed ones: each known, none

@@ -49,12 +49,21 @@ type ToolsHandler interface {
 	// content, so the result must hold a text block (give a typed output a
 	// TextSummary method).
 	Chart(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// MoveCard serves tool "move_card" (mcpgen.yaml:30).
+	//
+	// Move a card to another column of the board.
+	//
+	// Shown in MCP App view "board_view". Hosts without MCP Apps show only the text
+	// content, so the result must hold a text block (give a typed output a
+	// TextSummary method).
+	MoveCard(ctx context.Context, in *MoveCardInput) (*runtime.CallToolResult, error)
 }
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadChartView reads resource "chart_view" (mcpgen.yaml:41).
+	// ReadChartView reads resource "chart_view" (mcpgen.yaml:51).
 	//
 	// ui://apps/chart
 	//
@@ -92,6 +101,14 @@ func (UnimplementedHandler) Chart(context.Context) (*runtime.CallToolResult, err
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "chart",
+	}
+}
+
+// MoveCard reports that tool "move_card" is not implemented.
+func (UnimplementedHandler) MoveCard(context.Context, *MoveCardInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "move_card",
 	}
 }
 

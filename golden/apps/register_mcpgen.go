@@ -23,7 +23,7 @@ func Info() runtime.Implementation {
 	}
 }
 
-// htmlOfBoardView is the HTML of view "board_view", a copy of board.html (mcpgen.yaml:36).
+// htmlOfBoardView is the HTML of view "board_view", a copy of board.html (mcpgen.yaml:46).
 //
 //go:embed ui_board_view_mcpgen.html
 var htmlOfBoardView string
@@ -68,6 +68,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		runtime.TypedToolResult(
 			runtime.Tool{
+				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
 				Description: "Draw the burn-down chart of the sprint.",
 				Name:        "chart",
 			},
@@ -78,6 +79,19 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.ToolUI{
 			ResourceURI: "ui://apps/chart",
 			Visibility:  []string{"model", "app"},
+		},
+	))
+	s.AddTool(runtime.AppTool(
+		runtime.TypedToolResult(
+			runtime.Tool{
+				Description: "Move a card to another column of the board.",
+				Name:        "move_card",
+			},
+			h.MoveCard,
+		),
+		runtime.ToolUI{
+			ResourceURI: "ui://apps/board",
+			Visibility:  []string{"app"},
 		},
 	))
 	s.AddResource(runtime.AppResource(
