@@ -143,3 +143,19 @@ func TestTypedToolTextSummary(t *testing.T) {
 	c.initialize()
 	jsonEqual(t, `{"content":[{"type":"text","text":"3 rows"},{"type":"text","text":"{\"rows\":3}"}],"structuredContent":{"rows":3}}`, c.callTool("s", nil))
 }
+
+// In the 2026-07-28 era the client declares the extension in each
+// request's _meta, and ClientSupportsUI reads it there.
+func TestClientSupportsUIModern(t *testing.T) {
+	c := serve(t, appServer())
+	for caps, want := range map[string]string{
+		`{}`: "text only",
+		`{"extensions":{"io.modelcontextprotocol/ui":{"mimeTypes":["text/html;profile=mcp-app"]}}}`: "ui",
+	} {
+		params := `{"name":"who","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":` + caps + `}}`
+		got := string(c.result("tools/call", json.RawMessage(params)))
+		if !strings.Contains(got, `"text":"`+want+`"`) {
+			t.Errorf("caps %s: got %s, want %q", caps, got, want)
+		}
+	}
+}
