@@ -159,3 +159,26 @@ func TestClientSupportsUIModern(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppToolCall measures what AppTool's text check adds to a call:
+// the same handler, bare and wrapped.
+func BenchmarkAppToolCall(b *testing.B) {
+	plain := runtime.Tool{Name: "t", Description: "T.", Handler: func(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+		return &runtime.CallToolResult{Content: []runtime.Content{runtime.Text("3 rows")}, StructuredContent: map[string]int{"rows": 3}}, nil
+	}}
+	linked := runtime.AppTool(plain, runtime.ToolUI{ResourceURI: "ui://t/view"})
+	req := &runtime.CallToolRequest{Name: "t"}
+	for _, tc := range []struct {
+		name string
+		tool runtime.Tool
+	}{{"plain", plain}, {"AppTool", linked}} {
+		b.Run(tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tc.tool.Handler(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -70,6 +70,8 @@ func TestSnapshotIsBoundedVersionedAndSummarized(t *testing.T) {
 		t.Errorf("totals %d, rows add up to %d", snap.Totals.AmountCents, sum)
 	}
 	summary := text(t, res)
+	structuredJSON, _ := json.Marshal(res.StructuredContent)
+	t.Logf("a month's snapshot: text summary %d bytes, structured content %d bytes", len(summary), len(structuredJSON))
 	for _, want := range []string{"2026-10", snap.SnapshotID, "16 expenses", expensesmcp.Euros(sum), "pending approval"} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q: %s", want, summary)
