@@ -87,7 +87,8 @@ func (r *Resource) IsApp() bool {
 	return r.UI != nil || hasUIScheme(r.URI)
 }
 
-func hasUIScheme(uri string) bool { return len(uri) >= 5 && strings.EqualFold(uri[:5], "ui://") }
+// hasUIScheme is case-sensitive, as hosts compare the prefix as written.
+func hasUIScheme(uri string) bool { return strings.HasPrefix(uri, "ui://") }
 
 // AppOnly reports whether a tool is linked to a view and hidden from the
 // model: only the view may call it.

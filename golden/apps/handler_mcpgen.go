@@ -23,7 +23,7 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// ShowBoard serves tool "show_board" (mcpgen.yaml:13).
+	// ShowBoard serves tool "show_board" (mcpgen.yaml:14).
 	//
 	// Show the task board; the view lists its cards.
 	//
@@ -32,7 +32,7 @@ type ToolsHandler interface {
 	// TextSummary method).
 	ShowBoard(ctx context.Context) (*Board, error)
 
-	// CardDetail serves tool "card_detail" (mcpgen.yaml:18).
+	// CardDetail serves tool "card_detail" (mcpgen.yaml:19).
 	//
 	// The detail of one card, for the board view only.
 	//
@@ -41,7 +41,7 @@ type ToolsHandler interface {
 	// TextSummary method).
 	CardDetail(ctx context.Context, in *CardDetailInput) (*runtime.CallToolResult, error)
 
-	// Chart serves tool "chart" (mcpgen.yaml:26).
+	// Chart serves tool "chart" (mcpgen.yaml:27).
 	//
 	// Draw the burn-down chart of the sprint.
 	//
@@ -50,7 +50,7 @@ type ToolsHandler interface {
 	// TextSummary method).
 	Chart(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// MoveCard serves tool "move_card" (mcpgen.yaml:30).
+	// MoveCard serves tool "move_card" (mcpgen.yaml:31).
 	//
 	// Move a card to another column of the board.
 	//
@@ -63,7 +63,7 @@ type ToolsHandler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadChartView reads resource "chart_view" (mcpgen.yaml:51).
+	// ReadChartView reads resource "chart_view" (mcpgen.yaml:52).
 	//
 	// ui://apps/chart
 	//
@@ -71,6 +71,15 @@ type ResourcesHandler interface {
 	//
 	// An MCP App view: return its HTML document.
 	ReadChartView(ctx context.Context) (string, error)
+
+	// ReadLegendView reads resource "legend_view" (mcpgen.yaml:59).
+	//
+	// ui://apps/legend
+	//
+	// A view without ui:, known by its ui:// uri; its handler returns the HTML.
+	//
+	// An MCP App view: return its HTML document.
+	ReadLegendView(ctx context.Context) (string, error)
 }
 
 // UnimplementedHandler answers every call with a runtime.NotImplementedError.
@@ -117,5 +126,13 @@ func (UnimplementedHandler) ReadChartView(context.Context) (string, error) {
 	return "", &runtime.NotImplementedError{
 		Kind: "resource",
 		Name: "chart_view",
+	}
+}
+
+// ReadLegendView reports that resource "legend_view" is not implemented.
+func (UnimplementedHandler) ReadLegendView(context.Context) (string, error) {
+	return "", &runtime.NotImplementedError{
+		Kind: "resource",
+		Name: "legend_view",
 	}
 }

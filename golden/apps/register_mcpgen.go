@@ -15,7 +15,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// Info is the MCP implementation info of the "apps" server (mcpgen.yaml:4).
+// Info is the MCP implementation info of the "apps" server (mcpgen.yaml:5).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
 		Name:    "apps",
@@ -23,7 +23,7 @@ func Info() runtime.Implementation {
 	}
 }
 
-// htmlOfBoardView is the HTML of view "board_view", a copy of board.html (mcpgen.yaml:46).
+// htmlOfBoardView is the HTML of view "board_view", a copy of board.html (mcpgen.yaml:47).
 //
 //go:embed ui_board_view_mcpgen.html
 var htmlOfBoardView string
@@ -123,5 +123,14 @@ func Register(s *runtime.Server, h Handler) {
 			Permissions: &runtime.AppPermissions{ClipboardWrite: true},
 		},
 		h.ReadChartView,
+	))
+	s.AddResource(runtime.AppResource(
+		runtime.Resource{
+			Description: "A view without ui:, known by its ui:// uri; its handler returns the HTML.",
+			Name:        "legend_view",
+			URI:         "ui://apps/legend",
+		},
+		runtime.AppUI{},
+		h.ReadLegendView,
 	))
 }

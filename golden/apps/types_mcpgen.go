@@ -13,19 +13,19 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// Board is the spec's type "Board" (mcpgen.yaml:8).
+// Board is the spec's type "Board" (mcpgen.yaml:9).
 type Board struct {
 	Cards []string `json:"cards" jsonschema:"maxItems=50"`
 	Total int64    `json:"total"`
 }
 
-// CardDetailInput is the input of tool "card_detail" (mcpgen.yaml:22).
+// CardDetailInput is the input of tool "card_detail" (mcpgen.yaml:23).
 type CardDetailInput struct {
 	// The card's id.
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
 }
 
-// MoveCardInput is the input of tool "move_card" (mcpgen.yaml:33).
+// MoveCardInput is the input of tool "move_card" (mcpgen.yaml:34).
 type MoveCardInput struct {
 	// The card's id.
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
@@ -37,7 +37,7 @@ type MoveCardInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"maxLength=64" jsonschema_description:"One key per move; a retry reuses it."`
 }
 
-// MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:35).
+// MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:36).
 //
 // Where it goes.
 type MoveCardInputColumn string
