@@ -34,5 +34,5 @@ MCPGEN_REQUIRE_BROWSER=1 ./interop/apps/run.sh
 echo "== bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"
 (cd bench && go vet ./... && go test -count=1 ./...)
 
-echo "== the official MCP conformance suite (0.1.16, all server scenarios) against examples/conformance over HTTP"
+echo "== the official MCP conformance suites against examples/conformance over HTTP: 0.1.16 (all server scenarios, legacy era) and 0.2.0-alpha.12 (--requirements 2026-07-28)"
 ./conformance/run.sh

@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/apps"
 	"github.com/mcpgen/mcpgen/golden/collections"
 	"github.com/mcpgen/mcpgen/golden/minimal"
+	"github.com/mcpgen/mcpgen/golden/modern_era"
 	"github.com/mcpgen/mcpgen/golden/naming"
 	"github.com/mcpgen/mcpgen/golden/numbers"
 	"github.com/mcpgen/mcpgen/golden/objects"
@@ -50,6 +51,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/raw_schemas/mcpgen.yaml":   func(s *runtime.Server) { raw.Register(s, raw.UnimplementedHandler{}) },
 	"../golden/scopes/mcpgen.yaml":        func(s *runtime.Server) { scoped.Register(s, scoped.UnimplementedHandler{}) },
 	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
+	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },
 	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
 	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },

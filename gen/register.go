@@ -35,12 +35,24 @@ func (g *generator) registerFile(f *jen.File) {
 	)
 
 	opts := jen.Id("opts")
+	var defaults []jen.Code // options the spec sets, which the caller's opts override
 	if srv.Instructions != "" {
 		f.Line()
 		f.Comment("Instructions tell the client how to use the server (server.instructions in the spec).")
 		f.Const().Id("Instructions").Op("=").Lit(srv.Instructions)
-		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(
-			jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions"))), jen.Id("opts").Op("..."))
+		defaults = append(defaults, jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions")))
+	}
+	defaults = append(defaults, cachingOptions(srv.Caching)...)
+	if len(defaults) > 0 {
+		list := defaults
+		if len(defaults) > 1 { // one a line
+			list = nil
+			for _, o := range defaults {
+				list = append(list, jen.Line().Add(o))
+			}
+			list = append(list, jen.Line())
+		}
+		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(list...), jen.Id("opts").Op("..."))
 	}
 
 	g.embedHTML(f)
@@ -87,6 +99,7 @@ func (g *generator) resourceLiteral(r *spec.Resource) jen.Code {
 		if r.Size != nil {
 			d[jen.Id("Size")] = jen.Qual(runtimePkg, "Ptr").Call(jen.Int64().Call(jen.Lit(*r.Size)))
 		}
+		g.ownCache(d, r.Cache)
 	}))
 }
 
@@ -99,6 +112,7 @@ func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
 		if c := g.completeFunc(tp.completions); c != nil {
 			d[jen.Id("Complete")] = c
 		}
+		g.ownCache(d, t.Cache)
 	}))
 }
 

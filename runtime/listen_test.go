@@ -154,3 +154,38 @@ func TestListenErrors(t *testing.T) {
 		t.Errorf("refused listens left %d subscriptions", runtime.OpenSubscriptions(srv))
 	}
 }
+
+// A server shutting down ends its subscriptions gracefully: the listen
+// request is answered, which closes its stream.
+func TestListenHTTPShutdown(t *testing.T) {
+	srv := modernServer()
+	ts := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(ts.Close)
+	r, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(req(7, "subscriptions/listen", listenParams)))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("MCP-Protocol-Version", modernVersion)
+	r.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := newSSE(resp.Body)
+	if ev := nextEvent(t, events); ev.Data != listenAck {
+		t.Fatalf("first event %q, want the acknowledgement", ev.Data)
+	}
+	shutdown := make(chan error, 1)
+	go func() { shutdown <- ts.Config.Shutdown(context.Background()) }()
+	want := ok("7", `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"0.1.0"},"io.modelcontextprotocol/subscriptionId":7},"resultType":"complete"}`)
+	if ev := nextEvent(t, events); ev.Data != want {
+		t.Fatalf("at shutdown: %q\nwant %q", ev.Data, want)
+	}
+	if _, more := events.next(); more {
+		t.Error("the stream goes on after the subscription's result")
+	}
+	if err := <-shutdown; err != nil {
+		t.Errorf("Shutdown: %v", err)
+	}
+	waitClosed(t, srv)
+}

@@ -285,13 +285,17 @@ func (s *Server) discover() encoder {
 // resultType, the caching hints of a cacheable method, and the server's
 // identity in _meta.
 func (s *Server) modernResult(method string, res encoder) encoder {
-	return modernEncoder{inner: res, srv: s, cache: cacheable(method)}
+	var cache *CacheHint
+	if cacheable(method) {
+		cache = s.cacheFor(method)
+	}
+	return modernEncoder{inner: res, srv: s, cache: cache}
 }
 
 type modernEncoder struct {
 	inner encoder
 	srv   *Server
-	cache bool
+	cache *CacheHint // the caching hints it carries; nil: none
 }
 
 func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
@@ -337,12 +341,12 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 		sep()
 		b = append(b, `"resultType":"complete"`...)
 	}
-	if m.cache {
+	if m.cache != nil {
 		sep()
 		b = append(b, `"ttlMs":`...)
-		b = strconv.AppendInt(b, m.srv.cfg.cacheTTL.Milliseconds(), 10)
+		b = strconv.AppendInt(b, m.cache.TTL.Milliseconds(), 10)
 		b = append(b, `,"cacheScope":`...)
-		b = appendString(b, m.srv.cfg.cacheScope)
+		b = appendString(b, m.cache.Scope)
 	}
 	if metaAt < 0 {
 		sep()

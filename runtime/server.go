@@ -42,11 +42,12 @@ type config struct {
 	pageSize       int
 	logger         *slog.Logger
 	maxMessageSize int
-	cacheTTL       time.Duration // ttlMs of cacheable modern results
-	cacheScope     string        // their cacheScope
-	stateKey       []byte        // signs requestState (WithRequestStateKey)
-	stateTTL       time.Duration // how long a requestState is accepted
-	legacyOnly     bool          // do not serve 2026-07-28 requests (WithoutModernEra)
+	cacheTTL       time.Duration         // ttlMs of cacheable modern results
+	cacheScope     string                // their cacheScope
+	cacheByMethod  map[string]*CacheHint // WithMethodCaching, normalized
+	stateKey       []byte                // signs requestState (WithRequestStateKey)
+	stateTTL       time.Duration         // how long a requestState is accepted
+	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -145,6 +146,8 @@ type Server struct {
 	workers *workers // goroutines for requests, shared by the sessions
 
 	infoEnc []byte // info encoded, for the _meta of modern results
+
+	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 }
 
 // NewServer returns a server that introduces itself as info.
@@ -162,6 +165,7 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&s.cfg)
 	}
+	s.cacheDefault = CacheHint{s.cfg.cacheTTL, s.cfg.cacheScope}.normalized()
 	if s.cfg.stateKey == nil {
 		s.cfg.stateKey = newStateKey()
 	}

@@ -66,8 +66,9 @@ type ToolHandler func(ctx context.Context, req *CallToolRequest) (*CallToolResul
 var noArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
 
 type toolEntry struct {
-	tool Tool
-	wire []byte // the tool's tools/list entry, encoded once at AddTool
+	tool    Tool
+	wire    []byte        // the tool's tools/list entry, encoded once at AddTool
+	headers []paramHeader // its x-mcp-header declarations
 }
 
 func (te *toolEntry) key() string      { return te.tool.Name }
@@ -115,7 +116,7 @@ func (s *Server) AddTool(t Tool) {
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
-	if !s.tools.add(&toolEntry{tool: t, wire: wire}) {
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
 		panic("runtime: " + where + ": a tool with this name is already registered")
 	}
 	s.listChanged(capTools)

@@ -10,7 +10,7 @@ import (
 // order (did-you-mean suggestions are drawn from these lists).
 var (
 	topKeys            = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates", "prompts", "lint"}
-	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons", "scopes"}
+	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons", "scopes", "caching"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
 	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "ui", "permission", "x-lint-disable", "scopes"}
@@ -122,6 +122,8 @@ func (d *decoder) server(srv *Server, n *yaml.Node) {
 			srv.Icons = d.icons(e.value)
 		case "scopes":
 			srv.Scopes = d.scopes(e.value)
+		case "caching":
+			srv.Caching = d.caching(e.value)
 		default:
 			d.unknownKey(e, "in server", serverKeys)
 		}

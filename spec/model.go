@@ -70,6 +70,8 @@ type Server struct {
 	// Scopes are the OAuth scopes a tool needs when it declares none of its
 	// own (`scopes:`), in resource-server mode over HTTP.
 	Scopes Scopes
+	// Caching is `caching:`, the 2026-07-28 caching hints; nil when absent.
+	Caching *Caching
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -160,6 +162,11 @@ type Schema struct {
 	Examples []*Value
 	// Enum lists the allowed values of a string, integer or number.
 	Enum []*Value
+
+	// MCPHeader is `x-mcp-header`: on a string, integer or boolean property
+	// of a tool's input, the name of the HTTP header (Mcp-Param-{name})
+	// that mirrors the argument in the 2026-07-28 era.
+	MCPHeader string
 
 	// Strings.
 	Pattern   string
@@ -314,6 +321,8 @@ type Resource struct {
 	Content *Content
 	// UI is the `ui:` key of an MCP App view (apps.go); nil for none.
 	UI *ResourceUI
+	// Cache is the caching hint of its reads (`cache:`), or nil.
+	Cache *CacheHint
 
 	// Positions of the values of mimeType and size (zero when absent).
 	MimeTypePos Pos
@@ -383,6 +392,8 @@ type ResourceTemplate struct {
 	Variables []*Variable
 	// Content is as for a Resource; never nil after Load.
 	Content *Content
+	// Cache is the caching hint of the reads of its resources, or nil.
+	Cache *CacheHint
 
 	// Position of the value of mimeType (zero when absent).
 	MimeTypePos Pos
