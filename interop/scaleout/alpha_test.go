@@ -2,6 +2,7 @@ package scaleout
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,17 +16,22 @@ import (
 // The official conformance suite's 2026-07-28 requirements
 // (@modelcontextprotocol/conformance 0.2.0-alpha, --requirements
 // 2026-07-28) through the balancer. The suite is not installed by this
-// directory: MCPGEN_CONFORMANCE_ALPHA names its entry point (the package's
-// dist/index.js, installed by whoever runs the alpha suite for
-// examples/conformance), run with Node 22 (MCPGEN_NODE22, by default the
-// one interop/setup.sh installs). Without it the check skips.
+// directory but by the repository's conformance/ setup: the test finds an
+// 0.2.0-alpha install under conformance/ (in any node_modules there, by
+// its package.json), or MCPGEN_CONFORMANCE_ALPHA names the entry point
+// (the package's dist/index.js). It runs with Node 22 (MCPGEN_NODE22, by
+// default the one interop/setup.sh installs). Without a suite the check
+// skips.
 
 // alphaSuite returns node and the suite's entry point, or skips.
 func alphaSuite(t *testing.T) (node, suite string) {
 	t.Helper()
 	suite = os.Getenv("MCPGEN_CONFORMANCE_ALPHA")
 	if suite == "" {
-		t.Skip("MCPGEN_CONFORMANCE_ALPHA is not set (the path of @modelcontextprotocol/conformance 0.2.0-alpha's dist/index.js): the alpha suite does not run through the balancer; the Go SDK client check (modern/round-robin) does")
+		suite = findAlphaSuite(filepath.Join("..", "..", "conformance"))
+	}
+	if suite == "" {
+		t.Skip("no @modelcontextprotocol/conformance 0.2.0-alpha under conformance/ and MCPGEN_CONFORMANCE_ALPHA not set: the alpha suite does not run through the balancer; the Go SDK client check (modern/round-robin) does")
 	}
 	node = os.Getenv("MCPGEN_NODE22")
 	if node == "" {
@@ -41,6 +47,34 @@ func alphaSuite(t *testing.T) (node, suite string) {
 		}
 	}
 	return node, suite
+}
+
+// findAlphaSuite looks in dir's node_modules, and in those of its
+// subdirectories, for the conformance package at an 0.2.0-alpha version
+// (under its own name or an npm alias) and returns its entry point.
+func findAlphaSuite(dir string) string {
+	var candidates []string
+	for _, pattern := range []string{
+		"node_modules/*/package.json", "node_modules/*/*/package.json",
+		"*/node_modules/*/package.json", "*/node_modules/*/*/package.json",
+	} {
+		m, _ := filepath.Glob(filepath.Join(dir, pattern))
+		candidates = append(candidates, m...)
+	}
+	for _, p := range candidates {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var pkg struct{ Name, Version string }
+		if json.Unmarshal(data, &pkg) == nil && pkg.Name == "@modelcontextprotocol/conformance" && strings.HasPrefix(pkg.Version, "0.2.0-alpha") {
+			entry := filepath.Join(filepath.Dir(p), "dist", "index.js")
+			if _, err := os.Stat(entry); err == nil {
+				return entry
+			}
+		}
+	}
+	return ""
 }
 
 var (

@@ -6,10 +6,10 @@
 //   - The 2026-07-28 era needs no sessions: requests round-robin across the
 //     replicas, and an elicitation's input_required round and its retry are
 //     served by different replicas, which share the requestState key.
-//   - With MCPGEN_CONFORMANCE_ALPHA set (the alpha conformance suite's
-//     entry point), the suite's 2026-07-28 requirements run against one
-//     replica and through nginx: whatever passes on one must pass through
-//     the balancer.
+//   - When the alpha conformance suite (0.2.0-alpha) is installed under
+//     conformance/, or MCPGEN_CONFORMANCE_ALPHA names its entry point, its
+//     2026-07-28 requirements run against one replica and through nginx:
+//     whatever passes on one must pass through the balancer.
 //   - Legacy sessions need sticky routing: each replica tags its session
 //     ids (runtime.WithSessionIDPrefix) and nginx routes on the tag with a
 //     map on Mcp-Session-Id. Without it, a session breaks (404), which the
