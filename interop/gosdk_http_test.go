@@ -17,8 +17,8 @@ import (
 // over stdio, so that both transports are held to the same checks.
 
 // connectHTTP connects the official Go SDK client to endpoint over
-// Streamable HTTP, with its standalone GET stream (for notifications that
-// belong to no request).
+// Streamable HTTP in the legacy era (see legacyEra), with its standalone
+// GET stream (for notifications that belong to no request).
 func connectHTTP(t *testing.T, endpoint string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -29,7 +29,7 @@ func connectHTTP(t *testing.T, endpoint string, opts *mcp.ClientOptions) *mcp.Cl
 		HTTPClient: &http.Client{Timeout: 0}, // streams last; every call below has its own deadline
 		MaxRetries: 2,
 	}
-	session, err := client.Connect(ctx, transport, nil)
+	session, err := client.Connect(ctx, transport, legacyEra)
 	if err != nil {
 		t.Fatalf("connect %s: %v", endpoint, err)
 	}

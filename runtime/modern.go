@@ -194,6 +194,7 @@ var modernMethods = map[string]bool{
 	"prompts/list":             true,
 	"prompts/get":              true,
 	"completion/complete":      true,
+	"subscriptions/listen":     true,
 }
 
 // cacheable are the methods whose modern results carry ttlMs and
@@ -214,11 +215,15 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 	switch m := string(method); m {
 	case "tools/call", "prompts/get", "resources/read":
 		if firstByte(params) == '{' {
-			if ctx.mrtr, e = ss.srv.newMRTR(m, params); e != nil {
+			if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
 				ss.sendError(id, e)
 				return
 			}
 		}
+	}
+	if string(method) == "subscriptions/listen" {
+		ss.listen(ctx, id, params)
+		return
 	}
 	if ss.runUserCode(ctx, id, method, params) {
 		return
@@ -264,7 +269,7 @@ func modernError(e *Error) *Error {
 
 // discover answers server/discover.
 func (s *Server) discover() encoder {
-	caps, _ := s.capabilitiesFor(true)
+	caps, _ := s.capabilities()
 	b := append([]byte(`{"supportedVersions":`), `["`+modernVersions[0]+`"]`...)
 	b = append(b, `,"capabilities":`...)
 	b = append(b, caps...)
