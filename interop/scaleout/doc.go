@@ -14,6 +14,8 @@
 //     ids (runtime.WithSessionIDPrefix) and nginx routes on the tag with a
 //     map on Mcp-Session-Id. Without it, a session breaks (404), which the
 //     test shows too.
+//   - The official Go SDK client and TypeScript SDK v2 client both work
+//     through the balancer in both eras, elicitation included.
 //   - When a replica stops, its sessions get 404 (nginx's 502 turned into
 //     "session not found", so that clients initialize again), and the
 //     other replicas serve new sessions and 2026-07-28 requests.

@@ -25,6 +25,8 @@ func TestScaleOut(t *testing.T) {
 	t.Run("modern/alpha-conformance", func(t *testing.T) { testAlphaThroughBalancer(t, c) })
 	t.Run("legacy/sticky", func(t *testing.T) { testLegacySticky(t, c) })
 	t.Run("legacy/without-stickiness", func(t *testing.T) { testLegacyWithoutStickiness(t, c) })
+	t.Run("modern/typescript-sdk-v2", func(t *testing.T) { testTypeScriptSDK2(t, c, "modern") })
+	t.Run("legacy/typescript-sdk-v2", func(t *testing.T) { testTypeScriptSDK2(t, c, "legacy") })
 	t.Run("replica-lost", func(t *testing.T) { testReplicaLost(t, c) }) // last: it stops a replica
 }
 
