@@ -7,9 +7,10 @@
 //     replicas, and an elicitation's input_required round and its retry are
 //     served by different replicas, which share the requestState key.
 //   - When the alpha conformance suite (0.2.0-alpha) is installed under
-//     conformance/, or MCPGEN_CONFORMANCE_ALPHA names its entry point, its
-//     2026-07-28 requirements run against one replica and through nginx:
-//     whatever passes on one must pass through the balancer.
+//     conformance/, or MCPGEN_CONFORMANCE_ALPHA names its entry point,
+//     every scenario its 2026-07-28 requirements name must pass through
+//     nginx (a failure is also run against one replica, to tell the
+//     balancer's fault from the server's).
 //   - Legacy sessions need sticky routing: each replica tags its session
 //     ids (runtime.WithSessionIDPrefix) and nginx routes on the tag with a
 //     map on Mcp-Session-Id. Without it, a session breaks (404), which the
