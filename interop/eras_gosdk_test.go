@@ -42,12 +42,12 @@ func connectGoSDK(t *testing.T, transport, target, era string, opts *mcp.ClientO
 		}
 		tr = &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: &http.Client{Transport: rt}, MaxRetries: 2}
 	}
-	version := legacyVersion
+	version, sessionOpts := legacyVersion, legacyEra
 	if era == eraModern {
-		version = modernVersion
+		version, sessionOpts = modernVersion, &mcp.ClientSessionOptions{ProtocolVersion: modernVersion}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, opts)
-	session, err := client.Connect(ctx, tr, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	session, err := client.Connect(ctx, tr, sessionOpts)
 	if err != nil {
 		t.Fatalf("connect (%s era) to %s: %v", era, target, err)
 	}

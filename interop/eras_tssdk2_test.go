@@ -17,7 +17,8 @@ import (
 // examples/conformance. The SDK picks the era from
 // ClientOptions.versionNegotiation: 'legacy' (its default) initializes;
 // { pin: '2026-07-28' } probes with server/discover and requires that
-// revision.
+// revision; 'auto', what a client that speaks both eras sets, probes and
+// must find the server modern.
 
 // ts2Summary is the JSON line node/sdk2-eras.mjs prints.
 type ts2Summary struct {
@@ -55,14 +56,18 @@ func needTSSDK2(t *testing.T) string {
 // answers.
 func TestTypeScriptSDK2BothEras(t *testing.T) {
 	for _, transport := range []string{"stdio", "http"} {
-		for _, era := range eras {
-			t.Run(transport+"/"+era, func(t *testing.T) {
+		for _, mode := range []string{eraLegacy, eraModern, "auto"} {
+			t.Run(transport+"/"+mode, func(t *testing.T) {
 				node := needTSSDK2(t)
-				out := runNode(t, node, 90*time.Second, nil, "sdk2-eras.mjs", era, transport, tsTarget(t, "conformance", transport))
+				out := runNode(t, node, 90*time.Second, nil, "sdk2-eras.mjs", mode, transport, tsTarget(t, "conformance", transport))
 				var s ts2Summary
 				lastJSONLine(t, out, &s)
-				if s.Era != era || s.Transport != transport {
-					t.Fatalf("summary is for %s over %s, want %s over %s", s.Era, s.Transport, era, transport)
+				if s.Era != mode || s.Transport != transport {
+					t.Fatalf("summary is for %s over %s, want %s over %s", s.Era, s.Transport, mode, transport)
+				}
+				era := mode
+				if mode == "auto" {
+					era = eraModern // a dual-era server is found modern
 				}
 				wantVersion := legacyVersion
 				if era == eraModern {
@@ -74,7 +79,7 @@ func TestTypeScriptSDK2BothEras(t *testing.T) {
 				if s.ServerInfo == nil || s.ServerInfo.Name != "mcpgen-conformance" {
 					t.Errorf("serverInfo = %s", jsonOf(t, s.ServerInfo))
 				}
-				ts := &tsSummary{Transport: transport + "/" + era, Steps: s.Steps}
+				ts := &tsSummary{Transport: transport + "/" + mode, Steps: s.Steps}
 				var tools mcp.ListToolsResult
 				if ts.result(t, "listTools", &tools) {
 					found := false

@@ -28,7 +28,7 @@ func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP at /mcp on this address (e.g. 127.0.0.1:3000) instead of stdio")
 	sessionPrefix := flag.String("session-id-prefix", "", "start every Mcp-Session-Id with this replica tag (e.g. r1.) so that a load balancer can route legacy sessions by it")
 	flag.Parse()
-	opts := []runtime.Option{runtime.WithModernEra()}
+	var opts []runtime.Option
 	if key := os.Getenv("MCP_REQUEST_STATE_KEY"); key != "" {
 		b, err := hex.DecodeString(key)
 		if err != nil || len(b) < 16 {

@@ -5,21 +5,23 @@
 // prints one JSON line: the era negotiated, each step's result or error,
 // what the handler saw, and every JSON-RPC message sent and received, so that the Go test can see how each elicitation travelled.
 //
-// Usage: node sdk2-eras.mjs (legacy|modern) stdio /path/to/server-binary
-//        node sdk2-eras.mjs (legacy|modern) http http://127.0.0.1:PORT/mcp
+// Usage: node sdk2-eras.mjs (legacy|modern|auto) stdio /path/to/server-binary
+//        node sdk2-eras.mjs (legacy|modern|auto) http http://127.0.0.1:PORT/mcp
 //
 // The era is the client's choice (ClientOptions.versionNegotiation): the
-// default, 'legacy', sends initialize; { pin: '2026-07-28' } probes with
-// server/discover, fails unless the server offers that revision, then
-// sends the per-request _meta and answers input_required results by
-// retrying the call.
+// default, 'legacy', sends initialize; modern pins { pin: '2026-07-28' }:
+// it probes with server/discover, fails unless the server offers that
+// revision, then sends the per-request _meta and answers input_required
+// results by retrying the call; 'auto' probes and falls back to
+// initialize unless the server is definitely modern (over stdio it probes
+// on a second, short-lived server process).
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 const STEP_TIMEOUT_MS = 10_000;
 const [era, kind, target] = process.argv.slice(2);
-if (!['legacy', 'modern'].includes(era) || !['stdio', 'http'].includes(kind) || !target) {
-  console.error('usage: node sdk2-eras.mjs (legacy|modern) (stdio BINARY | http URL)');
+if (!['legacy', 'modern', 'auto'].includes(era) || !['stdio', 'http'].includes(kind) || !target) {
+  console.error('usage: node sdk2-eras.mjs (legacy|modern|auto) (stdio BINARY | http URL)');
   process.exit(2);
 }
 const kill = setTimeout(() => {
@@ -32,7 +34,7 @@ const client = new Client(
   { name: 'mcpgen-interop-ts2', version: '1.0.0' },
   {
     capabilities: { elicitation: { form: {} } },
-    versionNegotiation: { mode: era === 'modern' ? { pin: '2026-07-28' } : 'legacy' },
+    versionNegotiation: { mode: { legacy: 'legacy', modern: { pin: '2026-07-28' }, auto: 'auto' }[era] },
   },
 );
 // Errors the SDK reports outside any request, until close (which aborts

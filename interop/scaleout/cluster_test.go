@@ -33,6 +33,7 @@ var (
 type replica struct {
 	Name string // its tag: session ids start with Name + "."
 	Addr string // 127.0.0.1:PORT
+	stop func() // interrupts it and waits for it to exit
 }
 
 // cluster is the replicas and nginx's two front doors.
@@ -62,7 +63,7 @@ func startCluster(t *testing.T, n int) *cluster {
 	c := &cluster{Dir: dir, replicaByIP: map[string]string{}}
 	for i := 1; i <= n; i++ {
 		r := replica{Name: fmt.Sprintf("r%d", i)}
-		r.Addr = startReplica(t, bin, r.Name, hex.EncodeToString(key))
+		r.Addr, r.stop = startReplica(t, bin, r.Name, hex.EncodeToString(key))
 		c.Replicas = append(c.Replicas, r)
 		c.replicaByIP[r.Addr] = r.Name
 	}
@@ -123,17 +124,18 @@ func TestMain(m *testing.M) {
 }
 
 // startReplica starts the example with -http on a free loopback port, its
-// session ids tagged name, and the shared key; cleanup interrupts it.
-func startReplica(t *testing.T, bin, name, key string) string {
+// session ids tagged name, and the shared key; stop (or cleanup)
+// interrupts it.
+func startReplica(t *testing.T, bin, name, key string) (addr string, stop func()) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
-		addr := freeAddr(t)
+		addr = freeAddr(t)
 		cmd := exec.Command(bin, "-http", addr, "-session-id-prefix", name+".")
 		cmd.Env = append(os.Environ(), "MCP_REQUEST_STATE_KEY="+key)
 		out := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
-		if err := start(t, cmd, name, out, syscall.SIGINT, addr); err == nil {
-			return addr
+		if stop, err := start(t, cmd, name, out, syscall.SIGINT, addr); err == nil {
+			return addr, stop
 		} else if attempt == 2 || !strings.Contains(out.String(), "address already in use") {
 			t.Fatalf("replica %s: %v\n%s", name, err, out)
 		}
@@ -164,7 +166,7 @@ func startNginx(t *testing.T, nginx string, c *cluster) {
 		cmd := exec.Command(nginx, "-p", c.Dir, "-e", filepath.Join(c.Dir, "startup.log"), "-c", confPath)
 		out := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
-		err := start(t, cmd, "nginx", out, syscall.SIGQUIT, fmt.Sprintf("127.0.0.1:%d", c.StickyPort), fmt.Sprintf("127.0.0.1:%d", c.PlainPort))
+		_, err := start(t, cmd, "nginx", out, syscall.SIGQUIT, fmt.Sprintf("127.0.0.1:%d", c.StickyPort), fmt.Sprintf("127.0.0.1:%d", c.PlainPort))
 		if err == nil {
 			break
 		}
@@ -184,29 +186,33 @@ func startNginx(t *testing.T, nginx string, c *cluster) {
 }
 
 // start starts cmd, waits until every addr accepts connections, and
-// registers its stop (stop, then a kill after 15 s) as a cleanup; it
-// returns an error if cmd exits or never listens.
-func start(t *testing.T, cmd *exec.Cmd, name string, out *syncBuffer, stop os.Signal, addrs ...string) error {
+// returns its halt (the stop signal, then a kill after 15 s), also
+// registered as a cleanup; it returns an error if cmd exits or never
+// listens.
+func start(t *testing.T, cmd *exec.Cmd, name string, out *syncBuffer, stop os.Signal, addrs ...string) (func(), error) {
 	t.Helper()
 	if err := cmd.Start(); err != nil {
-		return err
+		return nil, err
 	}
 	exited := make(chan struct{})
 	go func() { cmd.Wait(); close(exited) }()
+	var once sync.Once
 	halt := func() {
-		cmd.Process.Signal(stop)
-		select {
-		case <-exited:
-		case <-time.After(15 * time.Second):
-			t.Errorf("%s did not exit within 15 s of %v; killing it", name, stop)
-			cmd.Process.Kill()
-			<-exited
-		}
+		once.Do(func() {
+			cmd.Process.Signal(stop)
+			select {
+			case <-exited:
+			case <-time.After(15 * time.Second):
+				t.Errorf("%s did not exit within 15 s of %v; killing it", name, stop)
+				cmd.Process.Kill()
+				<-exited
+			}
+		})
 	}
 	for _, addr := range addrs {
 		if err := waitListening(addr, exited); err != nil {
 			halt()
-			return err
+			return nil, err
 		}
 	}
 	t.Cleanup(func() {
@@ -215,7 +221,7 @@ func start(t *testing.T, cmd *exec.Cmd, name string, out *syncBuffer, stop os.Si
 			t.Logf("%s output:\n%s", name, out)
 		}
 	})
-	return nil
+	return halt, nil
 }
 
 func waitListening(addr string, exited <-chan struct{}) error {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 )
 
@@ -62,9 +63,13 @@ func (l *hopLog) RoundTrip(r *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	h.Status = resp.StatusCode
-	h.Replica = l.replicaByIP[resp.Header.Get("X-Upstream")]
+	// After a failed attempt nginx lists every upstream it tried: the
+	// last one answered.
+	upstreams := strings.Split(resp.Header.Get("X-Upstream"), ",")
+	last := strings.TrimSpace(upstreams[len(upstreams)-1])
+	h.Replica = l.replicaByIP[last]
 	if h.Replica == "" {
-		h.Replica = "?" + resp.Header.Get("X-Upstream")
+		h.Replica = "?" + last
 	}
 	l.mu.Lock()
 	l.hops = append(l.hops, h)

@@ -25,6 +25,9 @@ func TestScaleOut(t *testing.T) {
 	t.Run("modern/alpha-conformance", func(t *testing.T) { testAlphaThroughBalancer(t, c) })
 	t.Run("legacy/sticky", func(t *testing.T) { testLegacySticky(t, c) })
 	t.Run("legacy/without-stickiness", func(t *testing.T) { testLegacyWithoutStickiness(t, c) })
+	t.Run("modern/typescript-sdk-v2", func(t *testing.T) { testTypeScriptSDK2(t, c, "modern") })
+	t.Run("legacy/typescript-sdk-v2", func(t *testing.T) { testTypeScriptSDK2(t, c, "legacy") })
+	t.Run("replica-lost", func(t *testing.T) { testReplicaLost(t, c) }) // last: it stops a replica
 }
 
 // elicitAccept answers every elicitation with a username and an email.
@@ -128,7 +131,7 @@ func testModernRoundRobin(t *testing.T, c *cluster) {
 	t.Logf("test_elicitation: input_required from %s, retry completed by %s; requests per replica %v", rounds[0].Replica, rounds[1].Replica, served)
 
 	// The same retry, sent to a replica with another key, is refused.
-	stranger := startReplica(t, buildConformance(t), "stranger", hex.EncodeToString([]byte("another key, 32 bytes long......")))
+	stranger, _ := startReplica(t, buildConformance(t), "stranger", hex.EncodeToString([]byte("another key, 32 bytes long......")))
 	status, body := post(t, "http://"+stranger+"/mcp", rounds[1].header, rounds[1].body)
 	if status != http.StatusOK || !strings.Contains(body, "-32602") || !strings.Contains(body, "integrity check") {
 		t.Errorf("the retry sent to a replica with another key: %d %s, want a -32602 integrity error", status, body)
@@ -276,4 +279,55 @@ func post(t *testing.T, url string, header http.Header, body []byte) (int, strin
 	defer resp.Body.Close()
 	data, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(data)
+}
+
+// testReplicaLost: a replica stops. Its legacy session gets 404 through the
+// sticky front door (nginx's 502 turned into "session not found", so that
+// clients initialize again), a new session lands on a live replica, and
+// 2026-07-28 requests keep being served by the others.
+func testReplicaLost(t *testing.T, c *cluster) {
+	hc := newHopLog(c).client()
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"scaleout-test","version":"1.0.0"}}}`
+	open := func() string {
+		resp := send(t, hc, c.sticky, "", init)
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		sid := resp.Header.Get("Mcp-Session-Id")
+		if resp.StatusCode != http.StatusOK || sid == "" {
+			t.Fatalf("initialize: %d, session %q", resp.StatusCode, sid)
+		}
+		return sid
+	}
+	sid := open()
+	tag, _, _ := strings.Cut(sid, ".")
+	i := slices.IndexFunc(c.Replicas, func(r replica) bool { return r.Name == tag })
+	if i < 0 {
+		t.Fatalf("session %q has no replica's tag", sid)
+	}
+	began := time.Now()
+	c.Replicas[i].stop()
+	t.Logf("replica %s stopped in %v", tag, time.Since(began).Round(time.Millisecond))
+
+	resp := send(t, hc, c.sticky, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_simple_text"}}`)
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "session not found") {
+		t.Errorf("a session of the stopped replica %s: %d %s, want 404 session not found", tag, resp.StatusCode, body)
+	}
+	for range 3 {
+		if again := open(); strings.HasPrefix(again, tag+".") {
+			t.Errorf("a new session %q landed on the stopped replica", again)
+		}
+	}
+
+	log := newHopLog(c)
+	s := connect(t, c.sticky, "2026-07-28", log, nil)
+	for range 4 {
+		callText(t, s, "test_simple_text", nil)
+	}
+	for _, h := range log.all() {
+		if h.Replica == tag || h.Status != http.StatusOK {
+			t.Errorf("%s after %s stopped: status %d from %s", h.Method, tag, h.Status, h.Replica)
+		}
+	}
 }
