@@ -37,7 +37,7 @@ func authServer(opts ...runtime.Option) *runtime.Server {
 	return srv
 }
 
-func authConfig(t *testing.T) runtime.AuthConfig {
+func authConfig(t testing.TB) runtime.AuthConfig {
 	t.Helper()
 	k := theKeys(t)
 	v, err := runtime.NewJWTVerifier(runtime.JWTConfig{
