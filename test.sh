@@ -23,8 +23,9 @@ done
 echo "== go test -race (main module)"
 go test -race -count=1 ./...
 
-echo "== go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers)"
+echo "== go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers, in both eras; replicas behind nginx)"
 ./interop/setup.sh
+./interop/scaleout/setup.sh # nginx, for the scale-out tests (three replicas behind it)
 (cd interop && go test -race -count=1 ./...)
 
 echo "== bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"

@@ -10,8 +10,10 @@
 // result's _meta, the caching hints ttlMs and cacheScope (WithCaching),
 // logging only at the request's io.modelcontextprotocol/logLevel, -32602
 // for a resource not found, and the removed methods (ping,
-// logging/setLevel, resources/subscribe) answered as not found. One
-// dispatch core serves both; handlers are written once.
+// logging/setLevel, resources/subscribe) answered as not found; change
+// notifications travel on subscriptions/listen streams. One dispatch core
+// serves both; handlers are written once. Both eras are served by default
+// (WithoutModernEra keeps to the legacy one).
 //
 // A Server holds what is offered: tools, registered with AddTool, usually
 // through the typed adapters TypedTool and TypedToolResult, which derive JSON

@@ -180,7 +180,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 	if h.auth != nil && kind == kindRequest && !h.auth.checkToolScopes(w, r, h, &env, echo) {
 		return
 	}
-	if kind == kindRequest && h.srv.cfg.modern && modernRequest(env.method, env.Params) {
+	if kind == kindRequest && !h.srv.cfg.legacyOnly && modernRequest(env.method, env.Params) {
 		h.postModern(w, r, &env, echo)
 		return
 	}
@@ -434,7 +434,7 @@ func (h *httpHandler) newSession() *httpSession {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil
 	}
-	id := base64.RawURLEncoding.EncodeToString(b[:]) // visible ASCII only
+	id := h.cfg.sessionPrefix + base64.RawURLEncoding.EncodeToString(b[:]) // visible ASCII only
 	hs := &httpSession{h: h, id: id, sidHeader: []string{id}}
 	hs.ss = h.srv.newSession(hs)
 	hs.ss.id = id

@@ -26,7 +26,7 @@ const (
 // (MCP-Protocol-Version): GET and DELETE are then 405.
 // modern reports whether r comes by the modern front door of a server that
 // serves the modern era.
-func (h *httpHandler) modern(r *http.Request) bool { return h.srv.cfg.modern && modernHeader(r) }
+func (h *httpHandler) modern(r *http.Request) bool { return !h.srv.cfg.legacyOnly && modernHeader(r) }
 
 func modernHeader(r *http.Request) bool {
 	return slices.Contains(modernVersions, r.Header.Get(headerProtocolVersion))
@@ -62,10 +62,10 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
 	}
-	hs := &httpSession{h: h}
+	hs := &httpSession{h: h, listening: method == "subscriptions/listen"}
 	hs.ss = h.srv.newSession(hs)
 	hs.ss.noRequests = true
-	defer hs.ss.Close()
+	defer hs.ss.Close() // ends the request (a subscription, say) if the stream closed first
 	st, e := hs.openStream(r, echo)
 	if e != nil {
 		httpError(w, http.StatusBadRequest, echo, e)
@@ -76,7 +76,11 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	st.modern = true
 	ctx := &modernCtx{Context: cancelWith{Context: st, done: r.Context()}, peer: peer}
 	hs.ss.dispatch(ctx, kindRequest, env)
-	st.serve(w, r, nil, -1, false)
+	var drain <-chan struct{}
+	if hs.listening {
+		drain = h.drain(r) // a subscription lasts until shutdown at most
+	}
+	st.serve(w, r, drain, -1, false)
 }
 
 // checkModernHeaders checks the headers a modern POST must carry against

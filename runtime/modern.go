@@ -194,6 +194,7 @@ var modernMethods = map[string]bool{
 	"prompts/list":             true,
 	"prompts/get":              true,
 	"completion/complete":      true,
+	"subscriptions/listen":     true,
 }
 
 // cacheable are the methods whose modern results carry ttlMs and
@@ -219,6 +220,10 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 				return
 			}
 		}
+	}
+	if string(method) == "subscriptions/listen" {
+		ss.listen(ctx, id, params)
+		return
 	}
 	if ss.runUserCode(ctx, id, method, params) {
 		return
@@ -264,7 +269,7 @@ func modernError(e *Error) *Error {
 
 // discover answers server/discover.
 func (s *Server) discover() encoder {
-	caps, _ := s.capabilitiesFor(true)
+	caps, _ := s.capabilities()
 	b := append([]byte(`{"supportedVersions":`), `["`+modernVersions[0]+`"]`...)
 	b = append(b, `,"capabilities":`...)
 	b = append(b, caps...)

@@ -27,7 +27,7 @@ const (
 // what the handler's context says about the client, and "log" logs at
 // every level.
 func modernServer(opts ...runtime.Option) *runtime.Server {
-	srv := runtime.NewServer(testInfo(), append([]runtime.Option{runtime.WithModernEra()}, opts...)...)
+	srv := runtime.NewServer(testInfo(), opts...)
 	srv.AddTool(echoTool("echo"))
 	srv.AddTool(runtime.Tool{Name: "peer", Description: "Who asks.", Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
 		info, _ := runtime.ClientInfo(ctx)
@@ -132,7 +132,7 @@ var modernCases = []struct {
 	want   []string // stdio / Session: every message, the response last
 }{
 	{"discover", req(1, "server/discover", `{`+modernMeta+`}`), 200,
-		[]string{ok("1", `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"resources":{},"logging":{}},"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)}},
+		[]string{ok("1", `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{}},"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)}},
 	{"discover without _meta", req(2, "server/discover", ""), 400, []string{fail("2", noMeta)}},
 	{"tools/list", req(3, "tools/list", `{`+modernMeta+`}`), 200,
 		[]string{ok("3", toolsListJSON+`,"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)}},
@@ -459,5 +459,32 @@ func TestModernHTTPCancelOnClose(t *testing.T) {
 		}
 	case <-time.After(wait):
 		t.Fatal("closing the stream did not cancel the request")
+	}
+}
+
+// The modern era is served by default; WithModernEra is a no-op kept for
+// code written when it was not, and WithoutModernEra serves the legacy era
+// only (server/discover is then an error, so that dual-era clients fall
+// back to initialize).
+func TestModernEraOptions(t *testing.T) {
+	discover := req(1, "server/discover", withMeta(`"x":0`))
+	for _, tc := range []struct {
+		name   string
+		opts   []runtime.Option
+		modern bool
+	}{
+		{"default", nil, true},
+		{"WithModernEra", []runtime.Option{runtime.WithModernEra()}, true},
+		{"WithoutModernEra", []runtime.Option{runtime.WithoutModernEra()}, false},
+		{"WithoutModernEra then WithModernEra", []runtime.Option{runtime.WithoutModernEra(), runtime.WithModernEra()}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := newSessionPeer(t, modernServer(tc.opts...)).exchange(discover)
+			served := len(got) == 1 && strings.Contains(got[0], `"supportedVersions":["2026-07-28"]`)
+			refused := len(got) == 1 && strings.Contains(got[0], `"error":`)
+			if served != tc.modern || refused == tc.modern {
+				t.Errorf("server/discover: %q; modern era served: %v, want %v", got, served, tc.modern)
+			}
+		})
 	}
 }

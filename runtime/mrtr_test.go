@@ -20,7 +20,7 @@ import (
 const elicitSchema = `{"type":"object","properties":{"name":{"type":"string"}}}`
 
 func mrtrServer(opts ...runtime.Option) *runtime.Server {
-	srv := runtime.NewServer(testInfo(), append([]runtime.Option{runtime.WithModernEra()}, opts...)...)
+	srv := runtime.NewServer(testInfo(), opts...)
 	// "all" asks three things in one round.
 	srv.AddTool(runtime.Tool{Name: "all", Description: "Asks three things.", Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
 		el, err1 := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Name?", RequestedSchema: json.RawMessage(elicitSchema)})

@@ -232,7 +232,7 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.serveModern(mc, id, method, params)
 		return
 	}
-	if ss.srv.cfg.modern && modernRequest(method, params) {
+	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
 		p, e := ss.srv.modernPeer(params)
 		if e != nil {
 			ss.sendError(id, e)
