@@ -217,8 +217,8 @@ func (v *JWTVerifier) verify(ctx context.Context, token string) (*AuthInfo, erro
 	}
 	// Only now is the payload trusted enough to read.
 	var raw map[string]json.RawMessage
-	if err := decodeSegment(parts[1], &raw); err != nil {
-		return nil, invalid("the claims: %v", err)
+	if err := decodeSegment(parts[1], &raw); err != nil || raw == nil {
+		return nil, invalid("the claims are not a JSON object")
 	}
 	var c jwtClaims
 	if err := decodeSegment(parts[1], &c); err != nil {
@@ -310,6 +310,9 @@ func decodeSegment(seg string, v any) error {
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(v); err != nil {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return fmt.Errorf("%s has the wrong type", quote(te.Field))
+		}
 		return errors.New("not a JSON object")
 	}
 	if d.More() {
