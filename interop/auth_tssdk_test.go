@@ -143,9 +143,11 @@ func newTestAuthServer(t *testing.T) *testAuthServer {
 		json.NewEncoder(w).Encode(map[string]any{"access_token": input + "." + b64(ed25519.Sign(key, []byte(input))),
 			"token_type": "Bearer", "expires_in": 3600, "scope": g.scope})
 	})
-	ts := httptest.NewServer(mux)
+	// The issuer is known before the server starts: its handlers read it.
+	ts := httptest.NewUnstartedServer(mux)
+	as.issuer = "http://" + ts.Listener.Addr().String()
+	ts.Start()
 	t.Cleanup(ts.Close)
-	as.issuer = ts.URL
 	return as
 }
 
