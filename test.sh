@@ -28,6 +28,9 @@ echo "== go test (interop module: the official Go and TypeScript SDK clients and
 ./interop/scaleout/setup.sh # nginx, for the scale-out tests (three replicas behind it)
 (cd interop && go test -race -count=1 ./...)
 
+echo "== MCP Apps in a real browser: examples/expenses' view in a test host, headless Chromium (interop/apps)"
+MCPGEN_REQUIRE_BROWSER=1 ./interop/apps/run.sh
+
 echo "== bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"
 (cd bench && go vet ./... && go test -count=1 ./...)
 

@@ -43,6 +43,8 @@ func (g *generator) registerFile(f *jen.File) {
 			jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions"))), jen.Id("opts").Op("..."))
 	}
 
+	g.embedHTML(f)
+
 	f.Line()
 	f.Comment("NewServer returns a server for h with everything the spec declares registered.")
 	f.Func().Id("NewServer").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).
@@ -57,9 +59,13 @@ func (g *generator) registerFile(f *jen.File) {
 	f.Comment("Schemas are reflected once, here, from the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
-			gr.Id("s").Dot("AddTool").Call(g.typedTool(tp))
+			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
 		}
 		for _, rp := range g.plan.resources {
+			if rp.res.IsApp() {
+				gr.Id("s").Dot("AddResource").Call(g.appResource(rp))
+				continue
+			}
 			gr.Id("s").Dot("AddResource").Call(jen.Qual(runtimePkg, "TypedResource").Call(
 				jen.Line().Add(g.resourceLiteral(rp.res)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
 		}

@@ -270,6 +270,7 @@ func modernError(e *Error) *Error {
 // discover answers server/discover.
 func (s *Server) discover() encoder {
 	caps, _ := s.capabilities()
+	caps = s.withExtensions(caps)
 	b := append([]byte(`{"supportedVersions":`), `["`+modernVersions[0]+`"]`...)
 	b = append(b, `,"capabilities":`...)
 	b = append(b, caps...)

@@ -13,7 +13,7 @@ var (
 	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons", "scopes"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
-	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "permission", "x-lint-disable", "scopes"}
+	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "ui", "permission", "x-lint-disable", "scopes"}
 	toolAnnotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 )
 
@@ -244,6 +244,8 @@ func (d *decoder) tool(te entry) *Tool {
 			if _, ok := d.mapping(e.value, "_meta"); ok {
 				t.Meta, _ = d.value(e.value)
 			}
+		case "ui":
+			t.UI = d.toolUI(e.value)
 		case "permission":
 			t.Permission, _ = d.str(e.value, "permission")
 			t.PermissionPos = posOf(e.value)

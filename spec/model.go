@@ -249,6 +249,8 @@ type Tool struct {
 	Icons        []*Icon
 	// Meta is the tool's `_meta` object, if any.
 	Meta *Value
+	// UI links the tool to an MCP App view (apps.go); nil for none.
+	UI *ToolUI
 
 	// Permission is what `mcpgen config` grants the tool in client
 	// settings: "allow", "ask" or "deny"; "" derives it from the
@@ -310,6 +312,8 @@ type Resource struct {
 	// Content says what the handler returns; never nil after Load (the
 	// default is text).
 	Content *Content
+	// UI is the `ui:` key of an MCP App view (apps.go); nil for none.
+	UI *ResourceUI
 
 	// Positions of the values of mimeType and size (zero when absent).
 	MimeTypePos Pos

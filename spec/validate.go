@@ -214,6 +214,7 @@ func (v *validator) tools() {
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")
 		}
+		v.toolUI(t)
 	}
 }
 

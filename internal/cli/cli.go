@@ -187,7 +187,7 @@ func load(path string, stderr io.Writer) (*spec.Spec, []gen.File, error) {
 		printDiagnostics(stderr, diags)
 		return nil, nil, errFindings
 	}
-	files, err := gen.Generate(s, gen.Options{})
+	files, err := gen.Generate(s, gen.Options{SpecDir: os.DirFS(filepath.Dir(path))})
 	var gd spec.Diagnostics
 	if errors.As(err, &gd) {
 		printDiagnostics(stderr, gd)
