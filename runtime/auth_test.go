@@ -37,7 +37,7 @@ func authServer(opts ...runtime.Option) *runtime.Server {
 	return srv
 }
 
-func authConfig(t *testing.T) runtime.AuthConfig {
+func authConfig(t testing.TB) runtime.AuthConfig {
 	t.Helper()
 	k := theKeys(t)
 	v, err := runtime.NewJWTVerifier(runtime.JWTConfig{
@@ -111,6 +111,12 @@ func TestAuthRefusesTokens(t *testing.T) {
 		{"no token", nil, 401, []string{"Bearer ", metadataURL, `scope="mcp:access"`}, "needs an OAuth bearer token"},
 		{"another scheme", []string{"Authorization", "Basic YWxpY2U6c2VjcmV0"}, 401, []string{metadataURL}, "only the Bearer"},
 		{"empty bearer", []string{"Authorization", "Bearer "}, 400, []string{`error="invalid_request"`, metadataURL}, "one Authorization header"},
+		{"two tokens", []string{"Authorization", "Bearer a b"}, 400, []string{`error="invalid_request"`}, "one Authorization header"},
+		{"a 17 KiB token", []string{"Authorization", "Bearer " + strings.Repeat("x", 17<<10)}, 400, []string{`error="invalid_request"`}, "one Authorization header"},
+		{"hostile alg", bearer(segment(t, map[string]any{"alg": "x\"\\\u0001\r\né"}) + "." + segment(t, good) + "."), 401,
+			// The challenge keeps printable ASCII only (no CR LF to split the header); the body escapes.
+			[]string{`error_description="invalid token: the algorithm xu0001rn is not accepted`}, `the algorithm "x\"\\u0001\r\né" is not accepted`},
+		{"garbage", []string{"Authorization", `Bearer "quoted"\é`}, 401, []string{`error="invalid_token"`, `error_description="invalid token: not a JWT in compact form (header.payload.signature)"`}, "compact form"},
 		{"expired", bearer(sign(t, "RS256", "rsa-1", k.rsa, with("exp", now-300))), 401,
 			[]string{`error="invalid_token"`, `error_description="invalid token: the token expired at `, metadataURL, `scope="mcp:access"`}, "expired"},
 		{"for another resource", bearer(sign(t, "RS256", "rsa-1", k.rsa, with("aud", "https://other.test/mcp"))), 401,
@@ -139,6 +145,19 @@ func TestAuthRefusesTokens(t *testing.T) {
 				t.Errorf("message %q lacks %q", msg, tc.message)
 			}
 		})
+	}
+	// Two Authorization headers: which one counts is ambiguous, so neither.
+	req, _ := http.NewRequest(http.MethodPost, p.url, strings.NewReader(initializeV2))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Add("Authorization", "Bearer "+sign(t, "RS256", "rsa-1", k.rsa, good))
+	req.Header.Add("Authorization", "Bearer "+sign(t, "RS256", "rsa-1", k.rsa, good))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, www, _ := challenge(t, resp); status != 400 || !strings.Contains(www, `error="invalid_request"`) {
+		t.Errorf("two Authorization headers: %d %q", status, www)
 	}
 	// GET and DELETE are guarded too.
 	for _, method := range []string{http.MethodGet, http.MethodDelete} {

@@ -54,7 +54,7 @@ func (g *authGate) authenticate(w http.ResponseWriter, r *http.Request, h *httpH
 	}
 	if err != nil {
 		if errors.Is(err, ErrInvalidToken) {
-			g.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), g.cfg.Scopes, "unauthorized: "+sanitize(err.Error(), maxQuoted))
+			g.challenge(w, http.StatusUnauthorized, "invalid_token", err.Error(), g.cfg.Scopes, "unauthorized: "+sanitize(err.Error(), 400))
 			return nil
 		}
 		h.srv.cfg.logger.Warn("runtime: token verification failed", "error", err)

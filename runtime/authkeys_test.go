@@ -35,7 +35,7 @@ var (
 )
 
 // theKeys generates the test keys once per test binary (RSA is slow).
-func theKeys(t *testing.T) *testKeys {
+func theKeys(t testing.TB) *testKeys {
 	t.Helper()
 	keysOnce.Do(func() {
 		var err error
@@ -73,7 +73,7 @@ func claims(sub string, scopes string) map[string]any {
 
 func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
-func segment(t *testing.T, v any) string {
+func segment(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -83,7 +83,7 @@ func segment(t *testing.T, v any) string {
 }
 
 // sign makes a JWS compact token with header {alg, kid (if any), typ}.
-func sign(t *testing.T, alg, kid string, key any, c map[string]any) string {
+func sign(t testing.TB, alg, kid string, key any, c map[string]any) string {
 	t.Helper()
 	hdr := map[string]any{"alg": alg, "typ": "at+jwt"}
 	if kid != "" {
@@ -93,7 +93,7 @@ func sign(t *testing.T, alg, kid string, key any, c map[string]any) string {
 }
 
 // signHeader signs with the algorithm hdr names, using key.
-func signHeader(t *testing.T, hdr map[string]any, key any, c map[string]any) string {
+func signHeader(t testing.TB, hdr map[string]any, key any, c map[string]any) string {
 	t.Helper()
 	input := segment(t, hdr) + "." + segment(t, c)
 	sum := sha256.Sum256([]byte(input))
@@ -127,7 +127,7 @@ func signHeader(t *testing.T, hdr map[string]any, key any, c map[string]any) str
 }
 
 // jwks publishes public keys as a JWK set, each with its kid.
-func jwks(t *testing.T, kids map[string]crypto.PublicKey) []byte {
+func jwks(t testing.TB, kids map[string]crypto.PublicKey) []byte {
 	t.Helper()
 	var set []map[string]string
 	for kid, k := range kids {
@@ -156,7 +156,7 @@ func jwks(t *testing.T, kids map[string]crypto.PublicKey) []byte {
 
 // publicDER is the RSA public key as an attacker finds it published: the
 // "secret" of the HS256 key-confusion attack.
-func publicDER(t *testing.T, k *rsa.PrivateKey) []byte {
+func publicDER(t testing.TB, k *rsa.PrivateKey) []byte {
 	t.Helper()
 	b, err := x509.MarshalPKIXPublicKey(&k.PublicKey)
 	if err != nil {

@@ -53,12 +53,20 @@ type JWTConfig struct {
 	// Leeway is the clock skew allowed when checking exp, nbf and iat
 	// (default 30s; < 0 means none).
 	Leeway time.Duration
+
+	// CacheTTL is how long a verified token is remembered, so that the
+	// requests of a client that sends the same token again skip the
+	// signature check (default 5 minutes, never beyond the token's exp;
+	// < 0 verifies every time). A key removed from the key set stops
+	// verifying new tokens at once, and remembered ones within CacheTTL.
+	CacheTTL time.Duration
 }
 
 const (
 	defaultLeeway      = 30 * time.Second
 	defaultJWKSRefresh = time.Hour
 	minJWKSRefetch     = time.Minute // between fetches for an unknown kid
+	defaultCacheTTL    = 5 * time.Minute
 	maxJWKSBytes       = 1 << 20
 )
 
@@ -72,7 +80,8 @@ type JWTVerifier struct {
 	cfg    JWTConfig
 	static []*jwk // from Keys and JWKS
 	client *http.Client
-	now    func() time.Time // time.Now; tests set it
+	now    func() time.Time // time.Now
+	cache  tokenCache
 
 	fetchMu    sync.Mutex // one JWKS fetch at a time
 	mu         sync.Mutex
@@ -102,6 +111,9 @@ func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
 	v.cfg.Leeway = max(v.cfg.Leeway, 0)
 	if v.cfg.JWKSRefresh <= 0 {
 		v.cfg.JWKSRefresh = defaultJWKSRefresh
+	}
+	if v.cfg.CacheTTL == 0 {
+		v.cfg.CacheTTL = defaultCacheTTL
 	}
 	for i, k := range cfg.Keys {
 		key, err := newJWK(k, "", "")
@@ -152,6 +164,26 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*AuthInfo,
 	if len(token) > maxTokenBytes {
 		return nil, invalid("the token is too long")
 	}
+	if v.cfg.CacheTTL < 0 {
+		return v.verify(ctx, token)
+	}
+	now := v.now()
+	if info := v.cache.get(token, now); info != nil {
+		return info, nil
+	}
+	info, err := v.verify(ctx, token)
+	if err == nil {
+		until := now.Add(v.cfg.CacheTTL)
+		if exp := info.Expiry.Add(v.cfg.Leeway); exp.Before(until) {
+			until = exp
+		}
+		v.cache.put(token, info, until, now)
+	}
+	return info, err
+}
+
+// verify checks token fully.
+func (v *JWTVerifier) verify(ctx context.Context, token string) (*AuthInfo, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
 		return nil, invalid("not a JWT in compact form (header.payload.signature)")
@@ -185,8 +217,8 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*AuthInfo,
 	}
 	// Only now is the payload trusted enough to read.
 	var raw map[string]json.RawMessage
-	if err := decodeSegment(parts[1], &raw); err != nil {
-		return nil, invalid("the claims: %v", err)
+	if err := decodeSegment(parts[1], &raw); err != nil || raw == nil {
+		return nil, invalid("the claims are not a JSON object")
 	}
 	var c jwtClaims
 	if err := decodeSegment(parts[1], &c); err != nil {
@@ -278,6 +310,9 @@ func decodeSegment(seg string, v any) error {
 	}
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(v); err != nil {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return fmt.Errorf("%s has the wrong type", quote(te.Field))
+		}
 		return errors.New("not a JSON object")
 	}
 	if d.More() {

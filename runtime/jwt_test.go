@@ -122,6 +122,8 @@ func TestJWTVerifierRefuses(t *testing.T) {
 		{"padded signature", valid + "=", "base64url"},
 		{"header not JSON", b64([]byte("{alg")) + "." + parts[1] + "." + parts[2], "header"},
 		{"scope not a string", sign(t, "RS256", "rsa-1", k.rsa, with("scope", []string{"a"})), "scope"},
+		{"exp not a number", sign(t, "RS256", "rsa-1", k.rsa, with("exp", "tomorrow")), `"exp" has the wrong type`},
+		{"payload null", sign(t, "RS256", "rsa-1", k.rsa, nil), "the claims are not a JSON object"},
 		{"too long", strings.Repeat("a", 17<<10), "too long"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

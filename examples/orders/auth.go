@@ -10,10 +10,19 @@ import (
 )
 
 // authOptions turns the -auth-* flags into the HTTP options of an OAuth
-// resource server: bearer JWTs from issuer, verified with the keys of jwks
-// (a URL, fetched and cached, or a file), for resource (by default the
-// URL of /mcp on httpAddr). No issuer: no authorization.
+// resource server (none without -auth-issuer).
 func authOptions(issuer, jwks, resource, httpAddr string) ([]runtime.HTTPOption, error) {
+	cfg, err := authConfig(issuer, jwks, resource, httpAddr)
+	if cfg == nil || err != nil {
+		return nil, err
+	}
+	return []runtime.HTTPOption{runtime.WithAuthorization(*cfg)}, nil
+}
+
+// authConfig reads the -auth-* flags: bearer JWTs from issuer, verified
+// with the keys of jwks (a URL, fetched and cached, or a file), for
+// resource (by default the URL of /mcp on httpAddr). No issuer: nil.
+func authConfig(issuer, jwks, resource, httpAddr string) (*runtime.AuthConfig, error) {
 	if issuer == "" {
 		if jwks != "" || resource != "" {
 			return nil, errors.New("-auth-jwks and -auth-resource need -auth-issuer")
@@ -43,9 +52,12 @@ func authOptions(issuer, jwks, resource, httpAddr string) ([]runtime.HTTPOption,
 	if resource == "" {
 		resource = "http://" + httpAddr + "/mcp"
 	}
-	return []runtime.HTTPOption{runtime.WithAuthorization(runtime.AuthConfig{
+	return &runtime.AuthConfig{
 		Resource:             resource,
 		AuthorizationServers: []string{issuer},
 		Verifier:             verifier,
-	})}, nil
+		// Every tool needs orders:read (server.scopes in mcpgen.yaml): ask
+		// for it in the 401 challenge, so that a client's first token has it.
+		Scopes: []string{"orders:read"},
+	}, nil
 }

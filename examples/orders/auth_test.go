@@ -52,17 +52,17 @@ func startOrdersWithAuth(t *testing.T) *ordersAuth {
 	}
 	ts := httptest.NewUnstartedServer(nil)
 	addr := ts.Listener.Addr().String()
-	opts, err := authOptions(issuer, jwksFile, "", addr)
+	cfg, err := authConfig(issuer, jwksFile, "", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What runtime.ListenAndServe mounts, on the test server's listener.
 	srv := ordersmcp.NewServer(newDesk(sampleOrders()))
 	resource := "http://" + addr + "/mcp"
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler(opts...))
-	cfg := runtime.AuthConfig{Resource: resource, AuthorizationServers: []string{issuer}}
+	mux.Handle("/mcp", srv.HTTPHandler(runtime.WithAuthorization(*cfg)))
 	for _, p := range cfg.MetadataPaths() {
-		mux.Handle(p, srv.ProtectedResourceMetadataHandler(cfg))
+		mux.Handle(p, srv.ProtectedResourceMetadataHandler(*cfg))
 	}
 	ts.Config.Handler = mux
 	ts.Start()
@@ -125,7 +125,8 @@ func TestOrdersAuthorization(t *testing.T) {
 	metadataURL := o.base + "/.well-known/oauth-protected-resource/mcp"
 
 	resp, _ := o.post("", "", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
-	if www := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 401 || !strings.Contains(www, `resource_metadata="`+metadataURL+`"`) {
+	if www := resp.Header.Get("WWW-Authenticate"); resp.StatusCode != 401 || !strings.Contains(www, `resource_metadata="`+metadataURL+`"`) ||
+		!strings.Contains(www, `scope="orders:read"`) {
 		t.Errorf("no token: %d %q", resp.StatusCode, www)
 	}
 	meta, err := http.Get(metadataURL)
