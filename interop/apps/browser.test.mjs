@@ -123,6 +123,23 @@ after(async () => {
   if (go) go.kill("SIGTERM");
 });
 
+// directCall calls a tool on the server through a session of its own, as
+// another user or client would, from the host page (the only place with
+// the /mcp proxy).
+function directCall(name, args) {
+  return page.evaluate(async ([name, args]) => {
+    const base = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const post = (headers, body) => fetch("/mcp", { method: "POST", headers, body: JSON.stringify(body) });
+    const r = await post(base, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "other-user", version: "1" } } });
+    await r.text();
+    const h = { ...base, "Mcp-Session-Id": r.headers.get("Mcp-Session-Id"), "MCP-Protocol-Version": "2025-11-25" };
+    await post(h, { jsonrpc: "2.0", method: "notifications/initialized" });
+    const text = await (await post(h, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } })).text();
+    const data = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).find((d) => d.includes('"id":2'));
+    return JSON.parse(data).result;
+  }, [name, args]);
+}
+
 const rowIds = () => view.$$eval("#rows tr", (trs) => trs.map((tr) => tr.dataset.id));
 const hostCalls = () => page.evaluate(() => window.host.calls.map((c) => ({ ...c })));
 
@@ -185,22 +202,24 @@ test("approving twice with the same key approves once", { skip }, async () => {
   assert.equal(approvals[1].result.structuredContent.replayed, true);
   // The server's state moved once: version +1, ledger version +1.
   assert.equal(approvals[1].result.structuredContent.expense.version, row.version + 1);
-  const snap = await page.evaluate(async () => {
-    const r = await fetch("/mcp", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "check", version: "1" } } }) });
-    const sid = r.headers.get("Mcp-Session-Id");
-    await r.text();
-    const h = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25" };
-    await fetch("/mcp", { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
-    const c = await fetch("/mcp", { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "explore_expenses", arguments: { month: "2026-10" } } }) });
-    const text = await c.text();
-    const data = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).find((d) => d.includes('"id":2'));
-    return JSON.parse(data).result.structuredContent;
-  });
+  const snap = (await directCall("explore_expenses", { month: "2026-10" })).structuredContent;
   assert.equal(snap.provenance.data_version, 2, "one change to the ledger");
   assert.equal(snap.rows.find((r) => r.id === "EXP-0020").status, "approved");
   const ctx = await page.evaluate(() => window.host.modelContext);
   assert.match(ctx.content[0].text, /approved EXP-0020/, "the decision reached the model context once");
+});
+
+test("an approval from a stale view is refused by the server", { skip }, async () => {
+  // The view shows EXP-0026 pending; someone else approves it meanwhile.
+  await view.click('button[data-detail="EXP-0026"]');
+  await view.waitForFunction(() => document.getElementById("detail-title").textContent.startsWith("EXP-0026"));
+  await view.click("#approve");
+  const other = await directCall("approve_expense", { expense_id: "EXP-0026", expected_version: 1, idempotency_key: "other-user-0026" });
+  assert.equal(other.isError, undefined, JSON.stringify(other));
+  await view.click("#confirm-approve");
+  await view.waitForFunction(() => /^Not approved: /.test(document.getElementById("status-line").textContent));
+  assert.match(await view.textContent("#status-line"), /changed since your snapshot/);
+  await view.click("#close-detail");
 });
 
 test("a fetch to an origin not in connectDomains is blocked by CSP", { skip }, async () => {
