@@ -108,10 +108,15 @@ before(async () => {
   page.on("pageerror", (e) => console.log("# page error:", e.message));
   const sandbox = encodeURIComponent(`http://127.0.0.1:${port}`);
   await page.goto(`http://localhost:${port}/host.html?sandbox=${sandbox}`);
-  await page.waitForFunction(() => window.host && (window.host.ready || window.host.errors.length > 0), null, { timeout: 20000 });
+  await page.waitForFunction(() => window.host && (window.host.ready || window.host.errors.length > 0), null, { timeout: 60000 });
   const errors = await page.evaluate(() => window.host.errors);
   assert.deepEqual(errors, [], "the host failed");
-  view = page.frames().find((f) => f.url() === "about:srcdoc");
+  // Playwright learns of the inner frame (in the sandbox's process) a
+  // little after the view has already spoken: wait for it.
+  for (let i = 0; i < 200 && !view; i++) {
+    view = page.frames().find((f) => f.url() === "about:srcdoc");
+    if (!view) await new Promise((r) => setTimeout(r, 100));
+  }
   assert.ok(view, "the view's frame was not created");
   await view.waitForSelector("#rows tr");
 });
