@@ -23,6 +23,7 @@ import (
 	raw "github.com/mcpgen/mcpgen/golden/raw_schemas"
 	"github.com/mcpgen/mcpgen/golden/refs"
 	"github.com/mcpgen/mcpgen/golden/resources"
+	scoped "github.com/mcpgen/mcpgen/golden/scopes"
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
@@ -47,6 +48,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/templates/mcpgen.yaml":     func(s *runtime.Server) { templates.Register(s, templates.UnimplementedHandler{}) },
 	"../golden/prompts/mcpgen.yaml":       func(s *runtime.Server) { prompts.Register(s, prompts.UnimplementedHandler{}) },
 	"../golden/raw_schemas/mcpgen.yaml":   func(s *runtime.Server) { raw.Register(s, raw.UnimplementedHandler{}) },
+	"../golden/scopes/mcpgen.yaml":        func(s *runtime.Server) { scoped.Register(s, scoped.UnimplementedHandler{}) },
 	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
 	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },

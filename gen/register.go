@@ -328,6 +328,15 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 		if t.OutputSchema != nil {
 			d[jen.Id("OutputSchema")] = rawJSON(t.OutputSchema)
 		}
+		// The server's default scopes are resolved here: the runtime
+		// knows only what each tool needs.
+		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {
+			d[jen.Id("Scopes")] = jen.Index().String().ValuesFunc(func(sg *jen.Group) {
+				for _, s := range scopes {
+					sg.Lit(s)
+				}
+			})
+		}
 	}))
 }
 

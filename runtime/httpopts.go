@@ -19,7 +19,8 @@ type httpConfig struct {
 	jsonResponses   bool
 	retry           time.Duration
 	shutdownTimeout time.Duration
-	sessionPrefix   string // starts every Mcp-Session-Id (WithSessionIDPrefix)
+	sessionPrefix   string      // starts every Mcp-Session-Id (WithSessionIDPrefix)
+	auth            *AuthConfig // resource-server mode (WithAuthorization)
 }
 
 const (

@@ -215,7 +215,7 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 	switch m := string(method); m {
 	case "tools/call", "prompts/get", "resources/read":
 		if firstByte(params) == '{' {
-			if ctx.mrtr, e = ss.srv.newMRTR(m, params); e != nil {
+			if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
 				ss.sendError(id, e)
 				return
 			}

@@ -67,6 +67,9 @@ type Server struct {
 	Instructions string
 	WebsiteURL   string
 	Icons        []*Icon
+	// Scopes are the OAuth scopes a tool needs when it declares none of its
+	// own (`scopes:`), in resource-server mode over HTTP.
+	Scopes Scopes
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -258,6 +261,28 @@ type Tool struct {
 	// schemas (`x-lint-disable:`), with the position of each.
 	LintDisable    []string
 	LintDisablePos []Pos
+	// Scopes are the OAuth scopes a call of the tool needs (`scopes:`);
+	// when absent, the server's default scopes apply (see Spec.ToolScopes).
+	Scopes Scopes
+}
+
+// Scopes is a `scopes:` list of OAuth scope names. Set tells an empty list
+// (`scopes: []`, no scope needed) from an absent key.
+type Scopes struct {
+	Set   bool
+	Pos   Pos // of the list
+	Names []string
+	// NamePos holds the position of each name.
+	NamePos []Pos
+}
+
+// ToolScopes returns the scopes a call of t needs: its own when it
+// declares them, else the server's default scopes.
+func (s *Spec) ToolScopes(t *Tool) []string {
+	if t.Scopes.Set {
+		return t.Scopes.Names
+	}
+	return s.Server.Scopes.Names
 }
 
 // ToolAnnotations are the MCP tool hints. Nil pointers are "not said".

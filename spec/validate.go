@@ -49,6 +49,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.uriCollisions(v.resources(), v.resourceTemplates())
 	v.prompts()
 	v.lint()
+	v.scopes()
 	v.cycles()
 	return v.diags
 }

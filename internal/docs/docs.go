@@ -201,6 +201,14 @@ func (w *writer) tool(t *spec.Tool) {
 	}
 	w.heading(t.Name, title, toolBadges(t.Annotations))
 	w.description(t.Description)
+	if scopes := w.s.ToolScopes(t); len(scopes) > 0 {
+		names := make([]string, len(scopes))
+		for i, sc := range scopes {
+			names[i] = code(sc)
+		}
+		w.p("**Scopes** (over HTTP with authorization): %s.", strings.Join(names, ", "))
+		w.p("")
+	}
 	switch {
 	case t.InputSchema != nil:
 		w.raw("Input", t.InputSchema)

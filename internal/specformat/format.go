@@ -115,6 +115,16 @@ type Server struct {
 	Instructions string  `json:"instructions,omitempty" jsonschema_description:"Sent in the initialize result: how to use the server, as a hint for the model."`
 	WebsiteURL   string  `json:"websiteUrl,omitempty" jsonschema:"format=uri,pattern=^[Hh][Tt][Tt][Pp][Ss]?://" jsonschema_description:"The server's home page: an absolute http(s) URL."`
 	Icons        []Icon  `json:"icons,omitempty" jsonschema_description:"Icons for the server."`
+	Scopes       Scopes  `json:"scopes,omitempty" jsonschema_description:"The OAuth scopes a tool needs when it names none itself (resource-server mode over HTTP; see runtime.WithAuthorization)."`
+}
+
+// Scopes is a list of OAuth scope names (RFC 6749 §3.3 scope-tokens).
+type Scopes []string
+
+// JSONSchema is a list of distinct scope-tokens.
+func (Scopes) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "array", UniqueItems: true,
+		Items: &jsonschema.Schema{Type: "string", Pattern: `^[\x21\x23-\x5B\x5D-\x7E]+$`}}
 }
 
 // Version is a scalar kept as written (1.0.0, or 2 or 1.5 read as YAML numbers).
@@ -200,6 +210,7 @@ type Tool struct {
 	UI           *ToolUI          `json:"ui,omitempty" jsonschema_description:"MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool."`
 	Permission   string           `json:"permission,omitempty" jsonschema:"enum=allow,enum=ask,enum=deny" jsonschema_description:"What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask)."`
 	LintDisable  LintRules        `json:"x-lint-disable,omitempty" jsonschema_description:"Lint rules skipped for this tool and its schemas."`
+	Scopes       Scopes           `json:"scopes,omitempty" jsonschema_description:"The OAuth scopes a call of the tool needs over HTTP with authorization: a token without them gets 403 insufficient_scope (step-up). Absent: the server's scopes; []: none."`
 }
 
 // JSONSchemaExtend refuses input beside inputSchema, and output beside

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// authOptions turns the -auth-* flags into the HTTP options of an OAuth
+// resource server: bearer JWTs from issuer, verified with the keys of jwks
+// (a URL, fetched and cached, or a file), for resource (by default the
+// URL of /mcp on httpAddr). No issuer: no authorization.
+func authOptions(issuer, jwks, resource, httpAddr string) ([]runtime.HTTPOption, error) {
+	if issuer == "" {
+		if jwks != "" || resource != "" {
+			return nil, errors.New("-auth-jwks and -auth-resource need -auth-issuer")
+		}
+		return nil, nil
+	}
+	if httpAddr == "" {
+		return nil, errors.New("-auth-issuer needs -http: authorization applies to HTTP only")
+	}
+	if jwks == "" {
+		return nil, errors.New("-auth-issuer needs -auth-jwks: the issuer's JWK set (a URL or a file)")
+	}
+	cfg := runtime.JWTConfig{Issuer: issuer}
+	if strings.HasPrefix(jwks, "https://") || strings.HasPrefix(jwks, "http://") {
+		cfg.JWKSURL = jwks
+	} else {
+		doc, err := os.ReadFile(jwks)
+		if err != nil {
+			return nil, fmt.Errorf("-auth-jwks: %w", err)
+		}
+		cfg.JWKS = doc
+	}
+	verifier, err := runtime.NewJWTVerifier(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("-auth-jwks: %w", err)
+	}
+	if resource == "" {
+		resource = "http://" + httpAddr + "/mcp"
+	}
+	return []runtime.HTTPOption{runtime.WithAuthorization(runtime.AuthConfig{
+		Resource:             resource,
+		AuthorizationServers: []string{issuer},
+		Verifier:             verifier,
+	})}, nil
+}
