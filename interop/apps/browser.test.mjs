@@ -106,6 +106,12 @@ before(async () => {
   });
   page = context.pages()[0] || await context.newPage();
   page.on("pageerror", (e) => console.log("# page error:", e.message));
+  await openHost();
+});
+
+// openHost loads the host page, which calls the tool and renders its view,
+// and sets view to the view's frame once its rows are drawn.
+async function openHost() {
   const sandbox = encodeURIComponent(`http://127.0.0.1:${port}`);
   await page.goto(`http://localhost:${port}/host.html?sandbox=${sandbox}`);
   await page.waitForFunction(() => window.host && (window.host.ready || window.host.errors.length > 0), null, { timeout: 60000 });
@@ -113,13 +119,14 @@ before(async () => {
   assert.deepEqual(errors, [], "the host failed");
   // Playwright learns of the inner frame (in the sandbox's process) a
   // little after the view has already spoken: wait for it.
+  view = null;
   for (let i = 0; i < 200 && !view; i++) {
     view = page.frames().find((f) => f.url() === "about:srcdoc");
     if (!view) await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(view, "the view's frame was not created");
   await view.waitForSelector("#rows tr");
-});
+}
 
 after(async () => {
   if (context) await context.close();
@@ -225,6 +232,15 @@ test("an approval from a stale view is refused by the server", { skip }, async (
   await view.waitForFunction(() => /^Not approved: /.test(document.getElementById("status-line").textContent));
   assert.match(await view.textContent("#status-line"), /changed since your snapshot/);
   await view.click("#close-detail");
+});
+
+test("after a refresh the view shows the server's state, not the browser's", { skip }, async () => {
+  await openHost();
+  const status = (id) => view.textContent(`#rows tr[data-id="${id}"] td:nth-child(7)`);
+  assert.equal(await status("EXP-0020"), "approved");
+  assert.equal(await status("EXP-0026"), "approved");
+  assert.match(await view.textContent("#provenance"), /ledger version 3/, "two approvals since the first snapshot");
+  assert.equal(await view.evaluate(() => document.getElementById("detail").hidden), true, "view state does not survive: it was the browser's");
 });
 
 test("a fetch to an origin not in connectDomains is blocked by CSP", { skip }, async () => {
