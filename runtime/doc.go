@@ -73,4 +73,11 @@
 // information (ClientInfo, ClientCapabilities, ProtocolVersion, SessionID,
 // RequestHeader, AuthFromContext) through their context, so handler signatures stay stable as
 // abilities are added.
+//
+// MCP Apps (the io.modelcontextprotocol/ui extension): AppResource registers
+// a ui:// HTML view with the app media type and its _meta.ui on both the
+// list entry and every read; AppTool links a tool to a view and turns a
+// result without a text block into an isError result, since hosts without
+// the extension show only text; ClientSupportsUI says whether the client
+// declared the extension; server/discover advertises it.
 package runtime

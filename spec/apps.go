@@ -236,7 +236,9 @@ func (v *validator) appResource(r *Resource) {
 	v.names(u.Permissions, u.PermissionsPos, u.Pos, "permission", AppPermissions)
 	if u.DomainPos != (Pos{}) {
 		d := u.Domain
-		if strings.TrimSpace(d) == "" || strings.ContainsAny(d, " \t\r\n;,'\"") || strings.ContainsFunc(d, func(c rune) bool { return c < ' ' || c == 0x7f }) {
+		if strings.TrimSpace(d) == "" {
+			v.errorf(u.DomainPos, "domain must be a non-empty string, such as views.example.com")
+		} else if strings.ContainsAny(d, " \t\r\n;,'\"") || strings.ContainsFunc(d, func(c rune) bool { return c < ' ' || c == 0x7f }) {
 			v.errorf(u.DomainPos, "domain %q must be a host name or origin, without spaces, quotes, commas or semicolons", d)
 		}
 	}
@@ -294,6 +296,7 @@ func (v *validator) toolUI(t *Tool) {
 		return
 	}
 	v.noMetaUI(t.Meta, t.Pos)
+	linked := false
 	if v.requiredString(u.Resource, u.ResourcePos, u.Pos, "resource", fmt.Sprintf("the ui of tool %q", t.Name)) {
 		var names []string
 		var target *Resource
@@ -320,10 +323,14 @@ func (v *validator) toolUI(t *Tool) {
 			v.errorf(p, "tool %q links to unknown resource %q%s", t.Name, u.Resource, hint)
 		case !target.IsApp():
 			v.errorf(p, "tool %q links to resource %q, which is not an MCP App view: its uri %q is not ui://", t.Name, u.Resource, target.URI)
+		default:
+			linked = true
 		}
 	}
 	v.names(u.Visibility, u.VisibilityPos, u.Pos, "visibility", AppVisibilities)
-	v.appWriteIdempotent(t)
+	if linked { // a broken link is the one finding
+		v.appWriteIdempotent(t)
+	}
 }
 
 // appWriteIdempotent requires an idempotency key of a tool a view may call

@@ -1,8 +1,12 @@
 package main
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -11,50 +15,93 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// call runs a tool as tools/call does (validation, the handler, AppTool's
-// text check) and returns its result.
-func call(t *testing.T, srv *runtime.Server, name string, args any) *runtime.CallToolResult {
+// client is the server behind Streamable HTTP, called the way a client
+// calls it: every call goes through the session's whole path (validation,
+// the handler, AppTool's text check).
+type client struct {
+	url string
+}
+
+func serveHTTP(t *testing.T, srv *runtime.Server) *client {
 	t.Helper()
-	raw, _ := json.Marshal(args)
-	for _, tool := range srv.Tools() {
-		if tool.Name == name {
-			res, err := tool.Handler(context.Background(), &runtime.CallToolRequest{Name: name, Arguments: raw})
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
+	ts := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(ts.Close)
+	return &client{url: ts.URL}
+}
+
+// result is a tools/call result as the client reads it.
+type result struct {
+	Content []struct {
+		Type, Text string
+	}
+	StructuredContent json.RawMessage
+	IsError           bool
+}
+
+// call sends one stateless (2026-07-28) tools/call and returns its result.
+func (c *client) call(t *testing.T, name string, args any) *result {
+	t.Helper()
+	res, err := c.try(name, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// try is call for goroutines, which must not stop the test.
+func (c *client) try(name string, args any) (*result, error) {
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
+		"name": name, "arguments": args,
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
+	}})
+	req, _ := http.NewRequest("POST", c.url, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("MCP-Protocol-Version", "2026-07-28")
+	req.Header.Set("Mcp-Method", "tools/call")
+	req.Header.Set("Mcp-Name", name)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
+		for _, line := range strings.Split(string(data), "\n") {
+			if d, ok := strings.CutPrefix(line, "data:"); ok && strings.Contains(d, `"id":1`) {
+				data = []byte(d)
 			}
-			return res
 		}
 	}
-	t.Fatalf("no tool %s", name)
-	return nil
+	var msg struct{ Result *result }
+	if err := json.Unmarshal(data, &msg); err != nil || msg.Result == nil {
+		return nil, fmt.Errorf("%s: HTTP %d: %s", name, resp.StatusCode, data)
+	}
+	return msg.Result, nil
 }
 
 // text is the first text block of a result: what a host without MCP Apps
 // shows.
-func text(t *testing.T, res *runtime.CallToolResult) string {
+func text(t *testing.T, res *result) string {
 	t.Helper()
-	b, _ := json.Marshal(res.Content)
-	var blocks []struct{ Type, Text string }
-	json.Unmarshal(b, &blocks)
-	if len(blocks) == 0 || blocks[0].Type != "text" {
-		t.Fatalf("no text block first: %s", b)
+	if len(res.Content) == 0 || res.Content[0].Type != "text" {
+		t.Fatalf("no text block first: %+v", res.Content)
 	}
-	return blocks[0].Text
+	return res.Content[0].Text
 }
 
-func structured[T any](t *testing.T, res *runtime.CallToolResult) *T {
+func structured[T any](t *testing.T, res *result) *T {
 	t.Helper()
-	b, _ := json.Marshal(res.StructuredContent)
 	v := new(T)
-	if err := json.Unmarshal(b, v); err != nil {
-		t.Fatalf("structuredContent: %v: %s", err, b)
+	if err := json.Unmarshal(res.StructuredContent, v); err != nil {
+		t.Fatalf("structuredContent: %v: %s", err, res.StructuredContent)
 	}
 	return v
 }
 
 func TestSnapshotIsBoundedVersionedAndSummarized(t *testing.T) {
-	srv := expensesmcp.NewServer(newExplorer(sampleLedger()))
-	res := call(t, srv, "explore_expenses", map[string]any{"month": "2026-10"})
+	c := serveHTTP(t, expensesmcp.NewServer(newExplorer(sampleLedger())))
+	res := c.call(t, "explore_expenses", map[string]any{"month": "2026-10"})
 	if res.IsError {
 		t.Fatalf("error: %v", res.Content)
 	}
@@ -70,22 +117,21 @@ func TestSnapshotIsBoundedVersionedAndSummarized(t *testing.T) {
 		t.Errorf("totals %d, rows add up to %d", snap.Totals.AmountCents, sum)
 	}
 	summary := text(t, res)
-	structuredJSON, _ := json.Marshal(res.StructuredContent)
-	t.Logf("a month's snapshot: text summary %d bytes, structured content %d bytes", len(summary), len(structuredJSON))
+	t.Logf("a month's snapshot: text summary %d bytes, structured content %d bytes", len(summary), len(res.StructuredContent))
 	for _, want := range []string{"2026-10", snap.SnapshotID, "16 expenses", expensesmcp.Euros(sum), "pending approval"} {
 		if !strings.Contains(summary, want) {
 			t.Errorf("summary lacks %q: %s", want, summary)
 		}
 	}
-	again := structured[expensesmcp.Snapshot](t, call(t, srv, "explore_expenses", map[string]any{"month": "2026-10"}))
+	again := structured[expensesmcp.Snapshot](t, c.call(t, "explore_expenses", map[string]any{"month": "2026-10"}))
 	if again.SnapshotID != snap.SnapshotID {
 		t.Errorf("the same filter over the same ledger gave snapshots %s and %s", snap.SnapshotID, again.SnapshotID)
 	}
-	pending := structured[expensesmcp.Snapshot](t, call(t, srv, "explore_expenses", map[string]any{"month": "2026-10", "status": "pending"}))
+	pending := structured[expensesmcp.Snapshot](t, c.call(t, "explore_expenses", map[string]any{"month": "2026-10", "status": "pending"}))
 	if pending.SnapshotID == snap.SnapshotID || int64(len(pending.Rows)) != snap.Totals.PendingCount {
 		t.Errorf("pending snapshot %s with %d rows; the month has %d pending", pending.SnapshotID, len(pending.Rows), snap.Totals.PendingCount)
 	}
-	bad := call(t, srv, "explore_expenses", map[string]any{"month": "October"})
+	bad := c.call(t, "explore_expenses", map[string]any{"month": "October"})
 	if !bad.IsError {
 		t.Error("a bad month was accepted")
 	}
@@ -105,19 +151,25 @@ func firstPending(t *testing.T, l *ledger) expensesmcp.Row {
 
 func TestApproveOncePerKey(t *testing.T) {
 	l := sampleLedger()
-	srv := expensesmcp.NewServer(newExplorer(l))
+	c := serveHTTP(t, expensesmcp.NewServer(newExplorer(l)))
 	row := firstPending(t, l)
 	before := l.approvedCount()
 	args := map[string]any{"expense_id": row.ID, "expected_version": row.Version, "idempotency_key": "key-00000001"}
 
 	// Concurrent retries of one approval: one acts, the others replay.
 	var wg sync.WaitGroup
-	results := make([]*runtime.CallToolResult, 8)
+	results := make([]*result, 8)
+	errs := make([]error, 8)
 	for i := range results {
 		wg.Add(1)
-		go func() { defer wg.Done(); results[i] = call(t, srv, "approve_expense", args) }()
+		go func() { defer wg.Done(); results[i], errs[i] = c.try("approve_expense", args) }()
 	}
 	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	fresh := 0
 	for _, res := range results {
 		if res.IsError {
@@ -140,11 +192,11 @@ func TestApproveOncePerKey(t *testing.T) {
 
 	// The key with other arguments is refused; a new key on the now
 	// approved expense is checked again and refused.
-	reused := call(t, srv, "approve_expense", map[string]any{"expense_id": row.ID, "expected_version": row.Version + 1, "idempotency_key": "key-00000001"})
+	reused := c.call(t, "approve_expense", map[string]any{"expense_id": row.ID, "expected_version": row.Version + 1, "idempotency_key": "key-00000001"})
 	if !reused.IsError || !strings.Contains(text(t, reused), "already used") {
 		t.Errorf("a reused key with other arguments: %v", text(t, reused))
 	}
-	stale := call(t, srv, "approve_expense", map[string]any{"expense_id": row.ID, "expected_version": row.Version, "idempotency_key": "key-00000002"})
+	stale := c.call(t, "approve_expense", map[string]any{"expense_id": row.ID, "expected_version": row.Version, "idempotency_key": "key-00000002"})
 	if !stale.IsError || !strings.Contains(text(t, stale), "changed since your snapshot") {
 		t.Errorf("a stale approval: %v", text(t, stale))
 	}
@@ -152,7 +204,7 @@ func TestApproveOncePerKey(t *testing.T) {
 
 func TestApproveChecksAgainServerSide(t *testing.T) {
 	l := sampleLedger()
-	srv := expensesmcp.NewServer(newExplorer(l))
+	c := serveHTTP(t, expensesmcp.NewServer(newExplorer(l)))
 	for _, id := range l.order {
 		r := l.records[id].row
 		var want string
@@ -164,20 +216,20 @@ func TestApproveChecksAgainServerSide(t *testing.T) {
 		default:
 			continue
 		}
-		res := call(t, srv, "approve_expense", map[string]any{"expense_id": r.ID, "expected_version": r.Version, "idempotency_key": "key-" + string(r.ID)})
+		res := c.call(t, "approve_expense", map[string]any{"expense_id": r.ID, "expected_version": r.Version, "idempotency_key": "key-" + string(r.ID)})
 		if !res.IsError || !strings.Contains(text(t, res), want) {
 			t.Errorf("%s (%s, %d cents): %s", r.ID, r.Status, r.AmountCents, text(t, res))
 		}
 	}
-	missing := call(t, srv, "expense_detail", map[string]any{"expense_id": "EXP-9999"})
+	missing := c.call(t, "expense_detail", map[string]any{"expense_id": "EXP-9999"})
 	if !missing.IsError {
 		t.Error("the detail of a missing expense")
 	}
 }
 
 func TestDetail(t *testing.T) {
-	srv := expensesmcp.NewServer(newExplorer(sampleLedger()))
-	res := call(t, srv, "expense_detail", map[string]any{"expense_id": "EXP-0020"})
+	c := serveHTTP(t, expensesmcp.NewServer(newExplorer(sampleLedger())))
+	res := c.call(t, "expense_detail", map[string]any{"expense_id": "EXP-0020"})
 	d := structured[expensesmcp.Detail](t, res)
 	if d.Expense.ID != "EXP-0020" || len(d.LineItems) != 2 || d.LineItems[0].AmountCents+d.LineItems[1].AmountCents != d.Expense.AmountCents {
 		t.Errorf("detail %+v", d)

@@ -106,15 +106,27 @@ before(async () => {
   });
   page = context.pages()[0] || await context.newPage();
   page.on("pageerror", (e) => console.log("# page error:", e.message));
+  await openHost();
+});
+
+// openHost loads the host page, which calls the tool and renders its view,
+// and sets view to the view's frame once its rows are drawn.
+async function openHost() {
   const sandbox = encodeURIComponent(`http://127.0.0.1:${port}`);
   await page.goto(`http://localhost:${port}/host.html?sandbox=${sandbox}`);
-  await page.waitForFunction(() => window.host && (window.host.ready || window.host.errors.length > 0), null, { timeout: 20000 });
+  await page.waitForFunction(() => window.host && (window.host.ready || window.host.errors.length > 0), null, { timeout: 60000 });
   const errors = await page.evaluate(() => window.host.errors);
   assert.deepEqual(errors, [], "the host failed");
-  view = page.frames().find((f) => f.url() === "about:srcdoc");
+  // Playwright learns of the inner frame (in the sandbox's process) a
+  // little after the view has already spoken: wait for it.
+  view = null;
+  for (let i = 0; i < 200 && !view; i++) {
+    view = page.frames().find((f) => f.url() === "about:srcdoc");
+    if (!view) await new Promise((r) => setTimeout(r, 100));
+  }
   assert.ok(view, "the view's frame was not created");
   await view.waitForSelector("#rows tr");
-});
+}
 
 after(async () => {
   if (context) await context.close();
@@ -122,6 +134,23 @@ after(async () => {
   if (web) web.close();
   if (go) go.kill("SIGTERM");
 });
+
+// directCall calls a tool on the server through a session of its own, as
+// another user or client would, from the host page (the only place with
+// the /mcp proxy).
+function directCall(name, args) {
+  return page.evaluate(async ([name, args]) => {
+    const base = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const post = (headers, body) => fetch("/mcp", { method: "POST", headers, body: JSON.stringify(body) });
+    const r = await post(base, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "other-user", version: "1" } } });
+    await r.text();
+    const h = { ...base, "Mcp-Session-Id": r.headers.get("Mcp-Session-Id"), "MCP-Protocol-Version": "2025-11-25" };
+    await post(h, { jsonrpc: "2.0", method: "notifications/initialized" });
+    const text = await (await post(h, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name, arguments: args } })).text();
+    const data = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).find((d) => d.includes('"id":2'));
+    return JSON.parse(data).result;
+  }, [name, args]);
+}
 
 const rowIds = () => view.$$eval("#rows tr", (trs) => trs.map((tr) => tr.dataset.id));
 const hostCalls = () => page.evaluate(() => window.host.calls.map((c) => ({ ...c })));
@@ -185,22 +214,33 @@ test("approving twice with the same key approves once", { skip }, async () => {
   assert.equal(approvals[1].result.structuredContent.replayed, true);
   // The server's state moved once: version +1, ledger version +1.
   assert.equal(approvals[1].result.structuredContent.expense.version, row.version + 1);
-  const snap = await page.evaluate(async () => {
-    const r = await fetch("/mcp", { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "check", version: "1" } } }) });
-    const sid = r.headers.get("Mcp-Session-Id");
-    await r.text();
-    const h = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "Mcp-Session-Id": sid, "MCP-Protocol-Version": "2025-11-25" };
-    await fetch("/mcp", { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) });
-    const c = await fetch("/mcp", { method: "POST", headers: h, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "explore_expenses", arguments: { month: "2026-10" } } }) });
-    const text = await c.text();
-    const data = text.startsWith("{") ? text : text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).find((d) => d.includes('"id":2'));
-    return JSON.parse(data).result.structuredContent;
-  });
+  const snap = (await directCall("explore_expenses", { month: "2026-10" })).structuredContent;
   assert.equal(snap.provenance.data_version, 2, "one change to the ledger");
   assert.equal(snap.rows.find((r) => r.id === "EXP-0020").status, "approved");
   const ctx = await page.evaluate(() => window.host.modelContext);
   assert.match(ctx.content[0].text, /approved EXP-0020/, "the decision reached the model context once");
+});
+
+test("an approval from a stale view is refused by the server", { skip }, async () => {
+  // The view shows EXP-0026 pending; someone else approves it meanwhile.
+  await view.click('button[data-detail="EXP-0026"]');
+  await view.waitForFunction(() => document.getElementById("detail-title").textContent.startsWith("EXP-0026"));
+  await view.click("#approve");
+  const other = await directCall("approve_expense", { expense_id: "EXP-0026", expected_version: 1, idempotency_key: "other-user-0026" });
+  assert.equal(other.isError, undefined, JSON.stringify(other));
+  await view.click("#confirm-approve");
+  await view.waitForFunction(() => /^Not approved: /.test(document.getElementById("status-line").textContent));
+  assert.match(await view.textContent("#status-line"), /changed since your snapshot/);
+  await view.click("#close-detail");
+});
+
+test("after a refresh the view shows the server's state, not the browser's", { skip }, async () => {
+  await openHost();
+  const status = (id) => view.textContent(`#rows tr[data-id="${id}"] td:nth-child(7)`);
+  assert.equal(await status("EXP-0020"), "approved");
+  assert.equal(await status("EXP-0026"), "approved");
+  assert.match(await view.textContent("#provenance"), /ledger version 3/, "two approvals since the first snapshot");
+  assert.equal(await view.evaluate(() => document.getElementById("detail").hidden), true, "view state does not survive: it was the browser's");
 });
 
 test("a fetch to an origin not in connectDomains is blocked by CSP", { skip }, async () => {
