@@ -55,6 +55,8 @@ func (g *generator) registerFile(f *jen.File) {
 		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(list...), jen.Id("opts").Op("..."))
 	}
 
+	g.embedHTML(f)
+
 	f.Line()
 	f.Comment("NewServer returns a server for h with everything the spec declares registered.")
 	f.Func().Id("NewServer").Params(jen.Id("h").Id("Handler"), jen.Id("opts").Op("...").Qual(runtimePkg, "Option")).
@@ -69,9 +71,13 @@ func (g *generator) registerFile(f *jen.File) {
 	f.Comment("Schemas are reflected once, here, from the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
-			gr.Id("s").Dot("AddTool").Call(g.typedTool(tp))
+			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
 		}
 		for _, rp := range g.plan.resources {
+			if rp.res.IsApp() {
+				gr.Id("s").Dot("AddResource").Call(g.appResource(rp))
+				continue
+			}
 			gr.Id("s").Dot("AddResource").Call(jen.Qual(runtimePkg, "TypedResource").Call(
 				jen.Line().Add(g.resourceLiteral(rp.res)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
 		}
@@ -335,6 +341,15 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 		}
 		if t.OutputSchema != nil {
 			d[jen.Id("OutputSchema")] = rawJSON(t.OutputSchema)
+		}
+		// The server's default scopes are resolved here: the runtime
+		// knows only what each tool needs.
+		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {
+			d[jen.Id("Scopes")] = jen.Index().String().ValuesFunc(func(sg *jen.Group) {
+				for _, s := range scopes {
+					sg.Lit(s)
+				}
+			})
 		}
 	}))
 }

@@ -228,12 +228,13 @@ func TestConformanceWithGoSDK(t *testing.T) {
 					return &mcp.ElicitResult{Action: "decline"}, nil
 				},
 			}
-			var session *mcp.ClientSession
-			if transport == "stdio" {
-				session = connectStdioWith(t, exampleBin(t, "conformance"), opts)
-			} else {
-				session = connectHTTP(t, startHTTP(t, "conformance"), opts)
+			// logging/setLevel and server→client requests are legacy-era
+			// features: open with initialize (TestGoSDKBothEras covers both).
+			target := exampleBin(t, "conformance")
+			if transport == "http" {
+				target = startHTTP(t, "conformance")
 			}
+			session := connectGoSDK(t, transport, target, eraLegacy, opts, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			// waitFor waits until n items were collected, at most 10 s.

@@ -35,6 +35,15 @@
 // at /mcp with a graceful shutdown; Serve is what a main calls (stdio, or
 // HTTP given an address).
 //
+// Over HTTP a server can be an OAuth 2.1 resource server
+// (WithAuthorization): every request needs a bearer token that a
+// TokenVerifier accepts (JWTVerifier: JWTs checked against a key set) and
+// that names this server as its audience; the protected resource metadata
+// (RFC 9728) tells clients where to get one; a tool's Scopes are required
+// per tools/call (403 insufficient_scope otherwise, for step-up); a legacy
+// session belongs to the subject that created it. Handlers read the
+// identity with AuthFromContext.
+//
 // A handler reaches the client of its request through its context: Log (or
 // a slog.Logger from Logger) sends log messages at or above the level the
 // client set; Progress reports progress when the client asked for it;
@@ -62,6 +71,13 @@
 //
 // Optional values are Opt[T] everywhere. Handlers reach request-scoped
 // information (ClientInfo, ClientCapabilities, ProtocolVersion, SessionID,
-// RequestHeader) through their context, so handler signatures stay stable as
+// RequestHeader, AuthFromContext) through their context, so handler signatures stay stable as
 // abilities are added.
+//
+// MCP Apps (the io.modelcontextprotocol/ui extension): AppResource registers
+// a ui:// HTML view with the app media type and its _meta.ui on both the
+// list entry and every read; AppTool links a tool to a view and turns a
+// result without a text block into an isError result, since hosts without
+// the extension show only text; ClientSupportsUI says whether the client
+// declared the extension; server/discover advertises it.
 package runtime

@@ -20,6 +20,7 @@ type httpSession struct {
 	standalone *stream  // stream "0", for what belongs to no request; nil when stateless
 	registered bool     // its id is served (set once, before it is shared)
 	listening  bool     // it serves a subscriptions/listen: its stream is SSE whatever the options
+	owner      string   // with authorization: whom the session belongs to (AuthInfo.owner)
 
 	mu         sync.Mutex
 	closed     bool               // no new streams

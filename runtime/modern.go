@@ -215,7 +215,7 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 	switch m := string(method); m {
 	case "tools/call", "prompts/get", "resources/read":
 		if firstByte(params) == '{' {
-			if ctx.mrtr, e = ss.srv.newMRTR(m, params); e != nil {
+			if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
 				ss.sendError(id, e)
 				return
 			}
@@ -270,6 +270,7 @@ func modernError(e *Error) *Error {
 // discover answers server/discover.
 func (s *Server) discover() encoder {
 	caps, _ := s.capabilities()
+	caps = s.withExtensions(caps)
 	b := append([]byte(`{"supportedVersions":`), `["`+modernVersions[0]+`"]`...)
 	b = append(b, `,"capabilities":`...)
 	b = append(b, caps...)

@@ -80,6 +80,7 @@ func newStateKey() []byte {
 // resources/read: the answers it has, and what its handler asked for.
 type mrtr struct {
 	method, target string // what the state is bound to
+	owner          string // and to whom, with authorization (AuthInfo.owner)
 
 	mu        sync.Mutex
 	answers   map[string]json.RawMessage
@@ -142,6 +143,7 @@ type stateClaims struct {
 	Method  string                     `json:"m"`
 	Target  string                     `json:"t"`
 	Expires int64                      `json:"e"` // Unix milliseconds
+	Owner   string                     `json:"o,omitempty"`
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
@@ -151,13 +153,19 @@ type stateClaims struct {
 // round from inputResponses, which a first attempt may carry too (the
 // client answering ahead). Extra keys are ignored by the handler, which
 // asks for what it needs.
-func (s *Server) newMRTR(method string, params []byte) (*mrtr, *Error) {
+//
+// With authorization, a state is bound to the user it was issued to, like a
+// legacy session: another user's token cannot replay its answers.
+func (s *Server) newMRTR(ctx context.Context, method string, params []byte) (*mrtr, *Error) {
 	key := "name"
 	if method == "resources/read" {
 		key = "uri"
 	}
 	target, _ := stringMember(params, key)
 	m := &mrtr{method: method, target: target, answers: make(map[string]json.RawMessage)}
+	if info, ok := AuthFromContext(ctx); ok {
+		m.owner = info.owner()
+	}
 	if rawState := member(params, "requestState"); rawState != nil {
 		var state string
 		if json.Unmarshal(rawState, &state) != nil {
@@ -169,6 +177,9 @@ func (s *Server) newMRTR(method string, params []byte) (*mrtr, *Error) {
 		}
 		if claims.Method != method || claims.Target != target {
 			return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued for another request (%s %s)", claims.Method, quote(claims.Target))
+		}
+		if claims.Owner != m.owner {
+			return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued to another user; send the request again without it")
 		}
 		maps.Copy(m.answers, claims.Answers)
 	}
@@ -224,7 +235,7 @@ func (s *Server) verifyState(state string) (*stateClaims, *Error) {
 func (s *Server) inputRequired(m *mrtr) (encoder, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	claims := stateClaims{Method: m.method, Target: m.target, Expires: time.Now().Add(s.cfg.stateTTL).UnixMilli(), Answers: maps.Clone(m.answers)}
+	claims := stateClaims{Method: m.method, Target: m.target, Expires: time.Now().Add(s.cfg.stateTTL).UnixMilli(), Answers: maps.Clone(m.answers), Owner: m.owner}
 	payload, err := json.Marshal(claims)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,12 @@ type Tool struct {
 	// OutputSchema is the JSON Schema of structuredContent; nil advertises none.
 	OutputSchema json.RawMessage
 
+	// Scopes are the OAuth scopes a tools/call of this tool needs, with
+	// WithAuthorization over HTTP: a token without all of them gets 403
+	// insufficient_scope naming them (step-up). They are not advertised in
+	// tools/list, and do not apply over stdio.
+	Scopes []string
+
 	Handler ToolHandler
 }
 

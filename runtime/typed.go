@@ -184,9 +184,20 @@ func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToo
 			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
 		}
 	}
-	text := TextContent{Text: string(b)}
-	if c.structured {
-		return &CallToolResult{Content: []Content{text}, StructuredContent: json.RawMessage(b)}
+	content := []Content{TextContent{Text: string(b)}}
+	if s, ok := out.(TextSummarizer); ok {
+		content = []Content{TextContent{Text: s.TextSummary()}, content[0]}
 	}
-	return &CallToolResult{Content: []Content{text}}
+	if c.structured {
+		return &CallToolResult{Content: content, StructuredContent: json.RawMessage(b)}
+	}
+	return &CallToolResult{Content: content}
+}
+
+// TextSummarizer is implemented by tool outputs that can say in a few words
+// what they hold. TypedTool sends that summary as the first text block,
+// before the JSON: it is what a person reads in a host that shows no view
+// (MCP Apps), and what the model quotes.
+type TextSummarizer interface {
+	TextSummary() string
 }

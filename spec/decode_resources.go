@@ -11,7 +11,7 @@ import (
 
 // The keys of resources, templates and prompts, in the reference's order.
 var (
-	resourceKeys           = []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta", "content", "cache", "x-lint-disable"}
+	resourceKeys           = []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta", "content", "ui", "cache", "x-lint-disable"}
 	templateKeys           = []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta", "content", "variables", "cache", "x-lint-disable"}
 	resourceAnnotationKeys = []string{"audience", "priority", "lastModified"}
 	promptKeys             = []string{"title", "description", "icons", "_meta", "arguments", "messages", "x-lint-disable"}
@@ -91,6 +91,8 @@ func (d *decoder) resource(re entry) *Resource {
 			r.Meta = d.meta(e.value)
 		case "content":
 			r.Content = d.content(e.value)
+		case "ui":
+			r.UI = d.resourceUI(e.value)
 		case "cache":
 			r.Cache = d.cacheHint(e.value, "cache")
 		case "x-lint-disable":

@@ -52,6 +52,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.mcpHeaders()
 	v.prompts()
 	v.lint()
+	v.scopes()
 	v.cycles()
 	return v.diags
 }
@@ -216,6 +217,7 @@ func (v *validator) tools() {
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")
 		}
+		v.toolUI(t)
 	}
 }
 

@@ -115,7 +115,17 @@ type Server struct {
 	Instructions string   `json:"instructions,omitempty" jsonschema_description:"Sent in the initialize result: how to use the server, as a hint for the model."`
 	WebsiteURL   string   `json:"websiteUrl,omitempty" jsonschema:"format=uri,pattern=^[Hh][Tt][Tt][Pp][Ss]?://" jsonschema_description:"The server's home page: an absolute http(s) URL."`
 	Icons        []Icon   `json:"icons,omitempty" jsonschema_description:"Icons for the server."`
+	Scopes       Scopes   `json:"scopes,omitempty" jsonschema_description:"The OAuth scopes a tool needs when it names none itself (resource-server mode over HTTP; see runtime.WithAuthorization)."`
 	Caching      *Caching `json:"caching,omitempty" jsonschema_description:"Caching hints of the 2026-07-28 era (ttlMs, cacheScope): the default, and each list's."`
+}
+
+// Scopes is a list of OAuth scope names (RFC 6749 §3.3 scope-tokens).
+type Scopes []string
+
+// JSONSchema is a list of distinct scope-tokens.
+func (Scopes) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "array", UniqueItems: true,
+		Items: &jsonschema.Schema{Type: "string", Pattern: `^[\x21\x23-\x5B\x5D-\x7E]+$`}}
 }
 
 // CacheHint is a caching hint: how long and for whom a client may reuse a result.
@@ -224,8 +234,10 @@ type Tool struct {
 	Annotations  *ToolAnnotations `json:"annotations,omitempty" jsonschema_description:"Hints for hosts about the tool's behaviour."`
 	Icons        []Icon           `json:"icons,omitempty" jsonschema_description:"Icons for the tool."`
 	Meta         Meta             `json:"_meta,omitempty" jsonschema_description:"The tool's _meta object, sent as written."`
+	UI           *ToolUI          `json:"ui,omitempty" jsonschema_description:"MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool."`
 	Permission   string           `json:"permission,omitempty" jsonschema:"enum=allow,enum=ask,enum=deny" jsonschema_description:"What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask)."`
 	LintDisable  LintRules        `json:"x-lint-disable,omitempty" jsonschema_description:"Lint rules skipped for this tool and its schemas."`
+	Scopes       Scopes           `json:"scopes,omitempty" jsonschema_description:"The OAuth scopes a call of the tool needs over HTTP with authorization: a token without them gets 403 insufficient_scope (step-up). Absent: the server's scopes; []: none."`
 }
 
 // JSONSchemaExtend refuses input beside inputSchema, and output beside
@@ -273,8 +285,32 @@ type Resource struct {
 	Icons       []Icon               `json:"icons,omitempty" jsonschema_description:"Icons for the resource."`
 	Meta        Meta                 `json:"_meta,omitempty" jsonschema_description:"The resource's _meta object, sent as written."`
 	Content     Content              `json:"content,omitempty" jsonschema_description:"What the handler returns: text (a string; the default), binary ([]byte, sent base64), contents ([]runtime.ResourceContents), or a schema (a typed value sent as its JSON)."`
+	UI          *ResourceUI          `json:"ui,omitempty" jsonschema_description:"MCP Apps: makes the resource an HTML view (its uri must be ui://): where the HTML comes from, and its _meta.ui (CSP, permissions, domain, border)."`
 	Cache       *CacheHint           `json:"cache,omitempty" jsonschema_description:"The caching hint of its reads in the 2026-07-28 era; what it leaves out comes from server.caching."`
 	LintDisable LintRules            `json:"x-lint-disable,omitempty" jsonschema_description:"Lint rules skipped for this resource."`
+}
+
+// ResourceUI is the ui: key of an MCP App view.
+type ResourceUI struct {
+	HTML          string   `json:"html,omitempty" jsonschema:"minLength=1" jsonschema_description:"The view's HTML file, relative to the spec, embedded into the generated package. Absent: a handler method returns the HTML."`
+	CSP           *AppCSP  `json:"csp,omitempty" jsonschema_description:"The origins the view may reach; absent: none (the host's restrictive default)."`
+	Permissions   []string `json:"permissions,omitempty" jsonschema:"enum=camera,enum=microphone,enum=geolocation,enum=clipboardWrite,uniqueItems=true" jsonschema_description:"Browser permissions the view asks the host for; none by default, and lint warns on each."`
+	Domain        string   `json:"domain,omitempty" jsonschema:"minLength=1" jsonschema_description:"A dedicated sandbox origin for the view, in the host's format."`
+	PrefersBorder *bool    `json:"prefersBorder,omitempty" jsonschema_description:"Whether the host should draw a border around the view."`
+}
+
+// AppCSP is the ui.csp of a view: origins such as https://api.example.com.
+type AppCSP struct {
+	ConnectDomains  []string `json:"connectDomains,omitempty" jsonschema_description:"Origins for fetch, XHR and WebSocket (connect-src)."`
+	ResourceDomains []string `json:"resourceDomains,omitempty" jsonschema_description:"Origins of images, scripts, styles, fonts and media."`
+	FrameDomains    []string `json:"frameDomains,omitempty" jsonschema_description:"Origins of nested iframes (frame-src)."`
+	BaseURIDomains  []string `json:"baseUriDomains,omitempty" jsonschema_description:"Origins allowed in <base href> (base-uri)."`
+}
+
+// ToolUI is the ui: key of a tool.
+type ToolUI struct {
+	Resource   string   `json:"resource" jsonschema:"minLength=1" jsonschema_description:"The name (key under resources:) of the ui:// resource the tool is shown in (required)."`
+	Visibility []string `json:"visibility,omitempty" jsonschema:"enum=model,enum=app,minItems=1,uniqueItems=true" jsonschema_description:"Who may call the tool: model, app or both (the default)."`
 }
 
 // ResourceAnnotations are MCP's annotations of a resource or template.
