@@ -159,6 +159,19 @@ func TestListenErrors(t *testing.T) {
 			t.Errorf("listen %s: got %q, want a -32602 error mentioning %s", tc.params, got, tc.want)
 		}
 	}
+	// A connection may hold so many subscriptions at once.
+	for i := range 64 {
+		p.ss.HandleMessage(context.Background(), []byte(req(100+i, "subscriptions/listen", withMeta(`"notifications":{"toolsListChanged":true}`))))
+		if ack := nextMessage(t, p.out); !strings.Contains(ack, "acknowledged") {
+			t.Fatalf("listen %d: %s", i, ack)
+		}
+	}
+	if got := p.exchange(req(200, "subscriptions/listen", withMeta(`"notifications":{"toolsListChanged":true}`))); !strings.Contains(got[0], "64 subscriptions are open on this connection") {
+		t.Errorf("the 65th listen: %s", got)
+	}
+	p.ss.Close()
+	waitClosed(t, srv)
+
 	// The legacy era has no subscriptions/listen.
 	c := serve(t, srv)
 	c.initialize()
