@@ -39,6 +39,8 @@ type Tool struct {
 	OutputSchema json.RawMessage
 
 	Handler ToolHandler
+
+	generated *schemaOrigin // set by GeneratedTool, for GeneratedSchemas
 }
 
 // CallToolRequest is a tools/call request as a handler sees it.

@@ -31,9 +31,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a simple text response.",
 			Name:        "test_simple_text",
@@ -42,7 +43,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestSimpleText(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an image (a 1x1 PNG).",
 			Name:        "test_image_content",
@@ -51,7 +52,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestImageContent(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a short WAV sound.",
 			Name:        "test_audio_content",
@@ -60,7 +61,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestAudioContent(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an embedded text resource.",
 			Name:        "test_embedded_resource",
@@ -69,7 +70,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestEmbeddedResource(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns text, an image and an embedded resource.",
 			Name:        "test_multiple_content_types",
@@ -78,7 +79,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestMultipleContentTypes(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Sends three log messages while it runs.",
 			Name:        "test_tool_with_logging",
@@ -87,7 +88,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestToolWithLogging(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Always fails with a tool execution error.",
 			Name:        "test_error_handling",
@@ -96,7 +97,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestErrorHandling(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Reports progress 0, 50 and 100 out of 100.",
 			Name:        "test_tool_with_progress",
@@ -105,21 +106,23 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestToolWithProgress(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client's model to complete a prompt.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the model."}},"required":["prompt"],"additionalProperties":false}`),
 			Name:        "test_sampling",
 		},
 		h.TestSampling,
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for a username and an email.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"The message shown to the user."}},"required":["message"],"additionalProperties":false}`),
 			Name:        "test_elicitation",
 		},
 		h.TestElicitation,
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for values that all have defaults (SEP-1034).",
 			Name:        "test_elicitation_sep1034_defaults",
@@ -128,7 +131,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestElicitationSep1034Defaults(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user to choose among every enum form (SEP-1330).",
 			Name:        "test_elicitation_sep1330_enums",
@@ -137,7 +140,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestElicitationSep1330Enums(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
 			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`),
@@ -147,7 +150,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.JSONSchema202012Tool(ctx, *in)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Closes its response stream early, then answers (SEP-1699 polling).",
 			Name:        "test_reconnection",
