@@ -203,9 +203,9 @@ func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToo
 			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
 		}
 	}
-	text := TextContent{Text: string(b)}
+	res := oneBlock(TextContent{Text: string(b)})
 	if c.structured {
-		return &CallToolResult{Content: []Content{text}, StructuredContent: json.RawMessage(b)}
+		res.StructuredContent = json.RawMessage(b)
 	}
-	return &CallToolResult{Content: []Content{text}}
+	return res
 }
