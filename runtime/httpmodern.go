@@ -75,8 +75,7 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	// stream's values and the HTTP request's cancellation.
 	st.modern = true
 	ctx := &modernCtx{Context: cancelWith{Context: st, done: r.Context()}, peer: peer}
-	hs.ss.dispatch(ctx, kindRequest, env)
-	st.serve(w, r, nil, -1, false)
+	st.dispatchAndServe(w, r, func() { hs.ss.dispatch(ctx, kindRequest, env) })
 }
 
 // checkModernHeaders checks the headers a modern POST must carry against
