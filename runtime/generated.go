@@ -18,14 +18,21 @@ import (
 // only reflection knows it (fields of an existing Go type), is reflected as
 // TypedTool does. Validation per call is the same as TypedTool's.
 
-// GeneratedTool is TypedTool for generated code: see above.
-func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, error)) Tool {
-	t.generated = generatedSchemas[In, Out](&t)
+// Both are generic over pointer types (In is *XInput, Out is *XOutput), not
+// over the structs: all pointers share one GC shape, so the compiler
+// compiles one adapter for all the tools of a package instead of one per
+// tool (building 1,000 generated tools is then mostly the types'
+// own code).
+
+// GeneratedTool is TypedTool for generated code: see above. In and Out must
+// be pointer types; the handler gets a new *In per call.
+func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in In) (Out, error)) Tool {
+	newIn := generatedSchemas(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
 	in := &inputCodec{schema: trustedInputSchema(&t)}
 	out := newOutputCodecFor(&t)
 	name := t.Name
 	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
-		v := new(In)
+		v := reflect.New(newIn).Interface().(In)
 		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
 			return res, err
 		}
@@ -33,7 +40,8 @@ func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*O
 		if err != nil {
 			return failed(err)
 		}
-		if o == nil {
+		var none Out // a nil pointer
+		if any(o) == any(none) {
 			return ErrorResult("tool returned no result"), nil
 		}
 		return out.result(ctx, name, o), nil
@@ -41,13 +49,14 @@ func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*O
 	return t
 }
 
-// GeneratedToolResult is TypedToolResult for generated code: see above.
-func GeneratedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*CallToolResult, error)) Tool {
-	t.generated = generatedSchemas[In, struct{}](&t)
+// GeneratedToolResult is TypedToolResult for generated code: see above. In
+// must be a pointer type.
+func GeneratedToolResult[In any](t Tool, fn func(ctx context.Context, in In) (*CallToolResult, error)) Tool {
+	newIn := generatedSchemas(&t, reflect.TypeFor[In](), nil)
 	in := &inputCodec{schema: trustedInputSchema(&t)}
 	name := t.Name
 	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
-		v := new(In)
+		v := reflect.New(newIn).Interface().(In)
 		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
 			return res, err
 		}
@@ -64,22 +73,29 @@ func GeneratedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*
 }
 
 // generatedSchemas fills the schemas the generator left out by reflection
-// and remembers where each came from, for GeneratedSchemas. Out is
-// struct{} for a tool without typed output.
-func generatedSchemas[In, Out any](t *Tool) *schemaOrigin {
-	o := &schemaOrigin{in: reflect.TypeFor[In]()}
+// and records where each came from, for GeneratedSchemas. inPtr and outPtr
+// are the handler's pointer types (outPtr is nil without typed output). It
+// returns the type a call's arguments are decoded into.
+func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
+	for _, p := range []reflect.Type{inPtr, outPtr} {
+		if p != nil && p.Kind() != reflect.Pointer {
+			panic(fmt.Sprintf("runtime: tool %q: GeneratedTool's input and output types must be pointers, not %v", t.Name, p))
+		}
+	}
+	o := &schemaOrigin{in: inPtr.Elem()}
 	if t.InputSchema == nil {
 		t.InputSchema = schemaForType(o.in)
 	}
 	o.input = t.InputSchema
-	if reflect.TypeFor[Out]() != reflect.TypeFor[struct{}]() {
-		o.out = reflect.TypeFor[Out]()
+	if outPtr != nil {
+		o.out = outPtr.Elem()
 		if t.OutputSchema == nil {
 			t.OutputSchema = schemaForType(o.out)
 		}
 		o.output = t.OutputSchema
 	}
-	return o
+	t.generated = o
+	return o.in
 }
 
 // trustedInputSchema is the input schema of a generated tool, compiled on
