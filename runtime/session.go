@@ -188,7 +188,7 @@ func parseMessage(msg []byte, env *envelope) (kind msgKind, echo string, e *Erro
 		}
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "method" is missing`)
 	}
-	if string(env.JSONRPC) != `"2.0"` {
+	if v, ok := methodBytes(env.JSONRPC); !ok || string(v) != "2.0" { // compared unescaped: "2\u002e0" is "2.0"
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
 	method, ok := methodBytes(env.Method)

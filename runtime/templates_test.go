@@ -183,14 +183,14 @@ func TestTemplateRead(t *testing.T) {
 
 func TestTemplateLongURI(t *testing.T) {
 	_, c := templateServer(t)
-	long := "file:///" + strings.Repeat("a", 9000)
+	long := "file:///" + strings.Repeat("a", 1017)
 	r := c.request("resources/read", map[string]any{"uri": long})
-	if r.Error == nil || r.Error.Code != runtime.CodeInvalidParams || r.Error.Message != "invalid params: the uri is 9008 bytes long; this server serves URIs of at most 8192 bytes" {
+	if r.Error == nil || r.Error.Code != runtime.CodeInvalidParams || r.Error.Message != "invalid params: the uri is 1025 bytes long; this server serves URIs of at most 1024 bytes" {
 		t.Errorf("long URI: %+v", r.Error)
 	}
-	ok := "file:///" + strings.Repeat("a", 8000)
+	ok := "file:///" + strings.Repeat("a", 1016)
 	if r := c.request("resources/read", map[string]any{"uri": ok}); r.Error != nil {
-		t.Errorf("an 8 KB URI: %+v", r.Error)
+		t.Errorf("a 1 KiB URI: %+v", r.Error)
 	}
 }
 

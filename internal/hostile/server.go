@@ -41,9 +41,6 @@ type Options struct {
 	// Sleep registers SleepTool. Leave it out where every request must
 	// finish on its own (fuzzing waits for every handler).
 	Sleep bool
-	// Lenient tolerates the known bugs that a handler would otherwise
-	// report with a panic (see Numbers), so that fuzzing looks past them.
-	Lenient bool
 	// Runtime options (the logger defaults to one that discards).
 	Runtime []runtime.Option
 }
@@ -60,7 +57,7 @@ func NewServer(o Options) (*runtime.Server, *Desk) {
 	srv := supportmcp.NewServer(d, opts...)
 	d.srv = srv
 	refs.Register(srv, Refs{})
-	numbers.Register(srv, Numbers{Lenient: o.Lenient})
+	numbers.Register(srv, Numbers{})
 	collections.Register(srv, Collections{})
 	srv.AddTool(runtime.Tool{
 		Name:        EchoTool,
@@ -277,16 +274,9 @@ func (Refs) DescribeNode(ctx context.Context, in *refs.Node) (*refs.Node, error)
 // Numbers serves golden/numbers. It checks that what it receives obeys the
 // input schema, which the runtime validated: a value that does not is a
 // runtime bug, and the handler panics (the client gets an internal error).
-//
-// Lenient accepts ratio = 0: a ratio such as 1e-400 is above the schema's
-// exclusiveMinimum 0, passes validation, and becomes 0 as a float64 (a
-// known bug, see RELIABILITY.md).
-type Numbers struct{ Lenient bool }
+type Numbers struct{}
 
-func (n Numbers) Compute(ctx context.Context, in *numbers.ComputeInput) (*numbers.ComputeOutput, error) {
-	if r, ok := in.Ratio.Get(); n.Lenient && ok && r == 0 {
-		in.Ratio = runtime.Opt[float64]{}
-	}
+func (Numbers) Compute(ctx context.Context, in *numbers.ComputeInput) (*numbers.ComputeOutput, error) {
 	if err := CheckCompute(in); err != nil {
 		panic("hostile: compute received arguments its schema forbids: " + err.Error())
 	}
