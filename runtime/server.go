@@ -47,6 +47,7 @@ type config struct {
 	stateKey       []byte        // signs requestState (WithRequestStateKey)
 	stateTTL       time.Duration // how long a requestState is accepted
 	modern         bool          // serve 2026-07-28 requests (WithModernEra)
+	idempotency    IdempotencyStore
 }
 
 // WithModernEra turns on the stateless 2026-07-28 revision beside the
@@ -154,6 +155,9 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	}
 	if s.cfg.stateKey == nil {
 		s.cfg.stateKey = newStateKey()
+	}
+	if s.cfg.idempotency == nil {
+		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
 	}
 	if b, err := json.Marshal(info); err == nil {
 		s.infoEnc = b
