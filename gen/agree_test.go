@@ -13,6 +13,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/support/supportmcp"
 	"github.com/mcpgen/mcpgen/examples/wpsearch/wpsearchmcp"
 	"github.com/mcpgen/mcpgen/golden/collections"
+	"github.com/mcpgen/mcpgen/golden/idempotency"
 	"github.com/mcpgen/mcpgen/golden/minimal"
 	"github.com/mcpgen/mcpgen/golden/naming"
 	"github.com/mcpgen/mcpgen/golden/numbers"
@@ -45,6 +46,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/templates/mcpgen.yaml":     func(s *runtime.Server) { templates.Register(s, templates.UnimplementedHandler{}) },
 	"../golden/prompts/mcpgen.yaml":       func(s *runtime.Server) { prompts.Register(s, prompts.UnimplementedHandler{}) },
 	"../golden/raw_schemas/mcpgen.yaml":   func(s *runtime.Server) { raw.Register(s, raw.UnimplementedHandler{}) },
+	"../golden/idempotency/mcpgen.yaml":   func(s *runtime.Server) { idempotency.Register(s, idempotency.UnimplementedHandler{}) },
 	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
 	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },

@@ -3,6 +3,7 @@ package gen
 import (
 	"encoding/base64"
 	"fmt"
+	"time"
 
 	"github.com/dave/jennifer/jen"
 
@@ -322,7 +323,28 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 		if t.OutputSchema != nil {
 			d[jen.Id("OutputSchema")] = rawJSON(t.OutputSchema)
 		}
+		if id := t.Idempotency; id != nil {
+			d[jen.Id("Idempotency")] = jen.Op("&").Qual(runtimePkg, "Idempotency").Values(jen.DictFunc(func(fields jen.Dict) {
+				fields[jen.Id("Key")] = jen.Lit(id.Key)
+				if id.TTL > 0 {
+					fields[jen.Id("TTL")] = durationCode(id.TTL)
+				}
+			}))
+		}
 	}))
+}
+
+// durationCode writes d in the largest unit that divides it: 24 * time.Hour.
+func durationCode(d time.Duration) jen.Code {
+	for _, u := range []struct {
+		name string
+		d    time.Duration
+	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}, {"Microsecond", time.Microsecond}} {
+		if d%u.d == 0 {
+			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
+		}
+	}
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
 }
 
 func iconList(list []*spec.Icon) jen.Code {

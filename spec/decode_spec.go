@@ -13,7 +13,7 @@ var (
 	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
-	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "permission", "x-lint-disable"}
+	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "permission", "x-lint-disable", "idempotency"}
 	toolAnnotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 )
 
@@ -242,6 +242,8 @@ func (d *decoder) tool(te entry) *Tool {
 			if _, ok := d.mapping(e.value, "_meta"); ok {
 				t.Meta, _ = d.value(e.value)
 			}
+		case "idempotency":
+			t.Idempotency = d.idempotency(e.value, te.key)
 		case "permission":
 			t.Permission, _ = d.str(e.value, "permission")
 			t.PermissionPos = posOf(e.value)

@@ -247,6 +247,10 @@ type Tool struct {
 	// Meta is the tool's `_meta` object, if any.
 	Meta *Value
 
+	// Idempotency is the `idempotency:` mapping (a key argument that
+	// deduplicates retries); nil when absent.
+	Idempotency *Idempotency
+
 	// Permission is what `mcpgen config` grants the tool in client
 	// settings: "allow", "ask" or "deny"; "" derives it from the
 	// annotations (read-only → allow, destructive → deny, else ask).
