@@ -67,6 +67,7 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:   runtime.Bool(true),
 			},
 			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before calling. Retrying with the same idempotency_key never refunds twice.",
+			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 			Name:        "refund_order",
 			Title:       "Refund an order",
 		},

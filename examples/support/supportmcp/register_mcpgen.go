@@ -44,6 +44,7 @@ func Register(s *runtime.Server, h Handler) {
 				ReadOnlyHint:    runtime.Bool(false),
 			},
 			Description: "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
+			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 			Name:        "reply_to_ticket",
 			Title:       "Reply to a ticket",
 		},
