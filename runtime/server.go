@@ -48,6 +48,7 @@ type config struct {
 	stateTTL       time.Duration // how long a requestState is accepted
 	modern         bool          // serve 2026-07-28 requests (WithModernEra)
 	idempotency    IdempotencyStore
+	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 }
 
 // WithModernEra turns on the stateless 2026-07-28 revision beside the

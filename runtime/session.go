@@ -31,8 +31,9 @@ type Session struct {
 	done      chan struct{} // closed by Close: waits on the client end
 	sendGate  sync.RWMutex  // sends hold it shared; Close takes it to wait them out
 
-	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, and ready's check-and-set
+	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, draining, and ready's check-and-set
 	inflight map[string]*call // by idKey
+	draining bool             // shutting down: no new call starts (see drain)
 	ready    atomic.Bool      // initialize answered; read without mu
 	wg       sync.WaitGroup   // calls running in their own goroutine
 
@@ -438,6 +439,12 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	if ss.closed.Load() {
 		ss.mu.Unlock()
 		c.cancel()
+		return
+	}
+	if ss.draining {
+		ss.mu.Unlock()
+		c.cancel()
+		ss.sendError(id, errShuttingDown)
 		return
 	}
 	if _, dup := ss.inflight[c.key]; dup {
