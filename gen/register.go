@@ -3,7 +3,6 @@ package gen
 import (
 	"encoding/base64"
 	"fmt"
-	"time"
 
 	"github.com/dave/jennifer/jen"
 
@@ -36,13 +35,27 @@ func (g *generator) registerFile(f *jen.File) {
 	)
 
 	opts := jen.Id("opts")
+	var defaults []jen.Code // options the spec sets, which the caller's opts override
 	if srv.Instructions != "" {
 		f.Line()
 		f.Comment("Instructions tell the client how to use the server (server.instructions in the spec).")
 		f.Const().Id("Instructions").Op("=").Lit(srv.Instructions)
-		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(
-			jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions"))), jen.Id("opts").Op("..."))
+		defaults = append(defaults, jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions")))
 	}
+	defaults = append(defaults, cachingOptions(srv.Caching)...)
+	if len(defaults) > 0 {
+		list := defaults
+		if len(defaults) > 1 { // one a line
+			list = nil
+			for _, o := range defaults {
+				list = append(list, jen.Line().Add(o))
+			}
+			list = append(list, jen.Line())
+		}
+		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(list...), jen.Id("opts").Op("..."))
+	}
+
+	g.embedHTML(f)
 
 	f.Line()
 	f.Comment("NewServer returns a server for h with everything the spec declares registered.")
@@ -58,9 +71,13 @@ func (g *generator) registerFile(f *jen.File) {
 	f.Comment("Schemas are reflected once, here, from the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
-			gr.Id("s").Dot("AddTool").Call(g.typedTool(tp))
+			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
 		}
 		for _, rp := range g.plan.resources {
+			if rp.res.IsApp() {
+				gr.Id("s").Dot("AddResource").Call(g.appResource(rp))
+				continue
+			}
 			gr.Id("s").Dot("AddResource").Call(jen.Qual(runtimePkg, "TypedResource").Call(
 				jen.Line().Add(g.resourceLiteral(rp.res)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
 		}
@@ -82,6 +99,7 @@ func (g *generator) resourceLiteral(r *spec.Resource) jen.Code {
 		if r.Size != nil {
 			d[jen.Id("Size")] = jen.Qual(runtimePkg, "Ptr").Call(jen.Int64().Call(jen.Lit(*r.Size)))
 		}
+		g.ownCache(d, r.Cache)
 	}))
 }
 
@@ -94,6 +112,7 @@ func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
 		if c := g.completeFunc(tp.completions); c != nil {
 			d[jen.Id("Complete")] = c
 		}
+		g.ownCache(d, t.Cache)
 	}))
 }
 
@@ -331,20 +350,16 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 				}
 			}))
 		}
-	}))
-}
-
-// durationCode writes d in the largest unit that divides it: 24 * time.Hour.
-func durationCode(d time.Duration) jen.Code {
-	for _, u := range []struct {
-		name string
-		d    time.Duration
-	}{{"Hour", time.Hour}, {"Minute", time.Minute}, {"Second", time.Second}, {"Millisecond", time.Millisecond}, {"Microsecond", time.Microsecond}} {
-		if d%u.d == 0 {
-			return jen.Lit(int(d/u.d)).Op("*").Qual("time", u.name)
+		// The server's default scopes are resolved here: the runtime
+		// knows only what each tool needs.
+		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {
+			d[jen.Id("Scopes")] = jen.Index().String().ValuesFunc(func(sg *jen.Group) {
+				for _, s := range scopes {
+					sg.Lit(s)
+				}
+			})
 		}
-	}
-	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
+	}))
 }
 
 func iconList(list []*spec.Icon) jen.Code {

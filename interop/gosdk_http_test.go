@@ -17,8 +17,8 @@ import (
 // over stdio, so that both transports are held to the same checks.
 
 // connectHTTP connects the official Go SDK client to endpoint over
-// Streamable HTTP, with its standalone GET stream (for notifications that
-// belong to no request).
+// Streamable HTTP in the legacy era (see legacyEra), with its standalone
+// GET stream (for notifications that belong to no request).
 func connectHTTP(t *testing.T, endpoint string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -29,7 +29,7 @@ func connectHTTP(t *testing.T, endpoint string, opts *mcp.ClientOptions) *mcp.Cl
 		HTTPClient: &http.Client{Timeout: 0}, // streams last; every call below has its own deadline
 		MaxRetries: 2,
 	}
-	session, err := client.Connect(ctx, transport, nil)
+	session, err := client.Connect(ctx, transport, legacyEra)
 	if err != nil {
 		t.Fatalf("connect %s: %v", endpoint, err)
 	}
@@ -228,12 +228,13 @@ func TestConformanceWithGoSDK(t *testing.T) {
 					return &mcp.ElicitResult{Action: "decline"}, nil
 				},
 			}
-			var session *mcp.ClientSession
-			if transport == "stdio" {
-				session = connectStdioWith(t, exampleBin(t, "conformance"), opts)
-			} else {
-				session = connectHTTP(t, startHTTP(t, "conformance"), opts)
+			// logging/setLevel and server→client requests are legacy-era
+			// features: open with initialize (TestGoSDKBothEras covers both).
+			target := exampleBin(t, "conformance")
+			if transport == "http" {
+				target = startHTTP(t, "conformance")
 			}
+			session := connectGoSDK(t, transport, target, eraLegacy, opts, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			// waitFor waits until n items were collected, at most 10 s.

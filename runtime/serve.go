@@ -27,9 +27,19 @@ func ListenAndServe(ctx context.Context, s *Server, addr string, opts ...HTTPOpt
 }
 
 func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPOption) error {
-	h := s.newHTTPHandler(opts)
+	h, herr := s.newHTTPHandler(opts)
+	if herr != nil {
+		ln.Close()
+		return herr
+	}
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", h)
+	if h.auth != nil {
+		meta := s.ProtectedResourceMetadataHandler(*h.auth.cfg)
+		for _, p := range h.auth.cfg.MetadataPaths() {
+			mux.Handle(p, meta)
+		}
+	}
 	hs := &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 10 * time.Second,

@@ -64,9 +64,9 @@ type call struct {
 
 	meta []byte // the request's _meta object (a copy), or nil
 
-	peer      *peerInfo // a modern request's declarations (its _meta); nil in the legacy era
-	cacheable bool      // its modern result carries ttlMs and cacheScope (resources/read)
-	mrtr      *mrtr     // a modern request's rounds of input (multi round-trip requests)
+	peer  *peerInfo  // a modern request's declarations (its _meta); nil in the legacy era
+	cache *CacheHint // the caching hints its modern result carries (resources/read); nil: none
+	mrtr  *mrtr      // a modern request's rounds of input (multi round-trip requests)
 
 	// tools/call
 	tool *toolEntry
@@ -233,7 +233,7 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.serveModern(mc, id, method, params)
 		return
 	}
-	if ss.srv.cfg.modern && modernRequest(method, params) {
+	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
 		p, e := ss.srv.modernPeer(params)
 		if e != nil {
 			ss.sendError(id, e)
@@ -584,7 +584,7 @@ func (c *call) modernOutcome(res encoder, e *Error) (encoder, *Error) {
 	if e != nil {
 		return nil, modernError(e)
 	}
-	return modernEncoder{inner: res, srv: srv, cache: c.cacheable}, nil
+	return modernEncoder{inner: res, srv: srv, cache: c.cache}, nil
 }
 
 // runUserCode starts the methods that run user code (each in its own

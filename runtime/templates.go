@@ -23,6 +23,11 @@ type ResourceTemplate struct {
 	Icons       []Icon
 	Meta        json.RawMessage // the template's _meta object, or nil
 
+	// Cache, when set, is the caching hint of the reads of its resources in
+	// the 2026-07-28 era (else WithMethodCaching's for resources/read, else
+	// WithCaching's).
+	Cache *CacheHint
+
 	Handler  ResourceHandler // receives the concrete URI
 	Complete CompleteHandler // optional: completes the template's variables
 
@@ -30,9 +35,10 @@ type ResourceTemplate struct {
 }
 
 type templateEntry struct {
-	tmpl ResourceTemplate
-	t    *uriTemplate
-	wire []byte // the resources/templates/list entry, encoded once
+	tmpl  ResourceTemplate
+	t     *uriTemplate
+	wire  []byte     // the resources/templates/list entry, encoded once
+	cache *CacheHint // tmpl.Cache, normalized
 }
 
 func (te *templateEntry) key() string      { return te.tmpl.Name }
@@ -82,7 +88,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate) {
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
-	if !s.templates.add(&templateEntry{tmpl: t, t: parsed, wire: wire}) {
+	if !s.templates.add(&templateEntry{tmpl: t, t: parsed, wire: wire, cache: ownCache(t.Cache)}) {
 		panic(fmt.Sprintf("runtime: %s: a resource template named %q is already registered", where, t.Name))
 	}
 	s.listChanged(capResources)

@@ -38,6 +38,12 @@ type Tool struct {
 	// OutputSchema is the JSON Schema of structuredContent; nil advertises none.
 	OutputSchema json.RawMessage
 
+	// Scopes are the OAuth scopes a tools/call of this tool needs, with
+	// WithAuthorization over HTTP: a token without all of them gets 403
+	// insufficient_scope naming them (step-up). They are not advertised in
+	// tools/list, and do not apply over stdio.
+	Scopes []string
+
 	// Idempotency, when set, runs the handler once per value of a key
 	// argument: retries get the first result (see Idempotency).
 	Idempotency *Idempotency
@@ -64,8 +70,9 @@ type ToolHandler func(ctx context.Context, req *CallToolRequest) (*CallToolResul
 var noArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
 
 type toolEntry struct {
-	tool Tool
-	wire []byte // the tool's tools/list entry, encoded once at AddTool
+	tool    Tool
+	wire    []byte        // the tool's tools/list entry, encoded once at AddTool
+	headers []paramHeader // its x-mcp-header declarations
 }
 
 func (te *toolEntry) key() string      { return te.tool.Name }
@@ -116,7 +123,7 @@ func (s *Server) AddTool(t Tool) {
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
-	if !s.tools.add(&toolEntry{tool: t, wire: wire}) {
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
 		panic("runtime: " + where + ": a tool with this name is already registered")
 	}
 	s.listChanged(capTools)

@@ -47,7 +47,7 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 		}
 		o, err := fn(ctx, v)
 		if err != nil {
-			return failed(err)
+			return failed(ctx, err)
 		}
 		if o == nil {
 			return ErrorResult("tool returned no result"), nil
@@ -59,8 +59,10 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 
 // failed turns a handler's error into the adapter's outcome: an isError result
 // with the error's text, or, for an *Error, the error itself (the session
-// answers it as a protocol error).
-func failed(err error) (*CallToolResult, error) {
+// answers it as a protocol error). A modern request whose handler failed for
+// want of a client capability is answered with -32021 all the same.
+func failed(ctx context.Context, err error) (*CallToolResult, error) {
+	noteHandlerError(ctx, err)
 	if _, ok := errors.AsType[*Error](err); ok {
 		return nil, err
 	}
@@ -79,7 +81,7 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 		}
 		res, err := fn(ctx, v)
 		if err != nil {
-			return failed(err)
+			return failed(ctx, err)
 		}
 		if res == nil {
 			return ErrorResult("tool returned no result"), nil
@@ -191,9 +193,20 @@ func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToo
 			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
 		}
 	}
-	text := TextContent{Text: string(b)}
-	if c.structured {
-		return &CallToolResult{Content: []Content{text}, StructuredContent: json.RawMessage(b)}
+	content := []Content{TextContent{Text: string(b)}}
+	if s, ok := out.(TextSummarizer); ok {
+		content = []Content{TextContent{Text: s.TextSummary()}, content[0]}
 	}
-	return &CallToolResult{Content: []Content{text}}
+	if c.structured {
+		return &CallToolResult{Content: content, StructuredContent: json.RawMessage(b)}
+	}
+	return &CallToolResult{Content: content}
+}
+
+// TextSummarizer is implemented by tool outputs that can say in a few words
+// what they hold. TypedTool sends that summary as the first text block,
+// before the JSON: it is what a person reads in a host that shows no view
+// (MCP Apps), and what the model quotes.
+type TextSummarizer interface {
+	TextSummary() string
 }

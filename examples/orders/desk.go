@@ -45,10 +45,14 @@ func (d *desk) CreateNote(ctx context.Context, in *ordersmcp.CreateNoteInput) (*
 	if !ok {
 		return nil, fmt.Errorf("no order %s", in.OrderID)
 	}
+	text := in.Text
+	if who, ok := runtime.AuthFromContext(ctx); ok {
+		text = "[" + who.Subject + "] " + text // over HTTP with authorization: who wrote it
+	}
 	if in.Pinned.Or(false) {
-		o.Notes = append([]string{in.Text}, o.Notes...)
+		o.Notes = append([]string{text}, o.Notes...)
 	} else {
-		o.Notes = append(o.Notes, in.Text)
+		o.Notes = append(o.Notes, text)
 	}
 	d.nextID++
 	return &ordersmcp.CreateNoteOutput{NoteID: fmt.Sprintf("N-%d", d.nextID), Notes: int64(len(o.Notes))}, nil
