@@ -33,8 +33,12 @@ const DefaultIdempotencyTTL = 24 * time.Hour
 
 // IdempotencyKey names a call for an IdempotencyStore.
 type IdempotencyKey struct {
-	Tool string // the tool's name
-	Key  string // the value of its key argument
+	// Owner is who made the call: the verified identity (issuer and
+	// subject) with WithAuthorization, "" otherwise. One user's key never
+	// answers another user's call.
+	Owner string
+	Tool  string // the tool's name
+	Key   string // the value of its key argument
 	// Fingerprint is a hash of the whole arguments: the same key with
 	// other arguments is a client bug, not a retry.
 	Fingerprint string
@@ -78,6 +82,9 @@ func (ss *Session) runIdempotent(ctx context.Context, te *toolEntry, req *CallTo
 	k, ok := idempotencyKey(te.tool.Name, idem.Key, req.Arguments)
 	if !ok { // no key: the handler's validation says what is missing
 		return ss.callTool(ctx, te, req)
+	}
+	if info, ok := AuthFromContext(ctx); ok {
+		k.Owner = info.owner()
 	}
 	ttl := idem.TTL
 	if ttl <= 0 {

@@ -23,7 +23,7 @@ type MemoryIdempotencyStore struct {
 	now     func() time.Time // time.Now; tests move the clock
 }
 
-type idemID struct{ tool, key string }
+type idemID struct{ owner, tool, key string }
 
 // idemEntry is a call running (done open) or a result kept (done closed).
 type idemEntry struct {
@@ -47,7 +47,7 @@ func NewMemoryIdempotencyStore(maxEntries int) *MemoryIdempotencyStore {
 
 // Do implements IdempotencyStore.
 func (s *MemoryIdempotencyStore) Do(ctx context.Context, k IdempotencyKey, ttl time.Duration, call func() ([]byte, bool)) ([]byte, error) {
-	id := idemID{k.Tool, k.Key}
+	id := idemID{k.Owner, k.Tool, k.Key}
 	for {
 		s.mu.Lock()
 		s.forgetExpired()

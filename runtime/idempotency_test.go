@@ -201,3 +201,33 @@ func TestIdempotencyWithoutKeyPanics(t *testing.T) {
 		return nil, nil
 	}, Idempotency: &runtime.Idempotency{}})
 }
+
+// TestIdempotencyPerOwner: with authorization, keys belong to the identity
+// that used them: another user's call with the same key and arguments runs
+// the handler and gets its own result.
+func TestIdempotencyPerOwner(t *testing.T) {
+	r := &refunds{}
+	srv := idempotentServer(t, r)
+	call := func(who string) string {
+		var mu sync.Mutex
+		var got []string
+		ss := srv.NewSession(func(msg []byte) {
+			mu.Lock()
+			defer mu.Unlock()
+			got = append(got, string(msg))
+		})
+		defer ss.Close()
+		ctx := runtime.ContextWithAuth(context.Background(), &runtime.AuthInfo{Issuer: "https://issuer.example", Subject: who})
+		ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+		ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+		ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"refund","arguments":{"order_id":"A-1","amount":5,"idempotency_key":"k-1"}}}`))
+		ss.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		return got[len(got)-1]
+	}
+	alice, bob, again := call("alice"), call("bob"), call("alice")
+	if r.runs.Load() != 2 || alice == bob || again != alice {
+		t.Errorf("%d runs; alice %s, bob %s, alice again %s", r.runs.Load(), alice, bob, again)
+	}
+}
