@@ -159,6 +159,17 @@ func startHTTP(t *testing.T, name string, args ...string) string {
 	return ""
 }
 
+// exampleTarget starts what a client connects to over transport: for
+// stdio the binary of examples/NAME (the client spawns it), for HTTP the
+// server, whose endpoint it returns.
+func exampleTarget(t *testing.T, name, transport string) string {
+	t.Helper()
+	if transport == "stdio" {
+		return exampleBin(t, name)
+	}
+	return startHTTP(t, name)
+}
+
 func freeLoopbackAddr(t *testing.T) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
