@@ -27,10 +27,7 @@ func BenchmarkJWTVerify(b *testing.B) {
 		name string
 		ttl  time.Duration
 	}{{"uncached", -1}, {"cached", 0}} {
-		v, err := runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer, JWKS: set, CacheTTL: cache.ttl})
-		if err != nil {
-			b.Fatal(err)
-		}
+		v := newVerifier(b, runtime.JWTConfig{Issuer: testIssuer, JWKS: set, CacheTTL: cache.ttl})
 		for _, tc := range []struct {
 			alg, kid string
 			key      any
@@ -65,7 +62,7 @@ func BenchmarkToolsCallHTTPHandlerAuth(b *testing.B) {
 	t := b
 	k := theKeys(t)
 	cfg := authConfig(t)
-	cfg.Verifier, _ = runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer,
+	cfg.Verifier = newVerifier(t, runtime.JWTConfig{Issuer: testIssuer,
 		JWKS: jwks(t, map[string]crypto.PublicKey{"rsa-1": &k.rsa.PublicKey, "ec-1": &k.ec.PublicKey, "ed-1": k.ed.Public()})})
 	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`)
 	for _, tc := range []struct {
