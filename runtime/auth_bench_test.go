@@ -45,19 +45,6 @@ func BenchmarkJWTVerify(b *testing.B) {
 	}
 }
 
-type authBenchWriter struct {
-	h      http.Header
-	status int
-	body   []byte
-}
-
-func (w *authBenchWriter) Header() http.Header    { return w.h }
-func (w *authBenchWriter) WriteHeader(status int) { w.status = status }
-func (w *authBenchWriter) Write(p []byte) (int, error) {
-	w.body = append(w.body, p...)
-	return len(p), nil
-}
-
 func BenchmarkToolsCallHTTPHandlerAuth(b *testing.B) {
 	t := b
 	k := theKeys(t)
@@ -78,7 +65,7 @@ func BenchmarkToolsCallHTTPHandlerAuth(b *testing.B) {
 				h = authServer().HTTPHandler(runtime.WithAuthorization(cfg))
 				auth = "Bearer " + sign(t, tc.alg, tc.kid, tc.key, claims("alice", "mcp:access"))
 			}
-			w := &authBenchWriter{h: http.Header{}}
+			w := &benchWriter{h: http.Header{}} // bench_test.go's
 			newReq := func(body string) *http.Request {
 				req := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(body))
 				req.Header["Accept"] = []string{"application/json, text/event-stream"}
