@@ -43,13 +43,7 @@ func TestGoSDKBothEras(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				found := false
-				for _, tool := range tools.Tools {
-					found = found || tool.Name == "test_elicitation"
-				}
-				if !found {
-					t.Errorf("tools/list has no test_elicitation: %s", jsonOf(t, tools))
-				}
+				checkHasTool(t, tools, "test_elicitation")
 				call := func(name string, args map[string]any) string {
 					t.Helper()
 					res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})

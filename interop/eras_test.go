@@ -10,6 +10,7 @@ import (
 	"context"
 	"net/http"
 	"os/exec"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -81,6 +82,14 @@ func connectGoSDK(t *testing.T, transport, target, era string, opts *mcp.ClientO
 		t.Fatalf("%s era: negotiated protocol version %q, want %q", era, got, want)
 	}
 	return session
+}
+
+// checkHasTool checks that tools/list listed the tool name.
+func checkHasTool(t *testing.T, tools *mcp.ListToolsResult, name string) {
+	t.Helper()
+	if !slices.ContainsFunc(tools.Tools, func(tool *mcp.Tool) bool { return tool.Name == name }) {
+		t.Errorf("tools/list has no %s: %s", name, jsonOf(t, tools))
+	}
 }
 
 // The elicitation round trip every client runs against examples/conformance's

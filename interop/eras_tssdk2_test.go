@@ -77,13 +77,7 @@ func TestTypeScriptSDK2BothEras(t *testing.T) {
 				ts := &tsSummary{Transport: transport + "/" + mode, Steps: s.Steps}
 				var tools mcp.ListToolsResult
 				if ts.result(t, "listTools", &tools) {
-					found := false
-					for _, tool := range tools.Tools {
-						found = found || tool.Name == "test_elicitation"
-					}
-					if !found {
-						t.Errorf("tools/list has no test_elicitation: %s", jsonOf(t, tools))
-					}
+					checkHasTool(t, &tools, "test_elicitation")
 				}
 				checkText(t, ts, "callSimpleText", "This is a simple text response for testing.")
 				checkText(t, ts, "callElicitationAccept", elicitAcceptedText)
