@@ -3,7 +3,6 @@ package interop
 import (
 	"context"
 	"encoding/json"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -19,11 +18,11 @@ import (
 // get -32602 for prompt arguments that break the prompt's contract.
 func TestSupportOverStdioWithGoSDK(t *testing.T) {
 	updates := make(chan string, 16)
-	session := connectStdioWith(t, buildExample(t, "support"), &mcp.ClientOptions{
+	session := connectGoSDK(t, "stdio", exampleBin(t, "support"), eraLegacy, &mcp.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			updates <- req.Params.URI
 		},
-	})
+	}, nil)
 	ctx := context.Background()
 
 	caps := session.InitializeResult().Capabilities
@@ -234,21 +233,6 @@ func TestSupportOverStdioWithGoSDK(t *testing.T) {
 	if err != nil || !res.IsError || !strings.Contains(textOf(res), "/level") {
 		t.Errorf("escalate_ticket to ceo: %v %q", err, textOf(res))
 	}
-}
-
-// connectStdioWith is connectStdio with client options (notification
-// handlers).
-func connectStdioWith(t *testing.T, bin string, opts *mcp.ClientOptions) *mcp.ClientSession {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	t.Cleanup(cancel)
-	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, opts)
-	session, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, legacyEra)
-	if err != nil {
-		t.Fatalf("connect: %v", err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return session
 }
 
 // embedded returns the resource a prompt message embeds, after checking its
