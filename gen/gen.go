@@ -10,6 +10,7 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -31,7 +32,12 @@ const (
 const Suffix = "_mcpgen.go"
 
 // Options tune generation. The zero value is the default.
-type Options struct{}
+type Options struct {
+	// SpecDir is the spec's directory, for the files the spec names (the
+	// HTML of MCP App views, copied beside the generated code). Nil is
+	// fine for a spec that names none.
+	SpecDir fs.FS
+}
 
 // File is one generated file: a name relative to the output directory and
 // its formatted content.
@@ -43,13 +49,16 @@ type File struct {
 // Generate returns the generated files for a spec that spec.Load accepted.
 // When the spec asks for something Go cannot express (two names that become
 // one Go identifier, …) the error is a spec.Diagnostics.
-func Generate(s *spec.Spec, _ Options) ([]File, error) {
+func Generate(s *spec.Spec, opts Options) ([]File, error) {
 	p := newPlan(s)
 	if len(p.diags) > 0 {
 		return nil, p.diags.Sort()
 	}
 	g := &generator{spec: s, plan: p, source: baseName(s.File)}
-	var files []File
+	files, diags := g.htmlFiles(opts.SpecDir)
+	if len(diags) > 0 {
+		return nil, diags.Sort()
+	}
 	for _, unit := range []struct {
 		name string
 		fill func(*jen.File)

@@ -48,7 +48,8 @@ func generateCase(t *testing.T, specPath string) ([]gen.File, spec.Diagnostics) 
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	files, err := gen.Generate(s, gen.Options{})
+	opts := gen.Options{SpecDir: os.DirFS(filepath.Dir(specPath))}
+	files, err := gen.Generate(s, opts)
 	var gd spec.Diagnostics
 	if errors.As(err, &gd) {
 		return nil, gd
@@ -57,7 +58,7 @@ func generateCase(t *testing.T, specPath string) ([]gen.File, spec.Diagnostics) 
 		t.Fatalf("generate: %v", err)
 	}
 	// Determinism: a second run gives the same bytes.
-	again, err := gen.Generate(s, gen.Options{})
+	again, err := gen.Generate(s, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,6 +99,8 @@ func checkFiles(t *testing.T, dir string, files []gen.File) {
 		got[f.Path] = string(f.Bytes)
 	}
 	onDisk, _ := filepath.Glob(filepath.Join(dir, "*"+gen.Suffix))
+	copies, _ := filepath.Glob(filepath.Join(dir, "ui_*"+gen.HTMLSuffix))
+	onDisk = append(onDisk, copies...)
 	want := map[string]string{}
 	for _, p := range onDisk {
 		data, err := os.ReadFile(p)

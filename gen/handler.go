@@ -103,8 +103,16 @@ func (m *handlerMethod) signature(named bool) jen.Code {
 func (g *generator) toolMethods() []*handlerMethod {
 	var ms []*handlerMethod
 	for _, tp := range g.plan.tools {
+		description := tp.tool.Description
+		if u := tp.tool.UI; u != nil {
+			description += fmt.Sprintf("\n\nShown in MCP App view %q. Hosts without MCP Apps show only the text\n"+
+				"content, so the result must hold a text block (give a typed output a\nTextSummary method).", u.Resource)
+		}
 		m := &handlerMethod{name: tp.method, kind: "tool", item: tp.tool.Name, zero: jen.Nil(),
-			doc: g.itemDoc(tp.method, "serves tool", tp.tool.Name, tp.tool.Pos, tp.tool.Description)}
+			doc: g.itemDoc(tp.method, "serves tool", tp.tool.Name, tp.tool.Pos, description)}
+		if id := tp.tool.Idempotency; id != nil {
+			m.doc += fmt.Sprintf("\n\nIdempotent by %s: the runtime calls this method once per value of it and answers retries with the first successful result.", id.Key)
+		}
 		switch {
 		case tp.tool.InputSchema != nil:
 			m.params = []jen.Code{jen.Id("args"), jen.Qual(jsonPkg, "RawMessage")}
@@ -127,9 +135,16 @@ func (g *generator) resourceMethods() []*handlerMethod {
 	var ms []*handlerMethod
 	for _, rp := range g.plan.resources {
 		r := rp.res
+		if rp.method == "" {
+			continue // a view whose HTML is embedded
+		}
 		res, zero := g.contentResult(r.Content, rp.content)
+		description := r.URI + "\n\n" + r.Description
+		if r.IsApp() {
+			description += "\n\nAn MCP App view: return its HTML document."
+		}
 		ms = append(ms, &handlerMethod{name: rp.method, kind: "resource", item: r.Name, results: []jen.Code{res}, zero: zero,
-			doc: g.itemDoc(rp.method, "reads resource", r.Name, r.Pos, r.URI+"\n\n"+r.Description)})
+			doc: g.itemDoc(rp.method, "reads resource", r.Name, r.Pos, description)})
 	}
 	for _, tp := range g.plan.templates {
 		t := tp.tmpl

@@ -160,7 +160,9 @@ func newPlan(s *spec.Spec) *plan {
 	for _, r := range s.Resources {
 		base := naming.Exported(r.Name)
 		rp := &resourcePlan{res: r, base: base}
-		rp.method = p.method("Read"+base, r.Pos, fmt.Sprintf("resource %q", r.Name))
+		if !embedsHTML(r) { // an embedded view needs no handler
+			rp.method = p.method("Read"+base, r.Pos, fmt.Sprintf("resource %q", r.Name))
+		}
 		p.resources = append(p.resources, rp)
 	}
 	for _, t := range s.ResourceTemplates {

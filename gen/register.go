@@ -35,13 +35,27 @@ func (g *generator) registerFile(f *jen.File) {
 	)
 
 	opts := jen.Id("opts")
+	var defaults []jen.Code // options the spec sets, which the caller's opts override
 	if srv.Instructions != "" {
 		f.Line()
 		f.Comment("Instructions tell the client how to use the server (server.instructions in the spec).")
 		f.Const().Id("Instructions").Op("=").Lit(srv.Instructions)
-		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(
-			jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions"))), jen.Id("opts").Op("..."))
+		defaults = append(defaults, jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions")))
 	}
+	defaults = append(defaults, cachingOptions(srv.Caching)...)
+	if len(defaults) > 0 {
+		list := defaults
+		if len(defaults) > 1 { // one a line
+			list = nil
+			for _, o := range defaults {
+				list = append(list, jen.Line().Add(o))
+			}
+			list = append(list, jen.Line())
+		}
+		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(list...), jen.Id("opts").Op("..."))
+	}
+
+	g.embedHTML(f)
 
 	f.Line()
 	f.Comment("NewServer returns a server for h with everything the spec declares registered.")
@@ -58,9 +72,13 @@ func (g *generator) registerFile(f *jen.File) {
 	f.Comment("they equal the reflection of the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
-			gr.Id("s").Dot("AddTool").Call(g.typedTool(tp))
+			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
 		}
 		for _, rp := range g.plan.resources {
+			if rp.res.IsApp() {
+				gr.Id("s").Dot("AddResource").Call(g.appResource(rp))
+				continue
+			}
 			gr.Id("s").Dot("AddResource").Call(jen.Qual(runtimePkg, "TypedResource").Call(
 				jen.Line().Add(g.resourceLiteral(rp.res)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
 		}
@@ -82,6 +100,7 @@ func (g *generator) resourceLiteral(r *spec.Resource) jen.Code {
 		if r.Size != nil {
 			d[jen.Id("Size")] = jen.Qual(runtimePkg, "Ptr").Call(jen.Int64().Call(jen.Lit(*r.Size)))
 		}
+		g.ownCache(d, r.Cache)
 	}))
 }
 
@@ -94,6 +113,7 @@ func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
 		if c := g.completeFunc(tp.completions); c != nil {
 			d[jen.Id("Complete")] = c
 		}
+		g.ownCache(d, t.Cache)
 	}))
 }
 
@@ -322,6 +342,23 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 		}
 		if t.OutputSchema != nil {
 			d[jen.Id("OutputSchema")] = rawJSON(t.OutputSchema)
+		}
+		if id := t.Idempotency; id != nil {
+			d[jen.Id("Idempotency")] = jen.Op("&").Qual(runtimePkg, "Idempotency").Values(jen.DictFunc(func(fields jen.Dict) {
+				fields[jen.Id("Key")] = jen.Lit(id.Key)
+				if id.TTL > 0 {
+					fields[jen.Id("TTL")] = durationCode(id.TTL)
+				}
+			}))
+		}
+		// The server's default scopes are resolved here: the runtime
+		// knows only what each tool needs.
+		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {
+			d[jen.Id("Scopes")] = jen.Index().String().ValuesFunc(func(sg *jen.Group) {
+				for _, s := range scopes {
+					sg.Lit(s)
+				}
+			})
 		}
 		g.generatedSchemas(d, t)
 	}))

@@ -162,6 +162,9 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 	if len(s.Examples) > 0 {
 		add("examples", jsonValues(s.Examples))
 	}
+	if s.MCPHeader != "" { // a jsonschema_extras tag: reflection puts it last
+		add("x-mcp-header", s.MCPHeader)
+	}
 	if s.Nullable {
 		return object{{"oneOf", []object{o, {{"type", "null"}}}}}
 	}

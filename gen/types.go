@@ -242,6 +242,11 @@ func (g *generator) fieldType(prop *spec.Property) (jen.Code, map[string]string)
 	if kw := g.tagKeywords(s); len(kw) > 0 {
 		tags["jsonschema"] = strings.Join(kw, ",")
 	}
+	if s.MCPHeader != "" {
+		// Kept in the inputSchema that tools/list sends: the client mirrors
+		// the argument into Mcp-Param-{name}, and the runtime checks it.
+		tags["jsonschema_extras"] = "x-mcp-header=" + s.MCPHeader
+	}
 	desc := s.Description
 	if desc == "" && s.Kind == spec.KindRef && !g.isDeclaredElsewhere(s) {
 		// invopop inlines named scalar types and replaces their description

@@ -110,7 +110,7 @@ func ask(ctx context.Context, method string, need clientCaps, capName string, pa
 	ss := c.ss
 	p := c.peerInfo()
 	if p != nil && p.modern {
-		return askModern(c, method, need, capName, params)
+		return askModern(c, inputKey(ctx), method, need, capName, params)
 	}
 	if ss.noRequests {
 		return nil, fmt.Errorf("runtime: %s: a stateless HTTP server cannot send requests to the client", method)
@@ -399,7 +399,7 @@ func ListRoots(ctx context.Context) ([]Root, error) {
 // askModern is ask in the 2026-07-28 era: the answer comes from the
 // request's retry (see mrtr.go), and until then the request is recorded for
 // its input_required result.
-func askModern(c *call, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
+func askModern(c *call, named, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
 	m := c.mrtr
 	if m == nil {
 		return nil, fmt.Errorf("runtime: %s: a %s request cannot ask the client for input; only tools/call, prompts/get and resources/read can", method, c.peer.version)
@@ -408,7 +408,7 @@ func askModern(c *call, method string, need clientCaps, capName string, params a
 		m.lack(need)
 		return nil, fmt.Errorf("runtime: %s needs the client capability %s: %w", method, capName, ErrCapabilityNotSupported)
 	}
-	key, answer := m.next()
+	key, answer := m.next(named)
 	if answer != nil {
 		return answer, nil
 	}

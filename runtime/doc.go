@@ -10,8 +10,10 @@
 // result's _meta, the caching hints ttlMs and cacheScope (WithCaching),
 // logging only at the request's io.modelcontextprotocol/logLevel, -32602
 // for a resource not found, and the removed methods (ping,
-// logging/setLevel, resources/subscribe) answered as not found. One
-// dispatch core serves both; handlers are written once.
+// logging/setLevel, resources/subscribe) answered as not found; change
+// notifications travel on subscriptions/listen streams. One dispatch core
+// serves both; handlers are written once. Both eras are served by default
+// (WithoutModernEra keeps to the legacy one).
 //
 // A Server holds what is offered: tools, registered with AddTool, usually
 // through the typed adapters TypedTool and TypedToolResult, which derive JSON
@@ -32,6 +34,15 @@
 // mode, and DNS-rebinding protection on by default. ListenAndServe serves it
 // at /mcp with a graceful shutdown; Serve is what a main calls (stdio, or
 // HTTP given an address).
+//
+// Over HTTP a server can be an OAuth 2.1 resource server
+// (WithAuthorization): every request needs a bearer token that a
+// TokenVerifier accepts (JWTVerifier: JWTs checked against a key set) and
+// that names this server as its audience; the protected resource metadata
+// (RFC 9728) tells clients where to get one; a tool's Scopes are required
+// per tools/call (403 insufficient_scope otherwise, for step-up); a legacy
+// session belongs to the subject that created it. Handlers read the
+// identity with AuthFromContext.
 //
 // A handler reaches the client of its request through its context: Log (or
 // a slog.Logger from Logger) sends log messages at or above the level the
@@ -60,6 +71,13 @@
 //
 // Optional values are Opt[T] everywhere. Handlers reach request-scoped
 // information (ClientInfo, ClientCapabilities, ProtocolVersion, SessionID,
-// RequestHeader) through their context, so handler signatures stay stable as
+// RequestHeader, AuthFromContext) through their context, so handler signatures stay stable as
 // abilities are added.
+//
+// MCP Apps (the io.modelcontextprotocol/ui extension): AppResource registers
+// a ui:// HTML view with the app media type and its _meta.ui on both the
+// list entry and every read; AppTool links a tool to a view and turns a
+// result without a text block into an isError result, since hosts without
+// the extension show only text; ClientSupportsUI says whether the client
+// declared the extension; server/discover advertises it.
 package runtime

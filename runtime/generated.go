@@ -38,7 +38,7 @@ func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in In) (Out
 		}
 		o, err := fn(ctx, v)
 		if err != nil {
-			return failed(err)
+			return failed(ctx, err)
 		}
 		var none Out // a nil pointer
 		if any(o) == any(none) {
@@ -62,7 +62,7 @@ func GeneratedToolResult[In any](t Tool, fn func(ctx context.Context, in In) (*C
 		}
 		res, err := fn(ctx, v)
 		if err != nil {
-			return failed(err)
+			return failed(ctx, err)
 		}
 		if res == nil {
 			return ErrorResult("tool returned no result"), nil

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -55,18 +56,28 @@ import (
 //
 // Mounted in an http.Server, its open GET streams end when the server's
 // Shutdown begins, so that Shutdown waits only for requests in progress.
-func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler { return s.newHTTPHandler(opts) }
+//
+// With WithAuthorization, every request needs a bearer token first (see
+// WithAuthorization for the answers when it has none, or not the right one).
+func (s *Server) HTTPHandler(opts ...HTTPOption) http.Handler {
+	h, err := s.newHTTPHandler(opts)
+	if err != nil {
+		panic("runtime: HTTPHandler: " + err.Error())
+	}
+	return h
+}
 
 type httpHandler struct {
-	srv *Server
-	cfg httpConfig
+	srv  *Server
+	cfg  httpConfig
+	auth *authGate // nil without WithAuthorization
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
 	drains   map[*http.Server]chan struct{} // closed when that server shuts down
 }
 
-func (s *Server) newHTTPHandler(opts []HTTPOption) *httpHandler {
+func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 	cfg := httpConfig{
 		idleTimeout:     defaultIdleTimeout,
 		maxBody:         int64(s.cfg.maxMessageSize),
@@ -77,7 +88,15 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) *httpHandler {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	return &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession)}
+	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession)}
+	if cfg.auth != nil {
+		g, err := newAuthGate(cfg.auth)
+		if err != nil {
+			return nil, fmt.Errorf("WithAuthorization: %w", err)
+		}
+		h.auth = g
+	}
+	return h, nil
 }
 
 // Shared header values (net/http does not modify them).
@@ -98,6 +117,11 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg := h.checkHostOrigin(r); msg != "" {
 		httpError(w, http.StatusForbidden, "", errorf(CodeInvalidRequest, "%s", msg))
 		return
+	}
+	if h.auth != nil {
+		if r = h.auth.authenticate(w, r, h); r == nil {
+			return
+		}
 	}
 	switch r.Method {
 	case http.MethodPost:
@@ -153,7 +177,10 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
 	}
-	if kind == kindRequest && h.srv.cfg.modern && modernRequest(env.method, env.Params) {
+	if h.auth != nil && kind == kindRequest && !h.auth.checkToolScopes(w, r, h, &env, echo) {
+		return
+	}
+	if kind == kindRequest && !h.srv.cfg.legacyOnly && modernRequest(env.method, env.Params) {
 		h.postModern(w, r, &env, echo)
 		return
 	}
@@ -174,6 +201,9 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		if hs = h.newSession(); hs == nil {
 			httpError(w, http.StatusInternalServerError, echo, errorf(CodeInternalError, "internal error: cannot make a session id"))
 			return
+		}
+		if info, ok := AuthFromContext(r.Context()); ok {
+			hs.owner = info.owner() // later requests must come from the same subject
 		}
 	} else if hs = h.session(w, r, echo); hs == nil {
 		return
@@ -393,6 +423,10 @@ func (h *httpHandler) session(w http.ResponseWriter, r *http.Request, echo strin
 	h.mu.Unlock()
 	if hs == nil {
 		httpError(w, http.StatusNotFound, echo, errorf(CodeInvalidRequest, "session not found: it ended or expired; initialize a new one"))
+		return nil
+	}
+	if h.auth != nil && !h.auth.checkOwner(w, r, hs, echo) {
+		return nil
 	}
 	return hs
 }
@@ -404,7 +438,7 @@ func (h *httpHandler) newSession() *httpSession {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil
 	}
-	id := base64.RawURLEncoding.EncodeToString(b[:]) // visible ASCII only
+	id := h.cfg.sessionPrefix + base64.RawURLEncoding.EncodeToString(b[:]) // visible ASCII only
 	hs := &httpSession{h: h, id: id, sidHeader: []string{id}}
 	hs.ss = h.srv.newSession(hs)
 	hs.ss.id = id

@@ -1,10 +1,9 @@
 package runtime
 
 import (
-	"encoding/base64"
+	"context"
 	"net/http"
 	"slices"
-	"strings"
 )
 
 // The modern front door of Streamable HTTP (2026-07-28
@@ -26,7 +25,7 @@ const (
 // (MCP-Protocol-Version): GET and DELETE are then 405.
 // modern reports whether r comes by the modern front door of a server that
 // serves the modern era.
-func (h *httpHandler) modern(r *http.Request) bool { return h.srv.cfg.modern && modernHeader(r) }
+func (h *httpHandler) modern(r *http.Request) bool { return !h.srv.cfg.legacyOnly && modernHeader(r) }
 
 func modernHeader(r *http.Request) bool {
 	return slices.Contains(modernVersions, r.Header.Get(headerProtocolVersion))
@@ -62,10 +61,16 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
 	}
-	hs := &httpSession{h: h}
+	if method == "tools/call" {
+		if e := h.srv.checkParamHeaders(r, env.Params); e != nil {
+			httpError(w, http.StatusBadRequest, echo, e)
+			return
+		}
+	}
+	hs := &httpSession{h: h, listening: method == "subscriptions/listen"}
 	hs.ss = h.srv.newSession(hs)
 	hs.ss.noRequests = true
-	defer hs.ss.Close()
+	defer hs.ss.Close() // ends the request (a subscription, say) if the stream closed first
 	st, e := hs.openStream(r, echo)
 	if e != nil {
 		httpError(w, http.StatusBadRequest, echo, e)
@@ -74,7 +79,32 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	// The request is cancelled when its stream closes: the context has the
 	// stream's values and the HTTP request's cancellation.
 	st.modern = true
-	ctx := &modernCtx{Context: cancelWith{Context: st, done: r.Context()}, peer: peer}
+	done := r.Context()
+	if hs.listening {
+		// A subscription lasts until shutdown at most, and then ends
+		// gracefully: its request returns, and its result closes the
+		// stream (a client that goes away ends it too, unanswered).
+		var end context.CancelFunc
+		done, end = context.WithCancel(done)
+		defer end()
+		if drain := h.drain(r); drain != nil {
+			go func() {
+				select {
+				case <-drain:
+					end()
+				case <-done.Done():
+				}
+			}()
+		}
+	}
+	ctx := &modernCtx{Context: cancelWith{Context: st, done: done}, peer: peer}
+	if hs.listening {
+		// A subscription streams until it ends: its request runs on a
+		// worker while this goroutine serves the stream.
+		hs.ss.dispatch(ctx, kindRequest, env)
+		st.serve(w, r, nil, -1, false)
+		return
+	}
 	st.dispatchAndServe(w, r, func() { hs.ss.dispatch(ctx, kindRequest, env) })
 }
 
@@ -114,24 +144,4 @@ func headerMismatch(header, got, want, what string) *Error {
 		return errorf(CodeHeaderMismatch, "header mismatch: the %s header is required and must be %s (%s)", header, quote(want), what)
 	}
 	return errorf(CodeHeaderMismatch, "header mismatch: %s is %s, but %s is %s", header, quote(got), what, quote(want))
-}
-
-// decodeHeaderValue decodes the =?base64?…?= form of a header value (the
-// standard alphabet, padded or not); other values are taken as they are.
-func decodeHeaderValue(v string) (string, bool) {
-	rest, ok := strings.CutPrefix(v, "=?base64?")
-	if !ok {
-		return v, true
-	}
-	enc, ok := strings.CutSuffix(rest, "?=")
-	if !ok {
-		return "", false
-	}
-	b, err := base64.StdEncoding.DecodeString(enc)
-	if err != nil {
-		if b, err = base64.RawStdEncoding.DecodeString(enc); err != nil {
-			return "", false
-		}
-	}
-	return string(b), true
 }

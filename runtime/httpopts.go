@@ -1,6 +1,9 @@
 package runtime
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
 // HTTPOption configures the Streamable HTTP transport (HTTPHandler,
 // ListenAndServe, Serve).
@@ -16,6 +19,8 @@ type httpConfig struct {
 	jsonResponses   bool
 	retry           time.Duration
 	shutdownTimeout time.Duration
+	sessionPrefix   string      // starts every Mcp-Session-Id (WithSessionIDPrefix)
+	auth            *AuthConfig // resource-server mode (WithAuthorization)
 }
 
 const (
@@ -120,4 +125,26 @@ func WithShutdownTimeout(d time.Duration) HTTPOption {
 			c.shutdownTimeout = d
 		}
 	}
+}
+
+// WithSessionIDPrefix starts every Mcp-Session-Id this server issues with
+// prefix, a tag naming the replica (such as "r1."), so that a load balancer
+// in front of several replicas can send each legacy session back to the
+// replica that holds it: open-source nginx, for one, cannot learn which
+// backend issued an id, but its map directive can route on the id's prefix
+// (README, "Deploying behind a load balancer"). The rest of the id is still
+// 128 random bits. The 2026-07-28 era has no sessions and needs no such
+// routing. The prefix must be at most 64 characters of visible ASCII
+// (0x21–0x7E), the characters a session id may hold; any other prefix is a
+// programming error, and WithSessionIDPrefix panics saying so.
+func WithSessionIDPrefix(prefix string) HTTPOption {
+	if len(prefix) > 64 {
+		panic(fmt.Sprintf("runtime.WithSessionIDPrefix(%q): longer than 64 characters", prefix))
+	}
+	for i := 0; i < len(prefix); i++ {
+		if c := prefix[i]; c < 0x21 || c > 0x7e {
+			panic(fmt.Sprintf("runtime.WithSessionIDPrefix(%q): byte %d (%#02x) is not visible ASCII (0x21–0x7E), which Mcp-Session-Id must be", prefix, i, c))
+		}
+	}
+	return func(c *httpConfig) { c.sessionPrefix = prefix }
 }

@@ -19,6 +19,8 @@ type httpSession struct {
 	sidHeader  []string // {id}, the Mcp-Session-Id header of every response
 	standalone *stream  // stream "0", for what belongs to no request; nil when stateless
 	registered bool     // its id is served (set once, before it is shared)
+	listening  bool     // it serves a subscriptions/listen: its stream is SSE whatever the options
+	owner      string   // with authorization: whom the session belongs to (AuthInfo.owner)
 
 	mu         sync.Mutex
 	closed     bool               // no new streams
@@ -133,7 +135,7 @@ func (hs *httpSession) takeStream(rel string, final bool) *stream {
 
 func (hs *httpSession) send(rel string, final bool, msg []byte) bool {
 	var st *stream
-	if rel == "" || !final && hs.h.cfg.jsonResponses {
+	if rel == "" || !final && hs.h.cfg.jsonResponses && !hs.listening {
 		st = hs.standalone
 	} else {
 		st = hs.takeStream(rel, final)

@@ -194,6 +194,7 @@ var modernMethods = map[string]bool{
 	"prompts/list":             true,
 	"prompts/get":              true,
 	"completion/complete":      true,
+	"subscriptions/listen":     true,
 }
 
 // cacheable are the methods whose modern results carry ttlMs and
@@ -214,11 +215,15 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 	switch m := string(method); m {
 	case "tools/call", "prompts/get", "resources/read":
 		if firstByte(params) == '{' {
-			if ctx.mrtr, e = ss.srv.newMRTR(m, params); e != nil {
+			if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
 				ss.sendError(id, e)
 				return
 			}
 		}
+	}
+	if string(method) == "subscriptions/listen" {
+		ss.listen(ctx, id, params)
+		return
 	}
 	if ss.runUserCode(ctx, id, method, params) {
 		return
@@ -264,7 +269,8 @@ func modernError(e *Error) *Error {
 
 // discover answers server/discover.
 func (s *Server) discover() encoder {
-	caps, _ := s.capabilitiesFor(true)
+	caps, _ := s.capabilities()
+	caps = s.withExtensions(caps)
 	b := append([]byte(`{"supportedVersions":`), `["`+modernVersions[0]+`"]`...)
 	b = append(b, `,"capabilities":`...)
 	b = append(b, caps...)
@@ -279,13 +285,17 @@ func (s *Server) discover() encoder {
 // resultType, the caching hints of a cacheable method, and the server's
 // identity in _meta.
 func (s *Server) modernResult(method string, res encoder) encoder {
-	return modernEncoder{inner: res, srv: s, cache: cacheable(method)}
+	var cache *CacheHint
+	if cacheable(method) {
+		cache = s.cacheFor(method)
+	}
+	return modernEncoder{inner: res, srv: s, cache: cache}
 }
 
 type modernEncoder struct {
 	inner encoder
 	srv   *Server
-	cache bool
+	cache *CacheHint // the caching hints it carries; nil: none
 }
 
 func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
@@ -331,12 +341,12 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 		sep()
 		b = append(b, `"resultType":"complete"`...)
 	}
-	if m.cache {
+	if m.cache != nil {
 		sep()
 		b = append(b, `"ttlMs":`...)
-		b = strconv.AppendInt(b, m.srv.cfg.cacheTTL.Milliseconds(), 10)
+		b = strconv.AppendInt(b, m.cache.TTL.Milliseconds(), 10)
 		b = append(b, `,"cacheScope":`...)
-		b = appendString(b, m.srv.cfg.cacheScope)
+		b = appendString(b, m.cache.Scope)
 	}
 	if metaAt < 0 {
 		sep()

@@ -27,7 +27,7 @@ const (
 // what the handler's context says about the client, and "log" logs at
 // every level.
 func modernServer(opts ...runtime.Option) *runtime.Server {
-	srv := runtime.NewServer(testInfo(), append([]runtime.Option{runtime.WithModernEra()}, opts...)...)
+	srv := runtime.NewServer(testInfo(), opts...)
 	srv.AddTool(echoTool("echo"))
 	srv.AddTool(runtime.Tool{Name: "peer", Description: "Who asks.", Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
 		info, _ := runtime.ClientInfo(ctx)
@@ -132,7 +132,7 @@ var modernCases = []struct {
 	want   []string // stdio / Session: every message, the response last
 }{
 	{"discover", req(1, "server/discover", `{`+modernMeta+`}`), 200,
-		[]string{ok("1", `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{},"resources":{},"logging":{}},"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)}},
+		[]string{ok("1", `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true,"listChanged":true},"logging":{}},"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)}},
 	{"discover without _meta", req(2, "server/discover", ""), 400, []string{fail("2", noMeta)}},
 	{"tools/list", req(3, "tools/list", `{`+modernMeta+`}`), 200,
 		[]string{ok("3", toolsListJSON+`,"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)}},
@@ -350,7 +350,13 @@ func TestModernHTTPHeaders(t *testing.T) {
 	}{
 		{"all headers", call, nil, 200, ok("1", `{"content":[{"type":"text","text":""}],"resultType":"complete",`+modernInfo+`}`)},
 		{"base64 name", call, map[string]string{"Mcp-Name": "=?base64?ZWNobw==?="}, 200, ok("1", `{"content":[{"type":"text","text":""}],"resultType":"complete",`+modernInfo+`}`)},
-		{"base64 unpadded", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E?="}, 200, ok("2", `{"contents":[{"uri":"test://a","mimeType":"text/plain","text":"A"}],"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)},
+		{"base64 padded", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E=?="}, 200, ok("2", `{"contents":[{"uri":"test://a","mimeType":"text/plain","text":"A"}],"resultType":"complete","ttlMs":0,"cacheScope":"private",`+modernInfo+`}`)},
+		// SEP-2243: invalid padding is refused, and a value without the
+		// whole wrapper is literal.
+		{"base64 unpadded", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E?="}, 400,
+			mismatch("2", `header mismatch: Mcp-Name "=?base64?dGVzdDovL2E?=" is not valid =?base64?…?= text`)},
+		{"base64 prefix only", read, map[string]string{"Mcp-Name": "=?base64?dGVzdDovL2E="}, 400,
+			mismatch("2", `header mismatch: Mcp-Name is "=?base64?dGVzdDovL2E=", but params.uri is "test://a"`)},
 		{"version header missing", call, map[string]string{"MCP-Protocol-Version": ""}, 400,
 			mismatch("1", `header mismatch: the Mcp-Protocol-Version header is required and must be "2026-07-28" (the protocol version in _meta)`)},
 		{"version header differs", call, map[string]string{"MCP-Protocol-Version": "2025-11-25"}, 400,
@@ -459,5 +465,64 @@ func TestModernHTTPCancelOnClose(t *testing.T) {
 		}
 	case <-time.After(wait):
 		t.Fatal("closing the stream did not cancel the request")
+	}
+}
+
+// The modern era is served by default; WithModernEra is a no-op kept for
+// code written when it was not, and WithoutModernEra serves the legacy era
+// only (server/discover is then an error, so that dual-era clients fall
+// back to initialize).
+func TestModernEraOptions(t *testing.T) {
+	discover := req(1, "server/discover", withMeta(`"x":0`))
+	for _, tc := range []struct {
+		name   string
+		opts   []runtime.Option
+		modern bool
+	}{
+		{"default", nil, true},
+		{"WithModernEra", []runtime.Option{runtime.WithModernEra()}, true},
+		{"WithoutModernEra", []runtime.Option{runtime.WithoutModernEra()}, false},
+		{"WithoutModernEra then WithModernEra", []runtime.Option{runtime.WithoutModernEra(), runtime.WithModernEra()}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := newSessionPeer(t, modernServer(tc.opts...)).exchange(discover)
+			served := len(got) == 1 && strings.Contains(got[0], `"supportedVersions":["2026-07-28"]`)
+			refused := len(got) == 1 && strings.Contains(got[0], `"error":`)
+			if served != tc.modern || refused == tc.modern {
+				t.Errorf("server/discover: %q; modern era served: %v, want %v", got, served, tc.modern)
+			}
+		})
+	}
+}
+
+// Caching hints per method and per resource: a resource's own Cache wins
+// for its reads, then WithMethodCaching, then WithCaching.
+func TestModernCachingPerPrimitive(t *testing.T) {
+	srv := modernServer(
+		runtime.WithCaching(time.Second, "private"),
+		runtime.WithMethodCaching("tools/list", runtime.CacheHint{TTL: time.Minute, Scope: "public"}),
+		runtime.WithMethodCaching("resources/read", runtime.CacheHint{TTL: 2 * time.Second, Scope: "public"}),
+		runtime.WithMethodCaching("tools/call", runtime.CacheHint{TTL: time.Hour}), // not cacheable: ignored
+	)
+	read := func(context.Context, *runtime.ReadResourceRequest) (*runtime.ReadResourceResult, error) {
+		return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{URI: "test://x", Text: "x"}}}, nil
+	}
+	srv.AddResource(runtime.Resource{URI: "test://own", Cache: &runtime.CacheHint{TTL: time.Hour, Scope: "public"}, Handler: read})
+	srv.AddResourceTemplate(runtime.ResourceTemplate{URITemplate: "test://t/{id}", Cache: &runtime.CacheHint{TTL: -1, Scope: "x"}, Handler: read})
+	p := newSessionPeer(t, srv)
+	for _, tc := range []struct{ msg, cache string }{
+		{req(1, "server/discover", `{`+modernMeta+`}`), `"ttlMs":1000,"cacheScope":"private"`},
+		{req(2, "tools/list", `{`+modernMeta+`}`), `"ttlMs":60000,"cacheScope":"public"`},
+		{req(3, "resources/templates/list", `{`+modernMeta+`}`), `"ttlMs":1000,"cacheScope":"private"`},
+		{req(4, "resources/read", withMeta(`"uri":"test://a"`)), `"ttlMs":2000,"cacheScope":"public"`},
+		{req(5, "resources/read", withMeta(`"uri":"test://own"`)), `"ttlMs":3600000,"cacheScope":"public"`},
+		{req(6, "resources/read", withMeta(`"uri":"test://t/1"`)), `"ttlMs":0,"cacheScope":"private"`},
+	} {
+		if got := p.exchange(tc.msg)[0]; !strings.Contains(got, `"resultType":"complete",`+tc.cache+`,`) {
+			t.Errorf("%s:\n got %s\nwant %s", tc.msg, got, tc.cache)
+		}
+	}
+	if got := p.exchange(req(7, "tools/call", withMeta(`"name":"echo"`)))[0]; strings.Contains(got, "ttlMs") {
+		t.Errorf("tools/call is not cacheable: %s", got)
 	}
 }

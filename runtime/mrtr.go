@@ -80,6 +80,7 @@ func newStateKey() []byte {
 // resources/read: the answers it has, and what its handler asked for.
 type mrtr struct {
 	method, target string // what the state is bound to
+	owner          string // and to whom, with authorization (AuthInfo.owner)
 
 	mu        sync.Mutex
 	answers   map[string]json.RawMessage
@@ -94,14 +95,35 @@ type inputRequest struct {
 	params      []byte
 }
 
-// next numbers the handler's next request and returns its answer, if the
-// client gave one.
-func (m *mrtr) next() (key string, answer json.RawMessage) {
+// next keys the handler's next request (named, or numbered in the order
+// asked) and returns its answer, if the client gave one.
+func (m *mrtr) next(named string) (key string, answer json.RawMessage) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	key = "input-" + strconv.Itoa(m.asks)
+	key = named
+	if key == "" {
+		key = "input-" + strconv.Itoa(m.asks)
+	}
 	m.asks++
 	return key, m.answers[key]
+}
+
+type inputKeyKey struct{}
+
+// WithInputKey returns a context under which CreateMessage, Elicit and
+// ListRoots name their request key in the 2026-07-28 era: the key of the
+// request in the input_required result's inputRequests, under which the
+// client's retry answers it. Without it requests are keyed input-0,
+// input-1, … in the order the handler asks. Keys must differ within one
+// request (all rounds included). The legacy era, where the client is asked
+// directly, ignores it.
+func WithInputKey(ctx context.Context, key string) context.Context {
+	return context.WithValue(ctx, inputKeyKey{}, key)
+}
+
+func inputKey(ctx context.Context) string {
+	k, _ := ctx.Value(inputKeyKey{}).(string)
+	return k
 }
 
 func (m *mrtr) request(key, method string, params []byte) {
@@ -121,38 +143,45 @@ type stateClaims struct {
 	Method  string                     `json:"m"`
 	Target  string                     `json:"t"`
 	Expires int64                      `json:"e"` // Unix milliseconds
+	Owner   string                     `json:"o,omitempty"`
 	Answers map[string]json.RawMessage `json:"a,omitempty"`
 }
 
 // newMRTR reads the inputResponses and requestState of a modern request
-// that may need input. Input responses count only with a state that
-// verifies (the server issued the round they answer); extra keys are
-// ignored by the handler, which asks for what it needs.
-func (s *Server) newMRTR(method string, params []byte) (*mrtr, *Error) {
+// that may need input. The answers of earlier rounds come from a state
+// that verifies (the server issued it, for this request); those of this
+// round from inputResponses, which a first attempt may carry too (the
+// client answering ahead). Extra keys are ignored by the handler, which
+// asks for what it needs.
+//
+// With authorization, a state is bound to the user it was issued to, like a
+// legacy session: another user's token cannot replay its answers.
+func (s *Server) newMRTR(ctx context.Context, method string, params []byte) (*mrtr, *Error) {
 	key := "name"
 	if method == "resources/read" {
 		key = "uri"
 	}
 	target, _ := stringMember(params, key)
-	m := &mrtr{method: method, target: target}
-	rawState := member(params, "requestState")
-	if rawState == nil {
-		return m, nil
+	m := &mrtr{method: method, target: target, answers: make(map[string]json.RawMessage)}
+	if info, ok := AuthFromContext(ctx); ok {
+		m.owner = info.owner()
 	}
-	var state string
-	if json.Unmarshal(rawState, &state) != nil {
-		return nil, errorf(CodeInvalidParams, `invalid params: "requestState" must be a string`)
-	}
-	claims, e := s.verifyState(state)
-	if e != nil {
-		return nil, e
-	}
-	if claims.Method != method || claims.Target != target {
-		return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued for another request (%s %s)", claims.Method, quote(claims.Target))
-	}
-	m.answers = claims.Answers
-	if m.answers == nil {
-		m.answers = make(map[string]json.RawMessage)
+	if rawState := member(params, "requestState"); rawState != nil {
+		var state string
+		if json.Unmarshal(rawState, &state) != nil {
+			return nil, errorf(CodeInvalidParams, `invalid params: "requestState" must be a string`)
+		}
+		claims, e := s.verifyState(state)
+		if e != nil {
+			return nil, e
+		}
+		if claims.Method != method || claims.Target != target {
+			return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued for another request (%s %s)", claims.Method, quote(claims.Target))
+		}
+		if claims.Owner != m.owner {
+			return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued to another user; send the request again without it")
+		}
+		maps.Copy(m.answers, claims.Answers)
 	}
 	if raw := member(params, "inputResponses"); !isNull(raw) {
 		var responses map[string]json.RawMessage
@@ -206,7 +235,7 @@ func (s *Server) verifyState(state string) (*stateClaims, *Error) {
 func (s *Server) inputRequired(m *mrtr) (encoder, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	claims := stateClaims{Method: m.method, Target: m.target, Expires: time.Now().Add(s.cfg.stateTTL).UnixMilli(), Answers: maps.Clone(m.answers)}
+	claims := stateClaims{Method: m.method, Target: m.target, Expires: time.Now().Add(s.cfg.stateTTL).UnixMilli(), Answers: maps.Clone(m.answers), Owner: m.owner}
 	payload, err := json.Marshal(claims)
 	if err != nil {
 		return nil, err

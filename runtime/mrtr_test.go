@@ -20,7 +20,7 @@ import (
 const elicitSchema = `{"type":"object","properties":{"name":{"type":"string"}}}`
 
 func mrtrServer(opts ...runtime.Option) *runtime.Server {
-	srv := runtime.NewServer(testInfo(), append([]runtime.Option{runtime.WithModernEra()}, opts...)...)
+	srv := runtime.NewServer(testInfo(), opts...)
 	// "all" asks three things in one round.
 	srv.AddTool(runtime.Tool{Name: "all", Description: "Asks three things.", Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
 		el, err1 := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Name?", RequestedSchema: json.RawMessage(elicitSchema)})
@@ -43,6 +43,22 @@ func mrtrServer(opts ...runtime.Option) *runtime.Server {
 		}
 		return runtime.TextResult(first.Content["name"].(string) + "+" + second.Content["name"].(string)), nil
 	}})
+	// "named" names its request: a client answers it by that key.
+	srv.AddTool(runtime.Tool{Name: "named", Description: "Asks by name.", Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+		el, err := runtime.Elicit(runtime.WithInputKey(ctx, "user_name"), &runtime.ElicitRequest{Message: "Name?", RequestedSchema: json.RawMessage(elicitSchema)})
+		if err != nil {
+			return nil, err
+		}
+		return runtime.TextResult(fmt.Sprint(el.Content["name"])), nil
+	}})
+	// "typed" goes through the typed adapter, which turns errors into
+	// isError results: a missing capability is still -32021.
+	srv.AddTool(runtime.TypedToolResult(runtime.Tool{Name: "typed", Description: "Samples."}, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		if _, err := runtime.CreateMessage(ctx, &runtime.CreateMessageRequest{Messages: []runtime.SamplingMessage{{Role: "user", Content: runtime.Text("Hi")}}, MaxTokens: 10}); err != nil {
+			return nil, err
+		}
+		return runtime.TextResult("sampled"), nil
+	}))
 	srv.AddPrompt(runtime.Prompt{Name: "p", Description: "Asks.", Handler: func(ctx context.Context, _ *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) {
 		roots, err := runtime.ListRoots(ctx)
 		if err != nil {
@@ -145,6 +161,21 @@ func TestMRTR(t *testing.T) {
 				t.Fatalf("missing answer: %s", r)
 			}
 
+			// A named request; a client may answer it on its first attempt
+			// (no state yet), and extra answers are ignored.
+			r, _ = roundResult(t, ex(t, req(11, "tools/call", callParams("named", allCaps, ""))))
+			if !strings.Contains(r, `"inputRequests":{"user_name":{"method":"elicitation/create"`) {
+				t.Fatalf("named: %s", r)
+			}
+			got = ex(t, req(12, "tools/call", callParams("named", allCaps, `,"inputResponses":{"user_name":{"action":"accept","content":{"name":"Bo"}},"other":{"action":"accept"}}`)))
+			if want := ok("12", `{"content":[{"type":"text","text":"Bo"}],"resultType":"complete",`+info+`}`); got != want {
+				t.Fatalf("named, answered ahead:\n got %s\nwant %s", got, want)
+			}
+			got = ex(t, req(13, "tools/call", callParams("named", allCaps, `,"inputResponses":{"user_name":12345}`)))
+			if !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, `inputResponses[\"user_name\"] must be a result object`) {
+				t.Fatalf("named, answered with a number: %s", got)
+			}
+
 			// Prompts too.
 			_, ps := roundResult(t, ex(t, req(7, "prompts/get", callParams("p", allCaps, ""))))
 			got = ex(t, req(8, "prompts/get", callParams("p", allCaps, `,"inputResponses":{"input-0":{"roots":[{"uri":"file:///p"}]}},"requestState":`+jsonString(ps))))
@@ -163,6 +194,11 @@ func TestMRTR(t *testing.T) {
 				if !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":9,"error":{"code":-32602,`) || !strings.Contains(got, tc.msg) {
 					t.Errorf("%s: %s", tc.name, got)
 				}
+			}
+
+			got = ex(t, req(14, "tools/call", callParams("typed", `{"elicitation":{}}`, "")))
+			if !strings.HasPrefix(got, `{"jsonrpc":"2.0","id":14,"error":{"code":-32021,`) || !strings.Contains(got, `"requiredCapabilities":{"sampling":{}}`) {
+				t.Errorf("typed tool without sampling: %s", got)
 			}
 
 			// A capability the request did not declare.

@@ -16,59 +16,75 @@ import (
 // in a row make one list_changed; a resource updated twice, one updated),
 // so a client that does not read costs a few bits per session, not a queue.
 
-// sessionSet is the server's set of initialized sessions. Readers take an
+// liveSet is a set the server notifies: its initialized sessions (legacy
+// era), its open subscriptions/listen streams (modern era). Readers take an
 // immutable snapshot without locking.
-type sessionSet struct {
+type liveSet[T comparable] struct {
 	mu   sync.Mutex
-	live atomic.Pointer[[]*Session]
+	live atomic.Pointer[[]T]
 }
 
-func (s *sessionSet) add(ss *Session) {
+// sessionSet is the server's set of initialized sessions.
+type sessionSet = liveSet[*Session]
+
+func (s *liveSet[T]) add(x T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	var list []*Session
+	var list []T
 	if p := s.live.Load(); p != nil {
 		list = slices.Clone(*p)
 	}
-	list = append(list, ss)
+	list = append(list, x)
 	s.live.Store(&list)
 }
 
-func (s *sessionSet) remove(ss *Session) {
+func (s *liveSet[T]) remove(x T) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.live.Load()
-	if p == nil || !slices.Contains(*p, ss) {
+	if p == nil || !slices.Contains(*p, x) {
 		return
 	}
-	list := slices.DeleteFunc(slices.Clone(*p), func(x *Session) bool { return x == ss })
+	list := slices.DeleteFunc(slices.Clone(*p), func(y T) bool { return y == x })
 	s.live.Store(&list)
 }
 
-func (s *sessionSet) snapshot() []*Session {
+func (s *liveSet[T]) snapshot() []T {
 	if p := s.live.Load(); p != nil {
 		return *p
 	}
 	return nil
 }
 
-// listChanged tells every initialized session that a list changed. Each
-// session sends only the kinds it was told about at initialize (the
-// capabilities say listChanged for those).
+// listChanged tells every initialized session and every subscription that
+// a list changed. Each session sends only the kinds it was told about at
+// initialize (the capabilities say listChanged for those), each
+// subscription only the kinds it listens to.
 func (s *Server) listChanged(kinds capSet) {
 	for _, ss := range s.sessions.snapshot() {
 		ss.out.listChanged(kinds)
+	}
+	for _, sub := range s.subscriptions.snapshot() {
+		if k := kinds & sub.kinds; k != 0 {
+			sub.out.listChanged(k)
+		}
 	}
 }
 
 // NotifyResourceUpdated sends notifications/resources/updated {uri} to every
 // initialized session subscribed to uri (by resources/subscribe, with that
-// exact URI). It does not wait for the notifications to be written, and may
-// be called from any goroutine.
+// exact URI) and to every subscriptions/listen stream that listens to it.
+// It does not wait for the notifications to be written, and may be called
+// from any goroutine.
 func (s *Server) NotifyResourceUpdated(uri string) {
 	for _, ss := range s.sessions.snapshot() {
 		if ss.subscribed(uri) {
 			ss.out.resourceUpdated(uri)
+		}
+	}
+	for _, sub := range s.subscriptions.snapshot() {
+		if sub.listensTo(uri) {
+			sub.out.resourceUpdated(uri)
 		}
 	}
 }
@@ -76,7 +92,8 @@ func (s *Server) NotifyResourceUpdated(uri string) {
 // outbox holds the notifications due to one session. It is a job for the
 // server's workers while it has something to send.
 type outbox struct {
-	ss *Session
+	ss  *Session
+	sub *subscription // the subscriptions/listen stream it feeds; nil: the session's own
 
 	mu      sync.Mutex
 	open    bool     // the initialize response is out: notifications may follow it
@@ -157,6 +174,10 @@ func (o *outbox) run() {
 			return
 		}
 		o.mu.Unlock()
+		if o.sub != nil {
+			o.sub.deliver(changed, updated)
+			continue
+		}
 		if p := ss.peer.Load(); p != nil {
 			changed &= p.caps
 		}

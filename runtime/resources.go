@@ -24,6 +24,9 @@ type Resource struct {
 	Annotations *Annotations
 	Icons       []Icon
 	Meta        json.RawMessage // the resource's _meta object, or nil
+	// Cache, when set, is the caching hint of its reads in the 2026-07-28
+	// era (else WithMethodCaching's for resources/read, else WithCaching's).
+	Cache *CacheHint
 
 	Handler ResourceHandler
 }
@@ -55,14 +58,15 @@ type ResourceHandler func(ctx context.Context, req *ReadResourceRequest) (*ReadR
 var ErrResourceNotFound = errors.New("resource not found")
 
 // maxURI bounds the URIs looked up beyond the static resources: matching a
-// resource template costs microseconds per byte, a not-found error echoes
-// the URI, and no sane resource URI is longer. A static resource is found
-// by its exact URI, at any length.
-const maxURI = 8 << 10
+// resource template costs microseconds per byte (and more per list item, see
+// maxListSeparators), a not-found error echoes the URI, and no sane resource
+// URI is longer. A static resource is found by its exact URI, at any length.
+const maxURI = 1 << 10
 
 type resourceEntry struct {
-	res  Resource
-	wire []byte // the resources/list entry, encoded once at AddResource
+	res   Resource
+	wire  []byte     // the resources/list entry, encoded once at AddResource
+	cache *CacheHint // res.Cache, normalized
 }
 
 func (re *resourceEntry) key() string      { return re.res.URI }
@@ -105,7 +109,7 @@ func (s *Server) AddResource(r Resource) {
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
-	if !s.resources.add(&resourceEntry{res: r, wire: wire}) {
+	if !s.resources.add(&resourceEntry{res: r, wire: wire, cache: ownCache(r.Cache)}) {
 		panic("runtime: " + where + ": a resource with this URI is already registered")
 	}
 	s.listChanged(capResources)
@@ -231,7 +235,7 @@ func (ss *Session) resourcesRead(ctx context.Context, id string, params json.Raw
 		return
 	}
 	req := &ReadResourceRequest{URI: uri, Meta: meta}
-	ss.start(ctx, id, &call{meta: meta, cacheable: true, exec: func(c *call) (encoder, *Error) {
+	ss.start(ctx, id, &call{meta: meta, cache: ss.srv.cacheFor("resources/read"), exec: func(c *call) (encoder, *Error) {
 		res, e := ss.read(c, req)
 		if e != nil {
 			return nil, e
@@ -265,6 +269,9 @@ func (ss *Session) read(ctx context.Context, req *ReadResourceRequest) (res *Rea
 		return nil, e
 	}
 	req.match = m
+	if c := reqFrom(ctx); c != nil && c.cache != nil {
+		c.cache = ss.srv.readCache(req.URI, m) // the resource may have hints of its own
+	}
 	defer func() {
 		if v := recover(); v != nil {
 			ss.srv.cfg.logger.Error("runtime: resource handler panicked",

@@ -42,22 +42,34 @@ type config struct {
 	pageSize       int
 	logger         *slog.Logger
 	maxMessageSize int
-	cacheTTL       time.Duration // ttlMs of cacheable modern results
-	cacheScope     string        // their cacheScope
-	stateKey       []byte        // signs requestState (WithRequestStateKey)
-	stateTTL       time.Duration // how long a requestState is accepted
-	modern         bool          // serve 2026-07-28 requests (WithModernEra)
+	cacheTTL       time.Duration         // ttlMs of cacheable modern results
+	cacheScope     string                // their cacheScope
+	cacheByMethod  map[string]*CacheHint // WithMethodCaching, normalized
+	stateKey       []byte                // signs requestState (WithRequestStateKey)
+	stateTTL       time.Duration         // how long a requestState is accepted
+	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
+	idempotency    IdempotencyStore
+	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 }
 
-// WithModernEra turns on the stateless 2026-07-28 revision beside the
-// legacy one: server/discover, per-request _meta, resultType, caching hints
-// and multi round-trip requests. It is off by default while the modern era
-// lacks subscriptions/listen: a dual-era client (the Go SDK ≥ 1.7 probes
-// with server/discover) would otherwise pick the modern era and lose
-// resource subscriptions and list_changed. Off, a modern request is served
-// as a legacy one, and server/discover fails so that such clients fall back
-// to initialize.
-func WithModernEra() Option { return func(c *config) { c.modern = true } }
+// A Server is dual-era by default: the legacy revisions (2024-11-05 …
+// 2025-11-25) for a client that sends initialize, and the stateless
+// 2026-07-28 revision for a request whose _meta names it (server/discover,
+// per-request _meta, resultType, caching hints, multi round-trip requests,
+// subscriptions/listen). The same handlers serve both.
+
+// WithModernEra is what a Server does by default: serve the 2026-07-28
+// revision beside the legacy ones. It is kept so that code written when the
+// modern era had to be turned on still compiles; it does nothing (and
+// undoes WithoutModernEra given before it).
+func WithModernEra() Option { return func(c *config) { c.legacyOnly = false } }
+
+// WithoutModernEra serves the legacy revisions only: a request carrying
+// modern _meta is served as a legacy one, and server/discover is method not
+// found, so that a dual-era client (the Go SDK ≥ 1.7 probes with it) falls
+// back to initialize. For a deployment that must keep sessions, say, until
+// its clients are ready.
+func WithoutModernEra() Option { return func(c *config) { c.legacyOnly = true } }
 
 const (
 	defaultPageSize       = 1000
@@ -130,11 +142,14 @@ type Server struct {
 	templates registry[*templateEntry]
 	prompts   registry[*promptEntry]
 
-	sessions sessionSet // initialized sessions, for notifications
+	sessions      sessionSet             // initialized sessions, for notifications
+	subscriptions liveSet[*subscription] // open subscriptions/listen requests (modern era)
 
 	workers *workers // goroutines for requests, shared by the sessions
 
 	infoEnc []byte // info encoded, for the _meta of modern results
+
+	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 }
 
 // NewServer returns a server that introduces itself as info.
@@ -152,8 +167,12 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	for _, o := range opts {
 		o(&s.cfg)
 	}
+	s.cacheDefault = CacheHint{s.cfg.cacheTTL, s.cfg.cacheScope}.normalized()
 	if s.cfg.stateKey == nil {
 		s.cfg.stateKey = newStateKey()
+	}
+	if s.cfg.idempotency == nil {
+		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
 	}
 	if b, err := json.Marshal(info); err == nil {
 		s.infoEnc = b
@@ -176,12 +195,6 @@ const (
 	capCompletions
 )
 
-// capabilities returns the server capabilities for initialize: only what is
-// registered is advertised, and logging always. Everything can change while
-// serving, so every list announces its changes; resources can be subscribed
-// to.
-func (s *Server) capabilities() (json.RawMessage, capSet) { return s.capabilitiesFor(false) }
-
 // infoJSON is the server's Implementation, encoded.
 func (s *Server) infoJSON() []byte { return s.infoEnc }
 
@@ -191,11 +204,13 @@ func (s *Server) capSet() capSet {
 	return caps
 }
 
-// capabilitiesFor encodes the capabilities of an era. The modern era
-// announces changes only on subscriptions/listen streams, which this
-// runtime does not serve yet, and has no resources/subscribe: its
-// capabilities promise neither.
-func (s *Server) capabilitiesFor(modern bool) (json.RawMessage, capSet) {
+// capabilities returns the server capabilities for initialize and
+// server/discover: only what is registered is advertised, and logging
+// always. Everything can change while serving, so every list announces its
+// changes (on the session in the legacy era, on subscriptions/listen
+// streams in the modern one); resources can be subscribed to
+// (resources/subscribe, or resourceSubscriptions of subscriptions/listen).
+func (s *Server) capabilities() (json.RawMessage, capSet) {
 	var caps capSet
 	b := []byte{'{'}
 	add := func(c capSet, member string) {
@@ -206,15 +221,15 @@ func (s *Server) capabilitiesFor(modern bool) (json.RawMessage, capSet) {
 		caps |= c
 	}
 	if len(s.tools.snapshot().list) > 0 {
-		add(capTools, pick(modern, `"tools":{}`, `"tools":{"listChanged":true}`))
+		add(capTools, `"tools":{"listChanged":true}`)
 	}
 	templates := s.templates.snapshot().list
 	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 {
-		add(capResources, pick(modern, `"resources":{}`, `"resources":{"subscribe":true,"listChanged":true}`))
+		add(capResources, `"resources":{"subscribe":true,"listChanged":true}`)
 	}
 	prompts := s.prompts.snapshot().list
 	if len(prompts) > 0 {
-		add(capPrompts, pick(modern, `"prompts":{}`, `"prompts":{"listChanged":true}`))
+		add(capPrompts, `"prompts":{"listChanged":true}`)
 	}
 	completes := slices.ContainsFunc(prompts, (*promptEntry).completes) ||
 		slices.ContainsFunc(templates, func(te *templateEntry) bool { return te.tmpl.Complete != nil })
@@ -233,11 +248,4 @@ func logger(ctx context.Context) *slog.Logger {
 		return c.ss.srv.cfg.logger
 	}
 	return slog.Default()
-}
-
-func pick(cond bool, yes, no string) string {
-	if cond {
-		return yes
-	}
-	return no
 }

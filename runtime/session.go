@@ -31,8 +31,9 @@ type Session struct {
 	done      chan struct{} // closed by Close: waits on the client end
 	sendGate  sync.RWMutex  // sends hold it shared; Close takes it to wait them out
 
-	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, and ready's check-and-set
+	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, draining, and ready's check-and-set
 	inflight map[string]*call // by idKey
+	draining bool             // shutting down: no new call starts (see drain)
 	ready    atomic.Bool      // initialize answered; read without mu
 	wg       sync.WaitGroup   // calls running in their own goroutine
 
@@ -60,12 +61,13 @@ type call struct {
 	id, key   string                        // raw id; its idKey
 	exec      func(*call) (encoder, *Error) // what the request does
 	cancelled bool                          // by notifications/cancelled (guarded by ss.mu): send no response
+	listen    bool                          // a subscriptions/listen, which lasts until cancelled
 
 	meta []byte // the request's _meta object (a copy), or nil
 
-	peer      *peerInfo // a modern request's declarations (its _meta); nil in the legacy era
-	cacheable bool      // its modern result carries ttlMs and cacheScope (resources/read)
-	mrtr      *mrtr     // a modern request's rounds of input (multi round-trip requests)
+	peer  *peerInfo  // a modern request's declarations (its _meta); nil in the legacy era
+	cache *CacheHint // the caching hints its modern result carries (resources/read); nil: none
+	mrtr  *mrtr      // a modern request's rounds of input (multi round-trip requests)
 
 	// tools/call
 	tool *toolEntry
@@ -188,7 +190,7 @@ func parseMessage(msg []byte, env *envelope) (kind msgKind, echo string, e *Erro
 		}
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "method" is missing`)
 	}
-	if string(env.JSONRPC) != `"2.0"` {
+	if v, ok := methodBytes(env.JSONRPC); !ok || string(v) != "2.0" { // compared unescaped: "2\u002e0" is "2.0"
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
 	method, ok := methodBytes(env.Method)
@@ -232,7 +234,7 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.serveModern(mc, id, method, params)
 		return
 	}
-	if ss.srv.cfg.modern && modernRequest(method, params) {
+	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
 		p, e := ss.srv.modernPeer(params)
 		if e != nil {
 			ss.sendError(id, e)
@@ -440,6 +442,12 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 		c.cancel()
 		return
 	}
+	if ss.draining {
+		ss.mu.Unlock()
+		c.cancel()
+		ss.sendError(id, errShuttingDown)
+		return
+	}
 	if _, dup := ss.inflight[c.key]; dup {
 		ss.mu.Unlock()
 		c.cancel()
@@ -581,7 +589,7 @@ func (c *call) modernOutcome(res encoder, e *Error) (encoder, *Error) {
 	if e != nil {
 		return nil, modernError(e)
 	}
-	return modernEncoder{inner: res, srv: srv, cache: c.cacheable}, nil
+	return modernEncoder{inner: res, srv: srv, cache: c.cache}, nil
 }
 
 // runUserCode starts the methods that run user code (each in its own

@@ -23,6 +23,11 @@ type ResourceTemplate struct {
 	Icons       []Icon
 	Meta        json.RawMessage // the template's _meta object, or nil
 
+	// Cache, when set, is the caching hint of the reads of its resources in
+	// the 2026-07-28 era (else WithMethodCaching's for resources/read, else
+	// WithCaching's).
+	Cache *CacheHint
+
 	Handler  ResourceHandler // receives the concrete URI
 	Complete CompleteHandler // optional: completes the template's variables
 
@@ -30,9 +35,10 @@ type ResourceTemplate struct {
 }
 
 type templateEntry struct {
-	tmpl ResourceTemplate
-	t    *uriTemplate
-	wire []byte // the resources/templates/list entry, encoded once
+	tmpl  ResourceTemplate
+	t     *uriTemplate
+	wire  []byte     // the resources/templates/list entry, encoded once
+	cache *CacheHint // tmpl.Cache, normalized
 }
 
 func (te *templateEntry) key() string      { return te.tmpl.Name }
@@ -82,7 +88,7 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate) {
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
-	if !s.templates.add(&templateEntry{tmpl: t, t: parsed, wire: wire}) {
+	if !s.templates.add(&templateEntry{tmpl: t, t: parsed, wire: wire, cache: ownCache(t.Cache)}) {
 		panic(fmt.Sprintf("runtime: %s: a resource template named %q is already registered", where, t.Name))
 	}
 	s.listChanged(capResources)
@@ -125,7 +131,15 @@ type uriTemplate struct {
 	suffix  string         // …and after the last: a URI must start and end with them
 	literal bool           // no expression: matches raw only
 	vars    []templateVar  // each variable once, in order of appearance
+	seps    string         // the bytes that separate list items in its expressions
 }
+
+// maxListSeparators bounds the list separators (see uriTemplate.seps) in a
+// URI matched against a template. The library's matcher copies every capture
+// so far at each byte, so its cost grows with length × list items: 8 000
+// commas took seconds. Within maxURI and this bound it takes milliseconds; a
+// URI with more does not match (resource not found).
+const maxListSeparators = 32
 
 type templateVar struct {
 	name    string
@@ -163,6 +177,11 @@ func parseTemplate(raw string) (*uriTemplate, error) {
 		op, list, err := splitExpr(raw[open+1 : end-1])
 		if err != nil {
 			return nil, err
+		}
+		for _, sep := range []string{",", op.sep} {
+			if !strings.Contains(ut.seps, sep) {
+				ut.seps += sep
+			}
 		}
 		for _, spec := range strings.Split(list, ",") {
 			v, err := parseVarspec(spec)
@@ -216,10 +235,24 @@ func (t *uriTemplate) match(uri string) uritemplate.Values {
 	if len(uri) < len(t.prefix)+len(t.suffix) || !strings.HasPrefix(uri, t.prefix) || !strings.HasSuffix(uri, t.suffix) {
 		return nil
 	}
+	if countAny(uri[len(t.prefix):len(uri)-len(t.suffix)], t.seps) > maxListSeparators {
+		return nil
+	}
 	if t.re != nil && !t.re.MatchString(uri) {
 		return nil
 	}
 	return t.t.Match(uri)
+}
+
+// countAny counts the bytes of s that are in set.
+func countAny(s, set string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(set, s[i]) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // hasVar reports whether name is a variable of the template.

@@ -38,6 +38,16 @@ type Tool struct {
 	// OutputSchema is the JSON Schema of structuredContent; nil advertises none.
 	OutputSchema json.RawMessage
 
+	// Scopes are the OAuth scopes a tools/call of this tool needs, with
+	// WithAuthorization over HTTP: a token without all of them gets 403
+	// insufficient_scope naming them (step-up). They are not advertised in
+	// tools/list, and do not apply over stdio.
+	Scopes []string
+
+	// Idempotency, when set, runs the handler once per value of a key
+	// argument: retries get the first result (see Idempotency).
+	Idempotency *Idempotency
+
 	Handler ToolHandler
 
 	generated *schemaOrigin // set by GeneratedTool, for GeneratedSchemas
@@ -62,8 +72,9 @@ type ToolHandler func(ctx context.Context, req *CallToolRequest) (*CallToolResul
 var noArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
 
 type toolEntry struct {
-	tool Tool
-	wire []byte // the tool's tools/list entry, encoded once at AddTool
+	tool    Tool
+	wire    []byte        // the tool's tools/list entry, encoded once at AddTool
+	headers []paramHeader // its x-mcp-header declarations
 }
 
 func (te *toolEntry) key() string      { return te.tool.Name }
@@ -95,6 +106,9 @@ func (s *Server) AddTool(t Tool) {
 	if t.Meta != nil {
 		t.Meta = mustObject(where, "Meta", t.Meta)
 	}
+	if t.Idempotency != nil && t.Idempotency.Key == "" {
+		panic("runtime: " + where + ": Idempotency without a Key")
+	}
 	wire, err := json.Marshal(struct {
 		Name         string           `json:"name"`
 		Title        string           `json:"title,omitempty"`
@@ -108,7 +122,7 @@ func (s *Server) AddTool(t Tool) {
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
-	if !s.tools.add(&toolEntry{tool: t, wire: wire}) {
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
 		panic("runtime: " + where + ": a tool with this name is already registered")
 	}
 	s.listChanged(capTools)
@@ -212,10 +226,19 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 
 func execTool(c *call) (encoder, *Error) { return c.ss.runTool(c, c.tool, &c.req) }
 
-// runTool calls the handler and turns its outcome into a result or a protocol
+// runTool runs a call: through the idempotency store when the tool has an
+// idempotency key.
+func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (encoder, *Error) {
+	if te.tool.Idempotency != nil {
+		return ss.runIdempotent(ctx, te, req)
+	}
+	return ss.callTool(ctx, te, req)
+}
+
+// callTool calls the handler and turns its outcome into a result or a protocol
 // error. A panic is logged with its stack and answered with a generic internal
 // error: the panic value may hold anything and is not the client's business.
-func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
+func (ss *Session) callTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			ss.srv.cfg.logger.Error("runtime: tool handler panicked",

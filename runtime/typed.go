@@ -47,7 +47,7 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 		}
 		o, err := fn(ctx, v)
 		if err != nil {
-			return failed(err)
+			return failed(ctx, err)
 		}
 		if o == nil {
 			return ErrorResult("tool returned no result"), nil
@@ -59,8 +59,10 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 
 // failed turns a handler's error into the adapter's outcome: an isError result
 // with the error's text, or, for an *Error, the error itself (the session
-// answers it as a protocol error).
-func failed(err error) (*CallToolResult, error) {
+// answers it as a protocol error). A modern request whose handler failed for
+// want of a client capability is answered with -32021 all the same.
+func failed(ctx context.Context, err error) (*CallToolResult, error) {
+	noteHandlerError(ctx, err)
 	if _, ok := errors.AsType[*Error](err); ok {
 		return nil, err
 	}
@@ -79,7 +81,7 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 		}
 		res, err := fn(ctx, v)
 		if err != nil {
-			return failed(err)
+			return failed(ctx, err)
 		}
 		if res == nil {
 			return ErrorResult("tool returned no result"), nil
@@ -132,8 +134,17 @@ func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallTo
 	if err != nil {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" is not valid JSON`)
 	}
+	screened := screenArguments(inst)
+	if len(screened.violations) > 0 {
+		return ErrorResult(screened.explain(tool)), nil
+	}
 	if vs := v.check(inst); len(vs) > 0 {
 		return ErrorResult(invalidArguments(tool, vs)), nil
+	}
+	if screened.rewritten { // integers written 1e2: decode what was validated
+		if args, err = json.Marshal(inst); err != nil {
+			return nil, fmt.Errorf("runtime: re-encoding the arguments of tool %q: %w", tool, err)
+		}
 	}
 	// The schema and the Go type agree by construction, but JSON numbers can
 	// still overflow a Go integer, and custom UnmarshalJSON methods may object.
@@ -203,9 +214,22 @@ func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToo
 			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
 		}
 	}
-	res := oneBlock(TextContent{Text: string(b)})
+	var res *CallToolResult
+	if s, ok := out.(TextSummarizer); ok {
+		res = &CallToolResult{Content: []Content{TextContent{Text: s.TextSummary()}, TextContent{Text: string(b)}}}
+	} else {
+		res = oneBlock(TextContent{Text: string(b)})
+	}
 	if c.structured {
 		res.StructuredContent = json.RawMessage(b)
 	}
 	return res
+}
+
+// TextSummarizer is implemented by tool outputs that can say in a few words
+// what they hold. TypedTool sends that summary as the first text block,
+// before the JSON: it is what a person reads in a host that shows no view
+// (MCP Apps), and what the model quotes.
+type TextSummarizer interface {
+	TextSummary() string
 }

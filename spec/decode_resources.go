@@ -11,8 +11,8 @@ import (
 
 // The keys of resources, templates and prompts, in the reference's order.
 var (
-	resourceKeys           = []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta", "content", "x-lint-disable"}
-	templateKeys           = []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta", "content", "variables", "x-lint-disable"}
+	resourceKeys           = []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta", "content", "ui", "cache", "x-lint-disable"}
+	templateKeys           = []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta", "content", "variables", "cache", "x-lint-disable"}
 	resourceAnnotationKeys = []string{"audience", "priority", "lastModified"}
 	promptKeys             = []string{"title", "description", "icons", "_meta", "arguments", "messages", "x-lint-disable"}
 	argumentKeys           = []string{"title", "description", "required", "complete", "enum"}
@@ -91,6 +91,10 @@ func (d *decoder) resource(re entry) *Resource {
 			r.Meta = d.meta(e.value)
 		case "content":
 			r.Content = d.content(e.value)
+		case "ui":
+			r.UI = d.resourceUI(e.value)
+		case "cache":
+			r.Cache = d.cacheHint(e.value, "cache")
 		case "x-lint-disable":
 			r.LintDisable, r.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
 		default:
@@ -200,6 +204,8 @@ func (d *decoder) resourceTemplate(te entry) *ResourceTemplate {
 			t.Content = d.content(e.value)
 		case "variables":
 			declared = d.variables(e.value)
+		case "cache":
+			t.Cache = d.cacheHint(e.value, "cache")
 		case "x-lint-disable":
 			t.LintDisable, t.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
 		default:

@@ -13,10 +13,10 @@ import (
 var (
 	annotationKeys = []string{"title", "description", "nullable", "default", "examples"}
 	kindKeys       = map[Kind][]string{
-		KindString:  {"enum", "pattern", "format", "minLength", "maxLength"},
-		KindInteger: {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+		KindString:  {"enum", "pattern", "format", "minLength", "maxLength", "x-mcp-header"},
+		KindInteger: {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "x-mcp-header"},
 		KindNumber:  {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-		KindBoolean: {},
+		KindBoolean: {"x-mcp-header"},
 		KindArray:   {"items", "minItems", "maxItems", "uniqueItems"},
 		KindObject:  {"properties", "required", "additionalProperties"},
 		KindMap:     {"values", "additionalProperties"},
@@ -32,7 +32,7 @@ var (
 		"pattern", "format", "minLength", "maxLength",
 		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
 		"items", "minItems", "maxItems", "uniqueItems",
-		"properties", "required", "additionalProperties", "values",
+		"properties", "required", "additionalProperties", "values", "x-mcp-header",
 	}
 )
 
@@ -125,6 +125,10 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 			s.Enum = d.values(e.value, "enum")
 			if v := deref(e.value); v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
 				d.errorf(posOf(e.value), "enum must not be empty")
+			}
+		case "x-mcp-header":
+			if s.MCPHeader, _ = d.str(e.value, "x-mcp-header"); s.MCPHeader == "" && isString(e.value) {
+				d.errorf(posOf(e.value), "x-mcp-header must not be empty: it names the header Mcp-Param-{name}")
 			}
 		case "pattern":
 			s.Pattern, _ = d.str(e.value, "pattern")

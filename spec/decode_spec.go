@@ -10,10 +10,10 @@ import (
 // order (did-you-mean suggestions are drawn from these lists).
 var (
 	topKeys            = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates", "prompts", "lint"}
-	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons"}
+	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons", "scopes", "caching"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
-	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "permission", "x-lint-disable"}
+	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "ui", "permission", "x-lint-disable", "scopes", "idempotency"}
 	toolAnnotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 )
 
@@ -120,6 +120,10 @@ func (d *decoder) server(srv *Server, n *yaml.Node) {
 			srv.WebsiteURLPos = posOf(e.value)
 		case "icons":
 			srv.Icons = d.icons(e.value)
+		case "scopes":
+			srv.Scopes = d.scopes(e.value)
+		case "caching":
+			srv.Caching = d.caching(e.value)
 		default:
 			d.unknownKey(e, "in server", serverKeys)
 		}
@@ -242,11 +246,17 @@ func (d *decoder) tool(te entry) *Tool {
 			if _, ok := d.mapping(e.value, "_meta"); ok {
 				t.Meta, _ = d.value(e.value)
 			}
+		case "idempotency":
+			t.Idempotency = d.idempotency(e.value, te.key)
+		case "ui":
+			t.UI = d.toolUI(e.value)
 		case "permission":
 			t.Permission, _ = d.str(e.value, "permission")
 			t.PermissionPos = posOf(e.value)
 		case "x-lint-disable":
 			t.LintDisable, t.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
+		case "scopes":
+			t.Scopes = d.scopes(e.value)
 		default:
 			d.unknownKey(e, fmt.Sprintf("in tool %q", te.key), toolKeys)
 		}

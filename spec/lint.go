@@ -20,6 +20,7 @@ var LintRuleIDs = []string{
 	"DESTRUCTIVE_NOT_IDEMPOTENT",
 	"TOO_MANY_TOOLS",
 	"RESOURCE_LIST_LARGE",
+	"APP_PERMISSION",
 }
 
 // specWideLintRules are about the spec as a whole: they can be disabled in

@@ -67,6 +67,11 @@ type Server struct {
 	Instructions string
 	WebsiteURL   string
 	Icons        []*Icon
+	// Scopes are the OAuth scopes a tool needs when it declares none of its
+	// own (`scopes:`), in resource-server mode over HTTP.
+	Scopes Scopes
+	// Caching is `caching:`, the 2026-07-28 caching hints; nil when absent.
+	Caching *Caching
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -158,6 +163,11 @@ type Schema struct {
 	// Enum lists the allowed values of a string, integer or number.
 	Enum []*Value
 
+	// MCPHeader is `x-mcp-header`: on a string, integer or boolean property
+	// of a tool's input, the name of the HTTP header (Mcp-Param-{name})
+	// that mirrors the argument in the 2026-07-28 era.
+	MCPHeader string
+
 	// Strings.
 	Pattern   string
 	Format    string
@@ -246,6 +256,12 @@ type Tool struct {
 	Icons        []*Icon
 	// Meta is the tool's `_meta` object, if any.
 	Meta *Value
+	// UI links the tool to an MCP App view (apps.go); nil for none.
+	UI *ToolUI
+
+	// Idempotency is the `idempotency:` mapping (a key argument that
+	// deduplicates retries); nil when absent.
+	Idempotency *Idempotency
 
 	// Permission is what `mcpgen config` grants the tool in client
 	// settings: "allow", "ask" or "deny"; "" derives it from the
@@ -256,6 +272,28 @@ type Tool struct {
 	// schemas (`x-lint-disable:`), with the position of each.
 	LintDisable    []string
 	LintDisablePos []Pos
+	// Scopes are the OAuth scopes a call of the tool needs (`scopes:`);
+	// when absent, the server's default scopes apply (see Spec.ToolScopes).
+	Scopes Scopes
+}
+
+// Scopes is a `scopes:` list of OAuth scope names. Set tells an empty list
+// (`scopes: []`, no scope needed) from an absent key.
+type Scopes struct {
+	Set   bool
+	Pos   Pos // of the list
+	Names []string
+	// NamePos holds the position of each name.
+	NamePos []Pos
+}
+
+// ToolScopes returns the scopes a call of t needs: its own when it
+// declares them, else the server's default scopes.
+func (s *Spec) ToolScopes(t *Tool) []string {
+	if t.Scopes.Set {
+		return t.Scopes.Names
+	}
+	return s.Server.Scopes.Names
 }
 
 // ToolAnnotations are the MCP tool hints. Nil pointers are "not said".
@@ -285,6 +323,10 @@ type Resource struct {
 	// Content says what the handler returns; never nil after Load (the
 	// default is text).
 	Content *Content
+	// UI is the `ui:` key of an MCP App view (apps.go); nil for none.
+	UI *ResourceUI
+	// Cache is the caching hint of its reads (`cache:`), or nil.
+	Cache *CacheHint
 
 	// Positions of the values of mimeType and size (zero when absent).
 	MimeTypePos Pos
@@ -354,6 +396,8 @@ type ResourceTemplate struct {
 	Variables []*Variable
 	// Content is as for a Resource; never nil after Load.
 	Content *Content
+	// Cache is the caching hint of the reads of its resources, or nil.
+	Cache *CacheHint
 
 	// Position of the value of mimeType (zero when absent).
 	MimeTypePos Pos

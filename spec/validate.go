@@ -28,6 +28,7 @@ type validator struct {
 	typeNames []string // in file order, for did-you-mean
 	patterns  map[*Schema]*regexp.Regexp
 	seen      map[*Schema]bool // guards against schemas built in Go that contain themselves
+	headers   []*Schema        // the schemas with x-mcp-header, for mcpHeaders
 }
 
 func validate(s *Spec, skip map[any]bool) Diagnostics {
@@ -47,8 +48,11 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.namedTypes()
 	v.tools()
 	v.uriCollisions(v.resources(), v.resourceTemplates())
+	v.cachingHints()
+	v.mcpHeaders()
 	v.prompts()
 	v.lint()
+	v.scopes()
 	v.cycles()
 	return v.diags
 }
@@ -209,10 +213,12 @@ func (v *validator) tools() {
 			v.schema(t.Output)
 		}
 		v.rawSchemas(t)
+		v.idempotency(t)
 		v.icons(t.Icons)
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")
 		}
+		v.toolUI(t)
 	}
 }
 

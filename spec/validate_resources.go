@@ -54,6 +54,7 @@ func (v *validator) resources() []*Resource {
 		v.icons(r.Icons)
 		v.meta(r.Meta, r.Pos)
 		v.content(r.Content, r.Pos)
+		v.appResource(r)
 	}
 	return valid
 }
@@ -211,6 +212,7 @@ func (v *validator) resourceTemplates() []parsedTemplate {
 		v.icons(t.Icons)
 		v.meta(t.Meta, t.Pos)
 		v.content(t.Content, t.Pos)
+		v.appTemplate(t)
 	}
 	return sound
 }

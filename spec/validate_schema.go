@@ -24,7 +24,7 @@ var keyDomain = map[string]string{
 	"multipleOf": "integers and numbers", "enum": "strings, integers and numbers",
 	"items": "arrays", "minItems": "arrays", "maxItems": "arrays", "uniqueItems": "arrays",
 	"properties": "objects", "required": "objects", "additionalProperties": "objects",
-	"values": "maps", "$ref": "$ref schemas", "goType": "goType schemas", "type": "schemas without $ref or goType",
+	"values": "maps", "x-mcp-header": "strings, integers and booleans (the properties of a tool's input)", "$ref": "$ref schemas", "goType": "goType schemas", "type": "schemas without $ref or goType",
 }
 
 // schema checks s and the schemas inside it.
@@ -106,6 +106,7 @@ func presentKeys(s *Schema) []string {
 	add("properties", s.Properties != nil)
 	add("additionalProperties", s.AdditionalProperties)
 	add("values", s.Values != nil)
+	add("x-mcp-header", s.MCPHeader != "")
 	return keys
 }
 
@@ -130,6 +131,9 @@ func (v *validator) schemaSelf(s *Schema) {
 		default:
 			v.errorf(keyPos(s, k), "%s applies to %s, not %s", k, keyDomain[k], s.Kind)
 		}
+	}
+	if s.MCPHeader != "" && !misplaced["x-mcp-header"] {
+		v.headers = append(v.headers, s)
 	}
 	if s.Kind == KindMap && s.AdditionalProperties && !misplaced["additionalProperties"] {
 		// additionalProperties: {schema} spells a map; true is an object's.

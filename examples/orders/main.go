@@ -5,6 +5,12 @@
 //
 // With -http 127.0.0.1:PORT it serves Streamable HTTP at /mcp instead. It
 // shuts down gracefully on SIGINT and SIGTERM.
+//
+// With -auth-issuer and -auth-jwks as well, it is an OAuth 2.1 resource
+// server: every HTTP request needs a bearer JWT from that issuer, for this
+// server (-auth-resource), holding the scopes of the tool it calls (see
+// scopes: in mcpgen.yaml); the protected resource metadata is served at
+// /.well-known/oauth-protected-resource/mcp.
 package main
 
 import (
@@ -22,12 +28,20 @@ import (
 
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	authIssuer := flag.String("auth-issuer", "", "with -http: require bearer JWTs issued by this authorization server (its issuer URL)")
+	authJWKS := flag.String("auth-jwks", "", "with -auth-issuer: the issuer's JWK set, a URL (fetched and cached) or a file")
+	authResource := flag.String("auth-resource", "", "with -auth-issuer: this server's URI, the audience tokens must name (default http://<-http>/mcp)")
 	flag.Parse()
+	httpOpts, err := authOptions(*authIssuer, *authJWKS, *authResource, *httpAddr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "orders:", err)
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
 	srv := ordersmcp.NewServer(newDesk(sampleOrders()))
-	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
+	if err := runtime.Serve(ctx, srv, *httpAddr, httpOpts...); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "orders:", err)
 		os.Exit(1)
 	}

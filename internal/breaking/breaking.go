@@ -71,6 +71,7 @@ var Rules = []Rule{
 	{"TOOL_OUTPUT_PROPERTY_SAME_TYPE", Wire, "an output property changed type, or may now be null (narrowing number → integer, or from any, is allowed)"},
 	{"TOOL_OUTPUT_NO_NEW_OPTIONAL", Wire, "a required output property became optional (clients that read it may get nothing)"},
 	{"TOOL_PERMISSION_NO_TIGHTEN", Wire, "the permission `mcpgen config` derives for a tool became stricter (allow → ask → deny): settings written before still allow it"},
+	{"TOOL_SCOPES_NO_ADD", Wire, "a tool needs a scope it did not need (its own `scopes:` or the server's): tokens granted before get 403 insufficient_scope until the client asks for more"},
 	{"RESOURCE_NO_DELETE", Wire, "a static resource was deleted (a resource renamed with the same uri is not)"},
 	{"RESOURCE_SAME_URI", Wire, "a static resource's uri changed"},
 	{"RESOURCE_SAME_MIME_TYPE", Wire, "the mimeType of a resource or template changed (absent means text/plain, application/octet-stream or application/json after its content)"},

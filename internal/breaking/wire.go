@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/clientconfig"
@@ -32,6 +33,7 @@ func (d *differ) tools() {
 			continue
 		}
 		d.toolPermission(ot, nt)
+		d.toolScopes(ot, nt)
 		if ot.InputSchema != nil || nt.InputSchema != nil {
 			d.rawSchema(nt, "inputSchema", ot.InputSchema, nt.InputSchema, ot.Input, nt.Input)
 		} else {
@@ -87,6 +89,30 @@ func (d *differ) toolPermission(ot, nt *spec.Tool) {
 	d.at("TOOL_PERMISSION_NO_TIGHTEN", pos,
 		"tool %q now gets permission %q instead of %q (%s); client settings written before still say %s: run mcpgen config again",
 		nt.Name, np, op, clientconfig.PermissionReason(nt), op)
+}
+
+// toolScopes reports scopes a tool needs now and did not before: clients
+// whose tokens were granted for the old set must step up.
+func (d *differ) toolScopes(ot, nt *spec.Tool) {
+	was := d.old.ToolScopes(ot)
+	var added []string
+	for _, s := range d.new.ToolScopes(nt) {
+		if !slices.Contains(was, s) {
+			added = append(added, strconv.Quote(s))
+		}
+	}
+	if len(added) == 0 {
+		return
+	}
+	pos := nt.Pos
+	switch {
+	case nt.Scopes.Set:
+		pos = nt.Scopes.Pos
+	case d.new.Server.Scopes.Set:
+		pos = d.new.Server.Scopes.Pos
+	}
+	d.at("TOOL_SCOPES_NO_ADD", pos, "tool %q now needs the scopes %s; tokens granted before lack them and get 403 insufficient_scope until the client asks for more",
+		nt.Name, strings.Join(added, ", "))
 }
 
 // rawSchema compares a tool's schemas on the wire when either side is a raw

@@ -108,8 +108,35 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // Version is the module version mcpgen was built from, or "(devel)".
 func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	return versionFrom(bi)
+}
+
+// versionFrom finds mcpgen's version in build info. Under `go tool mcpgen`
+// or `go run github.com/mcpgen/mcpgen/cmd/mcpgen` from a user's module, the
+// main module is the user's and mcpgen is one of its dependencies, so its
+// version is in Deps (followed through a replace directive).
+func versionFrom(bi *debug.BuildInfo) string {
+	if bi.Main.Path == mcpgenModule {
+		if bi.Main.Version != "" {
+			return bi.Main.Version
+		}
+		return "(devel)"
+	}
+	for _, dep := range bi.Deps {
+		if dep.Path != mcpgenModule {
+			continue
+		}
+		if dep.Replace != nil {
+			if dep.Replace.Version != "" {
+				return dep.Replace.Version
+			}
+			return "(devel)"
+		}
+		return dep.Version
 	}
 	return "(devel)"
 }
@@ -160,7 +187,7 @@ func load(path string, stderr io.Writer) (*spec.Spec, []gen.File, error) {
 		printDiagnostics(stderr, diags)
 		return nil, nil, errFindings
 	}
-	files, err := gen.Generate(s, gen.Options{})
+	files, err := gen.Generate(s, gen.Options{SpecDir: os.DirFS(filepath.Dir(path))})
 	var gd spec.Diagnostics
 	if errors.As(err, &gd) {
 		printDiagnostics(stderr, gd)

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/spec"
@@ -201,6 +202,22 @@ func (w *writer) tool(t *spec.Tool) {
 	}
 	w.heading(t.Name, title, toolBadges(t.Annotations))
 	w.description(t.Description)
+	if id := t.Idempotency; id != nil {
+		ttl := "24h"
+		if id.TTL > 0 {
+			ttl = shortDuration(id.TTL)
+		}
+		w.p("**Idempotent by** `%s`: the handler runs once per value; retries within %s get the first successful result, and the same value with other arguments is refused.", id.Key, ttl)
+		w.p("")
+	}
+	if scopes := w.s.ToolScopes(t); len(scopes) > 0 {
+		names := make([]string, len(scopes))
+		for i, sc := range scopes {
+			names[i] = code(sc)
+		}
+		w.p("**Scopes** (over HTTP with authorization): %s.", strings.Join(names, ", "))
+		w.p("")
+	}
 	switch {
 	case t.InputSchema != nil:
 		w.raw("Input", t.InputSchema)
@@ -218,6 +235,16 @@ func (w *writer) tool(t *spec.Tool) {
 		w.p("")
 	default:
 		w.schemaBlock("Output", t.Output)
+	}
+	if u := t.UI; u != nil {
+		who := "the model and the view"
+		if len(u.Visibility) == 1 && u.Visibility[0] == "app" {
+			who = "the view only"
+		} else if len(u.Visibility) == 1 {
+			who = "the model only"
+		}
+		w.p("**MCP App view:** %s, callable by %s.", w.link("resource", u.Resource), who)
+		w.p("")
 	}
 	w.meta(t.Meta)
 }
@@ -502,6 +529,9 @@ func (w *writer) resource(r *spec.Resource) {
 	w.heading(r.Name, r.Title, nil)
 	w.description(r.Description)
 	w.p("- URI: %s", code(r.URI))
+	if r.IsApp() {
+		w.appFields(r)
+	}
 	w.resourceFields(r.MimeType, r.Annotations, r.Content)
 	if r.Size != nil {
 		w.p("- size: %d bytes", *r.Size)
@@ -862,4 +892,48 @@ func (w *writer) names() (tools, resources, templates, prompts, types []string) 
 		types = append(types, t.Name)
 	}
 	return
+}
+
+// shortDuration writes d without zero units: 1h30m, not 1h30m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
+}
+
+// appFields lists what an MCP App view asks of the host.
+func (w *writer) appFields(r *spec.Resource) {
+	w.p("- MCP App view (%s)", code(spec.AppMIMEType))
+	u := r.UI
+	if u == nil {
+		return
+	}
+	if u.HTML != "" {
+		w.p("- HTML: %s (embedded)", code(u.HTML))
+	}
+	if c := u.CSP; c != nil {
+		for _, l := range []struct {
+			name string
+			list []spec.Origin
+		}{{"connectDomains", c.ConnectDomains}, {"resourceDomains", c.ResourceDomains}, {"frameDomains", c.FrameDomains}, {"baseUriDomains", c.BaseURIDomains}} {
+			var vs []string
+			for _, o := range l.list {
+				vs = append(vs, code(o.Value))
+			}
+			if len(vs) > 0 {
+				w.p("- CSP %s: %s", l.name, strings.Join(vs, ", "))
+			}
+		}
+	}
+	if len(u.Permissions) > 0 {
+		w.p("- permissions: %s", strings.Join(u.Permissions, ", "))
+	}
+	if u.Domain != "" {
+		w.p("- domain: %s", code(u.Domain))
+	}
 }

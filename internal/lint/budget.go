@@ -102,6 +102,24 @@ func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
 		e["annotations"] = ann
 	}
 	common(e, t.Icons, t.Meta)
+	if u := t.UI; u != nil {
+		meta := map[string]any{}
+		if t.Meta != nil {
+			json.Unmarshal(t.Meta.JSON, &meta)
+		}
+		uri := ""
+		for _, r := range s.Resources {
+			if r.Name == u.Resource {
+				uri = r.URI
+			}
+		}
+		link := map[string]any{"resourceUri": uri}
+		if len(u.Visibility) > 0 {
+			link["visibility"] = u.Visibility
+		}
+		meta["ui"], meta["ui/resourceUri"] = link, uri // as runtime.AppTool sends them
+		e["_meta"] = meta
+	}
 	return e
 }
 
@@ -138,6 +156,36 @@ func resourceEntry(r *spec.Resource) map[string]any {
 		e["annotations"] = annotations(r.Annotations)
 	}
 	common(e, r.Icons, r.Meta)
+	if r.IsApp() {
+		// As runtime.AppResource lists a view: the app media type, and
+		// _meta.ui (approximated by the spec's ui key, less the html path).
+		e["mimeType"] = spec.AppMIMEType
+		meta := map[string]any{}
+		if r.Meta != nil {
+			json.Unmarshal(r.Meta.JSON, &meta)
+		}
+		ui := map[string]any{}
+		if u := r.UI; u != nil {
+			if c := u.CSP; c != nil {
+				csp := map[string][]string{}
+				for key, list := range map[string][]spec.Origin{"connectDomains": c.ConnectDomains, "resourceDomains": c.ResourceDomains, "frameDomains": c.FrameDomains, "baseUriDomains": c.BaseURIDomains} {
+					for _, o := range list {
+						csp[key] = append(csp[key], o.Value)
+					}
+				}
+				ui["csp"] = csp
+			}
+			if len(u.Permissions) > 0 {
+				ui["permissions"] = u.Permissions
+			}
+			set(ui, "domain", u.Domain)
+			if u.PrefersBorder != nil {
+				ui["prefersBorder"] = *u.PrefersBorder
+			}
+		}
+		meta["ui"] = ui
+		e["_meta"] = meta
+	}
 	return e
 }
 

@@ -73,6 +73,7 @@ func Lint(s *spec.Spec, opts Options) Result {
 	for _, r := range s.Resources {
 		o := owner{disabled: r.LintDisable}
 		l.description(o, r.Description, spec.Pos{}, r.Pos, fmt.Sprintf("resource %q", r.Name), true)
+		l.appPermissions(o, r)
 	}
 	for _, t := range s.ResourceTemplates {
 		o := owner{disabled: t.LintDisable}
@@ -220,7 +221,7 @@ func (l *linter) destructive(o owner, t *spec.Tool) {
 	if a == nil || a.DestructiveHint == nil || !*a.DestructiveHint {
 		return
 	}
-	if a.IdempotentHint != nil && *a.IdempotentHint {
+	if a.IdempotentHint != nil && *a.IdempotentHint || t.Idempotency != nil {
 		return
 	}
 	if in := l.resolve(t.Input); in != nil {
@@ -334,4 +335,18 @@ func (l *linter) unboundedID(o owner, p *spec.Property, what string) {
 	}
 	l.report(o, "STRING_UNBOUNDED_ID", p.Pos,
 		"%s looks like an identifier but takes any string; add a pattern, an enum, a format or a maxLength", what)
+}
+
+// appPermissions reports each browser permission an MCP App view asks for.
+func (l *linter) appPermissions(o owner, r *spec.Resource) {
+	if r.UI == nil {
+		return
+	}
+	for i, p := range r.UI.Permissions {
+		pos := r.UI.Pos
+		if i < len(r.UI.PermissionsPos) {
+			pos = r.UI.PermissionsPos[i]
+		}
+		l.report(o, "APP_PERMISSION", pos, "MCP App view %q asks for the %s permission; remove it unless the view cannot do its task without it", r.Name, p)
+	}
 }

@@ -51,6 +51,11 @@ var Rules = []Rule{
 		What: "more static resources than lint.maxListItems (default 50)",
 		Why:  "resources/list is read whole; a resource template lets the model reach the long tail without listing it",
 	},
+	{
+		ID:   "APP_PERMISSION",
+		What: "an MCP App view (a ui:// resource) that asks for a browser permission: camera, microphone, geolocation or clipboardWrite (one finding per permission)",
+		Why:  "the host may grant it inside the conversation; a view asks only for what its task needs, never as a precaution",
+	},
 }
 
 // Default limits.

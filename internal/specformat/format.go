@@ -108,13 +108,48 @@ func (LintRules) JSONSchema() *jsonschema.Schema {
 
 // Server is the `server:` section.
 type Server struct {
-	Name         string  `json:"name" jsonschema:"minLength=1" jsonschema_description:"The server's name in serverInfo (required)."`
-	Title        string  `json:"title,omitempty" jsonschema_description:"A human-readable name for the server."`
-	Version      Version `json:"version" jsonschema_description:"The server's version in serverInfo (required), kept as written: 1.10 stays 1.10."`
-	Description  string  `json:"description,omitempty" jsonschema_description:"What the server does, in serverInfo."`
-	Instructions string  `json:"instructions,omitempty" jsonschema_description:"Sent in the initialize result: how to use the server, as a hint for the model."`
-	WebsiteURL   string  `json:"websiteUrl,omitempty" jsonschema:"format=uri,pattern=^[Hh][Tt][Tt][Pp][Ss]?://" jsonschema_description:"The server's home page: an absolute http(s) URL."`
-	Icons        []Icon  `json:"icons,omitempty" jsonschema_description:"Icons for the server."`
+	Name         string   `json:"name" jsonschema:"minLength=1" jsonschema_description:"The server's name in serverInfo (required)."`
+	Title        string   `json:"title,omitempty" jsonschema_description:"A human-readable name for the server."`
+	Version      Version  `json:"version" jsonschema_description:"The server's version in serverInfo (required), kept as written: 1.10 stays 1.10."`
+	Description  string   `json:"description,omitempty" jsonschema_description:"What the server does, in serverInfo."`
+	Instructions string   `json:"instructions,omitempty" jsonschema_description:"Sent in the initialize result: how to use the server, as a hint for the model."`
+	WebsiteURL   string   `json:"websiteUrl,omitempty" jsonschema:"format=uri,pattern=^[Hh][Tt][Tt][Pp][Ss]?://" jsonschema_description:"The server's home page: an absolute http(s) URL."`
+	Icons        []Icon   `json:"icons,omitempty" jsonschema_description:"Icons for the server."`
+	Scopes       Scopes   `json:"scopes,omitempty" jsonschema_description:"The OAuth scopes a tool needs when it names none itself (resource-server mode over HTTP; see runtime.WithAuthorization)."`
+	Caching      *Caching `json:"caching,omitempty" jsonschema_description:"Caching hints of the 2026-07-28 era (ttlMs, cacheScope): the default, and each list's."`
+}
+
+// Scopes is a list of OAuth scope names (RFC 6749 §3.3 scope-tokens).
+type Scopes []string
+
+// JSONSchema is a list of distinct scope-tokens.
+func (Scopes) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "array", UniqueItems: true,
+		Items: &jsonschema.Schema{Type: "string", Pattern: `^[\x21\x23-\x5B\x5D-\x7E]+$`}}
+}
+
+// CacheHint is a caching hint: how long and for whom a client may reuse a result.
+type CacheHint struct {
+	TTL   Duration `json:"ttl,omitempty" jsonschema_description:"How long a client may reuse the result: a Go duration such as 90s, 5m or 1h (sent as ttlMs; default 0)."`
+	Scope string   `json:"scope,omitempty" jsonschema:"enum=public,enum=private" jsonschema_description:"Who may reuse it: public (shared caches too) or private (the client that asked; the default)."`
+}
+
+// Duration is a Go duration such as 90s, 5m or 1h, or 0.
+type Duration struct{}
+
+// JSONSchema accepts a string (the loader parses it) or the number 0.
+func (Duration) JSONSchema() *jsonschema.Schema {
+	return &jsonschema.Schema{OneOf: []*jsonschema.Schema{{Type: "string", MinLength: ptr(uint64(1))}, {Type: "integer", Enum: []any{0}}}}
+}
+
+// Caching is `server.caching`.
+type Caching struct {
+	TTL               Duration   `json:"ttl,omitempty" jsonschema_description:"The default ttl of every cacheable result (server/discover, the lists, resources/read): a Go duration such as 90s or 5m."`
+	Scope             string     `json:"scope,omitempty" jsonschema:"enum=public,enum=private" jsonschema_description:"The default scope: public or private (the default)."`
+	Tools             *CacheHint `json:"tools,omitempty" jsonschema_description:"The hint of tools/list."`
+	Prompts           *CacheHint `json:"prompts,omitempty" jsonschema_description:"The hint of prompts/list."`
+	Resources         *CacheHint `json:"resources,omitempty" jsonschema_description:"The hint of resources/list, and of the reads of resources without a cache of their own."`
+	ResourceTemplates *CacheHint `json:"resourceTemplates,omitempty" jsonschema_description:"The hint of resources/templates/list."`
 }
 
 // Version is a scalar kept as written (1.0.0, or 2 or 1.5 read as YAML numbers).
@@ -172,6 +207,8 @@ type Schema struct {
 	Required             []string             `json:"required,omitempty" jsonschema:"uniqueItems=true" jsonschema_description:"Objects: the names of the required properties."`
 	AdditionalProperties AdditionalProperties `json:"additionalProperties,omitempty" jsonschema_description:"Objects: true to accept keys that are not properties (closed by default). Maps (type: object without properties): the schema of every value."`
 	Values               *Schema              `json:"values,omitempty" jsonschema_description:"Maps: the schema of every value (map[string]T in Go)."`
+
+	MCPHeader string `json:"x-mcp-header,omitempty" jsonschema:"minLength=1,pattern=^[A-Za-z0-9!#$%&'*+.^_|~-]+$" jsonschema_description:"A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks."`
 }
 
 // AdditionalProperties is true or false beside properties, or the value
@@ -197,8 +234,17 @@ type Tool struct {
 	Annotations  *ToolAnnotations `json:"annotations,omitempty" jsonschema_description:"Hints for hosts about the tool's behaviour."`
 	Icons        []Icon           `json:"icons,omitempty" jsonschema_description:"Icons for the tool."`
 	Meta         Meta             `json:"_meta,omitempty" jsonschema_description:"The tool's _meta object, sent as written."`
+	UI           *ToolUI          `json:"ui,omitempty" jsonschema_description:"MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool."`
 	Permission   string           `json:"permission,omitempty" jsonschema:"enum=allow,enum=ask,enum=deny" jsonschema_description:"What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask)."`
 	LintDisable  LintRules        `json:"x-lint-disable,omitempty" jsonschema_description:"Lint rules skipped for this tool and its schemas."`
+	Scopes       Scopes           `json:"scopes,omitempty" jsonschema_description:"The OAuth scopes a call of the tool needs over HTTP with authorization: a token without them gets 403 insufficient_scope (step-up). Absent: the server's scopes; []: none."`
+	Idempotency  *Idempotency     `json:"idempotency,omitempty" jsonschema_description:"Deduplicate retries: the runtime runs the handler once per value of the key argument and answers retries with the first result."`
+}
+
+// Idempotency is a tool's `idempotency:`.
+type Idempotency struct {
+	Key string `json:"key" jsonschema:"minLength=1" jsonschema_description:"The name of a required top-level string property of the input, such as idempotency_key (required)."`
+	TTL string `json:"ttl,omitempty" jsonschema:"pattern=^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$" jsonschema_description:"How long results are kept for retries: a Go duration such as 24h or 90m (default 24h)."`
 }
 
 // JSONSchemaExtend refuses input beside inputSchema, and output beside
@@ -246,7 +292,32 @@ type Resource struct {
 	Icons       []Icon               `json:"icons,omitempty" jsonschema_description:"Icons for the resource."`
 	Meta        Meta                 `json:"_meta,omitempty" jsonschema_description:"The resource's _meta object, sent as written."`
 	Content     Content              `json:"content,omitempty" jsonschema_description:"What the handler returns: text (a string; the default), binary ([]byte, sent base64), contents ([]runtime.ResourceContents), or a schema (a typed value sent as its JSON)."`
+	UI          *ResourceUI          `json:"ui,omitempty" jsonschema_description:"MCP Apps: makes the resource an HTML view (its uri must be ui://): where the HTML comes from, and its _meta.ui (CSP, permissions, domain, border)."`
+	Cache       *CacheHint           `json:"cache,omitempty" jsonschema_description:"The caching hint of its reads in the 2026-07-28 era; what it leaves out comes from server.caching."`
 	LintDisable LintRules            `json:"x-lint-disable,omitempty" jsonschema_description:"Lint rules skipped for this resource."`
+}
+
+// ResourceUI is the ui: key of an MCP App view.
+type ResourceUI struct {
+	HTML          string   `json:"html,omitempty" jsonschema:"minLength=1" jsonschema_description:"The view's HTML file, relative to the spec, embedded into the generated package. Absent: a handler method returns the HTML."`
+	CSP           *AppCSP  `json:"csp,omitempty" jsonschema_description:"The origins the view may reach; absent: none (the host's restrictive default)."`
+	Permissions   []string `json:"permissions,omitempty" jsonschema:"enum=camera,enum=microphone,enum=geolocation,enum=clipboardWrite,uniqueItems=true" jsonschema_description:"Browser permissions the view asks the host for; none by default, and lint warns on each."`
+	Domain        string   `json:"domain,omitempty" jsonschema:"minLength=1" jsonschema_description:"A dedicated sandbox origin for the view, in the host's format."`
+	PrefersBorder *bool    `json:"prefersBorder,omitempty" jsonschema_description:"Whether the host should draw a border around the view."`
+}
+
+// AppCSP is the ui.csp of a view: origins such as https://api.example.com.
+type AppCSP struct {
+	ConnectDomains  []string `json:"connectDomains,omitempty" jsonschema_description:"Origins for fetch, XHR and WebSocket (connect-src)."`
+	ResourceDomains []string `json:"resourceDomains,omitempty" jsonschema_description:"Origins of images, scripts, styles, fonts and media."`
+	FrameDomains    []string `json:"frameDomains,omitempty" jsonschema_description:"Origins of nested iframes (frame-src)."`
+	BaseURIDomains  []string `json:"baseUriDomains,omitempty" jsonschema_description:"Origins allowed in <base href> (base-uri)."`
+}
+
+// ToolUI is the ui: key of a tool.
+type ToolUI struct {
+	Resource   string   `json:"resource" jsonschema:"minLength=1" jsonschema_description:"The name (key under resources:) of the ui:// resource the tool is shown in (required)."`
+	Visibility []string `json:"visibility,omitempty" jsonschema:"enum=model,enum=app,minItems=1,uniqueItems=true" jsonschema_description:"Who may call the tool: model, app or both (the default)."`
 }
 
 // ResourceAnnotations are MCP's annotations of a resource or template.
@@ -278,6 +349,7 @@ type ResourceTemplate struct {
 	Meta        Meta                 `json:"_meta,omitempty" jsonschema_description:"The template's _meta object, sent as written."`
 	Content     Content              `json:"content,omitempty" jsonschema_description:"What the handler returns: text (a string; the default), binary ([]byte, sent base64), contents ([]runtime.ResourceContents), or a schema (a typed value sent as its JSON)."`
 	Variables   map[string]Variable  `json:"variables,omitempty" jsonschema_description:"The type of each template variable: a scalar schema (an array of scalars for an exploded {/path*}). Undeclared variables are strings."`
+	Cache       *CacheHint           `json:"cache,omitempty" jsonschema_description:"The caching hint of the reads of its resources in the 2026-07-28 era; what it leaves out comes from server.caching."`
 	LintDisable LintRules            `json:"x-lint-disable,omitempty" jsonschema_description:"Lint rules skipped for this template."`
 }
 

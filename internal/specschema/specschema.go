@@ -75,6 +75,7 @@ func Of(s *spec.Schema) map[string]any {
 	setString(out, "description", s.Description)
 	setString(out, "pattern", s.Pattern)
 	setString(out, "format", s.Format)
+	setString(out, "x-mcp-header", s.MCPHeader)
 	setInt(out, "minLength", s.MinLength)
 	setInt(out, "maxLength", s.MaxLength)
 	setInt(out, "minItems", s.MinItems)

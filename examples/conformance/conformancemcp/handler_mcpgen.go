@@ -25,102 +25,172 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// TestSimpleText serves tool "test_simple_text" (mcpgen.yaml:14).
+	// TestSimpleText serves tool "test_simple_text" (mcpgen.yaml:18).
 	//
 	// Returns a simple text response.
 	TestSimpleText(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestImageContent serves tool "test_image_content" (mcpgen.yaml:16).
+	// TestImageContent serves tool "test_image_content" (mcpgen.yaml:20).
 	//
 	// Returns an image (a 1x1 PNG).
 	TestImageContent(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestAudioContent serves tool "test_audio_content" (mcpgen.yaml:18).
+	// TestAudioContent serves tool "test_audio_content" (mcpgen.yaml:22).
 	//
 	// Returns a short WAV sound.
 	TestAudioContent(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestEmbeddedResource serves tool "test_embedded_resource" (mcpgen.yaml:20).
+	// TestEmbeddedResource serves tool "test_embedded_resource" (mcpgen.yaml:24).
 	//
 	// Returns an embedded text resource.
 	TestEmbeddedResource(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestMultipleContentTypes serves tool "test_multiple_content_types" (mcpgen.yaml:22).
+	// TestMultipleContentTypes serves tool "test_multiple_content_types" (mcpgen.yaml:26).
 	//
 	// Returns text, an image and an embedded resource.
 	TestMultipleContentTypes(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestToolWithLogging serves tool "test_tool_with_logging" (mcpgen.yaml:24).
+	// TestToolWithLogging serves tool "test_tool_with_logging" (mcpgen.yaml:28).
 	//
 	// Sends three log messages while it runs.
 	TestToolWithLogging(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestErrorHandling serves tool "test_error_handling" (mcpgen.yaml:26).
+	// TestErrorHandling serves tool "test_error_handling" (mcpgen.yaml:30).
 	//
 	// Always fails with a tool execution error.
 	TestErrorHandling(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestToolWithProgress serves tool "test_tool_with_progress" (mcpgen.yaml:28).
+	// TestToolWithProgress serves tool "test_tool_with_progress" (mcpgen.yaml:32).
 	//
 	// Reports progress 0, 50 and 100 out of 100.
 	TestToolWithProgress(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestSampling serves tool "test_sampling" (mcpgen.yaml:30).
+	// TestSampling serves tool "test_sampling" (mcpgen.yaml:34).
 	//
 	// Asks the client's model to complete a prompt.
 	TestSampling(ctx context.Context, in *TestSamplingInput) (*runtime.CallToolResult, error)
 
-	// TestElicitation serves tool "test_elicitation" (mcpgen.yaml:36).
+	// TestElicitation serves tool "test_elicitation" (mcpgen.yaml:40).
 	//
 	// Asks the user for a username and an email.
 	TestElicitation(ctx context.Context, in *TestElicitationInput) (*runtime.CallToolResult, error)
 
-	// TestElicitationSep1034Defaults serves tool "test_elicitation_sep1034_defaults" (mcpgen.yaml:42).
+	// TestElicitationSep1034Defaults serves tool "test_elicitation_sep1034_defaults" (mcpgen.yaml:46).
 	//
 	// Asks the user for values that all have defaults (SEP-1034).
 	TestElicitationSep1034Defaults(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestElicitationSep1330Enums serves tool "test_elicitation_sep1330_enums" (mcpgen.yaml:44).
+	// TestElicitationSep1330Enums serves tool "test_elicitation_sep1330_enums" (mcpgen.yaml:48).
 	//
 	// Asks the user to choose among every enum form (SEP-1330).
 	TestElicitationSep1330Enums(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// JSONSchema202012Tool serves tool "json_schema_2020_12_tool" (mcpgen.yaml:46).
+	// JSONSchema202012Tool serves tool "json_schema_2020_12_tool" (mcpgen.yaml:50).
 	//
 	// Tool with JSON Schema 2020-12 features
 	JSONSchema202012Tool(ctx context.Context, args json.RawMessage) (*runtime.CallToolResult, error)
 
-	// TestReconnection serves tool "test_reconnection" (mcpgen.yaml:61).
+	// TestReconnection serves tool "test_reconnection" (mcpgen.yaml:76).
 	//
 	// Closes its response stream early, then answers (SEP-1699 polling).
 	TestReconnection(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestMissingCapability serves tool "test_missing_capability" (mcpgen.yaml:81).
+	//
+	// Needs the client's sampling capability; a request that does not declare it gets -32021.
+	TestMissingCapability(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestTriggerToolChange serves tool "test_trigger_tool_change" (mcpgen.yaml:83).
+	//
+	// Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.
+	TestTriggerToolChange(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestTriggerPromptChange serves tool "test_trigger_prompt_change" (mcpgen.yaml:85).
+	//
+	// Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.
+	TestTriggerPromptChange(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestStreamingElicitation serves tool "test_streaming_elicitation" (mcpgen.yaml:87).
+	//
+	// Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never a request.
+	TestStreamingElicitation(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestLoggingTool serves tool "test_logging_tool" (mcpgen.yaml:89).
+	//
+	// Logs at info level; in 2026-07-28 only a request carrying a log level hears it.
+	TestLoggingTool(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultElicitation serves tool "test_input_required_result_elicitation" (mcpgen.yaml:91).
+	//
+	// Asks the user's name (input key user_name), then greets them.
+	TestInputRequiredResultElicitation(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultSampling serves tool "test_input_required_result_sampling" (mcpgen.yaml:93).
+	//
+	// Asks the client's model the capital of France (input key capital_question).
+	TestInputRequiredResultSampling(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultListRoots serves tool "test_input_required_result_list_roots" (mcpgen.yaml:95).
+	//
+	// Asks the client for its roots (input key client_roots).
+	TestInputRequiredResultListRoots(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultRequestState serves tool "test_input_required_result_request_state" (mcpgen.yaml:97).
+	//
+	// Asks for a confirmation (input key confirm); the retry's requestState is verified.
+	TestInputRequiredResultRequestState(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultMultipleInputs serves tool "test_input_required_result_multiple_inputs" (mcpgen.yaml:99).
+	//
+	// Asks in one round for a name, a greeting from the model and the roots.
+	TestInputRequiredResultMultipleInputs(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultMultiRound serves tool "test_input_required_result_multi_round" (mcpgen.yaml:101).
+	//
+	// Asks a name (step1), then a favorite color (step2), in two rounds.
+	TestInputRequiredResultMultiRound(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultTamperedState serves tool "test_input_required_result_tampered_state" (mcpgen.yaml:103).
+	//
+	// Asks for a confirmation; a retry whose requestState was altered is refused.
+	TestInputRequiredResultTamperedState(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestInputRequiredResultCapabilities serves tool "test_input_required_result_capabilities" (mcpgen.yaml:105).
+	//
+	// Asks only for what the request's client capabilities allow (elicitation, sampling).
+	TestInputRequiredResultCapabilities(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestParamHeaders serves tool "test_param_headers" (mcpgen.yaml:107).
+	//
+	// Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, which the server checks.
+	TestParamHeaders(ctx context.Context, in *TestParamHeadersInput) (*runtime.CallToolResult, error)
 }
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadStaticText reads resource "static_text" (mcpgen.yaml:65).
+	// ReadStaticText reads resource "static_text" (mcpgen.yaml:116).
 	//
 	// test://static-text
 	//
 	// A static text resource.
 	ReadStaticText(ctx context.Context) (string, error)
 
-	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:69).
+	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:120).
 	//
 	// test://static-binary
 	//
 	// A static binary resource (a 1x1 PNG).
 	ReadStaticBinary(ctx context.Context) ([]byte, error)
 
-	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:74).
+	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:125).
 	//
 	// test://watched-resource
 	//
 	// A resource clients can subscribe to.
 	ReadWatchedResource(ctx context.Context) (string, error)
 
-	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:80).
+	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:131).
 	//
 	// test://template/{id}/data
 	//
@@ -135,10 +205,15 @@ type PromptsHandler interface {
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTestPromptWithArgumentsArg1(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:103).
+	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:154).
 	//
 	// A prompt that embeds a resource.
 	PromptTestPromptWithEmbeddedResource(ctx context.Context, args *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error)
+
+	// PromptTestInputRequiredResultPrompt builds prompt "test_input_required_result_prompt" (mcpgen.yaml:158).
+	//
+	// A prompt that first asks the user what context to use (input key user_context).
+	PromptTestInputRequiredResultPrompt(ctx context.Context) (*runtime.GetPromptResult, error)
 }
 
 // UnimplementedHandler answers every call with a runtime.NotImplementedError.
@@ -260,6 +335,118 @@ func (UnimplementedHandler) TestReconnection(context.Context) (*runtime.CallTool
 	}
 }
 
+// TestMissingCapability reports that tool "test_missing_capability" is not implemented.
+func (UnimplementedHandler) TestMissingCapability(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_missing_capability",
+	}
+}
+
+// TestTriggerToolChange reports that tool "test_trigger_tool_change" is not implemented.
+func (UnimplementedHandler) TestTriggerToolChange(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_trigger_tool_change",
+	}
+}
+
+// TestTriggerPromptChange reports that tool "test_trigger_prompt_change" is not implemented.
+func (UnimplementedHandler) TestTriggerPromptChange(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_trigger_prompt_change",
+	}
+}
+
+// TestStreamingElicitation reports that tool "test_streaming_elicitation" is not implemented.
+func (UnimplementedHandler) TestStreamingElicitation(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_streaming_elicitation",
+	}
+}
+
+// TestLoggingTool reports that tool "test_logging_tool" is not implemented.
+func (UnimplementedHandler) TestLoggingTool(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_logging_tool",
+	}
+}
+
+// TestInputRequiredResultElicitation reports that tool "test_input_required_result_elicitation" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultElicitation(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_elicitation",
+	}
+}
+
+// TestInputRequiredResultSampling reports that tool "test_input_required_result_sampling" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultSampling(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_sampling",
+	}
+}
+
+// TestInputRequiredResultListRoots reports that tool "test_input_required_result_list_roots" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultListRoots(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_list_roots",
+	}
+}
+
+// TestInputRequiredResultRequestState reports that tool "test_input_required_result_request_state" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultRequestState(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_request_state",
+	}
+}
+
+// TestInputRequiredResultMultipleInputs reports that tool "test_input_required_result_multiple_inputs" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultMultipleInputs(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_multiple_inputs",
+	}
+}
+
+// TestInputRequiredResultMultiRound reports that tool "test_input_required_result_multi_round" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultMultiRound(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_multi_round",
+	}
+}
+
+// TestInputRequiredResultTamperedState reports that tool "test_input_required_result_tampered_state" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultTamperedState(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_tampered_state",
+	}
+}
+
+// TestInputRequiredResultCapabilities reports that tool "test_input_required_result_capabilities" is not implemented.
+func (UnimplementedHandler) TestInputRequiredResultCapabilities(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_input_required_result_capabilities",
+	}
+}
+
+// TestParamHeaders reports that tool "test_param_headers" is not implemented.
+func (UnimplementedHandler) TestParamHeaders(context.Context, *TestParamHeadersInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_param_headers",
+	}
+}
+
 // ReadStaticText reports that resource "static_text" is not implemented.
 func (UnimplementedHandler) ReadStaticText(context.Context) (string, error) {
 	return "", &runtime.NotImplementedError{
@@ -305,5 +492,13 @@ func (UnimplementedHandler) PromptTestPromptWithEmbeddedResource(context.Context
 	return nil, &runtime.NotImplementedError{
 		Kind: "prompt",
 		Name: "test_prompt_with_embedded_resource",
+	}
+}
+
+// PromptTestInputRequiredResultPrompt reports that prompt "test_input_required_result_prompt" is not implemented.
+func (UnimplementedHandler) PromptTestInputRequiredResultPrompt(context.Context) (*runtime.GetPromptResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "prompt",
+		Name: "test_input_required_result_prompt",
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"time"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -25,7 +26,7 @@ func Info() runtime.Implementation {
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
-	s := runtime.NewServer(Info(), opts...)
+	s := runtime.NewServer(Info(), append([]runtime.Option{runtime.WithCaching(time.Minute, "public")}, opts...)...)
 	Register(s, h)
 	return s
 }
@@ -143,7 +144,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
-			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`),
+			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`),
 			Name:        "json_schema_2020_12_tool",
 		},
 		func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
@@ -158,6 +159,131 @@ func Register(s *runtime.Server, h Handler) {
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestReconnection(ctx)
 		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
+			Name:        "test_missing_capability",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestMissingCapability(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
+			Name:        "test_trigger_tool_change",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestTriggerToolChange(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
+			Name:        "test_trigger_prompt_change",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestTriggerPromptChange(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never a request.",
+			Name:        "test_streaming_elicitation",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestStreamingElicitation(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
+			Name:        "test_logging_tool",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestLoggingTool(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks the user's name (input key user_name), then greets them.",
+			Name:        "test_input_required_result_elicitation",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultElicitation(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks the client's model the capital of France (input key capital_question).",
+			Name:        "test_input_required_result_sampling",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultSampling(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks the client for its roots (input key client_roots).",
+			Name:        "test_input_required_result_list_roots",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultListRoots(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
+			Name:        "test_input_required_result_request_state",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultRequestState(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks in one round for a name, a greeting from the model and the roots.",
+			Name:        "test_input_required_result_multiple_inputs",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultMultipleInputs(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
+			Name:        "test_input_required_result_multi_round",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultMultiRound(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
+			Name:        "test_input_required_result_tampered_state",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultTamperedState(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
+			Name:        "test_input_required_result_capabilities",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestInputRequiredResultCapabilities(ctx)
+		},
+	))
+	s.AddTool(runtime.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, which the server checks.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run the query.","x-mcp-header":"Region"},"query":{"type":"string","description":"The query."}},"required":["region","query"],"additionalProperties":false}`),
+			Name:        "test_param_headers",
+		},
+		h.TestParamHeaders,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
@@ -246,6 +372,15 @@ func Register(s *runtime.Server, h Handler) {
 			Name:        "test_prompt_with_embedded_resource",
 		},
 		h.PromptTestPromptWithEmbeddedResource,
+	))
+	s.AddPrompt(runtime.TypedPrompt(
+		runtime.Prompt{
+			Description: "A prompt that first asks the user what context to use (input key user_context).",
+			Name:        "test_input_required_result_prompt",
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
+			return h.PromptTestInputRequiredResultPrompt(ctx)
+		},
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{

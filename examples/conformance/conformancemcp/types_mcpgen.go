@@ -10,19 +10,28 @@ import "github.com/mcpgen/mcpgen/runtime"
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// TestSamplingInput is the input of tool "test_sampling" (mcpgen.yaml:33).
+// TestSamplingInput is the input of tool "test_sampling" (mcpgen.yaml:37).
 type TestSamplingInput struct {
 	// The prompt to send to the model.
 	Prompt string `json:"prompt" jsonschema_description:"The prompt to send to the model."`
 }
 
-// TestElicitationInput is the input of tool "test_elicitation" (mcpgen.yaml:39).
+// TestElicitationInput is the input of tool "test_elicitation" (mcpgen.yaml:43).
 type TestElicitationInput struct {
 	// The message shown to the user.
 	Message string `json:"message" jsonschema_description:"The message shown to the user."`
 }
 
-// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:80).
+// TestParamHeadersInput is the input of tool "test_param_headers" (mcpgen.yaml:110).
+type TestParamHeadersInput struct {
+	// Where to run the query.
+	Region string `json:"region" jsonschema_description:"Where to run the query." jsonschema_extras:"x-mcp-header=Region"`
+
+	// The query.
+	Query string `json:"query" jsonschema_description:"The query."`
+}
+
+// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:131).
 type TemplateDataParams struct {
 	ID string `json:"id"`
 }
@@ -47,14 +56,14 @@ func (p TemplateDataParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:85).
+// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:136).
 type TemplateDataContent struct {
 	ID           string `json:"id"`
 	TemplateTest bool   `json:"templateTest"`
 	Data         string `json:"data"`
 }
 
-// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments" (mcpgen.yaml:96).
+// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments" (mcpgen.yaml:147).
 type TestPromptWithArgumentsArgs struct {
 	// First test argument
 	Arg1 string `json:"arg1" jsonschema_description:"First test argument"`
@@ -63,7 +72,7 @@ type TestPromptWithArgumentsArgs struct {
 	Arg2 string `json:"arg2" jsonschema_description:"Second test argument"`
 }
 
-// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:103).
+// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:154).
 type TestPromptWithEmbeddedResourceArgs struct {
 	// URI of the resource to embed
 	ResourceURI string `json:"resourceUri" jsonschema_description:"URI of the resource to embed"`

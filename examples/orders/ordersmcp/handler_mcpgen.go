@@ -22,19 +22,21 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// LookupOrder serves tool "lookup_order" (mcpgen.yaml:45).
+	// LookupOrder serves tool "lookup_order" (mcpgen.yaml:46).
 	//
 	// Look up an order by its id. Read-only; use it before any write.
 	LookupOrder(ctx context.Context, in *LookupOrderInput) (*Order, error)
 
-	// CreateNote serves tool "create_note" (mcpgen.yaml:55).
+	// CreateNote serves tool "create_note" (mcpgen.yaml:56).
 	//
 	// Add an internal note to an order. The customer never sees notes.
 	CreateNote(ctx context.Context, in *CreateNoteInput) (*CreateNoteOutput, error)
 
-	// RefundOrder serves tool "refund_order" (mcpgen.yaml:71).
+	// RefundOrder serves tool "refund_order" (mcpgen.yaml:73).
 	//
 	// Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before calling. Retrying with the same idempotency_key never refunds twice.
+	//
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
 	RefundOrder(ctx context.Context, in *RefundOrderInput) (*runtime.CallToolResult, error)
 }
 

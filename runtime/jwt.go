@@ -1,0 +1,348 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"crypto"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// A TokenVerifier for JWT access tokens (RFC 9068 profile of RFC 7519),
+// signed with an asymmetric key (RFC 7515 JWS compact form). It uses the
+// standard library only: the few algorithms worth accepting are each one
+// call of crypto/rsa, crypto/ecdsa or crypto/ed25519, and a JOSE library
+// would bring algorithms we must refuse anyway (none, HS*: a server that
+// accepts HS256 with an RSA public key as the secret accepts forged tokens).
+
+// JWTConfig configures NewJWTVerifier. Keys come from Keys, JWKS and
+// JWKSURL together; at least one must give a key.
+type JWTConfig struct {
+	// Issuer is the iss every token must carry (the authorization server's
+	// issuer identifier). Required.
+	Issuer string
+	// Audience, when set, must be in every token's aud. The resource server
+	// (WithAuthorization) checks its own Resource anyway; set it when you
+	// use the verifier on its own.
+	Audience string
+
+	// Keys are public keys given directly (*rsa.PublicKey of at least 2048
+	// bits, *ecdsa.PublicKey on P-256, P-384 or P-521, ed25519.PublicKey);
+	// they verify tokens whatever their kid.
+	Keys []crypto.PublicKey
+	// JWKS is a JSON Web Key Set document (RFC 7517 §5) given directly.
+	JWKS []byte
+	// JWKSURL is where the authorization server publishes its key set (its
+	// metadata's jwks_uri). It is fetched at the first token, kept for
+	// JWKSRefresh, and fetched again early, at most once a minute, when a
+	// token names a kid it does not hold (the server rotated its keys).
+	JWKSURL string
+	// HTTPClient fetches JWKSURL; nil uses a client with a 10s timeout.
+	HTTPClient *http.Client
+	// JWKSRefresh is how long a fetched key set is used (default 1h).
+	JWKSRefresh time.Duration
+
+	// Leeway is the clock skew allowed when checking exp, nbf and iat
+	// (default 30s; < 0 means none).
+	Leeway time.Duration
+
+	// CacheTTL is how long a verified token is remembered, so that the
+	// requests of a client that sends the same token again skip the
+	// signature check (default 5 minutes, never beyond the token's exp;
+	// < 0 verifies every time). A key removed from the key set stops
+	// verifying new tokens at once, and remembered ones within CacheTTL.
+	CacheTTL time.Duration
+}
+
+const (
+	defaultLeeway      = 30 * time.Second
+	defaultJWKSRefresh = time.Hour
+	minJWKSRefetch     = time.Minute // between fetches for an unknown kid
+	defaultCacheTTL    = 5 * time.Minute
+	maxJWKSBytes       = 1 << 20
+)
+
+// JWTVerifier verifies JWT access tokens: the signature (RS256/384/512,
+// PS256/384/512, ES256/384/512, EdDSA with Ed25519; never "none" nor an
+// HMAC), exp (required) and nbf with a small leeway, iat not in the future,
+// iss, and aud when JWTConfig.Audience is set. Scopes come from the scope
+// claim (space-separated) or scp (a string or a list). Safe for concurrent
+// use.
+type JWTVerifier struct {
+	cfg    JWTConfig
+	static []*jwk // from Keys and JWKS
+	client *http.Client
+	now    func() time.Time // time.Now
+	cache  tokenCache
+
+	fetchMu    sync.Mutex // one JWKS fetch at a time
+	mu         sync.Mutex
+	fetched    []*jwk    // from JWKSURL
+	fetchAt    time.Time // when fetched was fetched (or last tried)
+	tried      bool      // a fetch was tried
+	kidFetchAt time.Time // the last fetch made for an unknown kid
+	lastErr    error     // of the last fetch
+}
+
+// NewJWTVerifier returns a verifier for cfg, or an error when cfg has no
+// issuer, no key source, or a key it cannot use.
+func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
+	if cfg.Issuer == "" {
+		return nil, errors.New("JWTConfig.Issuer is required")
+	}
+	if len(cfg.Keys) == 0 && cfg.JWKS == nil && cfg.JWKSURL == "" {
+		return nil, errors.New("JWTConfig needs keys: Keys, JWKS or JWKSURL")
+	}
+	v := &JWTVerifier{cfg: cfg, client: cfg.HTTPClient, now: time.Now}
+	if v.client == nil {
+		v.client = &http.Client{Timeout: 10 * time.Second}
+	}
+	if v.cfg.Leeway == 0 {
+		v.cfg.Leeway = defaultLeeway
+	}
+	v.cfg.Leeway = max(v.cfg.Leeway, 0)
+	if v.cfg.JWKSRefresh <= 0 {
+		v.cfg.JWKSRefresh = defaultJWKSRefresh
+	}
+	if v.cfg.CacheTTL == 0 {
+		v.cfg.CacheTTL = defaultCacheTTL
+	}
+	for i, k := range cfg.Keys {
+		key, err := newJWK(k, "", "")
+		if err != nil {
+			return nil, fmt.Errorf("JWTConfig.Keys[%d]: %w", i, err)
+		}
+		v.static = append(v.static, key)
+	}
+	if cfg.JWKS != nil {
+		keys, err := parseJWKS(cfg.JWKS)
+		if err != nil {
+			return nil, fmt.Errorf("JWTConfig.JWKS: %w", err)
+		}
+		v.static = append(v.static, keys...)
+	}
+	return v, nil
+}
+
+// jwtHeader is the JOSE header of a token.
+type jwtHeader struct {
+	Alg  string          `json:"alg"`
+	Kid  string          `json:"kid"`
+	Typ  string          `json:"typ"`
+	Crit json.RawMessage `json:"crit"`
+}
+
+// jwtClaims are the registered claims a verifier checks or returns.
+type jwtClaims struct {
+	Iss      string          `json:"iss"`
+	Sub      string          `json:"sub"`
+	Aud      json.RawMessage `json:"aud"`
+	Exp      *float64        `json:"exp"`
+	Nbf      *float64        `json:"nbf"`
+	Iat      *float64        `json:"iat"`
+	Scope    json.RawMessage `json:"scope"`
+	Scp      json.RawMessage `json:"scp"`
+	ClientID string          `json:"client_id"`
+	Azp      string          `json:"azp"`
+}
+
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidToken}, args...)...)
+}
+
+// VerifyToken verifies token and returns its identity. Its errors wrap
+// ErrInvalidToken, except when the key set cannot be fetched.
+func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*AuthInfo, error) {
+	if len(token) > maxTokenBytes {
+		return nil, invalid("the token is too long")
+	}
+	if v.cfg.CacheTTL < 0 {
+		return v.verify(ctx, token)
+	}
+	now := v.now()
+	if info := v.cache.get(token, now); info != nil {
+		return info, nil
+	}
+	info, err := v.verify(ctx, token)
+	if err == nil {
+		until := now.Add(v.cfg.CacheTTL)
+		if exp := info.Expiry.Add(v.cfg.Leeway); exp.Before(until) {
+			until = exp
+		}
+		v.cache.put(token, info, until, now)
+	}
+	return info, err
+}
+
+// verify checks token fully.
+func (v *JWTVerifier) verify(ctx context.Context, token string) (*AuthInfo, error) {
+	parts := strings.Split(token, ".")
+	if len(parts) != 3 {
+		return nil, invalid("not a JWT in compact form (header.payload.signature)")
+	}
+	var hdr jwtHeader
+	if err := decodeSegment(parts[0], &hdr); err != nil {
+		return nil, invalid("the header: %v", err)
+	}
+	alg, ok := jwsAlgorithms[hdr.Alg]
+	if !ok {
+		return nil, invalid("the algorithm %s is not accepted (accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA)", quote(hdr.Alg))
+	}
+	if hdr.Crit != nil {
+		return nil, invalid("the header has crit extensions, which this verifier does not understand")
+	}
+	sig, err := base64.RawURLEncoding.Strict().DecodeString(parts[2])
+	if err != nil {
+		return nil, invalid("the signature is not base64url")
+	}
+	keys, err := v.keys(ctx, hdr.Kid)
+	if err != nil {
+		return nil, err
+	}
+	keys = slices.DeleteFunc(keys, func(k *jwk) bool { return !alg.fits(k, hdr.Alg) })
+	if len(keys) == 0 {
+		return nil, invalid("no %s key for kid %s", hdr.Alg, quote(hdr.Kid))
+	}
+	signed := token[:len(parts[0])+1+len(parts[1])]
+	if !slices.ContainsFunc(keys, func(k *jwk) bool { return alg.verify(k.key, []byte(signed), sig) }) {
+		return nil, invalid("bad signature")
+	}
+	// Only now is the payload trusted enough to read.
+	var raw map[string]json.RawMessage
+	if err := decodeSegment(parts[1], &raw); err != nil || raw == nil {
+		return nil, invalid("the claims are not a JSON object")
+	}
+	var c jwtClaims
+	if err := decodeSegment(parts[1], &c); err != nil {
+		return nil, invalid("the claims: %v", err)
+	}
+	return v.checkClaims(&c, raw)
+}
+
+// checkClaims checks the time and issuer claims and builds the identity.
+func (v *JWTVerifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*AuthInfo, error) {
+	now, leeway := v.now(), v.cfg.Leeway
+	if c.Exp == nil {
+		return nil, invalid("the token has no exp")
+	}
+	exp := numericDate(*c.Exp)
+	if !now.Before(exp.Add(leeway)) {
+		return nil, invalid("the token expired at %s", exp.UTC().Format(time.RFC3339))
+	}
+	if c.Nbf != nil && now.Add(leeway).Before(numericDate(*c.Nbf)) {
+		return nil, invalid("the token is not valid before %s", numericDate(*c.Nbf).UTC().Format(time.RFC3339))
+	}
+	if c.Iat != nil && now.Add(leeway).Before(numericDate(*c.Iat)) {
+		return nil, invalid("the token was issued in the future")
+	}
+	if c.Iss != v.cfg.Issuer {
+		return nil, invalid("the issuer %s is not %s", quote(c.Iss), quote(v.cfg.Issuer))
+	}
+	aud, ok := stringOrList(c.Aud)
+	if !ok {
+		return nil, invalid("aud must be a string or a list of strings")
+	}
+	if v.cfg.Audience != "" && !audienceHas(aud, v.cfg.Audience) {
+		return nil, invalid("the token is not for %s", quote(v.cfg.Audience))
+	}
+	info := &AuthInfo{Subject: c.Sub, Issuer: c.Iss, Audience: aud, ClientID: c.ClientID, Expiry: exp, Claims: raw}
+	if info.ClientID == "" {
+		info.ClientID = c.Azp
+	}
+	if c.Scope != nil {
+		var s string
+		if json.Unmarshal(c.Scope, &s) != nil {
+			return nil, invalid("scope must be a space-separated string")
+		}
+		info.Scopes = strings.Fields(s)
+	} else if c.Scp != nil {
+		scp, ok := stringOrList(c.Scp)
+		if !ok {
+			return nil, invalid("scp must be a string or a list of strings")
+		}
+		for _, s := range scp {
+			info.Scopes = append(info.Scopes, strings.Fields(s)...)
+		}
+	}
+	return info, nil
+}
+
+// numericDate converts a JWT NumericDate (seconds, possibly fractional).
+func numericDate(f float64) time.Time {
+	if math.IsNaN(f) || f > 1e12 || f < -1e12 {
+		f = 1e12 // absurd dates land far in the future
+	}
+	sec, frac := math.Modf(f)
+	return time.Unix(int64(sec), int64(frac*1e9))
+}
+
+// stringOrList reads a claim that is a string or a list of strings
+// (absent is an empty list).
+func stringOrList(raw json.RawMessage) ([]string, bool) {
+	if raw == nil || string(raw) == "null" {
+		return nil, true
+	}
+	var one string
+	if json.Unmarshal(raw, &one) == nil {
+		return []string{one}, true
+	}
+	var list []string
+	if json.Unmarshal(raw, &list) == nil {
+		return list, true
+	}
+	return nil, false
+}
+
+// decodeSegment decodes one base64url segment of JSON into v. Padding is
+// refused: the compact form has none.
+func decodeSegment(seg string, v any) error {
+	b, err := base64.RawURLEncoding.Strict().DecodeString(seg)
+	if err != nil {
+		return errors.New("not base64url")
+	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	if err := d.Decode(v); err != nil {
+		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
+			return fmt.Errorf("%s has the wrong type", quote(te.Field))
+		}
+		return errors.New("not a JSON object")
+	}
+	if d.More() {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
+}
+
+// keys returns the keys that may have signed a token naming kid: the
+// static ones, then those fetched from JWKSURL (fetching them when needed).
+func (v *JWTVerifier) keys(ctx context.Context, kid string) ([]*jwk, error) {
+	out := matching(v.static, kid)
+	if v.cfg.JWKSURL == "" {
+		return out, nil
+	}
+	fetched, err := v.fetchedKeys(ctx, kid)
+	if err != nil && len(out) == 0 {
+		return nil, err
+	}
+	return append(out, matching(fetched, kid)...), nil
+}
+
+// matching returns the keys of set that may verify a token naming kid: a
+// key without kid matches any token; a key with one, only its own kid.
+func matching(set []*jwk, kid string) []*jwk {
+	var out []*jwk
+	for _, k := range set {
+		if k.kid == "" || k.kid == kid {
+			out = append(out, k)
+		}
+	}
+	return out
+}

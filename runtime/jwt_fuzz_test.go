@@ -1,0 +1,45 @@
+package runtime_test
+
+import (
+	"context"
+	"crypto"
+	"crypto/ed25519"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// FuzzVerifyToken feeds the JWT verifier any string. It must never panic,
+// must refuse with ErrInvalidToken, and may accept only the one token the
+// fuzzer's key really signed (the compact form has a single encoding of
+// each token, so any other string that verifies would be a forgery).
+func FuzzVerifyToken(f *testing.F) {
+	key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)) // fixed: the corpus stays meaningful
+	c := map[string]any{"iss": testIssuer, "sub": "alice", "aud": testResource, "exp": 4102444800, "scope": "a b"}
+	valid := sign(f, "EdDSA", "k", key, c)
+	v := newVerifier(f, runtime.JWTConfig{Issuer: testIssuer, Keys: []crypto.PublicKey{key.Public()}, CacheTTL: -1})
+	parts := strings.Split(valid, ".")
+	for _, seed := range []string{
+		valid,
+		parts[0] + "." + parts[1] + ".",
+		signHeader(f, map[string]any{"alg": "none"}, nil, c),
+		sign(f, "HS256", "k", []byte(key.Public().(ed25519.PublicKey)), c),
+		parts[0] + "." + segment(f, map[string]any{"iss": testIssuer, "sub": "mallory", "exp": 4102444800}) + "." + parts[2],
+		"", ".", "..", "a.b.c", strings.Repeat(".", 100),
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, token string) {
+		info, err := v.VerifyToken(context.Background(), token)
+		switch {
+		case err == nil && token != valid:
+			t.Fatalf("accepted a token the key did not sign: %q → %+v", token, info)
+		case err != nil && !errors.Is(err, runtime.ErrInvalidToken):
+			t.Fatalf("error not wrapping ErrInvalidToken: %v", err)
+		case err == nil && info.Subject != "alice":
+			t.Fatalf("identity %+v", info)
+		}
+	})
+}
