@@ -64,16 +64,23 @@ func mustMarshal(t reflect.Type, s *jsonschema.Schema) []byte {
 }
 
 // schemaType returns the top-level "type" of a schema when it is a single
-// string, or "".
+// string, or "". It scans only the top level (schemas can be large and a
+// server registers many).
 func schemaType(schema json.RawMessage) string {
-	var top struct {
-		Type any `json:"type"`
-	}
-	if json.Unmarshal(schema, &top) != nil {
+	var typ []byte
+	notObject, err := scanObject(schema, func(key, val []byte) {
+		if string(key) == "type" {
+			typ = val // the last of duplicate keys wins, as in encoding/json
+		}
+	})
+	if notObject || err != nil {
 		return ""
 	}
-	s, _ := top.Type.(string)
-	return s
+	s, ok := methodBytes(typ) // a JSON string, escapes decoded
+	if !ok {
+		return ""
+	}
+	return string(s)
 }
 
 // validator is a compiled schema, plus the schema itself to explain

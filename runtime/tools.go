@@ -97,10 +97,7 @@ func (s *Server) AddTool(t Tool) {
 		t.InputSchema = noArgsSchema
 	}
 	t.InputSchema = mustObject(where, "InputSchema", t.InputSchema)
-	var top struct {
-		Type json.RawMessage `json:"type"`
-	}
-	if json.Unmarshal(t.InputSchema, &top) != nil || string(top.Type) != `"object"` {
+	if schemaType(t.InputSchema) != "object" {
 		panic("runtime: " + where + ": InputSchema must have \"type\":\"object\"")
 	}
 	if t.OutputSchema != nil {
