@@ -101,7 +101,7 @@ func (s *Server) AddTool(t Tool) {
 		t.OutputSchema = mustObject(where, "OutputSchema", t.OutputSchema)
 	}
 	if t.Meta != nil {
-		t.Meta = mustObject(where, "Meta", t.Meta)
+		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
 	}
 	wire, err := json.Marshal(struct {
 		Name         string           `json:"name"`
