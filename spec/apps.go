@@ -387,7 +387,7 @@ func (v *validator) names(list []string, pos []Pos, owner Pos, what string, allo
 	}
 }
 
-// appTemplates refuses ui:// templates: a view is one fixed document the
+// appTemplate refuses ui:// templates: a view is one fixed document the
 // host can fetch and cache before any call.
 func (v *validator) appTemplate(t *ResourceTemplate) {
 	if hasUIScheme(t.URITemplate) {
