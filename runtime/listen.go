@@ -18,6 +18,11 @@ import (
 
 const metaSubscriptionID = "io.modelcontextprotocol/subscriptionId"
 
+// maxListens bounds the subscriptions open at once on one session (stdio):
+// each holds a goroutine, and a client must not be able to open them
+// without end. Over HTTP each has a connection of its own.
+const maxListens = 64
+
 // subscription is one open subscriptions/listen request. Its filter is
 // fixed when it opens; its outbox coalesces what is due, like a session's.
 type subscription struct {
@@ -44,9 +49,41 @@ func (ss *Session) listen(ctx *modernCtx, id string, params json.RawMessage) {
 		ss.sendError(id, e)
 		return
 	}
+	if n := ss.openListens(); n >= maxListens {
+		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %d subscriptions are open on this connection, the most it may have; cancel one first", n))
+		return
+	}
 	sub.ss = ss
 	sub.out.ss, sub.out.sub = ss, sub
-	ss.start(ctx, id, &call{exec: func(c *call) (encoder, *Error) { return sub.run(c, ack) }})
+	ss.start(ctx, id, &call{listen: true, exec: func(c *call) (encoder, *Error) { return sub.run(c, ack) }})
+}
+
+// openListens counts the session's subscriptions/listen requests in flight.
+func (ss *Session) openListens() int {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	n := 0
+	for _, c := range ss.inflight {
+		if c.listen {
+			n++
+		}
+	}
+	return n
+}
+
+// EndSubscriptions ends the session's subscriptions/listen requests
+// gracefully: each is answered, which tells the client that no more
+// notifications will come on it. A transport calls it when no more input
+// will come (end of stdin), before waiting for the requests in flight:
+// subscriptions last until cancelled and would be waited for forever.
+func (ss *Session) EndSubscriptions() {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	for _, c := range ss.inflight {
+		if c.listen {
+			c.cancel()
+		}
+	}
 }
 
 // run serves the subscription until its request's context is done. It is

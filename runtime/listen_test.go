@@ -96,6 +96,21 @@ func TestListenStdio(t *testing.T) {
 	exerciseListen(t, srv, c.recv)
 	c.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
 	waitClosed(t, srv)
+
+	// At end of input, a subscription ends with its result, and ServeStdio
+	// returns instead of waiting for it.
+	c.send(req(8, "subscriptions/listen", withMeta(`"notifications":{"promptsListChanged":true}`)))
+	if ack := c.recv(); !strings.Contains(ack, `"method":"notifications/subscriptions/acknowledged"`) {
+		t.Fatalf("no acknowledgement: %s", ack)
+	}
+	if err := c.closeInput(); err != nil {
+		t.Fatalf("ServeStdio: %v", err)
+	}
+	want := ok("8", `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"0.1.0"},"io.modelcontextprotocol/subscriptionId":8},"resultType":"complete"}`)
+	if rest := c.rest(); len(rest) != 1 || rest[0] != want {
+		t.Errorf("after end of input: %q, want %s", rest, want)
+	}
+	waitClosed(t, srv)
 }
 
 func TestListenHTTP(t *testing.T) {
@@ -144,6 +159,19 @@ func TestListenErrors(t *testing.T) {
 			t.Errorf("listen %s: got %q, want a -32602 error mentioning %s", tc.params, got, tc.want)
 		}
 	}
+	// A connection may hold so many subscriptions at once.
+	for i := range 64 {
+		p.ss.HandleMessage(context.Background(), []byte(req(100+i, "subscriptions/listen", withMeta(`"notifications":{"toolsListChanged":true}`))))
+		if ack := nextMessage(t, p.out); !strings.Contains(ack, "acknowledged") {
+			t.Fatalf("listen %d: %s", i, ack)
+		}
+	}
+	if got := p.exchange(req(200, "subscriptions/listen", withMeta(`"notifications":{"toolsListChanged":true}`))); !strings.Contains(got[0], "64 subscriptions are open on this connection") {
+		t.Errorf("the 65th listen: %s", got)
+	}
+	p.ss.Close()
+	waitClosed(t, srv)
+
 	// The legacy era has no subscriptions/listen.
 	c := serve(t, srv)
 	c.initialize()

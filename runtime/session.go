@@ -60,6 +60,7 @@ type call struct {
 	id, key   string                        // raw id; its idKey
 	exec      func(*call) (encoder, *Error) // what the request does
 	cancelled bool                          // by notifications/cancelled (guarded by ss.mu): send no response
+	listen    bool                          // a subscriptions/listen, which lasts until cancelled
 
 	meta []byte // the request's _meta object (a copy), or nil
 
@@ -449,6 +450,10 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	ss.inflight[c.key] = c
 	ss.wg.Add(1)
 	ss.mu.Unlock()
+	if runInline(ctx) { // an HTTP POST's request: on its goroutine (httpinline.go)
+		c.run()
+		return
+	}
 	ss.srv.workers.run(c)
 }
 

@@ -42,7 +42,9 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		if err != nil {
 			return err
 		}
-		// End of input: answer what is in flight, unless told to stop.
+		// End of input: answer what is in flight, unless told to stop;
+		// subscriptions end here, or they would be waited for forever.
+		ss.EndSubscriptions()
 		idle := make(chan struct{})
 		go func() { ss.Wait(); close(idle) }()
 		select {
