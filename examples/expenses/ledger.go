@@ -19,7 +19,6 @@ type ledger struct {
 	dataVersion int64                   // grows on every change
 	asOf        time.Time               // when the ledger last changed
 	now         func() time.Time
-
 }
 
 type record struct {
