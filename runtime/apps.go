@@ -235,3 +235,45 @@ func (s *Server) withExtensions(caps json.RawMessage) json.RawMessage {
 	}
 	return append(out, `"extensions":{"`+UIExtension+`":{}}}`...)
 }
+
+// WithoutAppViews turns MCP Apps off: AddResource skips views (resources
+// with AppMIMEType) and AddTool drops the tools' links to them (_meta.ui
+// and ui/resourceUri), so that every host gets the plain tools, whose text
+// results are unchanged. It is the switch that rolls an app back without
+// the tools it enhances (seed 002).
+func WithoutAppViews() Option { return func(c *config) { c.noAppViews = true } }
+
+// appLink returns a tool's compacted _meta, without the MCP Apps link when
+// the server has views turned off. It keeps nil for an object left empty.
+func (s *Server) appLink(meta json.RawMessage) json.RawMessage {
+	if !s.cfg.noAppViews {
+		return meta
+	}
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(meta, &keys) != nil {
+		return meta
+	}
+	_, ui := keys["ui"]
+	_, legacy := keys[legacyResourceURIKey]
+	if !ui && !legacy {
+		return meta
+	}
+	// Rebuild the object without the two keys, in its own key order.
+	var out []byte
+	if _, err := scanObject(meta, func(key, val []byte) { // key comes unquoted
+		if k := string(key); k != "ui" && k != legacyResourceURIKey {
+			if len(out) == 0 {
+				out = append(out, '{')
+			} else {
+				out = append(out, ',')
+			}
+			out = append(append(appendString(out, k), ':'), val...)
+		}
+	}); err != nil {
+		return meta
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return append(out, '}')
+}

@@ -182,3 +182,35 @@ func BenchmarkAppToolCall(b *testing.B) {
 		})
 	}
 }
+
+// WithoutAppViews rolls the app back and keeps the tools: no view is
+// listed, the tools lose their link (and only it), and they answer as
+// before.
+func TestWithoutAppViews(t *testing.T) {
+	c := serve(t, appServer(runtime.WithoutAppViews()))
+	c.initialize()
+	if r := c.request("resources/list", nil); r.Error == nil {
+		t.Errorf("resources/list with the view off: %s", r.Result)
+	}
+	var list struct {
+		Tools []struct {
+			Name string          `json:"name"`
+			Meta json.RawMessage `json:"_meta"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(c.result("tools/list", nil), &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range list.Tools {
+		if tool.Meta != nil {
+			t.Errorf("%s keeps _meta %s", tool.Name, tool.Meta)
+		}
+	}
+	jsonEqual(t, `{"content":[{"type":"text","text":"3 rows"}],"structuredContent":{"rows":3}}`, c.callTool("summary", nil))
+
+	srv := runtime.NewServer(testInfo(), runtime.WithoutAppViews())
+	tool := echoTool("e")
+	tool.Meta = json.RawMessage(`{"a":1,"ui":{"x":1},"ui/resourceUri":"ui://v","z":"\u00e9"}`)
+	srv.AddTool(tool)
+	jsonEqual(t, `{"a":1,"z":"é"}`, srv.Tools()[0].Meta)
+}

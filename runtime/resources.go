@@ -92,6 +92,9 @@ func (s *Server) AddResource(r Resource) {
 	if r.Name == "" {
 		r.Name = r.URI
 	}
+	if s.cfg.noAppViews && r.MimeType == AppMIMEType {
+		return // MCP Apps are off (WithoutAppViews)
+	}
 	if r.Meta != nil {
 		r.Meta = mustObject(where, "Meta", r.Meta)
 	}

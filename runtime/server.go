@@ -48,6 +48,7 @@ type config struct {
 	stateKey       []byte                // signs requestState (WithRequestStateKey)
 	stateTTL       time.Duration         // how long a requestState is accepted
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
+	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
 	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 }

@@ -104,7 +104,7 @@ func (s *Server) AddTool(t Tool) {
 		t.OutputSchema = mustObject(where, "OutputSchema", t.OutputSchema)
 	}
 	if t.Meta != nil {
-		t.Meta = mustObject(where, "Meta", t.Meta)
+		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
 	}
 	if t.Idempotency != nil && t.Idempotency.Key == "" {
 		panic("runtime: " + where + ": Idempotency without a Key")

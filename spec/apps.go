@@ -345,6 +345,9 @@ func (v *validator) appWriteIdempotent(t *Tool) {
 	if a := t.Annotations; a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint {
 		return
 	}
+	if t.Idempotency != nil {
+		return // the runtime deduplicates it (validated with idempotency:)
+	}
 	if in, _ := v.resolve(t.Input); in != nil {
 		for _, p := range in.Properties {
 			if p.Required && IsIdempotencyKeyName(p.Name) {
@@ -352,7 +355,7 @@ func (v *validator) appWriteIdempotent(t *Tool) {
 			}
 		}
 	}
-	v.errorf(u.Pos, "tool %q can be called from an MCP App view and may write (it is not readOnlyHint: true), so it needs a required input property idempotency_key: a retried click must not act twice", t.Name)
+	v.errorf(u.Pos, "tool %q can be called from an MCP App view and may write (it is not readOnlyHint: true), so it needs an idempotency key (idempotency: {key: idempotency_key}, or a required input property idempotency_key): a retried click must not act twice", t.Name)
 }
 
 // IsIdempotencyKeyName reports whether a property name says it is an
@@ -387,7 +390,7 @@ func (v *validator) names(list []string, pos []Pos, owner Pos, what string, allo
 	}
 }
 
-// appTemplates refuses ui:// templates: a view is one fixed document the
+// appTemplate refuses ui:// templates: a view is one fixed document the
 // host can fetch and cache before any call.
 func (v *validator) appTemplate(t *ResourceTemplate) {
 	if hasUIScheme(t.URITemplate) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"time"
 
@@ -83,28 +82,15 @@ func (e *explorer) ExpenseDetail(_ context.Context, in *expensesmcp.ExpenseDetai
 	}, nil
 }
 
-// errKeyReused is returned when an idempotency key comes back with other
-// arguments: that is a different approval, and a client bug.
-var errKeyReused = errors.New("this idempotency_key was already used for another approval; use a new key for a new approval")
-
-// ApproveExpense approves one pending expense, once per idempotency key.
-//
-// The runtime has no idempotency store yet, so the dedupe lives here:
-// under the ledger's lock, the first call with a key acts and records its
-// outcome; every later call with that key (a retry, a double click,
-// concurrent resends) returns that outcome with replayed: true and changes
-// nothing. The key is checked before the state, so a replay answers the same
-// even though the expense is no longer pending.
+// ApproveExpense approves one pending expense. The runtime calls it once
+// per idempotency key (the spec's idempotency:), so it only checks the
+// state again, as for any caller: the expense exists, is unchanged since
+// the user's snapshot, is pending, is within the approver's limit, and is
+// not the approver's own.
 func (e *explorer) ApproveExpense(_ context.Context, in *expensesmcp.ApproveExpenseInput) (*expensesmcp.Approval, error) {
 	l := e.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if prev, seen := l.approvals[in.IdempotencyKey]; seen {
-		if prev.expenseID != in.ExpenseID || prev.version != in.ExpectedVersion {
-			return nil, errKeyReused
-		}
-		return &expensesmcp.Approval{Expense: prev.result, Replayed: true}, nil
-	}
 	r, ok := l.records[in.ExpenseID]
 	switch {
 	case !ok:
@@ -124,7 +110,6 @@ func (e *explorer) ApproveExpense(_ context.Context, in *expensesmcp.ApproveExpe
 	r.history = append(r.history, expensesmcp.Event{At: now.Format(time.RFC3339), Who: e.approver, What: "approved"})
 	l.dataVersion++
 	l.asOf = now
-	l.approvals[in.IdempotencyKey] = approvalRecord{expenseID: in.ExpenseID, version: in.ExpectedVersion, result: r.row}
 	return &expensesmcp.Approval{Expense: r.row}, nil
 }
 

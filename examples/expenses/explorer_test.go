@@ -156,7 +156,8 @@ func TestApproveOncePerKey(t *testing.T) {
 	before := l.approvedCount()
 	args := map[string]any{"expense_id": row.ID, "expected_version": row.Version, "idempotency_key": "key-00000001"}
 
-	// Concurrent retries of one approval: one acts, the others replay.
+	// Concurrent retries of one approval: the handler runs once, and every
+	// call gets its result.
 	var wg sync.WaitGroup
 	results := make([]*result, 8)
 	errs := make([]error, 8)
@@ -170,21 +171,20 @@ func TestApproveOncePerKey(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	fresh := 0
 	for _, res := range results {
 		if res.IsError {
 			t.Fatalf("error: %s", text(t, res))
 		}
 		a := structured[expensesmcp.Approval](t, res)
-		if !a.Replayed {
-			fresh++
-		}
 		if a.Expense.Status != expensesmcp.StatusApproved || a.Expense.Version != row.Version+1 {
 			t.Errorf("approval answered %+v", a.Expense)
 		}
+		if string(res.StructuredContent) != string(results[0].StructuredContent) {
+			t.Errorf("retries answered differently: %s and %s", res.StructuredContent, results[0].StructuredContent)
+		}
 	}
-	if fresh != 1 || l.approvedCount() != before+1 {
-		t.Errorf("%d calls acted, %d approvals added; want 1 and 1", fresh, l.approvedCount()-before)
+	if l.approvedCount() != before+1 || l.dataVersion != 2 {
+		t.Errorf("%d approvals added, ledger at version %d; want 1 and 2", l.approvedCount()-before, l.dataVersion)
 	}
 	if s := text(t, results[0]); !strings.Contains(s, string(row.ID)) {
 		t.Errorf("summary: %s", s)
@@ -193,7 +193,7 @@ func TestApproveOncePerKey(t *testing.T) {
 	// The key with other arguments is refused; a new key on the now
 	// approved expense is checked again and refused.
 	reused := c.call(t, "approve_expense", map[string]any{"expense_id": row.ID, "expected_version": row.Version + 1, "idempotency_key": "key-00000001"})
-	if !reused.IsError || !strings.Contains(text(t, reused), "already used") {
+	if !reused.IsError || !strings.Contains(text(t, reused), "idempotency") {
 		t.Errorf("a reused key with other arguments: %v", text(t, reused))
 	}
 	stale := c.call(t, "approve_expense", map[string]any{"expense_id": row.ID, "expected_version": row.Version, "idempotency_key": "key-00000002"})

@@ -19,11 +19,6 @@ type ledger struct {
 	dataVersion int64                   // grows on every change
 	asOf        time.Time               // when the ledger last changed
 	now         func() time.Time
-
-	// approvals remembers, by idempotency key, what the first approve call
-	// with that key asked for and answered: a retry (a double click, a
-	// host that resends) gets the same answer and changes nothing.
-	approvals map[string]approvalRecord
 }
 
 type record struct {
@@ -31,12 +26,6 @@ type record struct {
 	purpose   string
 	lineItems []expensesmcp.LineItem
 	history   []expensesmcp.Event
-}
-
-type approvalRecord struct {
-	expenseID expensesmcp.ExpenseID
-	version   int64
-	result    expensesmcp.Row // the expense right after the first call
 }
 
 // approvalLimitCents is the most one approver may approve: above it the
@@ -48,7 +37,7 @@ const approvalLimitCents = 500_000
 const snapshotRows = 200
 
 func newLedger(records []*record, asOf time.Time) *ledger {
-	l := &ledger{records: map[expensesmcp.ExpenseID]*record{}, dataVersion: 1, asOf: asOf, now: time.Now, approvals: map[string]approvalRecord{}}
+	l := &ledger{records: map[expensesmcp.ExpenseID]*record{}, dataVersion: 1, asOf: asOf, now: time.Now}
 	for _, r := range records {
 		l.records[r.row.ID] = r
 		l.order = append(l.order, r.row.ID)

@@ -5,8 +5,9 @@
 //
 //	go run ./examples/expenses
 //
-// With -http 127.0.0.1:PORT it serves Streamable HTTP at /mcp instead. It
-// shuts down gracefully on SIGINT and SIGTERM.
+// With -http 127.0.0.1:PORT it serves Streamable HTTP at /mcp instead; with
+// -no-views the view is off and every host gets the plain tools. It shuts
+// down gracefully on SIGINT and SIGTERM.
 package main
 
 import (
@@ -24,11 +25,16 @@ import (
 
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	noViews := flag.Bool("no-views", false, "turn the MCP App view off: the tools stay, answered as text (the app's rollback switch)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	srv := expensesmcp.NewServer(newExplorer(sampleLedger()))
+	var opts []runtime.Option
+	if *noViews {
+		opts = append(opts, runtime.WithoutAppViews())
+	}
+	srv := expensesmcp.NewServer(newExplorer(sampleLedger()), opts...)
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "expenses:", err)
 		os.Exit(1)

@@ -57,13 +57,15 @@ type ToolsHandler interface {
 	// Shown in MCP App view "board_view". Hosts without MCP Apps show only the text
 	// content, so the result must hold a text block (give a typed output a
 	// TextSummary method).
+	//
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
 	MoveCard(ctx context.Context, in *MoveCardInput) (*runtime.CallToolResult, error)
 }
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadChartView reads resource "chart_view" (mcpgen.yaml:52).
+	// ReadChartView reads resource "chart_view" (mcpgen.yaml:53).
 	//
 	// ui://apps/chart
 	//
@@ -72,7 +74,7 @@ type ResourcesHandler interface {
 	// An MCP App view: return its HTML document.
 	ReadChartView(ctx context.Context) (string, error)
 
-	// ReadLegendView reads resource "legend_view" (mcpgen.yaml:59).
+	// ReadLegendView reads resource "legend_view" (mcpgen.yaml:60).
 	//
 	// ui://apps/legend
 	//

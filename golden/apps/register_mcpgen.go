@@ -23,7 +23,7 @@ func Info() runtime.Implementation {
 	}
 }
 
-// htmlOfBoardView is the HTML of view "board_view", a copy of board.html (mcpgen.yaml:47).
+// htmlOfBoardView is the HTML of view "board_view", a copy of board.html (mcpgen.yaml:48).
 //
 //go:embed ui_board_view_mcpgen.html
 var htmlOfBoardView string
@@ -88,6 +88,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.GeneratedToolResult(
 			runtime.Tool{
 				Description: "Move a card to another column of the board.",
+				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"card":{"type":"string","description":"The card's id.","maxLength":64},"column":{"type":"string","description":"Where it goes.","enum":["todo","doing","done"]},"idempotency_key":{"type":"string","description":"One key per move; a retry reuses it.","maxLength":64}},"required":["card","column","idempotency_key"],"additionalProperties":false}`),
 				Name:        "move_card",
 			},

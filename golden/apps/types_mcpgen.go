@@ -25,7 +25,7 @@ type CardDetailInput struct {
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
 }
 
-// MoveCardInput is the input of tool "move_card" (mcpgen.yaml:34).
+// MoveCardInput is the input of tool "move_card" (mcpgen.yaml:35).
 type MoveCardInput struct {
 	// The card's id.
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
@@ -37,7 +37,7 @@ type MoveCardInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"maxLength=64" jsonschema_description:"One key per move; a retry reuses it."`
 }
 
-// MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:36).
+// MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:37).
 //
 // Where it goes.
 type MoveCardInputColumn string

@@ -26,7 +26,7 @@ func Info() runtime.Implementation {
 // Instructions tell the client how to use the server (server.instructions in the spec).
 const Instructions = "explore_expenses returns a bounded, versioned snapshot of the team's expenses for a month, with totals and a snapshot id; hosts with MCP Apps show it in an explorer view where the user filters, sorts, opens one expense and approves it. Quote the text summary; never approve on the user's behalf."
 
-// htmlOfExplorer is the HTML of view "explorer", a copy of explorer.html (mcpgen.yaml:150).
+// htmlOfExplorer is the HTML of view "explorer", a copy of explorer.html (mcpgen.yaml:153).
 //
 //go:embed ui_explorer_mcpgen.html
 var htmlOfExplorer string
@@ -89,9 +89,10 @@ func Register(s *runtime.Server, h Handler) {
 					ReadOnlyHint:    runtime.Bool(false),
 				},
 				Description:  "Approve one pending expense as the signed-in user, from the explorer view. The server checks again that the expense is pending, unchanged since the snapshot (expected_version) and within the approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.",
+				Idempotency:  &runtime.Idempotency{Key: "idempotency_key"},
 				InputSchema:  json.RawMessage(`{"type":"object","properties":{"expense_id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"},"expected_version":{"type":"integer","description":"The version of the expense the user saw.","minimum":1},"idempotency_key":{"type":"string","description":"One key per approval the user asked for; a retry reuses it.","pattern":"^[A-Za-z0-9-]{8,64}$"}},"required":["expense_id","expected_version","idempotency_key"],"additionalProperties":false}`),
 				Name:         "approve_expense",
-				OutputSchema: json.RawMessage(`{"$defs":{"Row":{"type":"object","properties":{"id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"},"date":{"type":"string","format":"date"},"employee":{"type":"string","maxLength":80},"category":{"type":"string","enum":["travel","meals","software","hardware","office"]},"merchant":{"type":"string","maxLength":80},"amount_cents":{"type":"integer","description":"The amount in euro cents.","minimum":0},"status":{"type":"string","enum":["pending","approved","rejected"]},"version":{"type":"integer","description":"Grows on every change; approve_expense checks it.","minimum":1}},"required":["id","date","employee","category","merchant","amount_cents","status","version"],"additionalProperties":false,"description":"One expense as the snapshot shows it."}},"type":"object","properties":{"expense":{"$ref":"#/$defs/Row"},"replayed":{"type":"boolean","description":"True when this key was seen before and nothing changed now."}},"required":["expense","replayed"],"additionalProperties":false}`),
+				OutputSchema: json.RawMessage(`{"$defs":{"Row":{"type":"object","properties":{"id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"},"date":{"type":"string","format":"date"},"employee":{"type":"string","maxLength":80},"category":{"type":"string","enum":["travel","meals","software","hardware","office"]},"merchant":{"type":"string","maxLength":80},"amount_cents":{"type":"integer","description":"The amount in euro cents.","minimum":0},"status":{"type":"string","enum":["pending","approved","rejected"]},"version":{"type":"integer","description":"Grows on every change; approve_expense checks it.","minimum":1}},"required":["id","date","employee","category","merchant","amount_cents","status","version"],"additionalProperties":false,"description":"One expense as the snapshot shows it."}},"type":"object","properties":{"expense":{"$ref":"#/$defs/Row"}},"required":["expense"],"additionalProperties":false}`),
 				Title:        "Approve expense",
 			},
 			h.ApproveExpense,

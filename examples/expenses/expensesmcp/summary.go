@@ -75,9 +75,6 @@ func (d *Detail) TextSummary() string {
 // TextSummary says what the approval did.
 func (a *Approval) TextSummary() string {
 	e := a.Expense
-	if a.Replayed {
-		return fmt.Sprintf("%s was already approved with this idempotency key; nothing changed (it is %s, version %d).", e.ID, e.Status, e.Version)
-	}
 	return fmt.Sprintf("Approved %s: %s at %s by %s; it is now at version %d.", e.ID, Euros(e.AmountCents), e.Merchant, e.Employee, e.Version)
 }
 

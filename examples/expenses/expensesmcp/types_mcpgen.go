@@ -162,12 +162,9 @@ func (Detail) JSONSchemaExtend(s *jsonschema.Schema) {
 // Approval is the spec's type "Approval" (mcpgen.yaml:90).
 type Approval struct {
 	Expense Row `json:"expense"`
-
-	// True when this key was seen before and nothing changed now.
-	Replayed bool `json:"replayed" jsonschema_description:"True when this key was seen before and nothing changed now."`
 }
 
-// ExploreExpensesInput is the input of tool "explore_expenses" (mcpgen.yaml:105).
+// ExploreExpensesInput is the input of tool "explore_expenses" (mcpgen.yaml:104).
 type ExploreExpensesInput struct {
 	Month Month `json:"month" jsonschema_description:"A month such as 2026-10."`
 
@@ -178,12 +175,12 @@ type ExploreExpensesInput struct {
 	Category runtime.Opt[Category] `json:"category,omitzero" jsonschema_description:"Only expenses of this category."`
 }
 
-// ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:119).
+// ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:118).
 type ExpenseDetailInput struct {
 	ExpenseID ExpenseID `json:"expense_id" jsonschema_description:"An expense id such as EXP-0042."`
 }
 
-// ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:134).
+// ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:137).
 type ApproveExpenseInput struct {
 	ExpenseID ExpenseID `json:"expense_id" jsonschema_description:"An expense id such as EXP-0042."`
 
