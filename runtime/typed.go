@@ -109,7 +109,8 @@ func newInputCodec[In any](t *Tool) *inputCodec {
 
 var emptyObject = json.RawMessage(`{}`)
 
-// decode validates args and decodes them into dst. It returns a non-nil result
+// decode validates args, decodes them into dst and fills in the defaults
+// of what the client left out (Defaulter). It returns a non-nil result
 // or error when the handler must not run.
 func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToolResult, error) {
 	if isNull(args) {
@@ -129,6 +130,7 @@ func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallTo
 	if err := json.Unmarshal(args, dst); err != nil {
 		return ErrorResult(invalidArguments(tool, []violation{decodeViolation(err)})), nil
 	}
+	applyDefaults(dst) // after validation: defaults never mask what was sent
 	return nil, nil
 }
 
