@@ -68,7 +68,8 @@ func (g *generator) registerFile(f *jen.File) {
 
 	f.Line()
 	f.Comment("Register adds everything the spec declares to s, served by h, in spec order.")
-	f.Comment("Schemas are reflected once, here, from the types in types" + Suffix + ".")
+	f.Comment("Tool schemas are constants the generator computed from the spec; tests prove")
+	f.Comment("they equal the reflection of the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
 			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
@@ -259,15 +260,15 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 	return jen.Qual(runtimePkg, "TypedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
 }
 
-// typedTool is runtime.TypedTool(runtime.Tool{…}, h.Method), or its variant
+// typedTool is runtime.GeneratedTool(runtime.Tool{…}, h.Method), or its variant
 // for tools that return a whole result. Tools without arguments, and tools
 // with a raw inputSchema or outputSchema, get a small adapter closure.
 func (g *generator) typedTool(tp *toolPlan) jen.Code {
 	t := tp.tool
 	hasOutput := tp.output != nil || t.OutputSchema != nil
-	adapter := "TypedTool"
+	adapter := "GeneratedTool"
 	if !hasOutput {
-		adapter = "TypedToolResult"
+		adapter = "GeneratedToolResult"
 	}
 	fn := jen.Id("h").Dot(tp.method)
 	if tp.input == nil || t.InputSchema != nil || t.OutputSchema != nil {
@@ -351,7 +352,23 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 				}
 			})
 		}
+		g.generatedSchemas(d, t)
 	}))
+}
+
+// generatedSchemas sets the schemas of a typed input and output as constants
+// (gen/schemas.go), so that registering the tool reflects nothing.
+func (g *generator) generatedSchemas(d jen.Dict, t *spec.Tool) {
+	if t.Input != nil {
+		if b := g.toolSchema(t.Input); b != nil {
+			d[jen.Id("InputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(rawString(string(b)))
+		}
+	}
+	if t.Output != nil {
+		if b := g.toolSchema(t.Output); b != nil {
+			d[jen.Id("OutputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(rawString(string(b)))
+		}
+	}
 }
 
 func iconList(list []*spec.Icon) jen.Code {

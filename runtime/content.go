@@ -100,13 +100,26 @@ type CallToolResult struct {
 
 // TextResult returns a result with one text block.
 func TextResult(s string) *CallToolResult {
-	return &CallToolResult{Content: []Content{TextContent{Text: s}}}
+	return oneBlock(TextContent{Text: s})
+}
+
+// oneBlock returns a result whose Content is c alone, with the result and
+// its one-element slice in a single allocation (results are made per call).
+func oneBlock(c Content) *CallToolResult {
+	r := &struct {
+		res     CallToolResult
+		content [1]Content
+	}{content: [1]Content{c}}
+	r.res.Content = r.content[:]
+	return &r.res
 }
 
 // ErrorResult returns an isError result with one text block: a tool execution
 // error the model can read and act on.
 func ErrorResult(msg string) *CallToolResult {
-	return &CallToolResult{Content: []Content{TextContent{Text: msg}}, IsError: true}
+	r := oneBlock(TextContent{Text: msg})
+	r.IsError = true
+	return r
 }
 
 var errNilContent = errors.New("runtime: nil Content in a result")

@@ -231,6 +231,11 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		httpError(w, status, echo, e)
 		return
 	}
+	if !isInit {
+		w.Header()[headerSessionID] = hs.sidHeader // before a writer goroutine may start
+		st.dispatchAndServe(w, r, func() { hs.ss.dispatch(st, kindRequest, &env) })
+		return
+	}
 	hs.ss.dispatch(st, kindRequest, &env)
 	if isInit && !hs.registered {
 		if !hs.ss.ready.Load() { // initialize failed: no session
@@ -269,8 +274,7 @@ func (h *httpHandler) postStateless(w http.ResponseWriter, r *http.Request, kind
 		httpError(w, http.StatusBadRequest, string(env.ID), e)
 		return
 	}
-	hs.ss.dispatch(st, kindRequest, env)
-	st.serve(w, r, nil, -1, false)
+	st.dispatchAndServe(w, r, func() { hs.ss.dispatch(st, kindRequest, env) })
 }
 
 // assumedVersion is the protocol revision of a request without

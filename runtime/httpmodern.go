@@ -98,8 +98,14 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 		}
 	}
 	ctx := &modernCtx{Context: cancelWith{Context: st, done: done}, peer: peer}
-	hs.ss.dispatch(ctx, kindRequest, env)
-	st.serve(w, r, nil, -1, false)
+	if hs.listening {
+		// A subscription streams until it ends: its request runs on a
+		// worker while this goroutine serves the stream.
+		hs.ss.dispatch(ctx, kindRequest, env)
+		st.serve(w, r, nil, -1, false)
+		return
+	}
+	st.dispatchAndServe(w, r, func() { hs.ss.dispatch(ctx, kindRequest, env) })
 }
 
 // checkModernHeaders checks the headers a modern POST must carry against

@@ -153,12 +153,18 @@ func (hs *httpSession) abandon(rel string) {
 }
 
 func (hs *httpSession) closeStream(rel string) {
-	if hs.h.cfg.store == nil || hs.h.cfg.jsonResponses || hs.id == "" {
+	if !hs.canCloseStreams() {
 		return
 	}
 	if st := hs.takeStream(rel, false); st != nil {
 		st.requestClose()
 	}
+}
+
+// canCloseStreams reports whether CloseSSEStream can end a POST's stream
+// before its request ends (then the client resumes it from the store).
+func (hs *httpSession) canCloseStreams() bool {
+	return hs.h.cfg.store != nil && !hs.h.cfg.jsonResponses && hs.id != ""
 }
 
 func (hs *httpSession) close() {
@@ -204,13 +210,14 @@ type stream struct {
 	space    sync.Cond // signalled when the queue shrinks or the writer leaves
 	queue    []queued  // starts on first, which holds a JSON response
 	first    [1]queued
-	queued   int  // bytes in queue
-	sse      bool // an SSE stream (always, for stream "0")
-	storing  bool // its events go to the event store, with ids
-	attached bool // a writer serves it
-	seq      int  // index of its last stored event
-	finished bool // the request is over: its response is queued or stored, or there is none
-	gone     bool // the session closed
+	queued   int          // bytes in queue
+	sse      bool         // an SSE stream (always, for stream "0")
+	storing  bool         // its events go to the event store, with ids
+	attached bool         // a writer serves it
+	seq      int          // index of its last stored event
+	finished bool         // the request is over: its response is queued or stored, or there is none
+	gone     bool         // the session closed
+	inline   *inlineServe // while the POST's request may run on its goroutine (httpinline.go)
 }
 
 // queued is a message waiting for the writer, or the mark of
@@ -258,6 +265,7 @@ func (st *stream) signal() {
 func (st *stream) startSSE() {
 	st.sse = true
 	st.storing = st.attached && st.hs.h.cfg.store != nil && st.hs.id != ""
+	st.serveAside() // a request running inline gets a writer now
 }
 
 // put sends msg on the stream; it reports whether msg went anywhere (to the

@@ -203,6 +203,15 @@ func (p *valueParser) string() (string, error) {
 
 func (p *valueParser) number() (any, error) {
 	start := p.i
+	if !p.skipNumber() {
+		return nil, errJSONSyntax
+	}
+	return json.Number(p.data[start:p.i]), nil
+}
+
+// skipNumber advances past a JSON number and reports whether there was a
+// well-formed one (without building a value: skipValue must not allocate).
+func (p *valueParser) skipNumber() bool {
 	if p.data[p.i] == '-' {
 		p.i++
 	}
@@ -210,12 +219,12 @@ func (p *valueParser) number() (any, error) {
 	case p.i < len(p.data) && p.data[p.i] == '0':
 		p.i++
 	case p.digits() == 0:
-		return nil, errJSONSyntax
+		return false
 	}
 	if p.i < len(p.data) && p.data[p.i] == '.' {
 		p.i++
 		if p.digits() == 0 {
-			return nil, errJSONSyntax
+			return false
 		}
 	}
 	if p.i < len(p.data) && (p.data[p.i] == 'e' || p.data[p.i] == 'E') {
@@ -224,10 +233,10 @@ func (p *valueParser) number() (any, error) {
 			p.i++
 		}
 		if p.digits() == 0 {
-			return nil, errJSONSyntax
+			return false
 		}
 	}
-	return json.Number(p.data[start:p.i]), nil
+	return true
 }
 
 func (p *valueParser) digits() int {

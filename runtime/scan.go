@@ -146,8 +146,8 @@ func skipValue(data []byte, i, depth int) (int, error) {
 		}
 	case c == '-' || c >= '0' && c <= '9':
 		p := valueParser{data: data, i: i}
-		if _, err := p.number(); err != nil {
-			return i, err
+		if !p.skipNumber() {
+			return i, errJSONSyntax
 		}
 		return p.i, nil
 	case c == 't':

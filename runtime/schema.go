@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 	validate "github.com/santhosh-tekuri/jsonschema/v6"
@@ -130,4 +131,19 @@ func (v *validator) check(inst any) []violation {
 		return explain(ve, inst, v.doc)
 	}
 	return []violation{{msg: sanitize(err.Error(), 300)}}
+}
+
+// lazySchema is a schema compiled into a validator once, on first use:
+// compiling is most of the cost of registering a tool, and a server may
+// register many tools it never calls (or be built per request).
+type lazySchema struct {
+	doc  json.RawMessage
+	once sync.Once
+	v    *validator
+	err  error
+}
+
+func (ls *lazySchema) validator() (*validator, error) {
+	ls.once.Do(func() { ls.v, ls.err = compileSchema(ls.doc) })
+	return ls.v, ls.err
 }

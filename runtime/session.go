@@ -450,6 +450,10 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	ss.inflight[c.key] = c
 	ss.wg.Add(1)
 	ss.mu.Unlock()
+	if runInline(ctx) { // an HTTP POST's request: on its goroutine (httpinline.go)
+		c.run()
+		return
+	}
 	ss.srv.workers.run(c)
 }
 

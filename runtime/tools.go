@@ -45,6 +45,8 @@ type Tool struct {
 	Scopes []string
 
 	Handler ToolHandler
+
+	generated *schemaOrigin // set by GeneratedTool, for GeneratedSchemas
 }
 
 // CallToolRequest is a tools/call request as a handler sees it.

@@ -91,20 +91,29 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 	return t
 }
 
-type inputCodec struct{ v *validator }
+// inputCodec validates and decodes a tool's arguments. Its validator is
+// compiled at registration (TypedTool) or on first use (GeneratedTool, whose
+// schemas are trusted), through lazySchema.
+type inputCodec struct{ schema *lazySchema }
 
 func newInputCodec[In any](t *Tool) *inputCodec {
 	if t.InputSchema == nil {
 		t.InputSchema = SchemaFor[In]()
 	}
+	return &inputCodec{schema: checkedInputSchema(t)}
+}
+
+// checkedInputSchema compiles the tool's input schema now, so that a bad
+// hand-written schema panics at registration.
+func checkedInputSchema(t *Tool) *lazySchema {
 	if schemaType(t.InputSchema) != "object" {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema must have \"type\":\"object\" (is the input type a struct?)", t.Name))
 	}
-	v, err := compileSchema(t.InputSchema)
-	if err != nil {
+	ls := &lazySchema{doc: t.InputSchema}
+	if _, err := ls.validator(); err != nil {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema does not compile: %v", t.Name, err))
 	}
-	return &inputCodec{v: v}
+	return ls
 }
 
 var emptyObject = json.RawMessage(`{}`)
@@ -118,11 +127,15 @@ func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallTo
 	} else if firstByte(args) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`)
 	}
+	v, err := c.schema.validator()
+	if err != nil {
+		return nil, errorf(CodeInternalError, "internal error: the input schema of tool %s does not compile; this is a bug in the server", quote(tool))
+	}
 	inst, err := decodeInstance(args)
 	if err != nil {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" is not valid JSON`)
 	}
-	if vs := c.v.check(inst); len(vs) > 0 {
+	if vs := v.check(inst); len(vs) > 0 {
 		return ErrorResult(invalidArguments(tool, vs)), nil
 	}
 	// The schema and the Go type agree by construction, but JSON numbers can
@@ -149,23 +162,26 @@ func decodeViolation(err error) violation {
 }
 
 type outputCodec struct {
-	v          *validator
+	schema     *lazySchema
 	structured bool // the output schema is an object schema: send structuredContent
 }
 
 func newOutputCodec[Out any](t *Tool) *outputCodec {
-	schema := t.OutputSchema
-	if schema == nil {
-		schema = SchemaFor[Out]()
+	if t.OutputSchema == nil {
+		t.OutputSchema = SchemaFor[Out]()
 	}
-	v, err := compileSchema(schema)
-	if err != nil {
+	c := newOutputCodecFor(t)
+	if _, err := c.schema.validator(); err != nil {
 		panic(fmt.Sprintf("runtime: tool %q: the output schema does not compile: %v", t.Name, err))
 	}
-	c := &outputCodec{v: v, structured: schemaType(schema) == "object"}
-	if c.structured {
-		t.OutputSchema = schema
-	} else {
+	return c
+}
+
+// newOutputCodecFor prepares the validation of t.OutputSchema (compiled on
+// first use) and keeps it advertised only when it is an object schema.
+func newOutputCodecFor(t *Tool) *outputCodec {
+	c := &outputCodec{schema: &lazySchema{doc: t.OutputSchema}, structured: schemaType(t.OutputSchema) == "object"}
+	if !c.structured {
 		t.OutputSchema = nil // 2025-11-25: an outputSchema must be an object schema
 	}
 	return c
@@ -177,23 +193,30 @@ func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToo
 		logger(ctx).Error("runtime: tool output cannot be encoded", "tool", tool, "error", err)
 		return ErrorResult("internal error: tool " + quote(tool) + " produced output that could not be encoded; this is a bug in the server")
 	}
+	v, err := c.schema.validator()
+	if err != nil {
+		logger(ctx).Error("runtime: tool output schema does not compile", "tool", tool, "error", err)
+		return ErrorResult("internal error: the output schema of tool " + quote(tool) + " does not compile; this is a bug in the server")
+	}
 	inst, err := decodeInstance(b)
 	if err == nil {
-		if vs := c.v.check(inst); len(vs) > 0 {
+		if vs := v.check(inst); len(vs) > 0 {
 			var sb strings.Builder
 			writeViolations(&sb, vs)
 			logger(ctx).Error("runtime: tool output does not match its output schema", "tool", tool, "violations", sb.String())
 			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
 		}
 	}
-	content := []Content{TextContent{Text: string(b)}}
+	var res *CallToolResult
 	if s, ok := out.(TextSummarizer); ok {
-		content = []Content{TextContent{Text: s.TextSummary()}, content[0]}
+		res = &CallToolResult{Content: []Content{TextContent{Text: s.TextSummary()}, TextContent{Text: string(b)}}}
+	} else {
+		res = oneBlock(TextContent{Text: string(b)})
 	}
 	if c.structured {
-		return &CallToolResult{Content: content, StructuredContent: json.RawMessage(b)}
+		res.StructuredContent = json.RawMessage(b)
 	}
-	return &CallToolResult{Content: content}
+	return res
 }
 
 // TextSummarizer is implemented by tool outputs that can say in a few words

@@ -36,14 +36,16 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
-		runtime.TypedTool(
+		runtime.GeneratedTool(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
-				Description: "Show the task board; the view lists its cards.",
-				Name:        "show_board",
+				Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
+				Description:  "Show the task board; the view lists its cards.",
+				Name:         "show_board",
+				OutputSchema: json.RawMessage(`{"type":"object","properties":{"cards":{"type":"array","items":{"type":"string"},"maxItems":50},"total":{"type":"integer"}},"required":["cards","total"],"additionalProperties":false}`),
 			},
 			func(ctx context.Context, _ *runtime.NoArgs) (*Board, error) {
 				return h.ShowBoard(ctx)
@@ -52,10 +54,11 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.ToolUI{ResourceURI: "ui://apps/board"},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.TypedToolResult(
+		runtime.GeneratedToolResult(
 			runtime.Tool{
 				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
 				Description: "The detail of one card, for the board view only.",
+				InputSchema: json.RawMessage(`{"type":"object","properties":{"card":{"type":"string","description":"The card's id.","maxLength":64}},"required":["card"],"additionalProperties":false}`),
 				Name:        "card_detail",
 			},
 			h.CardDetail,
@@ -66,7 +69,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.TypedToolResult(
+		runtime.GeneratedToolResult(
 			runtime.Tool{
 				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
 				Description: "Draw the burn-down chart of the sprint.",
@@ -82,9 +85,10 @@ func Register(s *runtime.Server, h Handler) {
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.TypedToolResult(
+		runtime.GeneratedToolResult(
 			runtime.Tool{
 				Description: "Move a card to another column of the board.",
+				InputSchema: json.RawMessage(`{"type":"object","properties":{"card":{"type":"string","description":"The card's id.","maxLength":64},"column":{"type":"string","description":"Where it goes.","enum":["todo","doing","done"]},"idempotency_key":{"type":"string","description":"One key per move; a retry reuses it.","maxLength":64}},"required":["card","column","idempotency_key"],"additionalProperties":false}`),
 				Name:        "move_card",
 			},
 			h.MoveCard,

@@ -4,6 +4,7 @@
 package modernera
 
 import (
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"time"
 )
@@ -47,11 +48,13 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Runs a query in a region; gateways route on the Mcp-Param-Region header.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run it.","x-mcp-header":"Region"},"priority":{"type":"integer","x-mcp-header":"Priority"},"dry_run":{"type":"boolean","x-mcp-header":"Dry-Run"},"query":{"type":"string"}},"required":["region","query"],"additionalProperties":false}`),
 			Name:        "route_query",
 		},
 		h.RouteQuery,

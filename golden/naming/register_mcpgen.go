@@ -5,6 +5,7 @@ package naming
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -29,16 +30,19 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedTool(
+	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
-			Description: "Dots and dashes in a tool name.",
-			Name:        "api.v2.get-user",
+			Description:  "Dots and dashes in a tool name.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"user_id":{"type":"string"},"userUrl":{"type":"string","format":"uri"},"x-request-id":{"type":"string"},"2fa":{"type":"boolean"}},"required":["user_id"],"additionalProperties":false}`),
+			Name:         "api.v2.get-user",
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"status":{"type":"string","enum":["ok","not-found","500"]}},"required":["status"],"additionalProperties":false}`),
 		},
 		h.APIV2GetUser,
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Initialisms at the end.",
 			Name:        "get_user_url",

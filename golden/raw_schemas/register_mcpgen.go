@@ -30,9 +30,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
 			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`),
@@ -42,7 +43,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.JSONSchema202012Tool(ctx, *in)
 		},
 	))
-	s.AddTool(runtime.TypedTool(
+	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
 			Description:  "One of two shapes, told apart by kind.",
 			InputSchema:  json.RawMessage(`{"type":"object","required":["kind"],"properties":{"kind":{"enum":["circle","square"]},"radius":{"type":"number","exclusiveMinimum":0},"side":{"type":"number","exclusiveMinimum":0}},"if":{"properties":{"kind":{"const":"circle"}}},"then":{"required":["radius"]},"else":{"required":["side"]}}`),

@@ -5,6 +5,7 @@ package scoped
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -29,9 +30,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
 			Description: "Lists expenses. Needs the server's default scope.",
@@ -42,15 +44,16 @@ func Register(s *runtime.Server, h Handler) {
 			return h.ListExpenses(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Files an expense.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"integer","minimum":1}},"required":["amount"],"additionalProperties":false}`),
 			Name:        "file_expense",
 			Scopes:      []string{"expenses:write", "https://example.com/scopes/audit"},
 		},
 		h.FileExpense,
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Answers pong; needs no scope.",
 			Name:        "ping",

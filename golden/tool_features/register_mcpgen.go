@@ -46,9 +46,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedTool(
+	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
 				IdempotentHint: runtime.Bool(true),
@@ -56,39 +57,43 @@ func Register(s *runtime.Server, h Handler) {
 				ReadOnlyHint:   runtime.Bool(true),
 				Title:          "Things",
 			},
-			Description: "Lists things. Takes nothing, returns a list.",
-			Icons:       []runtime.Icon{{Src: "https://example.com/list.png"}},
-			Meta:        json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
-			Name:        "list_things",
-			Title:       "List things",
+			Description:  "Lists things. Takes nothing, returns a list.",
+			Icons:        []runtime.Icon{{Src: "https://example.com/list.png"}},
+			Meta:         json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
+			Name:         "list_things",
+			OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"}}`),
+			Title:        "List things",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*ListThingsOutput, error) {
 			return h.ListThings(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
 				DestructiveHint: runtime.Bool(true),
 				IdempotentHint:  runtime.Bool(true),
 			},
 			Description: "Deletes a thing.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
 			Name:        "delete_thing",
 		},
 		h.DeleteThing,
 	))
-	s.AddTool(runtime.TypedTool(
+	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
-			Description: "Counts things; the output is a bare integer.",
-			Name:        "count_things",
+			Description:  "Counts things; the output is a bare integer.",
+			Name:         "count_things",
+			OutputSchema: json.RawMessage(`{"type":"integer","minimum":0}`),
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*CountThingsOutput, error) {
 			return h.CountThings(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns content blocks built by the handler.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"format":{"type":"string","enum":["text","image"]}},"additionalProperties":false}`),
 			Name:        "render",
 		},
 		h.Render,

@@ -32,9 +32,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a simple text response.",
 			Name:        "test_simple_text",
@@ -43,7 +44,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestSimpleText(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an image (a 1x1 PNG).",
 			Name:        "test_image_content",
@@ -52,7 +53,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestImageContent(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a short WAV sound.",
 			Name:        "test_audio_content",
@@ -61,7 +62,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestAudioContent(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an embedded text resource.",
 			Name:        "test_embedded_resource",
@@ -70,7 +71,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestEmbeddedResource(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns text, an image and an embedded resource.",
 			Name:        "test_multiple_content_types",
@@ -79,7 +80,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestMultipleContentTypes(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Sends three log messages while it runs.",
 			Name:        "test_tool_with_logging",
@@ -88,7 +89,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestToolWithLogging(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Always fails with a tool execution error.",
 			Name:        "test_error_handling",
@@ -97,7 +98,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestErrorHandling(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Reports progress 0, 50 and 100 out of 100.",
 			Name:        "test_tool_with_progress",
@@ -106,21 +107,23 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestToolWithProgress(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client's model to complete a prompt.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the model."}},"required":["prompt"],"additionalProperties":false}`),
 			Name:        "test_sampling",
 		},
 		h.TestSampling,
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for a username and an email.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"The message shown to the user."}},"required":["message"],"additionalProperties":false}`),
 			Name:        "test_elicitation",
 		},
 		h.TestElicitation,
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for values that all have defaults (SEP-1034).",
 			Name:        "test_elicitation_sep1034_defaults",
@@ -129,7 +132,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestElicitationSep1034Defaults(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user to choose among every enum form (SEP-1330).",
 			Name:        "test_elicitation_sep1330_enums",
@@ -138,7 +141,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestElicitationSep1330Enums(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
 			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`),
@@ -148,7 +151,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.JSONSchema202012Tool(ctx, *in)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Closes its response stream early, then answers (SEP-1699 polling).",
 			Name:        "test_reconnection",
@@ -157,7 +160,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestReconnection(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
 			Name:        "test_missing_capability",
@@ -166,7 +169,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestMissingCapability(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
 			Name:        "test_trigger_tool_change",
@@ -175,7 +178,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestTriggerToolChange(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
 			Name:        "test_trigger_prompt_change",
@@ -184,7 +187,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestTriggerPromptChange(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never a request.",
 			Name:        "test_streaming_elicitation",
@@ -193,7 +196,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestStreamingElicitation(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
 			Name:        "test_logging_tool",
@@ -202,7 +205,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestLoggingTool(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user's name (input key user_name), then greets them.",
 			Name:        "test_input_required_result_elicitation",
@@ -211,7 +214,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultElicitation(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client's model the capital of France (input key capital_question).",
 			Name:        "test_input_required_result_sampling",
@@ -220,7 +223,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultSampling(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client for its roots (input key client_roots).",
 			Name:        "test_input_required_result_list_roots",
@@ -229,7 +232,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultListRoots(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
 			Name:        "test_input_required_result_request_state",
@@ -238,7 +241,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultRequestState(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks in one round for a name, a greeting from the model and the roots.",
 			Name:        "test_input_required_result_multiple_inputs",
@@ -247,7 +250,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultMultipleInputs(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
 			Name:        "test_input_required_result_multi_round",
@@ -256,7 +259,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultMultiRound(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
 			Name:        "test_input_required_result_tampered_state",
@@ -265,7 +268,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultTamperedState(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
 			Name:        "test_input_required_result_capabilities",
@@ -274,9 +277,10 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultCapabilities(ctx)
 		},
 	))
-	s.AddTool(runtime.TypedToolResult(
+	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, which the server checks.",
+			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run the query.","x-mcp-header":"Region"},"query":{"type":"string","description":"The query."}},"required":["region","query"],"additionalProperties":false}`),
 			Name:        "test_param_headers",
 		},
 		h.TestParamHeaders,

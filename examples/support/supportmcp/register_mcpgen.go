@@ -5,6 +5,7 @@ package supportmcp
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -33,9 +34,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Schemas are reflected once, here, from the types in types_mcpgen.go.
+// Tool schemas are constants the generator computed from the spec; tests prove
+// they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.TypedTool(
+	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
 				DestructiveHint: runtime.Bool(false),
@@ -43,13 +45,15 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:   runtime.Bool(true),
 				ReadOnlyHint:    runtime.Bool(false),
 			},
-			Description: "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
-			Name:        "reply_to_ticket",
-			Title:       "Reply to a ticket",
+			Description:  "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"body":{"type":"string","description":"The reply, in plain text.","minLength":1,"maxLength":5000},"idempotency_key":{"type":"string","description":"A UUID you choose; retries reuse it.","format":"uuid"}},"required":["id","body","idempotency_key"],"additionalProperties":false}`),
+			Name:         "reply_to_ticket",
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"status":{"type":"string","description":"open (our move), pending_customer (their move) or solved.","enum":["open","pending_customer","solved"]},"messages":{"type":"integer","description":"How many messages the ticket has now.","minimum":1},"duplicate":{"type":"boolean","description":"True when this idempotency_key was already used; nothing was sent again."}},"required":["id","status","messages","duplicate"],"additionalProperties":false}`),
+			Title:        "Reply to a ticket",
 		},
 		h.ReplyToTicket,
 	))
-	s.AddTool(runtime.TypedTool(
+	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
 				DestructiveHint: runtime.Bool(false),
@@ -57,9 +61,11 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:   runtime.Bool(false),
 				ReadOnlyHint:    runtime.Bool(false),
 			},
-			Description: "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is already at changes nothing; a ticket never goes back down a level.",
-			Name:        "escalate_ticket",
-			Title:       "Escalate a ticket",
+			Description:  "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is already at changes nothing; a ticket never goes back down a level.",
+			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"level":{"type":"string","description":"Who takes the ticket over.","enum":["tier2","engineering"]},"reason":{"type":"string","description":"What the next level needs to know, e.g. steps to reproduce.","minLength":10,"maxLength":1000}},"required":["id","level","reason"],"additionalProperties":false}`),
+			Name:         "escalate_ticket",
+			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"level":{"type":"string","description":"Who handles the ticket.","enum":["tier1","tier2","engineering"]},"changed":{"type":"boolean","description":"False when the ticket was already at that level."}},"required":["id","level","changed"],"additionalProperties":false}`),
+			Title:        "Escalate a ticket",
 		},
 		h.EscalateTicket,
 	))

@@ -1,0 +1,69 @@
+package gen_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mcpgen/mcpgen/internal/specschema"
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// TestGeneratedSchemasMatchReflection proves, for every golden case and
+// example, that the schema constants the generator writes into the
+// registration code (which the runtime advertises and validates with) say
+// exactly what github.com/invopop/jsonschema reflects from the generated Go
+// types: the generated structs and the generated schemas cannot drift apart.
+// (TestSchemasAgreeWithSpec proves that they say what the spec says.)
+func TestGeneratedSchemasMatchReflection(t *testing.T) {
+	for path, register := range compiledCases {
+		t.Run(path, func(t *testing.T) {
+			s, diags, err := spec.LoadFile(path)
+			if err != nil || len(diags) > 0 {
+				t.Fatalf("load: %v %v", err, diags)
+			}
+			srv := runtime.NewServer(runtime.Implementation{Name: "t", Version: "1"})
+			register(srv)
+			for i, tool := range srv.Tools() {
+				src, ok := runtime.GeneratedSchemas(tool)
+				if !ok {
+					t.Errorf("tool %q is not registered with runtime.GeneratedTool", tool.Name)
+					continue
+				}
+				st := s.Tools[i]
+				if st.InputSchema == nil { // a raw inputSchema is decoded into json.RawMessage
+					sameSchema(t, tool.Name+" input", src.Input, src.ReflectedInput)
+				}
+				if st.OutputSchema == nil {
+					sameSchema(t, tool.Name+" output", src.Output, src.ReflectedOutput)
+				}
+			}
+		})
+	}
+}
+
+func sameSchema(t *testing.T, what string, generated, reflected json.RawMessage) {
+	t.Helper()
+	if (generated == nil) != (reflected == nil) {
+		t.Errorf("%s: generated %s, reflected %s", what, generated, reflected)
+		return
+	}
+	if generated == nil {
+		return
+	}
+	gen, err := specschema.Decode(generated)
+	if err != nil {
+		t.Fatalf("%s: generated schema: %v", what, err)
+	}
+	refl, err := specschema.Decode(reflected)
+	if err != nil {
+		t.Fatalf("%s: reflected schema: %v", what, err)
+	}
+	same := func(n string) string { return n }
+	if diff := cmp.Diff(specschema.Normalize(refl, same), specschema.Normalize(gen, same)); diff != "" {
+		t.Errorf("%s: the generated schema differs from the reflection of the generated types (-reflected +generated):\n%s\ngenerated: %s\nreflected: %s",
+			what, diff, generated, reflected)
+	}
+}

@@ -1,0 +1,218 @@
+package gen
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/mcpgen/mcpgen/internal/naming"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// The generator writes each tool's input and output JSON Schema into the
+// registration code as a constant, so that a server reflects nothing when it
+// starts (DESIGN.md's reflection at registration moved to the generator's
+// tests: gen/agree_test.go proves that each constant equals what
+// github.com/invopop/jsonschema reflects from the generated types, and that
+// both say what the spec says). Named types go to "$defs" under their Go
+// names, as reflection puts them; the root is expanded; keys and properties
+// keep the spec's order.
+
+// toolSchema is the schema of a tool's input or output as compact JSON, or
+// nil when it reaches a Go type reference (goType): only reflection knows the
+// schema of an existing Go type, so the runtime reflects those.
+func (g *generator) toolSchema(root *spec.Schema) []byte {
+	w := &schemaWriter{named: map[string]*spec.Schema{}, reached: map[string]bool{}, inlining: map[string]bool{}}
+	for _, nt := range g.spec.Types {
+		w.named[nt.Name] = nt.Schema
+	}
+	// The root is expanded, not a $ref: MCP wants "type":"object" at the top.
+	for i := 0; root != nil && root.Kind == spec.KindRef && !root.Nullable && i < len(w.named); i++ {
+		next := w.named[root.Ref]
+		if next == nil {
+			break
+		}
+		root = next
+	}
+	doc := w.schema(root)
+	if len(w.order) > 0 {
+		var defs object
+		for i := 0; i < len(w.order); i++ { // w.order grows while definitions reach others
+			name := w.order[i]
+			defs = append(defs, member{naming.Exported(name), w.schema(w.named[name])})
+		}
+		doc = append(object{{"$defs", defs}}, doc...)
+	}
+	if w.goType {
+		return nil
+	}
+	b, err := marshal(doc)
+	if err != nil {
+		panic("gen: encoding a tool schema: " + err.Error()) // only JSON values go in
+	}
+	return b
+}
+
+// marshal is json.Marshal without HTML escaping: patterns are clearer with
+// < and > as they are.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// schemaWriter turns spec schemas into JSON Schema documents, collecting the
+// named types they reference.
+type schemaWriter struct {
+	named   map[string]*spec.Schema
+	reached map[string]bool
+	// inlining holds the named non-object types being written out in
+	// place (a type reaching itself again gets a $ref instead).
+	inlining map[string]bool
+	order    []string // named types referenced, in order of first reference
+	goType   bool     // a Go type reference was reached
+}
+
+func (w *schemaWriter) schema(s *spec.Schema) object {
+	var o object
+	add := func(k string, v any) { o = o.set(k, v) }
+	switch s.Kind {
+	case spec.KindRef:
+		if target := w.named[s.Ref]; target != nil && target.Kind != spec.KindObject && !w.inlining[s.Ref] {
+			// Reflection defines only structs in $defs: a named scalar,
+			// array or map type is written out where it is used, with the
+			// keywords written beside the $ref taking precedence.
+			w.inlining[s.Ref] = true
+			o = append(o, w.schema(target)...)
+			delete(w.inlining, s.Ref)
+			break
+		}
+		if !w.reached[s.Ref] {
+			w.reached[s.Ref] = true
+			w.order = append(w.order, s.Ref)
+		}
+		add("$ref", "#/$defs/"+naming.Exported(s.Ref))
+	case spec.KindGoType:
+		w.goType = true
+	case spec.KindAny:
+	case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
+		add("type", string(s.Kind))
+	case spec.KindArray:
+		add("type", "array")
+		if s.Items != nil {
+			add("items", w.schema(s.Items))
+		}
+	case spec.KindObject:
+		add("type", "object")
+		var props object
+		var required []string
+		for _, p := range s.Properties {
+			props = append(props, member{p.Name, w.schema(p.Schema)})
+			if p.Required {
+				required = append(required, p.Name)
+			}
+		}
+		if len(props) > 0 {
+			add("properties", props)
+		}
+		if len(required) > 0 {
+			add("required", required)
+		}
+		add("additionalProperties", s.AdditionalProperties)
+	case spec.KindMap:
+		add("type", "object")
+		if s.Values != nil {
+			add("additionalProperties", w.schema(s.Values))
+		}
+	}
+	for _, kv := range []struct{ k, v string }{{"title", s.Title}, {"description", s.Description}, {"pattern", s.Pattern}, {"format", s.Format}} {
+		if kv.v != "" {
+			add(kv.k, kv.v)
+		}
+	}
+	for _, kv := range []struct {
+		k string
+		v *int64
+	}{{"minLength", s.MinLength}, {"maxLength", s.MaxLength}, {"minItems", s.MinItems}, {"maxItems", s.MaxItems}} {
+		if kv.v != nil {
+			add(kv.k, json.RawMessage(strconv.FormatInt(*kv.v, 10)))
+		}
+	}
+	if s.UniqueItems {
+		add("uniqueItems", true)
+	}
+	for _, kv := range []struct {
+		k string
+		v *spec.Number
+	}{{"minimum", s.Minimum}, {"maximum", s.Maximum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"exclusiveMaximum", s.ExclusiveMaximum}, {"multipleOf", s.MultipleOf}} {
+		if kv.v != nil {
+			add(kv.k, json.RawMessage(*kv.v))
+		}
+	}
+	if len(s.Enum) > 0 {
+		add("enum", jsonValues(s.Enum))
+	}
+	if s.Default != nil {
+		add("default", json.RawMessage(s.Default.JSON))
+	}
+	if len(s.Examples) > 0 {
+		add("examples", jsonValues(s.Examples))
+	}
+	if s.MCPHeader != "" { // a jsonschema_extras tag: reflection puts it last
+		add("x-mcp-header", s.MCPHeader)
+	}
+	if s.Nullable {
+		return object{{"oneOf", []object{o, {{"type", "null"}}}}}
+	}
+	return o
+}
+
+func jsonValues(vs []*spec.Value) []json.RawMessage {
+	out := make([]json.RawMessage, len(vs))
+	for i, v := range vs {
+		out[i] = v.JSON
+	}
+	return out
+}
+
+// object is a JSON object that keeps its keys in order.
+type object []member
+
+type member struct {
+	key string
+	val any
+}
+
+// set replaces the value of key k, or appends it.
+func (o object) set(k string, v any) object {
+	for i := range o {
+		if o[i].key == k {
+			o[i].val = v
+			return o
+		}
+	}
+	return append(o, member{k, v})
+}
+
+func (o object) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, m := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		k, err := marshal(m.key)
+		if err != nil {
+			return nil, err
+		}
+		v, err := marshal(m.val)
+		if err != nil {
+			return nil, err
+		}
+		b = append(append(append(b, k...), ':'), v...)
+	}
+	return append(b, '}'), nil
+}

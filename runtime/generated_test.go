@@ -1,0 +1,117 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// lookupSchema is what a generator would write for LookupInput.
+const lookupSchema = `{"type":"object","properties":{"order_id":{"type":"string","pattern":"^[A-Z]-\\d{4}$","description":"An order id such as A-1042."},"qty":{"type":"integer","minimum":1,"maximum":10},"note":{"type":"string","maxLength":20}},"required":["order_id","qty"],"additionalProperties":false}`
+
+func callTool(t *testing.T, tool runtime.Tool, args string) *runtime.CallToolResult {
+	t.Helper()
+	res, err := tool.Handler(context.Background(), &runtime.CallToolRequest{Name: tool.Name, Arguments: json.RawMessage(args)})
+	if err != nil {
+		t.Fatalf("%s(%s): %v", tool.Name, args, err)
+	}
+	return res
+}
+
+func TestGeneratedToolValidatesWithTheGivenSchema(t *testing.T) {
+	tool := runtime.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
+	if string(tool.InputSchema) != lookupSchema {
+		t.Errorf("InputSchema = %s, want the given constant", tool.InputSchema)
+	}
+	if res := callTool(t, tool, `{"order_id":"A-1042","qty":2}`); res.IsError {
+		t.Errorf("valid call: %+v", res)
+	}
+	res := callTool(t, tool, `{"order_id":"a-1","qty":0}`)
+	if !res.IsError {
+		t.Fatalf("invalid call accepted: %+v", res)
+	}
+	text := res.Content[0].(runtime.TextContent).Text
+	for _, want := range []string{"/order_id", "/qty"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the violations %q do not mention %s", text, want)
+		}
+	}
+	// The output schema was reflected (the generator left it out) and is
+	// enforced: "lost" is not in Order's status enum.
+	if res := callTool(t, tool, `{"order_id":"L-0000","qty":1}`); !res.IsError {
+		t.Errorf("an output outside its schema was sent: %+v", res)
+	}
+	if got, want := string(tool.OutputSchema), string(runtime.SchemaFor[Order]()); got != want {
+		t.Errorf("OutputSchema = %s, want the reflected %s", got, want)
+	}
+}
+
+// The generator's schemas are compiled on first call, not at registration:
+// a schema that does not compile (which the generator's tests rule out)
+// fails that call with an internal error, and the server keeps serving.
+func TestGeneratedToolCompilesOnFirstCall(t *testing.T) {
+	bad := `{"type":"object","properties":{"order_id":{"type":"string","pattern":"(unclosed"}}}`
+	tool := runtime.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(bad)}, lookupOrder)
+	_, err := tool.Handler(context.Background(), &runtime.CallToolRequest{Name: tool.Name, Arguments: json.RawMessage(`{}`)})
+	var rpcErr *runtime.Error
+	if e, ok := err.(*runtime.Error); ok {
+		rpcErr = e
+	}
+	if rpcErr == nil || rpcErr.Code != runtime.CodeInternalError || !strings.Contains(rpcErr.Message, "does not compile") {
+		t.Errorf("first call with a broken schema: err = %v, want an internal error saying the schema does not compile", err)
+	}
+}
+
+func TestGeneratedToolRefusesNonObjectInput(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Error("no panic for an input schema that is not an object schema")
+		}
+	}()
+	runtime.GeneratedTool(runtime.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, lookupOrder)
+}
+
+func TestGeneratedSchemas(t *testing.T) {
+	tool := runtime.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
+	src, ok := runtime.GeneratedSchemas(tool)
+	if !ok {
+		t.Fatal("GeneratedSchemas: not a generated tool")
+	}
+	if string(src.Input) != lookupSchema || string(src.ReflectedInput) != string(runtime.SchemaFor[LookupInput]()) {
+		t.Errorf("input sources = %s / %s", src.Input, src.ReflectedInput)
+	}
+	if src.Output == nil || string(src.Output) != string(src.ReflectedOutput) {
+		t.Errorf("output sources = %s / %s, want both reflected", src.Output, src.ReflectedOutput)
+	}
+
+	result := runtime.GeneratedToolResult(runtime.Tool{Name: "r"}, func(ctx context.Context, in *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return runtime.TextResult("ok"), nil
+	})
+	if src, ok := runtime.GeneratedSchemas(result); !ok || src.Output != nil || src.ReflectedOutput != nil {
+		t.Errorf("GeneratedToolResult sources = %+v, %v; want no output", src, ok)
+	}
+	if res := callTool(t, result, `{"unexpected":1}`); !res.IsError {
+		t.Errorf("NoArgs accepted an argument: %+v", res)
+	}
+
+	typed := runtime.TypedTool(runtime.Tool{Name: "lookup_order"}, lookupOrder)
+	if _, ok := runtime.GeneratedSchemas(typed); ok {
+		t.Error("GeneratedSchemas reports a TypedTool tool as generated")
+	}
+}
+
+// An output schema that is not an object is enforced but not advertised
+// (2025-11-25 wants an object outputSchema).
+func TestGeneratedToolNonObjectOutput(t *testing.T) {
+	tool := runtime.GeneratedTool(runtime.Tool{Name: "tags", OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"},"maxItems":1}`)},
+		func(ctx context.Context, in *runtime.NoArgs) (*[]string, error) { return &[]string{"a", "b"}, nil })
+	if tool.OutputSchema != nil {
+		t.Errorf("OutputSchema = %s, want none advertised", tool.OutputSchema)
+	}
+	if res := callTool(t, tool, `{}`); !res.IsError {
+		t.Errorf("two items sent where the schema allows one: %+v", res)
+	}
+}
