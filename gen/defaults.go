@@ -156,7 +156,9 @@ func (g *generator) applyDefaultsMethod(f *jen.File, d *decl) {
 }
 
 // fillDefault sets a left-out optional property to its default: a Go
-// literal for scalars, the default's JSON decoded for everything else.
+// literal for scalars and null, the default's JSON decoded for everything
+// else (only when the value was left out, so a call that sends it pays
+// nothing).
 func (g *generator) fillDefault(field func() *jen.Statement, prop *spec.Property, def *spec.Value) jen.Code {
 	s := prop.Schema
 	nilable := g.isNilable(s)
@@ -165,6 +167,13 @@ func (g *generator) fillDefault(field func() *jen.Statement, prop *spec.Property
 		leftOut = field().Op("==").Nil()
 	}
 	var fill jen.Code
+	if string(def.JSON) == "null" { // only a nullable property can default to null
+		typ := g.typeOf(s)
+		if !nilable {
+			typ = jen.Op("*").Add(typ)
+		}
+		return jen.If(leftOut).Block(field().Op("=").Qual(runtimePkg, "Some").Types(typ).Call(jen.Nil()))
+	}
 	if lit := g.scalarLiteral(s, def); lit != nil && !nilable {
 		if s.Nullable {
 			lit = jen.Qual(runtimePkg, "Ptr").Call(lit)

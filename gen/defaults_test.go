@@ -126,3 +126,51 @@ func assertSameJSON(t *testing.T, got, want string) {
 		t.Errorf("the handler received (-want +got):\n%s\ngot: %s", diff, got)
 	}
 }
+
+// BenchmarkDefaults measures a validated, decoded tools/call of
+// golden/defaults whose defaulted arguments are left out (ApplyDefaults fills
+// them, decoding the JSON defaults of arrays and objects) or all sent.
+func BenchmarkDefaults(b *testing.B) {
+	srv := runtime.NewServer(runtime.Implementation{Name: "b", Version: "1"})
+	defaults.Register(srv, echoDefaults{})
+	tools := map[string]runtime.ToolHandler{}
+	for _, tool := range srv.Tools() {
+		tools[tool.Name] = tool.Handler
+	}
+	for _, bc := range []struct{ name, tool, args string }{
+		{"search/left_out", "search", `{"query":"q","offset":3}`},
+		{"search/sent", "search", `{"query":"q","offset":0,"limit":3,"exact":true,"boost":0,"tone":"casual","ratio":1,"ratio_default":0,"sort":"relevance","label":null,"cursor":"c"}`},
+		{"order/left_out", "order", `{"gift":null}`},
+		{"order/sent", "order", `{"gift":null,"extra_lines":[{"sku":"x","qty":2}],"tags":["a"],"shipping":{"method":"courier"},"notes":null,"meta":null}`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			req := &runtime.CallToolRequest{Name: bc.tool, Arguments: json.RawMessage(bc.args)}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := tools[bc.tool](context.Background(), req); err != nil || res.IsError {
+					b.Fatal(err, res)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkApplyDefaults measures ApplyDefaults alone on inputs whose
+// defaulted properties were all left out: scalars only (search), and
+// arrays, maps and objects decoded from their JSON defaults (order).
+func BenchmarkApplyDefaults(b *testing.B) {
+	b.Run("search", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			in := defaults.SearchInput{Query: "q"}
+			in.ApplyDefaults()
+		}
+	})
+	b.Run("order", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			in := defaults.OrderInput{}
+			in.ApplyDefaults()
+		}
+	})
+}

@@ -146,7 +146,7 @@ func (x *SearchInput) ApplyDefaults() {
 		x.Label = runtime.Some(runtime.Ptr("none"))
 	}
 	if !x.Cursor.Set {
-		runtime.DecodeDefault(&x.Cursor, `null`)
+		x.Cursor = runtime.Some[*string](nil)
 	}
 }
 
