@@ -23,7 +23,9 @@ type NoArgs struct{}
 // Out unless already set (a set schema is used as is, for validation too).
 //
 // A call whose arguments do not match the input schema gets an isError result
-// listing every violation, and fn is not called. fn's *Out is validated
+// listing every violation, and fn is not called. Valid arguments are decoded
+// into a new *In and, if *In is a Defaulter, the defaults of what the client
+// left out are filled in before fn runs. fn's *Out is validated
 // against the output schema (a mismatch is a server bug: logged, and answered
 // with an isError result). When the output schema's top-level type is
 // "object", the output is returned as structuredContent and mirrored as a JSON
