@@ -16,6 +16,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/apps"
 	"github.com/mcpgen/mcpgen/golden/collections"
 	"github.com/mcpgen/mcpgen/golden/defaults"
+	"github.com/mcpgen/mcpgen/golden/idempotency"
 	"github.com/mcpgen/mcpgen/golden/minimal"
 	"github.com/mcpgen/mcpgen/golden/modern_era"
 	"github.com/mcpgen/mcpgen/golden/naming"
@@ -51,6 +52,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/templates/mcpgen.yaml":     func(s *runtime.Server) { templates.Register(s, templates.UnimplementedHandler{}) },
 	"../golden/prompts/mcpgen.yaml":       func(s *runtime.Server) { prompts.Register(s, prompts.UnimplementedHandler{}) },
 	"../golden/raw_schemas/mcpgen.yaml":   func(s *runtime.Server) { raw.Register(s, raw.UnimplementedHandler{}) },
+	"../golden/idempotency/mcpgen.yaml":   func(s *runtime.Server) { idempotency.Register(s, idempotency.UnimplementedHandler{}) },
 	"../golden/scopes/mcpgen.yaml":        func(s *runtime.Server) { scoped.Register(s, scoped.UnimplementedHandler{}) },
 	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
 	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },

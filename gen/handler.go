@@ -110,6 +110,9 @@ func (g *generator) toolMethods() []*handlerMethod {
 		}
 		m := &handlerMethod{name: tp.method, kind: "tool", item: tp.tool.Name, zero: jen.Nil(),
 			doc: g.itemDoc(tp.method, "serves tool", tp.tool.Name, tp.tool.Pos, description)}
+		if id := tp.tool.Idempotency; id != nil {
+			m.doc += fmt.Sprintf("\n\nIdempotent by %s: the runtime calls this method once per value of it and answers retries with the first successful result.", id.Key)
+		}
 		switch {
 		case tp.tool.InputSchema != nil:
 			m.params = []jen.Code{jen.Id("args"), jen.Qual(jsonPkg, "RawMessage")}

@@ -343,6 +343,14 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 		if t.OutputSchema != nil {
 			d[jen.Id("OutputSchema")] = rawJSON(t.OutputSchema)
 		}
+		if id := t.Idempotency; id != nil {
+			d[jen.Id("Idempotency")] = jen.Op("&").Qual(runtimePkg, "Idempotency").Values(jen.DictFunc(func(fields jen.Dict) {
+				fields[jen.Id("Key")] = jen.Lit(id.Key)
+				if id.TTL > 0 {
+					fields[jen.Id("TTL")] = durationCode(id.TTL)
+				}
+			}))
+		}
 		// The server's default scopes are resolved here: the runtime
 		// knows only what each tool needs.
 		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {

@@ -60,13 +60,9 @@ func TestOrdersAuthorizationWithGoSDK(t *testing.T) {
 		if bearer != "" {
 			rt = bearerTransport{bearer}
 		}
-		version := legacyVersion
-		if era == eraModern {
-			version = modernVersion
-		}
 		client := mcp.NewClient(&mcp.Implementation{Name: "interop-auth", Version: "1.0.0"}, nil)
 		return client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint, HTTPClient: &http.Client{Transport: rt}, MaxRetries: 1},
-			&mcp.ClientSessionOptions{ProtocolVersion: version})
+			goSDKSessionOptions(era))
 	}
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {

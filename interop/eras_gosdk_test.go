@@ -2,13 +2,12 @@ package interop
 
 import (
 	"context"
-	"net/http"
-	"os/exec"
-	"sync"
+	"errors"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,45 +17,6 @@ import (
 // (its default) probes with server/discover and, when the server offers
 // that revision, stays modern (per-request _meta, input_required results
 // retried by its multi-round-trip middleware); 2025-11-25 sends initialize.
-
-// connectGoSDK connects the Go SDK client to examples/conformance over
-// transport (target: the binary for stdio, the endpoint for HTTP) in era,
-// recording the wire in w (nil: no record), and checks that the era
-// negotiated is the one asked for.
-func connectGoSDK(t *testing.T, transport, target, era string, opts *mcp.ClientOptions, w *wireLog) *mcp.ClientSession {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	var tr mcp.Transport
-	if transport == "stdio" {
-		tr = &mcp.CommandTransport{Command: exec.Command(target)}
-		if w != nil {
-			tr = &mcp.LoggingTransport{Transport: tr, Writer: w}
-		}
-	} else {
-		// The HTTP exchange is recorded below the SDK, so that its
-		// connection keeps what the SDK needs of it.
-		var rt http.RoundTripper = http.DefaultTransport
-		if w != nil {
-			rt = &recordingTransport{base: rt, log: w}
-		}
-		tr = &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: &http.Client{Transport: rt}, MaxRetries: 2}
-	}
-	version, sessionOpts := legacyVersion, legacyEra
-	if era == eraModern {
-		version, sessionOpts = modernVersion, &mcp.ClientSessionOptions{ProtocolVersion: modernVersion}
-	}
-	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, opts)
-	session, err := client.Connect(ctx, tr, sessionOpts)
-	if err != nil {
-		t.Fatalf("connect (%s era) to %s: %v", era, target, err)
-	}
-	t.Cleanup(func() { session.Close() })
-	if got := session.InitializeResult().ProtocolVersion; got != version {
-		t.Fatalf("%s era: negotiated protocol version %q, want %q", era, got, version)
-	}
-	return session
-}
 
 // TestGoSDKBothEras: the Go SDK client in each era, over each transport:
 // the server's identity and tools, a plain call, and an elicitation
@@ -69,25 +29,10 @@ func TestGoSDKBothEras(t *testing.T) {
 	for _, transport := range []string{"stdio", "http"} {
 		for _, era := range eras {
 			t.Run(transport+"/"+era, func(t *testing.T) {
-				var mu sync.Mutex
-				var elicited []*mcp.ElicitParams
-				opts := &mcp.ClientOptions{
-					ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-						mu.Lock()
-						defer mu.Unlock()
-						elicited = append(elicited, req.Params)
-						if len(elicited) == 1 {
-							return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "alice", "email": "alice@example.com"}}, nil
-						}
-						return &mcp.ElicitResult{Action: "decline"}, nil
-					},
-				}
-				target := exampleBin(t, "conformance")
-				if transport == "http" {
-					target = startHTTP(t, "conformance")
-				}
+				answers := &elicitAnswers{}
+				opts := &mcp.ClientOptions{ElicitationHandler: answers.handle}
 				w := &wireLog{}
-				session := connectGoSDK(t, transport, target, era, opts, w)
+				session := connectGoSDK(t, transport, exampleTarget(t, "conformance", transport), era, opts, w)
 				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 				defer cancel()
 
@@ -98,13 +43,7 @@ func TestGoSDKBothEras(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				found := false
-				for _, tool := range tools.Tools {
-					found = found || tool.Name == "test_elicitation"
-				}
-				if !found {
-					t.Errorf("tools/list has no test_elicitation: %s", jsonOf(t, tools))
-				}
+				checkHasTool(t, tools, "test_elicitation")
 				call := func(name string, args map[string]any) string {
 					t.Helper()
 					res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
@@ -119,21 +58,76 @@ func TestGoSDKBothEras(t *testing.T) {
 				if got := call("test_simple_text", nil); got != "This is a simple text response for testing." {
 					t.Errorf("test_simple_text = %q", got)
 				}
-				if got := call("test_elicitation", map[string]any{"message": "Please provide your username and email"}); got != `User response: <action: accept, content: {"email":"alice@example.com","username":"alice"}>` {
+				if got := call("test_elicitation", map[string]any{"message": elicitAcceptMessage}); got != elicitAcceptedText {
 					t.Errorf("test_elicitation (accepted) = %q", got)
 				}
-				if got := call("test_elicitation", map[string]any{"message": "Once more, please"}); got != `User response: <action: decline, content: null>` {
+				if got := call("test_elicitation", map[string]any{"message": elicitDeclineMessage}); got != elicitDeclinedText {
 					t.Errorf("test_elicitation (declined) = %q", got)
 				}
-				mu.Lock()
-				if len(elicited) != 2 || elicited[0].Message != "Please provide your username and email" || elicited[1].Message != "Once more, please" {
-					t.Errorf("elicitations = %s, want the two messages", jsonOf(t, elicited))
-				} else if diff := cmp.Diff([]any{"username", "email"}, asMap(t, elicited[0].RequestedSchema)["required"]); diff != "" {
-					t.Errorf("requestedSchema.required (-want +got):\n%s", diff)
-				}
-				mu.Unlock()
+				checkElicitRequests(t, "the Go SDK's elicitation handler", answers.params())
 				checkElicitationPath(t, w, era, "test_elicitation", 2)
 			})
 		}
+	}
+}
+
+// TestModernEraWithGoSDK: the official Go SDK client left to its default
+// probes with server/discover, and a generated server (dual-era by
+// default) serves it the 2026-07-28 era, over stdio and HTTP: no session;
+// a handler that elicits twice answered through input_required rounds that
+// the client fulfils and retries on its own; -32602 for a resource not
+// found; and list changes heard on the subscriptions/listen stream the
+// client opens because it has a ToolListChangedHandler.
+func TestModernEraWithGoSDK(t *testing.T) {
+	for _, transport := range []string{"stdio", "http"} {
+		t.Run(transport, func(t *testing.T) {
+			toolsChanged := make(chan struct{}, 4)
+			opts := &mcp.ClientOptions{
+				ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) {
+					toolsChanged <- struct{}{}
+				},
+				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					switch {
+					case strings.HasPrefix(req.Params.Message, "Step 1"):
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+					case strings.HasPrefix(req.Params.Message, "Step 2"):
+						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"color": "green"}}, nil
+					}
+					return &mcp.ElicitResult{Action: "decline"}, nil
+				},
+			}
+			session := connectGoSDK(t, transport, exampleTarget(t, "conformance", transport), eraModern, opts, nil)
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+
+			if transport == "http" && session.ID() != "" {
+				t.Errorf("the modern era has no sessions, got Mcp-Session-Id %q", session.ID())
+			}
+			tools, err := session.ListTools(ctx, nil)
+			if err != nil || len(tools.Tools) == 0 {
+				t.Fatalf("tools/list: %v", err)
+			}
+
+			// Two rounds of input_required, fulfilled by the client.
+			res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "test_input_required_result_multi_round", Arguments: map[string]any{}})
+			if err != nil || res.IsError || textOf(res) != "Ada likes green" {
+				t.Errorf("multi-round elicitation: %v %q", err, textOf(res))
+			}
+
+			_, err = session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://no-such-resource"})
+			var rpcErr *jsonrpc.Error
+			if !errors.As(err, &rpcErr) || rpcErr.Code != -32602 {
+				t.Errorf("resource not found: %v, want -32602", err)
+			}
+
+			if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "test_trigger_tool_change", Arguments: map[string]any{}}); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-toolsChanged:
+			case <-ctx.Done():
+				t.Fatal("no notifications/tools/list_changed on the subscriptions/listen stream")
+			}
+		})
 	}
 }

@@ -1,25 +1,24 @@
 package interop
 
-// What the both-era interop tests share: the two eras a client can open a
-// connection in, and a recorder of the JSON-RPC messages that crossed the
-// wire, so that a test can tell how an elicitation travelled: as the
-// server's elicitation/create request (legacy), or inside an input_required
-// result that the client answered by retrying the call (2026-07-28).
+// What the tests share about the two eras a client can open a connection
+// in, and the one way the Go SDK client is connected in either: legacy
+// opens with initialize (and keeps a session), modern probes with
+// server/discover and puts its version and capabilities in every
+// request's _meta. Generated servers serve both, 2026-07-28 by default.
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"io"
+	"context"
 	"net/http"
-	"strings"
+	"os/exec"
+	"slices"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The eras: legacy opens with initialize (and keeps a session), modern
-// probes with server/discover and puts its version and capabilities in
-// every request's _meta.
 const (
 	eraLegacy = "legacy"
 	eraModern = "modern"
@@ -30,200 +29,110 @@ const (
 
 var eras = []string{eraLegacy, eraModern}
 
-// wireMsg is one JSON-RPC message, as sent or received.
-type wireMsg struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
-}
-
-func (m wireMsg) isRequest() bool { return m.Method != "" && len(m.ID) > 0 }
-
-// wireLog records the messages a client sent and received.
-type wireLog struct {
-	mu             sync.Mutex
-	sent, received []wireMsg
-	sessionIDs     []string // Mcp-Session-Id of the HTTP responses that carried one
-}
-
-func (w *wireLog) add(sent bool, data []byte) {
-	var m wireMsg
-	if json.Unmarshal(bytes.TrimSpace(data), &m) != nil {
-		return
+// eraVersion is the protocol version a client in era negotiates.
+func eraVersion(era string) string {
+	if era == eraModern {
+		return modernVersion
 	}
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if sent {
-		w.sent = append(w.sent, m)
-	} else {
-		w.received = append(w.received, m)
-	}
+	return legacyVersion
 }
 
-// Write takes the log of the Go SDK's mcp.LoggingTransport: "read: {…}"
-// and "write: {…}" lines.
-func (w *wireLog) Write(p []byte) (int, error) {
-	for _, line := range strings.Split(string(p), "\n") {
-		if rest, ok := strings.CutPrefix(line, "write: "); ok {
-			w.add(true, []byte(rest))
-		} else if rest, ok := strings.CutPrefix(line, "read: "); ok {
-			w.add(false, []byte(rest))
-		}
+// goSDKSessionOptions makes the Go SDK client (v1.8) open a connection in
+// era: legacy asks for 2025-11-25, so that it initializes instead of
+// probing; modern is the client left to its default, 2026-07-28, which
+// probes with server/discover and stays modern when the server offers it.
+func goSDKSessionOptions(era string) *mcp.ClientSessionOptions {
+	if era == eraModern {
+		return nil
 	}
-	return len(p), nil
+	return &mcp.ClientSessionOptions{ProtocolVersion: legacyVersion}
 }
 
-// requests returns the requests of that method sent (sent) or received.
-func (w *wireLog) requests(sent bool, method string) []wireMsg {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	msgs := w.received
-	if sent {
-		msgs = w.sent
-	}
-	var out []wireMsg
-	for _, m := range msgs {
-		if m.isRequest() && (method == "" || m.Method == method) {
-			out = append(out, m)
-		}
-	}
-	return out
-}
-
-// resultsOfType counts the results received whose resultType is rt.
-func (w *wireLog) resultsOfType(rt string) int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	n := 0
-	for _, m := range w.received {
-		var r struct {
-			ResultType string `json:"resultType"`
-		}
-		if len(m.Result) > 0 && json.Unmarshal(m.Result, &r) == nil && r.ResultType == rt {
-			n++
-		}
-	}
-	return n
-}
-
-// recordingTransport is an http.RoundTripper that logs the JSON-RPC
-// messages of each POST and of its response (JSON or SSE) into log.
-type recordingTransport struct {
-	base http.RoundTripper
-	log  *wireLog
-}
-
-func (rt *recordingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Method == http.MethodPost && r.GetBody != nil {
-		if body, err := r.GetBody(); err == nil {
-			data, _ := io.ReadAll(body)
-			rt.log.add(true, data)
-		}
-	}
-	resp, err := rt.base.RoundTrip(r)
-	if err != nil {
-		return resp, err
-	}
-	if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
-		rt.log.mu.Lock()
-		rt.log.sessionIDs = append(rt.log.sessionIDs, id)
-		rt.log.mu.Unlock()
-	}
-	pr, pw := io.Pipe()
-	go rt.scan(pr)
-	resp.Body = &teeBody{r: io.TeeReader(resp.Body, pw), c: resp.Body, w: pw}
-	return resp, nil
-}
-
-// scan logs the messages of a response body: a JSON object, or SSE events
-// whose data lines are messages.
-func (rt *recordingTransport) scan(r io.Reader) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, 8<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		if rest, ok := bytes.CutPrefix(line, []byte("data:")); ok {
-			rt.log.add(false, rest)
-		} else if bytes.HasPrefix(bytes.TrimSpace(line), []byte("{")) {
-			rt.log.add(false, line)
-		}
-	}
-	io.Copy(io.Discard, r)
-}
-
-// teeBody is a response body whose bytes also go to the recorder.
-type teeBody struct {
-	r io.Reader
-	c io.Closer
-	w *io.PipeWriter
-}
-
-func (b *teeBody) Read(p []byte) (int, error) {
-	n, err := b.r.Read(p)
-	if err != nil {
-		b.w.Close()
-	}
-	return n, err
-}
-
-func (b *teeBody) Close() error {
-	b.w.Close()
-	return b.c.Close()
-}
-
-// checkElicitationPath checks, on the recorded wire, how the n
-// elicitations of a test travelled in era: legacy, as n elicitation/create
-// requests from the server, each call of tool sent once; modern, inside n
-// input_required results, each call sent twice (the retry carrying
-// requestState and inputResponses), and never a request from the server.
-func checkElicitationPath(t *testing.T, w *wireLog, era, tool string, n int) {
+// connectGoSDK connects the Go SDK client over transport (target: the
+// binary for stdio, the endpoint for HTTP; see exampleTarget) in era,
+// recording the wire in w (nil: no record), and checks that the era
+// negotiated is the one asked for. Cleanup closes the session.
+func connectGoSDK(t *testing.T, transport, target, era string, opts *mcp.ClientOptions, w *wireLog) *mcp.ClientSession {
 	t.Helper()
-	var calls, retries int
-	for _, m := range w.requests(true, "tools/call") {
-		var p struct {
-			Name           string          `json:"name"`
-			RequestState   *string         `json:"requestState"`
-			InputResponses json.RawMessage `json:"inputResponses"`
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var tr mcp.Transport
+	if transport == "stdio" {
+		tr = &mcp.CommandTransport{Command: exec.Command(target)}
+		if w != nil {
+			tr = &mcp.LoggingTransport{Transport: tr, Writer: w}
 		}
-		if json.Unmarshal(m.Params, &p) != nil || p.Name != tool {
-			continue
+	} else {
+		// The HTTP exchange is recorded below the SDK, so that its
+		// connection keeps what the SDK needs of it. No client timeout:
+		// streams last, and every call has its own deadline.
+		var rt http.RoundTripper = http.DefaultTransport
+		if w != nil {
+			rt = &recordingTransport{base: rt, log: w}
 		}
-		calls++
-		if p.RequestState != nil && len(p.InputResponses) > 0 {
-			retries++
-		}
+		tr = &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: &http.Client{Transport: rt}, MaxRetries: 2}
 	}
-	serverRequests := w.requests(false, "")
-	switch era {
-	case eraLegacy:
-		if got := len(w.requests(false, "elicitation/create")); got != n || len(serverRequests) != n {
-			t.Errorf("legacy: the server sent %d requests (%d elicitation/create), want %d elicitation/create", len(serverRequests), got, n)
-		}
-		if calls != n || retries != 0 {
-			t.Errorf("legacy: %s sent %d times (%d retries with requestState), want %d, no retries", tool, calls, retries, n)
-		}
-		if len(w.requests(true, "initialize")) != 1 {
-			t.Errorf("legacy: initialize sent %d times, want once", len(w.requests(true, "initialize")))
-		}
-	case eraModern:
-		if len(serverRequests) != 0 {
-			t.Errorf("modern: the server sent requests %s, want none (input_required instead)", jsonOf(t, serverRequests))
-		}
-		if got := w.resultsOfType("input_required"); got != n {
-			t.Errorf("modern: %d input_required results, want %d", got, n)
-		}
-		if calls != 2*n || retries != n {
-			t.Errorf("modern: %s sent %d times (%d retries with requestState and inputResponses), want %d and %d", tool, calls, retries, 2*n, n)
-		}
-		if got := len(w.requests(true, "initialize")); got != 0 {
-			t.Errorf("modern: initialize sent %d times, want never", got)
-		}
-		w.mu.Lock()
-		if len(w.sessionIDs) != 0 {
-			t.Errorf("modern: responses carried Mcp-Session-Id %q, want none", w.sessionIDs)
-		}
-		w.mu.Unlock()
+	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, opts)
+	session, err := client.Connect(ctx, tr, goSDKSessionOptions(era))
+	if err != nil {
+		t.Fatalf("connect (%s era) to %s: %v", era, target, err)
+	}
+	t.Cleanup(func() { session.Close() })
+	if got, want := session.InitializeResult().ProtocolVersion, eraVersion(era); got != want {
+		t.Fatalf("%s era: negotiated protocol version %q, want %q", era, got, want)
+	}
+	return session
+}
+
+// checkHasTool checks that tools/list listed the tool name.
+func checkHasTool(t *testing.T, tools *mcp.ListToolsResult, name string) {
+	t.Helper()
+	if !slices.ContainsFunc(tools.Tools, func(tool *mcp.Tool) bool { return tool.Name == name }) {
+		t.Errorf("tools/list has no %s: %s", name, jsonOf(t, tools))
+	}
+}
+
+// The elicitation round trip every client runs against examples/conformance's
+// test_elicitation (which calls runtime.Elicit once with the call's
+// message): accepted with a username and an email, then declined.
+const (
+	elicitAcceptMessage  = "Please provide your username and email"
+	elicitDeclineMessage = "Once more, please"
+	elicitAcceptedText   = `User response: <action: accept, content: {"email":"alice@example.com","username":"alice"}>`
+	elicitDeclinedText   = `User response: <action: decline, content: null>`
+)
+
+// elicitAnswers is a Go SDK elicitation handler that accepts the first
+// request (as alice) and declines the others, keeping what it was asked.
+type elicitAnswers struct {
+	mu    sync.Mutex
+	asked []*mcp.ElicitParams
+}
+
+func (e *elicitAnswers) handle(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.asked = append(e.asked, req.Params)
+	if len(e.asked) == 1 {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "alice", "email": "alice@example.com"}}, nil
+	}
+	return &mcp.ElicitResult{Action: "decline"}, nil
+}
+
+func (e *elicitAnswers) params() []*mcp.ElicitParams {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]*mcp.ElicitParams(nil), e.asked...)
+}
+
+// checkElicitRequests checks what a client's elicitation handler saw of
+// the accept-then-decline round trip: the two messages, and the fields
+// the first one requires.
+func checkElicitRequests(t *testing.T, who string, asked []*mcp.ElicitParams) {
+	t.Helper()
+	if len(asked) != 2 || asked[0].Message != elicitAcceptMessage || asked[1].Message != elicitDeclineMessage {
+		t.Errorf("%s saw %s, want the two messages", who, jsonOf(t, asked))
+	} else if diff := cmp.Diff([]any{"username", "email"}, asMap(t, asked[0].RequestedSchema)["required"]); diff != "" {
+		t.Errorf("requestedSchema.required (-want +got):\n%s", diff)
 	}
 }

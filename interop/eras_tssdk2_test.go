@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -30,7 +29,7 @@ type ts2Summary struct {
 	} `json:"negotiated"`
 	ServerInfo     *mcp.Implementation `json:"serverInfo"`
 	Steps          map[string]tsStep   `json:"steps"`
-	ElicitRequests []mcp.ElicitParams  `json:"elicitRequests"`
+	ElicitRequests []*mcp.ElicitParams `json:"elicitRequests"`
 	Sent           []json.RawMessage   `json:"sent"`
 	Received       []json.RawMessage   `json:"received"`
 	SessionID      *string             `json:"sessionId"`
@@ -59,7 +58,7 @@ func TestTypeScriptSDK2BothEras(t *testing.T) {
 		for _, mode := range []string{eraLegacy, eraModern, "auto"} {
 			t.Run(transport+"/"+mode, func(t *testing.T) {
 				node := needTSSDK2(t)
-				out := runNode(t, node, 90*time.Second, nil, "sdk2-eras.mjs", mode, transport, tsTarget(t, "conformance", transport))
+				out := runNode(t, node, 90*time.Second, nil, "sdk2-eras.mjs", mode, transport, exampleTarget(t, "conformance", transport))
 				var s ts2Summary
 				lastJSONLine(t, out, &s)
 				if s.Era != mode || s.Transport != transport {
@@ -69,11 +68,7 @@ func TestTypeScriptSDK2BothEras(t *testing.T) {
 				if mode == "auto" {
 					era = eraModern // a dual-era server is found modern
 				}
-				wantVersion := legacyVersion
-				if era == eraModern {
-					wantVersion = modernVersion
-				}
-				if s.Negotiated.Era != era || s.Negotiated.Version != wantVersion {
+				if wantVersion := eraVersion(era); s.Negotiated.Era != era || s.Negotiated.Version != wantVersion {
 					t.Errorf("negotiated %+v, want era %s at %s", s.Negotiated, era, wantVersion)
 				}
 				if s.ServerInfo == nil || s.ServerInfo.Name != "mcpgen-conformance" {
@@ -82,22 +77,12 @@ func TestTypeScriptSDK2BothEras(t *testing.T) {
 				ts := &tsSummary{Transport: transport + "/" + mode, Steps: s.Steps}
 				var tools mcp.ListToolsResult
 				if ts.result(t, "listTools", &tools) {
-					found := false
-					for _, tool := range tools.Tools {
-						found = found || tool.Name == "test_elicitation"
-					}
-					if !found {
-						t.Errorf("tools/list has no test_elicitation: %s", jsonOf(t, tools))
-					}
+					checkHasTool(t, &tools, "test_elicitation")
 				}
 				checkText(t, ts, "callSimpleText", "This is a simple text response for testing.")
-				checkText(t, ts, "callElicitationAccept", `User response: <action: accept, content: {"email":"alice@example.com","username":"alice"}>`)
-				checkText(t, ts, "callElicitationDecline", `User response: <action: decline, content: null>`)
-				if len(s.ElicitRequests) != 2 || s.ElicitRequests[0].Message != "Please provide your username and email" || s.ElicitRequests[1].Message != "Once more, please" {
-					t.Errorf("the client's elicitation/create handler saw %s, want the two messages", jsonOf(t, s.ElicitRequests))
-				} else if diff := cmp.Diff([]any{"username", "email"}, asMap(t, s.ElicitRequests[0].RequestedSchema)["required"]); diff != "" {
-					t.Errorf("requestedSchema.required (-want +got):\n%s", diff)
-				}
+				checkText(t, ts, "callElicitationAccept", elicitAcceptedText)
+				checkText(t, ts, "callElicitationDecline", elicitDeclinedText)
+				checkElicitRequests(t, "the client's elicitation/create handler", s.ElicitRequests)
 
 				w := &wireLog{}
 				for _, m := range s.Sent {

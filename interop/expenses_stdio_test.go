@@ -14,7 +14,7 @@ import (
 // snapshot tool answers it with a text summary a person can read, beside
 // the structured content a view would show.
 func TestExpensesFallbackWithGoSDK(t *testing.T) {
-	session := connectStdio(t, buildExample(t, "expenses"))
+	session := connectGoSDK(t, "stdio", exampleBin(t, "expenses"), eraLegacy, nil, nil)
 	ctx := context.Background()
 
 	tools, err := session.ListTools(ctx, nil)

@@ -2,7 +2,6 @@ package interop
 
 import (
 	"context"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -16,27 +15,6 @@ import (
 // against the examples started with -http; the conformance fixtures also
 // over stdio, so that both transports are held to the same checks.
 
-// connectHTTP connects the official Go SDK client to endpoint over
-// Streamable HTTP in the legacy era (see legacyEra), with its standalone
-// GET stream (for notifications that belong to no request).
-func connectHTTP(t *testing.T, endpoint string, opts *mcp.ClientOptions) *mcp.ClientSession {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, opts)
-	transport := &mcp.StreamableClientTransport{
-		Endpoint:   endpoint,
-		HTTPClient: &http.Client{Timeout: 0}, // streams last; every call below has its own deadline
-		MaxRetries: 2,
-	}
-	session, err := client.Connect(ctx, transport, legacyEra)
-	if err != nil {
-		t.Fatalf("connect %s: %v", endpoint, err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return session
-}
-
 // TestSupportOverHTTPWithGoSDK: examples/support over Streamable HTTP: the
 // lists, a resource, a template, both prompts, completions and tools, as
 // over stdio; and, what only HTTP has, two sessions on one server: the
@@ -46,11 +24,11 @@ func TestSupportOverHTTPWithGoSDK(t *testing.T) {
 	endpoint := startHTTP(t, "support")
 	updates := map[string]chan string{"watcher": make(chan string, 16), "agent": make(chan string, 16)}
 	connect := func(who string) *mcp.ClientSession {
-		return connectHTTP(t, endpoint, &mcp.ClientOptions{
+		return connectGoSDK(t, "http", endpoint, eraLegacy, &mcp.ClientOptions{
 			ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 				updates[who] <- req.Params.URI
 			},
-		})
+		}, nil)
 	}
 	watcher, agent := connect("watcher"), connect("agent")
 	if watcher.ID() == "" || watcher.ID() == agent.ID() {
@@ -195,7 +173,7 @@ func TestConformanceWithGoSDK(t *testing.T) {
 			var logs []string
 			var progress []mcp.ProgressNotificationParams
 			var sampled []*mcp.CreateMessageParams
-			var elicited []*mcp.ElicitParams
+			answers := &elicitAnswers{}
 			opts := &mcp.ClientOptions{
 				LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 					mu.Lock()
@@ -218,23 +196,11 @@ func TestConformanceWithGoSDK(t *testing.T) {
 						StopReason: "endTurn",
 					}, nil
 				},
-				ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-					mu.Lock()
-					defer mu.Unlock()
-					elicited = append(elicited, req.Params)
-					if len(elicited) == 1 {
-						return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "alice", "email": "alice@example.com"}}, nil
-					}
-					return &mcp.ElicitResult{Action: "decline"}, nil
-				},
+				ElicitationHandler: answers.handle,
 			}
 			// logging/setLevel and server→client requests are legacy-era
 			// features: open with initialize (TestGoSDKBothEras covers both).
-			target := exampleBin(t, "conformance")
-			if transport == "http" {
-				target = startHTTP(t, "conformance")
-			}
-			session := connectGoSDK(t, transport, target, eraLegacy, opts, nil)
+			session := connectGoSDK(t, transport, exampleTarget(t, "conformance", transport), eraLegacy, opts, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 			defer cancel()
 			// waitFor waits until n items were collected, at most 10 s.
@@ -330,14 +296,13 @@ func TestConformanceWithGoSDK(t *testing.T) {
 			}
 			mu.Unlock()
 
-			if got := call("test_elicitation", map[string]any{"message": "Please provide your username and email"}, nil); got != `User response: <action: accept, content: {"email":"alice@example.com","username":"alice"}>` {
+			if got := call("test_elicitation", map[string]any{"message": elicitAcceptMessage}, nil); got != elicitAcceptedText {
 				t.Errorf("test_elicitation (accepted) = %q", got)
 			}
-			if got := call("test_elicitation", map[string]any{"message": "Once more, please"}, nil); got != `User response: <action: decline, content: null>` {
+			if got := call("test_elicitation", map[string]any{"message": elicitDeclineMessage}, nil); got != elicitDeclinedText {
 				t.Errorf("test_elicitation (declined) = %q", got)
 			}
-			mu.Lock()
-			if len(elicited) != 2 || elicited[0].Message != "Please provide your username and email" {
+			if elicited := answers.params(); len(elicited) != 2 || elicited[0].Message != elicitAcceptMessage {
 				t.Errorf("elicitation/create params = %s", jsonOf(t, elicited))
 			} else {
 				schema := asMap(t, elicited[0].RequestedSchema)
@@ -346,7 +311,6 @@ func TestConformanceWithGoSDK(t *testing.T) {
 					t.Errorf("requestedSchema = %s", jsonOf(t, schema))
 				}
 			}
-			mu.Unlock()
 		})
 	}
 }

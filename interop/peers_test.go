@@ -6,12 +6,9 @@ package interop
 // clients installed by setup.sh in node/.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,83 +18,23 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/interop/internal/testproc"
 )
 
-// binDir holds the example binaries that exampleBin builds, once per test
-// binary; TestMain removes it.
-var binDir string
+// examples builds the example servers, once per test binary.
+var examples = &testproc.Examples{ModuleRoot: ".."}
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "mcpgen-interop-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binDir = dir
 	code := m.Run()
-	os.RemoveAll(dir)
+	examples.Remove()
 	os.Exit(code)
 }
 
-var builds struct {
-	sync.Mutex
-	m map[string]*build
-}
-
-type build struct {
-	once sync.Once
-	bin  string
-	err  error
-}
-
-// exampleBin returns the path of examples/NAME's binary, built with go
-// build from the main module's directory on first use (this module
-// requires no part of mcpgen, only the peer SDKs it tests against).
+// exampleBin returns the path of examples/NAME's binary.
 func exampleBin(t *testing.T, name string) string {
 	t.Helper()
-	builds.Lock()
-	if builds.m == nil {
-		builds.m = map[string]*build{}
-	}
-	b := builds.m[name]
-	if b == nil {
-		b = &build{}
-		builds.m[name] = b
-	}
-	builds.Unlock()
-	b.once.Do(func() {
-		bin := filepath.Join(binDir, name)
-		cmd := exec.Command("go", "build", "-o", bin, "./examples/"+name)
-		cmd.Dir = ".."
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("building %s: %v\n%s", name, err, out)
-			return
-		}
-		b.bin = bin
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.bin
-}
-
-// syncBuffer is a bytes.Buffer safe for a child's output and a test
-// reading it at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	return examples.Bin(t, name)
 }
 
 // startHTTP starts examples/NAME with -http on a free loopback port (and
@@ -110,48 +47,17 @@ func startHTTP(t *testing.T, name string, args ...string) string {
 	bin := exampleBin(t, name)
 	var lastErr string
 	for attempt := 0; attempt < 3; attempt++ {
-		addr := freeLoopbackAddr(t)
+		addr := testproc.FreeAddr(t)
 		cmd := exec.Command(bin, append([]string{"-http", addr}, args...)...)
-		out := &syncBuffer{}
+		out := &testproc.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
-		if err := cmd.Start(); err != nil {
-			t.Fatalf("starting %s: %v", name, err)
-		}
-		exited := make(chan struct{})
-		go func() { cmd.Wait(); close(exited) }()
-		stop := func() {
-			start := time.Now()
-			if err := cmd.Process.Signal(os.Interrupt); err != nil {
-				cmd.Process.Kill()
-			}
-			select {
-			case <-exited:
-				if d := time.Since(start); d > time.Second {
-					// net/http's Shutdown waits up to 5 s for a connection on
-					// which no request has come yet; clients leave such ones.
-					t.Logf("%s -http took %v to shut down", name, d.Round(time.Millisecond))
-				}
-			case <-time.After(15 * time.Second):
-				// The runtime's graceful shutdown is bounded (10 s by default).
-				t.Errorf("%s -http did not exit within 15 s of an interrupt; killing it", name)
-				cmd.Process.Kill()
-				<-exited
-			}
-		}
-		switch err := waitListening(addr, exited, 15*time.Second); {
+		_, err := testproc.Start(t, cmd, name+" -http "+addr, out, os.Interrupt, addr)
+		switch {
 		case err == nil:
-			t.Cleanup(func() {
-				stop()
-				if t.Failed() {
-					t.Logf("%s -http %s output:\n%s", name, addr, out.String())
-				}
-			})
 			return "http://" + addr + "/mcp"
 		case strings.Contains(out.String(), "address already in use"):
-			stop() // another process took the port between probe and listen: try another
-			lastErr = out.String()
+			lastErr = out.String() // another process took the port between probe and listen: try another
 		default:
-			stop()
 			t.Fatalf("%s -http %s: %v\n%s", name, addr, err, out.String())
 		}
 	}
@@ -159,31 +65,15 @@ func startHTTP(t *testing.T, name string, args ...string) string {
 	return ""
 }
 
-func freeLoopbackAddr(t *testing.T) string {
+// exampleTarget starts what a client connects to over transport: for
+// stdio the binary of examples/NAME (the client spawns it), for HTTP the
+// server, whose endpoint it returns.
+func exampleTarget(t *testing.T, name, transport string) string {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	if transport == "stdio" {
+		return exampleBin(t, name)
 	}
-	defer ln.Close()
-	return ln.Addr().String()
-}
-
-func waitListening(addr string, exited <-chan struct{}, timeout time.Duration) error {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return fmt.Errorf("exited before listening")
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	return fmt.Errorf("not listening after %v", timeout)
+	return startHTTP(t, name)
 }
 
 // The Node.js side: setup.sh runs npm ci in node/, which pins the official
@@ -203,16 +93,10 @@ var (
 	nodeInfo nodeTools
 )
 
-// unavailable skips the test: a developer without Node or without the npm
-// install still runs every other test. Under CI (CI set), where setup.sh
-// has installed everything, it fails instead, so that a broken install
-// never passes as a skip.
+// unavailable skips the test for want of a Node.js peer (fails under CI).
 func unavailable(t *testing.T, why string) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("%s (CI is set: interop/setup.sh should have installed it)", why)
-	}
-	t.Skipf("%s; run interop/setup.sh (needs npm) to install the Node.js peers", why)
+	testproc.Unavailable(t, why, "interop/setup.sh (needs npm)")
 }
 
 func findNode() nodeTools {
@@ -316,7 +200,7 @@ func runNodeStatus(t *testing.T, node string, timeout time.Duration, env []strin
 	cmd.Dir = nodeDir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.WaitDelay = 5 * time.Second
-	var out, errOut syncBuffer
+	var out, errOut testproc.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
 	err := cmd.Run()
 	if ctx.Err() != nil {

@@ -16,7 +16,7 @@ import (
 // {+path} template serving text and binary files, the refusal of paths that
 // would leave the shared folder, and completion.
 func TestReadmeOverStdioWithGoSDK(t *testing.T) {
-	session := connectStdio(t, buildExample(t, "readme"))
+	session := connectGoSDK(t, "stdio", exampleBin(t, "readme"), eraLegacy, nil, nil)
 	ctx := context.Background()
 
 	caps := session.InitializeResult().Capabilities

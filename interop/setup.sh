@@ -10,7 +10,8 @@
 # Without npm the Go tests that need these peers skip; under CI (CI set),
 # where they must run, a missing npm is an error here and there.
 set -euo pipefail
-cd "$(dirname "$0")/node"
+here=$(dirname "$0")
+. "$here/setup-lib.sh"
 
 if ! command -v npm >/dev/null 2>&1; then
   echo "interop/setup.sh: npm not found; the TypeScript SDK and Inspector interop tests will skip" >&2
@@ -18,10 +19,4 @@ if ! command -v npm >/dev/null 2>&1; then
   exit 0
 fi
 
-stamp=node_modules/.mcpgen-lock.sha256
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-  exit 0
-fi
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-echo "$want" >"$stamp"
+npm_ci_pinned "$here/node"

@@ -16,7 +16,7 @@ import (
 // get links, follow one, and measure what the links save over inlining the
 // articles.
 func TestWPSearchOverStdioWithGoSDK(t *testing.T) {
-	session := connectStdio(t, buildExample(t, "wpsearch"))
+	session := connectGoSDK(t, "stdio", exampleBin(t, "wpsearch"), eraLegacy, nil, nil)
 	ctx := context.Background()
 
 	if info := session.InitializeResult().ServerInfo; info.Name != "wpsearch" {

@@ -27,10 +27,7 @@ func BenchmarkJWTVerify(b *testing.B) {
 		name string
 		ttl  time.Duration
 	}{{"uncached", -1}, {"cached", 0}} {
-		v, err := runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer, JWKS: set, CacheTTL: cache.ttl})
-		if err != nil {
-			b.Fatal(err)
-		}
+		v := newVerifier(b, runtime.JWTConfig{Issuer: testIssuer, JWKS: set, CacheTTL: cache.ttl})
 		for _, tc := range []struct {
 			alg, kid string
 			key      any
@@ -48,24 +45,11 @@ func BenchmarkJWTVerify(b *testing.B) {
 	}
 }
 
-type authBenchWriter struct {
-	h      http.Header
-	status int
-	body   []byte
-}
-
-func (w *authBenchWriter) Header() http.Header    { return w.h }
-func (w *authBenchWriter) WriteHeader(status int) { w.status = status }
-func (w *authBenchWriter) Write(p []byte) (int, error) {
-	w.body = append(w.body, p...)
-	return len(p), nil
-}
-
 func BenchmarkToolsCallHTTPHandlerAuth(b *testing.B) {
 	t := b
 	k := theKeys(t)
 	cfg := authConfig(t)
-	cfg.Verifier, _ = runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer,
+	cfg.Verifier = newVerifier(t, runtime.JWTConfig{Issuer: testIssuer,
 		JWKS: jwks(t, map[string]crypto.PublicKey{"rsa-1": &k.rsa.PublicKey, "ec-1": &k.ec.PublicKey, "ed-1": k.ed.Public()})})
 	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`)
 	for _, tc := range []struct {
@@ -81,7 +65,7 @@ func BenchmarkToolsCallHTTPHandlerAuth(b *testing.B) {
 				h = authServer().HTTPHandler(runtime.WithAuthorization(cfg))
 				auth = "Bearer " + sign(t, tc.alg, tc.kid, tc.key, claims("alice", "mcp:access"))
 			}
-			w := &authBenchWriter{h: http.Header{}}
+			w := &benchWriter{h: http.Header{}} // bench_test.go's
 			newReq := func(body string) *http.Request {
 				req := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(body))
 				req.Header["Accept"] = []string{"application/json, text/event-stream"}

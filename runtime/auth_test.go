@@ -2,7 +2,6 @@ package runtime_test
 
 import (
 	"context"
-	"crypto"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -39,18 +38,10 @@ func authServer(opts ...runtime.Option) *runtime.Server {
 
 func authConfig(t testing.TB) runtime.AuthConfig {
 	t.Helper()
-	k := theKeys(t)
-	v, err := runtime.NewJWTVerifier(runtime.JWTConfig{
-		Issuer: testIssuer,
-		JWKS:   jwks(t, map[string]crypto.PublicKey{"rsa-1": &k.rsa.PublicKey, "ec-1": &k.ec.PublicKey}),
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return runtime.AuthConfig{
 		Resource:             testResource,
 		AuthorizationServers: []string{testIssuer},
-		Verifier:             v,
+		Verifier:             newVerifier(t, runtime.JWTConfig{Issuer: testIssuer, JWKS: trustedJWKS(t)}),
 		Scopes:               []string{"mcp:access"},
 	}
 }
@@ -326,16 +317,8 @@ func TestAuthMetadata(t *testing.T) {
 // 401 (the client's token may be good).
 func TestAuthVerifierUnavailable(t *testing.T) {
 	k := theKeys(t)
-	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "down", http.StatusBadGateway)
-	}))
-	defer down.Close()
-	v, err := runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer, JWKSURL: down.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
 	cfg := authConfig(t)
-	cfg.Verifier = v
+	cfg.Verifier = newVerifier(t, runtime.JWTConfig{Issuer: testIssuer, JWKSURL: unreachableJWKS(t)})
 	_, logOpt := newLog()
 	p := serveAuth(t, authServer(logOpt), cfg)
 	status, _, msg := challenge(t, p.do(http.MethodPost, initializeV2, bearer(sign(t, "RS256", "rsa-1", k.rsa, claims("alice", "mcp:access")))...))

@@ -13,9 +13,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"math/big"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Test keys and tokens: every key is generated at test time, and tokens
@@ -152,6 +156,36 @@ func jwks(t testing.TB, kids map[string]crypto.PublicKey) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// trustedJWKS is the key set the tests' verifiers trust by kid: the RSA
+// key as rsa-1, the EC key as ec-1.
+func trustedJWKS(t testing.TB) []byte {
+	t.Helper()
+	k := theKeys(t)
+	return jwks(t, map[string]crypto.PublicKey{"rsa-1": &k.rsa.PublicKey, "ec-1": &k.ec.PublicKey})
+}
+
+// newVerifier is runtime.NewJWTVerifier for a configuration the test
+// means to be valid.
+func newVerifier(t testing.TB, cfg runtime.JWTConfig) *runtime.JWTVerifier {
+	t.Helper()
+	v, err := runtime.NewJWTVerifier(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// unreachableJWKS returns the URL of a key set that cannot be fetched:
+// every request answers 502. Cleanup closes it.
+func unreachableJWKS(t testing.TB) string {
+	t.Helper()
+	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "down", http.StatusBadGateway)
+	}))
+	t.Cleanup(down.Close)
+	return down.URL
 }
 
 // publicDER is the RSA public key as an attacker finds it published: the

@@ -17,7 +17,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/internal/hostile"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -32,13 +31,6 @@ import (
 // Every target fails on a panic, on anything the runtime logs at level
 // Error (a recovered panic, a handler that received arguments its schema
 // forbids), and on any message that hostile.Parse refuses.
-
-// strictUTF8 makes the fuzzers require valid UTF-8 output even for input
-// that is not valid UTF-8. The runtime echoes a raw invalid-UTF-8 id or
-// progress token byte for byte (reported; see RELIABILITY.md); until that
-// is fixed, such output is made valid before it is checked, so that the
-// fuzzers look for other bugs.
-const strictUTF8 = false
 
 // session drives one in-process Session and collects what it sends.
 type fuzzSession struct {
@@ -84,9 +76,6 @@ func checkSent(t *testing.T, in []byte, sent [][]byte) []*hostile.Message {
 	t.Helper()
 	var resps []*hostile.Message
 	for _, raw := range sent {
-		if !strictUTF8 && !utf8.Valid(in) {
-			raw = bytes.ToValidUTF8(raw, []byte("\uFFFD"))
-		}
 		m, err := hostile.Parse(raw)
 		if err != nil {
 			t.Fatalf("for %.300q: %v", in, err)
@@ -105,9 +94,6 @@ func checkSent(t *testing.T, in []byte, sent [][]byte) []*hostile.Message {
 			want = []byte("null")
 		}
 		got := resps[0].ID
-		if !strictUTF8 && !utf8.Valid(want) {
-			want = bytes.ToValidUTF8(want, []byte("\uFFFD"))
-		}
 		if !bytes.Equal(got, want) {
 			t.Fatalf("for %.300q: response id %.100q, want %.100q: %v", in, got, want, resps[0])
 		}
@@ -142,7 +128,7 @@ func FuzzHandleMessage(f *testing.F) {
 		f.Add([]byte(tc.Send), !tc.Fresh)
 	}
 	watch := &hostile.Watch{}
-	srv, _ := hostile.NewServer(hostile.Options{Lenient: true, Runtime: []runtime.Option{runtime.WithLogger(watch.Logger())}})
+	srv, _ := hostile.NewServer(hostile.Options{Runtime: []runtime.Option{runtime.WithLogger(watch.Logger())}})
 	f.Fuzz(func(t *testing.T, msg []byte, initialized bool) {
 		fs := newFuzzSession(srv, initialized)
 		defer fs.ss.Close()
@@ -231,7 +217,7 @@ func FuzzToolArguments(f *testing.F) {
 		f.Add(s.tool, []byte(s.args))
 	}
 	watch := &hostile.Watch{}
-	srv := hostile.NewToolServer(true, runtime.WithLogger(watch.Logger()))
+	srv := hostile.NewToolServer(runtime.WithLogger(watch.Logger()))
 	f.Fuzz(func(t *testing.T, tool uint8, args []byte) {
 		name := hostile.ToolNames[int(tool)%len(hostile.ToolNames)]
 		msg := slices.Concat([]byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"`+name+`","arguments":`), args, []byte(`}}`))
@@ -287,7 +273,7 @@ func FuzzHTTPHandler(f *testing.F) {
 	f.Add(uint8(0), uint8(2), "", "http://evil.example", []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	f.Add(uint8(0), uint8(3<<4), "", "", []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 	watch := &hostile.Watch{}
-	srv, _ := hostile.NewServer(hostile.Options{Lenient: true, Runtime: []runtime.Option{runtime.WithLogger(watch.Logger())}})
+	srv, _ := hostile.NewServer(hostile.Options{Runtime: []runtime.Option{runtime.WithLogger(watch.Logger())}})
 	h := srv.HTTPHandler()
 	var sid string
 	serve := func(req *http.Request) *httptest.ResponseRecorder {
@@ -354,16 +340,10 @@ func FuzzHTTPHandler(f *testing.F) {
 		var msgs []*hostile.Message
 		ct := res.Header.Get("Content-Type")
 		data := rec.Body.Bytes()
-		fix := func(b []byte) []byte {
-			if !strictUTF8 && !utf8.Valid(body) {
-				return bytes.ToValidUTF8(b, []byte("\uFFFD"))
-			}
-			return b
-		}
 		switch {
 		case m == http.MethodHead:
 		case ct == "application/json":
-			msg, err := hostile.Parse(fix(data))
+			msg, err := hostile.Parse(data)
 			if err != nil {
 				t.Fatalf("%s %.200q: status %d: %v", m, body, res.StatusCode, err)
 			}
@@ -372,7 +352,7 @@ func FuzzHTTPHandler(f *testing.F) {
 			for _, ev := range strings.Split(string(data), "\n\n") {
 				for _, line := range strings.Split(ev, "\n") {
 					if d, ok := strings.CutPrefix(line, "data: "); ok && d != "" {
-						msg, err := hostile.Parse(fix([]byte(d)))
+						msg, err := hostile.Parse([]byte(d))
 						if err != nil {
 							t.Fatalf("%s %.200q: event %v", m, body, err)
 						}
@@ -395,7 +375,7 @@ func FuzzHTTPHandler(f *testing.F) {
 				}
 			}
 			n, id := hostile.Expect(body)
-			if n != 1 || len(resps) != 1 || id != nil && !bytes.Equal(resps[0].ID, fix(id)) {
+			if n != 1 || len(resps) != 1 || id != nil && !bytes.Equal(resps[0].ID, id) {
 				t.Fatalf("POST %.300q: status 200 with %v; want one response with id %s", body, resps, id)
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -167,17 +168,7 @@ func hostileInit(t *testing.T, c *hostile.Stdio) {
 // CI stays meaningful, and run with MCPGEN_HOSTILE_KNOWN_BUGS=1 (which is
 // how the runtime owner checks a fix: the case must then pass and leave
 // this list).
-var knownBugs = map[string]int{
-	"jsonrpc spelled with an escape":        3,
-	"3000-deep tree, invalid at the bottom": 4,
-	"integer written 1e2":                   7,
-	"integer written 5.0":                   7,
-	"tiny positive ratio 1e-400":            8,
-	"invalid leaf of a 4990-deep tree":      4,
-	"100 integers written 1e999999":         5,
-	"8000 commas in a template URI":         6,
-	"the same, subscribed to":               6,
-}
+var knownBugs = map[string]int{}
 
 func skipKnownBug(t *testing.T, name string) {
 	t.Helper()
@@ -453,17 +444,24 @@ func TestHostileDuplicateInFlightID(t *testing.T) {
 	})
 }
 
-// TestHostileCost: small messages that must not cost the server much.
-// Each request must be answered within costBudget: what the runtime spends
-// on one must grow with the size of the message, not with a power of it.
-// The controls are inputs of the same size that take the linear path (82,
-// 9 and 0.2 ms on 2 cores; 240, 52 and 1 ms with -race); the hostile ones
-// took 1.5 to 7 s each when this test was written.
+// TestHostileCost: small messages that must not cost the server much: what
+// the runtime spends on one must grow with the size of the message, not
+// with a power of it. The controls are inputs that take the linear path;
+// the hostile ones took 1.5 to 7 s each when this test was written, and
+// take a few ms since. A hostile input fails when even the fastest of
+// three tries takes longer than costBudget and costRatio times the slowest
+// control: the budget grows with what a busy machine makes of the
+// controls, so the test catches a blow-up, not a slow CI runner.
 func TestHostileCost(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the inputs take seconds each when the runtime mishandles them")
 	}
-	const costBudget = 500 * time.Millisecond
+	const (
+		costBudget = 500 * time.Millisecond
+		costRatio  = 10
+		costTries  = 3
+	)
+	var slowestControl time.Duration
 	srv, _ := hostile.NewServer(hostile.Options{})
 	c := hostile.ServeStdio(srv)
 	defer c.Close(hostileWait)
@@ -472,36 +470,59 @@ func TestHostileCost(t *testing.T) {
 		return `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"walk_tree","arguments":{"root":` +
 			strings.Repeat(`{"name":"n","children":[`, n) + `{"name":5}` + strings.Repeat(`]}`, n) + `}}}`
 	}
-	valid := strings.Replace(tree(4990), `{"name":5}`, `{"name":"x"}`, 1)
+	valid := strings.Replace(tree(499), `{"name":5}`, `{"name":"x"}`, 1)
 	cases := []struct{ name, msg string }{
-		{"control: a valid 4990-deep tree", valid},
-		{"control: an 8000-digit ticket id", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ticket://T-` + strings.Repeat("1", 8000) + `"}}`},
+		{"control: a valid 499-deep tree", valid},
+		{"control: a 1000-digit ticket id", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ticket://T-` + strings.Repeat("1", 1000) + `"}}`},
 		{"control: 100 integers written 1e3", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"collect","arguments":{"ids":[` +
 			strings.TrimSuffix(strings.Repeat("1e3,", 100), ",") + `]}}}`},
-		// The error path of the validator: every level of a 4990-deep tree
-		// whose leaf is invalid (130 KB).
+		// The error path of the validator: every level of a tree whose leaf
+		// is invalid, at the deepest arguments may nest (1000 levels), and
+		// far beyond (130 KB).
+		{"invalid leaf of a 499-deep tree", tree(499)},
 		{"invalid leaf of a 4990-deep tree", tree(4990)},
+		// Long numbers cost math/big more than their length.
+		{"100 numbers of 1000 characters", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"collect","arguments":{"ids":[` +
+			strings.TrimSuffix(strings.Repeat("1."+strings.Repeat("3", 998)+",", 100), ",") + `]}}}`},
 		// Integers whose exponent makes math/big work for each (1 KB).
 		{"100 integers written 1e999999", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"collect","arguments":{"ids":[` +
 			strings.TrimSuffix(strings.Repeat("1e999999,", 100), ",") + `]}}}`},
 		{"a number 1e-999999 under exclusiveMinimum", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"compute","arguments":{"count":5,"percent":5,"ratio":1e-999999}}}`},
-		// Matching a URI against a template: 8000 commas (list separators)
-		// in ticket://{id}, within the runtime's 8 KiB bound on URIs.
+		// Matching a URI against a template costs more per list separator:
+		// 8000 commas (over the 1 KiB bound on URIs), 1000 (over the 32
+		// separators a template matches), and 32 in a 1 KiB URI (the most
+		// that is matched).
 		{"8000 commas in a template URI", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ticket://` + strings.Repeat(",", 8000) + `"}}`},
 		{"the same, subscribed to", `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"ticket://` + strings.Repeat(",", 8000) + `"}}`},
+		{"1000 commas in a template URI", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ticket://` + strings.Repeat(",", 1000) + `"}}`},
+		{"32 commas in a 1 KiB template URI", `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ticket://` + strings.Repeat(",", 32) + strings.Repeat("1", 1024-9-32) + `"}}`},
+		{"the same, subscribed to (32 commas)", `{"jsonrpc":"2.0","id":1,"method":"resources/subscribe","params":{"uri":"ticket://` + strings.Repeat(",", 32) + strings.Repeat("1", 1024-9-32) + `"}}`},
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			skipKnownBug(t, tc.name)
-			start := time.Now()
-			got := stdioExchange(t, c, tc.msg, true, `"cost-`+strconv.Itoa(i)+`"`)
-			took := time.Since(start)
-			t.Logf("%d bytes answered in %v", len(tc.msg), took)
-			if took > costBudget {
-				t.Errorf("a %d-byte message took %v to answer (budget %v)", len(tc.msg), took, costBudget)
+			control := strings.HasPrefix(tc.name, "control:")
+			budget := max(costBudget, costRatio*slowestControl)
+			took := time.Duration(math.MaxInt64)
+			for try := range costTries {
+				start := time.Now()
+				got := stdioExchange(t, c, tc.msg, true, `"cost-`+strconv.Itoa(i)+`-`+strconv.Itoa(try)+`"`)
+				took = min(took, time.Since(start))
+				if len(got) == 0 && !t.Failed() { // a refused message was reported already
+					t.Error("no answer")
+				}
+				if t.Failed() || (!control && took <= budget) {
+					break
+				}
 			}
-			if len(got) == 0 && !t.Failed() { // a refused message was reported already
-				t.Error("no answer")
+			t.Logf("%d bytes answered in %v (fastest try)", len(tc.msg), took)
+			if control {
+				slowestControl = max(slowestControl, took)
+				return
+			}
+			if took > budget {
+				t.Errorf("a %d-byte message took %v to answer (budget %v: %d× the slowest control, %v, and at least %v)",
+					len(tc.msg), took, budget, costRatio, slowestControl, costBudget)
 			}
 		})
 	}

@@ -21,17 +21,12 @@ import (
 // document, Ed25519 given directly.
 func verifierWithKeys(t *testing.T, audience string) *runtime.JWTVerifier {
 	t.Helper()
-	k := theKeys(t)
-	v, err := runtime.NewJWTVerifier(runtime.JWTConfig{
+	return newVerifier(t, runtime.JWTConfig{
 		Issuer:   testIssuer,
 		Audience: audience,
-		JWKS:     jwks(t, map[string]crypto.PublicKey{"rsa-1": &k.rsa.PublicKey, "ec-1": &k.ec.PublicKey}),
-		Keys:     []crypto.PublicKey{k.ed.Public()},
+		JWKS:     trustedJWKS(t),
+		Keys:     []crypto.PublicKey{theKeys(t).ed.Public()},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v
 }
 
 func TestJWTVerifierAccepts(t *testing.T) {
@@ -146,10 +141,7 @@ func TestJWTVerifierLeeway(t *testing.T) {
 	if _, err := v.VerifyToken(context.Background(), sign(t, "RS256", "rsa-1", k.rsa, c)); err != nil {
 		t.Errorf("within leeway: %v", err)
 	}
-	strict, err := runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer, Keys: []crypto.PublicKey{&k.rsa.PublicKey}, Leeway: -1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	strict := newVerifier(t, runtime.JWTConfig{Issuer: testIssuer, Keys: []crypto.PublicKey{&k.rsa.PublicKey}, Leeway: -1})
 	if _, err := strict.VerifyToken(context.Background(), sign(t, "RS256", "", k.rsa, c)); !errors.Is(err, runtime.ErrInvalidToken) {
 		t.Errorf("no leeway: %v", err)
 	}
@@ -194,10 +186,7 @@ func TestJWTVerifierJWKSURL(t *testing.T) {
 		w.Write(doc.Load().([]byte))
 	}))
 	defer ts.Close()
-	v, err := runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer, JWKSURL: ts.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
+	v := newVerifier(t, runtime.JWTConfig{Issuer: testIssuer, JWKSURL: ts.URL})
 	verify := func(token string) error {
 		_, err := v.VerifyToken(context.Background(), token)
 		return err
@@ -235,15 +224,8 @@ func TestJWTVerifierJWKSURL(t *testing.T) {
 // error does not wrap ErrInvalidToken, and the server answers 503.
 func TestJWTVerifierJWKSUnreachable(t *testing.T) {
 	k := theKeys(t)
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.Error(w, "down", http.StatusBadGateway)
-	}))
-	defer ts.Close()
-	v, err := runtime.NewJWTVerifier(runtime.JWTConfig{Issuer: testIssuer, JWKSURL: ts.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = v.VerifyToken(context.Background(), sign(t, "RS256", "rsa-1", k.rsa, claims("alice", "")))
+	v := newVerifier(t, runtime.JWTConfig{Issuer: testIssuer, JWKSURL: unreachableJWKS(t)})
+	_, err := v.VerifyToken(context.Background(), sign(t, "RS256", "rsa-1", k.rsa, claims("alice", "")))
 	if err == nil || errors.Is(err, runtime.ErrInvalidToken) || !strings.Contains(err.Error(), "could not be fetched") {
 		t.Errorf("error %v, want a fetch error that is not ErrInvalidToken", err)
 	}

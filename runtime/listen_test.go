@@ -47,6 +47,29 @@ func waitClosed(t *testing.T, srv *runtime.Server) {
 	}
 }
 
+// postListen opens a 2026-07-28 listen stream over HTTP at url (with
+// listenParams, request id 7); ctx ends it from the client's side.
+func postListen(t *testing.T, ctx context.Context, url string) *http.Response {
+	t.Helper()
+	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(req(7, "subscriptions/listen", listenParams)))
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	r.Header.Set("MCP-Protocol-Version", modernVersion)
+	r.Header.Set("Mcp-Method", "subscriptions/listen")
+	resp, err := http.DefaultClient.Do(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// listenResult is the result that ends subscription id: the listen
+// request answered, complete.
+func listenResult(id string) string {
+	return ok(id, `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"0.1.0"},"io.modelcontextprotocol/subscriptionId":`+id+`},"resultType":"complete"}`)
+}
+
 // exerciseListen checks what a listen stream carries: next returns the
 // next message the server sent on it.
 func exerciseListen(t *testing.T, srv *runtime.Server, next func() string) {
@@ -106,7 +129,7 @@ func TestListenStdio(t *testing.T) {
 	if err := c.closeInput(); err != nil {
 		t.Fatalf("ServeStdio: %v", err)
 	}
-	want := ok("8", `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"0.1.0"},"io.modelcontextprotocol/subscriptionId":8},"resultType":"complete"}`)
+	want := listenResult("8")
 	if rest := c.rest(); len(rest) != 1 || rest[0] != want {
 		t.Errorf("after end of input: %q, want %s", rest, want)
 	}
@@ -119,16 +142,7 @@ func TestListenHTTP(t *testing.T) {
 	t.Cleanup(ts.Close)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	r, _ := http.NewRequestWithContext(ctx, http.MethodPost, ts.URL, strings.NewReader(req(7, "subscriptions/listen", listenParams)))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	r.Header.Set("MCP-Protocol-Version", modernVersion)
-	r.Header.Set("Mcp-Method", "subscriptions/listen")
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
+	resp := postListen(t, ctx, ts.URL)
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" || resp.Header.Get("X-Accel-Buffering") != "no" {
 		t.Fatalf("Content-Type %q, X-Accel-Buffering %q: want an SSE stream that proxies do not buffer", ct, resp.Header.Get("X-Accel-Buffering"))
 	}
@@ -189,23 +203,13 @@ func TestListenHTTPShutdown(t *testing.T) {
 	srv := modernServer()
 	ts := httptest.NewServer(srv.HTTPHandler())
 	t.Cleanup(ts.Close)
-	r, _ := http.NewRequest(http.MethodPost, ts.URL, strings.NewReader(req(7, "subscriptions/listen", listenParams)))
-	r.Header.Set("Content-Type", "application/json")
-	r.Header.Set("Accept", "application/json, text/event-stream")
-	r.Header.Set("MCP-Protocol-Version", modernVersion)
-	r.Header.Set("Mcp-Method", "subscriptions/listen")
-	resp, err := http.DefaultClient.Do(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	events := newSSE(resp.Body)
+	events := newSSE(postListen(t, context.Background(), ts.URL).Body)
 	if ev := nextEvent(t, events); ev.Data != listenAck {
 		t.Fatalf("first event %q, want the acknowledgement", ev.Data)
 	}
 	shutdown := make(chan error, 1)
 	go func() { shutdown <- ts.Config.Shutdown(context.Background()) }()
-	want := ok("7", `{"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"test-server","version":"0.1.0"},"io.modelcontextprotocol/subscriptionId":7},"resultType":"complete"}`)
+	want := listenResult("7")
 	if ev := nextEvent(t, events); ev.Data != want {
 		t.Fatalf("at shutdown: %q\nwant %q", ev.Data, want)
 	}

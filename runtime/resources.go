@@ -58,10 +58,10 @@ type ResourceHandler func(ctx context.Context, req *ReadResourceRequest) (*ReadR
 var ErrResourceNotFound = errors.New("resource not found")
 
 // maxURI bounds the URIs looked up beyond the static resources: matching a
-// resource template costs microseconds per byte, a not-found error echoes
-// the URI, and no sane resource URI is longer. A static resource is found
-// by its exact URI, at any length.
-const maxURI = 8 << 10
+// resource template costs microseconds per byte (and more per list item, see
+// maxListSeparators), a not-found error echoes the URI, and no sane resource
+// URI is longer. A static resource is found by its exact URI, at any length.
+const maxURI = 1 << 10
 
 type resourceEntry struct {
 	res   Resource

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"sync"
 	"time"
 )
 
@@ -46,6 +47,9 @@ func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPO
 		MaxHeaderBytes:    64 << 10,
 		ErrorLog:          slog.NewLogLogger(s.cfg.logger.Handler(), slog.LevelWarn),
 	}
+	var fresh freshConns
+	hs.ConnState = fresh.track
+	hs.RegisterOnShutdown(fresh.closeAll) // runs once the listener is closed
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 	select {
@@ -68,13 +72,52 @@ func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPO
 // Serve is what a server's main calls: it serves s over stdio (os.Stdin,
 // os.Stdout) when httpAddr is "", else over Streamable HTTP at /mcp on
 // httpAddr (ListenAndServe, with opts), until ctx is done (then it returns
-// nil) or the input ends.
+// nil) or the input ends. Both shut down gracefully when ctx is done: calls
+// in flight get time to finish (WithShutdownTimeout over HTTP,
+// WithStdioShutdownTimeout over stdio, 10s by default) and their responses
+// are written; new calls are refused.
 func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) error {
 	if httpAddr != "" {
 		return ListenAndServe(ctx, s, httpAddr, opts...)
 	}
-	if err := s.ServeStdio(ctx, os.Stdin, os.Stdout); err != nil && ctx.Err() == nil {
+	grace := s.cfg.stdioShutdown
+	if grace <= 0 {
+		grace = defaultStdioShutdownTimeout
+	}
+	if err := s.serveStdio(ctx, os.Stdin, os.Stdout, grace); err != nil && ctx.Err() == nil {
 		return err
 	}
 	return nil
+}
+
+// freshConns are the connections that have not sent a request yet.
+// http.Server.Shutdown closes idle connections at once but gives these 5
+// seconds (it cannot tell a client about to send from one that never will),
+// so a client that connected and went quiet would hold up every shutdown;
+// these are closed as soon as the shutdown begins.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+func (f *freshConns) track(c net.Conn, state http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if state != http.StateNew {
+		delete(f.conns, c)
+		return
+	}
+	if f.conns == nil {
+		f.conns = make(map[net.Conn]struct{})
+	}
+	f.conns[c] = struct{}{}
+}
+
+func (f *freshConns) closeAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		c.Close()
+	}
+	clear(f.conns)
 }

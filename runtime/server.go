@@ -48,6 +48,8 @@ type config struct {
 	stateKey       []byte                // signs requestState (WithRequestStateKey)
 	stateTTL       time.Duration         // how long a requestState is accepted
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
+	idempotency    IdempotencyStore
+	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -168,6 +170,9 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	s.cacheDefault = CacheHint{s.cfg.cacheTTL, s.cfg.cacheScope}.normalized()
 	if s.cfg.stateKey == nil {
 		s.cfg.stateKey = newStateKey()
+	}
+	if s.cfg.idempotency == nil {
+		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
 	}
 	if b, err := json.Marshal(info); err == nil {
 		s.infoEnc = b

@@ -31,8 +31,9 @@ type Session struct {
 	done      chan struct{} // closed by Close: waits on the client end
 	sendGate  sync.RWMutex  // sends hold it shared; Close takes it to wait them out
 
-	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, and ready's check-and-set
+	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, draining, and ready's check-and-set
 	inflight map[string]*call // by idKey
+	draining bool             // shutting down: no new call starts (see drain)
 	ready    atomic.Bool      // initialize answered; read without mu
 	wg       sync.WaitGroup   // calls running in their own goroutine
 
@@ -189,7 +190,7 @@ func parseMessage(msg []byte, env *envelope) (kind msgKind, echo string, e *Erro
 		}
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "method" is missing`)
 	}
-	if string(env.JSONRPC) != `"2.0"` {
+	if v, ok := methodBytes(env.JSONRPC); !ok || string(v) != "2.0" { // compared unescaped: "2\u002e0" is "2.0"
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
 	method, ok := methodBytes(env.Method)
@@ -439,6 +440,12 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	if ss.closed.Load() {
 		ss.mu.Unlock()
 		c.cancel()
+		return
+	}
+	if ss.draining {
+		ss.mu.Unlock()
+		c.cancel()
+		ss.sendError(id, errShuttingDown)
 		return
 	}
 	if _, dup := ss.inflight[c.key]; dup {

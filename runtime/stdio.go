@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // ServeStdio serves one session over newline-delimited JSON-RPC: messages are
@@ -21,21 +22,36 @@ import (
 // At end of input ServeStdio waits for the requests in flight to be answered
 // and returns nil. When ctx is cancelled it cancels the handlers' contexts and
 // returns ctx.Err() without waiting for them (only for a write to w already
-// under way); after it returns nothing more is written to w. If writing
-// fails, it stops the same way and returns the write error. The goroutine
-// reading r exits when its pending Read returns (a reader that cannot be
-// interrupted, like os.Stdin, is left to the process exit).
+// under way), unless WithStdioShutdownTimeout asks for a graceful shutdown;
+// after it returns nothing more is written to w. If writing fails, it stops
+// the same way and returns the write error. The goroutine reading r exits
+// when its pending Read returns (a reader that cannot be interrupted, like
+// os.Stdin, is left to the process exit).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
+	return s.serveStdio(ctx, r, w, s.cfg.stdioShutdown)
+}
 
-	lw := &lineWriter{w: w, ctx: ctx, fail: cancel}
+// serveStdio is ServeStdio with a graceful shutdown of grace (none when 0):
+// once ctx is done, calls that arrive are refused, and those in flight get
+// grace to finish and have their responses written before they are
+// cancelled.
+func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace time.Duration) error {
+	// run is what the reader, the writer and the handlers live under: it
+	// ends with ctx, or, for a graceful shutdown, once the drain is over.
+	parent := ctx
+	if grace > 0 {
+		parent = context.WithoutCancel(ctx)
+	}
+	run, stop := context.WithCancelCause(parent)
+	defer stop(nil)
+
+	lw := &lineWriter{w: w, ctx: run, fail: stop}
 	lw.drained.L = &lw.mu
 	ss := s.NewSession(lw.send)
 	defer ss.Close()
 
 	readDone := make(chan error, 1)
-	go func() { readDone <- s.readLines(ctx, r, ss) }()
+	go func() { readDone <- s.readLines(run, ctx, r, ss) }()
 
 	select {
 	case err := <-readDone:
@@ -50,10 +66,21 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 		select {
 		case <-idle:
 		case <-ctx.Done():
+		case <-run.Done(): // writing failed
 		}
 	case <-ctx.Done():
+	case <-run.Done():
 	}
-	ss.Close() // after this, w is no longer written
+	if grace > 0 && ctx.Err() != nil && run.Err() == nil {
+		timer := time.NewTimer(grace)
+		select {
+		case <-ss.drain():
+		case <-timer.C:
+		case <-run.Done():
+		}
+		timer.Stop()
+	}
+	ss.Close() // cancels what still runs; after this, w is no longer written
 	if err := lw.error(); err != nil {
 		return err
 	}
@@ -132,8 +159,10 @@ func (lw *lineWriter) error() error {
 
 // readLines feeds each line of r to ss until end of input (nil) or a read
 // error. Lines are handed over without copying: HandleMessage does not retain
-// them.
-func (s *Server) readLines(ctx context.Context, r io.Reader, ss *Session) error {
+// them. Once shutdown is done (a graceful shutdown, while ctx goes on), the
+// session refuses calls: checked here, a call sent after the shutdown began
+// is refused even if the line is read before serveStdio notices.
+func (s *Server) readLines(ctx, shutdown context.Context, r io.Reader, ss *Session) error {
 	limit := s.cfg.maxMessageSize
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte  // a line longer than br's buffer, assembled
@@ -163,6 +192,9 @@ func (s *Server) readLines(ctx context.Context, r io.Reader, ss *Session) error 
 		case tooLong || len(line) > limit:
 			ss.sendError("", errorf(CodeInvalidRequest, "invalid request: message exceeds the maximum size of %d bytes", limit))
 		case len(bytes.TrimSpace(line)) > 0:
+			if shutdown.Err() != nil {
+				ss.stopCalls()
+			}
 			ss.HandleMessage(ctx, line)
 		}
 		tooLong = false

@@ -131,7 +131,15 @@ type uriTemplate struct {
 	suffix  string         // …and after the last: a URI must start and end with them
 	literal bool           // no expression: matches raw only
 	vars    []templateVar  // each variable once, in order of appearance
+	seps    string         // the bytes that separate list items in its expressions
 }
+
+// maxListSeparators bounds the list separators (see uriTemplate.seps) in a
+// URI matched against a template. The library's matcher copies every capture
+// so far at each byte, so its cost grows with length × list items: 8 000
+// commas took seconds. Within maxURI and this bound it takes milliseconds; a
+// URI with more does not match (resource not found).
+const maxListSeparators = 32
 
 type templateVar struct {
 	name    string
@@ -169,6 +177,11 @@ func parseTemplate(raw string) (*uriTemplate, error) {
 		op, list, err := splitExpr(raw[open+1 : end-1])
 		if err != nil {
 			return nil, err
+		}
+		for _, sep := range []string{",", op.sep} {
+			if !strings.Contains(ut.seps, sep) {
+				ut.seps += sep
+			}
 		}
 		for _, spec := range strings.Split(list, ",") {
 			v, err := parseVarspec(spec)
@@ -222,10 +235,24 @@ func (t *uriTemplate) match(uri string) uritemplate.Values {
 	if len(uri) < len(t.prefix)+len(t.suffix) || !strings.HasPrefix(uri, t.prefix) || !strings.HasSuffix(uri, t.suffix) {
 		return nil
 	}
+	if countAny(uri[len(t.prefix):len(uri)-len(t.suffix)], t.seps) > maxListSeparators {
+		return nil
+	}
 	if t.re != nil && !t.re.MatchString(uri) {
 		return nil
 	}
 	return t.t.Match(uri)
+}
+
+// countAny counts the bytes of s that are in set.
+func countAny(s, set string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte(set, s[i]) >= 0 {
+			n++
+		}
+	}
+	return n
 }
 
 // hasVar reports whether name is a variable of the template.

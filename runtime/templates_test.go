@@ -146,6 +146,11 @@ func TestTemplateRead(t *testing.T) {
 		// A list for an array of integers, a number and a boolean.
 		{uri: "page://1,2,3?ratio=0.5&draft=true", text: `{"n":[1,2,3],"ratio":0.5,"draft":true}`},
 		{uri: "page://4?ratio=-2e3", text: `{"n":[4],"ratio":-2000}`},
+		// Numbers a float64 cannot hold are refused before validation.
+		{uri: "page://4?ratio=1e999999", err: notFound("page://4?ratio=1e999999",
+			`variable ratio: is out of range: numbers must be between -1.7976931348623157e308 and 1.7976931348623157e308 (got 1e999999)`)},
+		{uri: "page://4?ratio=1e-400", err: notFound("page://4?ratio=1e-400",
+			`variable ratio: is out of range: too close to 0 to be represented; a number other than 0 must be at least 5e-324 in magnitude (got 1e-400)`)},
 		{uri: "page://1,x?ratio=1.&draft=maybe", err: notFound("page://1,x?ratio=1.&draft=maybe",
 			`variable n[1]: must be an integer (got \"x\"); variable ratio: must be a number (got \"1.\"); variable draft: must be true or false (got \"maybe\")`)},
 		// An untyped template gets the concrete URI.
@@ -183,14 +188,14 @@ func TestTemplateRead(t *testing.T) {
 
 func TestTemplateLongURI(t *testing.T) {
 	_, c := templateServer(t)
-	long := "file:///" + strings.Repeat("a", 9000)
+	long := "file:///" + strings.Repeat("a", 1017)
 	r := c.request("resources/read", map[string]any{"uri": long})
-	if r.Error == nil || r.Error.Code != runtime.CodeInvalidParams || r.Error.Message != "invalid params: the uri is 9008 bytes long; this server serves URIs of at most 8192 bytes" {
+	if r.Error == nil || r.Error.Code != runtime.CodeInvalidParams || r.Error.Message != "invalid params: the uri is 1025 bytes long; this server serves URIs of at most 1024 bytes" {
 		t.Errorf("long URI: %+v", r.Error)
 	}
-	ok := "file:///" + strings.Repeat("a", 8000)
+	ok := "file:///" + strings.Repeat("a", 1016)
 	if r := c.request("resources/read", map[string]any{"uri": ok}); r.Error != nil {
-		t.Errorf("an 8 KB URI: %+v", r.Error)
+		t.Errorf("a 1 KiB URI: %+v", r.Error)
 	}
 }
 

@@ -44,6 +44,10 @@ type Tool struct {
 	// tools/list, and do not apply over stdio.
 	Scopes []string
 
+	// Idempotency, when set, runs the handler once per value of a key
+	// argument: retries get the first result (see Idempotency).
+	Idempotency *Idempotency
+
 	Handler ToolHandler
 
 	generated *schemaOrigin // set by GeneratedTool, for GeneratedSchemas
@@ -104,6 +108,9 @@ func (s *Server) AddTool(t Tool) {
 	}
 	if t.Meta != nil {
 		t.Meta = mustObject(where, "Meta", t.Meta)
+	}
+	if t.Idempotency != nil && t.Idempotency.Key == "" {
+		panic("runtime: " + where + ": Idempotency without a Key")
 	}
 	wire, err := json.Marshal(struct {
 		Name         string           `json:"name"`
@@ -222,10 +229,19 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 
 func execTool(c *call) (encoder, *Error) { return c.ss.runTool(c, c.tool, &c.req) }
 
-// runTool calls the handler and turns its outcome into a result or a protocol
+// runTool runs a call: through the idempotency store when the tool has an
+// idempotency key.
+func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (encoder, *Error) {
+	if te.tool.Idempotency != nil {
+		return ss.runIdempotent(ctx, te, req)
+	}
+	return ss.callTool(ctx, te, req)
+}
+
+// callTool calls the handler and turns its outcome into a result or a protocol
 // error. A panic is logged with its stack and answered with a generic internal
 // error: the panic value may hold anything and is not the client's business.
-func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
+func (ss *Session) callTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
 			ss.srv.cfg.logger.Error("runtime: tool handler panicked",

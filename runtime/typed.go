@@ -137,8 +137,17 @@ func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallTo
 	if err != nil {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" is not valid JSON`)
 	}
+	screened := screenArguments(inst)
+	if len(screened.violations) > 0 {
+		return ErrorResult(screened.explain(tool)), nil
+	}
 	if vs := v.check(inst); len(vs) > 0 {
 		return ErrorResult(invalidArguments(tool, vs)), nil
+	}
+	if screened.rewritten { // integers written 1e2: decode what was validated
+		if args, err = json.Marshal(inst); err != nil {
+			return nil, fmt.Errorf("runtime: re-encoding the arguments of tool %q: %w", tool, err)
+		}
 	}
 	// The schema and the Go type agree by construction, but JSON numbers can
 	// still overflow a Go integer, and custom UnmarshalJSON methods may object.

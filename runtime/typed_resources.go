@@ -105,8 +105,12 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 		if len(reasons) == 0 {
 			if inst, err := decodeInstance(obj); err != nil {
 				reasons = []string{"variables: cannot be decoded"}
+			} else if screened := screenArguments(inst); len(screened.violations) > 0 {
+				reasons = variableReasons(screened.violations) // numbers like 1e999999
 			} else if vs := val.check(inst); len(vs) > 0 {
 				reasons = variableReasons(vs)
+			} else if screened.rewritten { // numbers like 1e2: decode what was validated
+				obj, _ = json.Marshal(inst)
 			}
 		}
 		p := new(P)

@@ -40,16 +40,22 @@ func explain(e *validate.ValidationError, inst, doc any) []violation {
 	return slices.CompactFunc(out, func(a, b violation) bool { return a.ptr == b.ptr && a.msg == b.msg })
 }
 
+// collect appends the violations under e. The error tree has a level per
+// level of the instance, so the pointer is rendered only where a violation is
+// reported: rendering it at every level cost O(depth²) on deep trees.
 func collect(e *validate.ValidationError, inst, doc any, out *[]violation) {
-	ptr := pointer(e.InstanceLocation)
-	switch k := e.ErrorKind.(type) {
+	switch e.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		for _, c := range e.Causes {
 			collect(c, inst, doc, out)
 		}
 		if len(e.Causes) == 0 {
-			*out = append(*out, violation{ptr: ptr, msg: "is invalid"})
+			*out = append(*out, violation{ptr: pointer(e.InstanceLocation), msg: "is invalid"})
 		}
+		return
+	}
+	ptr := pointer(e.InstanceLocation)
+	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
 			*out = append(*out, violation{ptr: ptr + "/" + token(name), msg: "is required but missing"})
@@ -250,15 +256,33 @@ func writeViolations(b *strings.Builder, vs []violation) {
 	}
 }
 
+// Pointers into deep trees are shortened to their first and last tokens
+// around "…": /root/children/…/children/0/name still says where to look, and
+// a 5 000-level path does not turn into a 50 KB message.
+const (
+	pointerHead = 2 // tokens kept at the start of a long pointer
+	pointerTail = 5 // and at its end
+)
+
 // pointer renders an instance location as a JSON pointer, with each token
-// capped and sanitized (property names come from the client).
+// capped and sanitized (property names come from the client), and long
+// paths shortened.
 func pointer(tokens []string) string {
 	var b strings.Builder
+	if len(tokens) > pointerHead+pointerTail+1 {
+		writeTokens(&b, tokens[:pointerHead])
+		b.WriteString("/…")
+		tokens = tokens[len(tokens)-pointerTail:]
+	}
+	writeTokens(&b, tokens)
+	return b.String()
+}
+
+func writeTokens(b *strings.Builder, tokens []string) {
 	for _, t := range tokens {
 		b.WriteByte('/')
 		b.WriteString(token(t))
 	}
-	return b.String()
 }
 
 func token(t string) string {

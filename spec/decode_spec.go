@@ -13,7 +13,7 @@ var (
 	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons", "scopes", "caching"}
 	goKeys             = []string{"package", "output"}
 	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
-	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "ui", "permission", "x-lint-disable", "scopes"}
+	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "ui", "permission", "x-lint-disable", "scopes", "idempotency"}
 	toolAnnotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 )
 
@@ -246,6 +246,8 @@ func (d *decoder) tool(te entry) *Tool {
 			if _, ok := d.mapping(e.value, "_meta"); ok {
 				t.Meta, _ = d.value(e.value)
 			}
+		case "idempotency":
+			t.Idempotency = d.idempotency(e.value, te.key)
 		case "ui":
 			t.UI = d.toolUI(e.value)
 		case "permission":

@@ -259,6 +259,10 @@ type Tool struct {
 	// UI links the tool to an MCP App view (apps.go); nil for none.
 	UI *ToolUI
 
+	// Idempotency is the `idempotency:` mapping (a key argument that
+	// deduplicates retries); nil when absent.
+	Idempotency *Idempotency
+
 	// Permission is what `mcpgen config` grants the tool in client
 	// settings: "allow", "ask" or "deny"; "" derives it from the
 	// annotations (read-only → allow, destructive → deny, else ask).

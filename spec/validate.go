@@ -213,6 +213,7 @@ func (v *validator) tools() {
 			v.schema(t.Output)
 		}
 		v.rawSchemas(t)
+		v.idempotency(t)
 		v.icons(t.Icons)
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")

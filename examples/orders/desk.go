@@ -11,16 +11,15 @@ import (
 
 // desk implements ordersmcp.Handler over an in-memory order book.
 type desk struct {
-	mu      sync.Mutex
-	orders  map[ordersmcp.OrderID]*ordersmcp.Order
-	refunds map[string]string // idempotency key → the refund's confirmation text
-	nextID  int
+	mu     sync.Mutex
+	orders map[ordersmcp.OrderID]*ordersmcp.Order
+	nextID int
 }
 
 var _ ordersmcp.Handler = (*desk)(nil)
 
 func newDesk(orders []ordersmcp.Order) *desk {
-	d := &desk{orders: map[ordersmcp.OrderID]*ordersmcp.Order{}, refunds: map[string]string{}}
+	d := &desk{orders: map[ordersmcp.OrderID]*ordersmcp.Order{}}
 	for i := range orders {
 		d.orders[orders[i].OrderID] = &orders[i]
 	}
@@ -59,12 +58,12 @@ func (d *desk) CreateNote(ctx context.Context, in *ordersmcp.CreateNoteInput) (*
 	return &ordersmcp.CreateNoteOutput{NoteID: fmt.Sprintf("N-%d", d.nextID), Notes: int64(len(o.Notes))}, nil
 }
 
+// RefundOrder refunds. Retries with the same idempotency_key never reach it:
+// the spec declares the key, and the runtime answers them with the first
+// result.
 func (d *desk) RefundOrder(ctx context.Context, in *ordersmcp.RefundOrderInput) (*runtime.CallToolResult, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if done, ok := d.refunds[in.IdempotencyKey]; ok {
-		return runtime.TextResult(done + " (already done: same idempotency key)"), nil
-	}
 	o, ok := d.orders[in.OrderID]
 	if !ok {
 		return nil, fmt.Errorf("no order %s", in.OrderID)
@@ -81,7 +80,6 @@ func (d *desk) RefundOrder(ctx context.Context, in *ordersmcp.RefundOrderInput) 
 	}
 	o.Status = ordersmcp.OrderStatusRefunded
 	done := fmt.Sprintf("refunded %d %s on order %s (reason: %s)", amount.Amount, amount.Currency, o.OrderID, in.Reason)
-	d.refunds[in.IdempotencyKey] = done
 	return runtime.TextResult(done), nil
 }
 

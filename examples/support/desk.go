@@ -25,12 +25,6 @@ type desk struct {
 	mu        sync.Mutex
 	customers map[string]*supportmcp.Customer
 	tickets   map[supportmcp.TicketID]*supportmcp.Ticket
-	replies   map[string]reply // idempotency key → what the first call did
-}
-
-type reply struct {
-	ticket supportmcp.TicketID
-	out    supportmcp.ReplyToTicketOutput
 }
 
 var _ supportmcp.Handler = (*desk)(nil)
@@ -40,7 +34,6 @@ func newDesk(customers []supportmcp.Customer, tickets []supportmcp.Ticket) *desk
 		now:       time.Now,
 		customers: map[string]*supportmcp.Customer{},
 		tickets:   map[supportmcp.TicketID]*supportmcp.Ticket{},
-		replies:   map[string]reply{},
 	}
 	for i := range customers {
 		d.customers[customers[i].Slug] = &customers[i]
@@ -121,17 +114,11 @@ func (d *desk) CompleteTicketID(ctx context.Context, prefix string, filled map[s
 
 // Tools.
 
+// ReplyToTicket sends a reply. Retries with the same idempotency_key never
+// reach it: the spec declares the key, and the runtime answers them with the
+// first result (and refuses the key with another reply).
 func (d *desk) ReplyToTicket(ctx context.Context, in *supportmcp.ReplyToTicketInput) (*supportmcp.ReplyToTicketOutput, error) {
 	d.mu.Lock()
-	if done, ok := d.replies[in.IdempotencyKey]; ok {
-		d.mu.Unlock()
-		if done.ticket != in.ID {
-			return nil, fmt.Errorf("idempotency_key %s was already used for a reply on %s; use a new UUID for a new reply", in.IdempotencyKey, done.ticket)
-		}
-		out := done.out
-		out.Duplicate = true
-		return &out, nil
-	}
 	t, ok := d.tickets[in.ID]
 	if !ok {
 		d.mu.Unlock()
@@ -146,7 +133,6 @@ func (d *desk) ReplyToTicket(ctx context.Context, in *supportmcp.ReplyToTicketIn
 	})
 	t.Status = supportmcp.TicketStatusPendingCustomer
 	out := supportmcp.ReplyToTicketOutput{ID: t.ID, Status: t.Status, Messages: int64(len(t.Messages))}
-	d.replies[in.IdempotencyKey] = reply{ticket: t.ID, out: out}
 	d.mu.Unlock()
 
 	d.updated(in.ID)

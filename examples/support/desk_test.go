@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,27 +20,60 @@ func testDesk() *desk {
 	return d
 }
 
+// TestReplyIsIdempotent goes through the generated server: the runtime, not
+// the desk, deduplicates replies by their idempotency_key.
 func TestReplyIsIdempotent(t *testing.T) {
-	d, ctx := testDesk(), context.Background()
-	in := &supportmcp.ReplyToTicketInput{ID: "T-1001", Body: "The fix ships tonight.", IdempotencyKey: "6f1c1d2e-8d9b-4f7a-9c1e-2b3a4c5d6e7f"}
-	first, err := d.ReplyToTicket(ctx, in)
-	if err != nil || first.Duplicate || first.Messages != 4 || first.Status != supportmcp.TicketStatusPendingCustomer {
-		t.Fatalf("first reply: %+v %v", first, err)
+	d := testDesk()
+	srv := supportmcp.NewServer(d)
+	d.srv = srv
+	var mu sync.Mutex
+	var sent []string
+	ss := srv.NewSession(func(msg []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		sent = append(sent, string(msg))
+	})
+	defer ss.Close()
+	// call sends a request and waits for its response (the tools run in
+	// their own goroutine).
+	call := func(id int, msg string) string {
+		t.Helper()
+		ss.HandleMessage(context.Background(), []byte(msg))
+		prefix := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,`
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+			mu.Lock()
+			for _, m := range sent {
+				if strings.HasPrefix(m, prefix) {
+					mu.Unlock()
+					return strings.TrimPrefix(m, prefix)
+				}
+			}
+			mu.Unlock()
+		}
+		t.Fatalf("no response to %s", msg)
+		return ""
 	}
-	again, err := d.ReplyToTicket(ctx, in)
-	if err != nil || !again.Duplicate || again.Messages != 4 {
-		t.Errorf("retry: %+v %v, want the same result marked duplicate", again, err)
+	call(1, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	ss.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	reply := func(id int, ticket string) string {
+		return call(id, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"reply_to_ticket","arguments":`+
+			`{"id":"`+ticket+`","body":"The fix ships tonight.","idempotency_key":"6f1c1d2e-8d9b-4f7a-9c1e-2b3a4c5d6e7f"}}}`)
 	}
-	tk, _ := d.ReadTicket(ctx, &supportmcp.TicketParams{ID: "T-1001"})
+	first := reply(2, "T-1001")
+	if !strings.Contains(first, `"structuredContent":{"id":"T-1001","status":"pending_customer","messages":4}`) {
+		t.Fatalf("first reply: %s", first)
+	}
+	if again := reply(3, "T-1001"); again != first {
+		t.Errorf("retry: %s, want the first result %s", again, first)
+	}
+	tk, _ := d.ReadTicket(context.Background(), &supportmcp.TicketParams{ID: "T-1001"})
 	if n := len(tk.Messages); n != 4 || tk.Messages[3].At != "2026-11-04T09:00:00Z" {
 		t.Errorf("ticket has %d messages: %+v", n, tk.Messages)
 	}
-	other := *in
-	other.ID = "T-1003"
-	if _, err := d.ReplyToTicket(ctx, &other); err == nil || !strings.Contains(err.Error(), "already used") {
-		t.Errorf("same key on another ticket: %v", err)
+	if other := reply(4, "T-1003"); !strings.Contains(other, `"isError":true`) || !strings.Contains(other, "already used") {
+		t.Errorf("same key on another ticket: %s", other)
 	}
-	if _, err := d.ReplyToTicket(ctx, &supportmcp.ReplyToTicketInput{ID: "T-9", Body: "x", IdempotencyKey: "k"}); err == nil {
+	if _, err := d.ReplyToTicket(context.Background(), &supportmcp.ReplyToTicketInput{ID: "T-9", Body: "x", IdempotencyKey: "k"}); err == nil {
 		t.Error("reply to an unknown ticket succeeded")
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/mcpgen/mcpgen/spec"
@@ -201,6 +202,14 @@ func (w *writer) tool(t *spec.Tool) {
 	}
 	w.heading(t.Name, title, toolBadges(t.Annotations))
 	w.description(t.Description)
+	if id := t.Idempotency; id != nil {
+		ttl := "24h"
+		if id.TTL > 0 {
+			ttl = shortDuration(id.TTL)
+		}
+		w.p("**Idempotent by** `%s`: the handler runs once per value; retries within %s get the first successful result, and the same value with other arguments is refused.", id.Key, ttl)
+		w.p("")
+	}
 	if scopes := w.s.ToolScopes(t); len(scopes) > 0 {
 		names := make([]string, len(scopes))
 		for i, sc := range scopes {
@@ -883,6 +892,18 @@ func (w *writer) names() (tools, resources, templates, prompts, types []string) 
 		types = append(types, t.Name)
 	}
 	return
+}
+
+// shortDuration writes d without zero units: 1h30m, not 1h30m0s.
+func shortDuration(d time.Duration) string {
+	s := d.String()
+	if strings.HasSuffix(s, "m0s") {
+		s = s[:len(s)-2]
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = s[:len(s)-2]
+	}
+	return s
 }
 
 // appFields lists what an MCP App view asks of the host.

@@ -222,8 +222,13 @@ func Cases() []Case {
 		// A batch, and too deep: either error will do.
 		{Name: "100k-deep arrays as the message", Send: nest("[", "]", 100000), Want: Want{Code: InvalidRequest, Or: ParseError, ID: "null"}, HTTP: &Want{Code: InvalidRequest, Or: ParseError, ID: "null", Status: 400}},
 		{Name: "9000-deep arguments", Send: call(EchoTool, `{"a":`+nest("[", "]", 9000)+`}`), Want: result()},
-		{Name: "3000-deep tree", Send: call("walk_tree", deepTree(3000, `{"name":"leaf"}`)), Want: result()},
-		{Name: "3000-deep tree, invalid at the bottom", Send: call("walk_tree", deepTree(3000, `{"name":5}`)), Want: toolError("must be a string")},
+		// Tool arguments nest at most 1000 levels (a tree node is two: an
+		// object and its children array), since the validator's cost for an
+		// error n levels down grows with n².
+		{Name: "499-deep tree", Send: call("walk_tree", deepTree(499, `{"name":"leaf"}`)), Want: result()},
+		{Name: "499-deep tree, invalid at the bottom", Send: call("walk_tree", deepTree(499, `{"name":5}`)), Want: toolError("/root/children/…/children/0/children/0/name: must be a string")},
+		{Name: "3000-deep tree", Send: call("walk_tree", deepTree(3000, `{"name":"leaf"}`)), Want: toolError("nests too deeply")},
+		{Name: "3000-deep tree, invalid at the bottom", Send: call("walk_tree", deepTree(3000, `{"name":5}`)), Want: toolError("nests too deeply")},
 	}
 
 	// Params of the wrong shape, for each method that reads them.
@@ -283,12 +288,20 @@ func Cases() []Case {
 		{Name: "integer beyond int64 under the maximum", Send: call("compute", `{"count":5,"percent":5,"big":-9223372036854775809}`), Want: toolError("out of range")},
 		{Name: "2^53+1 at the maximum", Send: call("compute", `{"count":5,"percent":5,"big":9007199254740993}`), Want: result()},
 		{Name: "2^53+2 over the maximum", Send: call("compute", `{"count":5,"percent":5,"big":9007199254740994}`), Want: toolError("less than or equal to 9007199254740993")},
-		{Name: "number 1e400", Send: call("compute", `{"count":5,"percent":1e400}`), Want: toolError("less than or equal to 100")},
+		// Numbers with a fraction or an exponent must fit a float64 (the
+		// handler gets one); integral ones are integers (JSON Schema).
+		{Name: "number 1e400", Send: call("compute", `{"count":5,"percent":1e400}`), Want: toolError("/percent: is out of range")},
 		{Name: "integer written 1e2", Send: call("compute", `{"count":1e2,"percent":5}`), Want: result()},
 		{Name: "integer written 5.0", Send: call("compute", `{"count":5.0,"percent":5}`), Want: result()},
 		{Name: "number -0", Send: call("compute", `{"count":5,"percent":-0}`), Want: result()},
 		{Name: "tiny positive ratio 1e-400", Send: call("compute", `{"count":5,"percent":5,"ratio":1e-400}`), Want: toolError("ratio")},
-		{Name: "huge exponent 1e999999", Send: call("compute", `{"count":1e999999,"percent":5}`), Want: toolError("less than or equal to 1000")},
+		{Name: "huge exponent 1e999999", Send: call("compute", `{"count":1e999999,"percent":5}`), Want: toolError("/count: is out of range")},
+		{Name: "integer written 0.15e2", Send: call("compute", `{"count":0.15e2,"percent":5}`), Want: result()},
+		{Name: "integer written 1500e-2", Send: call("compute", `{"count":1500e-2,"percent":5}`), Want: result()},
+		{Name: "integer written 1.5", Send: call("compute", `{"count":1.5,"percent":5}`), Want: toolError("must be an integer")},
+		{Name: "tiny negative ratio -1e-400", Send: call("compute", `{"count":5,"percent":5,"ratio":-1e-400}`), Want: toolError("/ratio: is out of range")},
+		{Name: "number of 1001 characters", Send: call("compute", `{"count":5,"percent":1.`+strings.Repeat("1", 999)+`}`), Want: toolError("at most 1000 characters")},
+		{Name: "integer of 1000 digits", Send: call("compute", `{"count":1`+strings.Repeat("0", 999)+`,"percent":5}`), Want: toolError("less than or equal to 1000")},
 
 		// resources/read, subscribe, unsubscribe.
 		{Name: "unknown ticket", Send: read(`"ticket://T-9999"`), Want: Want{Code: ResourceNotFound, Contains: "T-9999"}},
@@ -303,7 +316,12 @@ func Cases() []Case {
 		{Name: "relative URI", Send: read(`"acme"`), Want: rpcError(InvalidParams)},
 		{Name: "empty URI", Send: read(`""`), Want: rpcError(InvalidParams)},
 		{Name: "URI of 1 MB", Send: read(`"ticket://T-` + strings.Repeat("1", 1<<20) + `"`), Want: rpcError(InvalidParams)},
-		{Name: "URI of 8000 bytes", Send: read(`"ticket://T-` + strings.Repeat("1", 8000) + `"`), Want: rpcError(ResourceNotFound)},
+		// URIs matched against templates are bounded (1 KiB, 32 list
+		// separators): the template matcher's cost grows with their product.
+		{Name: "URI of 1000 bytes", Send: read(`"ticket://T-` + strings.Repeat("1", 1000) + `"`), Want: rpcError(ResourceNotFound)},
+		{Name: "URI of 8000 bytes", Send: read(`"ticket://T-` + strings.Repeat("1", 8000) + `"`), Want: Want{Code: InvalidParams, Contains: "at most 1024 bytes"}},
+		{Name: "URI with 32 commas", Send: read(`"ticket://T-1` + strings.Repeat(",", 32) + `"`), Want: Want{Code: ResourceNotFound, Contains: "must match pattern"}},
+		{Name: "URI with 33 commas", Send: read(`"ticket://T-1` + strings.Repeat(",", 33) + `"`), Want: Want{Code: ResourceNotFound, Contains: "resource not found"}},
 		{Name: "URI as a number", Send: read(`5`), Want: rpcError(InvalidParams)},
 		{Name: "URI missing", Send: req("resources/read", `{}`), Want: rpcError(InvalidParams)},
 		{Name: "resources/read _meta as a string", Send: req("resources/read", `{"uri":"customer://acme","_meta":"x"}`), Want: rpcError(InvalidParams)},

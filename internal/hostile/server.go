@@ -41,9 +41,6 @@ type Options struct {
 	// Sleep registers SleepTool. Leave it out where every request must
 	// finish on its own (fuzzing waits for every handler).
 	Sleep bool
-	// Lenient tolerates the known bugs that a handler would otherwise
-	// report with a panic (see Numbers), so that fuzzing looks past them.
-	Lenient bool
 	// Runtime options (the logger defaults to one that discards).
 	Runtime []runtime.Option
 }
@@ -60,7 +57,7 @@ func NewServer(o Options) (*runtime.Server, *Desk) {
 	srv := supportmcp.NewServer(d, opts...)
 	d.srv = srv
 	refs.Register(srv, Refs{})
-	numbers.Register(srv, Numbers{Lenient: o.Lenient})
+	numbers.Register(srv, Numbers{})
 	collections.Register(srv, Collections{})
 	srv.AddTool(runtime.Tool{
 		Name:        EchoTool,
@@ -101,7 +98,6 @@ type Desk struct {
 
 	mu      sync.Mutex
 	tickets map[supportmcp.TicketID]*supportmcp.Ticket
-	replies map[string]supportmcp.TicketID
 }
 
 var _ supportmcp.Handler = (*Desk)(nil)
@@ -110,7 +106,7 @@ var _ supportmcp.Handler = (*Desk)(nil)
 const firstTicket, lastTicket = 1001, 1016
 
 func NewDesk() *Desk {
-	d := &Desk{tickets: map[supportmcp.TicketID]*supportmcp.Ticket{}, replies: map[string]supportmcp.TicketID{}}
+	d := &Desk{tickets: map[supportmcp.TicketID]*supportmcp.Ticket{}}
 	for n := firstTicket; n <= lastTicket; n++ {
 		id := supportmcp.TicketID(fmt.Sprintf("T-%d", n))
 		cust := "acme"
@@ -183,21 +179,13 @@ func (d *Desk) ReplyToTicket(ctx context.Context, in *supportmcp.ReplyToTicketIn
 		d.mu.Unlock()
 		return nil, fmt.Errorf("no ticket %s", in.ID)
 	}
-	dup := false
-	if prev, seen := d.replies[in.IdempotencyKey]; seen {
-		if prev != in.ID {
-			d.mu.Unlock()
-			return nil, errors.New("idempotency_key already used on another ticket")
-		}
-		dup = true
-	} else {
-		d.replies[in.IdempotencyKey] = in.ID
-		if len(t.Messages) < 50 { // bounded: the stress test replies thousands of times
-			t.Messages = append(t.Messages, supportmcp.TicketMessage{From: supportmcp.TicketMessageFromAgent, Author: "Agent", At: "2026-11-02T09:00:00Z", Body: in.Body})
-		}
-		t.Status = supportmcp.TicketStatusPendingCustomer
+	// Retries with the same idempotency_key are the runtime's to answer
+	// (the spec declares the key): each call here is a new reply.
+	if len(t.Messages) < 50 { // bounded: the stress test replies thousands of times
+		t.Messages = append(t.Messages, supportmcp.TicketMessage{From: supportmcp.TicketMessageFromAgent, Author: "Agent", At: "2026-11-02T09:00:00Z", Body: in.Body})
 	}
-	out := &supportmcp.ReplyToTicketOutput{ID: t.ID, Status: t.Status, Messages: int64(len(t.Messages)), Duplicate: dup}
+	t.Status = supportmcp.TicketStatusPendingCustomer
+	out := &supportmcp.ReplyToTicketOutput{ID: t.ID, Status: t.Status, Messages: int64(len(t.Messages))}
 	d.mu.Unlock()
 	d.updated(in.ID)
 	return out, nil
@@ -277,16 +265,9 @@ func (Refs) DescribeNode(ctx context.Context, in *refs.Node) (*refs.Node, error)
 // Numbers serves golden/numbers. It checks that what it receives obeys the
 // input schema, which the runtime validated: a value that does not is a
 // runtime bug, and the handler panics (the client gets an internal error).
-//
-// Lenient accepts ratio = 0: a ratio such as 1e-400 is above the schema's
-// exclusiveMinimum 0, passes validation, and becomes 0 as a float64 (a
-// known bug, see RELIABILITY.md).
-type Numbers struct{ Lenient bool }
+type Numbers struct{}
 
-func (n Numbers) Compute(ctx context.Context, in *numbers.ComputeInput) (*numbers.ComputeOutput, error) {
-	if r, ok := in.Ratio.Get(); n.Lenient && ok && r == 0 {
-		in.Ratio = runtime.Opt[float64]{}
-	}
+func (Numbers) Compute(ctx context.Context, in *numbers.ComputeInput) (*numbers.ComputeOutput, error) {
 	if err := CheckCompute(in); err != nil {
 		panic("hostile: compute received arguments its schema forbids: " + err.Error())
 	}

@@ -31,10 +31,10 @@ var ToolNames = []string{
 // obeys the schema the runtime validated it against. A handler that gets
 // something its schema forbids panics: the runtime recovers, logs it at
 // level Error, and answers with an internal error. Fuzzing treats either as
-// a failure. lenient is Numbers.Lenient.
-func NewToolServer(lenient bool, opts ...runtime.Option) *runtime.Server {
+// a failure.
+func NewToolServer(opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(runtime.Implementation{Name: "hostile-tools", Version: "1"}, append([]runtime.Option{runtime.WithLogger(Quiet())}, opts...)...)
-	numbers.Register(s, Numbers{Lenient: lenient})
+	numbers.Register(s, Numbers{})
 	collections.Register(s, checkedCollections{})
 	objects.Register(s, checkedObjects{})
 	gstrings.Register(s, checkedStrings{})

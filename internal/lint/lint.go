@@ -221,7 +221,7 @@ func (l *linter) destructive(o owner, t *spec.Tool) {
 	if a == nil || a.DestructiveHint == nil || !*a.DestructiveHint {
 		return
 	}
-	if a.IdempotentHint != nil && *a.IdempotentHint {
+	if a.IdempotentHint != nil && *a.IdempotentHint || t.Idempotency != nil {
 		return
 	}
 	if in := l.resolve(t.Input); in != nil {

@@ -238,6 +238,13 @@ type Tool struct {
 	Permission   string           `json:"permission,omitempty" jsonschema:"enum=allow,enum=ask,enum=deny" jsonschema_description:"What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask)."`
 	LintDisable  LintRules        `json:"x-lint-disable,omitempty" jsonschema_description:"Lint rules skipped for this tool and its schemas."`
 	Scopes       Scopes           `json:"scopes,omitempty" jsonschema_description:"The OAuth scopes a call of the tool needs over HTTP with authorization: a token without them gets 403 insufficient_scope (step-up). Absent: the server's scopes; []: none."`
+	Idempotency  *Idempotency     `json:"idempotency,omitempty" jsonschema_description:"Deduplicate retries: the runtime runs the handler once per value of the key argument and answers retries with the first result."`
+}
+
+// Idempotency is a tool's `idempotency:`.
+type Idempotency struct {
+	Key string `json:"key" jsonschema:"minLength=1" jsonschema_description:"The name of a required top-level string property of the input, such as idempotency_key (required)."`
+	TTL string `json:"ttl,omitempty" jsonschema:"pattern=^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$" jsonschema_description:"How long results are kept for retries: a Go duration such as 24h or 90m (default 24h)."`
 }
 
 // JSONSchemaExtend refuses input beside inputSchema, and output beside

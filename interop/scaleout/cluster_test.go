@@ -10,16 +10,15 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"text/template"
-	"time"
+
+	"github.com/mcpgen/mcpgen/interop/internal/testproc"
 )
 
 var (
@@ -79,47 +78,21 @@ func needNginx(t *testing.T) string {
 			return path
 		}
 	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("nginx not found (CI is set: interop/scaleout/setup.sh should have installed nginx-light)")
-	}
-	t.Skip("nginx not found; run interop/scaleout/setup.sh (apt-get install nginx-light)")
+	testproc.Unavailable(t, "nginx not found", "interop/scaleout/setup.sh (apt-get install nginx-light)")
 	return ""
 }
 
-var conformanceBuild struct {
-	once sync.Once
-	bin  string
-	err  error
-	dir  string
-}
+// examples builds examples/conformance, once per test binary.
+var examples = &testproc.Examples{ModuleRoot: filepath.Join("..", "..")}
 
-// buildConformance builds examples/conformance once per test binary.
 func buildConformance(t *testing.T) string {
 	t.Helper()
-	b := &conformanceBuild
-	b.once.Do(func() {
-		b.dir, b.err = os.MkdirTemp("", "mcpgen-scaleout-")
-		if b.err != nil {
-			return
-		}
-		b.bin = filepath.Join(b.dir, "conformance")
-		cmd := exec.Command("go", "build", "-o", b.bin, "./examples/conformance")
-		cmd.Dir = filepath.Join("..", "..")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			b.err = fmt.Errorf("building examples/conformance: %v\n%s", err, out)
-		}
-	})
-	if b.err != nil {
-		t.Fatal(b.err)
-	}
-	return b.bin
+	return examples.Bin(t, "conformance")
 }
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if conformanceBuild.dir != "" {
-		os.RemoveAll(conformanceBuild.dir)
-	}
+	examples.Remove()
 	os.Exit(code)
 }
 
@@ -129,12 +102,12 @@ func TestMain(m *testing.M) {
 func startReplica(t *testing.T, bin, name, key string) (addr string, stop func()) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
-		addr = freeAddr(t)
+		addr = testproc.FreeAddr(t)
 		cmd := exec.Command(bin, "-http", addr, "-session-id-prefix", name+".")
 		cmd.Env = append(os.Environ(), "MCP_REQUEST_STATE_KEY="+key)
-		out := &syncBuffer{}
+		out := &testproc.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
-		if stop, err := start(t, cmd, name, out, syscall.SIGINT, addr); err == nil {
+		if stop, err := testproc.Start(t, cmd, "replica "+name, out, syscall.SIGINT, addr); err == nil {
 			return addr, stop
 		} else if attempt == 2 || !strings.Contains(out.String(), "address already in use") {
 			t.Fatalf("replica %s: %v\n%s", name, err, out)
@@ -151,7 +124,7 @@ func startNginx(t *testing.T, nginx string, c *cluster) {
 		t.Fatal(err)
 	}
 	for attempt := 0; ; attempt++ {
-		c.StickyPort, c.PlainPort = freePort(t), freePort(t)
+		c.StickyPort, c.PlainPort = testproc.FreePort(t), testproc.FreePort(t)
 		var conf bytes.Buffer
 		if err := tmpl.Execute(&conf, c); err != nil {
 			t.Fatal(err)
@@ -164,9 +137,9 @@ func startNginx(t *testing.T, nginx string, c *cluster) {
 		// the configuration is read go to the temporary directory, not to
 		// the system's log.
 		cmd := exec.Command(nginx, "-p", c.Dir, "-e", filepath.Join(c.Dir, "startup.log"), "-c", confPath)
-		out := &syncBuffer{}
+		out := &testproc.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
-		_, err := start(t, cmd, "nginx", out, syscall.SIGQUIT, fmt.Sprintf("127.0.0.1:%d", c.StickyPort), fmt.Sprintf("127.0.0.1:%d", c.PlainPort))
+		_, err := testproc.Start(t, cmd, "nginx", out, syscall.SIGQUIT, fmt.Sprintf("127.0.0.1:%d", c.StickyPort), fmt.Sprintf("127.0.0.1:%d", c.PlainPort))
 		if err == nil {
 			break
 		}
@@ -185,97 +158,7 @@ func startNginx(t *testing.T, nginx string, c *cluster) {
 	})
 }
 
-// start starts cmd, waits until every addr accepts connections, and
-// returns its halt (the stop signal, then a kill after 15 s), also
-// registered as a cleanup; it returns an error if cmd exits or never
-// listens.
-func start(t *testing.T, cmd *exec.Cmd, name string, out *syncBuffer, stop os.Signal, addrs ...string) (func(), error) {
-	t.Helper()
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	var once sync.Once
-	halt := func() {
-		once.Do(func() {
-			cmd.Process.Signal(stop)
-			select {
-			case <-exited:
-			case <-time.After(15 * time.Second):
-				t.Errorf("%s did not exit within 15 s of %v; killing it", name, stop)
-				cmd.Process.Kill()
-				<-exited
-			}
-		})
-	}
-	for _, addr := range addrs {
-		if err := waitListening(addr, exited); err != nil {
-			halt()
-			return nil, err
-		}
-	}
-	t.Cleanup(func() {
-		halt()
-		if t.Failed() {
-			t.Logf("%s output:\n%s", name, out)
-		}
-	})
-	return halt, nil
-}
-
-func waitListening(addr string, exited <-chan struct{}) error {
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case <-exited:
-			return fmt.Errorf("exited before listening on %s", addr)
-		default:
-		}
-		if c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond); err == nil {
-			c.Close()
-			return nil
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	return fmt.Errorf("not listening on %s after 15 s", addr)
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	return fmt.Sprintf("127.0.0.1:%d", freePort(t))
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 func readFile(path string) string {
 	b, _ := os.ReadFile(path)
 	return string(b)
-}
-
-// syncBuffer is a bytes.Buffer safe for a child's output and a test
-// reading it at once.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }

@@ -4,12 +4,12 @@
 # quiet. Where it cannot install (no apt-get, not root) it says so; the
 # tests then skip, except under CI (CI set), where this is an error.
 set -euo pipefail
+. "$(dirname "$0")/../setup-lib.sh"
 if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then
   exit 0
 fi
-if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null ||
-    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light >/dev/null; }
+if can_apt_install; then
+  apt_install nginx-light
   # The Debian package may start a system nginx on port 80 (the one whose
   # pid is in /run/nginx.pid); the tests start their own and need none.
   if command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet nginx 2>/dev/null; then

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/interop/internal/testproc"
 )
 
 // The official TypeScript SDK v2 client through the balancer, in both
@@ -21,12 +23,7 @@ import (
 // (fails under CI, where ../setup.sh has installed it).
 func tsNode(t *testing.T) string {
 	t.Helper()
-	unavailable := func(why string) {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s (CI is set: interop/setup.sh should have installed it)", why)
-		}
-		t.Skipf("%s; run interop/setup.sh", why)
-	}
+	unavailable := func(why string) { testproc.Unavailable(t, why, "interop/setup.sh") }
 	if _, err := os.Stat(filepath.Join("..", "node", "node_modules", "@modelcontextprotocol", "client", "package.json")); err != nil {
 		unavailable("interop/node/node_modules has no @modelcontextprotocol/client")
 	}

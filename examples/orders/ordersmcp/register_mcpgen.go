@@ -77,6 +77,7 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:   runtime.Bool(true),
 			},
 			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before calling. Retrying with the same idempotency_key never refunds twice.",
+			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 			InputSchema: json.RawMessage(`{"$defs":{"Money":{"type":"object","properties":{"amount":{"type":"integer","description":"Amount in cents.","minimum":0},"currency":{"type":"string","description":"ISO 4217 code, e.g. EUR.","pattern":"^[A-Z]{3}$"}},"required":["amount","currency"],"additionalProperties":false,"description":"An amount in the smallest unit of its currency."}},"type":"object","properties":{"order_id":{"type":"string","description":"An order id such as A-1042.","pattern":"^[A-Z]-\\d{4}$","examples":["A-1042"]},"reason":{"type":"string","enum":["damaged","late","wrong_item","other"]},"amount":{"$ref":"#/$defs/Money","description":"The amount to refund; the whole order when absent."},"idempotency_key":{"type":"string","description":"A UUID you choose; retries reuse it.","format":"uuid"}},"required":["order_id","reason","idempotency_key"],"additionalProperties":false}`),
 			Name:        "refund_order",
 			Scopes:      []string{"orders:read", "orders:refund"},

@@ -27,9 +27,11 @@ type ToolsHandler interface {
 	// ReplyToTicket serves tool "reply_to_ticket" (mcpgen.yaml:98).
 	//
 	// Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: confirm the text with the user first. Retrying with the same idempotency_key never sends twice.
+	//
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
 	ReplyToTicket(ctx context.Context, in *ReplyToTicketInput) (*ReplyToTicketOutput, error)
 
-	// EscalateTicket serves tool "escalate_ticket" (mcpgen.yaml:119).
+	// EscalateTicket serves tool "escalate_ticket" (mcpgen.yaml:121).
 	//
 	// Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is already at changes nothing; a ticket never goes back down a level.
 	EscalateTicket(ctx context.Context, in *EscalateTicketInput) (*EscalateTicketOutput, error)
@@ -75,7 +77,7 @@ type PromptsHandler interface {
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketCustomer(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// PromptDraftReply builds prompt "draft_reply" (mcpgen.yaml:166).
+	// PromptDraftReply builds prompt "draft_reply" (mcpgen.yaml:168).
 	//
 	// Drafts a reply to the customer's last message on a ticket, in the chosen tone.
 	PromptDraftReply(ctx context.Context, args *DraftReplyArgs) (*runtime.GetPromptResult, error)

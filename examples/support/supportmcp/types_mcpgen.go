@@ -156,7 +156,7 @@ func (TicketPriority) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"low", "normal", "high", "urgent"}
 }
 
-// ReplyToTicketInput is the input of tool "reply_to_ticket" (mcpgen.yaml:106).
+// ReplyToTicketInput is the input of tool "reply_to_ticket" (mcpgen.yaml:109).
 type ReplyToTicketInput struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 
@@ -167,19 +167,16 @@ type ReplyToTicketInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"format=uuid" jsonschema_description:"A UUID you choose; retries reuse it."`
 }
 
-// ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:112).
+// ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:115).
 type ReplyToTicketOutput struct {
 	ID     TicketID     `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 	Status TicketStatus `json:"status" jsonschema_description:"open (our move), pending_customer (their move) or solved."`
 
 	// How many messages the ticket has now.
 	Messages int64 `json:"messages" jsonschema:"minimum=1" jsonschema_description:"How many messages the ticket has now."`
-
-	// True when this idempotency_key was already used; nothing was sent again.
-	Duplicate bool `json:"duplicate" jsonschema_description:"True when this idempotency_key was already used; nothing was sent again."`
 }
 
-// EscalateTicketInput is the input of tool "escalate_ticket" (mcpgen.yaml:129).
+// EscalateTicketInput is the input of tool "escalate_ticket" (mcpgen.yaml:131).
 type EscalateTicketInput struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 
@@ -190,7 +187,7 @@ type EscalateTicketInput struct {
 	Reason string `json:"reason" jsonschema:"minLength=10,maxLength=1000" jsonschema_description:"What the next level needs to know, e.g. steps to reproduce."`
 }
 
-// EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:131).
+// EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:133).
 //
 // Who takes the ticket over.
 type EscalateTicketInputLevel string
@@ -205,7 +202,7 @@ func (EscalateTicketInputLevel) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"tier2", "engineering"}
 }
 
-// EscalateTicketOutput is the output of tool "escalate_ticket" (mcpgen.yaml:135).
+// EscalateTicketOutput is the output of tool "escalate_ticket" (mcpgen.yaml:137).
 type EscalateTicketOutput struct {
 	ID    TicketID    `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 	Level TicketLevel `json:"level" jsonschema_description:"Who handles the ticket."`
@@ -240,7 +237,7 @@ func (p TicketParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:144).
+// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:146).
 type TriageTicketArgs struct {
 	// The ticket to triage, e.g. T-1001.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket to triage, e.g. T-1001."`
@@ -249,7 +246,7 @@ type TriageTicketArgs struct {
 	Customer string `json:"customer" jsonschema:"title=Customer" jsonschema_description:"The ticket's customer (acme, globex)."`
 }
 
-// DraftReplyArgs is the set of arguments of prompt "draft_reply" (mcpgen.yaml:166).
+// DraftReplyArgs is the set of arguments of prompt "draft_reply" (mcpgen.yaml:168).
 type DraftReplyArgs struct {
 	// The ticket to answer, e.g. T-1001.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket to answer, e.g. T-1001."`
@@ -258,7 +255,7 @@ type DraftReplyArgs struct {
 	Tone runtime.Opt[DraftReplyArgsTone] `json:"tone,omitzero" jsonschema_description:"How to write; formal when absent."`
 }
 
-// DraftReplyArgsTone is property "tone" of DraftReplyArgs (mcpgen.yaml:171).
+// DraftReplyArgsTone is property "tone" of DraftReplyArgs (mcpgen.yaml:173).
 //
 // How to write; formal when absent.
 type DraftReplyArgsTone string
