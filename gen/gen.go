@@ -82,6 +82,9 @@ type generator struct {
 	spec   *spec.Spec
 	plan   *plan
 	source string // the spec's file name, for comments that point at it
+	// defaulted holds the declared types that get an ApplyDefaults method
+	// (computed once, by defaultedDecls).
+	defaulted map[*decl]bool
 }
 
 func (g *generator) newFile() *jen.File {

@@ -24,6 +24,7 @@ func (g *generator) typesFile(f *jen.File) {
 	for _, d := range g.plan.decls {
 		f.Line()
 		g.declare(f, d)
+		g.applyDefaultsMethod(f, d)
 		if tp := templateOf[d]; tp != nil {
 			g.templateHelpers(f, tp)
 		}

@@ -23,7 +23,9 @@ type NoArgs struct{}
 // Out unless already set (a set schema is used as is, for validation too).
 //
 // A call whose arguments do not match the input schema gets an isError result
-// listing every violation, and fn is not called. fn's *Out is validated
+// listing every violation, and fn is not called. Valid arguments are decoded
+// into a new *In and, if *In is a Defaulter, the defaults of what the client
+// left out are filled in before fn runs. fn's *Out is validated
 // against the output schema (a mismatch is a server bug: logged, and answered
 // with an isError result). When the output schema's top-level type is
 // "object", the output is returned as structuredContent and mirrored as a JSON
@@ -118,7 +120,8 @@ func checkedInputSchema(t *Tool) *lazySchema {
 
 var emptyObject = json.RawMessage(`{}`)
 
-// decode validates args and decodes them into dst. It returns a non-nil result
+// decode validates args, decodes them into dst and fills in the defaults
+// of what the client left out (Defaulter). It returns a non-nil result
 // or error when the handler must not run.
 func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToolResult, error) {
 	if isNull(args) {
@@ -151,6 +154,7 @@ func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallTo
 	if err := json.Unmarshal(args, dst); err != nil {
 		return ErrorResult(invalidArguments(tool, []violation{decodeViolation(err)})), nil
 	}
+	applyDefaults(dst) // after validation: defaults never mask what was sent
 	return nil, nil
 }
 

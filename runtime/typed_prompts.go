@@ -41,6 +41,7 @@ func TypedPrompt[A any](p Prompt, fn func(ctx context.Context, args *A) (*GetPro
 				return nil, errorf(CodeInvalidParams, "invalid arguments for prompt %s: %s", quote(name), sanitize(err.Error(), 300))
 			}
 		}
+		applyDefaults(a)
 		return fn(ctx, a)
 	}
 	return p

@@ -117,6 +117,8 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 		if len(reasons) == 0 {
 			if err := json.Unmarshal(obj, p); err != nil {
 				reasons = variableReasons([]violation{decodeViolation(err)})
+			} else {
+				applyDefaults(p) // for the optional variables the URI left out
 			}
 		}
 		if len(reasons) > 0 {

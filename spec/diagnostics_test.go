@@ -1023,7 +1023,7 @@ resourceTemplates:
 		want: []string{
 			`mcpgen.yaml:12:7: variable "ownr" is declared but the uriTemplate has no {ownr}; did you mean "owner"?`,
 			`mcpgen.yaml:13:27: nullable is not allowed on a URI template variable`,
-			`mcpgen.yaml:13:43: default is not allowed on a URI template variable`,
+			`mcpgen.yaml:13:43: default is allowed only on a query variable ({?id} or {&id}): a URI always holds its other variables`,
 			`mcpgen.yaml:14:13: variable "path" is exploded ({/path*}), so it must be an array of strings, integers, numbers or booleans, not a string`,
 			`mcpgen.yaml:15:34: variable "tags" is exploded ({/tags*}), so its items must be strings, integers, numbers or booleans, not an object`,
 			`mcpgen.yaml:16:12: variable "obj" must be a string, integer, number or boolean, but type "Obj" is an object`,

@@ -310,8 +310,10 @@ func (v *validator) variable(va *Variable, u uriVar, shape bool) {
 	if s.Nullable {
 		v.errorf(keyPos(s, "nullable"), "nullable is not allowed on a URI template variable")
 	}
-	if s.Default != nil {
-		v.errorf(keyPos(s, "default"), "default is not allowed on a URI template variable")
+	// A default fills in a variable the URI left out, which only a
+	// form-style query variable can be.
+	if s.Default != nil && !(shape && (u.op == "?" || u.op == "&")) {
+		v.errorf(keyPos(s, "default"), "default is allowed only on a query variable ({?%s} or {&%s}): a URI always holds its other variables", va.Name, va.Name)
 	}
 	if !shape {
 		return

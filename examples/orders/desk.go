@@ -49,7 +49,7 @@ func (d *desk) CreateNote(ctx context.Context, in *ordersmcp.CreateNoteInput) (*
 	if who, ok := runtime.AuthFromContext(ctx); ok {
 		text = "[" + who.Subject + "] " + text // over HTTP with authorization: who wrote it
 	}
-	if in.Pinned.Or(false) {
+	if in.Pinned.Value { // false when left out (the spec's default, applied by the runtime)
 		o.Notes = append([]string{text}, o.Notes...)
 	} else {
 		o.Notes = append(o.Notes, text)

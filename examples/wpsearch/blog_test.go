@@ -32,7 +32,9 @@ func TestBlogData(t *testing.T) {
 func TestSearchPosts(t *testing.T) {
 	ctx := context.Background()
 	l := library{posts: blog}
-	res, err := l.SearchPosts(ctx, &wpsearchmcp.SearchPostsInput{Query: "Redis caching"})
+	in := &wpsearchmcp.SearchPostsInput{Query: "Redis caching"}
+	in.ApplyDefaults() // as the runtime does before calling the handler: limit 5
+	res, err := l.SearchPosts(ctx, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +50,13 @@ func TestSearchPosts(t *testing.T) {
 	if err != nil || len(res.Content) != 11 {
 		t.Fatalf("limit 10: %v, %d blocks", err, len(res.Content))
 	}
-	res, err = l.SearchPosts(ctx, &wpsearchmcp.SearchPostsInput{Query: "wordpress"})
+	// Through the server, as a client calls it: the spec's default limit (5)
+	// is applied to the argument the client left out.
+	search := wpsearchmcp.NewServer(l).Tools()[0]
+	if search.Name != "search_posts" {
+		t.Fatalf("the first tool is %q", search.Name)
+	}
+	res, err = search.Handler(ctx, &runtime.CallToolRequest{Name: search.Name, Arguments: []byte(`{"query":"wordpress"}`)})
 	if err != nil || len(res.Content) != 6 {
 		t.Fatalf("default limit: %v, %d blocks, want 1 + 5", err, len(res.Content))
 	}

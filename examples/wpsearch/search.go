@@ -41,7 +41,7 @@ func (l library) SearchPosts(ctx context.Context, in *wpsearchmcp.SearchPostsInp
 	if len(hits) == 0 {
 		return runtime.TextResult(fmt.Sprintf("No post matches %q; try fewer or other words.", in.Query)), nil
 	}
-	limit := int(in.Limit.Or(5)) // the spec's default
+	limit := int(in.Limit.Value) // 5 when the client left it out: the runtime applies the spec's default
 	shown := hits[:min(limit, len(hits))]
 	res := &runtime.CallToolResult{Content: make([]runtime.Content, 0, len(shown)+1)}
 	res.Content = append(res.Content, runtime.Text(fmt.Sprintf(

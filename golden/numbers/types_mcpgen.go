@@ -80,6 +80,15 @@ func (ComputeInput) JSONSchemaExtend(s *jsonschema.Schema) {
 	}
 }
 
+// ApplyDefaults fills in the spec's defaults where the client left a value out (an Opt not
+// set, a nil slice or map); what the client sent, null included, is kept. The runtime calls it
+// after validating and decoding the arguments.
+func (x *ComputeInput) ApplyDefaults() {
+	if !x.Enabled.Set {
+		x.Enabled = runtime.Some(true)
+	}
+}
+
 // ComputeOutput is the output of tool "compute" (mcpgen.yaml:24).
 type ComputeOutput struct {
 	Total float64            `json:"total"`

@@ -47,6 +47,15 @@ type SaveProfileInput struct {
 	History runtime.Opt[[]string] `json:"history,omitzero" jsonschema:"nullable"`
 }
 
+// ApplyDefaults fills in the spec's defaults where the client left a value out (an Opt not
+// set, a nil slice or map); what the client sent, null included, is kept. The runtime calls it
+// after validating and decoding the arguments.
+func (x *SaveProfileInput) ApplyDefaults() {
+	if x.Contact.Set {
+		x.Contact.Value.ApplyDefaults()
+	}
+}
+
 // SaveProfileInputSettings is property "settings" of SaveProfileInput (mcpgen.yaml:23).
 //
 // Free settings; any key is kept.
@@ -83,6 +92,15 @@ type SaveProfileInputContact struct {
 func (SaveProfileInputContact) JSONSchemaExtend(s *jsonschema.Schema) {
 	if p, ok := s.Properties.Get("preferred"); ok {
 		p.Default = json.RawMessage(`"email"`)
+	}
+}
+
+// ApplyDefaults fills in the spec's defaults where the client left a value out (an Opt not
+// set, a nil slice or map); what the client sent, null included, is kept. The runtime calls it
+// after validating and decoding the arguments.
+func (x *SaveProfileInputContact) ApplyDefaults() {
+	if !x.Preferred.Set {
+		x.Preferred = runtime.Some(SaveProfileInputContactPreferredEmail)
 	}
 }
 

@@ -76,6 +76,18 @@ func (CheckStringsInput) JSONSchemaExtend(s *jsonschema.Schema) {
 	}
 }
 
+// ApplyDefaults fills in the spec's defaults where the client left a value out (an Opt not
+// set, a nil slice or map); what the client sent, null included, is kept. The runtime calls it
+// after validating and decoding the arguments.
+func (x *CheckStringsInput) ApplyDefaults() {
+	if !x.Size.Set {
+		x.Size = runtime.Some(CheckStringsInputSizeM)
+	}
+	if !x.Note.Set {
+		x.Note = runtime.Some("none, really")
+	}
+}
+
 // CheckStringsInputSize is property "size" of CheckStringsInput (mcpgen.yaml:26).
 type CheckStringsInputSize string
 

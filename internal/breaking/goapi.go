@@ -77,7 +77,7 @@ type goMethod struct {
 // Package-level names and struct fields the generator reserves.
 var (
 	reservedNames  = []string{"Handler", "ToolsHandler", "UnimplementedHandler", "Register", "NewServer", "Info", "Instructions"}
-	reservedFields = map[string]bool{"JSONSchemaExtend": true, "JSONSchemaAlias": true, "JSONSchema": true}
+	reservedFields = map[string]bool{"JSONSchemaExtend": true, "JSONSchemaAlias": true, "JSONSchema": true, "ApplyDefaults": true}
 )
 
 func buildGoAPI(s *spec.Spec) *goAPI {

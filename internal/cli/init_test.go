@@ -178,6 +178,11 @@ func TestInitEndToEnd(t *testing.T) {
 	if sc, _ := res["structuredContent"].(map[string]any); sc["message"] != "Bonjour, Ada!" || res["isError"] == true {
 		t.Errorf("tools/call greet: %v", res)
 	}
+	// language left out: the handler gets the spec's default, en.
+	send(`{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"greet","arguments":{"name":"Ada"}}}`)
+	if sc, _ := response(6)["structuredContent"].(map[string]any); sc["message"] != "Hello, Ada!" {
+		t.Errorf("tools/call greet without a language: %v, want the default language (en)", sc)
+	}
 	send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"greet","arguments":{"name":""}}}`)
 	if res := response(3); res["isError"] != true {
 		t.Errorf("tools/call greet with an empty name is not an error: %v", res)

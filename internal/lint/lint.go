@@ -295,6 +295,7 @@ func (l *linter) walk(o owner, s *spec.Schema, what string, seen map[*spec.Schem
 			}
 			l.description(o, desc, descPos, p.Pos, pwhat, false)
 			l.unboundedID(o, p, pwhat)
+			l.defaultOnRequired(o, p, pwhat)
 			l.walk(o, p.Schema, pwhat, seen)
 		}
 	case spec.KindArray:
@@ -335,6 +336,20 @@ func (l *linter) unboundedID(o owner, p *spec.Property, what string) {
 	}
 	l.report(o, "STRING_UNBOUNDED_ID", p.Pos,
 		"%s looks like an identifier but takes any string; add a pattern, an enum, a format or a maxLength", what)
+}
+
+// defaultOnRequired reports a default the runtime can never apply: it fills
+// in only what a client leaves out, and a required property cannot be.
+func (l *linter) defaultOnRequired(o owner, p *spec.Property, what string) {
+	if !p.Required || p.Schema.Default == nil {
+		return
+	}
+	pos := p.Pos
+	if kp, ok := p.Schema.Fields["default"]; ok {
+		pos = kp
+	}
+	l.report(o, "DEFAULT_ON_REQUIRED", pos,
+		"%s is required and has a default, which is never applied (a call without it is refused); drop the default or make the property optional", what)
 }
 
 // appPermissions reports each browser permission an MCP App view asks for.

@@ -42,6 +42,11 @@ var Rules = []Rule{
 		Why:  "clients and models retry; a retried destructive call must not act twice",
 	},
 	{
+		ID:   "DEFAULT_ON_REQUIRED",
+		What: "a required input property with a default",
+		Why:  "the default is never applied (a call without the value is refused), yet the schema tells the model it may leave the value out",
+	},
+	{
 		ID:   "TOO_MANY_TOOLS",
 		What: "more tools than lint.maxTools (default 20)",
 		Why:  "every tool's definition is in the model's context on every turn, and choice degrades as the list grows",

@@ -183,7 +183,7 @@ type Schema struct {
 	Title    string `json:"title,omitempty" jsonschema_description:"A short title, carried into the JSON Schema."`
 	Desc     string `json:"description,omitempty" jsonschema_description:"What the value means; carried into the JSON Schema and the Go doc comment."`
 	Nullable bool   `json:"nullable,omitempty" jsonschema:"default=false" jsonschema_description:"Also allow null (a *T in Go)."`
-	Default  any    `json:"default,omitempty" jsonschema_description:"The default value, carried into the JSON Schema."`
+	Default  any    `json:"default,omitempty" jsonschema_description:"The default value: carried into the JSON Schema, and filled in when a client leaves the optional value out (on a template variable, only a query variable such as {?q})."`
 	Examples []any  `json:"examples,omitempty" jsonschema_description:"Example values, carried into the JSON Schema."`
 	Enum     []any  `json:"enum,omitempty" jsonschema:"minItems=1" jsonschema_description:"The allowed values: strings, integers or numbers. A named Go type with one constant per value."`
 

@@ -103,6 +103,15 @@ func (CreateNoteInput) JSONSchemaExtend(s *jsonschema.Schema) {
 	}
 }
 
+// ApplyDefaults fills in the spec's defaults where the client left a value out (an Opt not
+// set, a nil slice or map); what the client sent, null included, is kept. The runtime calls it
+// after validating and decoding the arguments.
+func (x *CreateNoteInput) ApplyDefaults() {
+	if !x.Pinned.Set {
+		x.Pinned = runtime.Some(false)
+	}
+}
+
 // CreateNoteOutput is the output of tool "create_note" (mcpgen.yaml:68).
 type CreateNoteOutput struct {
 	// The id of the new note.

@@ -33,6 +33,15 @@ func (SearchPostsInput) JSONSchemaExtend(s *jsonschema.Schema) {
 	}
 }
 
+// ApplyDefaults fills in the spec's defaults where the client left a value out (an Opt not
+// set, a nil slice or map); what the client sent, null included, is kept. The runtime calls it
+// after validating and decoding the arguments.
+func (x *SearchPostsInput) ApplyDefaults() {
+	if !x.Limit.Set {
+		x.Limit = runtime.Some(int64(5))
+	}
+}
+
 // PostParams is the set of variables of resource template "post" (mcpgen.yaml:23).
 type PostParams struct {
 	// The post's numeric id.
