@@ -169,10 +169,15 @@ func TestStdioShutdownCancelsStuckHandler(t *testing.T) {
 		}
 	}
 	in.Close()
-	settleGoroutines(t, base)
+	// ServeStdio returns once the handler's context is cancelled, not once
+	// the handler returned: wait for it to see the cancellation.
+	for deadline := time.Now().Add(wait); g.cancelled.Load() != 1 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if g.cancelled.Load() != 1 {
 		t.Errorf("the stuck handler's context was not cancelled")
 	}
+	settleGoroutines(t, base)
 }
 
 // TestHTTPGracefulShutdownUnderLoad: 32 calls in flight over Streamable
