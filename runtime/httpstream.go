@@ -218,6 +218,8 @@ type stream struct {
 	finished bool         // the request is over: its response is queued or stored, or there is none
 	gone     bool         // the session closed
 	inline   *inlineServe // while the POST's request may run on its goroutine (httpinline.go)
+
+	inlineSlot inlineServe // what inline points to: a stream serves one POST
 }
 
 // queued is a message waiting for the writer, or the mark of
