@@ -454,7 +454,9 @@ func (h *httpHandler) newSession() *httpSession {
 	hs.ss.id = id
 	hs.standalone = newStream(hs, 0, nil, nil)
 	hs.standalone.sse, hs.standalone.storing = true, h.cfg.store != nil
-	hs.byStream = map[int]*stream{0: hs.standalone}
+	if h.cfg.store != nil { // only resumption looks streams up by number
+		hs.byStream = map[int]*stream{0: hs.standalone}
+	}
 	return hs
 }
 

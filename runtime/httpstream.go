@@ -25,7 +25,7 @@ type httpSession struct {
 	mu         sync.Mutex
 	closed     bool               // no new streams
 	byRequest  map[string]*stream // open POST streams, by idKey of their request
-	byStream   map[int]*stream    // live streams by number, for resumption
+	byStream   map[int]*stream    // live streams by number, for resumption; nil without an event store
 	lastStream int                // the last POST stream's number
 	active     int                // HTTP requests in progress (idle expiry)
 	requests   int                // of which POSTs carrying a request (concurrency limit)
