@@ -113,6 +113,16 @@ const (
 	headerLastEventID     = "Last-Event-Id"
 )
 
+// headerValue is r.Header.Get for a key already in canonical form (every
+// header name constant here is): the map is indexed directly, without
+// checking and canonicalizing the key on every request.
+func headerValue(h http.Header, canonicalKey string) string {
+	if v := h[canonicalKey]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if msg := h.checkHostOrigin(r); msg != "" {
 		httpError(w, http.StatusForbidden, "", errorf(CodeInvalidRequest, "%s", msg))
@@ -146,11 +156,11 @@ func (h *httpHandler) methodNotAllowed(w http.ResponseWriter) {
 
 // post serves one JSON-RPC message.
 func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
-	if !accepts(r.Header, "application/json") || !accepts(r.Header, "text/event-stream") {
+	if !acceptsJSONAndSSE(r.Header) {
 		httpError(w, http.StatusNotAcceptable, "", errorf(CodeInvalidRequest, "not acceptable: the Accept header must list application/json and text/event-stream"))
 		return
 	}
-	if mt, _, _ := strings.Cut(r.Header.Get("Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
+	if mt, _, _ := strings.Cut(headerValue(r.Header, "Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
 		httpError(w, http.StatusUnsupportedMediaType, "", errorf(CodeInvalidRequest, "unsupported media type: the body must be application/json"))
 		return
 	}
@@ -184,7 +194,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		h.postModern(w, r, &env, echo)
 		return
 	}
-	if kind == kindNotification && r.Header.Get(headerSessionID) == "" && h.modern(r) {
+	if kind == kindNotification && headerValue(r.Header, headerSessionID) == "" && h.modern(r) {
 		w.WriteHeader(http.StatusAccepted) // a modern notification: nothing to route it to
 		return
 	}
@@ -197,7 +207,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var hs *httpSession
-	if isInit && r.Header.Get(headerSessionID) == "" {
+	if isInit && headerValue(r.Header, headerSessionID) == "" {
 		if hs = h.newSession(); hs == nil {
 			httpError(w, http.StatusInternalServerError, echo, errorf(CodeInternalError, "internal error: cannot make a session id"))
 			return
@@ -263,7 +273,7 @@ func (h *httpHandler) postStateless(w http.ResponseWriter, r *http.Request, kind
 	hs.ss.noRequests = true
 	defer hs.ss.Close()
 	if !isInit {
-		version := r.Header.Get(headerProtocolVersion)
+		version := headerValue(r.Header, headerProtocolVersion)
 		if version == "" {
 			version = assumedVersion
 		}
@@ -309,7 +319,7 @@ func (h *httpHandler) get(w http.ResponseWriter, r *http.Request) {
 	hs.enter()
 	defer hs.leave()
 	w.Header()[headerSessionID] = hs.sidHeader
-	if last := r.Header.Get(headerLastEventID); last != "" && h.cfg.store != nil {
+	if last := headerValue(r.Header, headerLastEventID); last != "" && h.cfg.store != nil {
 		h.resume(w, r, hs, last, drain)
 		return
 	}
@@ -402,7 +412,7 @@ func (h *httpHandler) delete(w http.ResponseWriter, r *http.Request) {
 // checkVersion answers 400 to an MCP-Protocol-Version this server does not
 // speak; without the header, 2025-03-26 is assumed, which it does.
 func (h *httpHandler) checkVersion(w http.ResponseWriter, r *http.Request, echo string) bool {
-	if v := r.Header.Get(headerProtocolVersion); v != "" && !slices.Contains(supportedVersions, v) {
+	if v := headerValue(r.Header, headerProtocolVersion); v != "" && !slices.Contains(supportedVersions, v) {
 		httpError(w, http.StatusBadRequest, echo, errorf(CodeInvalidRequest, "bad request: unsupported %s %s; this server speaks %s",
 			headerProtocolVersion, quote(v), strings.Join(supportedVersions, ", ")))
 		return false
@@ -413,7 +423,7 @@ func (h *httpHandler) checkVersion(w http.ResponseWriter, r *http.Request, echo 
 // session returns the session the request names, or answers 400 (no
 // Mcp-Session-Id) or 404 (unknown, expired or ended) and returns nil.
 func (h *httpHandler) session(w http.ResponseWriter, r *http.Request, echo string) *httpSession {
-	id := r.Header.Get(headerSessionID)
+	id := headerValue(r.Header, headerSessionID)
 	if id == "" {
 		httpError(w, http.StatusBadRequest, echo, errorf(CodeInvalidRequest, "bad request: %s header missing; initialize a session first", headerSessionID))
 		return nil
@@ -444,7 +454,9 @@ func (h *httpHandler) newSession() *httpSession {
 	hs.ss.id = id
 	hs.standalone = newStream(hs, 0, nil, nil)
 	hs.standalone.sse, hs.standalone.storing = true, h.cfg.store != nil
-	hs.byStream = map[int]*stream{0: hs.standalone}
+	if h.cfg.store != nil { // only resumption looks streams up by number
+		hs.byStream = map[int]*stream{0: hs.standalone}
+	}
 	return hs
 }
 
@@ -523,7 +535,10 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, bp *[]byt
 	rc := http.NewResponseController(w)
 	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // a body trickling in must not hold a goroutine forever
 	defer rc.SetReadDeadline(time.Time{})
-	body := http.MaxBytesReader(w, r.Body, h.cfg.maxBody)
+	body := r.Body // with a Content-Length (checked above), net/http stops the body there
+	if r.ContentLength < 0 {
+		body = http.MaxBytesReader(w, r.Body, h.cfg.maxBody) // chunked: no length to trust
+	}
 	b := (*bp)[:0]
 	if n := r.ContentLength; n > int64(cap(b)) {
 		b = make([]byte, 0, n+1) // +1: read the EOF without growing
@@ -534,6 +549,9 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, bp *[]byt
 		}
 		n, err := body.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
+		if int64(len(b)) > h.cfg.maxBody { // a body that middleware replaced, longer than its Content-Length
+			return b, &http.MaxBytesError{Limit: h.cfg.maxBody}
+		}
 		if err == io.EOF {
 			return b, nil
 		}
@@ -551,7 +569,7 @@ func (h *httpHandler) checkHostOrigin(r *http.Request) string {
 	if !hostAllowed(r.Host, h.cfg.hosts) {
 		return "forbidden: Host " + quote(r.Host) + " is not allowed"
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, h.cfg.origins) {
+	if origin := headerValue(r.Header, "Origin"); origin != "" && !originAllowed(origin, h.cfg.origins) {
 		return "forbidden: Origin " + quote(origin) + " is not allowed"
 	}
 	return ""
@@ -621,6 +639,16 @@ func originAllowed(origin string, allowed []string) bool {
 		}
 	}
 	return false
+}
+
+// acceptsJSONAndSSE reports whether the Accept header lists both
+// application/json and text/event-stream, as a POST's must. The value SDK
+// clients send is recognized without parsing it.
+func acceptsJSONAndSSE(h http.Header) bool {
+	if v := h["Accept"]; len(v) == 1 && (v[0] == "application/json, text/event-stream" || v[0] == "text/event-stream, application/json") {
+		return true
+	}
+	return accepts(h, "application/json") && accepts(h, "text/event-stream")
 }
 
 // accepts reports whether the Accept header lists mediaType (or a wildcard

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -35,6 +36,9 @@ func TestHTTPStatus(t *testing.T) {
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"not acceptable: the Accept header must list application/json and text/event-stream"}}`},
 		{"Accept without application/json", "POST", call, []string{"Accept", "text/event-stream"}, 406, ""},
 		{"Accept wildcard", "POST", call, []string{"Accept", "*/*"}, 200, ""},
+		{"Accept reversed", "POST", call, []string{"Accept", "text/event-stream, application/json"}, 200, ""},
+		{"Accept with parameters", "POST", call, []string{"Accept", "application/json;q=0.9,text/event-stream"}, 200, ""},
+		{"Accept near the common value", "POST", call, []string{"Accept", "application/json, text/event-streams"}, 406, ""},
 		{"Content-Type not JSON", "POST", call, []string{"Content-Type", "text/plain"}, 415, ""},
 		{"body too large", "POST", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 1000) + `"}}`, nil, 413,
 			`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"invalid request: the body exceeds the maximum size of 1000 bytes"}}`},
@@ -75,6 +79,37 @@ func TestHTTPStatus(t *testing.T) {
 			}
 			if resp.StatusCode >= 400 && resp.StatusCode != 405 && resp.Header.Get("Content-Type") != "application/json" {
 				t.Errorf("error without a JSON body: Content-Type %q", resp.Header.Get("Content-Type"))
+			}
+		})
+	}
+}
+
+// TestHTTPBodyLimitWithoutLength checks WithMaxBodyBytes when the
+// Content-Length cannot bound the body: a chunked body (no length), and a
+// body that middleware replaced with a longer one, keeping the length.
+func TestHTTPBodyLimitWithoutLength(t *testing.T) {
+	h := runtime.NewServer(testInfo()).HTTPHandler(runtime.WithMaxBodyBytes(1000))
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`
+	long := `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", 1000) + `"}}`
+	for _, tc := range []struct {
+		name   string
+		body   string
+		length int64
+		status int
+	}{
+		{"chunked, small", init, -1, 200},
+		{"chunked, too large", long, -1, 413},
+		{"longer than its Content-Length", long, int64(len(init)), 413},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodPost, "http://localhost/mcp", strings.NewReader(tc.body))
+			req.ContentLength = tc.length
+			req.Header["Accept"] = []string{"application/json, text/event-stream"}
+			req.Header["Content-Type"] = []string{"application/json"}
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != tc.status {
+				t.Errorf("status %d, want %d; body %s", w.Code, tc.status, w.Body)
 			}
 		})
 	}

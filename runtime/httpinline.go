@@ -33,8 +33,9 @@ func (st *stream) dispatchAndServe(w http.ResponseWriter, r *http.Request, dispa
 		st.serve(w, r, nil, -1, false)
 		return
 	}
-	in := &inlineServe{w: w, r: r}
+	in := &st.inlineSlot // part of the stream: no allocation of its own
 	st.mu.Lock()
+	*in = inlineServe{w: w, r: r}
 	st.inline = in
 	st.mu.Unlock()
 	dispatch()

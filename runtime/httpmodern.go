@@ -28,7 +28,7 @@ const (
 func (h *httpHandler) modern(r *http.Request) bool { return !h.srv.cfg.legacyOnly && modernHeader(r) }
 
 func modernHeader(r *http.Request) bool {
-	return slices.Contains(modernVersions, r.Header.Get(headerProtocolVersion))
+	return slices.Contains(modernVersions, headerValue(r.Header, headerProtocolVersion))
 }
 
 // postModern serves a POSTed modern request: MCP-Protocol-Version against
@@ -41,7 +41,7 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	// a disagreement is a header mismatch before anything else.
 	if firstByte(env.Params) == '{' {
 		if v, ok := stringMember(member(env.Params, "_meta"), metaProtocolVersion); ok && v != "" {
-			if got := r.Header.Get(headerProtocolVersion); got != v {
+			if got := headerValue(r.Header, headerProtocolVersion); got != v {
 				httpError(w, http.StatusBadRequest, echo, headerMismatch(headerProtocolVersion, got, v, "the protocol version in _meta"))
 				return
 			}
@@ -113,10 +113,10 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 // the method, and Mcp-Name (possibly =?base64?…?=) to params.name or
 // params.uri for tools/call, prompts/get and resources/read.
 func checkModernHeaders(r *http.Request, method, version string, params []byte) *Error {
-	if v := r.Header.Get(headerProtocolVersion); v != version {
+	if v := headerValue(r.Header, headerProtocolVersion); v != version {
 		return headerMismatch(headerProtocolVersion, v, version, "the protocol version in _meta")
 	}
-	if m := r.Header.Get(headerMethod); m != method {
+	if m := headerValue(r.Header, headerMethod); m != method {
 		return headerMismatch(headerMethod, m, method, "the method in the body")
 	}
 	var key string
@@ -129,9 +129,9 @@ func checkModernHeaders(r *http.Request, method, version string, params []byte) 
 		return nil
 	}
 	want, _ := stringMember(params, key)
-	got, ok := decodeHeaderValue(r.Header.Get(headerName))
+	got, ok := decodeHeaderValue(headerValue(r.Header, headerName))
 	if !ok {
-		return errorf(CodeHeaderMismatch, "header mismatch: %s %s is not valid =?base64?…?= text", headerName, quote(r.Header.Get(headerName)))
+		return errorf(CodeHeaderMismatch, "header mismatch: %s %s is not valid =?base64?…?= text", headerName, quote(headerValue(r.Header, headerName)))
 	}
 	if _, present := r.Header[headerName]; !present || got != want {
 		return headerMismatch(headerName, got, want, "params."+key)

@@ -25,7 +25,7 @@ type httpSession struct {
 	mu         sync.Mutex
 	closed     bool               // no new streams
 	byRequest  map[string]*stream // open POST streams, by idKey of their request
-	byStream   map[int]*stream    // live streams by number, for resumption
+	byStream   map[int]*stream    // live streams by number, for resumption; nil without an event store
 	lastStream int                // the last POST stream's number
 	active     int                // HTTP requests in progress (idle expiry)
 	requests   int                // of which POSTs carrying a request (concurrency limit)
@@ -204,11 +204,10 @@ type stream struct {
 	parent context.Context
 	modern bool // a 2026-07-28 request's: -32021 is answered with 400
 
-	wake chan struct{} // 1-buffered: the writer has something to do
-
 	mu       sync.Mutex
-	space    sync.Cond // signalled when the queue shrinks or the writer leaves
-	queue    []queued  // starts on first, which holds a JSON response
+	wake     chan struct{} // 1-buffered: the writer has something to do; made when a writer first waits
+	space    sync.Cond     // signalled when the queue shrinks or the writer leaves
+	queue    []queued      // starts on first, which holds a JSON response
 	first    [1]queued
 	queued   int          // bytes in queue
 	sse      bool         // an SSE stream (always, for stream "0")
@@ -218,6 +217,8 @@ type stream struct {
 	finished bool         // the request is over: its response is queued or stored, or there is none
 	gone     bool         // the session closed
 	inline   *inlineServe // while the POST's request may run on its goroutine (httpinline.go)
+
+	inlineSlot inlineServe // what inline points to: a stream serves one POST
 }
 
 // queued is a message waiting for the writer, or the mark of
@@ -235,7 +236,7 @@ type queued struct {
 const maxStreamBuffer = 1 << 20
 
 func newStream(hs *httpSession, num int, header http.Header, parent context.Context) *stream {
-	st := &stream{hs: hs, num: num, header: header, parent: parent, wake: make(chan struct{}, 1)}
+	st := &stream{hs: hs, num: num, header: header, parent: parent}
 	st.space.L = &st.mu
 	st.queue = st.first[:0]
 	return st
@@ -254,7 +255,11 @@ func (st *stream) Value(key any) any {
 	return st.parent.Value(key)
 }
 
+// signal wakes the writer if it waits. st.mu is held.
 func (st *stream) signal() {
+	if st.wake == nil {
+		return // no writer waited yet: it looks at the queue before it does
+	}
 	select {
 	case st.wake <- struct{}{}:
 	default:
@@ -318,8 +323,8 @@ func (st *stream) isStandalone() bool { return st.num == 0 }
 func (st *stream) finish() {
 	st.mu.Lock()
 	st.finished = true
-	st.mu.Unlock()
 	st.signal()
+	st.mu.Unlock()
 }
 
 // requestClose queues the mark at which the writer closes the stream
@@ -341,8 +346,8 @@ func (st *stream) markGone() {
 	st.mu.Lock()
 	st.gone = true
 	st.space.Broadcast()
-	st.mu.Unlock()
 	st.signal()
+	st.mu.Unlock()
 }
 
 // attach makes the caller the writer of the standalone stream; prime is the
@@ -405,9 +410,13 @@ func (st *stream) serve(w http.ResponseWriter, r *http.Request, drain <-chan str
 	for {
 		st.mu.Lock()
 		for len(st.queue) == 0 && !st.finished && !st.gone {
+			if st.wake == nil {
+				st.wake = make(chan struct{}, 1) // most POSTs never wait: their response is queued first
+			}
+			wake := st.wake
 			st.mu.Unlock()
 			select {
-			case <-st.wake:
+			case <-wake:
 			case <-r.Context().Done():
 				st.detach()
 				return
