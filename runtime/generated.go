@@ -28,24 +28,17 @@ import (
 // be pointer types; the handler gets a new *In per call.
 func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in In) (Out, error)) Tool {
 	newIn := generatedSchemas(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
-	in := &inputCodec{schema: trustedInputSchema(&t)}
 	out := newOutputCodecFor(&t)
 	name := t.Name
-	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
-		v := reflect.New(newIn).Interface().(In)
-		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
-			return res, err
-		}
-		o, err := fn(ctx, v)
-		if err != nil {
-			return failed(ctx, err)
-		}
-		var none Out // a nil pointer
-		if any(o) == any(none) {
-			return ErrorResult("tool returned no result"), nil
-		}
-		return out.result(ctx, name, o), nil
-	}
+	t.Handler = typedHandler(name, &inputCodec{schema: trustedInputSchema(&t)},
+		func() In { return reflect.New(newIn).Interface().(In) }, fn,
+		func(ctx context.Context, o Out) *CallToolResult {
+			var none Out // a nil pointer
+			if any(o) == any(none) {
+				return noResult()
+			}
+			return out.result(ctx, name, o)
+		})
 	return t
 }
 
@@ -53,22 +46,8 @@ func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in In) (Out
 // must be a pointer type.
 func GeneratedToolResult[In any](t Tool, fn func(ctx context.Context, in In) (*CallToolResult, error)) Tool {
 	newIn := generatedSchemas(&t, reflect.TypeFor[In](), nil)
-	in := &inputCodec{schema: trustedInputSchema(&t)}
-	name := t.Name
-	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
-		v := reflect.New(newIn).Interface().(In)
-		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
-			return res, err
-		}
-		res, err := fn(ctx, v)
-		if err != nil {
-			return failed(ctx, err)
-		}
-		if res == nil {
-			return ErrorResult("tool returned no result"), nil
-		}
-		return res, nil
-	}
+	t.Handler = typedHandler(t.Name, &inputCodec{schema: trustedInputSchema(&t)},
+		func() In { return reflect.New(newIn).Interface().(In) }, fn, builtResult)
 	return t
 }
 

@@ -42,8 +42,22 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 	in := newInputCodec[In](&t)
 	out := newOutputCodec[Out](&t)
 	name := t.Name
-	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
-		v := new(In)
+	t.Handler = typedHandler(name, in, newValue[In], fn, func(ctx context.Context, o *Out) *CallToolResult {
+		if o == nil {
+			return noResult()
+		}
+		return out.result(ctx, name, o)
+	})
+	return t
+}
+
+// typedHandler is the handler every typed adapter installs: a new input from
+// newIn, the arguments validated and decoded into it, fn called, and what
+// fn returned turned into the call's result by finish (an error by failed).
+func typedHandler[In, Out any](name string, in *inputCodec, newIn func() In, fn func(context.Context, In) (Out, error),
+	finish func(context.Context, Out) *CallToolResult) ToolHandler {
+	return func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+		v := newIn()
 		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
 			return res, err
 		}
@@ -51,13 +65,23 @@ func TypedTool[In, Out any](t Tool, fn func(ctx context.Context, in *In) (*Out, 
 		if err != nil {
 			return failed(ctx, err)
 		}
-		if o == nil {
-			return ErrorResult("tool returned no result"), nil
-		}
-		return out.result(ctx, name, o), nil
+		return finish(ctx, o), nil
 	}
-	return t
 }
+
+// newValue is a new zero *T, the input of a call of TypedTool.
+func newValue[T any]() *T { return new(T) }
+
+// builtResult finishes a call of a handler that builds its own result.
+func builtResult(_ context.Context, res *CallToolResult) *CallToolResult {
+	if res == nil {
+		return noResult()
+	}
+	return res
+}
+
+// noResult answers a handler that returned neither a result nor an error.
+func noResult() *CallToolResult { return ErrorResult("tool returned no result") }
 
 // failed turns a handler's error into the adapter's outcome: an isError result
 // with the error's text, or, for an *Error, the error itself (the session
@@ -74,22 +98,7 @@ func failed(ctx context.Context, err error) (*CallToolResult, error) {
 // TypedToolResult is TypedTool for a handler that builds its own result
 // (images, resource links, several blocks…). OutputSchema is left as given.
 func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*CallToolResult, error)) Tool {
-	in := newInputCodec[In](&t)
-	name := t.Name
-	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
-		v := new(In)
-		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
-			return res, err
-		}
-		res, err := fn(ctx, v)
-		if err != nil {
-			return failed(ctx, err)
-		}
-		if res == nil {
-			return ErrorResult("tool returned no result"), nil
-		}
-		return res, nil
-	}
+	t.Handler = typedHandler(t.Name, newInputCodec[In](&t), newValue[In], fn, builtResult)
 	return t
 }
 
