@@ -39,13 +39,10 @@ type Config struct {
 	Stderr   io.Writer       // the server's stderr; nil discards it
 	// Client is the HTTP client of the measured calls: "raw" (the default:
 	// hand-written HTTP/1.1, one kept-alive connection per call in flight,
-	// about a third of net/http's CPU per call) or "nethttp" (net/http's
-	// client, the harness of the results before 2026-11-29 17:00 UTC).
+	// 0.32–0.59× net/http's CPU per call in BENCHMARKS.md's runs) or
+	// "nethttp" (net/http's client, the harness of the earlier results).
 	Client string
 }
-
-// Clients are the values of Config.Client.
-var Clients = []string{"raw", "nethttp"}
 
 // Result is what a run measured.
 type Result struct {

@@ -154,3 +154,52 @@ func readRequest(t *testing.T, r *bufio.Reader) bool {
 	}
 	return true
 }
+
+// TestRawWorkerAllocations: once its buffers have grown, a call on a kept-alive
+// connection allocates nothing in the client (the point of the raw client).
+// The server is a loop that allocates nothing either: AllocsPerRun counts the
+// whole process.
+func TestRawWorkerAllocations(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	w := &rawWorker{addr: l.Addr().String(), head: []byte("POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: "), body: []byte(`{"id":7}`)}
+	request := make([]byte, len(w.head)+len("8\r\n\r\n")+len(w.body))
+	event := "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"content\":[]}}\n\n"
+	response := []byte(fmt.Sprintf("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\n\r\n", len(event), event))
+	go func() {
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		for {
+			if _, err := io.ReadFull(conn, request); err != nil {
+				return
+			}
+			if _, err := conn.Write(response); err != nil {
+				return
+			}
+		}
+	}()
+	var conns sync.Map
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	call := func() {
+		msg, format, err := w.call(ctx, &conns)
+		if err == nil {
+			err = checkResponse(msg, 7)
+		}
+		if err != nil || format != "sse" {
+			t.Fatal(format, err)
+		}
+	}
+	call() // dials and grows the buffers
+	if n := testing.AllocsPerRun(50, call); n != 0 {
+		t.Errorf("%v allocations per call, want 0", n)
+	}
+	w.conn.Close()
+}
