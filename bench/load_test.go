@@ -2,10 +2,12 @@ package bench
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,8 +15,10 @@ import (
 )
 
 // TestHarness builds the three servers and drives each briefly with the load
-// generator over stdio and Streamable HTTP, and reads their tools/list: the
-// harness of cmd/compare, in small.
+// generator over stdio and Streamable HTTP (with both HTTP clients: raw and
+// net/http), and reads their tools/list: the harness of cmd/compare, in
+// small. The raw client refuses a response that is not the result for its
+// request's id, so a pass also checks every answer's id.
 func TestHarness(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the server binaries")
@@ -39,10 +43,11 @@ func TestHarness(t *testing.T) {
 		if err := json.Unmarshal(st.ToolsList, &list); err != nil || len(list.Result.Tools) != 3 {
 			t.Errorf("%s: tools/list: %s", s, st.ToolsList)
 		}
-		for _, transport := range []string{"stdio", "http"} {
+		for _, transport := range []string{"stdio", "http raw", "http nethttp"} {
 			for _, tool := range load.Tools {
 				cfg := load.Config{Cmd: cmd, Tool: tool, Args: load.Arguments[tool], N: 200, C: 4, Warmup: 10, Timeout: 30 * time.Second}
-				if transport == "http" {
+				if client, ok := strings.CutPrefix(transport, "http "); ok {
+					cfg.Client = client
 					if cfg.HTTPAddr, err = load.FreeAddr(); err != nil {
 						t.Fatal(err)
 					}
@@ -57,6 +62,9 @@ func TestHarness(t *testing.T) {
 				}
 				if !bytes.Contains(r.Sample, []byte(`"result"`)) {
 					t.Errorf("%s %s %s: sample %s", s, transport, tool, r.Sample)
+				}
+				if wantFormat := map[string]string{"gosdk": "sse"}[s]; transport != "stdio" && r.Format != cmp.Or(wantFormat, "json") {
+					t.Errorf("%s %s %s: format %q", s, transport, tool, r.Format)
 				}
 			}
 		}

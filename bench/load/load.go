@@ -37,6 +37,11 @@ type Config struct {
 	Warmup   int             // calls before measuring (not counted)
 	Timeout  time.Duration   // for the whole run; 0 is 2 minutes
 	Stderr   io.Writer       // the server's stderr; nil discards it
+	// Client is the HTTP client of the measured calls: "raw" (the default:
+	// hand-written HTTP/1.1, one kept-alive connection per call in flight,
+	// 0.32–0.59× net/http's CPU per call in BENCHMARKS.md's runs) or
+	// "nethttp" (net/http's client, the harness of the earlier results).
+	Client string
 }
 
 // Result is what a run measured.
@@ -105,7 +110,14 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		}
 		d = newStdio(stdin, stdout)
 	} else {
-		d = newHTTP(cfg.HTTPAddr, cfg.C)
+		switch cfg.Client {
+		case "", "raw":
+			d = newRaw(cfg.HTTPAddr, cfg.C)
+		case "nethttp":
+			d = newHTTP(cfg.HTTPAddr, cfg.C)
+		default:
+			return nil, fmt.Errorf("load: unknown HTTP client %q (want raw or nethttp)", cfg.Client)
+		}
 	}
 	var tail tailBuffer // the end of the server's stderr, for error messages
 	if cfg.Stderr != nil {
@@ -219,7 +231,10 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	res.RPS = float64(cfg.N) / res.Elapsed.Seconds()
 	res.CPUPerCall = (total - cpu0) / time.Duration(cfg.N)
 	res.MaxRSSKB = ru.Maxrss
-	if h, ok := d.(*httpDriver); ok {
+	switch h := d.(type) {
+	case *httpDriver:
+		res.Format = h.format
+	case *rawDriver:
 		res.Format = h.format
 	}
 	res.P50, res.P99 = percentiles(latencies(d))
@@ -232,6 +247,8 @@ func latencies(d driver) []time.Duration {
 	case *stdioDriver:
 		return d.lat
 	case *httpDriver:
+		return d.lat
+	case *rawDriver:
 		return d.lat
 	}
 	return nil

@@ -48,10 +48,11 @@ func main() {
 	tools := flag.String("tools", strings.Join(load.Tools, ","), "tools to measure")
 	only := flag.String("servers", "mcpgen,gosdk,mcpgo,mcpgo-novalidate", "servers to measure")
 	genN := flag.Int("gen", 1000, "tools in the generator-cost spec (0 skips it)")
+	client := flag.String("client", "raw", "HTTP load generator: raw (hand-written HTTP/1.1, cheap) or nethttp (net/http's client)")
 	out := flag.String("out", "", "also write the raw results and the tools/list payloads to this directory")
 	flag.Parse()
 
-	if err := run(*rounds, *n, *c, *warmup, *timeout, split(*transports), split(*tools), split(*only), *genN, *out); err != nil {
+	if err := run(*rounds, *n, *c, *warmup, *timeout, split(*transports), split(*tools), split(*only), *genN, *out, *client); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		os.Exit(1)
 	}
@@ -69,7 +70,7 @@ func split(s string) []string {
 
 func logf(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
 
-func run(rounds, n, c, warmup int, timeout time.Duration, transports, tools, only []string, genN int, out string) error {
+func run(rounds, n, c, warmup int, timeout time.Duration, transports, tools, only []string, genN int, out, client string) error {
 	ctx := context.Background()
 	if _, err := os.Stat("go.mod"); err != nil || !bytes.Contains(must(os.ReadFile("go.mod")), []byte("module github.com/mcpgen/mcpgen/bench")) {
 		return errors.New("run me from bench/ (the benchmark's module)")
@@ -120,7 +121,7 @@ func run(rounds, n, c, warmup int, timeout time.Duration, transports, tools, onl
 				for i := range servers {
 					s := servers[(i+r)%len(servers)] // rotate who goes first
 					done++
-					cfg := load.Config{Cmd: s.cmd, Tool: tool, Args: load.Arguments[tool], N: n, C: c, Warmup: warmup, Timeout: timeout}
+					cfg := load.Config{Cmd: s.cmd, Tool: tool, Args: load.Arguments[tool], N: n, C: c, Warmup: warmup, Timeout: timeout, Client: client}
 					if tr == "http" {
 						if cfg.HTTPAddr, err = load.FreeAddr(); err != nil {
 							return err
@@ -144,7 +145,7 @@ func run(rounds, n, c, warmup int, timeout time.Duration, transports, tools, onl
 		}
 	}
 	if rounds > 0 {
-		printThroughput(results, servers, transports, tools, rounds, n, c, loads)
+		printThroughput(results, servers, transports, tools, rounds, n, c, loads, client)
 	}
 	if out != "" {
 		raw := map[string][]*load.Result{}
@@ -213,11 +214,11 @@ func summarize(rs []*load.Result) summary {
 
 func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
 
-func printThroughput(results map[key][]*load.Result, servers []server, transports, tools []string, rounds, n, c int, loads []float64) {
+func printThroughput(results map[key][]*load.Result, servers []server, transports, tools []string, rounds, n, c int, loads []float64, client string) {
 	fmt.Printf("## tools/call\n\n")
 	fmt.Printf("Each server is a separate process; each cell is the median of %d runs of %d calls with %d in flight (after a warmup), "+
 		"the servers measured in alternation. CPU is the server's user+sys time per call (rusage), RSS its peak resident set; "+
-		"the load generator's own CPU per call is shown too, since it shares the machine's cores with the server.\n\n", rounds, n, c)
+		"the load generator's own CPU per call is shown too, since it shares the machine's cores with the server. HTTP load generator: %s.\n\n", rounds, n, c, client)
 	if len(loads) > 0 {
 		s := slices.Clone(loads)
 		slices.Sort(s)

@@ -29,6 +29,7 @@ func main() {
 	c := flag.Int("c", 16, "calls in flight")
 	warmup := flag.Int("warmup", 2000, "calls before measuring")
 	timeout := flag.Duration("timeout", 2*time.Minute, "limit for the whole run")
+	client := flag.String("client", "raw", "HTTP client: raw (hand-written HTTP/1.1, cheap) or nethttp (net/http's client)")
 	jsonOut := flag.Bool("json", false, "print the result as JSON")
 	verbose := flag.Bool("v", false, "print a sample response and the server's stderr")
 	flag.Usage = func() {
@@ -56,7 +57,7 @@ func main() {
 			os.Exit(1)
 		}
 	}
-	cfg := load.Config{Cmd: flag.Args(), HTTPAddr: addr, Tool: *tool, Args: a, N: *n, C: *c, Warmup: *warmup, Timeout: *timeout}
+	cfg := load.Config{Cmd: flag.Args(), HTTPAddr: addr, Tool: *tool, Args: a, N: *n, C: *c, Warmup: *warmup, Timeout: *timeout, Client: *client}
 	if *verbose {
 		cfg.Stderr = os.Stderr
 	}
