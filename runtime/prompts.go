@@ -140,12 +140,7 @@ func (s *Server) RemovePrompt(name string) bool {
 
 // Prompts returns the registered prompts in order.
 func (s *Server) Prompts() []Prompt {
-	v := s.prompts.snapshot()
-	out := make([]Prompt, len(v.list))
-	for i, pe := range v.list {
-		out[i] = pe.p
-	}
-	return out
+	return values(&s.prompts, func(pe *promptEntry) Prompt { return pe.p })
 }
 
 func (ss *Session) promptsList(params json.RawMessage) (encoder, *Error) {

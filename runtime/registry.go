@@ -79,6 +79,17 @@ func (r *registry[E]) snapshot() *regView[E] {
 	return v
 }
 
+// values returns what r holds, in order, as read from each entry by get:
+// what the Server's list accessors (Tools, Prompts, …) return.
+func values[E listed, T any](r *registry[E], get func(E) T) []T {
+	v := r.snapshot()
+	out := make([]T, len(v.list))
+	for i, e := range v.list {
+		out[i] = get(e)
+	}
+	return out
+}
+
 // listPage is one page of a list method ({"tools":[…],"nextCursor":…}),
 // encoded from the entries' cached JSON.
 type listPage[E listed] struct {

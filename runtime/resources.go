@@ -130,12 +130,7 @@ func (s *Server) RemoveResource(uri string) bool {
 
 // Resources returns the registered static resources in order.
 func (s *Server) Resources() []Resource {
-	v := s.resources.snapshot()
-	out := make([]Resource, len(v.list))
-	for i, re := range v.list {
-		out[i] = re.res
-	}
-	return out
+	return values(&s.resources, func(re *resourceEntry) Resource { return re.res })
 }
 
 // validURI reports whether uri is what resources/read accepts: an absolute

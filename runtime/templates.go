@@ -107,12 +107,7 @@ func (s *Server) RemoveResourceTemplate(name string) bool {
 
 // ResourceTemplates returns the registered resource templates in order.
 func (s *Server) ResourceTemplates() []ResourceTemplate {
-	v := s.templates.snapshot()
-	out := make([]ResourceTemplate, len(v.list))
-	for i, te := range v.list {
-		out[i] = te.tmpl
-	}
-	return out
+	return values(&s.templates, func(te *templateEntry) ResourceTemplate { return te.tmpl })
 }
 
 func (ss *Session) templatesList(params json.RawMessage) (encoder, *Error) {

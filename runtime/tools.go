@@ -155,12 +155,7 @@ func mustObject(where, field string, raw json.RawMessage) json.RawMessage {
 // Tools returns the registered tools in order, with InputSchema and
 // OutputSchema as advertised in tools/list. Do not modify their byte slices.
 func (s *Server) Tools() []Tool {
-	v := s.tools.snapshot()
-	out := make([]Tool, len(v.list))
-	for i, te := range v.list {
-		out[i] = te.tool
-	}
-	return out
+	return values(&s.tools, func(te *toolEntry) Tool { return te.tool })
 }
 
 func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
