@@ -81,6 +81,19 @@ func (w *writer) link(kind, name string) string {
 	return "[" + code(name) + "](#" + w.itemSlugs[kind+"\x00"+name] + ")"
 }
 
+// section writes a "## title" section of one entry per item, or nothing
+// when there are none.
+func section[T any](w *writer, title string, items []T, entry func(T)) {
+	if len(items) == 0 {
+		return
+	}
+	w.p("## %s", title)
+	w.p("")
+	for _, it := range items {
+		entry(it)
+	}
+}
+
 func (w *writer) p(format string, args ...any) {
 	fmt.Fprintf(&w.buf, format, args...)
 	w.buf.WriteString("\n")
@@ -111,41 +124,11 @@ func (w *writer) render() {
 		w.p("%s", quote(s.Server.Instructions))
 		w.p("")
 	}
-	if len(s.Tools) > 0 {
-		w.p("## Tools")
-		w.p("")
-		for _, t := range s.Tools {
-			w.tool(t)
-		}
-	}
-	if len(s.Resources) > 0 {
-		w.p("## Resources")
-		w.p("")
-		for _, r := range s.Resources {
-			w.resource(r)
-		}
-	}
-	if len(s.ResourceTemplates) > 0 {
-		w.p("## Resource templates")
-		w.p("")
-		for _, t := range s.ResourceTemplates {
-			w.template(t)
-		}
-	}
-	if len(s.Prompts) > 0 {
-		w.p("## Prompts")
-		w.p("")
-		for _, p := range s.Prompts {
-			w.prompt(p)
-		}
-	}
-	if len(s.Types) > 0 {
-		w.p("## Types")
-		w.p("")
-		for _, nt := range s.Types {
-			w.namedType(nt)
-		}
-	}
+	section(w, "Tools", s.Tools, w.tool)
+	section(w, "Resources", s.Resources, w.resource)
+	section(w, "Resource templates", s.ResourceTemplates, w.template)
+	section(w, "Prompts", s.Prompts, w.prompt)
+	section(w, "Types", s.Types, w.namedType)
 }
 
 // contents lists every item, linked, one line per section.
