@@ -144,11 +144,7 @@ func (s *Server) Prompts() []Prompt {
 }
 
 func (ss *Session) promptsList(params json.RawMessage) (encoder, *Error) {
-	v := ss.srv.prompts.snapshot()
-	if !ss.offers(capPrompts, len(v.list)) {
-		return nil, errorf(CodeMethodNotFound, `method "prompts/list" not found: this server has no prompts`)
-	}
-	return page(ss, "prompts", v, params)
+	return listMethod(ss, capPrompts, "prompts", &ss.srv.prompts, params)
 }
 
 // promptsGet checks a prompts/get request, its arguments against the

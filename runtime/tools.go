@@ -159,11 +159,7 @@ func (s *Server) Tools() []Tool {
 }
 
 func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
-	v := ss.srv.tools.snapshot()
-	if !ss.offers(capTools, len(v.list)) {
-		return nil, errorf(CodeMethodNotFound, `method "tools/list" not found: this server has no tools`)
-	}
-	return page(ss, "tools", v, params)
+	return listMethod(ss, capTools, "tools", &ss.srv.tools, params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own
