@@ -74,7 +74,7 @@ func valuePos(s *Schema, key string) Pos {
 func presentKeys(s *Schema) []string {
 	if s.Fields != nil {
 		keys := make([]string, 0, len(s.Fields))
-		for _, k := range allSchemaKeys {
+		for _, k := range schemaFields.keys() {
 			if _, ok := s.Fields[k]; ok {
 				keys = append(keys, k)
 			}
