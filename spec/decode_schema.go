@@ -119,7 +119,7 @@ func init() {
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Description, _ = d.str(v, "description") }),
 		schemaField("nullable", "Also allow null (a *T in Go).", flagSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Nullable, _ = d.boolean(v, "nullable") }),
-		schemaField("default", "The default value: carried into the JSON Schema, and filled in when a client leaves the optional value out (on a template variable, only a query variable such as {?q}).", `true`,
+		schemaField("default", "The default value: carried into the JSON Schema, and filled in when a client leaves the optional value out (on a template variable, only a query variable such as {?q}).", `{}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Default, _ = d.value(v) }),
 		schemaField("examples", "Example values, carried into the JSON Schema.", `{"type":"array","items":true}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Examples = d.values(v, "examples") }),
