@@ -4,6 +4,12 @@
 // The package knows YAML and the MCP vocabulary, and nothing of Go code: the
 // generator (package gen) turns a validated *Spec into Go. Every element keeps
 // the Pos of its YAML node so that every finding prints as file:line:col.
+//
+// The grammar is in one place: one table of keys per kind of mapping
+// (grammar.go, and the tables beside each decoder), from which the decoder
+// reads, unknown keys get their did-you-mean hints, and FormatMappings
+// describes the format for mcpgen.schema.json. The fields that tools,
+// resources, templates and prompts share are one embedded Item.
 package spec
 
 // Pos is a position in the spec file, 1-based. The zero Pos means "unknown".
