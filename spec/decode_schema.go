@@ -8,33 +8,40 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The schema keys. annotationKeys may sit beside anything, $ref and goType
-// included; the others belong to one kind each (see kindKeys).
-var (
-	annotationKeys = []string{"title", "description", "nullable", "default", "examples"}
-	kindKeys       = map[Kind][]string{
-		KindString:  {"enum", "pattern", "format", "minLength", "maxLength", "x-mcp-header"},
-		KindInteger: {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "x-mcp-header"},
-		KindNumber:  {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-		KindBoolean: {"x-mcp-header"},
-		KindArray:   {"items", "minItems", "maxItems", "uniqueItems"},
-		KindObject:  {"properties", "required", "additionalProperties"},
-		KindMap:     {"values", "additionalProperties"},
-		KindAny:     {},
-		KindRef:     {"$ref"},
-		KindGoType:  {"goType"},
-	}
-	// typeNames are the values `type:` accepts, in the reference's order.
-	typeNames = []string{"string", "integer", "number", "boolean", "array", "object", "map", "any"}
-)
+// typeNames are the values `type:` accepts, in the reference's order.
+var typeNames = []string{"string", "integer", "number", "boolean", "array", "object", "map", "any"}
 
-// validKeys are the keys a schema of kind k may hold.
+// validKeys are the keys a schema of kind k may hold, in table order.
 func validKeys(k Kind) []string {
-	keys := slices.Clone(annotationKeys)
-	if k != KindRef && k != KindGoType {
-		keys = append([]string{"type"}, keys...)
+	var keys []string
+	for _, sk := range schemaKeys {
+		if sk.appliesTo(k) {
+			keys = append(keys, sk.key)
+		}
 	}
-	return append(keys, kindKeys[k]...)
+	return keys
+}
+
+// kindKeys are the keys that only some kinds of schema hold, and k among
+// them.
+func kindKeys(k Kind) []string {
+	var keys []string
+	for _, sk := range schemaKeys {
+		if sk.kinds != nil && sk.appliesTo(k) {
+			keys = append(keys, sk.key)
+		}
+	}
+	return keys
+}
+
+// keyDomain says the kinds key applies to, in words ("" for every kind).
+func keyDomain(key string) string {
+	for _, sk := range schemaKeys {
+		if sk.key == key {
+			return sk.words
+		}
+	}
+	return ""
 }
 
 // unsupportedHints answer the JSON Schema keys people reach for that the spec
@@ -55,43 +62,71 @@ type schemaDecoding struct {
 	required []entry
 }
 
-// schemaFields are the keys of a schema, in the reference's order; which
-// kinds accept each is annotationKeys and kindKeys. It is filled in init:
-// its keys decode schemas themselves (items, properties, …), and Go refuses
-// a variable whose initializer refers to itself.
-var schemaFields fields[*schemaDecoding]
+// schemaKey is a key of a schema: its field, and the kinds of schema that
+// accept it.
+type schemaKey struct {
+	field[*schemaDecoding]
+	applies
+}
+
+// applies says which kinds of schema accept a key: kinds (nil for every
+// kind), and words, the same for the message about a key on a wrong kind.
+type applies struct {
+	kinds []Kind
+	words string
+}
+
+func (a applies) appliesTo(k Kind) bool { return a.kinds == nil || slices.Contains(a.kinds, k) }
+
+var (
+	anyKind   = applies{}
+	toStrings = applies{[]Kind{KindString}, "strings"}
+	toNumbers = applies{[]Kind{KindInteger, KindNumber}, "integers and numbers"}
+	toArrays  = applies{[]Kind{KindArray}, "arrays"}
+	toObjects = applies{[]Kind{KindObject}, "objects"}
+)
+
+// schemaKeys are the keys of a schema, in the reference's order, and
+// schemaFields the same as a table for decodeMapping. They are filled in
+// init: their keys decode schemas themselves (items, properties, …), and Go
+// refuses a variable whose initializer refers to itself.
+var (
+	schemaKeys   []schemaKey
+	schemaFields fields[*schemaDecoding]
+)
 
 // schemaField is a key of a schema; decode records where the key and its
 // value are (Schema.Fields, Schema.FieldValues) before read runs.
-func schemaField(key, doc, schema string, read func(d *decoder, sd *schemaDecoding, v *yaml.Node)) field[*schemaDecoding] {
-	return field[*schemaDecoding]{key: key, doc: doc, schema: schema,
+func schemaField(key string, a applies, doc, schema string, read func(d *decoder, sd *schemaDecoding, v *yaml.Node)) schemaKey {
+	return schemaKey{applies: a, field: field[*schemaDecoding]{key: key, doc: doc, schema: schema,
 		decode: func(d *decoder, sd *schemaDecoding, e entry) {
 			sd.Fields[e.key], sd.FieldValues[e.key] = posOf(e.keyNode), posOf(e.value)
 			read(d, sd, e.value)
-		}}
+		}}}
 }
 
-func intField(key, doc string, into func(*Schema) **int64) field[*schemaDecoding] {
-	return schemaField(key, doc, `{"type":"integer","minimum":0}`,
+func intField(key string, a applies, doc string, into func(*Schema) **int64) schemaKey {
+	return schemaField(key, a, doc, `{"type":"integer","minimum":0}`,
 		func(d *decoder, sd *schemaDecoding, v *yaml.Node) { *into(sd.Schema) = d.intPtr(v, key) })
 }
 
-func numberField(key, doc, schema string, into func(*Schema) **Number) field[*schemaDecoding] {
-	return schemaField(key, doc, schema,
+func numberField(key, doc, schema string, into func(*Schema) **Number) schemaKey {
+	return schemaField(key, toNumbers, doc, schema,
 		func(d *decoder, sd *schemaDecoding, v *yaml.Node) { *into(sd.Schema) = d.numPtr(v, key) })
 }
 
 func init() {
 	const number = `{"type":"number"}`
-	schemaFields = fields[*schemaDecoding]{
+	var typed []Kind // every kind but $ref and goType
+	for _, t := range typeNames {
+		typed = append(typed, Kind(t))
+	}
+	schemaKeys = []schemaKey{
 		// type is read once every key is, as what it means can depend on
 		// them (object with an additionalProperties schema is a map).
-		{key: "type", doc: "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value.",
-			schema: stringEnum(typeNames), decode: func(d *decoder, sd *schemaDecoding, e entry) {
-				sd.Fields[e.key], sd.FieldValues[e.key] = posOf(e.keyNode), posOf(e.value)
-				sd.typ = &e
-			}},
-		schemaField("$ref", "The name of a type under types: (not a JSON pointer). Recursion is allowed through an array, a map or nullable.", stringSchema,
+		schemaField("type", applies{typed, "schemas without $ref or goType"}, "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value.",
+			stringEnum(typeNames), func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.typ = &entry{key: "type", value: v} }),
+		schemaField("$ref", applies{[]Kind{KindRef}, "$ref schemas"}, "The name of a type under types: (not a JSON pointer). Recursion is allowed through an array, a map or nullable.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				s := sd.Schema
 				var ok bool
@@ -105,7 +140,7 @@ func init() {
 					s.Ref = name
 				}
 			}),
-		schemaField("goType", "An existing Go type, such as time.Time or github.com/acme/x/model.Order; its schema is reflected.", `{"type":"string","pattern":"^\\S+\\.\\w+$"}`,
+		schemaField("goType", applies{[]Kind{KindGoType}, "goType schemas"}, "An existing Go type, such as time.Time or github.com/acme/x/model.Order; its schema is reflected.", `{"type":"string","pattern":"^\\S+\\.\\w+$"}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				if text, ok := d.str(v, "goType"); ok {
 					sd.GoType = parseGoType(text, posOf(v))
@@ -113,29 +148,29 @@ func init() {
 					d.skip[sd.Schema] = true // said once, here
 				}
 			}),
-		schemaField("title", "A short title, carried into the JSON Schema.", stringSchema,
+		schemaField("title", anyKind, "A short title, carried into the JSON Schema.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Title, _ = d.str(v, "title") }),
-		schemaField("description", "What the value means; carried into the JSON Schema and the Go doc comment.", stringSchema,
+		schemaField("description", anyKind, "What the value means; carried into the JSON Schema and the Go doc comment.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Description, _ = d.str(v, "description") }),
-		schemaField("nullable", "Also allow null (a *T in Go).", flagSchema,
+		schemaField("nullable", anyKind, "Also allow null (a *T in Go).", flagSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Nullable, _ = d.boolean(v, "nullable") }),
-		schemaField("default", "The default value: carried into the JSON Schema, and filled in when a client leaves the optional value out (on a template variable, only a query variable such as {?q}).", `{}`,
+		schemaField("default", anyKind, "The default value: carried into the JSON Schema, and filled in when a client leaves the optional value out (on a template variable, only a query variable such as {?q}).", `{}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Default, _ = d.value(v) }),
-		schemaField("examples", "Example values, carried into the JSON Schema.", `{"type":"array","items":true}`,
+		schemaField("examples", anyKind, "Example values, carried into the JSON Schema.", `{"type":"array","items":true}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Examples = d.values(v, "examples") }),
-		schemaField("enum", "The allowed values: strings, integers or numbers. A named Go type with one constant per value.", `{"type":"array","items":true,"minItems":1}`,
+		schemaField("enum", applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}, "The allowed values: strings, integers or numbers. A named Go type with one constant per value.", `{"type":"array","items":true,"minItems":1}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				sd.Enum = d.values(v, "enum")
 				if n := deref(v); n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
 					d.errorf(posOf(v), "enum must not be empty")
 				}
 			}),
-		schemaField("pattern", "Strings: a regular expression (RE2) the value matches.", stringSchema,
+		schemaField("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Pattern, _ = d.str(v, "pattern") }),
-		schemaField("format", "Strings: a JSON Schema format, such as email, uri, uuid or date-time.", stringSchema,
+		schemaField("format", toStrings, "Strings: a JSON Schema format, such as email, uri, uuid or date-time.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Format, _ = d.str(v, "format") }),
-		intField("minLength", "Strings: the least number of characters.", func(s *Schema) **int64 { return &s.MinLength }),
-		intField("maxLength", "Strings: the most number of characters.", func(s *Schema) **int64 { return &s.MaxLength }),
+		intField("minLength", toStrings, "Strings: the least number of characters.", func(s *Schema) **int64 { return &s.MinLength }),
+		intField("maxLength", toStrings, "Strings: the most number of characters.", func(s *Schema) **int64 { return &s.MaxLength }),
 		numberField("minimum", "Integers and numbers: the least value.", number, func(s *Schema) **Number { return &s.Minimum }),
 		numberField("maximum", "Integers and numbers: the greatest value.", number, func(s *Schema) **Number { return &s.Maximum }),
 		numberField("exclusiveMinimum", "Integers and numbers: the value is greater than this.", number,
@@ -144,15 +179,15 @@ func init() {
 			func(s *Schema) **Number { return &s.ExclusiveMaximum }),
 		numberField("multipleOf", "Integers and numbers: the value is a multiple of this.", `{"type":"number","exclusiveMinimum":0}`,
 			func(s *Schema) **Number { return &s.MultipleOf }),
-		schemaField("items", "Arrays: the schema of every item ([]T in Go).", defRef("Schema"),
+		schemaField("items", toArrays, "Arrays: the schema of every item ([]T in Go).", defRef("Schema"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Items = d.schema(v, "items") }),
-		intField("minItems", "Arrays: the least number of items.", func(s *Schema) **int64 { return &s.MinItems }),
-		intField("maxItems", "Arrays: the most number of items.", func(s *Schema) **int64 { return &s.MaxItems }),
-		schemaField("uniqueItems", "Arrays: no two items are equal.", flagSchema,
+		intField("minItems", toArrays, "Arrays: the least number of items.", func(s *Schema) **int64 { return &s.MinItems }),
+		intField("maxItems", toArrays, "Arrays: the most number of items.", func(s *Schema) **int64 { return &s.MaxItems }),
+		schemaField("uniqueItems", toArrays, "Arrays: no two items are equal.", flagSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.UniqueItems, _ = d.boolean(v, "uniqueItems") }),
-		schemaField("properties", "Objects: the properties, in order (a Go struct). Those not in required are optional (runtime.Opt[T] in Go).", mapOf(defRef("Schema")),
+		schemaField("properties", toObjects, "Objects: the properties, in order (a Go struct). Those not in required are optional (runtime.Opt[T] in Go).", mapOf(defRef("Schema")),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Properties = d.properties(v) }),
-		schemaField("required", "Objects: the names of the required properties.", `{"type":"array","items":{"type":"string"},"uniqueItems":true}`,
+		schemaField("required", toObjects, "Objects: the names of the required properties.", `{"type":"array","items":{"type":"string"},"uniqueItems":true}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				items, _ := d.list(v, "required")
 				for _, item := range items {
@@ -163,7 +198,7 @@ func init() {
 					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
 				}
 			}),
-		schemaField("additionalProperties", "Objects: true to accept keys that are not properties (closed by default). Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
+		schemaField("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default). Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				switch n := deref(v); {
 				case n.Kind == yaml.MappingNode:
@@ -174,15 +209,18 @@ func init() {
 					d.errorf(posOf(v), "additionalProperties must be true, false or a schema")
 				}
 			}),
-		schemaField("values", "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
+		schemaField("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Values = d.schema(v, "values") }),
-		schemaField("x-mcp-header", "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
+		schemaField("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
 			`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				if sd.MCPHeader, _ = d.str(v, "x-mcp-header"); sd.MCPHeader == "" && isString(v) {
 					d.errorf(posOf(v), "x-mcp-header must not be empty: it names the header Mcp-Param-{name}")
 				}
 			}),
+	}
+	for _, sk := range schemaKeys {
+		schemaFields = append(schemaFields, sk.field)
 	}
 }
 
@@ -360,7 +398,7 @@ func enumKind(enum []*Value) Kind {
 func guessType(s *Schema) string {
 	var guess []string
 	for _, k := range typeNames {
-		for _, key := range kindKeys[Kind(k)] {
+		for _, key := range kindKeys(Kind(k)) {
 			if key != "enum" && s.Fields[key] != (Pos{}) {
 				guess = append(guess, k)
 				break

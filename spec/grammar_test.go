@@ -3,7 +3,6 @@ package spec
 import (
 	"encoding/json"
 	"regexp"
-	"slices"
 	"testing"
 )
 
@@ -58,22 +57,15 @@ func TestFormatMappingsAreWhole(t *testing.T) {
 	}
 }
 
-// TestKindKeysAreSchemaKeys: the keys each kind of schema accepts are keys
-// of the schema table, so that the decoder reads them.
-func TestKindKeysAreSchemaKeys(t *testing.T) {
-	keys := schemaFields.keys()
-	for _, k := range typeNames {
-		for _, key := range validKeys(Kind(k)) {
-			if !slices.Contains(keys, key) {
-				t.Errorf("%s schemas accept %q, which schemaFields lacks", k, key)
-			}
+// TestSchemaKeysSayWhereTheyApply: a key that only some kinds of schema
+// accept names them in words, for the message about a misplaced key.
+func TestSchemaKeysSayWhereTheyApply(t *testing.T) {
+	for _, sk := range schemaKeys {
+		if (sk.kinds == nil) != (sk.words == "") {
+			t.Errorf("schema key %q applies to %v, described as %q", sk.key, sk.kinds, sk.words)
 		}
 	}
-	for _, k := range []Kind{KindRef, KindGoType} {
-		for _, key := range validKeys(k) {
-			if !slices.Contains(keys, key) {
-				t.Errorf("%s schemas accept %q, which schemaFields lacks", k, key)
-			}
-		}
+	if len(schemaFields) != len(schemaKeys) {
+		t.Errorf("schemaFields has %d keys, schemaKeys %d", len(schemaFields), len(schemaKeys))
 	}
 }
