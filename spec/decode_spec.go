@@ -6,8 +6,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// topFields are the keys of the document. mcpgen and types are read apart
-// as well: the version before anything, the type names before any schema.
+// topFields are the keys of the document. The names under types: are also
+// read ahead of the rest (see spec), before any schema.
 var topFields = fields[*Spec]{
 	{key: "mcpgen", required: true, doc: "The spec format version; 1 is the only one.",
 		schema: `{"type":"integer","enum":[1]}`, decode: func(d *decoder, s *Spec, e entry) { d.version(s, e.value) }},

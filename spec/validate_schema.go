@@ -63,9 +63,9 @@ func valuePos(s *Schema, key string) Pos {
 func presentKeys(s *Schema) []string {
 	if s.Fields != nil {
 		keys := make([]string, 0, len(s.Fields))
-		for _, k := range schemaFields.keys() {
-			if _, ok := s.Fields[k]; ok {
-				keys = append(keys, k)
+		for _, f := range schemaFields {
+			if _, ok := s.Fields[f.key]; ok {
+				keys = append(keys, f.key)
 			}
 		}
 		return keys
