@@ -108,7 +108,7 @@ type FormatMapping struct {
 // first, then every named kind of value. It is read from the tables the
 // decoder uses, so the two cannot disagree.
 func FormatMappings() []FormatMapping {
-	schemaKeys := formatKeys(schemaFields)
+	schema := formatKeys(schemaFields)
 	return []FormatMapping{
 		{Name: "", Keys: formatKeys(topFields)},
 		{Name: "Server", Keys: formatKeys(serverFields)},
@@ -121,7 +121,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "Version", Schema: `{"anyOf":[{"type":"string","minLength":1},{"type":"number"}]}`},
 		{Name: "Lint", Keys: formatKeys(lintFields)},
 		{Name: "LintRules", Schema: `{"type":"array","items":` + stringEnum(LintRuleIDs) + `}`},
-		{Name: "Schema", Keys: schemaKeys},
+		{Name: "Schema", Keys: schema},
 		{Name: "AdditionalProperties", Schema: `{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/Schema"}],"default":false}`},
 		{Name: "Tool", Keys: formatKeys(toolFields), Schema: `{"allOf":[{"not":{"required":["input","inputSchema"]}},{"not":{"required":["output","outputSchema"]}}]}`},
 		{Name: "RawSchema", Schema: `{"type":"object","description":"A JSON Schema (draft 2020-12)."}`},
@@ -136,7 +136,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "Content", Schema: `{"oneOf":[` + stringEnum(contentWords) + `,{"$ref":"#/$defs/Schema"}],"default":"text"}`},
 		{Name: "ResourceTemplate", Keys: formatKeys(templateFields)},
 		// A variable is a schema with `complete` beside its keys.
-		{Name: "Variable", Keys: append(slices.Clip(schemaKeys), formatKeys(variableFields)...)},
+		{Name: "Variable", Keys: append(slices.Clip(schema), formatKeys(variableFields)...)},
 		{Name: "Prompt", Keys: formatKeys(promptFields)},
 		{Name: "Argument", Keys: formatKeys(argumentFields)},
 		{Name: "Message", Keys: formatKeys(messageFields), Schema: `{"oneOf":[{"required":["text"]},{"required":["resource"]},{"required":["image"]},{"required":["audio"]}]}`},
