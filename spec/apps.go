@@ -96,11 +96,31 @@ func (u *ToolUI) AppOnly() bool {
 	return u != nil && len(u.Visibility) > 0 && !slices.Contains(u.Visibility, "model")
 }
 
-var (
-	resourceUIKeys = []string{"html", "csp", "permissions", "domain", "prefersBorder"}
-	cspKeys        = []string{"connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"}
-	toolUIKeys     = []string{"resource", "visibility"}
-)
+var resourceUIFields = fields[*ResourceUI]{
+	{key: "html", doc: "The view's HTML file, relative to the spec, embedded into the generated package. Absent: a handler method returns the HTML.", schema: nonEmptyString,
+		decode: func(d *decoder, u *ResourceUI, e entry) { u.HTML, u.HTMLPos = requiredStr(e.value) }},
+	{key: "csp", doc: "The origins the view may reach; absent: none (the host's restrictive default).", schema: defRef("AppCSP"),
+		decode: func(d *decoder, u *ResourceUI, e entry) { u.CSP = d.csp(e.value) }},
+	{key: "permissions", doc: "Browser permissions the view asks the host for; none by default, and lint warns on each.",
+		schema: `{"type":"array","items":` + stringEnum(AppPermissions) + `,"uniqueItems":true}`,
+		decode: func(d *decoder, u *ResourceUI, e entry) {
+			items, _ := d.list(e.value, "permissions")
+			for _, item := range items {
+				if p, ok := d.str(item, "each permission"); ok {
+					u.Permissions = append(u.Permissions, p)
+					u.PermissionsPos = append(u.PermissionsPos, posOf(item))
+				}
+			}
+		}},
+	{key: "domain", doc: "A dedicated sandbox origin for the view, in the host's format.", schema: nonEmptyString,
+		decode: func(d *decoder, u *ResourceUI, e entry) { u.Domain, u.DomainPos = requiredStr(e.value) }},
+	{key: "prefersBorder", doc: "Whether the host should draw a border around the view.", schema: booleanSchema,
+		decode: func(d *decoder, u *ResourceUI, e entry) {
+			if b, ok := d.boolean(e.value, "prefersBorder"); ok {
+				u.PrefersBorder = &b
+			}
+		}},
+}
 
 // resourceUI decodes a resource's `ui:` key.
 func (d *decoder) resourceUI(n *yaml.Node) *ResourceUI {
@@ -112,31 +132,28 @@ func (d *decoder) resourceUI(n *yaml.Node) *ResourceUI {
 	if !ok {
 		return u
 	}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "html":
-			u.HTML, u.HTMLPos = requiredStr(e.value)
-		case "csp":
-			u.CSP = d.csp(e.value)
-		case "permissions":
-			items, _ := d.list(e.value, "permissions")
+	decodeMapping(d, m, u, resourceUIFields, func(e entry) { d.unknownKey(e, "in ui", resourceUIFields.keys()) })
+	return u
+}
+
+// originsField is one list of origins of `ui.csp`.
+func originsField(key, doc string, into func(*AppCSP) *[]Origin) field[*AppCSP] {
+	return field[*AppCSP]{key: key, doc: doc, schema: listOf(stringSchema),
+		decode: func(d *decoder, c *AppCSP, e entry) {
+			items, _ := d.list(e.value, key)
 			for _, item := range items {
-				if p, ok := d.str(item, "each permission"); ok {
-					u.Permissions = append(u.Permissions, p)
-					u.PermissionsPos = append(u.PermissionsPos, posOf(item))
+				if s, ok := d.str(item, "each origin of "+key); ok {
+					*into(c) = append(*into(c), Origin{Pos: posOf(item), Value: s})
 				}
 			}
-		case "domain":
-			u.Domain, u.DomainPos = requiredStr(e.value)
-		case "prefersBorder":
-			if b, ok := d.boolean(e.value, "prefersBorder"); ok {
-				u.PrefersBorder = &b
-			}
-		default:
-			d.unknownKey(e, "in ui", resourceUIKeys)
-		}
-	}
-	return u
+		}}
+}
+
+var cspFields = fields[*AppCSP]{
+	originsField("connectDomains", "Origins for fetch, XHR and WebSocket (connect-src).", func(c *AppCSP) *[]Origin { return &c.ConnectDomains }),
+	originsField("resourceDomains", "Origins of images, scripts, styles, fonts and media.", func(c *AppCSP) *[]Origin { return &c.ResourceDomains }),
+	originsField("frameDomains", "Origins of nested iframes (frame-src).", func(c *AppCSP) *[]Origin { return &c.FrameDomains }),
+	originsField("baseUriDomains", "Origins allowed in <base href> (base-uri).", func(c *AppCSP) *[]Origin { return &c.BaseURIDomains }),
 }
 
 func (d *decoder) csp(n *yaml.Node) *AppCSP {
@@ -145,43 +162,16 @@ func (d *decoder) csp(n *yaml.Node) *AppCSP {
 		return nil
 	}
 	c := &AppCSP{Pos: posOf(n)}
-	for _, e := range d.entries(m, "key") {
-		var dst *[]Origin
-		switch e.key {
-		case "connectDomains":
-			dst = &c.ConnectDomains
-		case "resourceDomains":
-			dst = &c.ResourceDomains
-		case "frameDomains":
-			dst = &c.FrameDomains
-		case "baseUriDomains":
-			dst = &c.BaseURIDomains
-		default:
-			d.unknownKey(e, "in csp", cspKeys)
-			continue
-		}
-		items, _ := d.list(e.value, e.key)
-		for _, item := range items {
-			if s, ok := d.str(item, "each origin of "+e.key); ok {
-				*dst = append(*dst, Origin{Pos: posOf(item), Value: s})
-			}
-		}
-	}
+	decodeMapping(d, m, c, cspFields, func(e entry) { d.unknownKey(e, "in csp", cspFields.keys()) })
 	return c
 }
 
-// toolUI decodes a tool's `ui:` key.
-func (d *decoder) toolUI(n *yaml.Node) *ToolUI {
-	m, ok := d.mapping(n, "ui")
-	if !ok {
-		return nil
-	}
-	u := &ToolUI{Pos: posOf(n)}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "resource":
-			u.Resource, u.ResourcePos = requiredStr(e.value)
-		case "visibility":
+var toolUIFields = fields[*ToolUI]{
+	{key: "resource", required: true, doc: "The name (key under resources:) of the ui:// resource the tool is shown in (required).", schema: nonEmptyString,
+		decode: func(d *decoder, u *ToolUI, e entry) { u.Resource, u.ResourcePos = requiredStr(e.value) }},
+	{key: "visibility", doc: "Who may call the tool: model, app or both (the default).",
+		schema: `{"type":"array","items":` + stringEnum(AppVisibilities) + `,"minItems":1,"uniqueItems":true}`,
+		decode: func(d *decoder, u *ToolUI, e entry) {
 			items, ok := d.list(e.value, "visibility")
 			if ok && len(items) == 0 {
 				d.errorf(posOf(e.value), "visibility must not be empty; leave it out for [model, app]")
@@ -192,10 +182,17 @@ func (d *decoder) toolUI(n *yaml.Node) *ToolUI {
 					u.VisibilityPos = append(u.VisibilityPos, posOf(item))
 				}
 			}
-		default:
-			d.unknownKey(e, "in ui", toolUIKeys)
-		}
+		}},
+}
+
+// toolUI decodes a tool's `ui:` key.
+func (d *decoder) toolUI(n *yaml.Node) *ToolUI {
+	m, ok := d.mapping(n, "ui")
+	if !ok {
+		return nil
 	}
+	u := &ToolUI{Pos: posOf(n)}
+	decodeMapping(d, m, u, toolUIFields, func(e entry) { d.unknownKey(e, "in ui", toolUIFields.keys()) })
 	return u
 }
 

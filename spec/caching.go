@@ -43,11 +43,33 @@ type Caching struct {
 	Tools, Prompts, Resources, ResourceTemplates *CacheHint
 }
 
-var (
-	cacheHintKeys = []string{"ttl", "scope"}
-	cachingKeys   = []string{"ttl", "scope", "tools", "prompts", "resources", "resourceTemplates"}
-	cacheScopes   = []string{"public", "private"}
-)
+// cacheScopes are the values of a hint's scope.
+var cacheScopes = []string{"public", "private"}
+
+var cachingFields = fields[*Caching]{
+	{key: "ttl", doc: "The default ttl of every cacheable result (server/discover, the lists, resources/read): a Go duration such as 90s or 5m.", schema: defRef("Duration"),
+		decode: func(d *decoder, c *Caching, e entry) { d.cacheTTL(&c.CacheHint, e) }},
+	{key: "scope", doc: "The default scope: public or private (the default).", schema: stringEnum(cacheScopes),
+		decode: func(d *decoder, c *Caching, e entry) { d.cacheScope(&c.CacheHint, e) }},
+	listHintField("tools", "The hint of tools/list.", func(c *Caching) **CacheHint { return &c.Tools }),
+	listHintField("prompts", "The hint of prompts/list.", func(c *Caching) **CacheHint { return &c.Prompts }),
+	listHintField("resources", "The hint of resources/list, and of the reads of resources without a cache of their own.",
+		func(c *Caching) **CacheHint { return &c.Resources }),
+	listHintField("resourceTemplates", "The hint of resources/templates/list.", func(c *Caching) **CacheHint { return &c.ResourceTemplates }),
+}
+
+// listHintField is the hint of one list in server.caching.
+func listHintField(key, doc string, into func(*Caching) **CacheHint) field[*Caching] {
+	return field[*Caching]{key: key, doc: doc, schema: defRef("CacheHint"),
+		decode: func(d *decoder, c *Caching, e entry) { *into(c) = d.cacheHint(e.value, "caching."+key) }}
+}
+
+var cacheHintFields = fields[*CacheHint]{
+	{key: "ttl", doc: "How long a client may reuse the result: a Go duration such as 90s, 5m or 1h (sent as ttlMs; default 0).", schema: defRef("Duration"),
+		decode: (*decoder).cacheTTL},
+	{key: "scope", doc: "Who may reuse it: public (shared caches too) or private (the client that asked; the default).", schema: stringEnum(cacheScopes),
+		decode: (*decoder).cacheScope},
+}
 
 // caching decodes `server.caching`.
 func (d *decoder) caching(n *yaml.Node) *Caching {
@@ -56,22 +78,7 @@ func (d *decoder) caching(n *yaml.Node) *Caching {
 		return nil
 	}
 	c := &Caching{CacheHint: CacheHint{Pos: posOf(n)}}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "ttl", "scope":
-			d.cacheField(&c.CacheHint, e)
-		case "tools":
-			c.Tools = d.cacheHint(e.value, "caching.tools")
-		case "prompts":
-			c.Prompts = d.cacheHint(e.value, "caching.prompts")
-		case "resources":
-			c.Resources = d.cacheHint(e.value, "caching.resources")
-		case "resourceTemplates":
-			c.ResourceTemplates = d.cacheHint(e.value, "caching.resourceTemplates")
-		default:
-			d.unknownKey(e, "in caching", cachingKeys)
-		}
-	}
+	decodeMapping(d, m, c, cachingFields, func(e entry) { d.unknownKey(e, "in caching", cachingFields.keys()) })
 	return c
 }
 
@@ -82,27 +89,21 @@ func (d *decoder) cacheHint(n *yaml.Node, what string) *CacheHint {
 		return nil
 	}
 	h := &CacheHint{Pos: posOf(n)}
-	for _, e := range d.entries(m, "key") {
-		if e.key == "ttl" || e.key == "scope" {
-			d.cacheField(h, e)
-			continue
-		}
-		d.unknownKey(e, "in "+what, cacheHintKeys)
-	}
+	decodeMapping(d, m, h, cacheHintFields, func(e entry) { d.unknownKey(e, "in "+what, cacheHintFields.keys()) })
 	return h
 }
 
-func (d *decoder) cacheField(h *CacheHint, e entry) {
-	if e.key == "ttl" {
-		// 0 is a duration too, written bare.
-		if v := deref(e.value); v.Kind == yaml.ScalarNode && v.Value == "0" {
-			h.TTL, h.TTLPos = "0s", posOf(e.value)
-			return
-		}
-		h.TTL, _ = d.str(e.value, "ttl")
-		h.TTLPos = posOf(e.value)
+func (d *decoder) cacheTTL(h *CacheHint, e entry) {
+	// 0 is a duration too, written bare.
+	if v := deref(e.value); v.Kind == yaml.ScalarNode && v.Value == "0" {
+		h.TTL, h.TTLPos = "0s", posOf(e.value)
 		return
 	}
+	h.TTL, _ = d.str(e.value, "ttl")
+	h.TTLPos = posOf(e.value)
+}
+
+func (d *decoder) cacheScope(h *CacheHint, e entry) {
 	h.Scope, _ = d.str(e.value, "scope")
 	h.ScopePos = posOf(e.value)
 }

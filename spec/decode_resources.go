@@ -9,18 +9,8 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The keys of resources, templates and prompts, in the reference's order.
-var (
-	resourceKeys           = []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta", "content", "ui", "cache", "x-lint-disable"}
-	templateKeys           = []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta", "content", "variables", "cache", "x-lint-disable"}
-	resourceAnnotationKeys = []string{"audience", "priority", "lastModified"}
-	promptKeys             = []string{"title", "description", "icons", "_meta", "arguments", "messages", "x-lint-disable"}
-	argumentKeys           = []string{"title", "description", "required", "complete", "enum"}
-	messageKeys            = []string{"role", "text", "resource", "image", "audio"}
-	mediaKeys              = []string{"data", "mimeType"}
-	// contentWords are the values of `content:` that are not a schema.
-	contentWords = []string{"text", "binary", "contents"}
-)
+// contentWords are the values of `content:` that are not a schema.
+var contentWords = []string{"text", "binary", "contents"}
 
 // Hints for keys that belong to a neighbouring section.
 var (
@@ -37,16 +27,6 @@ var (
 	}
 )
 
-// unknownKeyOr is unknownKey with hints for keys that have a known meaning
-// elsewhere.
-func (d *decoder) unknownKeyOr(e entry, where string, valid []string, hints map[string]string) {
-	if hint, ok := hints[e.key]; ok {
-		d.errorf(posOf(e.keyNode), "unknown key %q %s%s", e.key, where, hint)
-		return
-	}
-	d.unknownKey(e, where, valid)
-}
-
 // meta decodes a `_meta` mapping as JSON.
 func (d *decoder) meta(n *yaml.Node) *Value {
 	if _, ok := d.mapping(n, "_meta"); !ok {
@@ -61,59 +41,74 @@ func (d *decoder) resources(n *yaml.Node) []*Resource {
 	return section(d, n, "resources", "resource", d.resource)
 }
 
+// contentField is `content:`, what the handler of a resource or template
+// returns.
+func contentField[T any](into func(T) **Content) field[T] {
+	return field[T]{key: "content", doc: "What the handler returns: text (a string; the default), binary ([]byte, sent base64), contents ([]runtime.ResourceContents), or a schema (a typed value sent as its JSON).",
+		schema: defRef("Content"), decode: func(d *decoder, t T, e entry) { *into(t) = d.content(e.value) }}
+}
+
+// mimeTypeField is the `mimeType:` of a resource or template.
+func mimeTypeField[T any](into func(T) (*string, *Pos)) field[T] {
+	return field[T]{key: "mimeType", doc: "The MIME type of the content.", schema: stringSchema,
+		decode: func(d *decoder, t T, e entry) {
+			mt, pos := into(t)
+			*mt, _ = d.str(e.value, "mimeType")
+			*pos = posOf(e.value)
+		}}
+}
+
+// annotationsField is the `annotations:` of a resource or template.
+func annotationsField[T any](into func(T) **Annotations) field[T] {
+	return field[T]{key: "annotations", doc: "Hints for clients: audience, priority, lastModified.", schema: defRef("Annotations"),
+		decode: func(d *decoder, t T, e entry) { *into(t) = d.annotations(e.value) }}
+}
+
+// cacheField is the `cache:` of a resource or template.
+func cacheField[T any](doc string, into func(T) **CacheHint) field[T] {
+	return field[T]{key: "cache", doc: doc, schema: defRef("CacheHint"),
+		decode: func(d *decoder, t T, e entry) { *into(t) = d.cacheHint(e.value, "cache") }}
+}
+
+var resourceFields = fields[*Resource]{
+	{key: "uri", required: true, doc: "The resource's absolute URI, such as config://app (required).", schema: nonEmptyString,
+		decode: func(d *decoder, r *Resource, e entry) { r.URI, r.URIPos = requiredStr(e.value) }},
+	titleField[*Resource]("A human-readable name."),
+	descriptionField[*Resource]("What the resource holds.", false),
+	mimeTypeField(func(r *Resource) (*string, *Pos) { return &r.MimeType, &r.MimeTypePos }),
+	{key: "size", doc: "The size in bytes, if known.", schema: `{"type":"integer","minimum":0}`,
+		decode: func(d *decoder, r *Resource, e entry) {
+			r.Size = d.intPtr(e.value, "size")
+			r.SizePos = posOf(e.value)
+		}},
+	annotationsField(func(r *Resource) **Annotations { return &r.Annotations }),
+	iconsField[*Resource]("Icons for the resource."),
+	metaField[*Resource]("The resource's _meta object, sent as written."),
+	contentField(func(r *Resource) **Content { return &r.Content }),
+	{key: "ui", doc: "MCP Apps: makes the resource an HTML view (its uri must be ui://): where the HTML comes from, and its _meta.ui (CSP, permissions, domain, border).", schema: defRef("ResourceUI"),
+		decode: func(d *decoder, r *Resource, e entry) { r.UI = d.resourceUI(e.value) }},
+	cacheField("The caching hint of its reads in the 2026-07-28 era; what it leaves out comes from server.caching.",
+		func(r *Resource) **CacheHint { return &r.Cache }),
+	lintDisableField("Lint rules skipped for this resource.", func(r *Resource) (*[]string, *[]Pos) { return &r.LintDisable, &r.LintDisablePos }),
+}
+
 func (d *decoder) resource(re entry) *Resource {
-	r := &Resource{Pos: posOf(re.keyNode), Name: re.key}
+	r := &Resource{Item: Item{Pos: posOf(re.keyNode), Name: re.key}}
 	r.Content = &Content{Pos: r.Pos, Kind: ContentText}
 	m, ok := d.mapping(re.value, fmt.Sprintf("resource %q", re.key))
 	if !ok {
 		d.skip[r] = true
 		return r
 	}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "uri":
-			r.URI, r.URIPos = requiredStr(e.value)
-		case "title":
-			r.Title, _ = d.str(e.value, "title")
-		case "description":
-			r.Description, _ = d.str(e.value, "description")
-		case "mimeType":
-			r.MimeType, _ = d.str(e.value, "mimeType")
-			r.MimeTypePos = posOf(e.value)
-		case "size":
-			r.Size = d.intPtr(e.value, "size")
-			r.SizePos = posOf(e.value)
-		case "annotations":
-			r.Annotations = d.annotations(e.value)
-		case "icons":
-			r.Icons = d.icons(e.value)
-		case "_meta":
-			r.Meta = d.meta(e.value)
-		case "content":
-			r.Content = d.content(e.value)
-		case "ui":
-			r.UI = d.resourceUI(e.value)
-		case "cache":
-			r.Cache = d.cacheHint(e.value, "cache")
-		case "x-lint-disable":
-			r.LintDisable, r.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
-		default:
-			d.unknownKeyOr(e, fmt.Sprintf("in resource %q", re.key), resourceKeys, resourceHints)
-		}
-	}
+	decodeMapping(d, m, r, resourceFields, func(e entry) {
+		d.unknownKeyOr(e, fmt.Sprintf("in resource %q", re.key), resourceFields.keys(), resourceHints)
+	})
 	return r
 }
 
-// annotations decodes the MCP annotations of a resource or template.
-func (d *decoder) annotations(n *yaml.Node) *Annotations {
-	m, ok := d.mapping(n, "annotations")
-	if !ok {
-		return nil
-	}
-	a := &Annotations{Pos: posOf(n)}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "audience":
+var annotationFields = fields[*Annotations]{
+	{key: "audience", doc: "Who the content is for: user, assistant or both.", schema: listOf(stringEnum([]string{"user", "assistant"})),
+		decode: func(d *decoder, a *Annotations, e entry) {
 			items, _ := d.list(e.value, "audience")
 			for _, item := range items {
 				if !isString(item) {
@@ -123,10 +118,14 @@ func (d *decoder) annotations(n *yaml.Node) *Annotations {
 				a.Audience = append(a.Audience, deref(item).Value)
 				a.AudiencePos = append(a.AudiencePos, posOf(item))
 			}
-		case "priority":
+		}},
+	{key: "priority", doc: "How important the content is, from 0 (optional) to 1 (required).", schema: `{"type":"number","minimum":0,"maximum":1}`,
+		decode: func(d *decoder, a *Annotations, e entry) {
 			a.Priority = d.numPtr(e.value, "priority")
 			a.PriorityPos = posOf(e.value)
-		case "lastModified":
+		}},
+	{key: "lastModified", doc: "When the content last changed, as an ISO 8601 date-time such as 2026-11-01T00:00:00Z.", schema: stringSchema,
+		decode: func(d *decoder, a *Annotations, e entry) {
 			// An unquoted date-time is a YAML timestamp: its text is kept
 			// as written.
 			v := deref(e.value)
@@ -136,10 +135,17 @@ func (d *decoder) annotations(n *yaml.Node) *Annotations {
 				d.errorf(posOf(e.value), "lastModified must be a date-time, such as 2026-11-01T00:00:00Z")
 			}
 			a.LastModifiedPos = posOf(e.value)
-		default:
-			d.unknownKey(e, "in annotations", resourceAnnotationKeys)
-		}
+		}},
+}
+
+// annotations decodes the MCP annotations of a resource or template.
+func (d *decoder) annotations(n *yaml.Node) *Annotations {
+	m, ok := d.mapping(n, "annotations")
+	if !ok {
+		return nil
 	}
+	a := &Annotations{Pos: posOf(n)}
+	decodeMapping(d, m, a, annotationFields, func(e entry) { d.unknownKey(e, "in annotations", annotationFields.keys()) })
 	return a
 }
 
@@ -174,45 +180,43 @@ func (d *decoder) resourceTemplates(n *yaml.Node) []*ResourceTemplate {
 	return section(d, n, "resourceTemplates", "resource template", d.resourceTemplate)
 }
 
+// templateDecoding is a template being decoded: its variables are typed
+// once the whole mapping is read (templateVariables).
+type templateDecoding struct {
+	*ResourceTemplate
+	declared []*Variable
+}
+
+var templateFields = fields[*templateDecoding]{
+	{key: "uriTemplate", required: true, doc: "An RFC 6570 URI template, levels 1 to 3: {id}, {+path}, {/path*}, {.ext}, {?q,lang} (required).", schema: nonEmptyString,
+		decode: func(d *decoder, t *templateDecoding, e entry) { t.URITemplate, t.URITemplatePos = requiredStr(e.value) }},
+	titleField[*templateDecoding]("A human-readable name."),
+	descriptionField[*templateDecoding]("What the resources hold.", false),
+	mimeTypeField(func(t *templateDecoding) (*string, *Pos) { return &t.MimeType, &t.MimeTypePos }),
+	annotationsField(func(t *templateDecoding) **Annotations { return &t.Annotations }),
+	iconsField[*templateDecoding]("Icons for the template."),
+	metaField[*templateDecoding]("The template's _meta object, sent as written."),
+	contentField(func(t *templateDecoding) **Content { return &t.Content }),
+	{key: "variables", doc: "The type of each template variable: a scalar schema (an array of scalars for an exploded {/path*}). Undeclared variables are strings.", schema: mapOf(defRef("Variable")),
+		decode: func(d *decoder, t *templateDecoding, e entry) { t.declared = d.variables(e.value) }},
+	cacheField("The caching hint of the reads of its resources in the 2026-07-28 era; what it leaves out comes from server.caching.",
+		func(t *templateDecoding) **CacheHint { return &t.Cache }),
+	lintDisableField("Lint rules skipped for this template.", func(t *templateDecoding) (*[]string, *[]Pos) { return &t.LintDisable, &t.LintDisablePos }),
+}
+
 func (d *decoder) resourceTemplate(te entry) *ResourceTemplate {
-	t := &ResourceTemplate{Pos: posOf(te.keyNode), Name: te.key}
+	t := &ResourceTemplate{Item: Item{Pos: posOf(te.keyNode), Name: te.key}}
 	t.Content = &Content{Pos: t.Pos, Kind: ContentText}
 	m, ok := d.mapping(te.value, fmt.Sprintf("resource template %q", te.key))
 	if !ok {
 		d.skip[t] = true
 		return t
 	}
-	var declared []*Variable
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "uriTemplate":
-			t.URITemplate, t.URITemplatePos = requiredStr(e.value)
-		case "title":
-			t.Title, _ = d.str(e.value, "title")
-		case "description":
-			t.Description, _ = d.str(e.value, "description")
-		case "mimeType":
-			t.MimeType, _ = d.str(e.value, "mimeType")
-			t.MimeTypePos = posOf(e.value)
-		case "annotations":
-			t.Annotations = d.annotations(e.value)
-		case "icons":
-			t.Icons = d.icons(e.value)
-		case "_meta":
-			t.Meta = d.meta(e.value)
-		case "content":
-			t.Content = d.content(e.value)
-		case "variables":
-			declared = d.variables(e.value)
-		case "cache":
-			t.Cache = d.cacheHint(e.value, "cache")
-		case "x-lint-disable":
-			t.LintDisable, t.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
-		default:
-			d.unknownKeyOr(e, fmt.Sprintf("in resource template %q", te.key), templateKeys, templateHints)
-		}
-	}
-	t.Variables = templateVariables(t, declared)
+	td := &templateDecoding{ResourceTemplate: t}
+	decodeMapping(d, m, td, templateFields, func(e entry) {
+		d.unknownKeyOr(e, fmt.Sprintf("in resource template %q", te.key), templateFields.keys(), templateHints)
+	})
+	t.Variables = templateVariables(t, td.declared)
 	return t
 }
 
@@ -271,25 +275,29 @@ func (d *decoder) variables(n *yaml.Node) []*Variable {
 	return out
 }
 
+// variableFields are the keys a variable declaration has beside those of
+// its schema.
+var variableFields = fields[*Variable]{
+	{key: "complete", doc: "Generate a completion method for this variable (enum variables complete from their values without it).", schema: flagSchema,
+		decode: func(d *decoder, v *Variable, e entry) { v.Complete, _ = d.boolean(e.value, "complete") }},
+}
+
 // variable decodes one declaration: a scalar schema (a string unless said
-// otherwise) with `complete:` beside its keys.
+// otherwise) with variableFields beside its keys.
 func (d *decoder) variable(e entry) *Variable {
 	v := &Variable{Pos: posOf(e.keyNode), Name: e.key}
 	n := e.value
 	if m := deref(n); m.Kind == yaml.MappingNode {
-		// The schema decoder does not know `complete`: it gets the mapping
-		// without it (merge keys expanded, duplicates already reported).
+		// The schema decoder does not know the variable's own keys: it
+		// gets the mapping without them (merge keys expanded, duplicates
+		// already reported).
 		rest := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Style: m.Style, Line: n.Line, Column: n.Column}
-		for _, f := range d.entries(m, "key") {
-			if f.key == "complete" {
-				v.Complete, _ = d.boolean(f.value, "complete")
-				continue
-			}
+		decodeMapping(d, m, v, variableFields, func(f entry) {
 			rest.Content = append(rest.Content, f.keyNode, f.value)
-		}
+		})
 		n = rest
 	}
-	v.Schema = d.schemaWith(n, fmt.Sprintf("variable %q", e.key), KindString, []string{"complete"})
+	v.Schema = d.schemaWith(n, fmt.Sprintf("variable %q", e.key), KindString, variableFields.keys())
 	return v
 }
 
@@ -298,26 +306,16 @@ func (d *decoder) prompts(n *yaml.Node) []*Prompt {
 	return section(d, n, "prompts", "prompt", d.prompt)
 }
 
-func (d *decoder) prompt(pe entry) *Prompt {
-	p := &Prompt{Pos: posOf(pe.keyNode), Name: pe.key}
-	m, ok := d.mapping(pe.value, fmt.Sprintf("prompt %q", pe.key))
-	if !ok {
-		d.skip[p] = true
-		return p
-	}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "title":
-			p.Title, _ = d.str(e.value, "title")
-		case "description":
-			p.Description, p.DescriptionPos = requiredStr(e.value)
-		case "icons":
-			p.Icons = d.icons(e.value)
-		case "_meta":
-			p.Meta = d.meta(e.value)
-		case "arguments":
-			p.Arguments = d.arguments(e.value)
-		case "messages":
+var promptFields = fields[*Prompt]{
+	titleField[*Prompt]("A human-readable name."),
+	descriptionField[*Prompt]("What the prompt is for (required).", true),
+	iconsField[*Prompt]("Icons for the prompt."),
+	metaField[*Prompt]("The prompt's _meta object, sent as written."),
+	{key: "arguments", doc: "The arguments, in order. MCP prompt arguments are strings.", schema: mapOf(defRef("Argument")),
+		decode: func(d *decoder, p *Prompt, e entry) { p.Arguments = d.arguments(e.value) }},
+	{key: "messages", doc: "Declarative messages, sent with their {{.arg}} placeholders filled: the prompt needs no code. Absent: the handler builds the messages.",
+		schema: `{"type":"array","items":{"$ref":"#/$defs/Message"},"minItems":1}`,
+		decode: func(d *decoder, p *Prompt, e entry) {
 			items, ok := d.list(e.value, "messages")
 			if ok && len(items) == 0 {
 				d.errorf(posOf(e.value), "messages must not be empty; leave messages out when the handler builds them")
@@ -325,13 +323,51 @@ func (d *decoder) prompt(pe entry) *Prompt {
 			for _, item := range items {
 				p.Messages = append(p.Messages, d.message(item))
 			}
-		case "x-lint-disable":
-			p.LintDisable, p.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
-		default:
-			d.unknownKey(e, fmt.Sprintf("in prompt %q", pe.key), promptKeys)
-		}
+		}},
+	lintDisableField("Lint rules skipped for this prompt and its arguments.", func(p *Prompt) (*[]string, *[]Pos) { return &p.LintDisable, &p.LintDisablePos }),
+}
+
+func (d *decoder) prompt(pe entry) *Prompt {
+	p := &Prompt{Item: Item{Pos: posOf(pe.keyNode), Name: pe.key}}
+	m, ok := d.mapping(pe.value, fmt.Sprintf("prompt %q", pe.key))
+	if !ok {
+		d.skip[p] = true
+		return p
 	}
+	decodeMapping(d, m, p, promptFields, func(e entry) {
+		d.unknownKey(e, fmt.Sprintf("in prompt %q", pe.key), promptFields.keys())
+	})
 	return p
+}
+
+var argumentFields = fields[*PromptArgument]{
+	{key: "title", doc: "A human-readable name.", schema: stringSchema,
+		decode: func(d *decoder, a *PromptArgument, e entry) { a.Title, _ = d.str(e.value, "title") }},
+	{key: "description", doc: "What the argument means.", schema: stringSchema,
+		decode: func(d *decoder, a *PromptArgument, e entry) { a.Description, _ = d.str(e.value, "description") }},
+	{key: "required", doc: "The client must give the argument.", schema: flagSchema,
+		decode: func(d *decoder, a *PromptArgument, e entry) { a.Required, _ = d.boolean(e.value, "required") }},
+	{key: "complete", doc: "Generate a completion method for this argument (enum arguments complete from their values without it).", schema: flagSchema,
+		decode: func(d *decoder, a *PromptArgument, e entry) { a.Complete, _ = d.boolean(e.value, "complete") }},
+	{key: "enum", doc: "The allowed values; others are refused before any code runs.", schema: `{"type":"array","items":{"type":"string"},"minItems":1}`,
+		decode: func(d *decoder, a *PromptArgument, e entry) {
+			items, ok := d.list(e.value, "enum")
+			if ok && len(items) == 0 {
+				d.errorf(posOf(e.value), "enum must not be empty")
+			}
+			for _, item := range items {
+				if v := deref(item); !isString(v) {
+					if v.Kind == yaml.ScalarNode && !isNull(v) {
+						d.errorf(posOf(item), "enum value %s must be a string, as prompt arguments are; write %q", v.Value, v.Value)
+					} else {
+						d.errorf(posOf(item), "enum values must be strings, as prompt arguments are")
+					}
+					continue
+				}
+				a.Enum = append(a.Enum, deref(item).Value)
+				a.EnumPos = append(a.EnumPos, posOf(item))
+			}
+		}},
 }
 
 // arguments decodes a prompt's `arguments:`.
@@ -352,39 +388,24 @@ func (d *decoder) arguments(n *yaml.Node) []*PromptArgument {
 			d.skip[a] = true
 			continue
 		}
-		for _, e := range d.entries(am, "key") {
-			switch e.key {
-			case "title":
-				a.Title, _ = d.str(e.value, "title")
-			case "description":
-				a.Description, _ = d.str(e.value, "description")
-			case "required":
-				a.Required, _ = d.boolean(e.value, "required")
-			case "complete":
-				a.Complete, _ = d.boolean(e.value, "complete")
-			case "enum":
-				items, ok := d.list(e.value, "enum")
-				if ok && len(items) == 0 {
-					d.errorf(posOf(e.value), "enum must not be empty")
-				}
-				for _, item := range items {
-					if v := deref(item); !isString(v) {
-						if v.Kind == yaml.ScalarNode && !isNull(v) {
-							d.errorf(posOf(item), "enum value %s must be a string, as prompt arguments are; write %q", v.Value, v.Value)
-						} else {
-							d.errorf(posOf(item), "enum values must be strings, as prompt arguments are")
-						}
-						continue
-					}
-					a.Enum = append(a.Enum, deref(item).Value)
-					a.EnumPos = append(a.EnumPos, posOf(item))
-				}
-			default:
-				d.unknownKeyOr(e, fmt.Sprintf("in argument %q", ae.key), argumentKeys, argumentHints)
-			}
-		}
+		decodeMapping(d, am, a, argumentFields, func(e entry) {
+			d.unknownKeyOr(e, fmt.Sprintf("in argument %q", ae.key), argumentFields.keys(), argumentHints)
+		})
 	}
 	return out
+}
+
+var messageFields = fields[*PromptMessage]{
+	{key: "role", required: true, doc: "Who says it (required).", schema: stringEnum([]string{"user", "assistant"}),
+		decode: func(d *decoder, msg *PromptMessage, e entry) { msg.Role, msg.RolePos = requiredStr(e.value) }},
+	{key: "text", doc: "Text with {{.arg}} placeholders.", schema: stringSchema,
+		decode: func(d *decoder, msg *PromptMessage, e entry) { msg.Text, msg.TextPos = requiredStr(e.value) }},
+	{key: "resource", doc: "A URI (with {{.arg}} placeholders) read through the server and embedded.", schema: stringSchema,
+		decode: func(d *decoder, msg *PromptMessage, e entry) { msg.Resource, msg.ResourcePos = requiredStr(e.value) }},
+	{key: "image", doc: "An inline image.", schema: defRef("Media"),
+		decode: func(d *decoder, msg *PromptMessage, e entry) { msg.Image = d.media(e.value, "image") }},
+	{key: "audio", doc: "An inline audio clip.", schema: defRef("Media"),
+		decode: func(d *decoder, msg *PromptMessage, e entry) { msg.Audio = d.media(e.value, "audio") }},
 }
 
 // message decodes one entry of a prompt's `messages:`.
@@ -395,23 +416,23 @@ func (d *decoder) message(n *yaml.Node) *PromptMessage {
 		d.skip[msg] = true
 		return msg
 	}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "role":
-			msg.Role, msg.RolePos = requiredStr(e.value)
-		case "text":
-			msg.Text, msg.TextPos = requiredStr(e.value)
-		case "resource":
-			msg.Resource, msg.ResourcePos = requiredStr(e.value)
-		case "image":
-			msg.Image = d.media(e.value, "image")
-		case "audio":
-			msg.Audio = d.media(e.value, "audio")
-		default:
-			d.unknownKey(e, "in message", messageKeys)
-		}
-	}
+	decodeMapping(d, m, msg, messageFields, func(e entry) { d.unknownKey(e, "in message", messageFields.keys()) })
 	return msg
+}
+
+var mediaFields = fields[*Media]{
+	{key: "data", required: true, doc: "The content in standard base64 (required).", schema: nonEmptyString,
+		decode: func(d *decoder, md *Media, e entry) {
+			md.DataPos = posOf(e.value)
+			if data, ok := d.base64(e.value); ok {
+				md.Data = data
+			} else {
+				// Reported here; the validator must not add "empty".
+				d.skip[&md.Data] = true
+			}
+		}},
+	{key: "mimeType", required: true, doc: "The content's MIME type, such as image/png (required).", schema: nonEmptyString,
+		decode: func(d *decoder, md *Media, e entry) { md.MimeType, md.MimeTypePos = requiredStr(e.value) }},
 }
 
 // media decodes an inline image or audio: {data: <base64>, mimeType}.
@@ -422,22 +443,7 @@ func (d *decoder) media(n *yaml.Node, what string) *Media {
 		d.skip[md] = true
 		return md
 	}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "data":
-			md.DataPos = posOf(e.value)
-			if data, ok := d.base64(e.value); ok {
-				md.Data = data
-			} else {
-				// Reported here; the validator must not add "empty".
-				d.skip[&md.Data] = true
-			}
-		case "mimeType":
-			md.MimeType, md.MimeTypePos = requiredStr(e.value)
-		default:
-			d.unknownKey(e, "in "+what, mediaKeys)
-		}
-	}
+	decodeMapping(d, m, md, mediaFields, func(e entry) { d.unknownKey(e, "in "+what, mediaFields.keys()) })
 	return md
 }
 

@@ -8,41 +8,40 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The schema keys. annotationKeys may sit beside anything, $ref and goType
-// included; the others belong to one kind each (see kindKeys).
-var (
-	annotationKeys = []string{"title", "description", "nullable", "default", "examples"}
-	kindKeys       = map[Kind][]string{
-		KindString:  {"enum", "pattern", "format", "minLength", "maxLength", "x-mcp-header"},
-		KindInteger: {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "x-mcp-header"},
-		KindNumber:  {"enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
-		KindBoolean: {"x-mcp-header"},
-		KindArray:   {"items", "minItems", "maxItems", "uniqueItems"},
-		KindObject:  {"properties", "required", "additionalProperties"},
-		KindMap:     {"values", "additionalProperties"},
-		KindAny:     {},
-		KindRef:     {"$ref"},
-		KindGoType:  {"goType"},
-	}
-	// typeNames are the values `type:` accepts, in the reference's order.
-	typeNames = []string{"string", "integer", "number", "boolean", "array", "object", "map", "any"}
-	// allSchemaKeys is every key a schema may hold, in the reference's order.
-	allSchemaKeys = []string{
-		"type", "$ref", "goType", "title", "description", "nullable", "default", "examples", "enum",
-		"pattern", "format", "minLength", "maxLength",
-		"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
-		"items", "minItems", "maxItems", "uniqueItems",
-		"properties", "required", "additionalProperties", "values", "x-mcp-header",
-	}
-)
+// typeNames are the values `type:` accepts, in the reference's order.
+var typeNames = []string{"string", "integer", "number", "boolean", "array", "object", "map", "any"}
 
-// validKeys are the keys a schema of kind k may hold.
+// validKeys are the keys a schema of kind k may hold, in table order.
 func validKeys(k Kind) []string {
-	keys := slices.Clone(annotationKeys)
-	if k != KindRef && k != KindGoType {
-		keys = append([]string{"type"}, keys...)
+	var keys []string
+	for _, sk := range schemaKeys {
+		if sk.appliesTo(k) {
+			keys = append(keys, sk.key)
+		}
 	}
-	return append(keys, kindKeys[k]...)
+	return keys
+}
+
+// kindKeys are the keys that only some kinds of schema hold, and k among
+// them.
+func kindKeys(k Kind) []string {
+	var keys []string
+	for _, sk := range schemaKeys {
+		if sk.kinds != nil && sk.appliesTo(k) {
+			keys = append(keys, sk.key)
+		}
+	}
+	return keys
+}
+
+// keyDomain says the kinds key applies to, in words ("" for every kind).
+func keyDomain(key string) string {
+	for _, sk := range schemaKeys {
+		if sk.key == key {
+			return sk.words
+		}
+	}
+	return ""
 }
 
 // unsupportedHints answer the JSON Schema keys people reach for that the spec
@@ -51,6 +50,178 @@ var unsupportedHints = map[string]string{
 	"const":       "; use enum with a single value",
 	"$defs":       "; put named types under types: and use $ref: Name",
 	"definitions": "; put named types under types: and use $ref: Name",
+}
+
+// schemaDecoding is a schema being decoded: what its kind and its
+// required list wait for until every key is read.
+type schemaDecoding struct {
+	*Schema
+	typ      *entry
+	apSchema *Schema // additionalProperties was written as a schema
+	apBool   bool    // additionalProperties was written true or false
+	required []entry
+}
+
+// schemaKey is a key of a schema: its field, and the kinds of schema that
+// accept it.
+type schemaKey struct {
+	field[*schemaDecoding]
+	applies
+}
+
+// applies says which kinds of schema accept a key: kinds (nil for every
+// kind), and words, the same for the message about a key on a wrong kind.
+type applies struct {
+	kinds []Kind
+	words string
+}
+
+func (a applies) appliesTo(k Kind) bool { return a.kinds == nil || slices.Contains(a.kinds, k) }
+
+var (
+	anyKind   = applies{}
+	toStrings = applies{[]Kind{KindString}, "strings"}
+	toNumbers = applies{[]Kind{KindInteger, KindNumber}, "integers and numbers"}
+	toArrays  = applies{[]Kind{KindArray}, "arrays"}
+	toObjects = applies{[]Kind{KindObject}, "objects"}
+)
+
+// schemaKeys are the keys of a schema, in the reference's order, and
+// schemaFields the same as a table for decodeMapping. They are filled in
+// init: their keys decode schemas themselves (items, properties, …), and Go
+// refuses a variable whose initializer refers to itself.
+var (
+	schemaKeys   []schemaKey
+	schemaFields fields[*schemaDecoding]
+)
+
+// schemaField is a key of a schema; decode records where the key and its
+// value are (Schema.Fields, Schema.FieldValues) before read runs.
+func schemaField(key string, a applies, doc, schema string, read func(d *decoder, sd *schemaDecoding, v *yaml.Node)) schemaKey {
+	return schemaKey{applies: a, field: field[*schemaDecoding]{key: key, doc: doc, schema: schema,
+		decode: func(d *decoder, sd *schemaDecoding, e entry) {
+			sd.Fields[e.key], sd.FieldValues[e.key] = posOf(e.keyNode), posOf(e.value)
+			read(d, sd, e.value)
+		}}}
+}
+
+func intField(key string, a applies, doc string, into func(*Schema) **int64) schemaKey {
+	return schemaField(key, a, doc, `{"type":"integer","minimum":0}`,
+		func(d *decoder, sd *schemaDecoding, v *yaml.Node) { *into(sd.Schema) = d.intPtr(v, key) })
+}
+
+func numberField(key, doc, schema string, into func(*Schema) **Number) schemaKey {
+	return schemaField(key, toNumbers, doc, schema,
+		func(d *decoder, sd *schemaDecoding, v *yaml.Node) { *into(sd.Schema) = d.numPtr(v, key) })
+}
+
+func init() {
+	const number = `{"type":"number"}`
+	var typed []Kind // every kind but $ref and goType
+	for _, t := range typeNames {
+		typed = append(typed, Kind(t))
+	}
+	schemaKeys = []schemaKey{
+		// type is read once every key is, as what it means can depend on
+		// them (object with an additionalProperties schema is a map).
+		schemaField("type", applies{typed, "schemas without $ref or goType"}, "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value.",
+			stringEnum(typeNames), func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.typ = &entry{key: "type", value: v} }),
+		schemaField("$ref", applies{[]Kind{KindRef}, "$ref schemas"}, "The name of a type under types: (not a JSON pointer). Recursion is allowed through an array, a map or nullable.", stringSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				s := sd.Schema
+				var ok bool
+				if s.Ref, ok = d.str(v, "$ref"); !ok {
+					d.skip[s] = true // said once, here
+				}
+				s.RefPos = posOf(v)
+				if name, ok := strings.CutPrefix(s.Ref, "#/"); ok {
+					name = name[strings.LastIndex(name, "/")+1:]
+					d.errorf(s.RefPos, "$ref takes a type name, not a JSON pointer; write $ref: %s", name)
+					s.Ref = name
+				}
+			}),
+		schemaField("goType", applies{[]Kind{KindGoType}, "goType schemas"}, "An existing Go type, such as time.Time or github.com/acme/x/model.Order; its schema is reflected.", `{"type":"string","pattern":"^\\S+\\.\\w+$"}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if text, ok := d.str(v, "goType"); ok {
+					sd.GoType = parseGoType(text, posOf(v))
+				} else {
+					d.skip[sd.Schema] = true // said once, here
+				}
+			}),
+		schemaField("title", anyKind, "A short title, carried into the JSON Schema.", stringSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Title, _ = d.str(v, "title") }),
+		schemaField("description", anyKind, "What the value means; carried into the JSON Schema and the Go doc comment.", stringSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Description, _ = d.str(v, "description") }),
+		schemaField("nullable", anyKind, "Also allow null (a *T in Go).", flagSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Nullable, _ = d.boolean(v, "nullable") }),
+		schemaField("default", anyKind, "The default value: carried into the JSON Schema, and filled in when a client leaves the optional value out (on a template variable, only a query variable such as {?q}).", `{}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Default, _ = d.value(v) }),
+		schemaField("examples", anyKind, "Example values, carried into the JSON Schema.", `{"type":"array","items":true}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Examples = d.values(v, "examples") }),
+		schemaField("enum", applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}, "The allowed values: strings, integers or numbers. A named Go type with one constant per value.", `{"type":"array","items":true,"minItems":1}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				sd.Enum = d.values(v, "enum")
+				if n := deref(v); n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
+					d.errorf(posOf(v), "enum must not be empty")
+				}
+			}),
+		schemaField("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", stringSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Pattern, _ = d.str(v, "pattern") }),
+		schemaField("format", toStrings, "Strings: a JSON Schema format, such as email, uri, uuid or date-time.", stringSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Format, _ = d.str(v, "format") }),
+		intField("minLength", toStrings, "Strings: the least number of characters.", func(s *Schema) **int64 { return &s.MinLength }),
+		intField("maxLength", toStrings, "Strings: the most number of characters.", func(s *Schema) **int64 { return &s.MaxLength }),
+		numberField("minimum", "Integers and numbers: the least value.", number, func(s *Schema) **Number { return &s.Minimum }),
+		numberField("maximum", "Integers and numbers: the greatest value.", number, func(s *Schema) **Number { return &s.Maximum }),
+		numberField("exclusiveMinimum", "Integers and numbers: the value is greater than this.", number,
+			func(s *Schema) **Number { return &s.ExclusiveMinimum }),
+		numberField("exclusiveMaximum", "Integers and numbers: the value is less than this.", number,
+			func(s *Schema) **Number { return &s.ExclusiveMaximum }),
+		numberField("multipleOf", "Integers and numbers: the value is a multiple of this.", `{"type":"number","exclusiveMinimum":0}`,
+			func(s *Schema) **Number { return &s.MultipleOf }),
+		schemaField("items", toArrays, "Arrays: the schema of every item ([]T in Go).", defRef("Schema"),
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Items = d.schema(v, "items") }),
+		intField("minItems", toArrays, "Arrays: the least number of items.", func(s *Schema) **int64 { return &s.MinItems }),
+		intField("maxItems", toArrays, "Arrays: the most number of items.", func(s *Schema) **int64 { return &s.MaxItems }),
+		schemaField("uniqueItems", toArrays, "Arrays: no two items are equal.", flagSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.UniqueItems, _ = d.boolean(v, "uniqueItems") }),
+		schemaField("properties", toObjects, "Objects: the properties, in order (a Go struct). Those not in required are optional (runtime.Opt[T] in Go).", mapOf(defRef("Schema")),
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Properties = d.properties(v) }),
+		schemaField("required", toObjects, "Objects: the names of the required properties.", `{"type":"array","items":{"type":"string"},"uniqueItems":true}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				items, _ := d.list(v, "required")
+				for _, item := range items {
+					if !isString(item) {
+						d.errorf(posOf(item), "required items must be property names")
+						continue
+					}
+					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
+				}
+			}),
+		schemaField("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default). Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				switch n := deref(v); {
+				case n.Kind == yaml.MappingNode:
+					sd.apSchema = d.schema(v, "additionalProperties")
+				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool":
+					sd.AdditionalProperties, sd.apBool = d.boolean(v, "additionalProperties")
+				default:
+					d.errorf(posOf(v), "additionalProperties must be true, false or a schema")
+				}
+			}),
+		schemaField("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Values = d.schema(v, "values") }),
+		schemaField("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
+			`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if sd.MCPHeader, _ = d.str(v, "x-mcp-header"); sd.MCPHeader == "" && isString(v) {
+					d.errorf(posOf(v), "x-mcp-header must not be empty: it names the header Mcp-Param-{name}")
+				}
+			}),
+	}
+	for _, sk := range schemaKeys {
+		schemaFields = append(schemaFields, sk.field)
+	}
 }
 
 // schema decodes a schema mapping. what names the place in messages
@@ -78,110 +249,10 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 		return s
 	}
 	s.Fields, s.FieldValues = map[string]Pos{}, map[string]Pos{}
-	var (
-		unknown  []entry
-		typ      *entry
-		apSchema *Schema
-		apBool   bool // additionalProperties was written true or false
-		required []entry
-	)
-	for _, e := range d.entries(m, "key") {
-		if !slices.Contains(allSchemaKeys, e.key) {
-			unknown = append(unknown, e)
-			continue
-		}
-		s.Fields[e.key], s.FieldValues[e.key] = posOf(e.keyNode), posOf(e.value)
-		switch e.key {
-		case "type":
-			typ = &e
-		case "$ref":
-			var ok bool
-			if s.Ref, ok = d.str(e.value, "$ref"); !ok {
-				d.skip[s] = true // said once, here
-			}
-			s.RefPos = posOf(e.value)
-			if name, ok := strings.CutPrefix(s.Ref, "#/"); ok {
-				name = name[strings.LastIndex(name, "/")+1:]
-				d.errorf(s.RefPos, "$ref takes a type name, not a JSON pointer; write $ref: %s", name)
-				s.Ref = name
-			}
-		case "goType":
-			if text, ok := d.str(e.value, "goType"); ok {
-				s.GoType = parseGoType(text, posOf(e.value))
-			} else {
-				d.skip[s] = true // said once, here
-			}
-		case "title":
-			s.Title, _ = d.str(e.value, "title")
-		case "description":
-			s.Description, _ = d.str(e.value, "description")
-		case "nullable":
-			s.Nullable, _ = d.boolean(e.value, "nullable")
-		case "default":
-			s.Default, _ = d.value(e.value)
-		case "examples":
-			s.Examples = d.values(e.value, "examples")
-		case "enum":
-			s.Enum = d.values(e.value, "enum")
-			if v := deref(e.value); v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
-				d.errorf(posOf(e.value), "enum must not be empty")
-			}
-		case "x-mcp-header":
-			if s.MCPHeader, _ = d.str(e.value, "x-mcp-header"); s.MCPHeader == "" && isString(e.value) {
-				d.errorf(posOf(e.value), "x-mcp-header must not be empty: it names the header Mcp-Param-{name}")
-			}
-		case "pattern":
-			s.Pattern, _ = d.str(e.value, "pattern")
-		case "format":
-			s.Format, _ = d.str(e.value, "format")
-		case "minLength":
-			s.MinLength = d.intPtr(e.value, "minLength")
-		case "maxLength":
-			s.MaxLength = d.intPtr(e.value, "maxLength")
-		case "minItems":
-			s.MinItems = d.intPtr(e.value, "minItems")
-		case "maxItems":
-			s.MaxItems = d.intPtr(e.value, "maxItems")
-		case "minimum":
-			s.Minimum = d.numPtr(e.value, "minimum")
-		case "maximum":
-			s.Maximum = d.numPtr(e.value, "maximum")
-		case "exclusiveMinimum":
-			s.ExclusiveMinimum = d.numPtr(e.value, "exclusiveMinimum")
-		case "exclusiveMaximum":
-			s.ExclusiveMaximum = d.numPtr(e.value, "exclusiveMaximum")
-		case "multipleOf":
-			s.MultipleOf = d.numPtr(e.value, "multipleOf")
-		case "uniqueItems":
-			s.UniqueItems, _ = d.boolean(e.value, "uniqueItems")
-		case "items":
-			s.Items = d.schema(e.value, "items")
-		case "values":
-			s.Values = d.schema(e.value, "values")
-		case "properties":
-			s.Properties = d.properties(e.value)
-		case "required":
-			if items, ok := d.list(e.value, "required"); ok {
-				for _, item := range items {
-					if !isString(item) {
-						d.errorf(posOf(item), "required items must be property names")
-						continue
-					}
-					required = append(required, entry{key: deref(item).Value, keyNode: item})
-				}
-			}
-		case "additionalProperties":
-			v := deref(e.value)
-			switch {
-			case v.Kind == yaml.MappingNode:
-				apSchema = d.schema(e.value, "additionalProperties")
-			case v.Kind == yaml.ScalarNode && v.ShortTag() == "!!bool":
-				s.AdditionalProperties, apBool = d.boolean(e.value, "additionalProperties")
-			default:
-				d.errorf(posOf(e.value), "additionalProperties must be true, false or a schema")
-			}
-		}
-	}
+	sd := &schemaDecoding{Schema: s}
+	var unknown []entry
+	decodeMapping(d, m, sd, schemaFields, func(e entry) { unknown = append(unknown, e) })
+	typ, apSchema, apBool := sd.typ, sd.apSchema, sd.apBool
 
 	s.Kind = d.kind(s, typ, apSchema, assume)
 	if s.Kind == "" {
@@ -201,7 +272,7 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 			hint = didYouMean(e.key, validKeys(s.Kind))
 		}
 		if hint == "" {
-			hint = didYouMean(e.key, allSchemaKeys)
+			hint = didYouMean(e.key, schemaFields.keys())
 		}
 		if hint == "" {
 			hint = commaHint(e)
@@ -225,7 +296,7 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 	}
 
 	if s.Kind == KindObject {
-		d.required(s, required)
+		d.required(s, sd.required)
 	}
 	return s
 }
@@ -327,7 +398,7 @@ func enumKind(enum []*Value) Kind {
 func guessType(s *Schema) string {
 	var guess []string
 	for _, k := range typeNames {
-		for _, key := range kindKeys[Kind(k)] {
+		for _, key := range kindKeys(Kind(k)) {
 			if key != "enum" && s.Fields[key] != (Pos{}) {
 				guess = append(guess, k)
 				break

@@ -6,30 +6,34 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// The keys of each mapping of the spec outside schemas, in the reference's
-// order (did-you-mean suggestions are drawn from these lists).
-var (
-	topKeys            = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates", "prompts", "lint"}
-	serverKeys         = []string{"name", "title", "version", "description", "instructions", "websiteUrl", "icons", "scopes", "caching"}
-	goKeys             = []string{"package", "output"}
-	iconKeys           = []string{"src", "mimeType", "sizes", "theme"}
-	toolKeys           = []string{"title", "description", "input", "output", "inputSchema", "outputSchema", "annotations", "icons", "_meta", "ui", "permission", "x-lint-disable", "scopes", "idempotency"}
-	toolAnnotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
-)
-
-func (d *decoder) unknownKey(e entry, where string, valid []string) {
-	hint := didYouMean(e.key, valid)
-	if hint == "" {
-		hint = commaHint(e)
-	}
-	d.errorf(posOf(e.keyNode), "unknown key %q %s%s", e.key, where, hint)
+// topFields are the keys of the document. The names under types: are also
+// read ahead of the rest (see spec), before any schema.
+var topFields = fields[*Spec]{
+	{key: "mcpgen", required: true, doc: "The spec format version; 1 is the only one.",
+		schema: `{"type":"integer","enum":[1]}`, decode: func(d *decoder, s *Spec, e entry) { d.version(s, e.value) }},
+	{key: "server", required: true, doc: "The server's MCP serverInfo, and the instructions sent in the initialize result.",
+		schema: defRef("Server"), decode: func(d *decoder, s *Spec, e entry) { d.server(&s.Server, e.value) }},
+	{key: "go", required: true, doc: "Options of the generated Go code.",
+		schema: defRef("Go"), decode: func(d *decoder, s *Spec, e entry) { d.goOptions(&s.Go, e.value) }},
+	{key: "types", doc: "Named types: each a schema, and a Go type of that name in Go spelling. Refer to them with {$ref: Name}.",
+		schema: namedMapOf(defRef("Schema"), `^[A-Za-z][A-Za-z0-9_]*$`), decode: func(d *decoder, s *Spec, e entry) { s.Types = d.types(e.value) }},
+	{key: "tools", doc: "The tools, in tools/list order. A name matches ^[A-Za-z0-9_.-]{1,64}$.",
+		schema: namedMapOf(defRef("Tool"), `^[A-Za-z0-9_.-]{1,64}$`), decode: func(d *decoder, s *Spec, e entry) { s.Tools = d.tools(e.value) }},
+	{key: "resources", doc: "Static resources, each with a fixed URI, in resources/list order.",
+		schema: mapOf(defRef("Resource")), decode: func(d *decoder, s *Spec, e entry) { s.Resources = d.resources(e.value) }},
+	{key: "resourceTemplates", doc: "Resource templates (RFC 6570 URI templates with typed variables), in resources/templates/list order.",
+		schema: mapOf(defRef("ResourceTemplate")), decode: func(d *decoder, s *Spec, e entry) { s.ResourceTemplates = d.resourceTemplates(e.value) }},
+	{key: "prompts", doc: "Prompts, in prompts/list order.",
+		schema: mapOf(defRef("Prompt")), decode: func(d *decoder, s *Spec, e entry) { s.Prompts = d.prompts(e.value) }},
+	{key: "lint", doc: "Settings of mcpgen lint.",
+		schema: defRef("Lint"), decode: func(d *decoder, s *Spec, e entry) { s.Lint = d.lint(e.value) }},
 }
 
 // spec decodes the document's root mapping into s.
 func (d *decoder) spec(s *Spec, root *yaml.Node) {
 	m := deref(root)
 	if m.Kind != yaml.MappingNode {
-		d.errorf(posOf(root), "the spec must be a mapping with the keys %s", joinList(topKeys, "and"))
+		d.errorf(posOf(root), "the spec must be a mapping with the keys %s", joinList(topFields.keys(), "and"))
 		d.skip[s] = true
 		return
 	}
@@ -46,39 +50,26 @@ func (d *decoder) spec(s *Spec, root *yaml.Node) {
 		}
 	}
 	for _, e := range es {
-		switch e.key {
-		case "mcpgen":
-			// Anything but the integer 1 is left for the validator to
-			// refuse, with one message whatever was written.
-			s.VersionPos = posOf(e.value)
-			if v := deref(e.value); v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" {
-				var i int
-				if decodeScalar(v, &i) == nil {
-					s.Version = i
-				}
-			}
-			if s.Version == 0 {
-				s.Version = -1 // present, but not a version
-			}
-		case "server":
-			d.server(&s.Server, e.value)
-		case "go":
-			d.goOptions(&s.Go, e.value)
-		case "types":
-			s.Types = d.types(e.value)
-		case "tools":
-			s.Tools = d.tools(e.value)
-		case "resources":
-			s.Resources = d.resources(e.value)
-		case "resourceTemplates":
-			s.ResourceTemplates = d.resourceTemplates(e.value)
-		case "prompts":
-			s.Prompts = d.prompts(e.value)
-		case "lint":
-			s.Lint = d.lint(e.value)
-		default:
-			d.unknownKey(e, "at the top level", topKeys)
+		if f := topFields.find(e.key); f != nil {
+			f.decode(d, s, e)
+		} else {
+			d.unknownKey(e, "at the top level", topFields.keys())
 		}
+	}
+}
+
+// version reads `mcpgen:`. Anything but the integer 1 is left for the
+// validator to refuse, with one message whatever was written.
+func (d *decoder) version(s *Spec, n *yaml.Node) {
+	s.VersionPos = posOf(n)
+	if v := deref(n); v.Kind == yaml.ScalarNode && v.ShortTag() == "!!int" {
+		var i int
+		if decodeScalar(v, &i) == nil {
+			s.Version = i
+		}
+	}
+	if s.Version == 0 {
+		s.Version = -1 // present, but not a version
 	}
 }
 
@@ -92,6 +83,36 @@ func requiredStr(n *yaml.Node) (string, Pos) {
 	return "", posOf(n)
 }
 
+var serverFields = fields[*Server]{
+	{key: "name", required: true, doc: "The server's name in serverInfo (required).", schema: nonEmptyString,
+		decode: func(d *decoder, srv *Server, e entry) { srv.Name, srv.NamePos = requiredStr(e.value) }},
+	{key: "title", doc: "A human-readable name for the server.", schema: stringSchema,
+		decode: func(d *decoder, srv *Server, e entry) { srv.Title, _ = d.str(e.value, "title") }},
+	{key: "version", required: true, doc: "The server's version in serverInfo (required), kept as written: 1.10 stays 1.10.", schema: defRef("Version"),
+		decode: func(d *decoder, srv *Server, e entry) {
+			// Any scalar, as written: 1.10 stays "1.10", not 1.1.
+			if v := deref(e.value); v.Kind == yaml.ScalarNode && !isNull(v) {
+				srv.Version = v.Value
+			}
+			srv.VersionPos = posOf(e.value)
+		}},
+	{key: "description", doc: "What the server does, in serverInfo.", schema: stringSchema,
+		decode: func(d *decoder, srv *Server, e entry) { srv.Description, _ = d.str(e.value, "description") }},
+	{key: "instructions", doc: "Sent in the initialize result: how to use the server, as a hint for the model.", schema: stringSchema,
+		decode: func(d *decoder, srv *Server, e entry) { srv.Instructions, _ = d.str(e.value, "instructions") }},
+	{key: "websiteUrl", doc: "The server's home page: an absolute http(s) URL.", schema: `{"type":"string","format":"uri","pattern":"^[Hh][Tt][Tt][Pp][Ss]?://"}`,
+		decode: func(d *decoder, srv *Server, e entry) {
+			srv.WebsiteURL, _ = d.str(e.value, "websiteUrl")
+			srv.WebsiteURLPos = posOf(e.value)
+		}},
+	{key: "icons", doc: "Icons for the server.", schema: iconsSchema,
+		decode: func(d *decoder, srv *Server, e entry) { srv.Icons = d.icons(e.value) }},
+	{key: "scopes", doc: "The OAuth scopes a tool needs when it names none itself (resource-server mode over HTTP; see runtime.WithAuthorization).", schema: defRef("Scopes"),
+		decode: func(d *decoder, srv *Server, e entry) { srv.Scopes = d.scopes(e.value) }},
+	{key: "caching", doc: "Caching hints of the 2026-07-28 era (ttlMs, cacheScope): the default, and each list's.", schema: defRef("Caching"),
+		decode: func(d *decoder, srv *Server, e entry) { srv.Caching = d.caching(e.value) }},
+}
+
 func (d *decoder) server(srv *Server, n *yaml.Node) {
 	m, ok := d.mapping(n, "server")
 	if !ok {
@@ -99,35 +120,17 @@ func (d *decoder) server(srv *Server, n *yaml.Node) {
 		return
 	}
 	srv.Pos = posOf(n)
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "name":
-			srv.Name, srv.NamePos = requiredStr(e.value)
-		case "title":
-			srv.Title, _ = d.str(e.value, "title")
-		case "version":
-			// Any scalar, as written: 1.10 stays "1.10", not 1.1.
-			if v := deref(e.value); v.Kind == yaml.ScalarNode && !isNull(v) {
-				srv.Version = v.Value
-			}
-			srv.VersionPos = posOf(e.value)
-		case "description":
-			srv.Description, _ = d.str(e.value, "description")
-		case "instructions":
-			srv.Instructions, _ = d.str(e.value, "instructions")
-		case "websiteUrl":
-			srv.WebsiteURL, _ = d.str(e.value, "websiteUrl")
-			srv.WebsiteURLPos = posOf(e.value)
-		case "icons":
-			srv.Icons = d.icons(e.value)
-		case "scopes":
-			srv.Scopes = d.scopes(e.value)
-		case "caching":
-			srv.Caching = d.caching(e.value)
-		default:
-			d.unknownKey(e, "in server", serverKeys)
-		}
-	}
+	decodeMapping(d, m, srv, serverFields, func(e entry) { d.unknownKey(e, "in server", serverFields.keys()) })
+}
+
+var goFields = fields[*GoOptions]{
+	{key: "package", required: true, doc: "The generated package's name (required), such as ordersmcp.", schema: `{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}`,
+		decode: func(d *decoder, g *GoOptions, e entry) { g.Package, g.PackagePos = requiredStr(e.value) }},
+	{key: "output", doc: "Directory of the generated files, relative to the spec, with forward slashes (default: the spec's directory).", schema: stringSchema,
+		decode: func(d *decoder, g *GoOptions, e entry) {
+			g.Output, _ = d.str(e.value, "output")
+			g.OutputPos = posOf(e.value)
+		}},
 }
 
 func (d *decoder) goOptions(g *GoOptions, n *yaml.Node) {
@@ -137,17 +140,28 @@ func (d *decoder) goOptions(g *GoOptions, n *yaml.Node) {
 		return
 	}
 	g.Pos = posOf(n)
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "package":
-			g.Package, g.PackagePos = requiredStr(e.value)
-		case "output":
-			g.Output, _ = d.str(e.value, "output")
-			g.OutputPos = posOf(e.value)
-		default:
-			d.unknownKey(e, "in go", goKeys)
-		}
-	}
+	decodeMapping(d, m, g, goFields, func(e entry) { d.unknownKey(e, "in go", goFields.keys()) })
+}
+
+var iconFields = fields[*Icon]{
+	{key: "src", required: true, doc: "An http(s) URL or a data: URI (required).", schema: stringSchema,
+		decode: func(d *decoder, icon *Icon, e entry) { icon.Src, icon.SrcPos = requiredStr(e.value) }},
+	{key: "mimeType", doc: "The icon's MIME type, such as image/png.", schema: stringSchema,
+		decode: func(d *decoder, icon *Icon, e entry) { icon.MimeType, _ = d.str(e.value, "mimeType") }},
+	{key: "sizes", doc: "Sizes such as 48x48, or any for a scalable icon.", schema: listOf(stringSchema),
+		decode: func(d *decoder, icon *Icon, e entry) {
+			sizes, _ := d.list(e.value, "sizes")
+			for _, s := range sizes {
+				if size, ok := d.str(s, "each size"); ok {
+					icon.Sizes = append(icon.Sizes, size)
+				}
+			}
+		}},
+	{key: "theme", doc: "The theme the icon is made for.", schema: stringEnum([]string{"light", "dark"}),
+		decode: func(d *decoder, icon *Icon, e entry) {
+			icon.Theme, _ = d.str(e.value, "theme")
+			icon.ThemePos = posOf(e.value)
+		}},
 }
 
 func (d *decoder) icons(n *yaml.Node) []*Icon {
@@ -164,26 +178,7 @@ func (d *decoder) icons(n *yaml.Node) []*Icon {
 			d.skip[icon] = true
 			continue
 		}
-		for _, e := range d.entries(m, "key") {
-			switch e.key {
-			case "src":
-				icon.Src, icon.SrcPos = requiredStr(e.value)
-			case "mimeType":
-				icon.MimeType, _ = d.str(e.value, "mimeType")
-			case "sizes":
-				sizes, _ := d.list(e.value, "sizes")
-				for _, s := range sizes {
-					if size, ok := d.str(s, "each size"); ok {
-						icon.Sizes = append(icon.Sizes, size)
-					}
-				}
-			case "theme":
-				icon.Theme, _ = d.str(e.value, "theme")
-				icon.ThemePos = posOf(e.value)
-			default:
-				d.unknownKey(e, "in icon", iconKeys)
-			}
-		}
+		decodeMapping(d, m, icon, iconFields, func(e entry) { d.unknownKey(e, "in icon", iconFields.keys()) })
 	}
 	return icons
 }
@@ -217,51 +212,115 @@ func section[T any](d *decoder, n *yaml.Node, key, kind string, decode func(entr
 	return out
 }
 
+// The keys every tool, resource, template and prompt may have, each
+// described for its section by doc.
+
+func titleField[T interface{ item() *Item }](doc string) field[T] {
+	return field[T]{key: "title", doc: doc, schema: stringSchema,
+		decode: func(d *decoder, into T, e entry) { into.item().Title, _ = d.str(e.value, "title") }}
+}
+
+// descriptionField is the description; tools and prompts require one (the
+// validator says so), so a value that is not a string is kept empty for it.
+func descriptionField[T interface{ item() *Item }](doc string, required bool) field[T] {
+	f := field[T]{key: "description", doc: doc, schema: stringSchema, required: required,
+		decode: func(d *decoder, into T, e entry) {
+			it := into.item()
+			it.Description, _ = d.str(e.value, "description")
+			it.DescriptionPos = posOf(e.value)
+		}}
+	if required {
+		f.schema = nonEmptyString
+		f.decode = func(d *decoder, into T, e entry) {
+			it := into.item()
+			it.Description, it.DescriptionPos = requiredStr(e.value)
+		}
+	}
+	return f
+}
+
+func iconsField[T interface{ item() *Item }](doc string) field[T] {
+	return field[T]{key: "icons", doc: doc, schema: iconsSchema,
+		decode: func(d *decoder, into T, e entry) { into.item().Icons = d.icons(e.value) }}
+}
+
+func metaField[T interface{ item() *Item }](doc string) field[T] {
+	return field[T]{key: "_meta", doc: doc, schema: metaSchema,
+		decode: func(d *decoder, into T, e entry) { into.item().Meta = d.meta(e.value) }}
+}
+
+// lintDisableField is `x-lint-disable:`, the lint rules skipped for one item.
+func lintDisableField[T any](doc string, into func(T) (*[]string, *[]Pos)) field[T] {
+	return field[T]{key: "x-lint-disable", doc: doc, schema: lintRulesSchema,
+		decode: func(d *decoder, t T, e entry) {
+			ids, pos := into(t)
+			*ids, *pos = d.ruleList(e.value, "x-lint-disable")
+		}}
+}
+
+var toolFields = fields[*Tool]{
+	titleField[*Tool]("A human-readable name for the tool."),
+	descriptionField[*Tool]("What the tool does, for the model (required: clients reject tools without one).", true),
+	{key: "input", doc: "The arguments: an object schema, or {$ref: Name} of a named object type. Absent: no arguments.", schema: defRef("Schema"),
+		decode: func(d *decoder, t *Tool, e entry) { t.Input = d.schemaOr(e.value, "input", KindObject) }},
+	{key: "output", doc: "The structured result: any schema. Absent: the handler returns a *runtime.CallToolResult it builds itself.", schema: defRef("Schema"),
+		decode: func(d *decoder, t *Tool, e entry) { t.Output = d.schema(e.value, "output") }},
+	{key: "inputSchema", doc: "Instead of input: a raw JSON Schema 2020-12, advertised as written and validated; the handler gets json.RawMessage.", schema: defRef("RawSchema"),
+		decode: func(d *decoder, t *Tool, e entry) { t.InputSchema = d.rawSchema(e.value, "inputSchema") }},
+	{key: "outputSchema", doc: "Instead of output: a raw JSON Schema 2020-12, advertised as written and validated; the handler returns json.RawMessage.", schema: defRef("RawSchema"),
+		decode: func(d *decoder, t *Tool, e entry) { t.OutputSchema = d.rawSchema(e.value, "outputSchema") }},
+	{key: "annotations", doc: "Hints for hosts about the tool's behaviour.", schema: defRef("ToolAnnotations"),
+		decode: func(d *decoder, t *Tool, e entry) { t.Annotations = d.toolAnnotations(e.value) }},
+	iconsField[*Tool]("Icons for the tool."),
+	metaField[*Tool]("The tool's _meta object, sent as written."),
+	{key: "ui", doc: "MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool.", schema: defRef("ToolUI"),
+		decode: func(d *decoder, t *Tool, e entry) { t.UI = d.toolUI(e.value) }},
+	{key: "permission", doc: "What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask).", schema: stringEnum(Permissions),
+		decode: func(d *decoder, t *Tool, e entry) {
+			t.Permission, _ = d.str(e.value, "permission")
+			t.PermissionPos = posOf(e.value)
+		}},
+	lintDisableField("Lint rules skipped for this tool and its schemas.", func(t *Tool) (*[]string, *[]Pos) { return &t.LintDisable, &t.LintDisablePos }),
+	{key: "scopes", doc: "The OAuth scopes a call of the tool needs over HTTP with authorization: a token without them gets 403 insufficient_scope (step-up). Absent: the server's scopes; []: none.", schema: defRef("Scopes"),
+		decode: func(d *decoder, t *Tool, e entry) { t.Scopes = d.scopes(e.value) }},
+	{key: "idempotency", doc: "Deduplicate retries: the runtime runs the handler once per value of the key argument and answers retries with the first result.", schema: defRef("Idempotency"),
+		decode: func(d *decoder, t *Tool, e entry) { t.Idempotency = d.idempotency(e.value, t.Name) }},
+}
+
 func (d *decoder) tool(te entry) *Tool {
-	t := &Tool{Pos: posOf(te.keyNode), Name: te.key}
+	t := &Tool{Item: Item{Pos: posOf(te.keyNode), Name: te.key}}
 	m, ok := d.mapping(te.value, fmt.Sprintf("tool %q", te.key))
 	if !ok {
 		d.skip[t] = true
 		return t
 	}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "title":
-			t.Title, _ = d.str(e.value, "title")
-		case "description":
-			t.Description, t.DescriptionPos = requiredStr(e.value)
-		case "input":
-			t.Input = d.schemaOr(e.value, "input", KindObject)
-		case "output":
-			t.Output = d.schema(e.value, "output")
-		case "inputSchema":
-			t.InputSchema = d.rawSchema(e.value, "inputSchema")
-		case "outputSchema":
-			t.OutputSchema = d.rawSchema(e.value, "outputSchema")
-		case "annotations":
-			t.Annotations = d.toolAnnotations(e.value)
-		case "icons":
-			t.Icons = d.icons(e.value)
-		case "_meta":
-			if _, ok := d.mapping(e.value, "_meta"); ok {
-				t.Meta, _ = d.value(e.value)
-			}
-		case "idempotency":
-			t.Idempotency = d.idempotency(e.value, te.key)
-		case "ui":
-			t.UI = d.toolUI(e.value)
-		case "permission":
-			t.Permission, _ = d.str(e.value, "permission")
-			t.PermissionPos = posOf(e.value)
-		case "x-lint-disable":
-			t.LintDisable, t.LintDisablePos = d.ruleList(e.value, "x-lint-disable")
-		case "scopes":
-			t.Scopes = d.scopes(e.value)
-		default:
-			d.unknownKey(e, fmt.Sprintf("in tool %q", te.key), toolKeys)
-		}
-	}
+	decodeMapping(d, m, t, toolFields, func(e entry) {
+		d.unknownKey(e, fmt.Sprintf("in tool %q", te.key), toolFields.keys())
+	})
 	return t
+}
+
+// hintField is one of MCP's boolean tool hints.
+func hintField(key, doc string, into func(*ToolAnnotations) **bool) field[*ToolAnnotations] {
+	return field[*ToolAnnotations]{key: key, doc: doc, schema: booleanSchema,
+		decode: func(d *decoder, a *ToolAnnotations, e entry) {
+			if b, ok := d.boolean(e.value, key); ok {
+				*into(a) = &b
+			}
+		}}
+}
+
+var toolAnnotationFields = fields[*ToolAnnotations]{
+	{key: "title", doc: "A human-readable name for the tool.", schema: stringSchema,
+		decode: func(d *decoder, a *ToolAnnotations, e entry) { a.Title, _ = d.str(e.value, "title") }},
+	hintField("readOnlyHint", "The tool does not change its environment (MCP's default: false).",
+		func(a *ToolAnnotations) **bool { return &a.ReadOnlyHint }),
+	hintField("destructiveHint", "The tool may destroy or overwrite (MCP's default: true); meaningful when not read-only.",
+		func(a *ToolAnnotations) **bool { return &a.DestructiveHint }),
+	hintField("idempotentHint", "Calling it again with the same arguments has no further effect (MCP's default: false).",
+		func(a *ToolAnnotations) **bool { return &a.IdempotentHint }),
+	hintField("openWorldHint", "The tool reaches outside entities, such as the web (MCP's default: true).",
+		func(a *ToolAnnotations) **bool { return &a.OpenWorldHint }),
 }
 
 func (d *decoder) toolAnnotations(n *yaml.Node) *ToolAnnotations {
@@ -270,28 +329,9 @@ func (d *decoder) toolAnnotations(n *yaml.Node) *ToolAnnotations {
 		return nil
 	}
 	a := &ToolAnnotations{Pos: posOf(n)}
-	hint := func(v *yaml.Node, key string) *bool {
-		if b, ok := d.boolean(v, key); ok {
-			return &b
-		}
-		return nil
-	}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "title":
-			a.Title, _ = d.str(e.value, "title")
-		case "readOnlyHint":
-			a.ReadOnlyHint = hint(e.value, e.key)
-		case "destructiveHint":
-			a.DestructiveHint = hint(e.value, e.key)
-		case "idempotentHint":
-			a.IdempotentHint = hint(e.value, e.key)
-		case "openWorldHint":
-			a.OpenWorldHint = hint(e.value, e.key)
-		default:
-			d.unknownKey(e, "in annotations", toolAnnotationKeys)
-		}
-	}
+	decodeMapping(d, m, a, toolAnnotationFields, func(e entry) {
+		d.unknownKey(e, "in annotations", toolAnnotationFields.keys())
+	})
 	return a
 }
 

@@ -23,7 +23,27 @@ type Idempotency struct {
 	TTLPos Pos
 }
 
-var idempotencyKeys = []string{"key", "ttl"}
+var idempotencyFields = fields[*Idempotency]{
+	{key: "key", required: true, doc: "The name of a required top-level string property of the input, such as idempotency_key (required).", schema: nonEmptyString,
+		decode: func(d *decoder, id *Idempotency, e entry) {
+			id.Key, _ = d.str(e.value, "idempotency key")
+			id.KeyPos = posOf(e.value)
+		}},
+	{key: "ttl", doc: "How long results are kept for retries: a Go duration such as 24h or 90m (default 24h).", schema: `{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"}`,
+		decode: func(d *decoder, id *Idempotency, e entry) {
+			id.TTLPos = posOf(e.value)
+			s, ok := d.str(e.value, "ttl")
+			if !ok {
+				return
+			}
+			ttl, err := time.ParseDuration(s)
+			if err != nil || ttl <= 0 {
+				d.errorf(id.TTLPos, "ttl must be a positive duration such as 24h, 90m or 30s, not %q", s)
+				return
+			}
+			id.TTL = ttl
+		}},
+}
 
 func (d *decoder) idempotency(n *yaml.Node, tool string) *Idempotency {
 	m, ok := d.mapping(n, "idempotency")
@@ -31,27 +51,9 @@ func (d *decoder) idempotency(n *yaml.Node, tool string) *Idempotency {
 		return nil
 	}
 	id := &Idempotency{Pos: posOf(n)}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "key":
-			id.Key, _ = d.str(e.value, "idempotency key")
-			id.KeyPos = posOf(e.value)
-		case "ttl":
-			id.TTLPos = posOf(e.value)
-			s, ok := d.str(e.value, "ttl")
-			if !ok {
-				continue
-			}
-			ttl, err := time.ParseDuration(s)
-			if err != nil || ttl <= 0 {
-				d.errorf(id.TTLPos, "ttl must be a positive duration such as 24h, 90m or 30s, not %q", s)
-				continue
-			}
-			id.TTL = ttl
-		default:
-			d.unknownKey(e, fmt.Sprintf("in the idempotency of tool %q", tool), idempotencyKeys)
-		}
-	}
+	decodeMapping(d, m, id, idempotencyFields, func(e entry) {
+		d.unknownKey(e, fmt.Sprintf("in the idempotency of tool %q", tool), idempotencyFields.keys())
+	})
 	if id.Key == "" {
 		d.errorf(orPos(id.KeyPos, id.Pos), "the idempotency of tool %q needs a key: the name of a required string property of the input, e.g. {key: idempotency_key}", tool)
 	}

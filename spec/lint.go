@@ -31,7 +31,29 @@ var specWideLintRules = map[string]bool{"TOO_MANY_TOOLS": true, "RESOURCE_LIST_L
 // Permissions are the values of a tool's `permission:`.
 var Permissions = []string{"allow", "ask", "deny"}
 
-var lintKeys = []string{"disable", "maxTools", "maxListItems"}
+var lintFields = fields[*LintConfig]{
+	{key: "disable", doc: "Lint rules that never report, anywhere in the spec.", schema: lintRulesSchema,
+		decode: func(d *decoder, l *LintConfig, e entry) { l.Disable, l.DisablePos = d.ruleList(e.value, "disable") }},
+	limitField("maxTools", "The most tools before TOO_MANY_TOOLS (default 20).", 20,
+		func(l *LintConfig) (*int, *Pos) { return &l.MaxTools, &l.MaxToolsPos }),
+	limitField("maxListItems", "The most static resources before RESOURCE_LIST_LARGE (default 50).", 50,
+		func(l *LintConfig) (*int, *Pos) { return &l.MaxListItems, &l.MaxListItemsPos }),
+}
+
+// limitField is a limit of lint: an integer of at least 1.
+func limitField(key, doc string, byDefault int, into func(*LintConfig) (*int, *Pos)) field[*LintConfig] {
+	return field[*LintConfig]{key: key, doc: doc, schema: fmt.Sprintf(`{"type":"integer","minimum":1,"default":%d}`, byDefault),
+		decode: func(d *decoder, l *LintConfig, e entry) {
+			limit, pos := into(l)
+			*pos = posOf(e.value)
+			if i, ok := d.integer(e.value, key); ok {
+				*limit = int(min(i, 1<<31))
+				if i < 1 {
+					d.errorf(*pos, "%s must be at least 1", key)
+				}
+			}
+		}}
+}
 
 // lint decodes the `lint:` section; empty means no settings.
 func (d *decoder) lint(n *yaml.Node) *LintConfig {
@@ -43,30 +65,7 @@ func (d *decoder) lint(n *yaml.Node) *LintConfig {
 		return nil
 	}
 	l := &LintConfig{Pos: posOf(n)}
-	for _, e := range d.entries(m, "key") {
-		switch e.key {
-		case "disable":
-			l.Disable, l.DisablePos = d.ruleList(e.value, "disable")
-		case "maxTools":
-			l.MaxToolsPos = posOf(e.value)
-			if i, ok := d.integer(e.value, "maxTools"); ok {
-				l.MaxTools = int(min(i, 1<<31))
-				if i < 1 {
-					d.errorf(l.MaxToolsPos, "maxTools must be at least 1")
-				}
-			}
-		case "maxListItems":
-			l.MaxListItemsPos = posOf(e.value)
-			if i, ok := d.integer(e.value, "maxListItems"); ok {
-				l.MaxListItems = int(min(i, 1<<31))
-				if i < 1 {
-					d.errorf(l.MaxListItemsPos, "maxListItems must be at least 1")
-				}
-			}
-		default:
-			d.unknownKey(e, "in lint", lintKeys)
-		}
-	}
+	decodeMapping(d, m, l, lintFields, func(e entry) { d.unknownKey(e, "in lint", lintFields.keys()) })
 	return l
 }
 

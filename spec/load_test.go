@@ -180,9 +180,15 @@ func TestLoadFullSpec(t *testing.T) {
 		},
 		Tools: []*Tool{
 			{
-				Name:        "lookup_order",
-				Title:       "Look up an order",
-				Description: "Look up an order by id.",
+				Item: Item{
+					Name:        "lookup_order",
+					Title:       "Look up an order",
+					Description: "Look up an order by id.",
+					Icons:       []*Icon{{Src: "data:image/png;base64,iVBORw0KGgo="}},
+					// File key order, integers in decimal, floats as written, no
+					// HTML escaping.
+					Meta: val(`{"com.example/z":1,"com.example/a":[true,null,16,1.50,"x<y"]}`),
+				},
 				Input: &Schema{Kind: KindObject, Properties: []*Property{
 					{Name: "order_id", Required: true, Schema: ref("OrderID")},
 				}},
@@ -194,41 +200,41 @@ func TestLoadFullSpec(t *testing.T) {
 					IdempotentHint:  ptr(true),
 					OpenWorldHint:   ptr(false),
 				},
-				Icons: []*Icon{{Src: "data:image/png;base64,iVBORw0KGgo="}},
-				// File key order, integers in decimal, floats as written, no
-				// HTML escaping.
-				Meta: val(`{"com.example/z":1,"com.example/a":[true,null,16,1.50,"x<y"]}`),
 			},
-			{Name: "ping", Description: "Answers pong."},
+			{Item: Item{Name: "ping", Description: "Answers pong."}},
 		},
 		Resources: []*Resource{
 			{
-				Name:        "app_config",
+				Item: Item{
+					Name:        "app_config",
+					Title:       "App config",
+					Description: "The configuration.",
+					Icons:       []*Icon{{Src: "https://example.com/cfg.png"}},
+					Meta:        val(`{"com.example/k":"v"}`),
+				},
 				URI:         "config://app",
-				Title:       "App config",
-				Description: "The configuration.",
 				MimeType:    "application/json",
 				Size:        ptr[int64](1234),
 				Annotations: &Annotations{Audience: []string{"user", "assistant"}, Priority: ptr[Number]("0.5"), LastModified: "2026-11-01T00:00:00Z"},
-				Icons:       []*Icon{{Src: "https://example.com/cfg.png"}},
-				Meta:        val(`{"com.example/k":"v"}`),
 				Content:     &Content{Kind: ContentJSON, Schema: ref("Order")},
 			},
 			// Without content:, a resource is text.
-			{Name: "readme", URI: "file:///README.md", MimeType: "text/html;profile=mcp-app", Content: &Content{Kind: ContentText}},
-			{Name: "logo", URI: "img://logo", Content: &Content{Kind: ContentBinary}},
-			{Name: "all", URI: "bundle://all", Content: &Content{Kind: ContentContents}, Annotations: &Annotations{LastModified: "2026-11-01T10:00:00.5+02:00"}},
+			{Item: Item{Name: "readme"}, URI: "file:///README.md", MimeType: "text/html;profile=mcp-app", Content: &Content{Kind: ContentText}},
+			{Item: Item{Name: "logo"}, URI: "img://logo", Content: &Content{Kind: ContentBinary}},
+			{Item: Item{Name: "all"}, URI: "bundle://all", Content: &Content{Kind: ContentContents}, Annotations: &Annotations{LastModified: "2026-11-01T10:00:00.5+02:00"}},
 		},
 		ResourceTemplates: []*ResourceTemplate{
 			{
-				Name:        "repo_readme",
+				Item: Item{
+					Name:        "repo_readme",
+					Title:       "README",
+					Description: "A repository's README.",
+					Icons:       []*Icon{{Src: "https://example.com/gh.png"}},
+					Meta:        val(`{"x":1}`),
+				},
 				URITemplate: "github://{owner}/{repo}/readme{?ref}",
-				Title:       "README",
-				Description: "A repository's README.",
 				MimeType:    "text/markdown",
 				Annotations: &Annotations{Audience: []string{"assistant"}, Priority: ptr[Number]("1")},
-				Icons:       []*Icon{{Src: "https://example.com/gh.png"}},
-				Meta:        val(`{"x":1}`),
 				// Template order, not declaration order; ref is undeclared.
 				Variables: []*Variable{
 					{Name: "owner", Schema: str(&Schema{Pattern: "^[a-z0-9-]+$"}), Complete: true},
@@ -238,7 +244,9 @@ func TestLoadFullSpec(t *testing.T) {
 				Content: &Content{Kind: ContentText},
 			},
 			{
-				Name:        "order",
+				Item: Item{
+					Name: "order",
+				},
 				URITemplate: "orders://{id}{/path*}",
 				Variables: []*Variable{
 					{Name: "id", Schema: ref("OrderID")},
@@ -247,7 +255,9 @@ func TestLoadFullSpec(t *testing.T) {
 				Content: &Content{Kind: ContentJSON, Schema: ref("Order")},
 			},
 			{
-				Name:        "files",
+				Item: Item{
+					Name: "files",
+				},
 				URITemplate: "files:///{+path}{#frag}{.ext}{;v}{&x}{?list*}",
 				Variables: []*Variable{
 					{Name: "path", Schema: &Schema{Kind: KindString}},
@@ -263,11 +273,13 @@ func TestLoadFullSpec(t *testing.T) {
 		},
 		Prompts: []*Prompt{
 			{
-				Name:        "triage_ticket",
-				Title:       "Triage a ticket",
-				Description: "Triage a support ticket.",
-				Icons:       []*Icon{{Src: "https://example.com/t.png"}},
-				Meta:        val(`{"k":true}`),
+				Item: Item{
+					Name:        "triage_ticket",
+					Title:       "Triage a ticket",
+					Description: "Triage a support ticket.",
+					Icons:       []*Icon{{Src: "https://example.com/t.png"}},
+					Meta:        val(`{"k":true}`),
+				},
 				Arguments: []*PromptArgument{
 					{Name: "ticket_id", Title: "Ticket", Description: "The ticket id.", Required: true, Complete: true},
 					{Name: "tone", Enum: []string{"formal", "friendly"}},
@@ -281,9 +293,11 @@ func TestLoadFullSpec(t *testing.T) {
 				},
 			},
 			{
-				Name:        "summarize",
-				Description: "Summarize; the handler builds the messages.",
-				Arguments:   []*PromptArgument{{Name: "topic"}},
+				Item: Item{
+					Name:        "summarize",
+					Description: "Summarize; the handler builds the messages.",
+				},
+				Arguments: []*PromptArgument{{Name: "topic"}},
 			},
 		},
 	}

@@ -4,6 +4,12 @@
 // The package knows YAML and the MCP vocabulary, and nothing of Go code: the
 // generator (package gen) turns a validated *Spec into Go. Every element keeps
 // the Pos of its YAML node so that every finding prints as file:line:col.
+//
+// The grammar is in one place: one table of keys per kind of mapping
+// (grammar.go, and the tables beside each decoder), from which the decoder
+// reads, unknown keys get their did-you-mean hints, and FormatMappings
+// describes the format for mcpgen.schema.json. The fields that tools,
+// resources, templates and prompts share are one embedded Item.
 package spec
 
 // Pos is a position in the spec file, 1-based. The zero Pos means "unknown".
@@ -230,15 +236,29 @@ type Value struct {
 	JSON []byte
 }
 
-// Tool is one entry of `tools:`.
-type Tool struct {
-	Pos         Pos    // position of the key
-	Name        string // the MCP tool name, e.g. lookup_order
+// Item is what every tool, resource, resource template and prompt has: its
+// name, the key under its section (e.g. lookup_order), and MCP's fields
+// that describe it to clients.
+type Item struct {
+	Pos         Pos // position of the key
+	Name        string
 	Title       string
 	Description string
 	// DescriptionPos is the position of the description value (zero when
 	// absent).
 	DescriptionPos Pos
+	Icons          []*Icon
+	// Meta is the `_meta` object, if any.
+	Meta *Value
+}
+
+// item gives the table of each section's keys (grammar.go) one way to the
+// keys they share.
+func (it *Item) item() *Item { return it }
+
+// Tool is one entry of `tools:`.
+type Tool struct {
+	Item
 	// Input is the arguments object: an object schema or a $ref to a named
 	// object type. Nil means the tool takes no arguments.
 	Input *Schema
@@ -253,9 +273,6 @@ type Tool struct {
 	InputSchema  *Value
 	OutputSchema *Value
 	Annotations  *ToolAnnotations
-	Icons        []*Icon
-	// Meta is the tool's `_meta` object, if any.
-	Meta *Value
 	// UI links the tool to an MCP App view (apps.go); nil for none.
 	UI *ToolUI
 
@@ -308,18 +325,13 @@ type ToolAnnotations struct {
 
 // Resource is one entry of `resources:`: a static resource with a fixed URI.
 type Resource struct {
-	Pos         Pos    // position of the key
-	Name        string // the MCP resource name (the key)
-	URI         string // absolute URI, e.g. config://app
-	URIPos      Pos
-	Title       string
-	Description string
-	MimeType    string
+	Item
+	URI      string // absolute URI, e.g. config://app
+	URIPos   Pos
+	MimeType string
 	// Size is the size in bytes, if declared.
 	Size        *int64
 	Annotations *Annotations
-	Icons       []*Icon
-	Meta        *Value
 	// Content says what the handler returns; never nil after Load (the
 	// default is text).
 	Content *Content
@@ -379,16 +391,11 @@ type Content struct {
 
 // ResourceTemplate is one entry of `resourceTemplates:`.
 type ResourceTemplate struct {
-	Pos            Pos    // position of the key
-	Name           string // the MCP name (the key)
+	Item
 	URITemplate    string // RFC 6570, e.g. github://{owner}/{repo}/readme
 	URITemplatePos Pos
-	Title          string
-	Description    string
 	MimeType       string
 	Annotations    *Annotations
-	Icons          []*Icon
-	Meta           *Value
 	// Variables are the template's variables, in the order they appear in
 	// the URI template, each typed by its declaration under `variables:`
 	// (a plain string when undeclared). A declared variable the template
@@ -419,14 +426,8 @@ type Variable struct {
 
 // Prompt is one entry of `prompts:`.
 type Prompt struct {
-	Pos            Pos    // position of the key
-	Name           string // the MCP prompt name (the key)
-	Title          string
-	Description    string
-	DescriptionPos Pos
-	Icons          []*Icon
-	Meta           *Value
-	Arguments      []*PromptArgument
+	Item
+	Arguments []*PromptArgument
 	// Messages, when present, make the prompt declarative: no handler
 	// method, the runtime fills the placeholders. Empty means the handler
 	// builds the messages.

@@ -16,17 +16,6 @@ var formats = []string{
 	"json-pointer", "relative-json-pointer", "regex",
 }
 
-// keyDomain says, for each constraint, the kinds it applies to, in words.
-var keyDomain = map[string]string{
-	"pattern": "strings", "format": "strings", "minLength": "strings", "maxLength": "strings",
-	"minimum": "integers and numbers", "maximum": "integers and numbers",
-	"exclusiveMinimum": "integers and numbers", "exclusiveMaximum": "integers and numbers",
-	"multipleOf": "integers and numbers", "enum": "strings, integers and numbers",
-	"items": "arrays", "minItems": "arrays", "maxItems": "arrays", "uniqueItems": "arrays",
-	"properties": "objects", "required": "objects", "additionalProperties": "objects",
-	"values": "maps", "x-mcp-header": "strings, integers and booleans (the properties of a tool's input)", "$ref": "$ref schemas", "goType": "goType schemas", "type": "schemas without $ref or goType",
-}
-
 // schema checks s and the schemas inside it.
 func (v *validator) schema(s *Schema) {
 	if s == nil || v.seen[s] {
@@ -74,9 +63,9 @@ func valuePos(s *Schema, key string) Pos {
 func presentKeys(s *Schema) []string {
 	if s.Fields != nil {
 		keys := make([]string, 0, len(s.Fields))
-		for _, k := range allSchemaKeys {
-			if _, ok := s.Fields[k]; ok {
-				keys = append(keys, k)
+		for _, f := range schemaFields {
+			if _, ok := s.Fields[f.key]; ok {
+				keys = append(keys, f.key)
 			}
 		}
 		return keys
@@ -129,7 +118,7 @@ func (v *validator) schemaSelf(s *Schema) {
 		case KindRef, KindGoType:
 			v.errorf(keyPos(s, k), "%s cannot be used with %s; only title, description, nullable, default and examples can", k, kindLabel(s.Kind))
 		default:
-			v.errorf(keyPos(s, k), "%s applies to %s, not %s", k, keyDomain[k], s.Kind)
+			v.errorf(keyPos(s, k), "%s applies to %s, not %s", k, keyDomain(k), s.Kind)
 		}
 	}
 	if s.MCPHeader != "" && !misplaced["x-mcp-header"] {

@@ -18,8 +18,7 @@ func goSpec() *Spec {
 			{Name: "ID", Schema: &Schema{Kind: KindString, Pattern: "^[a-z]+$"}},
 		},
 		Tools: []*Tool{{
-			Name:        "get",
-			Description: "Gets.",
+			Item: Item{Name: "get", Description: "Gets."},
 			Input: &Schema{Kind: KindObject, Properties: []*Property{
 				{Name: "id", Required: true, Schema: &Schema{Kind: KindRef, Ref: "ID"}},
 			}},
@@ -52,7 +51,7 @@ func TestValidateGoSpec(t *testing.T) {
 		}},
 		{"duplicate tools and types keep both positions", func(s *Spec) {
 			s.Tools[0].Pos = Pos{3, 3}
-			s.Tools = append(s.Tools, &Tool{Pos: Pos{9, 3}, Name: "get", Description: "Again."})
+			s.Tools = append(s.Tools, &Tool{Item: Item{Pos: Pos{9, 3}, Name: "get", Description: "Again."}})
 			s.Types[0].Pos = Pos{2, 3}
 			s.Types = append(s.Types, &NamedType{Pos: Pos{5, 3}, Name: "ID", Schema: &Schema{Kind: KindInteger}})
 		}, []string{
@@ -103,15 +102,15 @@ func TestValidateGoSpec(t *testing.T) {
 		}},
 		{"resources, templates and prompts built in Go", func(s *Spec) {
 			s.Resources = []*Resource{
-				{Name: "cfg", URI: "config://app"}, // no Content: text
-				{Name: "bad", URI: "config://x", Size: ptr[int64](-1), Content: &Content{Kind: "yaml"}, Annotations: &Annotations{Audience: []string{"bot"}}},
+				{Item: Item{Name: "cfg"}, URI: "config://app"}, // no Content: text
+				{Item: Item{Name: "bad"}, URI: "config://x", Size: ptr[int64](-1), Content: &Content{Kind: "yaml"}, Annotations: &Annotations{Audience: []string{"bot"}}},
 			}
 			s.ResourceTemplates = []*ResourceTemplate{{
-				Name: "repo", URITemplate: "github://{owner}/{repo}",
+				Item: Item{Name: "repo"}, URITemplate: "github://{owner}/{repo}",
 				Variables: []*Variable{{Name: "owner", Schema: &Schema{Kind: KindString}}, {Name: "owner", Schema: &Schema{Kind: KindString}}, {Name: "x"}},
 				Content:   &Content{Kind: ContentJSON},
 			}}
-			s.Prompts = []*Prompt{{Name: "p", Description: "d", Messages: []*PromptMessage{
+			s.Prompts = []*Prompt{{Item: Item{Name: "p", Description: "d"}, Messages: []*PromptMessage{
 				{Role: "user", Image: &Media{MimeType: "image/png"}},
 				{Role: "user", Text: "{{.who}}"},
 			}}}

@@ -63,8 +63,8 @@ func TestScaffoldedSpec(t *testing.T) {
 
 // TestScaffoldShowsEveryKey: every key of the spec format appears in the
 // scaffolded spec, set or commented out, so that it documents itself.
-// Adding a key to the format (internal/specformat) fails this test until
-// the template shows it.
+// Adding a key to the format (a key table in package spec) fails this test
+// until the template shows it.
 func TestScaffoldShowsEveryKey(t *testing.T) {
 	yaml := scaffold(t)["mcpgen.yaml"]
 	data, err := specformat.JSONSchema()
