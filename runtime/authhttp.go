@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/audience"
 )
 
 // The resource-server gate of the HTTP transport: it runs on every request
@@ -62,7 +64,7 @@ func (g *authGate) authenticate(w http.ResponseWriter, r *http.Request, h *httpH
 		httpError(w, http.StatusServiceUnavailable, "", errorf(CodeInternalError, "service unavailable: the token cannot be verified now"))
 		return nil
 	}
-	if !audienceHas(info.Audience, g.cfg.Resource) {
+	if !audience.Has(info.Audience, g.cfg.Resource) {
 		// RFC 8707 §2 / MCP: a token issued for another resource must not
 		// be accepted, or a token could be replayed from server to server.
 		g.challenge(w, http.StatusUnauthorized, "invalid_token", "the token is not for this resource", g.cfg.Scopes,
@@ -158,13 +160,4 @@ func challengeValue(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func audienceHas(audience []string, resource string) bool {
-	for _, a := range audience {
-		if sameResource(a, resource) {
-			return true
-		}
-	}
-	return false
 }
