@@ -271,3 +271,7 @@ func isUnreserved(c byte) bool {
 func isReserved(c byte) bool {
 	return c < utf8.RuneSelf && strings.IndexByte(":/?#[]@!$&'()*+,;=", c) >= 0
 }
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}

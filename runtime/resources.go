@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Resource is a static resource as registered with AddResource: what
@@ -189,11 +191,11 @@ func (ss *Session) resourcesList(params json.RawMessage) (encoder, *Error) {
 // uriParams reads the params of resources/read, resources/subscribe and
 // resources/unsubscribe: {uri, _meta?}.
 func uriParams(params json.RawMessage, method string) (uri string, meta json.RawMessage, e *Error) {
-	if firstByte(params) != '{' {
+	if jsonwire.FirstByte(params) != '{' {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: %s takes an object with "uri"`, method)
 	}
 	var rawURI []byte
-	if _, err := scanObject(params, func(key, val []byte) {
+	if _, err := jsonwire.ScanObject(params, func(key, val []byte) {
 		switch string(key) {
 		case "uri":
 			rawURI = val
@@ -203,7 +205,7 @@ func uriParams(params json.RawMessage, method string) (uri string, meta json.Raw
 	}); err != nil {
 		return "", nil, errorf(CodeInvalidParams, "invalid params: %v", err)
 	}
-	b, ok := methodBytes(rawURI) // same shape: a JSON string
+	b, ok := jsonwire.MethodBytes(rawURI) // same shape: a JSON string
 	if !ok {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: "uri" must be a string`)
 	}
@@ -211,10 +213,10 @@ func uriParams(params json.RawMessage, method string) (uri string, meta json.Raw
 	if !validURI(uri) {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: "uri" must be an absolute URI such as file:///notes.txt (got %s)`, quote(uri))
 	}
-	if isNull(meta) {
+	if jsonwire.IsNull(meta) {
 		return uri, nil, nil
 	}
-	if firstByte(meta) != '{' {
+	if jsonwire.FirstByte(meta) != '{' {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`)
 	}
 	return uri, bytes.Clone(meta), nil // the message is not ours
@@ -304,7 +306,7 @@ func notFound(uri, msg string) *Error {
 	if msg == "" {
 		msg = "resource not found: " + quote(uri)
 	}
-	data := append([]byte(`{"uri":`), appendString(nil, uri)...)
+	data := append([]byte(`{"uri":`), jsonwire.AppendString(nil, uri)...)
 	return &Error{Code: CodeResourceNotFound, Message: msg, Data: json.RawMessage(append(data, '}'))}
 }
 

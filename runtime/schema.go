@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/invopop/jsonschema"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	validate "github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -68,7 +69,7 @@ func mustMarshal(t reflect.Type, s *jsonschema.Schema) []byte {
 // server registers many).
 func schemaType(schema json.RawMessage) string {
 	var typ []byte
-	notObject, err := scanObject(schema, func(key, val []byte) {
+	notObject, err := jsonwire.ScanObject(schema, func(key, val []byte) {
 		if string(key) == "type" {
 			typ = val // the last of duplicate keys wins, as in encoding/json
 		}
@@ -76,7 +77,7 @@ func schemaType(schema json.RawMessage) string {
 	if notObject || err != nil {
 		return ""
 	}
-	s, ok := methodBytes(typ) // a JSON string, escapes decoded
+	s, ok := jsonwire.MethodBytes(typ) // a JSON string, escapes decoded
 	if !ok {
 		return ""
 	}
@@ -125,7 +126,7 @@ func compileSchema(schema json.RawMessage) (*validator, error) {
 // decodeInstance decodes JSON as the validator wants it: numbers stay
 // json.Number, so integers beyond 2^53 are checked exactly.
 func decodeInstance(b []byte) (any, error) {
-	return parseValue(b)
+	return jsonwire.ParseValue(b)
 }
 
 // check validates inst and returns every violation, sorted by location.

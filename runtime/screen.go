@@ -32,7 +32,7 @@ import (
 
 const (
 	// maxArgumentDepth bounds the nesting of objects and arrays in tool
-	// arguments (the whole message may nest maxDepth levels). At this depth
+	// arguments (the whole message may nest jsonwire.MaxDepth levels). At this depth
 	// an invalid leaf costs the validator about 8 MB and tens of milliseconds.
 	maxArgumentDepth = 1000
 	// maxNumberLength bounds the text of one number: float64's largest value
@@ -47,7 +47,7 @@ type screening struct {
 	rewritten  bool        // numbers were rewritten in the instance: decode it, not the raw arguments
 }
 
-// screenArguments screens inst, as parseValue decoded it, rewriting integral
+// screenArguments screens inst, as jsonwire.ParseValue decoded it, rewriting integral
 // numbers in place.
 func screenArguments(inst any) screening {
 	var s screening

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 func TestScreenNumber(t *testing.T) {
@@ -55,7 +57,7 @@ func TestScreenNumber(t *testing.T) {
 }
 
 func TestScreenArguments(t *testing.T) {
-	inst, err := parseValue([]byte(`{"a":[1e2,{"b":5.0}],"c":1.5,"d":"1e2"}`))
+	inst, err := jsonwire.ParseValue([]byte(`{"a":[1e2,{"b":5.0}],"c":1.5,"d":"1e2"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +70,7 @@ func TestScreenArguments(t *testing.T) {
 		t.Errorf("rewritten to %s", got)
 	}
 
-	inst, _ = parseValue([]byte(`{"ok":1,"x":[1,{"y":1e999}],"z":1e-999}`))
+	inst, _ = jsonwire.ParseValue([]byte(`{"ok":1,"x":[1,{"y":1e999}],"z":1e-999}`))
 	s = screenArguments(inst)
 	var ptrs []string
 	for _, v := range s.violations {
@@ -79,7 +81,7 @@ func TestScreenArguments(t *testing.T) {
 	}
 
 	// The count is capped, and the rest counted.
-	inst, _ = parseValue([]byte(`[` + strings.TrimSuffix(strings.Repeat("1e999,", 70), ",") + `]`))
+	inst, _ = jsonwire.ParseValue([]byte(`[` + strings.TrimSuffix(strings.Repeat("1e999,", 70), ",") + `]`))
 	s = screenArguments(inst)
 	if len(s.violations) != maxViolations || s.more != 70-maxViolations {
 		t.Errorf("%d violations and %d more, want %d and %d", len(s.violations), s.more, maxViolations, 70-maxViolations)
@@ -90,12 +92,12 @@ func TestScreenArguments(t *testing.T) {
 
 	// Nesting.
 	deep := strings.Repeat(`{"a":`, maxArgumentDepth) + `1` + strings.Repeat(`}`, maxArgumentDepth)
-	inst, _ = parseValue([]byte(deep))
+	inst, _ = jsonwire.ParseValue([]byte(deep))
 	if s = screenArguments(inst); len(s.violations) != 0 {
 		t.Errorf("%d levels: %+v", maxArgumentDepth, s.violations)
 	}
 	deep = strings.Repeat(`{"a":`, maxArgumentDepth+1) + `1` + strings.Repeat(`}`, maxArgumentDepth+1)
-	inst, _ = parseValue([]byte(deep))
+	inst, _ = jsonwire.ParseValue([]byte(deep))
 	if s = screenArguments(inst); len(s.violations) != 1 || !strings.Contains(s.violations[0].msg, "nests too deeply") ||
 		s.violations[0].ptr != "/a/a/…/a/a/a/a/a" {
 		t.Errorf("%d levels: %+v", maxArgumentDepth+1, s.violations)

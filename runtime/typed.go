@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // The typed adapters connect generated (or hand-written) typed handlers to
@@ -133,9 +135,9 @@ var emptyObject = json.RawMessage(`{}`)
 // of what the client left out (Defaulter). It returns a non-nil result
 // or error when the handler must not run.
 func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToolResult, error) {
-	if isNull(args) {
+	if jsonwire.IsNull(args) {
 		args = emptyObject
-	} else if firstByte(args) != '{' {
+	} else if jsonwire.FirstByte(args) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`)
 	}
 	v, err := c.schema.validator()

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -217,7 +218,7 @@ func (vars typedVars) object(values uritemplate.Values) ([]byte, []string) {
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		b = appendString(b, v.name)
+		b = jsonwire.AppendString(b, v.name)
 		b = append(b, ':')
 		if v.array {
 			b = append(b, '[')
@@ -263,7 +264,7 @@ func appendVarValue(b []byte, kind byte, s string) ([]byte, bool) {
 			}
 			return append(b, digits...), true
 		}
-		if kind == 'n' && jsonNumber(s) {
+		if kind == 'n' && jsonwire.IsNumber(s) {
 			return append(b, s...), true
 		}
 	case 'b':
@@ -271,7 +272,7 @@ func appendVarValue(b []byte, kind byte, s string) ([]byte, bool) {
 			return append(b, s...), true
 		}
 	default:
-		return appendString(b, s), true
+		return jsonwire.AppendString(b, s), true
 	}
 	return append(b, "null"...), false
 }
@@ -294,16 +295,6 @@ func intLiteral(s string) (digits string, neg bool, ok bool) {
 		digits = "0"
 	}
 	return digits, neg, true
-}
-
-// jsonNumber reports whether s is exactly a JSON number.
-func jsonNumber(s string) bool {
-	if s == "" || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
-		return false
-	}
-	p := valueParser{data: []byte(s)}
-	_, err := p.number()
-	return err == nil && p.i == len(s)
 }
 
 // variableReasons words schema violations of the variables object.
