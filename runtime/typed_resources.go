@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -69,7 +70,7 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 	if schemaType(schema) != "object" {
 		panic(fmt.Sprintf("%s: the params type %v must be a struct", where, reflect.TypeFor[P]()))
 	}
-	val, err := compileSchema(schema)
+	val, err := validate.Compile(schema)
 	if err != nil {
 		panic(fmt.Sprintf("%s: the schema of %v does not compile: %v", where, reflect.TypeFor[P](), err))
 	}
@@ -104,20 +105,20 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 		}
 		obj, reasons := vars.object(values)
 		if len(reasons) == 0 {
-			if inst, err := decodeInstance(obj); err != nil {
+			if inst, err := validate.Decode(obj); err != nil {
 				reasons = []string{"variables: cannot be decoded"}
-			} else if screened := screenArguments(inst); len(screened.violations) > 0 {
-				reasons = variableReasons(screened.violations) // numbers like 1e999999
-			} else if vs := val.check(inst); len(vs) > 0 {
+			} else if screened := validate.Screen(inst); len(screened.Violations) > 0 {
+				reasons = variableReasons(screened.Violations) // numbers like 1e999999
+			} else if vs := val.Check(inst); len(vs) > 0 {
 				reasons = variableReasons(vs)
-			} else if screened.rewritten { // numbers like 1e2: decode what was validated
+			} else if screened.Rewritten { // numbers like 1e2: decode what was validated
 				obj, _ = json.Marshal(inst)
 			}
 		}
 		p := new(P)
 		if len(reasons) == 0 {
 			if err := json.Unmarshal(obj, p); err != nil {
-				reasons = variableReasons([]violation{decodeViolation(err)})
+				reasons = variableReasons([]validate.Violation{validate.DecodeError(err)})
 			} else {
 				applyDefaults(p) // for the optional variables the URI left out
 			}
@@ -298,19 +299,19 @@ func intLiteral(s string) (digits string, neg bool, ok bool) {
 }
 
 // variableReasons words schema violations of the variables object.
-func variableReasons(vs []violation) []string {
+func variableReasons(vs []validate.Violation) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		name, rest, _ := strings.Cut(strings.TrimPrefix(v.ptr, "/"), "/")
+		name, rest, _ := strings.Cut(strings.TrimPrefix(v.Ptr, "/"), "/")
 		switch {
 		case name == "":
-			out[i] = "variables: " + v.msg
+			out[i] = "variables: " + v.Msg
 		case rest == "":
-			out[i] = "variable " + name + ": " + v.msg
+			out[i] = "variable " + name + ": " + v.Msg
 		case !strings.Contains(rest, "/"):
-			out[i] = "variable " + name + "[" + rest + "]: " + v.msg
+			out[i] = "variable " + name + "[" + rest + "]: " + v.Msg
 		default:
-			out[i] = "variable " + name + "/" + rest + ": " + v.msg
+			out[i] = "variable " + name + "/" + rest + ": " + v.Msg
 		}
 	}
 	return out

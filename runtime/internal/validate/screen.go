@@ -1,4 +1,4 @@
-package runtime
+package validate
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 )
 
 // Arguments are screened before the schema validator sees them, for what the
-// validator would get wrong or pay too much for:
+// Validator would get wrong or pay too much for:
 //
 //   - nesting: the validator copies the instance path at every level of an
-//     error, so a violation n levels down costs O(n²) time and memory (a
+//     error, so a Violation n levels down costs O(n²) time and memory (a
 //     5 000-level tree: 200 MB). Arguments nest at most maxArgumentDepth
 //     levels.
 //   - long numbers: the validator does exact arithmetic (math/big), whose cost
@@ -23,7 +23,7 @@ import (
 //     work for ~20 ms. A number written with a fraction or an exponent must be
 //     0 or within float64's range.
 //   - integers written 1e2 or 5.0: JSON Schema counts them as integers, but
-//     encoding/json refuses them for an int field. They are rewritten as
+//     encoding/json refuses them for an int field. They are Rewritten as
 //     integer literals (100, 5), so the validator and the decoder agree.
 //
 // Integer literals (no fraction, no exponent) are left to the validator,
@@ -40,24 +40,24 @@ const (
 	maxNumberLength = 1000
 )
 
-// screening is what screenArguments found.
-type screening struct {
-	violations []violation // at most maxViolations
+// Screening is what Screen found.
+type Screening struct {
+	Violations []Violation // at most maxViolations
 	more       int         // violations found beyond those
-	rewritten  bool        // numbers were rewritten in the instance: decode it, not the raw arguments
+	Rewritten  bool        // numbers were rewritten in the instance: decode it, not the raw arguments
 }
 
-// screenArguments screens inst, as jsonwire.ParseValue decoded it, rewriting integral
+// Screen screens inst, as jsonwire.ParseValue decoded it, rewriting integral
 // numbers in place.
-func screenArguments(inst any) screening {
-	var s screening
+func Screen(inst any) Screening {
+	var s Screening
 	s.walk(inst, make([]pathStep, 0, 8), 1)
 	return s
 }
 
-// explain is the text of the isError result refusing the arguments.
-func (s *screening) explain(tool string) string {
-	text := invalidArguments(tool, s.violations)
+// Explain is the text of the isError result refusing the arguments.
+func (s *Screening) Explain(tool string) string {
+	text := InvalidArguments(tool, s.Violations)
 	if s.more > 0 {
 		text += "\n- … and " + strconv.Itoa(s.more) + " more"
 	}
@@ -73,7 +73,7 @@ type pathStep struct {
 
 // walk screens v, found at path and depth, and returns the number to put in
 // its place when it is one to rewrite.
-func (s *screening) walk(v any, path []pathStep, depth int) (replacement json.Number, replace bool) {
+func (s *Screening) walk(v any, path []pathStep, depth int) (replacement json.Number, replace bool) {
 	switch v := v.(type) {
 	case map[string]any:
 		if s.tooDeep(path, depth) {
@@ -98,14 +98,14 @@ func (s *screening) walk(v any, path []pathStep, depth int) (replacement json.Nu
 		if problem != "" {
 			s.add(path, problem+" (got "+display(v)+")")
 		} else if canonical != "" {
-			s.rewritten = true
+			s.Rewritten = true
 			return json.Number(canonical), true
 		}
 	}
 	return "", false
 }
 
-func (s *screening) tooDeep(path []pathStep, depth int) bool {
+func (s *Screening) tooDeep(path []pathStep, depth int) bool {
 	if depth <= maxArgumentDepth {
 		return false
 	}
@@ -113,8 +113,8 @@ func (s *screening) tooDeep(path []pathStep, depth int) bool {
 	return true
 }
 
-func (s *screening) add(path []pathStep, msg string) {
-	if len(s.violations) == maxViolations {
+func (s *Screening) add(path []pathStep, msg string) {
+	if len(s.Violations) == maxViolations {
 		s.more++
 		return
 	}
@@ -126,7 +126,7 @@ func (s *screening) add(path []pathStep, msg string) {
 			tokens[i] = strconv.Itoa(p.index)
 		}
 	}
-	s.violations = append(s.violations, violation{ptr: pointer(tokens), msg: msg})
+	s.Violations = append(s.Violations, Violation{Ptr: pointer(tokens), Msg: msg})
 }
 
 // screenNumber checks the text of a JSON number. It returns the integer
