@@ -158,7 +158,7 @@ func (s *Server) completionFor(params json.RawMessage) (CompleteHandler, *Comple
 			if te.tmpl.URITemplate != p.Ref.URI {
 				continue
 			}
-			if !te.t.hasVar(req.Argument) {
+			if !te.t.HasVar(req.Argument) {
 				return nil, nil, "", errorf(CodeInvalidParams, "resource template %s has no variable %s", quote(te.tmpl.URITemplate), quote(req.Argument))
 			}
 			return te.tmpl.Complete, req, "resource template " + quote(te.tmpl.URITemplate), nil

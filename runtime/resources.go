@@ -176,6 +176,10 @@ func validURI(uri string) bool {
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
 // offersResources reports whether the session serves the resources methods.
 func (ss *Session) offersResources() bool {
 	return ss.offers(capResources, len(ss.srv.resources.snapshot().list)+len(ss.srv.templates.snapshot().list))
@@ -254,7 +258,7 @@ func (s *Server) lookup(uri string) (ResourceHandler, *templateMatch, *Error) {
 		return nil, nil, errorf(CodeInvalidParams, "invalid params: the uri is %d bytes long; this server serves URIs of at most %d bytes", len(uri), maxURI)
 	}
 	for _, te := range s.templates.snapshot().list {
-		if vars := te.t.match(uri); vars != nil {
+		if vars := te.t.Match(uri); vars != nil {
 			return te.tmpl.Handler, &templateMatch{t: te.t, vars: vars}, nil
 		}
 	}

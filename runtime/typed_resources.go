@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/uritemplate"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
-	"github.com/yosida95/uritemplate/v3"
 )
 
 // TypedResource returns r with its Handler set to call fn and send what it
@@ -61,7 +61,7 @@ func TypedResource[R any](r Resource, fn func(ctx context.Context) (R, error)) R
 // URITemplate afterwards.
 func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p *P) (R, error)) ResourceTemplate {
 	where := fmt.Sprintf("runtime: TypedTemplate(%q)", t.URITemplate)
-	m, err := parseTemplate(t.URITemplate)
+	m, err := uritemplate.Parse(t.URITemplate)
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", where, err))
 	}
@@ -75,20 +75,20 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 		panic(fmt.Sprintf("%s: the schema of %v does not compile: %v", where, reflect.TypeFor[P](), err))
 	}
 	types, required := schemaVarTypes(schema)
-	vars := make(typedVars, len(m.vars))
+	vars := make(typedVars, len(m.Vars()))
 	enums := map[string][]string{}
-	for i, tv := range m.vars {
-		vt, ok := types[tv.name]
+	for i, tv := range m.Vars() {
+		vt, ok := types[tv.Name]
 		if !ok {
-			panic(fmt.Sprintf("%s: variable %q is not a field of %v (by its json tag)", where, tv.name, reflect.TypeFor[P]()))
+			panic(fmt.Sprintf("%s: variable %q is not a field of %v (by its json tag)", where, tv.Name, reflect.TypeFor[P]()))
 		}
-		vars[i] = typedVar{templateVar: tv, varType: vt}
+		vars[i] = typedVar{Var: tv, varType: vt}
 		if len(vt.enum) > 0 {
-			enums[tv.name] = vt.enum
+			enums[tv.Name] = vt.enum
 		}
 	}
 	for _, name := range required {
-		if !m.hasVar(name) {
+		if !m.HasVar(name) {
 			panic(fmt.Sprintf("%s: field %q of %v is required but is not a variable of the template", where, name, reflect.TypeFor[P]()))
 		}
 	}
@@ -138,11 +138,11 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 // varsFor returns the variables of the request's URI in t: those the
 // session matched when it chose t, or else matched now (a handler called
 // directly, or through another template).
-func (r *ReadResourceRequest) varsFor(t *uriTemplate) uritemplate.Values {
+func (r *ReadResourceRequest) varsFor(t *uritemplate.Template) uritemplate.Values {
 	if r.match != nil && r.match.t == t {
 		return r.match.vars
 	}
-	return t.match(r.URI)
+	return t.Match(r.URI)
 }
 
 // resourceResult turns what a typed handler returned into contents (see
@@ -200,7 +200,7 @@ type varType struct {
 }
 
 type typedVar struct {
-	templateVar
+	uritemplate.Var
 	varType
 }
 
@@ -212,14 +212,14 @@ func (vars typedVars) object(values uritemplate.Values) ([]byte, []string) {
 	b := append(make([]byte, 0, 64), '{')
 	var bad []string
 	for _, v := range vars {
-		val, ok := values[v.capture]
+		val, ok := values[v.Capture]
 		if !ok {
 			continue
 		}
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		b = jsonwire.AppendString(b, v.name)
+		b = jsonwire.AppendString(b, v.Name)
 		b = append(b, ':')
 		if v.array {
 			b = append(b, '[')
@@ -228,15 +228,15 @@ func (vars typedVars) object(values uritemplate.Values) ([]byte, []string) {
 					b = append(b, ',')
 				}
 				if b, ok = appendVarValue(b, v.kind, it); !ok {
-					bad = append(bad, fmt.Sprintf("variable %s[%d]: must be %s (got %s)", v.name, j, kindName(v.kind), quote(it)))
+					bad = append(bad, fmt.Sprintf("variable %s[%d]: must be %s (got %s)", v.Name, j, kindName(v.kind), quote(it)))
 				}
 			}
 			b = append(b, ']')
 			continue
 		}
-		s := strings.Join(val.V, v.sep) // a list sent for a single value: its text
+		s := strings.Join(val.V, v.Sep) // a list sent for a single value: its text
 		if b, ok = appendVarValue(b, v.kind, s); !ok {
-			bad = append(bad, fmt.Sprintf("variable %s: must be %s (got %s)", v.name, kindName(v.kind), quote(s)))
+			bad = append(bad, fmt.Sprintf("variable %s: must be %s (got %s)", v.Name, kindName(v.kind), quote(s)))
 		}
 	}
 	return append(b, '}'), bad
