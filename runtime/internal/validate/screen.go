@@ -8,10 +8,10 @@ import (
 )
 
 // Arguments are screened before the schema validator sees them, for what the
-// Validator would get wrong or pay too much for:
+// validator would get wrong or pay too much for:
 //
 //   - nesting: the validator copies the instance path at every level of an
-//     error, so a Violation n levels down costs O(n²) time and memory (a
+//     error, so a violation n levels down costs O(n²) time and memory (a
 //     5 000-level tree: 200 MB). Arguments nest at most maxArgumentDepth
 //     levels.
 //   - long numbers: the validator does exact arithmetic (math/big), whose cost
@@ -23,7 +23,7 @@ import (
 //     work for ~20 ms. A number written with a fraction or an exponent must be
 //     0 or within float64's range.
 //   - integers written 1e2 or 5.0: JSON Schema counts them as integers, but
-//     encoding/json refuses them for an int field. They are Rewritten as
+//     encoding/json refuses them for an int field. They are rewritten as
 //     integer literals (100, 5), so the validator and the decoder agree.
 //
 // Integer literals (no fraction, no exponent) are left to the validator,
@@ -32,8 +32,9 @@ import (
 
 const (
 	// maxArgumentDepth bounds the nesting of objects and arrays in tool
-	// arguments (the whole message may nest jsonwire.MaxDepth levels). At this depth
-	// an invalid leaf costs the validator about 8 MB and tens of milliseconds.
+	// arguments (the whole message may nest jsonwire.MaxDepth levels). At
+	// this depth an invalid leaf costs the validator about 8 MB and tens of
+	// milliseconds.
 	maxArgumentDepth = 1000
 	// maxNumberLength bounds the text of one number: float64's largest value
 	// has 309 digits, and no client needs more than a few dozen.
@@ -47,8 +48,8 @@ type Screening struct {
 	Rewritten  bool        // numbers were rewritten in the instance: decode it, not the raw arguments
 }
 
-// Screen screens inst, as jsonwire.ParseValue decoded it, rewriting integral
-// numbers in place.
+// Screen screens inst, as Decode decoded it, rewriting integral numbers in
+// place.
 func Screen(inst any) Screening {
 	var s Screening
 	s.walk(inst, make([]pathStep, 0, 8), 1)

@@ -15,10 +15,10 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
-// A model that sent bad arguments gets every Violation at once, each with the
+// A model that sent bad arguments gets every violation at once, each with the
 // JSON pointer of the offending value and a sentence saying what would be
 // accepted (SEP-1303: input errors are tool results the model can act on).
-// The validator's own messages ("minLength: got 1, want 3") are Rewritten.
+// The validator's own messages ("minLength: got 1, want 3") are rewritten.
 
 // Violation is one way an instance breaks its schema.
 type Violation struct {
@@ -43,7 +43,7 @@ func explain(e *jsonschema.ValidationError, inst, doc any) []Violation {
 }
 
 // collect appends the violations under e. The error tree has a level per
-// level of the instance, so the pointer is rendered only where a Violation is
+// level of the instance, so the pointer is rendered only where a violation is
 // reported: rendering it at every level cost O(depth²) on deep trees.
 func collect(e *jsonschema.ValidationError, inst, doc any, out *[]Violation) {
 	switch e.ErrorKind.(type) {
@@ -114,7 +114,7 @@ func alternatives(e *jsonschema.ValidationError, ptr string, inst, doc any) Viol
 	return Violation{Ptr: ptr, Msg: strings.Join(parts, ", or ")}
 }
 
-// describe words one Violation. got is the offending value.
+// describe words one violation. got is the offending value.
 func describe(k jsonschema.ErrorKind, got any) string {
 	g := " (got " + display(got) + ")"
 	switch k := k.(type) {
