@@ -26,7 +26,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/audience"
+	"github.com/mcpgen/mcpgen/runtime/internal/oauth"
 	"github.com/mcpgen/mcpgen/runtime/internal/safetext"
 )
 
@@ -75,9 +75,6 @@ const (
 	minJWKSRefetch     = time.Minute // between fetches for an unknown kid
 	defaultCacheTTL    = 5 * time.Minute
 	maxJWKSBytes       = 1 << 20
-	// maxTokenBytes bounds a token, as runtime's HTTP gate does for bearer
-	// tokens: real ones are a few kilobytes.
-	maxTokenBytes = 16 << 10
 )
 
 // Verifier verifies JWT access tokens: the signature (RS256/384/512,
@@ -173,7 +170,7 @@ func invalid(format string, args ...any) error {
 // VerifyToken verifies token and returns its identity. Its errors wrap
 // runtime.ErrInvalidToken, except when the key set cannot be fetched.
 func (v *Verifier) VerifyToken(ctx context.Context, token string) (*runtime.AuthInfo, error) {
-	if len(token) > maxTokenBytes {
+	if len(token) > oauth.MaxTokenBytes {
 		return nil, invalid("the token is too long")
 	}
 	if v.cfg.CacheTTL < 0 {
@@ -262,7 +259,7 @@ func (v *Verifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*r
 	if !ok {
 		return nil, invalid("aud must be a string or a list of strings")
 	}
-	if v.cfg.Audience != "" && !audience.Has(aud, v.cfg.Audience) {
+	if v.cfg.Audience != "" && !oauth.AudienceHas(aud, v.cfg.Audience) {
 		return nil, invalid("the token is not for %s", safetext.Quote(v.cfg.Audience))
 	}
 	info := &runtime.AuthInfo{Subject: c.Sub, Issuer: c.Iss, Audience: aud, ClientID: c.ClientID, Expiry: exp, Claims: raw}

@@ -1,8 +1,8 @@
-package audience
+package oauth
 
 import "testing"
 
-func TestHas(t *testing.T) {
+func TestAudienceHas(t *testing.T) {
 	for _, tc := range []struct {
 		aud      []string
 		resource string
@@ -13,8 +13,8 @@ func TestHas(t *testing.T) {
 		{[]string{"https://mcp.test/mcp"}, "https://mcp.test/mcp2", false},
 		{nil, "https://mcp.test/mcp", false},
 	} {
-		if got := Has(tc.aud, tc.resource); got != tc.want {
-			t.Errorf("Has(%q, %q) = %v, want %v", tc.aud, tc.resource, got, tc.want)
+		if got := AudienceHas(tc.aud, tc.resource); got != tc.want {
+			t.Errorf("AudienceHas(%q, %q) = %v, want %v", tc.aud, tc.resource, got, tc.want)
 		}
 	}
 }
