@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // MCP Apps (extension io.modelcontextprotocol/ui, stable 2026-01-26): a
@@ -192,7 +194,7 @@ func withMetaKey(where string, meta json.RawMessage, key string, value []byte) j
 	if len(keys) > 0 {
 		b = append(b, ',')
 	}
-	b = appendString(b, key)
+	b = jsonwire.AppendString(b, key)
 	b = append(b, ':')
 	b = append(b, value...)
 	return append(b, '}')
@@ -260,14 +262,14 @@ func (s *Server) appLink(meta json.RawMessage) json.RawMessage {
 	}
 	// Rebuild the object without the two keys, in its own key order.
 	var out []byte
-	if _, err := scanObject(meta, func(key, val []byte) { // key comes unquoted
+	if _, err := jsonwire.ScanObject(meta, func(key, val []byte) { // key comes unquoted
 		if k := string(key); k != "ui" && k != legacyResourceURIKey {
 			if len(out) == 0 {
 				out = append(out, '{')
 			} else {
 				out = append(out, ',')
 			}
-			out = append(append(appendString(out, k), ':'), val...)
+			out = append(append(jsonwire.AppendString(out, k), ':'), val...)
 		}
 	}); err != nil {
 		return meta

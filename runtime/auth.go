@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
-	"strings"
 	"time"
 )
 
@@ -28,7 +27,8 @@ type AuthConfig struct {
 	// AuthorizationServers are the issuer URLs of the authorization servers
 	// that clients get tokens from. At least one is required.
 	AuthorizationServers []string
-	// Verifier checks bearer tokens (NewJWTVerifier, or your own, e.g. token
+	// Verifier checks bearer tokens (signed access tokens checked against
+	// the authorization server's keys, or your own, e.g. token
 	// introspection). Required.
 	Verifier TokenVerifier
 	// Scopes are the scopes every request needs, named in the challenge of
@@ -155,12 +155,6 @@ func (cfg *AuthConfig) check() error {
 		}
 	}
 	return nil
-}
-
-// sameResource compares resource URIs, ignoring a trailing slash (the
-// canonical form has none; clients may add one).
-func sameResource(a, b string) bool {
-	return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
 }
 
 // scopeUnion returns a, then the members of b not in a.

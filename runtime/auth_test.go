@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
+	"github.com/mcpgen/mcpgen/runtime/jwtauth"
 )
 
 // End-to-end tests of resource-server mode: a server behind
@@ -39,9 +41,9 @@ func authServer(opts ...runtime.Option) *runtime.Server {
 func authConfig(t testing.TB) runtime.AuthConfig {
 	t.Helper()
 	return runtime.AuthConfig{
-		Resource:             testResource,
-		AuthorizationServers: []string{testIssuer},
-		Verifier:             newVerifier(t, runtime.JWTConfig{Issuer: testIssuer, JWKS: trustedJWKS(t)}),
+		Resource:             jwttest.Resource,
+		AuthorizationServers: []string{jwttest.Issuer},
+		Verifier:             jwttest.NewVerifier(t, jwtauth.Config{Issuer: jwttest.Issuer, JWKS: jwttest.TrustedJWKS(t)}),
 		Scopes:               []string{"mcp:access"},
 	}
 }
@@ -83,15 +85,15 @@ const (
 // TestAuthRefusesTokens: each bad token is refused before anything else,
 // with the status and challenge the MCP authorization spec asks for.
 func TestAuthRefusesTokens(t *testing.T) {
-	k := theKeys(t)
+	k := jwttest.TheKeys(t)
 	p := serveAuth(t, authServer(), authConfig(t))
 	now := time.Now().Unix()
 	with := func(key string, val any) map[string]any {
-		c := claims("alice", "mcp:access")
+		c := jwttest.Claims("alice", "mcp:access")
 		c[key] = val
 		return c
 	}
-	good := claims("alice", "mcp:access")
+	good := jwttest.Claims("alice", "mcp:access")
 	for _, tc := range []struct {
 		name      string
 		hdr       []string
@@ -104,19 +106,19 @@ func TestAuthRefusesTokens(t *testing.T) {
 		{"empty bearer", []string{"Authorization", "Bearer "}, 400, []string{`error="invalid_request"`, metadataURL}, "one Authorization header"},
 		{"two tokens", []string{"Authorization", "Bearer a b"}, 400, []string{`error="invalid_request"`}, "one Authorization header"},
 		{"a 17 KiB token", []string{"Authorization", "Bearer " + strings.Repeat("x", 17<<10)}, 400, []string{`error="invalid_request"`}, "one Authorization header"},
-		{"hostile alg", bearer(segment(t, map[string]any{"alg": "x\"\\\u0001\r\né"}) + "." + segment(t, good) + "."), 401,
+		{"hostile alg", bearer(jwttest.Segment(t, map[string]any{"alg": "x\"\\\u0001\r\né"}) + "." + jwttest.Segment(t, good) + "."), 401,
 			// The challenge keeps printable ASCII only (no CR LF to split the header); the body escapes.
 			[]string{`error_description="invalid token: the algorithm xu0001rn is not accepted`}, `the algorithm "x\"\\u0001\r\né" is not accepted`},
 		{"garbage", []string{"Authorization", `Bearer "quoted"\é`}, 401, []string{`error="invalid_token"`, `error_description="invalid token: not a JWT in compact form (header.payload.signature)"`}, "compact form"},
-		{"expired", bearer(sign(t, "RS256", "rsa-1", k.rsa, with("exp", now-300))), 401,
+		{"expired", bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, with("exp", now-300))), 401,
 			[]string{`error="invalid_token"`, `error_description="invalid token: the token expired at `, metadataURL, `scope="mcp:access"`}, "expired"},
-		{"for another resource", bearer(sign(t, "RS256", "rsa-1", k.rsa, with("aud", "https://other.test/mcp"))), 401,
+		{"for another resource", bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, with("aud", "https://other.test/mcp"))), 401,
 			[]string{`error="invalid_token"`, `error_description="the token is not for this resource"`, metadataURL}, "audience does not include"},
-		{"wrong signature", bearer(sign(t, "RS256", "rsa-1", k.other, good)), 401, []string{`error="invalid_token"`}, "bad signature"},
-		{"alg none", bearer(signHeader(t, map[string]any{"alg": "none"}, nil, good)), 401, []string{`error="invalid_token"`}, `"none" is not accepted`},
-		{"HS256 key confusion", bearer(sign(t, "HS256", "rsa-1", publicDER(t, k.rsa), good)), 401, []string{`error="invalid_token"`}, `"HS256" is not accepted`},
-		{"other issuer", bearer(sign(t, "RS256", "rsa-1", k.rsa, with("iss", "https://evil.test"))), 401, []string{`error="invalid_token"`}, "issuer"},
-		{"without the server's scope", bearer(sign(t, "ES256", "ec-1", k.ec, claims("alice", "orders:read"))), 403,
+		{"wrong signature", bearer(jwttest.Sign(t, "RS256", "rsa-1", k.Other, good)), 401, []string{`error="invalid_token"`}, "bad signature"},
+		{"alg none", bearer(jwttest.SignHeader(t, map[string]any{"alg": "none"}, nil, good)), 401, []string{`error="invalid_token"`}, `"none" is not accepted`},
+		{"HS256 key confusion", bearer(jwttest.Sign(t, "HS256", "rsa-1", jwttest.PublicDER(t, k.RSA), good)), 401, []string{`error="invalid_token"`}, `"HS256" is not accepted`},
+		{"other issuer", bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, with("iss", "https://evil.test"))), 401, []string{`error="invalid_token"`}, "issuer"},
+		{"without the server's scope", bearer(jwttest.Sign(t, "ES256", "ec-1", k.EC, jwttest.Claims("alice", "orders:read"))), 403,
 			[]string{`error="insufficient_scope"`, `scope="mcp:access"`, metadataURL}, "insufficient scope"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -141,8 +143,8 @@ func TestAuthRefusesTokens(t *testing.T) {
 	req, _ := http.NewRequest(http.MethodPost, p.url, strings.NewReader(initializeV2))
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Add("Authorization", "Bearer "+sign(t, "RS256", "rsa-1", k.rsa, good))
-	req.Header.Add("Authorization", "Bearer "+sign(t, "RS256", "rsa-1", k.rsa, good))
+	req.Header.Add("Authorization", "Bearer "+jwttest.Sign(t, "RS256", "rsa-1", k.RSA, good))
+	req.Header.Add("Authorization", "Bearer "+jwttest.Sign(t, "RS256", "rsa-1", k.RSA, good))
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -162,9 +164,9 @@ func TestAuthRefusesTokens(t *testing.T) {
 // identity; a tool's scopes are enforced per call with a step-up
 // challenge; another subject cannot use the session.
 func TestAuthSession(t *testing.T) {
-	k := theKeys(t)
+	k := jwttest.TheKeys(t)
 	p := serveAuth(t, authServer(), authConfig(t))
-	alice := bearer(sign(t, "RS256", "rsa-1", k.rsa, claims("alice", "mcp:access")))
+	alice := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "mcp:access")))
 	resp := p.do(http.MethodPost, initializeV2, alice...)
 	readAll(t, resp)
 	if resp.StatusCode != 200 || resp.Header.Get("Mcp-Session-Id") == "" {
@@ -186,7 +188,7 @@ func TestAuthSession(t *testing.T) {
 	}
 	// Step-up: the client comes back with a token holding the scope, in
 	// the same session.
-	stepped := bearer(sign(t, "RS256", "rsa-1", k.rsa, claims("alice", "mcp:access orders:write")))
+	stepped := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "mcp:access orders:write")))
 	if got := toolText(t, p, `{"name":"refund"}`, stepped); got != "refunded" {
 		t.Errorf("refund after step-up: %q", got)
 	}
@@ -197,7 +199,7 @@ func TestAuthSession(t *testing.T) {
 	}
 
 	// Mallory holds a valid token of her own and alice's session id.
-	mallory := bearer(sign(t, "RS256", "rsa-1", k.rsa, claims("mallory", "mcp:access orders:write")))
+	mallory := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("mallory", "mcp:access orders:write")))
 	for _, try := range []struct{ method, body string }{
 		{http.MethodPost, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"whoami"}}`},
 		{http.MethodGet, ""},
@@ -242,14 +244,14 @@ func mustStatus(t *testing.T, resp *http.Response, want int) {
 
 // TestAuthStateless: without sessions every POST is checked on its own.
 func TestAuthStateless(t *testing.T) {
-	k := theKeys(t)
+	k := jwttest.TheKeys(t)
 	p := serveAuth(t, authServer(), authConfig(t), runtime.WithStateless())
-	bob := bearer(sign(t, "EdDSA", "", k.ed, claims("bob", "mcp:access")))
+	bob := bearer(jwttest.Sign(t, "EdDSA", "", k.Ed, jwttest.Claims("bob", "mcp:access")))
 	// Bob's key is not trusted by this server: 401.
 	if status, _, _ := challenge(t, p.do(http.MethodPost, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami"}}`, bob...)); status != 401 {
 		t.Errorf("unknown key: %d", status)
 	}
-	carol := bearer(sign(t, "ES256", "ec-1", k.ec, claims("carol", "mcp:access")))
+	carol := bearer(jwttest.Sign(t, "ES256", "ec-1", k.EC, jwttest.Claims("carol", "mcp:access")))
 	if got := toolText(t, p, `{"name":"whoami"}`, carol); got != "carol mcp:access" {
 		t.Errorf("whoami: %q", got)
 	}
@@ -262,7 +264,7 @@ func TestAuthStateless(t *testing.T) {
 // TestAuthModern: a 2026-07-28 request is a stateless POST; the same rules
 // apply, and the handler sees the identity.
 func TestAuthModern(t *testing.T) {
-	k := theKeys(t)
+	k := jwttest.TheKeys(t)
 	srv := authServer(runtime.WithModernEra())
 	cfg := authConfig(t)
 	ts := httptest.NewServer(srv.HTTPHandler(runtime.WithAuthorization(cfg)))
@@ -274,7 +276,7 @@ func TestAuthModern(t *testing.T) {
 	if status != 401 || !strings.Contains(h.Get("WWW-Authenticate"), metadataURL) {
 		t.Errorf("no token: %d %q", status, h.Get("WWW-Authenticate"))
 	}
-	dave := "Bearer " + sign(t, "RS256", "rsa-1", k.rsa, claims("dave", "mcp:access"))
+	dave := "Bearer " + jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("dave", "mcp:access"))
 	status, h, body := modernPost(t, ts.URL, call("whoami"), map[string]string{"Authorization": dave})
 	if status != 200 || !strings.Contains(strings.Join(sseData(h.Get("Content-Type"), body), ""), `"text":"dave mcp:access"`) {
 		t.Errorf("whoami: %d %s", status, body)
@@ -316,12 +318,12 @@ func TestAuthMetadata(t *testing.T) {
 // TestAuthVerifierUnavailable: a verifier that cannot tell answers 503, not
 // 401 (the client's token may be good).
 func TestAuthVerifierUnavailable(t *testing.T) {
-	k := theKeys(t)
+	k := jwttest.TheKeys(t)
 	cfg := authConfig(t)
-	cfg.Verifier = newVerifier(t, runtime.JWTConfig{Issuer: testIssuer, JWKSURL: unreachableJWKS(t)})
+	cfg.Verifier = jwttest.NewVerifier(t, jwtauth.Config{Issuer: jwttest.Issuer, JWKSURL: jwttest.UnreachableJWKS(t)})
 	_, logOpt := newLog()
 	p := serveAuth(t, authServer(logOpt), cfg)
-	status, _, msg := challenge(t, p.do(http.MethodPost, initializeV2, bearer(sign(t, "RS256", "rsa-1", k.rsa, claims("alice", "mcp:access")))...))
+	status, _, msg := challenge(t, p.do(http.MethodPost, initializeV2, bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "mcp:access")))...))
 	if status != 503 || !strings.Contains(msg, "cannot be verified now") {
 		t.Errorf("%d %q", status, msg)
 	}
@@ -369,11 +371,11 @@ func TestAuthConfigIncomplete(t *testing.T) {
 // TestAuthRequestStateBound: in the 2026-07-28 era a requestState plays the
 // part of a session: it is bound to the user it was issued to.
 func TestAuthRequestStateBound(t *testing.T) {
-	k := theKeys(t)
+	k := jwttest.TheKeys(t)
 	ts := httptest.NewServer(mrtrServer().HTTPHandler(runtime.WithAuthorization(authConfig(t))))
 	t.Cleanup(ts.Close)
 	as := func(sub string) map[string]string {
-		return map[string]string{"Authorization": "Bearer " + sign(t, "RS256", "rsa-1", k.rsa, claims(sub, "mcp:access"))}
+		return map[string]string{"Authorization": "Bearer " + jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims(sub, "mcp:access"))}
 	}
 	status, h, body := modernPost(t, ts.URL, req(1, "tools/call", callParams("rounds", allCaps, "")), as("alice"))
 	msgs := sseData(h.Get("Content-Type"), body)

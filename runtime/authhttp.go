@@ -4,6 +4,8 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/oauth"
 )
 
 // The resource-server gate of the HTTP transport: it runs on every request
@@ -24,9 +26,6 @@ func newAuthGate(cfg *AuthConfig) (*authGate, error) {
 	return &authGate{cfg: cfg, metadataURL: cfg.MetadataURL()}, nil
 }
 
-// maxTokenBytes bounds a bearer token; real ones are a few kilobytes.
-const maxTokenBytes = 16 << 10
-
 // authenticate verifies r's bearer token. On success it returns r with the
 // identity in its context (handlers read it with AuthFromContext); else it
 // has answered and returns nil.
@@ -43,7 +42,7 @@ func (g *authGate) authenticate(w http.ResponseWriter, r *http.Request, h *httpH
 		return nil
 	}
 	token = strings.TrimLeft(token, " ")
-	if len(values) > 1 || token == "" || strings.ContainsAny(token, " \t") || len(token) > maxTokenBytes {
+	if len(values) > 1 || token == "" || strings.ContainsAny(token, " \t") || len(token) > oauth.MaxTokenBytes {
 		g.challenge(w, http.StatusBadRequest, "invalid_request", "malformed Authorization header", nil,
 			"bad request: send one Authorization header, \"Bearer\" followed by one token")
 		return nil
@@ -62,7 +61,7 @@ func (g *authGate) authenticate(w http.ResponseWriter, r *http.Request, h *httpH
 		httpError(w, http.StatusServiceUnavailable, "", errorf(CodeInternalError, "service unavailable: the token cannot be verified now"))
 		return nil
 	}
-	if !audienceHas(info.Audience, g.cfg.Resource) {
+	if !oauth.AudienceHas(info.Audience, g.cfg.Resource) {
 		// RFC 8707 §2 / MCP: a token issued for another resource must not
 		// be accepted, or a token could be replayed from server to server.
 		g.challenge(w, http.StatusUnauthorized, "invalid_token", "the token is not for this resource", g.cfg.Scopes,
@@ -158,13 +157,4 @@ func challengeValue(s string) string {
 		}
 	}
 	return b.String()
-}
-
-func audienceHas(audience []string, resource string) bool {
-	for _, a := range audience {
-		if sameResource(a, resource) {
-			return true
-		}
-	}
-	return false
 }

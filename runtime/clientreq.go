@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Requests from the server to the client (sampling, elicitation, roots): a
@@ -57,19 +59,19 @@ func parseClientCaps(raw json.RawMessage) clientCaps {
 		return 0
 	}
 	var cc clientCaps
-	if firstByte(p.Sampling) == '{' {
+	if jsonwire.FirstByte(p.Sampling) == '{' {
 		cc |= clientSampling
 	}
-	if firstByte(p.Roots) == '{' {
+	if jsonwire.FirstByte(p.Roots) == '{' {
 		cc |= clientRoots
 	}
-	if firstByte(p.Elicitation) == '{' {
+	if jsonwire.FirstByte(p.Elicitation) == '{' {
 		var modes struct{ Form, URL json.RawMessage }
 		_ = json.Unmarshal(p.Elicitation, &modes)
-		if firstByte(modes.Form) == '{' || firstByte(modes.URL) != '{' {
+		if jsonwire.FirstByte(modes.Form) == '{' || jsonwire.FirstByte(modes.URL) != '{' {
 			cc |= clientElicitForm
 		}
-		if firstByte(modes.URL) == '{' {
+		if jsonwire.FirstByte(modes.URL) == '{' {
 			cc |= clientElicitURL
 		}
 	}
@@ -164,7 +166,7 @@ func ask(ctx context.Context, method string, need clientCaps, capName string, pa
 	case <-ctx.Done():
 		forget()
 		cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id +
-			`,"reason":` + string(appendString(nil, context.Cause(ctx).Error())) + `}}`
+			`,"reason":` + string(jsonwire.AppendString(nil, context.Cause(ctx).Error())) + `}}`
 		ss.write(c.id, false, []byte(cancel))
 		return nil, fmt.Errorf("runtime: %s: %w", method, context.Cause(ctx))
 	case <-ss.done:
@@ -251,7 +253,7 @@ func CreateMessage(ctx context.Context, req *CreateMessageRequest) (*CreateMessa
 	if err := decodeAnswer(method, raw, &res); err != nil {
 		return nil, err
 	}
-	if isNull(res.Content) {
+	if jsonwire.IsNull(res.Content) {
 		return nil, fmt.Errorf("runtime: %s: the client's result has no content", method)
 	}
 	return &CreateMessageResult{Role: res.Role, Content: res.Content, Model: res.Model, StopReason: res.StopReason}, nil
@@ -343,7 +345,7 @@ func checkFormSchema(raw json.RawMessage) error {
 		Type       string                     `json:"type"`
 		Properties map[string]json.RawMessage `json:"properties"`
 	}
-	if firstByte(raw) != '{' || json.Unmarshal(raw, &s) != nil || s.Type != "object" || s.Properties == nil {
+	if jsonwire.FirstByte(raw) != '{' || json.Unmarshal(raw, &s) != nil || s.Type != "object" || s.Properties == nil {
 		return errors.New(`RequestedSchema must be an object schema: {"type":"object","properties":{…}}`)
 	}
 	for name, p := range s.Properties {
@@ -354,7 +356,7 @@ func checkFormSchema(raw json.RawMessage) error {
 				AnyOf []json.RawMessage `json:"anyOf"`
 			} `json:"items"`
 		}
-		if firstByte(p) != '{' || json.Unmarshal(p, &ps) != nil {
+		if jsonwire.FirstByte(p) != '{' || json.Unmarshal(p, &ps) != nil {
 			return fmt.Errorf("RequestedSchema: property %s must be a schema object", quote(name))
 		}
 		switch ps.Type {

@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // CompleteRequest is a completion/complete request as a handler sees it: the
@@ -101,7 +103,7 @@ const badRef = `invalid params: "ref" must be {"type":"ref/prompt","name":…} o
 // completionFor resolves a completion/complete request to the handler that
 // answers it (nil: no values) and what it completes, for messages.
 func (s *Server) completionFor(params json.RawMessage) (CompleteHandler, *CompleteRequest, string, *Error) {
-	if firstByte(params) != '{' {
+	if jsonwire.FirstByte(params) != '{' {
 		return nil, nil, "", errorf(CodeInvalidParams, `invalid params: completion/complete takes an object with "ref" and "argument"`)
 	}
 	var p struct {
@@ -156,7 +158,7 @@ func (s *Server) completionFor(params json.RawMessage) (CompleteHandler, *Comple
 			if te.tmpl.URITemplate != p.Ref.URI {
 				continue
 			}
-			if !te.t.hasVar(req.Argument) {
+			if !te.t.HasVar(req.Argument) {
 				return nil, nil, "", errorf(CodeInvalidParams, "resource template %s has no variable %s", quote(te.tmpl.URITemplate), quote(req.Argument))
 			}
 			return te.tmpl.Complete, req, "resource template " + quote(te.tmpl.URITemplate), nil
@@ -206,7 +208,7 @@ func (r completionResult) appendJSON(dst []byte) ([]byte, error) {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		dst = appendString(dst, v)
+		dst = jsonwire.AppendString(dst, v)
 	}
 	dst = append(dst, ']')
 	if c.Total > 0 {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Content is a content block of a tool result or prompt message: TextContent,
@@ -141,7 +143,7 @@ func (r *CallToolResult) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, ']')
 	if r.StructuredContent != nil {
 		dst = append(dst, `,"structuredContent":`...)
-		if dst, err = appendValue(dst, r.StructuredContent); err != nil {
+		if dst, err = jsonwire.AppendValue(dst, r.StructuredContent); err != nil {
 			return dst, err
 		}
 	}
@@ -157,7 +159,7 @@ func (r CallToolResult) MarshalJSON() ([]byte, error) { return r.appendJSON(nil)
 
 func (c TextContent) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `{"type":"text","text":`...)
-	dst = appendString(dst, c.Text)
+	dst = jsonwire.AppendString(dst, c.Text)
 	return closeBlock(dst, c.Annotations, c.Meta)
 }
 
@@ -182,15 +184,15 @@ func appendMedia(dst []byte, head string, data []byte, mimeType string, a *Annot
 	dst = append(dst, head...)
 	dst = base64.StdEncoding.AppendEncode(dst, data)
 	dst = append(dst, `","mimeType":`...)
-	dst = appendString(dst, mimeType)
+	dst = jsonwire.AppendString(dst, mimeType)
 	return closeBlock(dst, a, meta)
 }
 
 func (c ResourceLink) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `{"type":"resource_link","uri":`...)
-	dst = appendString(dst, c.URI)
+	dst = jsonwire.AppendString(dst, c.URI)
 	dst = append(dst, `,"name":`...)
-	dst = appendString(dst, c.Name)
+	dst = jsonwire.AppendString(dst, c.Name)
 	dst = appendOptString(dst, `,"title":`, c.Title)
 	dst = appendOptString(dst, `,"description":`, c.Description)
 	dst = appendOptString(dst, `,"mimeType":`, c.MimeType)
@@ -201,7 +203,7 @@ func (c ResourceLink) appendJSON(dst []byte) ([]byte, error) {
 	if len(c.Icons) > 0 {
 		dst = append(dst, `,"icons":`...)
 		var err error
-		if dst, err = appendValue(dst, c.Icons); err != nil {
+		if dst, err = jsonwire.AppendValue(dst, c.Icons); err != nil {
 			return dst, err
 		}
 	}
@@ -225,7 +227,7 @@ func (c EmbeddedResource) MarshalJSON() ([]byte, error) { return c.appendJSON(ni
 
 func (c ResourceContents) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `{"uri":`...)
-	dst = appendString(dst, c.URI)
+	dst = jsonwire.AppendString(dst, c.URI)
 	dst = appendOptString(dst, `,"mimeType":`, c.MimeType)
 	if c.Blob != nil {
 		dst = append(dst, `,"blob":"`...)
@@ -233,7 +235,7 @@ func (c ResourceContents) appendJSON(dst []byte) ([]byte, error) {
 		dst = append(dst, '"')
 	} else {
 		dst = append(dst, `,"text":`...)
-		dst = appendString(dst, c.Text)
+		dst = jsonwire.AppendString(dst, c.Text)
 	}
 	dst, err := appendMeta(dst, c.Meta)
 	return append(dst, '}'), err
@@ -247,7 +249,7 @@ func appendOptString(dst []byte, key, s string) []byte {
 	if s == "" {
 		return dst
 	}
-	return appendString(append(dst, key...), s)
+	return jsonwire.AppendString(append(dst, key...), s)
 }
 
 // closeBlock appends the members every block may end with, and the brace.
@@ -255,7 +257,7 @@ func closeBlock(dst []byte, a *Annotations, meta json.RawMessage) ([]byte, error
 	if a != nil {
 		dst = append(dst, `,"annotations":`...)
 		var err error
-		if dst, err = appendValue(dst, a); err != nil {
+		if dst, err = jsonwire.AppendValue(dst, a); err != nil {
 			return dst, err
 		}
 	}
@@ -267,5 +269,5 @@ func appendMeta(dst []byte, meta json.RawMessage) ([]byte, error) {
 	if len(meta) == 0 {
 		return dst, nil
 	}
-	return appendRaw(append(dst, `,"_meta":`...), meta)
+	return jsonwire.AppendRaw(append(dst, `,"_meta":`...), meta)
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/template"
 	"text/template/parse"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/uritemplate"
 )
 
 // MessageTemplate is one message of a declarative prompt: exactly one of
@@ -113,7 +115,7 @@ func DeclarativePrompt(p Prompt, messages []MessageTemplate) Prompt {
 // promptFuncs are the functions message templates may call, besides
 // text/template's own.
 var promptFuncs = template.FuncMap{
-	"escape": func(s string) string { return string(pctEncode(nil, s, false)) },
+	"escape": uritemplate.Escape,
 }
 
 func parsePromptTemplate(what, src string, declared map[string]bool) *template.Template {

@@ -37,8 +37,8 @@
 //
 // Over HTTP a server can be an OAuth 2.1 resource server
 // (WithAuthorization): every request needs a bearer token that a
-// TokenVerifier accepts (JWTVerifier: JWTs checked against a key set) and
-// that names this server as its audience; the protected resource metadata
+// TokenVerifier accepts (the mcpgen module has one for signed access tokens
+// in its own package) and that names this server as its audience; the protected resource metadata
 // (RFC 9728) tells clients where to get one; a tool's Scopes are required
 // per tools/call (403 insufficient_scope otherwise, for step-up); a legacy
 // session belongs to the subject that created it. Handlers read the

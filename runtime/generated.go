@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
 // GeneratedTool and GeneratedToolResult are TypedTool and TypedToolResult for
@@ -80,11 +82,11 @@ func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
 // trustedInputSchema is the input schema of a generated tool, compiled on
 // first use. Its top-level type is still checked here: it is cheap, and a
 // non-object input schema must fail at registration, as with TypedTool.
-func trustedInputSchema(t *Tool) *lazySchema {
+func trustedInputSchema(t *Tool) *validate.Lazy {
 	if schemaType(t.InputSchema) != "object" {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema must have \"type\":\"object\"", t.Name))
 	}
-	return &lazySchema{doc: t.InputSchema}
+	return validate.NewLazy(t.InputSchema)
 }
 
 // schemaOrigin records, for a tool made by GeneratedTool, its Go types and

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Streamable HTTP (2025-11-25 basic/transports): one endpoint; a POST
@@ -181,7 +183,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 	var env envelope
 	kind, echo, e := parseMessage(body, &env)
 	if e != nil {
-		if e.Code == CodeInvalidRequest && firstByte(body) == '[' {
+		if e.Code == CodeInvalidRequest && jsonwire.FirstByte(body) == '[' {
 			e = errorf(CodeInvalidRequest, "invalid request: batches are not supported; POST one JSON-RPC message at a time")
 		}
 		httpError(w, http.StatusBadRequest, echo, e)

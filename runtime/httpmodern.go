@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // The modern front door of Streamable HTTP (2026-07-28
@@ -39,7 +41,7 @@ func modernHeader(r *http.Request) bool {
 func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *envelope, echo string) {
 	// The header must name the version the body names, supported or not:
 	// a disagreement is a header mismatch before anything else.
-	if firstByte(env.Params) == '{' {
+	if jsonwire.FirstByte(env.Params) == '{' {
 		if v, ok := stringMember(member(env.Params, "_meta"), metaProtocolVersion); ok && v != "" {
 			if got := headerValue(r.Header, headerProtocolVersion); got != v {
 				httpError(w, http.StatusBadRequest, echo, headerMismatch(headerProtocolVersion, got, v, "the protocol version in _meta"))

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // httpSession is a Session served over Streamable HTTP, and its transport:
@@ -24,7 +26,7 @@ type httpSession struct {
 
 	mu         sync.Mutex
 	closed     bool               // no new streams
-	byRequest  map[string]*stream // open POST streams, by idKey of their request
+	byRequest  map[string]*stream // open POST streams, by jsonwire.IDKey of their request
 	byStream   map[int]*stream    // live streams by number, for resumption; nil without an event store
 	lastStream int                // the last POST stream's number
 	active     int                // HTTP requests in progress (idle expiry)
@@ -98,7 +100,7 @@ func (hs *httpSession) checkIdle() {
 
 // openStream makes the response stream of the POSTed request with raw id.
 func (hs *httpSession) openStream(r *http.Request, id string) (*stream, *Error) {
-	key := idKey(id)
+	key := jsonwire.IDKey(id)
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	if hs.closed {
@@ -122,7 +124,7 @@ func (hs *httpSession) openStream(r *http.Request, id string) (*stream, *Error) 
 
 // takeStream returns the stream of request rel; final: it is done, forget it.
 func (hs *httpSession) takeStream(rel string, final bool) *stream {
-	key := idKey(rel)
+	key := jsonwire.IDKey(rel)
 	hs.mu.Lock()
 	defer hs.mu.Unlock()
 	st := hs.byRequest[key]

@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Clients and models retry: after a timeout, a lost connection, or simply
@@ -125,7 +127,7 @@ func (ss *Session) runIdempotent(ctx context.Context, te *toolEntry, req *CallTo
 // idempotencyKey finds the key argument in args and fingerprints args. ok
 // is false when args is not an object with the key as a string.
 func idempotencyKey(tool, keyName string, args json.RawMessage) (IdempotencyKey, bool) {
-	inst, err := parseValue(args)
+	inst, err := jsonwire.ParseValue(args)
 	if err != nil {
 		return IdempotencyKey{}, false
 	}

@@ -3,6 +3,8 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // subscriptions/listen (2026-07-28 basic/patterns/subscriptions.mdx): the
@@ -113,10 +115,10 @@ func (sub *subscription) run(c *call, ack []byte) (encoder, *Error) {
 // which ones it will hear about).
 func (s *Server) newSubscription(id string, params []byte) (*subscription, []byte, *Error) {
 	var raw []byte
-	if firstByte(params) == '{' {
+	if jsonwire.FirstByte(params) == '{' {
 		raw = member(params, "notifications")
 	}
-	if firstByte(raw) != '{' {
+	if jsonwire.FirstByte(raw) != '{' {
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: subscriptions/listen takes "notifications": an object naming what to listen to`)
 	}
 	var p struct {
@@ -164,7 +166,7 @@ func (s *Server) newSubscription(id string, params []byte) (*subscription, []byt
 			ack = append(ack, ',')
 		}
 		sub.uris[uri] = struct{}{}
-		ack = appendString(ack, uri)
+		ack = jsonwire.AppendString(ack, uri)
 	}
 	if sub.uris != nil {
 		ack = append(ack, ']')
@@ -192,7 +194,7 @@ func (sub *subscription) deliver(changed capSet, updated []string) {
 	for _, uri := range updated {
 		bp := getBuf()
 		b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`...)
-		b = appendString(b, uri)
+		b = jsonwire.AppendString(b, uri)
 		b = append(b, ',')
 		b = append(b, sub.tag...)
 		b = append(b, "}}"...)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // LogLevel is the severity of a log message sent to the client
@@ -46,7 +48,7 @@ func (ss *Session) setLevel(params json.RawMessage) (encoder, *Error) {
 		Level json.RawMessage `json:"level"`
 	}
 	var level LogLevel
-	if firstByte(params) != '{' || json.Unmarshal(params, &p) != nil || json.Unmarshal(p.Level, &level) != nil || level.rank() < 0 {
+	if jsonwire.FirstByte(params) != '{' || json.Unmarshal(params, &p) != nil || json.Unmarshal(p.Level, &level) != nil || level.rank() < 0 {
 		return nil, errorf(CodeInvalidParams, `invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 	}
 	ss.logLevel.Store(int32(level.rank()))
@@ -88,11 +90,11 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 	b = append(b, '"')
 	if logger != "" {
 		b = append(b, `,"logger":`...)
-		b = appendString(b, logger)
+		b = jsonwire.AppendString(b, logger)
 	}
 	b = append(b, `,"data":`...)
 	var err error
-	if b, err = appendValue(b, data); err != nil {
+	if b, err = jsonwire.AppendValue(b, data); err != nil {
 		*bp = b[:0]
 		return fmt.Errorf("runtime: Log: encoding data: %w", err)
 	}

@@ -7,6 +7,8 @@ import (
 	"math/big"
 	"net/http"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // x-mcp-header (2026-07-28 basic/transports/streamable-http.mdx, SEP-2243):
@@ -88,16 +90,16 @@ func (s *Server) checkParamHeaders(r *http.Request, params []byte) *Error {
 		return nil // an unknown tool is answered by tools/call itself
 	}
 	var args []byte
-	if firstByte(params) == '{' {
+	if jsonwire.FirstByte(params) == '{' {
 		args = member(params, "arguments")
 	}
 	for _, ph := range te.headers {
 		var val []byte
-		if firstByte(args) == '{' {
+		if jsonwire.FirstByte(args) == '{' {
 			val = member(args, ph.prop)
 		}
 		values, sent := r.Header[ph.header]
-		if isNull(val) {
+		if jsonwire.IsNull(val) {
 			if sent {
 				return errorf(CodeHeaderMismatch, "header mismatch: %s is sent, but arguments.%s is absent", ph.header, ph.prop)
 			}
@@ -121,7 +123,7 @@ func (s *Server) checkParamHeaders(r *http.Request, params []byte) *Error {
 // a string is its text; true and false are themselves; a number is the
 // same number however it is written (1, 1.0, 1e0).
 func sameArgument(text string, val []byte) bool {
-	switch firstByte(val) {
+	switch jsonwire.FirstByte(val) {
 	case '"':
 		var s string
 		return json.Unmarshal(val, &s) == nil && s == text

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // The modern era (2026-07-28, basic/versioning.mdx): no handshake; every
@@ -86,7 +88,7 @@ func modernRequest(method, params []byte) bool {
 		return false
 	}
 	meta := member(params, "_meta")
-	if firstByte(meta) != '{' {
+	if jsonwire.FirstByte(meta) != '{' {
 		return false
 	}
 	return member(meta, metaProtocolVersion) != nil
@@ -95,7 +97,7 @@ func modernRequest(method, params []byte) bool {
 // member returns the raw value of obj's member key, or nil.
 func member(obj []byte, key string) []byte {
 	var v []byte
-	_, _ = scanObject(obj, func(k, val []byte) {
+	_, _ = jsonwire.ScanObject(obj, func(k, val []byte) {
 		if string(k) == key {
 			v = val
 		}
@@ -121,14 +123,14 @@ func stringMember(obj []byte, key string) (s string, ok bool) {
 // -32022 for a version not served).
 func (s *Server) modernPeer(params []byte) (*peerInfo, *Error) {
 	var meta []byte
-	if firstByte(params) == '{' {
+	if jsonwire.FirstByte(params) == '{' {
 		meta = member(params, "_meta")
 	}
-	if firstByte(meta) != '{' {
+	if jsonwire.FirstByte(meta) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: params._meta must carry %s and %s`, quote(metaProtocolVersion), quote(metaClientCapabilities))
 	}
 	var version, caps, info, level []byte
-	if _, err := scanObject(meta, func(k, val []byte) {
+	if _, err := jsonwire.ScanObject(meta, func(k, val []byte) {
 		switch string(k) {
 		case metaProtocolVersion:
 			version = val
@@ -149,13 +151,13 @@ func (s *Server) modernPeer(params []byte) (*peerInfo, *Error) {
 	if !slices.Contains(modernVersions, v) {
 		return nil, unsupportedVersion(v)
 	}
-	if firstByte(caps) != '{' {
+	if jsonwire.FirstByte(caps) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: _meta[%s] is required: an object`, quote(metaClientCapabilities))
 	}
 	pi := &peerInfo{version: v, modern: true, logRank: noLogging}
 	pi.capabilities = bytes.Clone(caps)
 	pi.client = parseClientCaps(pi.capabilities)
-	if firstByte(info) == '{' && json.Unmarshal(info, &pi.clientInfo) == nil {
+	if jsonwire.FirstByte(info) == '{' && json.Unmarshal(info, &pi.clientInfo) == nil {
 		pi.hasClientInfo = true
 	}
 	if len(level) > 0 {
@@ -214,7 +216,7 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 	var e *Error
 	switch m := string(method); m {
 	case "tools/call", "prompts/get", "resources/read":
-		if firstByte(params) == '{' {
+		if jsonwire.FirstByte(params) == '{' {
 			if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
 				ss.sendError(id, e)
 				return
@@ -276,7 +278,7 @@ func (s *Server) discover() encoder {
 	b = append(b, caps...)
 	if s.cfg.instructions != "" {
 		b = append(b, `,"instructions":`...)
-		b = appendString(b, s.cfg.instructions)
+		b = jsonwire.AppendString(b, s.cfg.instructions)
 	}
 	return rawResult(append(b, '}'))
 }
@@ -307,7 +309,7 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 	obj := b[start:]
 	metaAt := -1 // offset in obj of the '{' of a top-level _meta object
 	var hasType, hasServerInfo bool
-	if _, err := scanObject(obj, func(k, val []byte) {
+	if _, err := jsonwire.ScanObject(obj, func(k, val []byte) {
 		switch string(k) {
 		case "_meta":
 			if len(val) > 0 && val[0] == '{' {
@@ -318,7 +320,7 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 			hasType = true
 		}
 	}); err != nil || len(obj) < 2 || obj[len(obj)-1] != '}' {
-		return b, errSyntax
+		return b, jsonwire.ErrSyntax
 	}
 	info := m.srv.infoJSON()
 	if metaAt >= 0 && !hasServerInfo {
@@ -326,7 +328,7 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 		tail := bytes.Clone(b[at:])
 		b = append(b[:at], `"`+metaServerInfo+`":`...)
 		b = append(b, info...)
-		if firstByte(tail) != '}' {
+		if jsonwire.FirstByte(tail) != '}' {
 			b = append(b, ',')
 		}
 		b = append(b, tail...)
@@ -346,7 +348,7 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 		b = append(b, `"ttlMs":`...)
 		b = strconv.AppendInt(b, m.cache.TTL.Milliseconds(), 10)
 		b = append(b, `,"cacheScope":`...)
-		b = appendString(b, m.cache.Scope)
+		b = jsonwire.AppendString(b, m.cache.Scope)
 	}
 	if metaAt < 0 {
 		sep()

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Multi round-trip requests (2026-07-28 basic/patterns/mrtr.mdx). A modern
@@ -183,13 +185,13 @@ func (s *Server) newMRTR(ctx context.Context, method string, params []byte) (*mr
 		}
 		maps.Copy(m.answers, claims.Answers)
 	}
-	if raw := member(params, "inputResponses"); !isNull(raw) {
+	if raw := member(params, "inputResponses"); !jsonwire.IsNull(raw) {
 		var responses map[string]json.RawMessage
-		if firstByte(raw) != '{' || json.Unmarshal(raw, &responses) != nil {
+		if jsonwire.FirstByte(raw) != '{' || json.Unmarshal(raw, &responses) != nil {
 			return nil, errorf(CodeInvalidParams, `invalid params: "inputResponses" must be an object of results by key`)
 		}
 		for k, v := range responses {
-			if firstByte(v) != '{' {
+			if jsonwire.FirstByte(v) != '{' {
 				return nil, errorf(CodeInvalidParams, "invalid params: inputResponses[%s] must be a result object", quote(k))
 			}
 			m.answers[k] = v
@@ -245,15 +247,15 @@ func (s *Server) inputRequired(m *mrtr) (encoder, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, r.key)
+		b = jsonwire.AppendString(b, r.key)
 		b = append(b, `:{"method":`...)
-		b = appendString(b, r.method)
+		b = jsonwire.AppendString(b, r.method)
 		b = append(b, `,"params":`...)
 		b = append(b, r.params...)
 		b = append(b, '}')
 	}
 	b = append(b, `},"requestState":`...)
-	b = appendString(b, s.signState(payload))
+	b = jsonwire.AppendString(b, s.signState(payload))
 	return rawResult(append(b, '}')), nil
 }
 

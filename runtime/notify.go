@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Notifications the server sends on its own: list_changed when tools,
@@ -189,7 +191,7 @@ func (o *outbox) run() {
 		for _, uri := range updated {
 			bp := getBuf()
 			b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`...)
-			b = appendString(b, uri)
+			b = jsonwire.AppendString(b, uri)
 			b = append(b, "}}"...)
 			ss.write("", false, b)
 			*bp = b

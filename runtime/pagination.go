@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Cursors are opaque to clients (pagination.mdx). Ours is the offset of the
@@ -21,10 +23,10 @@ func encodeCursor(offset int) string {
 // returns the offset to list from. A cursor this server did not issue, or one
 // past the end, is invalid params (-32602).
 func pageStart(params json.RawMessage, n int) (int, *Error) {
-	if isNull(params) {
+	if jsonwire.IsNull(params) {
 		return 0, nil
 	}
-	if firstByte(params) != '{' {
+	if jsonwire.FirstByte(params) != '{' {
 		return 0, errorf(CodeInvalidParams, "invalid params: expected an object with an optional cursor")
 	}
 	var p struct {
@@ -33,7 +35,7 @@ func pageStart(params json.RawMessage, n int) (int, *Error) {
 	if err := json.Unmarshal(params, &p); err != nil {
 		return 0, errorf(CodeInvalidParams, "invalid params: %s", quote(err.Error()))
 	}
-	if isNull(p.Cursor) {
+	if jsonwire.IsNull(p.Cursor) {
 		return 0, nil
 	}
 	var c string

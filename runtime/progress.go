@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // progressState is what a request has reported through Progress.
@@ -57,7 +59,7 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 	}
 	if message != "" {
 		b = append(b, `,"message":`...)
-		b = appendString(b, message)
+		b = jsonwire.AppendString(b, message)
 	}
 	b = append(b, "}}"...)
 	*bp = b
@@ -73,11 +75,11 @@ func progressToken(meta []byte) []byte {
 		return nil
 	}
 	var tok []byte
-	if _, err := scanObject(meta, func(key, val []byte) {
+	if _, err := jsonwire.ScanObject(meta, func(key, val []byte) {
 		if string(key) == "progressToken" {
 			tok = val
 		}
-	}); err != nil || !validID(tok) {
+	}); err != nil || !jsonwire.ValidID(tok) {
 		return nil
 	}
 	return tok

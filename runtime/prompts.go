@@ -9,6 +9,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Prompt is a prompt as registered with AddPrompt: what prompts/list
@@ -169,11 +171,11 @@ func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetProm
 	if !ss.offers(capPrompts, len(v.list)) {
 		return nil, nil, errorf(CodeMethodNotFound, `method "prompts/get" not found: this server has no prompts`)
 	}
-	if firstByte(params) != '{' {
+	if jsonwire.FirstByte(params) != '{' {
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: prompts/get takes an object with "name" and "arguments"`)
 	}
 	var name, args, meta []byte
-	if _, err := scanObject(params, func(key, val []byte) {
+	if _, err := jsonwire.ScanObject(params, func(key, val []byte) {
 		switch string(key) {
 		case "name":
 			name = val
@@ -185,7 +187,7 @@ func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetProm
 	}); err != nil {
 		return nil, nil, errorf(CodeInvalidParams, "invalid params: %v", err)
 	}
-	name, ok := methodBytes(name) // a JSON string
+	name, ok := jsonwire.MethodBytes(name) // a JSON string
 	if !ok {
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a prompt`)
 	}
@@ -194,13 +196,13 @@ func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetProm
 		return nil, nil, errorf(CodeInvalidParams, "unknown prompt %s", quote(string(name)))
 	}
 	req := &GetPromptRequest{Name: pe.p.Name, Arguments: map[string]string{}}
-	if !isNull(args) {
-		if firstByte(args) != '{' {
+	if !jsonwire.IsNull(args) {
+		if jsonwire.FirstByte(args) != '{' {
 			return nil, nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be an object of strings`)
 		}
 		var bad []byte
-		_, _ = scanObject(args, func(key, val []byte) {
-			s, ok := methodBytes(val)
+		_, _ = jsonwire.ScanObject(args, func(key, val []byte) {
+			s, ok := jsonwire.MethodBytes(val)
 			if !ok && bad == nil {
 				bad = key
 			}
@@ -210,8 +212,8 @@ func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetProm
 			return nil, nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be an object of strings, and %s is not a string`, quote(string(bad)))
 		}
 	}
-	if !isNull(meta) {
-		if firstByte(meta) != '{' {
+	if !jsonwire.IsNull(meta) {
+		if jsonwire.FirstByte(meta) != '{' {
 			return nil, nil, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`)
 		}
 		req.Meta = bytes.Clone(meta)
@@ -323,7 +325,7 @@ func (r *GetPromptResult) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, '{')
 	if r.Description != "" {
 		dst = append(dst, `"description":`...)
-		dst = appendString(dst, r.Description)
+		dst = jsonwire.AppendString(dst, r.Description)
 		dst = append(dst, ',')
 	}
 	dst = append(dst, `"messages":[`...)

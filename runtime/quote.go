@@ -1,62 +1,14 @@
 package runtime
 
-import (
-	"strconv"
-	"unicode"
-	"unicode/utf8"
-)
+import "github.com/mcpgen/mcpgen/runtime/internal/safetext"
 
-// maxQuoted caps how much of a peer-supplied string appears in a message we
-// send back or log: hostile input must never be echoed unbounded.
-const maxQuoted = 100
+// Short names for package safetext, which makes peer-supplied text safe to
+// echo in errors and logs.
 
-// quote returns s in double quotes, at most maxQuoted bytes of it, with control
-// characters and quotes escaped. Backslashes are kept as they are so that
-// regular expressions read naturally ("^[A-Z]-\d{4}$").
-func quote(s string) string {
-	return quoteN(s, maxQuoted)
-}
+const maxQuoted = safetext.MaxLen
 
-func quoteN(s string, limit int) string {
-	b := make([]byte, 0, min(len(s), limit)+8)
-	b = append(b, '"')
-	b = appendSanitized(b, s, limit, true)
-	return string(append(b, '"'))
-}
+func quote(s string) string { return safetext.Quote(s) }
 
-// sanitize is quote without the quotes, for text such as JSON pointers.
-func sanitize(s string, limit int) string {
-	return string(appendSanitized(nil, s, limit, false))
-}
+func quoteN(s string, limit int) string { return safetext.QuoteN(s, limit) }
 
-func appendSanitized(b []byte, s string, limit int, escQuote bool) []byte {
-	for i := 0; i < len(s); {
-		if i >= limit {
-			return append(b, "…"...)
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, `\ufffd`...)
-		case r == '"' && escQuote:
-			b = append(b, '\\', '"')
-		case r == '\n':
-			b = append(b, '\\', 'n')
-		case r == '\r':
-			b = append(b, '\\', 'r')
-		case r == '\t':
-			b = append(b, '\\', 't')
-		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-			b = append(b, `\u`...)
-			h := strconv.FormatInt(int64(r), 16)
-			for range 4 - len(h) {
-				b = append(b, '0')
-			}
-			b = append(b, h...)
-		default:
-			b = utf8.AppendRune(b, r)
-		}
-	}
-	return b
-}
+func sanitize(s string, limit int) string { return safetext.Sanitize(s, limit) }

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // registry holds one kind of registration (tools, resources, resource
@@ -121,7 +123,7 @@ func (p listPage[E]) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, ']')
 	if p.next != "" {
 		dst = append(dst, `,"nextCursor":`...)
-		dst = appendString(dst, p.next)
+		dst = jsonwire.AppendString(dst, p.next)
 	}
 	return append(dst, '}'), nil
 }

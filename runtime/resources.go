@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Resource is a static resource as registered with AddResource: what
@@ -174,6 +176,10 @@ func validURI(uri string) bool {
 
 func isAlpha(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
 // offersResources reports whether the session serves the resources methods.
 func (ss *Session) offersResources() bool {
 	return ss.offers(capResources, len(ss.srv.resources.snapshot().list)+len(ss.srv.templates.snapshot().list))
@@ -189,11 +195,11 @@ func (ss *Session) resourcesList(params json.RawMessage) (encoder, *Error) {
 // uriParams reads the params of resources/read, resources/subscribe and
 // resources/unsubscribe: {uri, _meta?}.
 func uriParams(params json.RawMessage, method string) (uri string, meta json.RawMessage, e *Error) {
-	if firstByte(params) != '{' {
+	if jsonwire.FirstByte(params) != '{' {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: %s takes an object with "uri"`, method)
 	}
 	var rawURI []byte
-	if _, err := scanObject(params, func(key, val []byte) {
+	if _, err := jsonwire.ScanObject(params, func(key, val []byte) {
 		switch string(key) {
 		case "uri":
 			rawURI = val
@@ -203,7 +209,7 @@ func uriParams(params json.RawMessage, method string) (uri string, meta json.Raw
 	}); err != nil {
 		return "", nil, errorf(CodeInvalidParams, "invalid params: %v", err)
 	}
-	b, ok := methodBytes(rawURI) // same shape: a JSON string
+	b, ok := jsonwire.MethodBytes(rawURI) // same shape: a JSON string
 	if !ok {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: "uri" must be a string`)
 	}
@@ -211,10 +217,10 @@ func uriParams(params json.RawMessage, method string) (uri string, meta json.Raw
 	if !validURI(uri) {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: "uri" must be an absolute URI such as file:///notes.txt (got %s)`, quote(uri))
 	}
-	if isNull(meta) {
+	if jsonwire.IsNull(meta) {
 		return uri, nil, nil
 	}
-	if firstByte(meta) != '{' {
+	if jsonwire.FirstByte(meta) != '{' {
 		return "", nil, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`)
 	}
 	return uri, bytes.Clone(meta), nil // the message is not ours
@@ -252,7 +258,7 @@ func (s *Server) lookup(uri string) (ResourceHandler, *templateMatch, *Error) {
 		return nil, nil, errorf(CodeInvalidParams, "invalid params: the uri is %d bytes long; this server serves URIs of at most %d bytes", len(uri), maxURI)
 	}
 	for _, te := range s.templates.snapshot().list {
-		if vars := te.t.match(uri); vars != nil {
+		if vars := te.t.Match(uri); vars != nil {
 			return te.tmpl.Handler, &templateMatch{t: te.t, vars: vars}, nil
 		}
 	}
@@ -304,7 +310,7 @@ func notFound(uri, msg string) *Error {
 	if msg == "" {
 		msg = "resource not found: " + quote(uri)
 	}
-	data := append([]byte(`{"uri":`), appendString(nil, uri)...)
+	data := append([]byte(`{"uri":`), jsonwire.AppendString(nil, uri)...)
 	return &Error{Code: CodeResourceNotFound, Message: msg, Data: json.RawMessage(append(data, '}'))}
 }
 

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // Session is the transport-agnostic protocol state of one client connection:
@@ -32,7 +34,7 @@ type Session struct {
 	sendGate  sync.RWMutex  // sends hold it shared; Close takes it to wait them out
 
 	mu       sync.Mutex       // guards inflight, the calls' cancelled flags, draining, and ready's check-and-set
-	inflight map[string]*call // by idKey
+	inflight map[string]*call // by jsonwire.IDKey
 	draining bool             // shutting down: no new call starts (see drain)
 	ready    atomic.Bool      // initialize answered; read without mu
 	wg       sync.WaitGroup   // calls running in their own goroutine
@@ -47,7 +49,7 @@ type Session struct {
 	logLevel atomic.Int32 // rank of the least severe LogLevel sent (logging/setLevel)
 
 	pendMu  sync.Mutex                   // guards pending
-	pending map[string]chan clientAnswer // server→client requests awaiting an answer, by idKey
+	pending map[string]chan clientAnswer // server→client requests awaiting an answer, by jsonwire.IDKey
 	lastID  atomic.Int64                 // the id of the last server→client request
 }
 
@@ -58,7 +60,7 @@ type call struct {
 	context.Context
 	cancel    context.CancelFunc
 	ss        *Session
-	id, key   string                        // raw id; its idKey
+	id, key   string                        // raw id; its jsonwire.IDKey
 	exec      func(*call) (encoder, *Error) // what the request does
 	cancelled bool                          // by notifications/cancelled (guarded by ss.mu): send no response
 	listen    bool                          // a subscriptions/listen, which lasts until cancelled
@@ -177,7 +179,7 @@ func parseMessage(msg []byte, env *envelope) (kind msgKind, echo string, e *Erro
 		return 0, "", e
 	}
 	hasID := len(env.ID) > 0
-	idOK := hasID && validID(env.ID)
+	idOK := hasID && jsonwire.ValidID(env.ID)
 	if idOK {
 		echo = string(env.ID)
 	}
@@ -190,10 +192,10 @@ func parseMessage(msg []byte, env *envelope) (kind msgKind, echo string, e *Erro
 		}
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "method" is missing`)
 	}
-	if v, ok := methodBytes(env.JSONRPC); !ok || string(v) != "2.0" { // compared unescaped: "2\u002e0" is "2.0"
+	if v, ok := jsonwire.MethodBytes(env.JSONRPC); !ok || string(v) != "2.0" { // compared unescaped: "2\u002e0" is "2.0"
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "jsonrpc" must be "2.0"`)
 	}
-	method, ok := methodBytes(env.Method)
+	method, ok := jsonwire.MethodBytes(env.Method)
 	if !ok {
 		return 0, echo, errorf(CodeInvalidRequest, `invalid request: "method" must be a string`)
 	}
@@ -317,7 +319,7 @@ func (ss *Session) notification(method []byte, params json.RawMessage) {
 // and hands it to the request waiting for it (see ask). An answer to no
 // pending request (unknown, already answered, given up on) is ignored.
 func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
-	key := idKey(string(id))
+	key := jsonwire.IDKey(string(id))
 	ss.pendMu.Lock()
 	ch := ss.pending[key]
 	delete(ss.pending, key)
@@ -332,7 +334,7 @@ func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
 // initialize performs the handshake: negotiate the version, remember who the
 // client is, and advertise what the server offers.
 func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
-	if firstByte(params) != '{' {
+	if jsonwire.FirstByte(params) != '{' {
 		return nil, errorf(CodeInvalidParams, "invalid params: initialize takes an object with protocolVersion, capabilities and clientInfo")
 	}
 	var p struct {
@@ -351,13 +353,13 @@ func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
 	if slices.Contains(supportedVersions, requested) {
 		pi.version = requested
 	}
-	if firstByte(p.Capabilities) == '{' {
+	if jsonwire.FirstByte(p.Capabilities) == '{' {
 		pi.capabilities = p.Capabilities // a fresh copy made by Unmarshal
 		pi.client = parseClientCaps(p.Capabilities)
 	}
 	// Be liberal with what clients say about themselves: a malformed
 	// clientInfo is not worth refusing a session over.
-	if firstByte(p.ClientInfo) == '{' && json.Unmarshal(p.ClientInfo, &pi.clientInfo) == nil {
+	if jsonwire.FirstByte(p.ClientInfo) == '{' && json.Unmarshal(p.ClientInfo, &pi.clientInfo) == nil {
 		pi.hasClientInfo = true
 	}
 
@@ -412,10 +414,10 @@ func (ss *Session) cancelRequest(params json.RawMessage) {
 	var p struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	if firstByte(params) != '{' || json.Unmarshal(params, &p) != nil || !validID(p.RequestID) {
+	if jsonwire.FirstByte(params) != '{' || json.Unmarshal(params, &p) != nil || !jsonwire.ValidID(p.RequestID) {
 		return
 	}
-	key := idKey(string(p.RequestID))
+	key := jsonwire.IDKey(string(p.RequestID))
 	ss.mu.Lock()
 	c := ss.inflight[key]
 	if c != nil {
@@ -431,7 +433,7 @@ func (ss *Session) cancelRequest(params json.RawMessage) {
 // that it can be cancelled, and answers it when it returns. c.exec and the
 // fields it reads are set by the caller.
 func (ss *Session) start(ctx context.Context, id string, c *call) {
-	c.ss, c.id, c.key = ss, id, idKey(id)
+	c.ss, c.id, c.key = ss, id, jsonwire.IDKey(id)
 	if mc, ok := ctx.(*modernCtx); ok {
 		c.peer, c.mrtr = mc.peer, mc.mrtr
 	}
@@ -560,7 +562,7 @@ func appendResult(dst []byte, id string, res encoder) (b []byte, err error) {
 			b, err = dst, fmt.Errorf("panic while encoding: %v", v)
 		}
 	}()
-	b = appendResponseHead(dst, id)
+	b = jsonwire.AppendResponseHead(dst, id)
 	b = append(b, `,"result":`...)
 	return res.appendJSON(b)
 }

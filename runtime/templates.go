@@ -3,10 +3,8 @@ package runtime
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strings"
 
-	"github.com/yosida95/uritemplate/v3"
+	"github.com/mcpgen/mcpgen/runtime/internal/uritemplate"
 )
 
 // ResourceTemplate is a family of resources named by an RFC 6570 URI
@@ -31,12 +29,12 @@ type ResourceTemplate struct {
 	Handler  ResourceHandler // receives the concrete URI
 	Complete CompleteHandler // optional: completes the template's variables
 
-	parsed *uriTemplate // set by TypedTemplate: the template it matches with
+	parsed *uritemplate.Template // set by TypedTemplate: the template it matches with
 }
 
 type templateEntry struct {
 	tmpl  ResourceTemplate
-	t     *uriTemplate
+	t     *uritemplate.Template
 	wire  []byte     // the resources/templates/list entry, encoded once
 	cache *CacheHint // tmpl.Cache, normalized
 }
@@ -60,11 +58,11 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate) {
 	switch {
 	case parsed == nil:
 		var err error
-		if parsed, err = parseTemplate(t.URITemplate); err != nil {
+		if parsed, err = uritemplate.Parse(t.URITemplate); err != nil {
 			panic(fmt.Sprintf("runtime: %s: %v", where, err))
 		}
-	case parsed.raw != t.URITemplate:
-		panic(fmt.Sprintf("runtime: %s: URITemplate was changed after TypedTemplate (which matches %q)", where, parsed.raw))
+	case parsed.Raw() != t.URITemplate:
+		panic(fmt.Sprintf("runtime: %s: URITemplate was changed after TypedTemplate (which matches %q)", where, parsed.Raw()))
 	}
 	if t.Handler == nil {
 		panic("runtime: " + where + ": nil Handler")
@@ -117,145 +115,9 @@ func (ss *Session) templatesList(params json.RawMessage) (encoder, *Error) {
 	return page(ss, "resourceTemplates", ss.srv.templates.snapshot(), params)
 }
 
-// uriTemplate is a URI template parsed once, at registration, for matching.
-type uriTemplate struct {
-	raw     string
-	t       *uritemplate.Template
-	re      *regexp.Regexp // what t matches, loosely: a cheap test before Match, or nil
-	prefix  string         // the literal text before the first expression…
-	suffix  string         // …and after the last: a URI must start and end with them
-	literal bool           // no expression: matches raw only
-	vars    []templateVar  // each variable once, in order of appearance
-	seps    string         // the bytes that separate list items in its expressions
-}
-
-// maxListSeparators bounds the list separators (see uriTemplate.seps) in a
-// URI matched against a template. The library's matcher copies every capture
-// so far at each byte, so its cost grows with length × list items: 8 000
-// commas took seconds. Within maxURI and this bound it takes milliseconds; a
-// URI with more does not match (resource not found).
-const maxListSeparators = 32
-
-type templateVar struct {
-	name    string
-	capture string // Match's key for it: the name, or "name:3" with a prefix modifier
-	sep     string // joins the items of a list value back into one string
-}
-
 // templateMatch is a template that matched a URI, and the variables it
 // captured (percent-decoded).
 type templateMatch struct {
-	t    *uriTemplate
+	t    *uritemplate.Template
 	vars uritemplate.Values
-}
-
-func parseTemplate(raw string) (*uriTemplate, error) {
-	t, err := uritemplate.New(raw)
-	if err != nil {
-		return nil, fmt.Errorf("the URI template does not parse: %v", err)
-	}
-	ut := &uriTemplate{raw: raw, t: t}
-	seen := map[string]bool{}
-	first, last := -1, 0
-	for i := 0; i < len(raw); {
-		open, end, err := nextExpr(raw, i)
-		if err != nil {
-			return nil, err
-		}
-		if open < 0 {
-			break
-		}
-		if first < 0 {
-			first = open
-		}
-		last, i = end, end
-		op, list, err := splitExpr(raw[open+1 : end-1])
-		if err != nil {
-			return nil, err
-		}
-		for _, sep := range []string{",", op.sep} {
-			if !strings.Contains(ut.seps, sep) {
-				ut.seps += sep
-			}
-		}
-		for _, spec := range strings.Split(list, ",") {
-			v, err := parseVarspec(spec)
-			if err != nil {
-				return nil, err
-			}
-			if seen[v.name] {
-				continue // RFC 6570 allows it; Match then captures a list
-			}
-			seen[v.name] = true
-			tv := templateVar{name: v.name, capture: v.name, sep: ","}
-			if v.maxlen > 0 {
-				tv.capture = fmt.Sprintf("%s:%d", v.name, v.maxlen)
-			}
-			if v.explode {
-				tv.sep = op.sep
-			}
-			ut.vars = append(ut.vars, tv)
-		}
-	}
-	if first < 0 {
-		ut.literal = true
-		return ut, nil
-	}
-	ut.prefix, ut.suffix = raw[:first], raw[last:]
-	ut.re = looseRegexp(t)
-	return ut, nil
-}
-
-// looseRegexp is the library's regular expression for t: it accepts every
-// URI that Match accepts (and some it does not), in linear time and without
-// allocating, where Match takes microseconds per byte. nil if it cannot be
-// built (a thousand variables in one expression).
-func looseRegexp(t *uritemplate.Template) (re *regexp.Regexp) {
-	defer func() {
-		if recover() != nil {
-			re = nil
-		}
-	}()
-	return t.Regexp()
-}
-
-// match returns the variables of uri, or nil when uri does not match.
-func (t *uriTemplate) match(uri string) uritemplate.Values {
-	if t.literal {
-		if uri == t.raw {
-			return uritemplate.Values{}
-		}
-		return nil
-	}
-	if len(uri) < len(t.prefix)+len(t.suffix) || !strings.HasPrefix(uri, t.prefix) || !strings.HasSuffix(uri, t.suffix) {
-		return nil
-	}
-	if countAny(uri[len(t.prefix):len(uri)-len(t.suffix)], t.seps) > maxListSeparators {
-		return nil
-	}
-	if t.re != nil && !t.re.MatchString(uri) {
-		return nil
-	}
-	return t.t.Match(uri)
-}
-
-// countAny counts the bytes of s that are in set.
-func countAny(s, set string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(set, s[i]) >= 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// hasVar reports whether name is a variable of the template.
-func (t *uriTemplate) hasVar(name string) bool {
-	for _, v := range t.vars {
-		if v.name == name {
-			return true
-		}
-	}
-	return false
 }

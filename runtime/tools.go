@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // ToolAnnotations are hints about a tool's behaviour. Clients must treat them
@@ -146,7 +148,7 @@ func mustObject(where, field string, raw json.RawMessage) json.RawMessage {
 	if err := json.Compact(&buf, raw); err != nil {
 		panic(fmt.Sprintf("runtime: %s: %s is not valid JSON: %v", where, field, err))
 	}
-	if firstByte(buf.Bytes()) != '{' {
+	if jsonwire.FirstByte(buf.Bytes()) != '{' {
 		panic(fmt.Sprintf("runtime: %s: %s must be a JSON object", where, field))
 	}
 	return buf.Bytes()
@@ -167,12 +169,12 @@ func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
 // an object) are protocol errors; everything about the arguments' content is
 // the tool's to report as an isError result (SEP-1303).
 func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMessage) {
-	if firstByte(params) != '{' {
+	if jsonwire.FirstByte(params) != '{' {
 		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: tools/call takes an object with "name" and "arguments"`))
 		return
 	}
 	var name, args, meta []byte
-	if _, err := scanObject(params, func(key, val []byte) {
+	if _, err := jsonwire.ScanObject(params, func(key, val []byte) {
 		switch string(key) {
 		case "name":
 			name = val
@@ -185,7 +187,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %v", err))
 		return
 	}
-	name, ok := methodBytes(name) // same shape: a JSON string
+	name, ok := jsonwire.MethodBytes(name) // same shape: a JSON string
 	if !ok {
 		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
 		return
@@ -197,15 +199,15 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 	}
 	// The handler runs after the message is gone: copy what it keeps.
 	c := &call{exec: execTool, tool: te, req: CallToolRequest{Name: te.tool.Name}}
-	if !isNull(args) {
-		if firstByte(args) != '{' {
+	if !jsonwire.IsNull(args) {
+		if jsonwire.FirstByte(args) != '{' {
 			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`))
 			return
 		}
 		c.req.Arguments = bytes.Clone(args)
 	}
-	if !isNull(meta) {
-		if firstByte(meta) != '{' {
+	if !jsonwire.IsNull(meta) {
+		if jsonwire.FirstByte(meta) != '{' {
 			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`))
 			return
 		}

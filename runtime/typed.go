@@ -6,6 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
 // The typed adapters connect generated (or hand-written) typed handlers to
@@ -104,8 +107,8 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 
 // inputCodec validates and decodes a tool's arguments. Its validator is
 // compiled at registration (TypedTool) or on first use (GeneratedTool, whose
-// schemas are trusted), through lazySchema.
-type inputCodec struct{ schema *lazySchema }
+// schemas are trusted), through validate.Lazy.
+type inputCodec struct{ schema *validate.Lazy }
 
 func newInputCodec[In any](t *Tool) *inputCodec {
 	if t.InputSchema == nil {
@@ -116,12 +119,12 @@ func newInputCodec[In any](t *Tool) *inputCodec {
 
 // checkedInputSchema compiles the tool's input schema now, so that a bad
 // hand-written schema panics at registration.
-func checkedInputSchema(t *Tool) *lazySchema {
+func checkedInputSchema(t *Tool) *validate.Lazy {
 	if schemaType(t.InputSchema) != "object" {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema must have \"type\":\"object\" (is the input type a struct?)", t.Name))
 	}
-	ls := &lazySchema{doc: t.InputSchema}
-	if _, err := ls.validator(); err != nil {
+	ls := validate.NewLazy(t.InputSchema)
+	if _, err := ls.Validator(); err != nil {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema does not compile: %v", t.Name, err))
 	}
 	return ls
@@ -133,27 +136,27 @@ var emptyObject = json.RawMessage(`{}`)
 // of what the client left out (Defaulter). It returns a non-nil result
 // or error when the handler must not run.
 func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToolResult, error) {
-	if isNull(args) {
+	if jsonwire.IsNull(args) {
 		args = emptyObject
-	} else if firstByte(args) != '{' {
+	} else if jsonwire.FirstByte(args) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`)
 	}
-	v, err := c.schema.validator()
+	v, err := c.schema.Validator()
 	if err != nil {
 		return nil, errorf(CodeInternalError, "internal error: the input schema of tool %s does not compile; this is a bug in the server", quote(tool))
 	}
-	inst, err := decodeInstance(args)
+	inst, err := validate.Decode(args)
 	if err != nil {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" is not valid JSON`)
 	}
-	screened := screenArguments(inst)
-	if len(screened.violations) > 0 {
-		return ErrorResult(screened.explain(tool)), nil
+	screened := validate.Screen(inst)
+	if len(screened.Violations) > 0 {
+		return ErrorResult(screened.Explain(tool)), nil
 	}
-	if vs := v.check(inst); len(vs) > 0 {
-		return ErrorResult(invalidArguments(tool, vs)), nil
+	if vs := v.Check(inst); len(vs) > 0 {
+		return ErrorResult(validate.InvalidArguments(tool, vs)), nil
 	}
-	if screened.rewritten { // integers written 1e2: decode what was validated
+	if screened.Rewritten { // integers written 1e2: decode what was validated
 		if args, err = json.Marshal(inst); err != nil {
 			return nil, fmt.Errorf("runtime: re-encoding the arguments of tool %q: %w", tool, err)
 		}
@@ -161,28 +164,14 @@ func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallTo
 	// The schema and the Go type agree by construction, but JSON numbers can
 	// still overflow a Go integer, and custom UnmarshalJSON methods may object.
 	if err := json.Unmarshal(args, dst); err != nil {
-		return ErrorResult(invalidArguments(tool, []violation{decodeViolation(err)})), nil
+		return ErrorResult(validate.InvalidArguments(tool, []validate.Violation{validate.DecodeError(err)})), nil
 	}
 	applyDefaults(dst) // after validation: defaults never mask what was sent
 	return nil, nil
 }
 
-func decodeViolation(err error) violation {
-	if e, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-		ptr := ""
-		if e.Field != "" {
-			ptr = "/" + strings.ReplaceAll(token(e.Field), ".", "/")
-		}
-		if v, isNum := strings.CutPrefix(e.Value, "number "); isNum {
-			return violation{ptr: ptr, msg: "is out of range (got " + sanitize(v, maxQuoted) + ")"}
-		}
-		return violation{ptr: ptr, msg: "cannot be decoded (got " + sanitize(e.Value, maxQuoted) + ")"}
-	}
-	return violation{msg: "cannot be decoded: " + sanitize(err.Error(), 300)}
-}
-
 type outputCodec struct {
-	schema     *lazySchema
+	schema     *validate.Lazy
 	structured bool // the output schema is an object schema: send structuredContent
 }
 
@@ -191,7 +180,7 @@ func newOutputCodec[Out any](t *Tool) *outputCodec {
 		t.OutputSchema = SchemaFor[Out]()
 	}
 	c := newOutputCodecFor(t)
-	if _, err := c.schema.validator(); err != nil {
+	if _, err := c.schema.Validator(); err != nil {
 		panic(fmt.Sprintf("runtime: tool %q: the output schema does not compile: %v", t.Name, err))
 	}
 	return c
@@ -200,7 +189,7 @@ func newOutputCodec[Out any](t *Tool) *outputCodec {
 // newOutputCodecFor prepares the validation of t.OutputSchema (compiled on
 // first use) and keeps it advertised only when it is an object schema.
 func newOutputCodecFor(t *Tool) *outputCodec {
-	c := &outputCodec{schema: &lazySchema{doc: t.OutputSchema}, structured: schemaType(t.OutputSchema) == "object"}
+	c := &outputCodec{schema: validate.NewLazy(t.OutputSchema), structured: schemaType(t.OutputSchema) == "object"}
 	if !c.structured {
 		t.OutputSchema = nil // 2025-11-25: an outputSchema must be an object schema
 	}
@@ -213,16 +202,16 @@ func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToo
 		logger(ctx).Error("runtime: tool output cannot be encoded", "tool", tool, "error", err)
 		return ErrorResult("internal error: tool " + quote(tool) + " produced output that could not be encoded; this is a bug in the server")
 	}
-	v, err := c.schema.validator()
+	v, err := c.schema.Validator()
 	if err != nil {
 		logger(ctx).Error("runtime: tool output schema does not compile", "tool", tool, "error", err)
 		return ErrorResult("internal error: the output schema of tool " + quote(tool) + " does not compile; this is a bug in the server")
 	}
-	inst, err := decodeInstance(b)
+	inst, err := validate.Decode(b)
 	if err == nil {
-		if vs := v.check(inst); len(vs) > 0 {
+		if vs := v.Check(inst); len(vs) > 0 {
 			var sb strings.Builder
-			writeViolations(&sb, vs)
+			validate.WriteViolations(&sb, vs)
 			logger(ctx).Error("runtime: tool output does not match its output schema", "tool", tool, "violations", sb.String())
 			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // TypedPrompt returns p with its Handler set to call fn with the arguments
@@ -63,7 +65,7 @@ func promptFields(schema json.RawMessage, where string, t reflect.Type) []Prompt
 	if len(doc.Properties) == 0 {
 		return out
 	}
-	_, _ = scanObject(doc.Properties, func(key, val []byte) { // in order, unlike a map
+	_, _ = jsonwire.ScanObject(doc.Properties, func(key, val []byte) { // in order, unlike a map
 		var own schemaNode
 		_ = json.Unmarshal(val, &own)
 		n := resolveNode(val, doc.Defs)

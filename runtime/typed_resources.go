@@ -8,7 +8,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/yosida95/uritemplate/v3"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/uritemplate"
+	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
 // TypedResource returns r with its Handler set to call fn and send what it
@@ -59,7 +61,7 @@ func TypedResource[R any](r Resource, fn func(ctx context.Context) (R, error)) R
 // URITemplate afterwards.
 func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p *P) (R, error)) ResourceTemplate {
 	where := fmt.Sprintf("runtime: TypedTemplate(%q)", t.URITemplate)
-	m, err := parseTemplate(t.URITemplate)
+	m, err := uritemplate.Parse(t.URITemplate)
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", where, err))
 	}
@@ -68,25 +70,25 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 	if schemaType(schema) != "object" {
 		panic(fmt.Sprintf("%s: the params type %v must be a struct", where, reflect.TypeFor[P]()))
 	}
-	val, err := compileSchema(schema)
+	val, err := validate.Compile(schema)
 	if err != nil {
 		panic(fmt.Sprintf("%s: the schema of %v does not compile: %v", where, reflect.TypeFor[P](), err))
 	}
 	types, required := schemaVarTypes(schema)
-	vars := make(typedVars, len(m.vars))
+	vars := make(typedVars, len(m.Vars()))
 	enums := map[string][]string{}
-	for i, tv := range m.vars {
-		vt, ok := types[tv.name]
+	for i, tv := range m.Vars() {
+		vt, ok := types[tv.Name]
 		if !ok {
-			panic(fmt.Sprintf("%s: variable %q is not a field of %v (by its json tag)", where, tv.name, reflect.TypeFor[P]()))
+			panic(fmt.Sprintf("%s: variable %q is not a field of %v (by its json tag)", where, tv.Name, reflect.TypeFor[P]()))
 		}
-		vars[i] = typedVar{templateVar: tv, varType: vt}
+		vars[i] = typedVar{Var: tv, varType: vt}
 		if len(vt.enum) > 0 {
-			enums[tv.name] = vt.enum
+			enums[tv.Name] = vt.enum
 		}
 	}
 	for _, name := range required {
-		if !m.hasVar(name) {
+		if !m.HasVar(name) {
 			panic(fmt.Sprintf("%s: field %q of %v is required but is not a variable of the template", where, name, reflect.TypeFor[P]()))
 		}
 	}
@@ -103,20 +105,20 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 		}
 		obj, reasons := vars.object(values)
 		if len(reasons) == 0 {
-			if inst, err := decodeInstance(obj); err != nil {
+			if inst, err := validate.Decode(obj); err != nil {
 				reasons = []string{"variables: cannot be decoded"}
-			} else if screened := screenArguments(inst); len(screened.violations) > 0 {
-				reasons = variableReasons(screened.violations) // numbers like 1e999999
-			} else if vs := val.check(inst); len(vs) > 0 {
+			} else if screened := validate.Screen(inst); len(screened.Violations) > 0 {
+				reasons = variableReasons(screened.Violations) // numbers like 1e999999
+			} else if vs := val.Check(inst); len(vs) > 0 {
 				reasons = variableReasons(vs)
-			} else if screened.rewritten { // numbers like 1e2: decode what was validated
+			} else if screened.Rewritten { // numbers like 1e2: decode what was validated
 				obj, _ = json.Marshal(inst)
 			}
 		}
 		p := new(P)
 		if len(reasons) == 0 {
 			if err := json.Unmarshal(obj, p); err != nil {
-				reasons = variableReasons([]violation{decodeViolation(err)})
+				reasons = variableReasons([]validate.Violation{validate.DecodeError(err)})
 			} else {
 				applyDefaults(p) // for the optional variables the URI left out
 			}
@@ -136,11 +138,11 @@ func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p 
 // varsFor returns the variables of the request's URI in t: those the
 // session matched when it chose t, or else matched now (a handler called
 // directly, or through another template).
-func (r *ReadResourceRequest) varsFor(t *uriTemplate) uritemplate.Values {
+func (r *ReadResourceRequest) varsFor(t *uritemplate.Template) uritemplate.Values {
 	if r.match != nil && r.match.t == t {
 		return r.match.vars
 	}
-	return t.match(r.URI)
+	return t.Match(r.URI)
 }
 
 // resourceResult turns what a typed handler returned into contents (see
@@ -198,7 +200,7 @@ type varType struct {
 }
 
 type typedVar struct {
-	templateVar
+	uritemplate.Var
 	varType
 }
 
@@ -210,14 +212,14 @@ func (vars typedVars) object(values uritemplate.Values) ([]byte, []string) {
 	b := append(make([]byte, 0, 64), '{')
 	var bad []string
 	for _, v := range vars {
-		val, ok := values[v.capture]
+		val, ok := values[v.Capture]
 		if !ok {
 			continue
 		}
 		if len(b) > 1 {
 			b = append(b, ',')
 		}
-		b = appendString(b, v.name)
+		b = jsonwire.AppendString(b, v.Name)
 		b = append(b, ':')
 		if v.array {
 			b = append(b, '[')
@@ -226,15 +228,15 @@ func (vars typedVars) object(values uritemplate.Values) ([]byte, []string) {
 					b = append(b, ',')
 				}
 				if b, ok = appendVarValue(b, v.kind, it); !ok {
-					bad = append(bad, fmt.Sprintf("variable %s[%d]: must be %s (got %s)", v.name, j, kindName(v.kind), quote(it)))
+					bad = append(bad, fmt.Sprintf("variable %s[%d]: must be %s (got %s)", v.Name, j, kindName(v.kind), quote(it)))
 				}
 			}
 			b = append(b, ']')
 			continue
 		}
-		s := strings.Join(val.V, v.sep) // a list sent for a single value: its text
+		s := strings.Join(val.V, v.Sep) // a list sent for a single value: its text
 		if b, ok = appendVarValue(b, v.kind, s); !ok {
-			bad = append(bad, fmt.Sprintf("variable %s: must be %s (got %s)", v.name, kindName(v.kind), quote(s)))
+			bad = append(bad, fmt.Sprintf("variable %s: must be %s (got %s)", v.Name, kindName(v.kind), quote(s)))
 		}
 	}
 	return append(b, '}'), bad
@@ -263,7 +265,7 @@ func appendVarValue(b []byte, kind byte, s string) ([]byte, bool) {
 			}
 			return append(b, digits...), true
 		}
-		if kind == 'n' && jsonNumber(s) {
+		if kind == 'n' && jsonwire.IsNumber(s) {
 			return append(b, s...), true
 		}
 	case 'b':
@@ -271,7 +273,7 @@ func appendVarValue(b []byte, kind byte, s string) ([]byte, bool) {
 			return append(b, s...), true
 		}
 	default:
-		return appendString(b, s), true
+		return jsonwire.AppendString(b, s), true
 	}
 	return append(b, "null"...), false
 }
@@ -296,30 +298,20 @@ func intLiteral(s string) (digits string, neg bool, ok bool) {
 	return digits, neg, true
 }
 
-// jsonNumber reports whether s is exactly a JSON number.
-func jsonNumber(s string) bool {
-	if s == "" || s[0] != '-' && (s[0] < '0' || s[0] > '9') {
-		return false
-	}
-	p := valueParser{data: []byte(s)}
-	_, err := p.number()
-	return err == nil && p.i == len(s)
-}
-
 // variableReasons words schema violations of the variables object.
-func variableReasons(vs []violation) []string {
+func variableReasons(vs []validate.Violation) []string {
 	out := make([]string, len(vs))
 	for i, v := range vs {
-		name, rest, _ := strings.Cut(strings.TrimPrefix(v.ptr, "/"), "/")
+		name, rest, _ := strings.Cut(strings.TrimPrefix(v.Ptr, "/"), "/")
 		switch {
 		case name == "":
-			out[i] = "variables: " + v.msg
+			out[i] = "variables: " + v.Msg
 		case rest == "":
-			out[i] = "variable " + name + ": " + v.msg
+			out[i] = "variable " + name + ": " + v.Msg
 		case !strings.Contains(rest, "/"):
-			out[i] = "variable " + name + "[" + rest + "]: " + v.msg
+			out[i] = "variable " + name + "[" + rest + "]: " + v.Msg
 		default:
-			out[i] = "variable " + name + "/" + rest + ": " + v.msg
+			out[i] = "variable " + name + "/" + rest + ": " + v.Msg
 		}
 	}
 	return out

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jwtauth"
 )
 
 // authOptions turns the -auth-* flags into the HTTP options of an OAuth
@@ -35,7 +36,7 @@ func authConfig(issuer, jwks, resource, httpAddr string) (*runtime.AuthConfig, e
 	if jwks == "" {
 		return nil, errors.New("-auth-issuer needs -auth-jwks: the issuer's JWK set (a URL or a file)")
 	}
-	cfg := runtime.JWTConfig{Issuer: issuer}
+	cfg := jwtauth.Config{Issuer: issuer}
 	if strings.HasPrefix(jwks, "https://") || strings.HasPrefix(jwks, "http://") {
 		cfg.JWKSURL = jwks
 	} else {
@@ -45,7 +46,7 @@ func authConfig(issuer, jwks, resource, httpAddr string) (*runtime.AuthConfig, e
 		}
 		cfg.JWKS = doc
 	}
-	verifier, err := runtime.NewJWTVerifier(cfg)
+	verifier, err := jwtauth.New(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("-auth-jwks: %w", err)
 	}

@@ -1,8 +1,7 @@
-package runtime
+package jsonwire
 
 import (
 	"encoding/json"
-	"errors"
 	"unicode/utf8"
 )
 
@@ -12,23 +11,21 @@ import (
 // so nothing is allocated or copied. Keys match exactly (encoding/json would
 // also accept "METHOD" for "method").
 
-var errSyntax = errors.New("invalid JSON")
-
-// scanObject calls member for each member of the JSON object data (callers
+// ScanObject calls member for each member of the JSON object data (callers
 // switch on string(key), which does not allocate). It returns
-// errSyntax when data is not exactly one valid JSON object (surrounding
+// ErrSyntax when data is not exactly one valid JSON object (surrounding
 // whitespace allowed); data that is valid JSON but not an object is reported
 // through notObject so callers can tell a batch from garbage.
-func scanObject(data []byte, member func(key, val []byte)) (notObject bool, err error) {
+func ScanObject(data []byte, member func(key, val []byte)) (notObject bool, err error) {
 	i := skipSpace(data, 0)
 	if i == len(data) {
-		return false, errSyntax
+		return false, ErrSyntax
 	}
 	if data[i] != '{' {
 		if json.Valid(data) {
 			return true, nil
 		}
-		return false, errSyntax
+		return false, ErrSyntax
 	}
 	i = skipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
@@ -36,7 +33,7 @@ func scanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 	} else {
 		for {
 			if i >= len(data) || data[i] != '"' {
-				return false, errSyntax
+				return false, ErrSyntax
 			}
 			kend, escaped, err := skipString(data, i)
 			if err != nil {
@@ -45,7 +42,7 @@ func scanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 			key := data[i+1 : kend-1]
 			i = skipSpace(data, kend)
 			if i >= len(data) || data[i] != ':' {
-				return false, errSyntax
+				return false, ErrSyntax
 			}
 			i = skipSpace(data, i+1)
 			vstart := i
@@ -55,7 +52,7 @@ func scanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 			if escaped {
 				var k string
 				if json.Unmarshal(data[kend-len(key)-2:kend], &k) != nil {
-					return false, errSyntax
+					return false, ErrSyntax
 				}
 				member([]byte(k), data[vstart:i])
 			} else {
@@ -63,20 +60,20 @@ func scanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 			}
 			i = skipSpace(data, i)
 			if i >= len(data) {
-				return false, errSyntax
+				return false, ErrSyntax
 			}
 			if data[i] == '}' {
 				i++
 				break
 			}
 			if data[i] != ',' {
-				return false, errSyntax
+				return false, ErrSyntax
 			}
 			i = skipSpace(data, i+1)
 		}
 	}
 	if skipSpace(data, i) != len(data) {
-		return false, errSyntax
+		return false, ErrSyntax
 	}
 	return false, nil
 }
@@ -96,15 +93,15 @@ func skipSpace(data []byte, i int) int {
 // skipValue returns the end of the JSON value starting at data[i].
 func skipValue(data []byte, i, depth int) (int, error) {
 	if i >= len(data) {
-		return i, errSyntax
+		return i, ErrSyntax
 	}
 	switch c := data[i]; {
 	case c == '"':
 		end, _, err := skipString(data, i)
 		return end, err
 	case c == '{', c == '[':
-		if depth > maxDepth {
-			return i, errJSONDepth
+		if depth > MaxDepth {
+			return i, ErrTooDeep
 		}
 		closing := byte('}')
 		if c == '[' {
@@ -118,14 +115,14 @@ func skipValue(data []byte, i, depth int) (int, error) {
 			var err error
 			if c == '{' {
 				if i >= len(data) || data[i] != '"' {
-					return i, errSyntax
+					return i, ErrSyntax
 				}
 				if i, _, err = skipString(data, i); err != nil {
 					return i, err
 				}
 				i = skipSpace(data, i)
 				if i >= len(data) || data[i] != ':' {
-					return i, errSyntax
+					return i, ErrSyntax
 				}
 				i = skipSpace(data, i+1)
 			}
@@ -134,20 +131,20 @@ func skipValue(data []byte, i, depth int) (int, error) {
 			}
 			i = skipSpace(data, i)
 			if i >= len(data) {
-				return i, errSyntax
+				return i, ErrSyntax
 			}
 			if data[i] == closing {
 				return i + 1, nil
 			}
 			if data[i] != ',' {
-				return i, errSyntax
+				return i, ErrSyntax
 			}
 			i = skipSpace(data, i+1)
 		}
 	case c == '-' || c >= '0' && c <= '9':
 		p := valueParser{data: data, i: i}
 		if !p.skipNumber() {
-			return i, errJSONSyntax
+			return i, ErrSyntax
 		}
 		return p.i, nil
 	case c == 't':
@@ -157,12 +154,12 @@ func skipValue(data []byte, i, depth int) (int, error) {
 	case c == 'n':
 		return skipLiteral(data, i, "null")
 	}
-	return i, errSyntax
+	return i, ErrSyntax
 }
 
 func skipLiteral(data []byte, i int, lit string) (int, error) {
 	if len(data)-i < len(lit) || string(data[i:i+len(lit)]) != lit {
-		return i, errSyntax
+		return i, ErrSyntax
 	}
 	return i + len(lit), nil
 }
@@ -179,28 +176,28 @@ func skipString(data []byte, i int) (end int, escaped bool, err error) {
 		case c == '\\':
 			escaped = true
 			if i+1 >= len(data) {
-				return i, escaped, errSyntax
+				return i, escaped, ErrSyntax
 			}
 			switch data[i+1] {
 			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 				i += 2
 			case 'u':
 				if len(data)-i < 6 || !isHex(data[i+2]) || !isHex(data[i+3]) || !isHex(data[i+4]) || !isHex(data[i+5]) {
-					return i, escaped, errSyntax
+					return i, escaped, ErrSyntax
 				}
 				i += 6
 			default:
-				return i, escaped, errSyntax
+				return i, escaped, ErrSyntax
 			}
 		case c < 0x20:
-			return i, escaped, errSyntax
+			return i, escaped, ErrSyntax
 		case c < utf8.RuneSelf:
 			i++
 		default:
 			i++ // invalid UTF-8 is accepted (and later replaced), as by encoding/json
 		}
 	}
-	return i, escaped, errSyntax
+	return i, escaped, ErrSyntax
 }
 
 func isHex(c byte) bool {

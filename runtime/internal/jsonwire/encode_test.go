@@ -1,4 +1,4 @@
-package runtime
+package jsonwire
 
 import (
 	"encoding/json"
@@ -14,7 +14,7 @@ func FuzzAppendString(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		ours := appendString(nil, s)
+		ours := AppendString(nil, s)
 		if !json.Valid(ours) {
 			t.Fatalf("invalid JSON %q for %q", ours, s)
 		}
@@ -45,7 +45,7 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		enc.SetEscapeHTML(false)
 		enc.Encode(s)
 		want := strings.TrimSuffix(b.String(), "\n")
-		if got := string(appendString(nil, s)); got != want && utf8.ValidString(s) {
+		if got := string(AppendString(nil, s)); got != want && utf8.ValidString(s) {
 			t.Errorf("%q: got %s, want %s", s, got, want)
 		}
 	}

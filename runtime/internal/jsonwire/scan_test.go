@@ -1,4 +1,4 @@
-package runtime
+package jsonwire
 
 import (
 	"encoding/json"
@@ -16,13 +16,13 @@ func FuzzScanObject(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got := map[string]string{}
-		notObject, err := scanObject([]byte(s), func(k, v []byte) { got[string(k)] = string(v) })
+		notObject, err := ScanObject([]byte(s), func(k, v []byte) { got[string(k)] = string(v) })
 		valid := json.Valid([]byte(s))
 		if (err == nil) != valid {
-			t.Fatalf("%q: scanObject error %v, json.Valid %v", s, err, valid)
+			t.Fatalf("%q: ScanObject error %v, json.Valid %v", s, err, valid)
 		}
 		if err != nil || notObject {
-			if notObject && firstByte([]byte(s)) == '{' {
+			if notObject && FirstByte([]byte(s)) == '{' {
 				t.Fatalf("%q: an object reported as not one", s)
 			}
 			return
@@ -49,7 +49,7 @@ func FuzzParseValue(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got, err := parseValue([]byte(s))
+		got, err := ParseValue([]byte(s))
 		d := json.NewDecoder(strings.NewReader(s))
 		d.UseNumber()
 		var want any
@@ -58,15 +58,15 @@ func FuzzParseValue(f *testing.F) {
 			if _, e := d.Token(); e == nil || e.Error() != "EOF" {
 				werr = e
 				if werr == nil {
-					werr = errJSONSyntax
+					werr = ErrSyntax
 				}
 			}
 		}
 		if (err == nil) != (werr == nil) {
-			t.Fatalf("%q: parseValue error %v, encoding/json error %v", s, err, werr)
+			t.Fatalf("%q: ParseValue error %v, encoding/json error %v", s, err, werr)
 		}
 		if err == nil && !reflect.DeepEqual(got, want) {
-			t.Fatalf("%q: parseValue %#v, encoding/json %#v", s, got, want)
+			t.Fatalf("%q: ParseValue %#v, encoding/json %#v", s, got, want)
 		}
 	})
 }

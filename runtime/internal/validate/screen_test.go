@@ -1,4 +1,4 @@
-package runtime
+package validate
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 func TestScreenNumber(t *testing.T) {
@@ -55,50 +57,50 @@ func TestScreenNumber(t *testing.T) {
 }
 
 func TestScreenArguments(t *testing.T) {
-	inst, err := parseValue([]byte(`{"a":[1e2,{"b":5.0}],"c":1.5,"d":"1e2"}`))
+	inst, err := jsonwire.ParseValue([]byte(`{"a":[1e2,{"b":5.0}],"c":1.5,"d":"1e2"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := screenArguments(inst)
-	if len(s.violations) != 0 || !s.rewritten {
-		t.Fatalf("screening = %+v, want a rewrite and no violation", s)
+	s := Screen(inst)
+	if len(s.Violations) != 0 || !s.Rewritten {
+		t.Fatalf("Screening = %+v, want a rewrite and no Violation", s)
 	}
 	got, _ := json.Marshal(inst)
 	if string(got) != `{"a":[100,{"b":5}],"c":1.5,"d":"1e2"}` {
-		t.Errorf("rewritten to %s", got)
+		t.Errorf("Rewritten to %s", got)
 	}
 
-	inst, _ = parseValue([]byte(`{"ok":1,"x":[1,{"y":1e999}],"z":1e-999}`))
-	s = screenArguments(inst)
+	inst, _ = jsonwire.ParseValue([]byte(`{"ok":1,"x":[1,{"y":1e999}],"z":1e-999}`))
+	s = Screen(inst)
 	var ptrs []string
-	for _, v := range s.violations {
-		ptrs = append(ptrs, v.ptr)
+	for _, v := range s.Violations {
+		ptrs = append(ptrs, v.Ptr)
 	}
-	if slices.Sort(ptrs); s.rewritten || !slices.Equal(ptrs, []string{"/x/1/y", "/z"}) {
-		t.Errorf("screening = %+v, want violations at /x/1/y and /z", s)
+	if slices.Sort(ptrs); s.Rewritten || !slices.Equal(ptrs, []string{"/x/1/y", "/z"}) {
+		t.Errorf("Screening = %+v, want violations at /x/1/y and /z", s)
 	}
 
 	// The count is capped, and the rest counted.
-	inst, _ = parseValue([]byte(`[` + strings.TrimSuffix(strings.Repeat("1e999,", 70), ",") + `]`))
-	s = screenArguments(inst)
-	if len(s.violations) != maxViolations || s.more != 70-maxViolations {
-		t.Errorf("%d violations and %d more, want %d and %d", len(s.violations), s.more, maxViolations, 70-maxViolations)
+	inst, _ = jsonwire.ParseValue([]byte(`[` + strings.TrimSuffix(strings.Repeat("1e999,", 70), ",") + `]`))
+	s = Screen(inst)
+	if len(s.Violations) != maxViolations || s.more != 70-maxViolations {
+		t.Errorf("%d violations and %d more, want %d and %d", len(s.Violations), s.more, maxViolations, 70-maxViolations)
 	}
-	if text := s.explain("t"); !strings.HasSuffix(text, "\n- … and 20 more") || !strings.Contains(text, "\n- /0: is out of range") {
+	if text := s.Explain("t"); !strings.HasSuffix(text, "\n- … and 20 more") || !strings.Contains(text, "\n- /0: is out of range") {
 		t.Errorf("explanation:\n%s", text)
 	}
 
 	// Nesting.
 	deep := strings.Repeat(`{"a":`, maxArgumentDepth) + `1` + strings.Repeat(`}`, maxArgumentDepth)
-	inst, _ = parseValue([]byte(deep))
-	if s = screenArguments(inst); len(s.violations) != 0 {
-		t.Errorf("%d levels: %+v", maxArgumentDepth, s.violations)
+	inst, _ = jsonwire.ParseValue([]byte(deep))
+	if s = Screen(inst); len(s.Violations) != 0 {
+		t.Errorf("%d levels: %+v", maxArgumentDepth, s.Violations)
 	}
 	deep = strings.Repeat(`{"a":`, maxArgumentDepth+1) + `1` + strings.Repeat(`}`, maxArgumentDepth+1)
-	inst, _ = parseValue([]byte(deep))
-	if s = screenArguments(inst); len(s.violations) != 1 || !strings.Contains(s.violations[0].msg, "nests too deeply") ||
-		s.violations[0].ptr != "/a/a/…/a/a/a/a/a" {
-		t.Errorf("%d levels: %+v", maxArgumentDepth+1, s.violations)
+	inst, _ = jsonwire.ParseValue([]byte(deep))
+	if s = Screen(inst); len(s.Violations) != 1 || !strings.Contains(s.Violations[0].Msg, "nests too deeply") ||
+		s.Violations[0].Ptr != "/a/a/…/a/a/a/a/a" {
+		t.Errorf("%d levels: %+v", maxArgumentDepth+1, s.Violations)
 	}
 }
 

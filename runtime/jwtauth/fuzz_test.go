@@ -1,4 +1,4 @@
-package runtime_test
+package jwtauth_test
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
+	"github.com/mcpgen/mcpgen/runtime/jwtauth"
 )
 
 // FuzzVerifyToken feeds the JWT verifier any string. It must never panic,
@@ -17,16 +19,16 @@ import (
 // each token, so any other string that verifies would be a forgery).
 func FuzzVerifyToken(f *testing.F) {
 	key := ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize)) // fixed: the corpus stays meaningful
-	c := map[string]any{"iss": testIssuer, "sub": "alice", "aud": testResource, "exp": 4102444800, "scope": "a b"}
-	valid := sign(f, "EdDSA", "k", key, c)
-	v := newVerifier(f, runtime.JWTConfig{Issuer: testIssuer, Keys: []crypto.PublicKey{key.Public()}, CacheTTL: -1})
+	c := map[string]any{"iss": jwttest.Issuer, "sub": "alice", "aud": jwttest.Resource, "exp": 4102444800, "scope": "a b"}
+	valid := jwttest.Sign(f, "EdDSA", "k", key, c)
+	v := jwttest.NewVerifier(f, jwtauth.Config{Issuer: jwttest.Issuer, Keys: []crypto.PublicKey{key.Public()}, CacheTTL: -1})
 	parts := strings.Split(valid, ".")
 	for _, seed := range []string{
 		valid,
 		parts[0] + "." + parts[1] + ".",
-		signHeader(f, map[string]any{"alg": "none"}, nil, c),
-		sign(f, "HS256", "k", []byte(key.Public().(ed25519.PublicKey)), c),
-		parts[0] + "." + segment(f, map[string]any{"iss": testIssuer, "sub": "mallory", "exp": 4102444800}) + "." + parts[2],
+		jwttest.SignHeader(f, map[string]any{"alg": "none"}, nil, c),
+		jwttest.Sign(f, "HS256", "k", []byte(key.Public().(ed25519.PublicKey)), c),
+		parts[0] + "." + jwttest.Segment(f, map[string]any{"iss": jwttest.Issuer, "sub": "mallory", "exp": 4102444800}) + "." + parts[2],
 		"", ".", "..", "a.b.c", strings.Repeat(".", 100),
 	} {
 		f.Add(seed)

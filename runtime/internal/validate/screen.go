@@ -1,4 +1,4 @@
-package runtime
+package validate
 
 import (
 	"encoding/json"
@@ -32,32 +32,33 @@ import (
 
 const (
 	// maxArgumentDepth bounds the nesting of objects and arrays in tool
-	// arguments (the whole message may nest maxDepth levels). At this depth
-	// an invalid leaf costs the validator about 8 MB and tens of milliseconds.
+	// arguments (the whole message may nest jsonwire.MaxDepth levels). At
+	// this depth an invalid leaf costs the validator about 8 MB and tens of
+	// milliseconds.
 	maxArgumentDepth = 1000
 	// maxNumberLength bounds the text of one number: float64's largest value
 	// has 309 digits, and no client needs more than a few dozen.
 	maxNumberLength = 1000
 )
 
-// screening is what screenArguments found.
-type screening struct {
-	violations []violation // at most maxViolations
+// Screening is what Screen found.
+type Screening struct {
+	Violations []Violation // at most maxViolations
 	more       int         // violations found beyond those
-	rewritten  bool        // numbers were rewritten in the instance: decode it, not the raw arguments
+	Rewritten  bool        // numbers were rewritten in the instance: decode it, not the raw arguments
 }
 
-// screenArguments screens inst, as parseValue decoded it, rewriting integral
-// numbers in place.
-func screenArguments(inst any) screening {
-	var s screening
+// Screen screens inst, as Decode decoded it, rewriting integral numbers in
+// place.
+func Screen(inst any) Screening {
+	var s Screening
 	s.walk(inst, make([]pathStep, 0, 8), 1)
 	return s
 }
 
-// explain is the text of the isError result refusing the arguments.
-func (s *screening) explain(tool string) string {
-	text := invalidArguments(tool, s.violations)
+// Explain is the text of the isError result refusing the arguments.
+func (s *Screening) Explain(tool string) string {
+	text := InvalidArguments(tool, s.Violations)
 	if s.more > 0 {
 		text += "\n- … and " + strconv.Itoa(s.more) + " more"
 	}
@@ -73,7 +74,7 @@ type pathStep struct {
 
 // walk screens v, found at path and depth, and returns the number to put in
 // its place when it is one to rewrite.
-func (s *screening) walk(v any, path []pathStep, depth int) (replacement json.Number, replace bool) {
+func (s *Screening) walk(v any, path []pathStep, depth int) (replacement json.Number, replace bool) {
 	switch v := v.(type) {
 	case map[string]any:
 		if s.tooDeep(path, depth) {
@@ -98,14 +99,14 @@ func (s *screening) walk(v any, path []pathStep, depth int) (replacement json.Nu
 		if problem != "" {
 			s.add(path, problem+" (got "+display(v)+")")
 		} else if canonical != "" {
-			s.rewritten = true
+			s.Rewritten = true
 			return json.Number(canonical), true
 		}
 	}
 	return "", false
 }
 
-func (s *screening) tooDeep(path []pathStep, depth int) bool {
+func (s *Screening) tooDeep(path []pathStep, depth int) bool {
 	if depth <= maxArgumentDepth {
 		return false
 	}
@@ -113,8 +114,8 @@ func (s *screening) tooDeep(path []pathStep, depth int) bool {
 	return true
 }
 
-func (s *screening) add(path []pathStep, msg string) {
-	if len(s.violations) == maxViolations {
+func (s *Screening) add(path []pathStep, msg string) {
+	if len(s.Violations) == maxViolations {
 		s.more++
 		return
 	}
@@ -126,7 +127,7 @@ func (s *screening) add(path []pathStep, msg string) {
 			tokens[i] = strconv.Itoa(p.index)
 		}
 	}
-	s.violations = append(s.violations, violation{ptr: pointer(tokens), msg: msg})
+	s.Violations = append(s.Violations, Violation{Ptr: pointer(tokens), Msg: msg})
 }
 
 // screenNumber checks the text of a JSON number. It returns the integer

@@ -1,4 +1,4 @@
-package runtime
+package safetext
 
 import (
 	"strings"
@@ -14,8 +14,8 @@ func TestQuote(t *testing.T) {
 		{"bad\xffutf8", `"bad\ufffdutf8"`},
 		{strings.Repeat("é", 80), `"` + strings.Repeat("é", 50) + `…"`},
 	} {
-		if got := quote(tc.in); got != tc.want {
-			t.Errorf("quote(%q) = %s, want %s", tc.in, got, tc.want)
+		if got := Quote(tc.in); got != tc.want {
+			t.Errorf("Quote(%q) = %s, want %s", tc.in, got, tc.want)
 		}
 	}
 }

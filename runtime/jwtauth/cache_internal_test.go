@@ -1,4 +1,4 @@
-package runtime
+package jwtauth
 
 import (
 	"context"
@@ -11,12 +11,14 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// TestJWTVerifierCache: a token verified once is remembered (the same
+// TestVerifierCache: a token verified once is remembered (the same
 // identity comes back), but never past its expiry, and not at all with
 // CacheTTL < 0.
-func TestJWTVerifierCache(t *testing.T) {
+func TestVerifierCache(t *testing.T) {
 	pub, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
 		t.Fatal(err)
@@ -28,7 +30,7 @@ func TestJWTVerifierCache(t *testing.T) {
 	input := b64(hdr) + "." + b64(claims)
 	token := input + "." + b64(ed25519.Sign(priv, []byte(input)))
 
-	v, err := NewJWTVerifier(JWTConfig{Issuer: "https://auth.test", Keys: []crypto.PublicKey{pub}})
+	v, err := New(Config{Issuer: "https://auth.test", Keys: []crypto.PublicKey{pub}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +44,11 @@ func TestJWTVerifierCache(t *testing.T) {
 		t.Error("the second verification did not come from the cache")
 	}
 	now = start.Add(3 * time.Minute) // past exp and the 30s leeway
-	if _, err := v.VerifyToken(context.Background(), token); !errors.Is(err, ErrInvalidToken) {
+	if _, err := v.VerifyToken(context.Background(), token); !errors.Is(err, runtime.ErrInvalidToken) {
 		t.Errorf("an expired token was served from the cache: %v", err)
 	}
 
-	uncached, _ := NewJWTVerifier(JWTConfig{Issuer: "https://auth.test", Keys: []crypto.PublicKey{pub}, CacheTTL: -1})
+	uncached, _ := New(Config{Issuer: "https://auth.test", Keys: []crypto.PublicKey{pub}, CacheTTL: -1})
 	a, err1 := uncached.VerifyToken(context.Background(), token)
 	b, err2 := uncached.VerifyToken(context.Background(), token)
 	if err1 != nil || err2 != nil || a == b {
@@ -58,12 +60,12 @@ func TestTokenCacheBounded(t *testing.T) {
 	var c tokenCache
 	now := time.Now()
 	for i := range maxCachedTokens + 10 {
-		c.put(fmt.Sprint(i), &AuthInfo{}, now.Add(time.Minute), now)
+		c.put(fmt.Sprint(i), &runtime.AuthInfo{}, now.Add(time.Minute), now)
 	}
 	if len(c.m) > maxCachedTokens {
 		t.Errorf("%d entries, more than %d", len(c.m), maxCachedTokens)
 	}
-	c.put("late", &AuthInfo{}, now.Add(-time.Second), now)
+	c.put("late", &runtime.AuthInfo{}, now.Add(-time.Second), now)
 	if c.get("late", now) != nil {
 		t.Error("an entry already over was kept")
 	}

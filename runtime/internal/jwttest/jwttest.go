@@ -1,4 +1,8 @@
-package runtime_test
+// Package jwttest signs test tokens the way an authorization server does
+// (RFC 7515 compact form) and publishes test keys as JWK sets, so that the
+// tests of package jwtauth and of runtime's HTTP gate check the verifier
+// against independent code. For tests only.
+package jwttest
 
 import (
 	"crypto"
@@ -19,57 +23,55 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/jwtauth"
 )
 
-// Test keys and tokens: every key is generated at test time, and tokens
-// are signed here the way an authorization server signs them (RFC 7515
-// compact form), so the verifier is checked against independent code.
-
-type testKeys struct {
-	rsa   *rsa.PrivateKey
-	ec    *ecdsa.PrivateKey
-	ed    ed25519.PrivateKey
-	other *rsa.PrivateKey // a key the server does not know
+// Keys are the signing keys of the tests, generated at test time.
+type Keys struct {
+	RSA   *rsa.PrivateKey
+	EC    *ecdsa.PrivateKey
+	Ed    ed25519.PrivateKey
+	Other *rsa.PrivateKey // a key the server does not know
 }
 
 var (
 	keysOnce sync.Once
-	keys     testKeys
+	keys     Keys
 )
 
-// theKeys generates the test keys once per test binary (RSA is slow).
-func theKeys(t testing.TB) *testKeys {
+// TheKeys generates the test keys once per test binary (RSA is slow).
+func TheKeys(t testing.TB) *Keys {
 	t.Helper()
 	keysOnce.Do(func() {
 		var err error
-		if keys.rsa, err = rsa.GenerateKey(rand.Reader, 2048); err != nil {
+		if keys.RSA, err = rsa.GenerateKey(rand.Reader, 2048); err != nil {
 			panic(err)
 		}
-		if keys.other, err = rsa.GenerateKey(rand.Reader, 2048); err != nil {
+		if keys.Other, err = rsa.GenerateKey(rand.Reader, 2048); err != nil {
 			panic(err)
 		}
-		if keys.ec, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader); err != nil {
+		if keys.EC, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader); err != nil {
 			panic(err)
 		}
-		if _, keys.ed, err = ed25519.GenerateKey(rand.Reader); err != nil {
+		if _, keys.Ed, err = ed25519.GenerateKey(rand.Reader); err != nil {
 			panic(err)
 		}
 	})
 	return &keys
 }
 
+// The issuer of the test tokens and the resource (audience) they are for.
 const (
-	testIssuer   = "https://auth.test"
-	testResource = "https://mcp.test/mcp"
+	Issuer   = "https://auth.test"
+	Resource = "https://mcp.test/mcp"
 )
 
-// claims returns valid claims for subject sub with scopes, expiring in an
+// Claims returns valid claims for subject sub with scopes, expiring in an
 // hour; callers change what a case needs.
-func claims(sub string, scopes string) map[string]any {
+func Claims(sub string, scopes string) map[string]any {
 	now := time.Now().Unix()
 	return map[string]any{
-		"iss": testIssuer, "sub": sub, "aud": testResource,
+		"iss": Issuer, "sub": sub, "aud": Resource,
 		"exp": now + 3600, "iat": now, "nbf": now,
 		"scope": scopes, "client_id": "test-client",
 	}
@@ -77,7 +79,8 @@ func claims(sub string, scopes string) map[string]any {
 
 func b64(b []byte) string { return base64.RawURLEncoding.EncodeToString(b) }
 
-func segment(t testing.TB, v any) string {
+// Segment is v as one base64url segment of JSON.
+func Segment(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -86,20 +89,20 @@ func segment(t testing.TB, v any) string {
 	return b64(b)
 }
 
-// sign makes a JWS compact token with header {alg, kid (if any), typ}.
-func sign(t testing.TB, alg, kid string, key any, c map[string]any) string {
+// Sign makes a JWS compact token with header {alg, kid (if any), typ}.
+func Sign(t testing.TB, alg, kid string, key any, c map[string]any) string {
 	t.Helper()
 	hdr := map[string]any{"alg": alg, "typ": "at+jwt"}
 	if kid != "" {
 		hdr["kid"] = kid
 	}
-	return signHeader(t, hdr, key, c)
+	return SignHeader(t, hdr, key, c)
 }
 
-// signHeader signs with the algorithm hdr names, using key.
-func signHeader(t testing.TB, hdr map[string]any, key any, c map[string]any) string {
+// SignHeader signs with the algorithm hdr names, using key.
+func SignHeader(t testing.TB, hdr map[string]any, key any, c map[string]any) string {
 	t.Helper()
-	input := segment(t, hdr) + "." + segment(t, c)
+	input := Segment(t, hdr) + "." + Segment(t, c)
 	sum := sha256.Sum256([]byte(input))
 	var sig []byte
 	var err error
@@ -122,7 +125,7 @@ func signHeader(t testing.TB, hdr map[string]any, key any, c map[string]any) str
 		sig = m.Sum(nil)
 	case "none":
 	default:
-		t.Fatalf("sign: algorithm %v", alg)
+		t.Fatalf("Sign: algorithm %v", alg)
 	}
 	if err != nil {
 		t.Fatal(err)
@@ -130,8 +133,8 @@ func signHeader(t testing.TB, hdr map[string]any, key any, c map[string]any) str
 	return input + "." + b64(sig)
 }
 
-// jwks publishes public keys as a JWK set, each with its kid.
-func jwks(t testing.TB, kids map[string]crypto.PublicKey) []byte {
+// JWKS publishes public keys as a JWK set, each with its kid.
+func JWKS(t testing.TB, kids map[string]crypto.PublicKey) []byte {
 	t.Helper()
 	var set []map[string]string
 	for kid, k := range kids {
@@ -148,7 +151,7 @@ func jwks(t testing.TB, kids map[string]crypto.PublicKey) []byte {
 		case ed25519.PublicKey:
 			set = append(set, map[string]string{"kty": "OKP", "kid": kid, "crv": "Ed25519", "x": b64(k)})
 		default:
-			t.Fatalf("jwks: %T", k)
+			t.Fatalf("JWKS: %T", k)
 		}
 	}
 	b, err := json.Marshal(map[string]any{"keys": set})
@@ -158,28 +161,28 @@ func jwks(t testing.TB, kids map[string]crypto.PublicKey) []byte {
 	return b
 }
 
-// trustedJWKS is the key set the tests' verifiers trust by kid: the RSA
+// TrustedJWKS is the key set the tests' verifiers trust by kid: the RSA
 // key as rsa-1, the EC key as ec-1.
-func trustedJWKS(t testing.TB) []byte {
+func TrustedJWKS(t testing.TB) []byte {
 	t.Helper()
-	k := theKeys(t)
-	return jwks(t, map[string]crypto.PublicKey{"rsa-1": &k.rsa.PublicKey, "ec-1": &k.ec.PublicKey})
+	k := TheKeys(t)
+	return JWKS(t, map[string]crypto.PublicKey{"rsa-1": &k.RSA.PublicKey, "ec-1": &k.EC.PublicKey})
 }
 
-// newVerifier is runtime.NewJWTVerifier for a configuration the test
+// NewVerifier is jwtauth.New for a configuration the test
 // means to be valid.
-func newVerifier(t testing.TB, cfg runtime.JWTConfig) *runtime.JWTVerifier {
+func NewVerifier(t testing.TB, cfg jwtauth.Config) *jwtauth.Verifier {
 	t.Helper()
-	v, err := runtime.NewJWTVerifier(cfg)
+	v, err := jwtauth.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return v
 }
 
-// unreachableJWKS returns the URL of a key set that cannot be fetched:
+// UnreachableJWKS returns the URL of a key set that cannot be fetched:
 // every request answers 502. Cleanup closes it.
-func unreachableJWKS(t testing.TB) string {
+func UnreachableJWKS(t testing.TB) string {
 	t.Helper()
 	down := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "down", http.StatusBadGateway)
@@ -188,9 +191,9 @@ func unreachableJWKS(t testing.TB) string {
 	return down.URL
 }
 
-// publicDER is the RSA public key as an attacker finds it published: the
+// PublicDER is the RSA public key as an attacker finds it published: the
 // "secret" of the HS256 key-confusion attack.
-func publicDER(t testing.TB, k *rsa.PrivateKey) []byte {
+func PublicDER(t testing.TB, k *rsa.PrivateKey) []byte {
 	t.Helper()
 	b, err := x509.MarshalPKIXPublicKey(&k.PublicKey)
 	if err != nil {

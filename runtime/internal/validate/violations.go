@@ -1,4 +1,4 @@
-package runtime
+package validate
 
 import (
 	"cmp"
@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	validate "github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/mcpgen/mcpgen/runtime/internal/safetext"
+	jsonschema "github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 )
 
@@ -19,9 +20,10 @@ import (
 // accepted (SEP-1303: input errors are tool results the model can act on).
 // The validator's own messages ("minLength: got 1, want 3") are rewritten.
 
-type violation struct {
-	ptr  string   // JSON pointer of the value; "" is the whole input
-	msg  string   // "must …"
+// Violation is one way an instance breaks its schema.
+type Violation struct {
+	Ptr  string   // JSON pointer of the value; "" is the whole input
+	Msg  string   // "must …"
 	want []string // for type mismatches: the accepted types, to merge alternatives
 }
 
@@ -31,26 +33,26 @@ const maxViolations = 50
 
 // explain flattens a validation error into violations sorted by location
 // (the validator walks maps in random order).
-func explain(e *validate.ValidationError, inst, doc any) []violation {
-	var out []violation
+func explain(e *jsonschema.ValidationError, inst, doc any) []Violation {
+	var out []Violation
 	collect(e, inst, doc, &out)
-	slices.SortStableFunc(out, func(a, b violation) int {
-		return cmp.Or(strings.Compare(a.ptr, b.ptr), strings.Compare(a.msg, b.msg))
+	slices.SortStableFunc(out, func(a, b Violation) int {
+		return cmp.Or(strings.Compare(a.Ptr, b.Ptr), strings.Compare(a.Msg, b.Msg))
 	})
-	return slices.CompactFunc(out, func(a, b violation) bool { return a.ptr == b.ptr && a.msg == b.msg })
+	return slices.CompactFunc(out, func(a, b Violation) bool { return a.Ptr == b.Ptr && a.Msg == b.Msg })
 }
 
 // collect appends the violations under e. The error tree has a level per
 // level of the instance, so the pointer is rendered only where a violation is
 // reported: rendering it at every level cost O(depth²) on deep trees.
-func collect(e *validate.ValidationError, inst, doc any, out *[]violation) {
+func collect(e *jsonschema.ValidationError, inst, doc any, out *[]Violation) {
 	switch e.ErrorKind.(type) {
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		for _, c := range e.Causes {
 			collect(c, inst, doc, out)
 		}
 		if len(e.Causes) == 0 {
-			*out = append(*out, violation{ptr: pointer(e.InstanceLocation), msg: "is invalid"})
+			*out = append(*out, Violation{Ptr: pointer(e.InstanceLocation), Msg: "is invalid"})
 		}
 		return
 	}
@@ -58,16 +60,16 @@ func collect(e *validate.ValidationError, inst, doc any, out *[]violation) {
 	switch k := e.ErrorKind.(type) {
 	case *kind.Required:
 		for _, name := range k.Missing {
-			*out = append(*out, violation{ptr: ptr + "/" + token(name), msg: "is required but missing"})
+			*out = append(*out, Violation{Ptr: ptr + "/" + token(name), Msg: "is required but missing"})
 		}
 	case *kind.AdditionalProperties:
 		allowed := allowedProperties(doc, e.SchemaURL)
 		for _, name := range k.Properties {
-			*out = append(*out, violation{ptr: ptr + "/" + token(name), msg: "is not allowed: unknown property" + allowed})
+			*out = append(*out, Violation{Ptr: ptr + "/" + token(name), Msg: "is not allowed: unknown property" + allowed})
 		}
 	case *kind.OneOf:
 		if len(k.Subschemas) >= 2 {
-			*out = append(*out, violation{ptr: ptr, msg: fmt.Sprintf(
+			*out = append(*out, Violation{Ptr: ptr, Msg: fmt.Sprintf(
 				"must match exactly one of the allowed alternatives, but matches alternatives %d and %d", k.Subschemas[0], k.Subschemas[1])})
 			return
 		}
@@ -75,45 +77,45 @@ func collect(e *validate.ValidationError, inst, doc any, out *[]violation) {
 	case *kind.AnyOf:
 		*out = append(*out, alternatives(e, ptr, inst, doc))
 	case *kind.Type:
-		*out = append(*out, violation{ptr: ptr, msg: "must be " + typeNames(k.Want) + " (got " + display(valueAt(inst, e.InstanceLocation)) + ")", want: k.Want})
+		*out = append(*out, Violation{Ptr: ptr, Msg: "must be " + typeNames(k.Want) + " (got " + display(valueAt(inst, e.InstanceLocation)) + ")", want: k.Want})
 	default:
-		*out = append(*out, violation{ptr: ptr, msg: describe(e.ErrorKind, valueAt(inst, e.InstanceLocation))})
+		*out = append(*out, Violation{Ptr: ptr, Msg: describe(e.ErrorKind, valueAt(inst, e.InstanceLocation))})
 	}
 }
 
 // alternatives explains an anyOf/oneOf that nothing matched by what each
 // alternative wanted: "must be a string or null (got 5)" when they only
 // disagree on the type, "must …, or must …" otherwise.
-func alternatives(e *validate.ValidationError, ptr string, inst, doc any) violation {
+func alternatives(e *jsonschema.ValidationError, ptr string, inst, doc any) Violation {
 	var want []string
 	var parts []string
 	typesOnly := true
 	for _, c := range e.Causes {
-		var sub []violation
+		var sub []Violation
 		collect(c, inst, doc, &sub)
-		if len(sub) != 1 || sub[0].want == nil || sub[0].ptr != ptr {
+		if len(sub) != 1 || sub[0].want == nil || sub[0].Ptr != ptr {
 			typesOnly = false
 		} else {
 			want = append(want, sub[0].want...)
 		}
 		texts := make([]string, 0, len(sub))
 		for _, s := range sub {
-			if rel := strings.TrimPrefix(s.ptr, ptr); rel != "" {
-				texts = append(texts, rel+" "+s.msg)
+			if rel := strings.TrimPrefix(s.Ptr, ptr); rel != "" {
+				texts = append(texts, rel+" "+s.Msg)
 			} else {
-				texts = append(texts, s.msg)
+				texts = append(texts, s.Msg)
 			}
 		}
 		parts = append(parts, strings.Join(texts, " and "))
 	}
 	if typesOnly && len(want) > 0 {
-		return violation{ptr: ptr, msg: "must be " + typeNames(slices.Compact(want)) + " (got " + display(valueAt(inst, e.InstanceLocation)) + ")"}
+		return Violation{Ptr: ptr, Msg: "must be " + typeNames(slices.Compact(want)) + " (got " + display(valueAt(inst, e.InstanceLocation)) + ")"}
 	}
-	return violation{ptr: ptr, msg: strings.Join(parts, ", or ")}
+	return Violation{Ptr: ptr, Msg: strings.Join(parts, ", or ")}
 }
 
 // describe words one violation. got is the offending value.
-func describe(k validate.ErrorKind, got any) string {
+func describe(k jsonschema.ErrorKind, got any) string {
 	g := " (got " + display(got) + ")"
 	switch k := k.(type) {
 	case *kind.Enum:
@@ -132,9 +134,9 @@ func describe(k validate.ErrorKind, got any) string {
 	case *kind.Const:
 		return "must be " + display(k.Want) + g
 	case *kind.Format:
-		return "must be a valid " + sanitize(k.Want, maxQuoted) + g
+		return "must be a valid " + safetext.Sanitize(k.Want, safetext.MaxLen) + g
 	case *kind.Pattern:
-		return "must match pattern " + quoteN(k.Want, 200) + " (got " + quote(k.Got) + ")"
+		return "must match pattern " + safetext.QuoteN(k.Want, 200) + " (got " + safetext.Quote(k.Got) + ")"
 	case *kind.MinLength:
 		return fmt.Sprintf("must be at least %d characters long (got %d)", k.Want, k.Got)
 	case *kind.MaxLength:
@@ -160,11 +162,11 @@ func describe(k validate.ErrorKind, got any) string {
 	case *kind.MaxProperties:
 		return fmt.Sprintf("must have at most %d properties (got %d)", k.Want, k.Got)
 	case *kind.DependentRequired:
-		return "property " + quote(k.Prop) + " also requires " + quotedList(k.Missing)
+		return "property " + safetext.Quote(k.Prop) + " also requires " + quotedList(k.Missing)
 	case *kind.Dependency:
-		return "property " + quote(k.Prop) + " also requires " + quotedList(k.Missing)
+		return "property " + safetext.Quote(k.Prop) + " also requires " + quotedList(k.Missing)
 	case *kind.PropertyNames:
-		return "property name " + quote(k.Property) + " is not allowed"
+		return "property name " + safetext.Quote(k.Property) + " is not allowed"
 	case *kind.Not:
 		return "must not match the schema under \"not\"" + g
 	case *kind.FalseSchema:
@@ -178,9 +180,9 @@ func describe(k validate.ErrorKind, got any) string {
 	case *kind.MaxContains:
 		return fmt.Sprintf("must contain at most %d items matching the schema under \"contains\" (got %d)", k.Want, len(k.Got))
 	case *kind.ContentEncoding:
-		return "must be " + sanitize(k.Want, maxQuoted) + "-encoded"
+		return "must be " + safetext.Sanitize(k.Want, safetext.MaxLen) + "-encoded"
 	case *kind.ContentMediaType:
-		return "must be of media type " + sanitize(k.Want, maxQuoted)
+		return "must be of media type " + safetext.Sanitize(k.Want, safetext.MaxLen)
 	case *kind.ContentSchema:
 		return "must have content matching the schema under \"contentSchema\""
 	}
@@ -228,31 +230,31 @@ func allowedProperties(doc any, schemaURL string) string {
 	return "; allowed properties: " + strings.Join(names, ", ")
 }
 
-// invalidArguments is the text of the isError result for arguments that do
+// InvalidArguments is the text of the isError result for arguments that do
 // not match the input schema.
-func invalidArguments(tool string, vs []violation) string {
+func InvalidArguments(tool string, vs []Violation) string {
 	var b strings.Builder
 	b.WriteString("invalid arguments for tool ")
-	b.WriteString(quote(tool))
+	b.WriteString(safetext.Quote(tool))
 	b.WriteByte(':')
-	writeViolations(&b, vs)
+	WriteViolations(&b, vs)
 	return b.String()
 }
 
-func writeViolations(b *strings.Builder, vs []violation) {
+func WriteViolations(b *strings.Builder, vs []Violation) {
 	for i, v := range vs {
 		if i == maxViolations {
 			fmt.Fprintf(b, "\n- … and %d more", len(vs)-i)
 			return
 		}
 		b.WriteString("\n- ")
-		if v.ptr == "" {
+		if v.Ptr == "" {
 			b.WriteString("(root)")
 		} else {
-			b.WriteString(v.ptr)
+			b.WriteString(v.Ptr)
 		}
 		b.WriteString(": ")
-		b.WriteString(v.msg)
+		b.WriteString(v.Msg)
 	}
 }
 
@@ -287,7 +289,7 @@ func writeTokens(b *strings.Builder, tokens []string) {
 
 func token(t string) string {
 	t = strings.ReplaceAll(strings.ReplaceAll(t, "~", "~0"), "/", "~1")
-	return sanitize(t, maxQuoted)
+	return safetext.Sanitize(t, safetext.MaxLen)
 }
 
 func valueAt(inst any, tokens []string) any {
@@ -315,9 +317,9 @@ func display(v any) string {
 	case nil:
 		return "null"
 	case string:
-		return quote(v)
+		return safetext.Quote(v)
 	case json.Number:
-		return sanitize(string(v), maxQuoted)
+		return safetext.Sanitize(string(v), safetext.MaxLen)
 	case bool:
 		return strconv.FormatBool(v)
 	case map[string]any:
@@ -325,7 +327,7 @@ func display(v any) string {
 	case []any:
 		return "an array"
 	}
-	return sanitize(fmt.Sprint(v), maxQuoted)
+	return safetext.Sanitize(fmt.Sprint(v), safetext.MaxLen)
 }
 
 func typeNames(types []string) string {
@@ -346,7 +348,7 @@ func typeNames(types []string) string {
 func quotedList(names []string) string {
 	q := make([]string, len(names))
 	for i, n := range names {
-		q[i] = quote(n)
+		q[i] = safetext.Quote(n)
 	}
 	return strings.Join(q, ", ")
 }

@@ -1,4 +1,4 @@
-package runtime
+package jwtauth
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"net/http"
 )
 
-// Keys for JWTVerifier: JSON Web Keys (RFC 7517) and the JWS algorithms
+// Keys for Verifier: JSON Web Keys (RFC 7517) and the JWS algorithms
 // (RFC 7518 §3, RFC 8037 for EdDSA) that may use them.
 
 // jwk is a usable verification key.
@@ -171,7 +171,7 @@ func (j *jwkJSON) publicKey() (crypto.PublicKey, error) {
 // fetch was made for that reason in the last minute (so that tokens with
 // made-up kids cannot make this server hammer the authorization server).
 // A failed fetch keeps the keys held.
-func (v *JWTVerifier) fetchedKeys(ctx context.Context, kid string) ([]*jwk, error) {
+func (v *Verifier) fetchedKeys(ctx context.Context, kid string) ([]*jwk, error) {
 	now := v.now()
 	v.mu.Lock()
 	keys, at, lastErr := v.fetched, v.fetchAt, v.lastErr
@@ -214,7 +214,7 @@ func (v *JWTVerifier) fetchedKeys(ctx context.Context, kid string) ([]*jwk, erro
 	return v.fetched, nil
 }
 
-func (v *JWTVerifier) fetchJWKS(ctx context.Context) ([]*jwk, error) {
+func (v *Verifier) fetchJWKS(ctx context.Context) ([]*jwk, error) {
 	req, err := http.NewRequestWithContext(context.WithoutCancel(ctx), http.MethodGet, v.cfg.JWKSURL, nil)
 	if err != nil {
 		return nil, err

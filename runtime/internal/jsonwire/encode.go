@@ -1,9 +1,8 @@
-package runtime
+package jsonwire
 
 import (
 	"bytes"
 	"encoding/json"
-	"sync"
 	"unicode/utf8"
 )
 
@@ -13,10 +12,10 @@ import (
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string. Like encoding/json it replaces
+// AppendString appends s as a JSON string. Like encoding/json it replaces
 // invalid UTF-8 with U+FFFD and escapes U+2028/U+2029; unlike it, it does not
 // HTML-escape <, > and &, which MCP peers do not need.
-func appendString(dst []byte, s string) []byte {
+func AppendString(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -68,9 +67,9 @@ func appendString(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// appendRaw appends a caller-supplied JSON value compacted: compacting both
+// AppendRaw appends a caller-supplied JSON value compacted: compacting both
 // validates it and removes newlines, which would break stdio framing.
-func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
+func AppendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
 	buf := bytes.NewBuffer(dst)
 	if err := json.Compact(buf, raw); err != nil {
 		return dst, err
@@ -78,10 +77,10 @@ func appendRaw(dst []byte, raw json.RawMessage) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// appendValue appends v encoded by encoding/json (already compact).
-func appendValue(dst []byte, v any) ([]byte, error) {
+// AppendValue appends v encoded by encoding/json (already compact).
+func AppendValue(dst []byte, v any) ([]byte, error) {
 	if raw, ok := v.(json.RawMessage); ok {
-		return appendRaw(dst, raw)
+		return AppendRaw(dst, raw)
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -90,8 +89,8 @@ func appendValue(dst []byte, v any) ([]byte, error) {
 	return append(dst, b...), nil
 }
 
-// firstByte returns the first non-whitespace byte of a JSON text, or 0.
-func firstByte(b []byte) byte {
+// FirstByte returns the first non-whitespace byte of a JSON text, or 0.
+func FirstByte(b []byte) byte {
 	for _, c := range b {
 		switch c {
 		case ' ', '\t', '\n', '\r':
@@ -102,22 +101,8 @@ func firstByte(b []byte) byte {
 	return 0
 }
 
-// isNull reports whether raw is absent or the JSON literal null.
-func isNull(raw []byte) bool {
+// IsNull reports whether raw is absent or the JSON literal null.
+func IsNull(raw []byte) bool {
 	t := bytes.TrimSpace(raw)
 	return len(t) == 0 || string(t) == "null"
-}
-
-// Buffers for encoding responses are pooled: a response is built, handed to
-// the transport (which must not retain it) and the buffer is reused.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
-
-func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
-
-func putBuf(b *[]byte) {
-	if cap(*b) > 256<<10 { // do not keep one huge response alive forever
-		return
-	}
-	*b = (*b)[:0]
-	bufPool.Put(b)
 }

@@ -1,12 +1,14 @@
-package runtime
+package jwtauth
 
 import (
 	"crypto/sha256"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// tokenCache remembers tokens a JWTVerifier accepted, by their SHA-256, so
+// tokenCache remembers tokens a Verifier accepted, by their SHA-256, so
 // that a client sending the same token on every request costs one hash
 // instead of one signature check (10 to 50 times the cost of the rest of a
 // tools/call). Entries end at the token's expiry at the latest.
@@ -16,7 +18,7 @@ type tokenCache struct {
 }
 
 type cachedToken struct {
-	info  *AuthInfo
+	info  *runtime.AuthInfo
 	until time.Time
 }
 
@@ -24,7 +26,7 @@ type cachedToken struct {
 // none had, all of them (tokens are then verified again, nothing worse).
 const maxCachedTokens = 4096
 
-func (c *tokenCache) get(token string, now time.Time) *AuthInfo {
+func (c *tokenCache) get(token string, now time.Time) *runtime.AuthInfo {
 	key := sha256.Sum256([]byte(token))
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -39,7 +41,7 @@ func (c *tokenCache) get(token string, now time.Time) *AuthInfo {
 	return e.info
 }
 
-func (c *tokenCache) put(token string, info *AuthInfo, until, now time.Time) {
+func (c *tokenCache) put(token string, info *runtime.AuthInfo, until, now time.Time) {
 	if !now.Before(until) {
 		return
 	}

@@ -1,4 +1,14 @@
-package runtime
+// Package jwtauth verifies JWT access tokens (RFC 9068 profile of RFC 7519)
+// signed with an asymmetric key (RFC 7515 JWS compact form), with keys given
+// directly or fetched from a JSON Web Key Set. Its Verifier is a
+// runtime.TokenVerifier: put it in runtime.AuthConfig.Verifier.
+//
+// It uses the standard library only: the few algorithms worth accepting are
+// each one call of crypto/rsa, crypto/ecdsa or crypto/ed25519, and a JOSE
+// library would bring algorithms we must refuse anyway (none, HS*: a server
+// that accepts HS256 with an RSA public key as the secret accepts forged
+// tokens).
+package jwtauth
 
 import (
 	"bytes"
@@ -14,24 +24,21 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/oauth"
+	"github.com/mcpgen/mcpgen/runtime/internal/safetext"
 )
 
-// A TokenVerifier for JWT access tokens (RFC 9068 profile of RFC 7519),
-// signed with an asymmetric key (RFC 7515 JWS compact form). It uses the
-// standard library only: the few algorithms worth accepting are each one
-// call of crypto/rsa, crypto/ecdsa or crypto/ed25519, and a JOSE library
-// would bring algorithms we must refuse anyway (none, HS*: a server that
-// accepts HS256 with an RSA public key as the secret accepts forged tokens).
-
-// JWTConfig configures NewJWTVerifier. Keys come from Keys, JWKS and
+// Config configures New. Keys come from Keys, JWKS and
 // JWKSURL together; at least one must give a key.
-type JWTConfig struct {
+type Config struct {
 	// Issuer is the iss every token must carry (the authorization server's
 	// issuer identifier). Required.
 	Issuer string
-	// Audience, when set, must be in every token's aud. The resource server
-	// (WithAuthorization) checks its own Resource anyway; set it when you
-	// use the verifier on its own.
+	// Audience, when set, must be in every token's aud. The resource
+	// server (runtime.WithAuthorization) checks its own Resource anyway;
+	// set it when you use the verifier on its own.
 	Audience string
 
 	// Keys are public keys given directly (*rsa.PublicKey of at least 2048
@@ -70,14 +77,14 @@ const (
 	maxJWKSBytes       = 1 << 20
 )
 
-// JWTVerifier verifies JWT access tokens: the signature (RS256/384/512,
+// Verifier verifies JWT access tokens: the signature (RS256/384/512,
 // PS256/384/512, ES256/384/512, EdDSA with Ed25519; never "none" nor an
 // HMAC), exp (required) and nbf with a small leeway, iat not in the future,
-// iss, and aud when JWTConfig.Audience is set. Scopes come from the scope
+// iss, and aud when Config.Audience is set. Scopes come from the scope
 // claim (space-separated) or scp (a string or a list). Safe for concurrent
 // use.
-type JWTVerifier struct {
-	cfg    JWTConfig
+type Verifier struct {
+	cfg    Config
 	static []*jwk // from Keys and JWKS
 	client *http.Client
 	now    func() time.Time // time.Now
@@ -92,16 +99,18 @@ type JWTVerifier struct {
 	lastErr    error     // of the last fetch
 }
 
-// NewJWTVerifier returns a verifier for cfg, or an error when cfg has no
+var _ runtime.TokenVerifier = (*Verifier)(nil)
+
+// New returns a verifier for cfg, or an error when cfg has no
 // issuer, no key source, or a key it cannot use.
-func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
+func New(cfg Config) (*Verifier, error) {
 	if cfg.Issuer == "" {
-		return nil, errors.New("JWTConfig.Issuer is required")
+		return nil, errors.New("jwtauth.Config.Issuer is required")
 	}
 	if len(cfg.Keys) == 0 && cfg.JWKS == nil && cfg.JWKSURL == "" {
-		return nil, errors.New("JWTConfig needs keys: Keys, JWKS or JWKSURL")
+		return nil, errors.New("jwtauth.Config needs keys: Keys, JWKS or JWKSURL")
 	}
-	v := &JWTVerifier{cfg: cfg, client: cfg.HTTPClient, now: time.Now}
+	v := &Verifier{cfg: cfg, client: cfg.HTTPClient, now: time.Now}
 	if v.client == nil {
 		v.client = &http.Client{Timeout: 10 * time.Second}
 	}
@@ -118,14 +127,14 @@ func NewJWTVerifier(cfg JWTConfig) (*JWTVerifier, error) {
 	for i, k := range cfg.Keys {
 		key, err := newJWK(k, "", "")
 		if err != nil {
-			return nil, fmt.Errorf("JWTConfig.Keys[%d]: %w", i, err)
+			return nil, fmt.Errorf("jwtauth.Config.Keys[%d]: %w", i, err)
 		}
 		v.static = append(v.static, key)
 	}
 	if cfg.JWKS != nil {
 		keys, err := parseJWKS(cfg.JWKS)
 		if err != nil {
-			return nil, fmt.Errorf("JWTConfig.JWKS: %w", err)
+			return nil, fmt.Errorf("jwtauth.Config.JWKS: %w", err)
 		}
 		v.static = append(v.static, keys...)
 	}
@@ -155,13 +164,13 @@ type jwtClaims struct {
 }
 
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{ErrInvalidToken}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{runtime.ErrInvalidToken}, args...)...)
 }
 
 // VerifyToken verifies token and returns its identity. Its errors wrap
-// ErrInvalidToken, except when the key set cannot be fetched.
-func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*AuthInfo, error) {
-	if len(token) > maxTokenBytes {
+// runtime.ErrInvalidToken, except when the key set cannot be fetched.
+func (v *Verifier) VerifyToken(ctx context.Context, token string) (*runtime.AuthInfo, error) {
+	if len(token) > oauth.MaxTokenBytes {
 		return nil, invalid("the token is too long")
 	}
 	if v.cfg.CacheTTL < 0 {
@@ -183,7 +192,7 @@ func (v *JWTVerifier) VerifyToken(ctx context.Context, token string) (*AuthInfo,
 }
 
 // verify checks token fully.
-func (v *JWTVerifier) verify(ctx context.Context, token string) (*AuthInfo, error) {
+func (v *Verifier) verify(ctx context.Context, token string) (*runtime.AuthInfo, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
 		return nil, invalid("not a JWT in compact form (header.payload.signature)")
@@ -194,7 +203,7 @@ func (v *JWTVerifier) verify(ctx context.Context, token string) (*AuthInfo, erro
 	}
 	alg, ok := jwsAlgorithms[hdr.Alg]
 	if !ok {
-		return nil, invalid("the algorithm %s is not accepted (accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA)", quote(hdr.Alg))
+		return nil, invalid("the algorithm %s is not accepted (accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA)", safetext.Quote(hdr.Alg))
 	}
 	if hdr.Crit != nil {
 		return nil, invalid("the header has crit extensions, which this verifier does not understand")
@@ -209,7 +218,7 @@ func (v *JWTVerifier) verify(ctx context.Context, token string) (*AuthInfo, erro
 	}
 	keys = slices.DeleteFunc(keys, func(k *jwk) bool { return !alg.fits(k, hdr.Alg) })
 	if len(keys) == 0 {
-		return nil, invalid("no %s key for kid %s", hdr.Alg, quote(hdr.Kid))
+		return nil, invalid("no %s key for kid %s", hdr.Alg, safetext.Quote(hdr.Kid))
 	}
 	signed := token[:len(parts[0])+1+len(parts[1])]
 	if !slices.ContainsFunc(keys, func(k *jwk) bool { return alg.verify(k.key, []byte(signed), sig) }) {
@@ -228,7 +237,7 @@ func (v *JWTVerifier) verify(ctx context.Context, token string) (*AuthInfo, erro
 }
 
 // checkClaims checks the time and issuer claims and builds the identity.
-func (v *JWTVerifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*AuthInfo, error) {
+func (v *Verifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*runtime.AuthInfo, error) {
 	now, leeway := v.now(), v.cfg.Leeway
 	if c.Exp == nil {
 		return nil, invalid("the token has no exp")
@@ -244,16 +253,16 @@ func (v *JWTVerifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) 
 		return nil, invalid("the token was issued in the future")
 	}
 	if c.Iss != v.cfg.Issuer {
-		return nil, invalid("the issuer %s is not %s", quote(c.Iss), quote(v.cfg.Issuer))
+		return nil, invalid("the issuer %s is not %s", safetext.Quote(c.Iss), safetext.Quote(v.cfg.Issuer))
 	}
 	aud, ok := stringOrList(c.Aud)
 	if !ok {
 		return nil, invalid("aud must be a string or a list of strings")
 	}
-	if v.cfg.Audience != "" && !audienceHas(aud, v.cfg.Audience) {
-		return nil, invalid("the token is not for %s", quote(v.cfg.Audience))
+	if v.cfg.Audience != "" && !oauth.AudienceHas(aud, v.cfg.Audience) {
+		return nil, invalid("the token is not for %s", safetext.Quote(v.cfg.Audience))
 	}
-	info := &AuthInfo{Subject: c.Sub, Issuer: c.Iss, Audience: aud, ClientID: c.ClientID, Expiry: exp, Claims: raw}
+	info := &runtime.AuthInfo{Subject: c.Sub, Issuer: c.Iss, Audience: aud, ClientID: c.ClientID, Expiry: exp, Claims: raw}
 	if info.ClientID == "" {
 		info.ClientID = c.Azp
 	}
@@ -311,7 +320,7 @@ func decodeSegment(seg string, v any) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(v); err != nil {
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
-			return fmt.Errorf("%s has the wrong type", quote(te.Field))
+			return fmt.Errorf("%s has the wrong type", safetext.Quote(te.Field))
 		}
 		return errors.New("not a JSON object")
 	}
@@ -323,7 +332,7 @@ func decodeSegment(seg string, v any) error {
 
 // keys returns the keys that may have signed a token naming kid: the
 // static ones, then those fetched from JWKSURL (fetching them when needed).
-func (v *JWTVerifier) keys(ctx context.Context, kid string) ([]*jwk, error) {
+func (v *Verifier) keys(ctx context.Context, kid string) ([]*jwk, error) {
 	out := matching(v.static, kid)
 	if v.cfg.JWKSURL == "" {
 		return out, nil

@@ -1,0 +1,52 @@
+package validate
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCompileRefusesExternalReferences(t *testing.T) {
+	_, err := Compile([]byte(`{"$ref":"https://example.com/schema.json"}`))
+	if err == nil || !strings.Contains(err.Error(), "external schema references are not supported") {
+		t.Errorf("Compile = %v, want the external reference refused", err)
+	}
+}
+
+// TestCheckWordsEveryViolation: all violations at once, sorted by pointer,
+// in words, and the text a tool call gets back.
+func TestCheckWordsEveryViolation(t *testing.T) {
+	v, err := Compile([]byte(`{"type":"object","required":["id"],"additionalProperties":false,
+		"properties":{"id":{"type":"string"},"n":{"type":"integer","minimum":1}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := Decode([]byte(`{"n":0,"x":true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `invalid arguments for tool "t":
+- /id: is required but missing
+- /n: must be greater than or equal to 1 (got 0)
+- /x: is not allowed: unknown property; allowed properties: id, n`
+	if got := InvalidArguments("t", v.Check(inst)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+	if vs := v.Check(map[string]any{"id": "a"}); vs != nil {
+		t.Errorf("valid instance: %+v", vs)
+	}
+}
+
+// TestLazyCompilesOnce: the validator is built at the first call and kept.
+func TestLazyCompilesOnce(t *testing.T) {
+	l := NewLazy([]byte(`{"type":"object"}`))
+	a, err := l.Validator()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := l.Validator(); a != b {
+		t.Error("a second Validator call compiled again")
+	}
+	if _, err := NewLazy([]byte(`{"type":3}`)).Validator(); err == nil {
+		t.Error("an invalid schema compiled")
+	}
+}
