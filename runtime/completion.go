@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 )
 
 // CompleteRequest is a completion/complete request as a handler sees it: the
@@ -33,7 +35,7 @@ type Completion struct {
 type CompleteHandler func(ctx context.Context, req *CompleteRequest) (*Completion, error)
 
 // maxCompletions is the protocol's cap on completion values.
-const maxCompletions = 100
+const maxCompletions = gensupport.MaxCompletionValues
 
 // CompleteValues offers the values that start with prefix, ignoring case, in
 // their order: at most 100, with Total the number that match and HasMore
@@ -50,21 +52,6 @@ func CompleteValues(prefix string, values ...string) *Completion {
 	}
 	c.HasMore = c.Total > maxCompletions
 	return c
-}
-
-// CompleteList wraps the full list a completion method returned: the first
-// 100 values, Total = len(values), HasMore = len(values) > 100. An error is
-// returned as is. Generated code calls it as
-// CompleteList(h.CompleteX(ctx, req.Value, req.Context)).
-func CompleteList(values []string, err error) (*Completion, error) {
-	if err != nil {
-		return nil, err
-	}
-	n := len(values)
-	if values == nil {
-		values = []string{}
-	}
-	return &Completion{Values: values[:min(n, maxCompletions)], Total: n, HasMore: n > maxCompletions}, nil
 }
 
 // complete checks a completion/complete request, finds what it refers to,

@@ -19,9 +19,6 @@ type ToolAnnotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
-// Bool returns a pointer to b, for the hints of ToolAnnotations.
-func Bool(b bool) *bool { return &b }
-
 // Tool is a tool as registered with AddTool: what tools/list advertises and
 // the handler tools/call runs.
 type Tool struct {
@@ -50,7 +47,7 @@ type Tool struct {
 
 	Handler ToolHandler
 
-	generated *schemaOrigin // set by GeneratedTool, for GeneratedSchemas
+	generated *schemaOrigin // set for the tools of generated code (genimpl), for their tests
 }
 
 // CallToolRequest is a tools/call request as a handler sees it.

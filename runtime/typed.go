@@ -103,7 +103,7 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 }
 
 // inputCodec validates and decodes a tool's arguments. Its validator is
-// compiled at registration (TypedTool) or on first use (GeneratedTool, whose
+// compiled at registration (TypedTool) or on first use (genimpl.GeneratedTool, whose
 // schemas are trusted), through lazySchema.
 type inputCodec struct{ schema *lazySchema }
 
