@@ -59,10 +59,6 @@ func CompleteValues(prefix string, values ...string) *Completion {
 // template is invalid params; a known one that does not complete the
 // argument offers no values.
 func (ss *Session) complete(ctx context.Context, id string, params json.RawMessage) {
-	if !ss.offers(capCompletions, 0) && !ss.srv.completes() {
-		ss.sendError(id, errorf(CodeMethodNotFound, `method "completion/complete" not found: this server completes nothing`))
-		return
-	}
 	h, req, what, e := ss.srv.completionFor(params)
 	if e != nil {
 		ss.sendError(id, e)

@@ -156,7 +156,7 @@ func (s *Server) Tools() []Tool {
 }
 
 func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
-	return listMethod(ss, capTools, "tools", &ss.srv.tools, params)
+	return listMethod(ss, "tools", &ss.srv.tools, params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own
