@@ -6,15 +6,21 @@
 // runtime, whose typed adapters (TypedTool, TypedTemplate, …) do by hand
 // what these do for generated code.
 //
-// What lives here, and why not in runtime:
+// What lives here, and why here rather than in runtime or inline in the
+// generated files:
 //   - GeneratedTool, GeneratedToolResult: TypedTool and TypedToolResult for
 //     tools whose schemas the generator computed (no reflection at start),
-//     generic over pointer types so one adapter serves every tool.
-//   - Schemas: the schema sources of a generated tool, for the generator's
-//     tests that prove generated schemas and generated types agree.
-//   - DecodeDefault, Strings, CompleteList, StaticHTML: one-line helpers the
-//     generated ApplyDefaults, Expand, completion and MCP Apps code calls.
+//     generic over pointer types so that one adapter serves every tool. They
+//     need runtime's unexported validation and encoding, which stay in
+//     runtime: runtime hands its adapter to this package through
+//     runtime/internal/gensupport at init, so nothing of it is exported.
+//   - Schemas, SchemaSources: a generated tool's schemas as generated and as
+//     reflected, for the generator's test that the two agree.
+//   - DecodeDefault, Strings, CompleteList, StaticHTML: small helpers that
+//     generated ApplyDefaults, Expand, completion and MCP Apps code calls;
+//     written once here rather than repeated in every generated file
+//     (CompleteList shares runtime's cap of 100 values).
 //
-// Pointers to constants, which runtime.Ptr and runtime.Bool used to make,
-// are written new(v) in generated code (Go 1.26).
+// runtime.Ptr and runtime.Bool are gone without a replacement here: since
+// Go 1.26 generated code writes a pointer to a constant as new(v).
 package genimpl
