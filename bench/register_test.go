@@ -10,6 +10,7 @@ import (
 	mcpgo "github.com/mark3labs/mcp-go/mcp"
 	mcpgoserver "github.com/mark3labs/mcp-go/server"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,7 +18,7 @@ import (
 // of distinct input and output types (tools1000_test.go), as each SDK does
 // at registration. go-sdk reflects the schemas and compiles its validators;
 // mcp-go reflects them and compiles validators on a tool's first call.
-// mcpgen registers the way its generated code does: with runtime.GeneratedTool
+// mcpgen registers the way its generated code does: with genimpl.GeneratedTool
 // and the schemas as constants (string literals, here the reflection of the
 // same types computed before the timer: TestGeneratedSchemasMatchReflection
 // in gen proves generated constants equal reflection), validators compiled
@@ -56,7 +57,7 @@ func reg[In, Out any](k sdk, server any, name string) {
 		toolSchemas[name] = [2]string{string(runtime.SchemaFor[In]()), string(runtime.SchemaFor[Out]())}
 	case sdkMcpgen:
 		sch := toolSchemas[name]
-		server.(*runtime.Server).AddTool(runtime.GeneratedTool(
+		server.(*runtime.Server).AddTool(genimpl.GeneratedTool(
 			runtime.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(sch[0]), OutputSchema: json.RawMessage(sch[1])},
 			func(ctx context.Context, in *In) (*Out, error) { return new(Out), nil }))
 	case sdkMcpgenReflect:

@@ -86,7 +86,7 @@ func (g *generator) embedHTML(f *jen.File) {
 func (g *generator) appResource(rp *resourcePlan) jen.Code {
 	html := jen.Id("h").Dot(rp.method)
 	if embedsHTML(rp.res) {
-		html = jen.Qual(runtimePkg, "StaticHTML").Call(jen.Id(htmlVar(rp)))
+		html = jen.Qual(genimplPkg, "StaticHTML").Call(jen.Id(htmlVar(rp)))
 	}
 	return jen.Qual(runtimePkg, "AppResource").Call(
 		jen.Line().Add(g.resourceLiteral(rp.res)),
@@ -129,7 +129,7 @@ func appUI(u *spec.ResourceUI) jen.Code {
 			d[jen.Id("Domain")] = jen.Lit(u.Domain)
 		}
 		if u.PrefersBorder != nil {
-			d[jen.Id("PrefersBorder")] = jen.Qual(runtimePkg, "Bool").Call(jen.Lit(*u.PrefersBorder))
+			d[jen.Id("PrefersBorder")] = jen.New(jen.Lit(*u.PrefersBorder))
 		}
 	}))
 }

@@ -176,11 +176,11 @@ func (g *generator) fillDefault(field func() *jen.Statement, prop *spec.Property
 	}
 	if lit := g.scalarLiteral(s, def); lit != nil && !nilable {
 		if s.Nullable {
-			lit = jen.Qual(runtimePkg, "Ptr").Call(lit)
+			lit = jen.New(lit)
 		}
 		fill = field().Op("=").Qual(runtimePkg, "Some").Call(lit)
 	} else {
-		fill = jen.Qual(runtimePkg, "DecodeDefault").Call(jen.Op("&").Add(field()), rawString(string(def.JSON)))
+		fill = jen.Qual(genimplPkg, "DecodeDefault").Call(jen.Op("&").Add(field()), rawString(string(def.JSON)))
 	}
 	return jen.If(leftOut).Block(fill)
 }

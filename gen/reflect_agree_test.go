@@ -8,6 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -27,9 +28,9 @@ func TestGeneratedSchemasMatchReflection(t *testing.T) {
 			srv := runtime.NewServer(runtime.Implementation{Name: "t", Version: "1"})
 			register(srv)
 			for i, tool := range srv.Tools() {
-				src, ok := runtime.GeneratedSchemas(tool)
+				src, ok := genimpl.Schemas(tool)
 				if !ok {
-					t.Errorf("tool %q is not registered with runtime.GeneratedTool", tool.Name)
+					t.Errorf("tool %q is not registered with genimpl.GeneratedTool", tool.Name)
 					continue
 				}
 				st := s.Tools[i]

@@ -98,7 +98,7 @@ func (g *generator) resourceLiteral(r *spec.Resource) jen.Code {
 		d[jen.Id("Name")] = jen.Lit(r.Name)
 		g.describe(d, r.Title, r.Description, r.MimeType, r.Annotations, r.Icons, r.Meta)
 		if r.Size != nil {
-			d[jen.Id("Size")] = jen.Qual(runtimePkg, "Ptr").Call(jen.Int64().Call(jen.Lit(*r.Size)))
+			d[jen.Id("Size")] = jen.New(jen.Int64().Call(jen.Lit(*r.Size)))
 		}
 		g.ownCache(d, r.Cache)
 	}))
@@ -149,7 +149,7 @@ func annotations(a *spec.Annotations) jen.Code {
 			})
 		}
 		if a.Priority != nil {
-			d[jen.Id("Priority")] = jen.Qual(runtimePkg, "Ptr").Call(jen.Float64().Call(jen.Op(string(*a.Priority))))
+			d[jen.Id("Priority")] = jen.New(jen.Float64().Call(jen.Op(string(*a.Priority))))
 		}
 		if a.LastModified != "" {
 			d[jen.Id("LastModified")] = jen.Lit(a.LastModified)
@@ -165,7 +165,7 @@ func (g *generator) completeFunc(cs []*completionPlan) jen.Code {
 	for _, c := range cs {
 		switch {
 		case c.method != "":
-			cases = append(cases, jen.Case(jen.Lit(c.arg)).Block(jen.Return(jen.Qual(runtimePkg, "CompleteList").Call(
+			cases = append(cases, jen.Case(jen.Lit(c.arg)).Block(jen.Return(jen.Qual(genimplPkg, "CompleteList").Call(
 				jen.Id("h").Dot(c.method).Call(jen.Id("ctx"), jen.Id("req").Dot("Value"), jen.Id("req").Dot("Context"))))))
 		case len(c.enum) > 0:
 			args := []jen.Code{jen.Id("req").Dot("Value")}
@@ -260,7 +260,7 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 	return jen.Qual(runtimePkg, "TypedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
 }
 
-// typedTool is runtime.GeneratedTool(runtime.Tool{…}, h.Method), or its variant
+// typedTool is genimpl.GeneratedTool(runtime.Tool{…}, h.Method), or its variant
 // for tools that return a whole result. Tools without arguments, and tools
 // with a raw inputSchema or outputSchema, get a small adapter closure.
 func (g *generator) typedTool(tp *toolPlan) jen.Code {
@@ -305,7 +305,7 @@ func (g *generator) typedTool(tp *toolPlan) jen.Code {
 		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id(inName).Op("*").Add(inType)).
 			Params(out, jen.Error()).Block(body...)
 	}
-	return jen.Qual(runtimePkg, adapter).Call(jen.Line().Add(g.toolLiteral(t)), jen.Line().Add(fn).Op(",").Line())
+	return jen.Qual(genimplPkg, adapter).Call(jen.Line().Add(g.toolLiteral(t)), jen.Line().Add(fn).Op(",").Line())
 }
 
 func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
@@ -326,7 +326,7 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 				}{{"ReadOnlyHint", a.ReadOnlyHint}, {"DestructiveHint", a.DestructiveHint},
 					{"IdempotentHint", a.IdempotentHint}, {"OpenWorldHint", a.OpenWorldHint}} {
 					if h.v != nil {
-						ad[jen.Id(h.name)] = jen.Qual(runtimePkg, "Bool").Call(jen.Lit(*h.v))
+						ad[jen.Id(h.name)] = jen.New(jen.Lit(*h.v))
 					}
 				}
 			}))

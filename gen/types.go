@@ -95,7 +95,7 @@ func (g *generator) expandValue(v jen.Code, s *spec.Schema) jen.Code {
 	case spec.KindBoolean:
 		return jen.Bool().Call(v)
 	case spec.KindArray:
-		return jen.Qual(runtimePkg, "Strings").Call(v)
+		return jen.Qual(genimplPkg, "Strings").Call(v)
 	}
 	return jen.String().Call(v)
 }
@@ -431,9 +431,9 @@ func (g *generator) scalarConstraints(s *spec.Schema) []jen.Code {
 	return body
 }
 
-// ptrLit is runtime.Ptr(T(v)): a pointer to a constant.
+// ptrLit is new(T(v)): a pointer to a constant (Go 1.26).
 func ptrLit(typ, v string) jen.Code {
-	return jen.Qual(runtimePkg, "Ptr").Call(jen.Id(typ).Call(jen.Id(v)))
+	return jen.New(jen.Id(typ).Call(jen.Id(v)))
 }
 
 // rawJSON is json.RawMessage(`…`): a spec value, exactly as written.

@@ -99,12 +99,6 @@ func AppResource(r Resource, ui AppUI, fn func(ctx context.Context) (string, err
 	return r
 }
 
-// StaticHTML is the fn of AppResource for a document fixed at build time,
-// such as one embedded with //go:embed.
-func StaticHTML(html string) func(context.Context) (string, error) {
-	return func(context.Context) (string, error) { return html, nil }
-}
-
 // ToolUI links a tool to a view: _meta.ui of the tool.
 type ToolUI struct {
 	// ResourceURI is the ui:// URI of the view; it must be registered on

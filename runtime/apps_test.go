@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // appServer has one view and two tools linked to it: "summary" returns a
@@ -15,8 +16,8 @@ import (
 func appServer(opts ...runtime.Option) *runtime.Server {
 	srv := runtime.NewServer(testInfo(), opts...)
 	srv.AddResource(runtime.AppResource(runtime.Resource{URI: "ui://t/view", Name: "view", Meta: json.RawMessage(`{"k":1}`)},
-		runtime.AppUI{CSP: &runtime.AppCSP{ConnectDomains: []string{"https://api.example.com"}}, Permissions: &runtime.AppPermissions{ClipboardWrite: true}, PrefersBorder: runtime.Bool(true)},
-		runtime.StaticHTML("<!doctype html><title>v</title>")))
+		runtime.AppUI{CSP: &runtime.AppCSP{ConnectDomains: []string{"https://api.example.com"}}, Permissions: &runtime.AppPermissions{ClipboardWrite: true}, PrefersBorder: new(true)},
+		genimpl.StaticHTML("<!doctype html><title>v</title>")))
 	link := runtime.ToolUI{ResourceURI: "ui://t/view"}
 	srv.AddTool(runtime.AppTool(runtime.Tool{Name: "summary", Description: "Sums.", Handler: func(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
 		return &runtime.CallToolResult{Content: []runtime.Content{runtime.Text("3 rows")}, StructuredContent: map[string]int{"rows": 3}}, nil
@@ -106,10 +107,10 @@ func TestAppExtensionAdvertised(t *testing.T) {
 func TestAppRegistrationPanics(t *testing.T) {
 	for name, f := range map[string]func(){
 		"resource not ui://": func() {
-			runtime.AppResource(runtime.Resource{URI: "file:///v.html"}, runtime.AppUI{}, runtime.StaticHTML(""))
+			runtime.AppResource(runtime.Resource{URI: "file:///v.html"}, runtime.AppUI{}, genimpl.StaticHTML(""))
 		},
 		"resource _meta.ui": func() {
-			runtime.AppResource(runtime.Resource{URI: "ui://v", Meta: json.RawMessage(`{"ui":{}}`)}, runtime.AppUI{}, runtime.StaticHTML(""))
+			runtime.AppResource(runtime.Resource{URI: "ui://v", Meta: json.RawMessage(`{"ui":{}}`)}, runtime.AppUI{}, genimpl.StaticHTML(""))
 		},
 		"tool link not ui://": func() { runtime.AppTool(echoTool("e"), runtime.ToolUI{ResourceURI: "file:///v"}) },
 		"tool visibility": func() {

@@ -78,7 +78,7 @@ func (g *authGate) authenticate(w http.ResponseWriter, r *http.Request, h *httpH
 // checkToolScopes answers 403 insufficient_scope, and returns false, when
 // r is a tools/call of a tool whose scopes its token lacks.
 func (g *authGate) checkToolScopes(w http.ResponseWriter, r *http.Request, h *httpHandler, env *envelope, echo string) bool {
-	if string(env.method) != "tools/call" {
+	if string(env.method) != methodToolsCall {
 		return true
 	}
 	name, _ := stringMember(env.Params, "name")

@@ -34,7 +34,7 @@ func (h CacheHint) normalized() *CacheHint {
 // methods carry no hints, and are ignored.
 func WithMethodCaching(method string, h CacheHint) Option {
 	return func(c *config) {
-		if !cacheable(method) {
+		if !isCacheable(method) {
 			return
 		}
 		if c.cacheByMethod == nil {
@@ -66,7 +66,7 @@ func (s *Server) readCache(uri string, m *templateMatch) *CacheHint {
 			}
 		}
 	}
-	return s.cacheFor("resources/read")
+	return s.cacheFor(methodResourcesRead)
 }
 
 // ownCache is the normalized copy of a Resource's or template's Cache.

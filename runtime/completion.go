@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -35,7 +36,7 @@ type Completion struct {
 type CompleteHandler func(ctx context.Context, req *CompleteRequest) (*Completion, error)
 
 // maxCompletions is the protocol's cap on completion values.
-const maxCompletions = 100
+const maxCompletions = gensupport.MaxCompletionValues
 
 // CompleteValues offers the values that start with prefix, ignoring case, in
 // their order: at most 100, with Total the number that match and HasMore
@@ -54,30 +55,11 @@ func CompleteValues(prefix string, values ...string) *Completion {
 	return c
 }
 
-// CompleteList wraps the full list a completion method returned: the first
-// 100 values, Total = len(values), HasMore = len(values) > 100. An error is
-// returned as is. Generated code calls it as
-// CompleteList(h.CompleteX(ctx, req.Value, req.Context)).
-func CompleteList(values []string, err error) (*Completion, error) {
-	if err != nil {
-		return nil, err
-	}
-	n := len(values)
-	if values == nil {
-		values = []string{}
-	}
-	return &Completion{Values: values[:min(n, maxCompletions)], Total: n, HasMore: n > maxCompletions}, nil
-}
-
 // complete checks a completion/complete request, finds what it refers to,
 // and runs its CompleteHandler in its own goroutine. An unknown prompt or
 // template is invalid params; a known one that does not complete the
 // argument offers no values.
 func (ss *Session) complete(ctx context.Context, id string, params json.RawMessage) {
-	if !ss.offers(capCompletions, 0) && !ss.srv.completes() {
-		ss.sendError(id, errorf(CodeMethodNotFound, `method "completion/complete" not found: this server completes nothing`))
-		return
-	}
 	h, req, what, e := ss.srv.completionFor(params)
 	if e != nil {
 		ss.sendError(id, e)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 func many(n int, format string) []string {
@@ -32,7 +33,7 @@ func completionServer(t *testing.T, opts ...runtime.Option) (*runtime.Server, *c
 			seen <- req
 			switch req.Argument {
 			case "topic":
-				return runtime.CompleteList(many(150, req.Value+"%03d"), nil)
+				return genimpl.CompleteList(many(150, req.Value+"%03d"), nil)
 			case "plain":
 				return nil, nil
 			}
@@ -181,7 +182,7 @@ func TestCompleteHandlerError(t *testing.T) {
 	srv.AddPrompt(runtime.Prompt{Name: "p", Arguments: []runtime.PromptArgument{{Name: "a"}},
 		Handler: func(context.Context, *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) { return nil, nil },
 		Complete: func(context.Context, *runtime.CompleteRequest) (*runtime.Completion, error) {
-			return runtime.CompleteList(nil, errors.New("the index is rebuilding"))
+			return genimpl.CompleteList(nil, errors.New("the index is rebuilding"))
 		}})
 	c := serve(t, srv)
 	c.initialize()
@@ -202,15 +203,6 @@ func TestCompleteValues(t *testing.T) {
 	}
 	if c := runtime.CompleteValues("x"); c.Values == nil || len(c.Values) != 0 || c.Total != 0 {
 		t.Errorf("CompleteValues of nothing: %+v", c)
-	}
-	if c, err := runtime.CompleteList(many(100, "%d"), nil); err != nil || len(c.Values) != 100 || c.Total != 100 || c.HasMore {
-		t.Errorf("CompleteList of 100: %+v %v", c, err)
-	}
-	if c, err := runtime.CompleteList(many(101, "%d"), nil); err != nil || len(c.Values) != 100 || c.Total != 101 || !c.HasMore {
-		t.Errorf("CompleteList of 101: %+v %v", c, err)
-	}
-	if c, err := runtime.CompleteList(nil, nil); err != nil || c.Values == nil || c.Total != 0 {
-		t.Errorf("CompleteList of nil: %+v %v", c, err)
 	}
 }
 

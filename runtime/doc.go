@@ -80,4 +80,8 @@
 // result without a text block into an isError result, since hosts without
 // the extension show only text; ClientSupportsUI says whether the client
 // declared the extension; server/discover advertises it.
+//
+// Generated code calls this package's API plus runtime/genimpl, the support
+// only generated code uses (its tool adapter, default decoding, template
+// expansion helpers); a hand-written server never needs genimpl.
 package runtime

@@ -34,15 +34,17 @@ func errorf(code int, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-// NotImplementedError is what generated Unimplemented handlers return. It
-// becomes an isError result (the model learns the tool cannot be used), not a
-// protocol error.
+// NotImplementedError is what generated Unimplemented handlers return, as a
+// *NotImplementedError (like *Error and *ClientError, it implements error
+// with a pointer receiver, so errors.As finds it with a
+// **NotImplementedError target). It becomes an isError result (the model
+// learns the tool cannot be used), not a protocol error.
 type NotImplementedError struct {
 	Kind string // "tool", "resource", "prompt"…
 	Name string
 }
 
-func (e NotImplementedError) Error() string {
+func (e *NotImplementedError) Error() string {
 	kind := e.Kind
 	if kind == "" {
 		kind = "handler"

@@ -14,9 +14,9 @@ func TestErrorTexts(t *testing.T) {
 		want string
 	}{
 		{&runtime.Error{Code: runtime.CodeInvalidParams, Message: "bad"}, "jsonrpc error -32602: bad"},
-		{runtime.NotImplementedError{Kind: "tool", Name: "lookup_order"}, `tool "lookup_order" is not implemented`},
+		{&runtime.NotImplementedError{Kind: "tool", Name: "lookup_order"}, `tool "lookup_order" is not implemented`},
 		{&runtime.NotImplementedError{Kind: "prompt", Name: "triage"}, `prompt "triage" is not implemented`},
-		{runtime.NotImplementedError{Name: "x"}, `handler "x" is not implemented`},
+		{&runtime.NotImplementedError{Name: "x"}, `handler "x" is not implemented`},
 	} {
 		if got := tc.err.Error(); got != tc.want {
 			t.Errorf("Error() = %q, want %q", got, tc.want)

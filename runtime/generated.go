@@ -6,57 +6,61 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
-// GeneratedTool and GeneratedToolResult are TypedTool and TypedToolResult for
-// the code mcpgen generates. The generator writes each tool's schemas into
-// t.InputSchema and t.OutputSchema as constants computed from the spec, so
-// registering a tool reflects nothing and compiles nothing: the validators
-// are compiled on the tool's first call, and the schemas are not checked
-// against the JSON Schema metaschema here (the generator wrote them; the
-// tests of the generator prove, with GeneratedSchemas, that they equal the
-// reflection of In and Out). A nil schema, which the generator leaves where
-// only reflection knows it (fields of an existing Go type), is reflected as
-// TypedTool does. Validation per call is the same as TypedTool's.
-
-// Both are generic over pointer types (In is *XInput, Out is *XOutput), not
-// over the structs: all pointers share one GC shape, so the compiler
-// compiles one adapter for all the tools of a package instead of one per
-// tool (building 1,000 generated tools is then mostly the types'
-// own code).
-
-// GeneratedTool is TypedTool for generated code: see above. In and Out must
-// be pointer types; the handler gets a new *In per call.
-func GeneratedTool[In, Out any](t Tool, fn func(ctx context.Context, in In) (Out, error)) Tool {
-	newIn := generatedSchemas(&t, reflect.TypeFor[In](), reflect.TypeFor[Out]())
-	out := newOutputCodecFor(&t)
-	name := t.Name
-	t.Handler = typedHandler(name, &inputCodec{schema: trustedInputSchema(&t)},
-		func() In { return reflect.New(newIn).Interface().(In) }, fn,
-		func(ctx context.Context, o Out) *CallToolResult {
-			var none Out // a nil pointer
-			if any(o) == any(none) {
-				return noResult()
-			}
-			return out.result(ctx, name, o)
-		})
-	return t
+// The tool adapter of generated code (runtime/genimpl's GeneratedTool and
+// GeneratedToolResult) lives here, next to TypedTool's, because it shares
+// TypedTool's unexported validation and encoding. genimpl reaches it
+// through the hooks of runtime/internal/gensupport, installed below, so
+// none of it is exported to people writing servers.
+func init() {
+	gensupport.Tool = generatedTool
+	gensupport.Schemas = generatedSchemaSources
 }
 
-// GeneratedToolResult is TypedToolResult for generated code: see above. In
-// must be a pointer type.
-func GeneratedToolResult[In any](t Tool, fn func(ctx context.Context, in In) (*CallToolResult, error)) Tool {
-	newIn := generatedSchemas(&t, reflect.TypeFor[In](), nil)
-	t.Handler = typedHandler(t.Name, &inputCodec{schema: trustedInputSchema(&t)},
-		func() In { return reflect.New(newIn).Interface().(In) }, fn, builtResult)
+// generatedTool is TypedTool for the code mcpgen generates. The generator
+// writes each tool's schemas into t.InputSchema and t.OutputSchema as
+// constants computed from the spec, so registering a tool reflects nothing
+// and compiles nothing: the validators are compiled on the tool's first
+// call, and the schemas are not checked against the JSON Schema metaschema
+// here (the generator wrote them; the tests of the generator prove, with
+// the schema sources, that they equal the reflection of the types). A nil
+// schema, which the generator leaves where only reflection knows it (fields
+// of an existing Go type), is reflected as TypedTool does. Validation per
+// call is the same as TypedTool's.
+//
+// The handler's types are erased (call takes and returns any): genimpl's
+// generic adapters are generic over pointer types, which share one GC
+// shape, and converting a pointer to any does not allocate, so a call
+// costs what TypedTool's does.
+func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.Call) Tool {
+	in := generatedSchemas(&t, inPtr, outPtr)
+	newIn := func() any { return reflect.New(in).Interface() }
+	codec := &inputCodec{schema: trustedInputSchema(&t)}
+	name := t.Name
+	if outPtr == nil {
+		t.Handler = typedHandler(name, codec, newIn, call, func(ctx context.Context, o any) *CallToolResult {
+			res, _ := o.(*CallToolResult)
+			return builtResult(ctx, res)
+		})
+		return t
+	}
+	out := newOutputCodecFor(&t)
+	t.Handler = typedHandler(name, codec, newIn, call, func(ctx context.Context, o any) *CallToolResult {
+		if o == nil {
+			return noResult()
+		}
+		return out.result(ctx, name, o)
+	})
 	return t
 }
 
 // generatedSchemas fills the schemas the generator left out by reflection
-// and records where each came from, for GeneratedSchemas. inPtr and outPtr
-// are the handler's pointer types (outPtr is nil without typed output). It
-// returns the type a call's arguments are decoded into.
+// and records where each came from, for the schema sources. inPtr and
+// outPtr are the handler's pointer types (outPtr is nil without typed
+// output). It returns the type a call's arguments are decoded into.
 func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
 	for _, p := range []reflect.Type{inPtr, outPtr} {
 		if p != nil && p.Kind() != reflect.Pointer {
@@ -89,30 +93,21 @@ func trustedInputSchema(t *Tool) *validate.Lazy {
 	return validate.NewLazy(t.InputSchema)
 }
 
-// schemaOrigin records, for a tool made by GeneratedTool, its Go types and
-// the schemas its validators use (before an output schema that is not an
-// object is dropped from what tools/list advertises).
+// schemaOrigin records, for a generated tool, its Go types and the schemas
+// its validators use (before an output schema that is not an object is
+// dropped from what tools/list advertises).
 type schemaOrigin struct {
 	in, out       reflect.Type // out is nil without typed output
 	input, output json.RawMessage
 }
 
-// SchemaSources are the schemas of a generated tool twice: as its validators
-// use them (the constants the generator wrote) and as reflection derives
-// them from its Go types (what TypedTool would use).
-type SchemaSources struct {
-	Input, ReflectedInput   json.RawMessage
-	Output, ReflectedOutput json.RawMessage // nil for a tool without typed output
-}
-
-// GeneratedSchemas returns the schema sources of t, a tool returned by
-// GeneratedTool or GeneratedToolResult (ok is false for any other tool). A
-// test compares them to prove that generated schemas and generated types
-// cannot drift apart; it reflects, so it is meant for tests only.
-func GeneratedSchemas(t Tool) (s SchemaSources, ok bool) {
+// generatedSchemaSources returns the schemas of t, a generated tool, as
+// its validators use them and as reflection derives them (ok is false for
+// any other tool). It reflects: it is meant for tests only.
+func generatedSchemaSources(t Tool) (s gensupport.SchemaSources, ok bool) {
 	o := t.generated
 	if o == nil {
-		return SchemaSources{}, false
+		return gensupport.SchemaSources{}, false
 	}
 	s.Input, s.ReflectedInput = o.input, schemaForType(o.in)
 	if o.out != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // lookupSchema is what a generator would write for LookupInput.
@@ -22,7 +23,7 @@ func callTool(t *testing.T, tool runtime.Tool, args string) *runtime.CallToolRes
 }
 
 func TestGeneratedToolValidatesWithTheGivenSchema(t *testing.T) {
-	tool := runtime.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
 	if string(tool.InputSchema) != lookupSchema {
 		t.Errorf("InputSchema = %s, want the given constant", tool.InputSchema)
 	}
@@ -54,7 +55,7 @@ func TestGeneratedToolValidatesWithTheGivenSchema(t *testing.T) {
 // fails that call with an internal error, and the server keeps serving.
 func TestGeneratedToolCompilesOnFirstCall(t *testing.T) {
 	bad := `{"type":"object","properties":{"order_id":{"type":"string","pattern":"(unclosed"}}}`
-	tool := runtime.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(bad)}, lookupOrder)
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(bad)}, lookupOrder)
 	_, err := tool.Handler(context.Background(), &runtime.CallToolRequest{Name: tool.Name, Arguments: json.RawMessage(`{}`)})
 	var rpcErr *runtime.Error
 	if e, ok := err.(*runtime.Error); ok {
@@ -71,12 +72,12 @@ func TestGeneratedToolRefusesNonObjectInput(t *testing.T) {
 			t.Error("no panic for an input schema that is not an object schema")
 		}
 	}()
-	runtime.GeneratedTool(runtime.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, lookupOrder)
+	genimpl.GeneratedTool(runtime.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, lookupOrder)
 }
 
 func TestGeneratedSchemas(t *testing.T) {
-	tool := runtime.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
-	src, ok := runtime.GeneratedSchemas(tool)
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
+	src, ok := genimpl.Schemas(tool)
 	if !ok {
 		t.Fatal("GeneratedSchemas: not a generated tool")
 	}
@@ -87,10 +88,10 @@ func TestGeneratedSchemas(t *testing.T) {
 		t.Errorf("output sources = %s / %s, want both reflected", src.Output, src.ReflectedOutput)
 	}
 
-	result := runtime.GeneratedToolResult(runtime.Tool{Name: "r"}, func(ctx context.Context, in *runtime.NoArgs) (*runtime.CallToolResult, error) {
+	result := genimpl.GeneratedToolResult(runtime.Tool{Name: "r"}, func(ctx context.Context, in *runtime.NoArgs) (*runtime.CallToolResult, error) {
 		return runtime.TextResult("ok"), nil
 	})
-	if src, ok := runtime.GeneratedSchemas(result); !ok || src.Output != nil || src.ReflectedOutput != nil {
+	if src, ok := genimpl.Schemas(result); !ok || src.Output != nil || src.ReflectedOutput != nil {
 		t.Errorf("GeneratedToolResult sources = %+v, %v; want no output", src, ok)
 	}
 	if res := callTool(t, result, `{"unexpected":1}`); !res.IsError {
@@ -98,7 +99,7 @@ func TestGeneratedSchemas(t *testing.T) {
 	}
 
 	typed := runtime.TypedTool(runtime.Tool{Name: "lookup_order"}, lookupOrder)
-	if _, ok := runtime.GeneratedSchemas(typed); ok {
+	if _, ok := genimpl.Schemas(typed); ok {
 		t.Error("GeneratedSchemas reports a TypedTool tool as generated")
 	}
 }
@@ -106,7 +107,7 @@ func TestGeneratedSchemas(t *testing.T) {
 // An output schema that is not an object is enforced but not advertised
 // (2025-11-25 wants an object outputSchema).
 func TestGeneratedToolNonObjectOutput(t *testing.T) {
-	tool := runtime.GeneratedTool(runtime.Tool{Name: "tags", OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"},"maxItems":1}`)},
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "tags", OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"},"maxItems":1}`)},
 		func(ctx context.Context, in *runtime.NoArgs) (*[]string, error) { return &[]string{"a", "b"}, nil })
 	if tool.OutputSchema != nil {
 		t.Errorf("OutputSchema = %s, want none advertised", tool.OutputSchema)

@@ -200,7 +200,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted) // a modern notification: nothing to route it to
 		return
 	}
-	isInit := kind == kindRequest && string(env.method) == "initialize"
+	isInit := kind == kindRequest && string(env.method) == methodInitialize
 	if !isInit && !h.checkVersion(w, r, echo) {
 		return
 	}

@@ -55,21 +55,22 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 		return
 	}
 	method := string(env.method)
-	if !modernMethods[method] {
-		httpError(w, http.StatusNotFound, echo, methodNotFound(method))
+	m := lookupMethod(env.method, eraModern)
+	if m == nil {
+		httpError(w, http.StatusNotFound, echo, modernMethodNotFound(method))
 		return
 	}
-	if e := checkModernHeaders(r, method, peer.version, env.Params); e != nil {
+	if e := checkModernHeaders(r, m, peer.version, env.Params); e != nil {
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
 	}
-	if method == "tools/call" {
+	if method == methodToolsCall { // x-mcp-header: a tool's own Mcp-Param-* headers
 		if e := h.srv.checkParamHeaders(r, env.Params); e != nil {
 			httpError(w, http.StatusBadRequest, echo, e)
 			return
 		}
 	}
-	hs := &httpSession{h: h, listening: method == "subscriptions/listen"}
+	hs := &httpSession{h: h, listening: method == methodSubscriptionsOpen}
 	hs.ss = h.srv.newSession(hs)
 	hs.ss.noRequests = true
 	defer hs.ss.Close() // ends the request (a subscription, say) if the stream closed first
@@ -103,31 +104,26 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	if hs.listening {
 		// A subscription streams until it ends: its request runs on a
 		// worker while this goroutine serves the stream.
-		hs.ss.dispatch(ctx, kindRequest, env)
+		hs.ss.dispatchModern(ctx, env)
 		st.serve(w, r, nil, -1, false)
 		return
 	}
-	st.dispatchAndServe(w, r, func() { hs.ss.dispatch(ctx, kindRequest, env) })
+	st.dispatchAndServe(w, r, func() { hs.ss.dispatchModern(ctx, env) })
 }
 
 // checkModernHeaders checks the headers a modern POST must carry against
 // its body: MCP-Protocol-Version equal to the _meta version, Mcp-Method to
 // the method, and Mcp-Name (possibly =?base64?…?=) to params.name or
 // params.uri for tools/call, prompts/get and resources/read.
-func checkModernHeaders(r *http.Request, method, version string, params []byte) *Error {
+func checkModernHeaders(r *http.Request, method *methodInfo, version string, params []byte) *Error {
 	if v := headerValue(r.Header, headerProtocolVersion); v != version {
 		return headerMismatch(headerProtocolVersion, v, version, "the protocol version in _meta")
 	}
-	if m := headerValue(r.Header, headerMethod); m != method {
-		return headerMismatch(headerMethod, m, method, "the method in the body")
+	if m := headerValue(r.Header, headerMethod); m != method.name {
+		return headerMismatch(headerMethod, m, method.name, "the method in the body")
 	}
-	var key string
-	switch method {
-	case "tools/call", "prompts/get":
-		key = "name"
-	case "resources/read":
-		key = "uri"
-	default:
+	key := method.target
+	if key == "" {
 		return nil
 	}
 	want, _ := stringMember(params, key)

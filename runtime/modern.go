@@ -80,7 +80,7 @@ func (c cancelWith) Deadline() (time.Time, bool) { return c.done.Deadline() }
 // is server/discover (which exists only there; without the _meta it gets
 // the modern era's invalid params).
 func modernRequest(method, params []byte) bool {
-	if string(method) == "server/discover" {
+	if string(method) == methodDiscover {
 		return true
 	}
 	// Cheap test first: a legacy request pays one substring search.
@@ -183,76 +183,29 @@ func unsupportedVersion(v string) *Error {
 	}
 }
 
-// modernMethods are the methods served in the modern era. initialize,
-// ping, logging/setLevel and resources/subscribe|unsubscribe are not
-// (removed in 2026-07-28): method not found, like any other.
-var modernMethods = map[string]bool{
-	"server/discover":          true,
-	"tools/list":               true,
-	"tools/call":               true,
-	"resources/list":           true,
-	"resources/read":           true,
-	"resources/templates/list": true,
-	"prompts/list":             true,
-	"prompts/get":              true,
-	"completion/complete":      true,
-	"subscriptions/listen":     true,
-}
-
-// cacheable are the methods whose modern results carry ttlMs and
-// cacheScope (CacheableResult).
-func cacheable(method string) bool {
-	switch method {
-	case "server/discover", "tools/list", "prompts/list", "resources/list", "resources/templates/list", "resources/read":
-		return true
-	}
-	return false
-}
-
 // serveModern dispatches a modern request. The client's declarations are
 // in ctx.peer; the session's handshake state plays no part.
 func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params json.RawMessage) {
-	var res encoder
-	var e *Error
-	switch m := string(method); m {
-	case "tools/call", "prompts/get", "resources/read":
-		if jsonwire.FirstByte(params) == '{' {
-			if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
-				ss.sendError(id, e)
-				return
-			}
+	m := lookupMethod(method, eraModern)
+	if m == nil {
+		ss.sendError(id, modernMethodNotFound(string(method)))
+		return
+	}
+	if m.inputRounds && jsonwire.FirstByte(params) == '{' {
+		var e *Error
+		if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
+			ss.sendError(id, e)
+			return
 		}
 	}
-	if string(method) == "subscriptions/listen" {
-		ss.listen(ctx, id, params)
-		return
-	}
-	if ss.runUserCode(ctx, id, method, params) {
-		return
-	}
-	switch m := string(method); m {
-	case "server/discover":
-		res = ss.srv.discover()
-	case "tools/list":
-		res, e = ss.toolsList(params)
-	case "resources/list":
-		res, e = ss.resourcesList(params)
-	case "resources/templates/list":
-		res, e = ss.templatesList(params)
-	case "prompts/list":
-		res, e = ss.promptsList(params)
-	default:
-		e = methodNotFound(m)
-	}
-	if e == nil {
-		res = ss.srv.modernResult(string(method), res)
-	}
-	ss.reply(id, res, e)
+	ss.serveMethod(ctx, m, id, params, true)
 }
 
-func methodNotFound(method string) *Error {
-	switch method {
-	case "initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe":
+// modernMethodNotFound is method not found in the modern era, which says
+// so when the method was removed in 2026-07-28 (initialize, ping,
+// logging/setLevel, resources/subscribe and unsubscribe).
+func modernMethodNotFound(method string) *Error {
+	if m := methods[method]; m != nil && m.eras&eraLegacy != 0 {
 		return errorf(CodeMethodNotFound, "method %s not found: it does not exist in protocol revision %s", quote(method), modernVersions[0])
 	}
 	return errorf(CodeMethodNotFound, "method %s not found", quote(method))
@@ -288,7 +241,7 @@ func (s *Server) discover() encoder {
 // identity in _meta.
 func (s *Server) modernResult(method string, res encoder) encoder {
 	var cache *CacheHint
-	if cacheable(method) {
+	if isCacheable(method) {
 		cache = s.cacheFor(method)
 	}
 	return modernEncoder{inner: res, srv: s, cache: cache}

@@ -158,13 +158,9 @@ type stateClaims struct {
 //
 // With authorization, a state is bound to the user it was issued to, like a
 // legacy session: another user's token cannot replay its answers.
-func (s *Server) newMRTR(ctx context.Context, method string, params []byte) (*mrtr, *Error) {
-	key := "name"
-	if method == "resources/read" {
-		key = "uri"
-	}
-	target, _ := stringMember(params, key)
-	m := &mrtr{method: method, target: target, answers: make(map[string]json.RawMessage)}
+func (s *Server) newMRTR(ctx context.Context, method *methodInfo, params []byte) (*mrtr, *Error) {
+	target, _ := stringMember(params, method.target)
+	m := &mrtr{method: method.name, target: target, answers: make(map[string]json.RawMessage)}
 	if info, ok := AuthFromContext(ctx); ok {
 		m.owner = info.owner()
 	}
@@ -177,7 +173,7 @@ func (s *Server) newMRTR(ctx context.Context, method string, params []byte) (*mr
 		if e != nil {
 			return nil, e
 		}
-		if claims.Method != method || claims.Target != target {
+		if claims.Method != method.name || claims.Target != target {
 			return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued for another request (%s %s)", claims.Method, quote(claims.Target))
 		}
 		if claims.Owner != m.owner {

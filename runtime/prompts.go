@@ -146,7 +146,7 @@ func (s *Server) Prompts() []Prompt {
 }
 
 func (ss *Session) promptsList(params json.RawMessage) (encoder, *Error) {
-	return listMethod(ss, capPrompts, "prompts", &ss.srv.prompts, params)
+	return listMethod(ss, "prompts", &ss.srv.prompts, params)
 }
 
 // promptsGet checks a prompts/get request, its arguments against the
@@ -168,9 +168,6 @@ func (ss *Session) promptsGet(ctx context.Context, id string, params json.RawMes
 
 func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetPromptRequest, *Error) {
 	v := ss.srv.prompts.snapshot()
-	if !ss.offers(capPrompts, len(v.list)) {
-		return nil, nil, errorf(CodeMethodNotFound, `method "prompts/get" not found: this server has no prompts`)
-	}
 	if jsonwire.FirstByte(params) != '{' {
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: prompts/get takes an object with "name" and "arguments"`)
 	}

@@ -92,14 +92,10 @@ func values[E listed, T any](r *registry[E], get func(E) T) []T {
 	return out
 }
 
-// listMethod answers KIND/list (tools/list, prompts/list) with a page of r:
-// method not found when the session does not offer the capability c.
-func listMethod[E listed](ss *Session, c capSet, kind string, r *registry[E], params json.RawMessage) (encoder, *Error) {
-	v := r.snapshot()
-	if !ss.offers(c, len(v.list)) {
-		return nil, errorf(CodeMethodNotFound, `method "%s/list" not found: this server has no %s`, kind, kind)
-	}
-	return page(ss, kind, v, params)
+// listMethod answers KIND/list (tools/list, prompts/list) with a page of r
+// (the dispatch checked that the session offers the capability).
+func listMethod[E listed](ss *Session, kind string, r *registry[E], params json.RawMessage) (encoder, *Error) {
+	return page(ss, kind, r.snapshot(), params)
 }
 
 // listPage is one page of a list method ({"tools":[…],"nextCursor":…}),

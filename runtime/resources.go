@@ -180,15 +180,7 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-// offersResources reports whether the session serves the resources methods.
-func (ss *Session) offersResources() bool {
-	return ss.offers(capResources, len(ss.srv.resources.snapshot().list)+len(ss.srv.templates.snapshot().list))
-}
-
 func (ss *Session) resourcesList(params json.RawMessage) (encoder, *Error) {
-	if !ss.offersResources() {
-		return nil, errorf(CodeMethodNotFound, `method "resources/list" not found: this server has no resources`)
-	}
 	return page(ss, "resources", ss.srv.resources.snapshot(), params)
 }
 
@@ -229,17 +221,13 @@ func uriParams(params json.RawMessage, method string) (uri string, meta json.Raw
 // resourcesRead checks a resources/read request and reads the resource in
 // its own goroutine: matching templates and the handler may take a while.
 func (ss *Session) resourcesRead(ctx context.Context, id string, params json.RawMessage) {
-	if !ss.offersResources() {
-		ss.sendError(id, errorf(CodeMethodNotFound, `method "resources/read" not found: this server has no resources`))
-		return
-	}
-	uri, meta, e := uriParams(params, "resources/read")
+	uri, meta, e := uriParams(params, methodResourcesRead)
 	if e != nil {
 		ss.sendError(id, e)
 		return
 	}
 	req := &ReadResourceRequest{URI: uri, Meta: meta}
-	ss.start(ctx, id, &call{meta: meta, cache: ss.srv.cacheFor("resources/read"), exec: func(c *call) (encoder, *Error) {
+	ss.start(ctx, id, &call{meta: meta, cache: ss.srv.cacheFor(methodResourcesRead), exec: func(c *call) (encoder, *Error) {
 		res, e := ss.read(c, req)
 		if e != nil {
 			return nil, e

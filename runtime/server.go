@@ -63,6 +63,8 @@ type config struct {
 // revision beside the legacy ones. It is kept so that code written when the
 // modern era had to be turned on still compiles; it does nothing (and
 // undoes WithoutModernEra given before it).
+//
+// Deprecated: both eras are served by default; remove the option.
 func WithModernEra() Option { return func(c *config) { c.legacyOnly = false } }
 
 // WithoutModernEra serves the legacy revisions only: a request carrying

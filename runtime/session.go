@@ -214,11 +214,7 @@ func (ss *Session) dispatch(ctx context.Context, kind msgKind, env *envelope) {
 	if ss.closed.Load() {
 		return
 	}
-	defer func() {
-		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: panic while handling a message", "panic", v)
-		}
-	}()
+	defer ss.recoverDispatch()
 	switch kind {
 	case kindRequest:
 		ss.request(ctx, string(env.ID), env.method, env.Params)
@@ -229,13 +225,30 @@ func (ss *Session) dispatch(ctx context.Context, kind msgKind, env *envelope) {
 	}
 }
 
-// request dispatches a request. params is part of the message, which is not
-// ours after HandleMessage returns: anything that outlives this call copies it.
-func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
-	if mc, ok := ctx.(*modernCtx); ok { // the transport read the _meta already
-		ss.serveModern(mc, id, method, params)
+// dispatchModern handles a request its transport already read as modern
+// (modern HTTP, which checks the _meta against the headers first): ctx.peer
+// holds what its _meta says.
+func (ss *Session) dispatchModern(ctx *modernCtx, env *envelope) {
+	if ss.closed.Load() {
 		return
 	}
+	defer ss.recoverDispatch()
+	ss.serveModern(ctx, string(env.ID), env.method, env.Params)
+}
+
+// recoverDispatch logs a panic of the dispatch: our own bug must not take
+// the process down with it.
+func (ss *Session) recoverDispatch() {
+	if v := recover(); v != nil {
+		ss.srv.cfg.logger.Error("runtime: panic while handling a message", "panic", v)
+	}
+}
+
+// request dispatches a request. params is part of the message, which is not
+// ours after HandleMessage returns: anything that outlives this call copies it.
+// A request is modern when its _meta names a protocol version (see
+// modernRequest); the others are legacy.
+func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
 	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
 		p, e := ss.srv.modernPeer(params)
 		if e != nil {
@@ -245,46 +258,25 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.serveModern(&modernCtx{Context: ctx, peer: p}, id, method, params)
 		return
 	}
-	switch string(method) {
-	case "initialize":
-		res, e := ss.initialize(params)
-		ss.reply(id, res, e)
-		if e == nil {
-			ss.out.start() // notifications may follow the response now
-		}
-		return
-	case "ping":
-		ss.sendResult(id, rawResult(`{}`))
-		return
-	}
-	if !ss.ready.Load() {
+	m := lookupMethod(method, eraLegacy)
+	if (m == nil || m.needsSession) && !ss.ready.Load() {
 		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
 		return
 	}
-	if ss.runUserCode(ctx, id, method, params) {
+	if m == nil {
+		ss.sendError(id, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
 		return
 	}
-	var res encoder
-	var e *Error
-	switch string(method) {
-	case "tools/list":
-		res, e = ss.toolsList(params)
-	case "resources/list":
-		res, e = ss.resourcesList(params)
-	case "resources/templates/list":
-		res, e = ss.templatesList(params)
-	case "prompts/list":
-		res, e = ss.promptsList(params)
-	case "resources/subscribe":
-		res, e = ss.subscribe(params, true)
-	case "resources/unsubscribe":
-		res, e = ss.subscribe(params, false)
-	case "logging/setLevel":
-		res, e = ss.setLevel(params)
-	default:
-		e = errorf(CodeMethodNotFound, "method %s not found", quote(string(method)))
-	}
+	ss.serveMethod(ctx, m, id, params, false)
+}
+
+// handshake answers initialize, then lets notifications follow.
+func (ss *Session) handshake(_ context.Context, id string, params json.RawMessage) {
+	res, e := ss.initialize(params)
 	ss.reply(id, res, e)
+	if e == nil {
+		ss.out.start() // notifications may follow the response now
+	}
 }
 
 // offers reports whether the session serves the methods of a capability:
@@ -303,10 +295,10 @@ func (ss *Session) offers(c capSet, n int) bool {
 // ignored, as JSON-RPC requires (a notification is never answered).
 func (ss *Session) notification(method []byte, params json.RawMessage) {
 	switch string(method) {
-	case "notifications/initialized":
+	case notificationInitialized:
 		// Accepted. Requests are served from the initialize response on,
 		// which is what clients that pipeline expect.
-	case "notifications/cancelled":
+	case notificationCancelled:
 		ss.cancelRequest(params)
 	default:
 		if ss.srv.cfg.logger.Enabled(context.Background(), slog.LevelDebug) {
@@ -592,23 +584,4 @@ func (c *call) modernOutcome(res encoder, e *Error) (encoder, *Error) {
 		return nil, modernError(e)
 	}
 	return modernEncoder{inner: res, srv: srv, cache: c.cache}, nil
-}
-
-// runUserCode starts the methods that run user code (each in its own
-// goroutine, cancellable) and reports whether method was one of them. Both
-// eras dispatch through it.
-func (ss *Session) runUserCode(ctx context.Context, id string, method []byte, params json.RawMessage) bool {
-	switch string(method) {
-	case "tools/call":
-		ss.toolsCall(ctx, id, params)
-	case "resources/read":
-		ss.resourcesRead(ctx, id, params)
-	case "prompts/get":
-		ss.promptsGet(ctx, id, params)
-	case "completion/complete":
-		ss.complete(ctx, id, params)
-	default:
-		return false
-	}
-	return true
 }

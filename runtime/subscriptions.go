@@ -12,12 +12,9 @@ const maxSubscriptions = 10000
 // NotifyResourceUpdated with that exact URI then reaches it. Unsubscribing
 // from a URI not subscribed to is not an error.
 func (ss *Session) subscribe(params json.RawMessage, on bool) (encoder, *Error) {
-	method := "resources/unsubscribe"
+	method := methodUnsubscribe
 	if on {
-		method = "resources/subscribe"
-	}
-	if !ss.offersResources() {
-		return nil, errorf(CodeMethodNotFound, "method %q not found: this server has no resources", method)
+		method = methodSubscribe
 	}
 	uri, _, e := uriParams(params, method)
 	if e != nil {

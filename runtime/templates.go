@@ -109,9 +109,6 @@ func (s *Server) ResourceTemplates() []ResourceTemplate {
 }
 
 func (ss *Session) templatesList(params json.RawMessage) (encoder, *Error) {
-	if !ss.offersResources() {
-		return nil, errorf(CodeMethodNotFound, `method "resources/templates/list" not found: this server has no resources`)
-	}
 	return page(ss, "resourceTemplates", ss.srv.templates.snapshot(), params)
 }
 

@@ -21,9 +21,6 @@ type ToolAnnotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
-// Bool returns a pointer to b, for the hints of ToolAnnotations.
-func Bool(b bool) *bool { return &b }
-
 // Tool is a tool as registered with AddTool: what tools/list advertises and
 // the handler tools/call runs.
 type Tool struct {
@@ -52,7 +49,7 @@ type Tool struct {
 
 	Handler ToolHandler
 
-	generated *schemaOrigin // set by GeneratedTool, for GeneratedSchemas
+	generated *schemaOrigin // set for the tools of generated code (genimpl), for their tests
 }
 
 // CallToolRequest is a tools/call request as a handler sees it.
@@ -161,7 +158,7 @@ func (s *Server) Tools() []Tool {
 }
 
 func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
-	return listMethod(ss, capTools, "tools", &ss.srv.tools, params)
+	return listMethod(ss, "tools", &ss.srv.tools, params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own

@@ -23,7 +23,7 @@ func TestToolsListWire(t *testing.T) {
 		"required": ["order_id"]
 	}`)
 	tool.OutputSchema = json.RawMessage(`{"type":"object","properties":{"status":{"type":"string"}}}`)
-	tool.Annotations = &runtime.ToolAnnotations{Title: "Lookup", ReadOnlyHint: runtime.Bool(true), DestructiveHint: runtime.Bool(false), IdempotentHint: runtime.Bool(true)}
+	tool.Annotations = &runtime.ToolAnnotations{Title: "Lookup", ReadOnlyHint: new(true), DestructiveHint: new(false), IdempotentHint: new(true)}
 	tool.Icons = []runtime.Icon{{Src: "data:image/png;base64,AA=="}}
 	tool.Meta = json.RawMessage(`{"ui": {"resourceUri": "ui://orders"}}`)
 	srv.AddTool(tool)
@@ -172,7 +172,7 @@ func TestToolsCallOutcomes(t *testing.T) {
 	}
 	add("fails", nil, errors.New("the warehouse API is down; retry in a minute"))
 	add("protocol", nil, fmt.Errorf("wrapped: %w", &runtime.Error{Code: runtime.CodeInvalidParams, Message: "bad cursor", Data: map[string]int{"at": 3}}))
-	add("unimplemented", nil, runtime.NotImplementedError{Kind: "tool", Name: "unimplemented"})
+	add("unimplemented", nil, &runtime.NotImplementedError{Kind: "tool", Name: "unimplemented"})
 	add("nothing", nil, nil)
 	add("business_error", runtime.ErrorResult("order A-1042 is already refunded"), nil)
 	add("nil_content", &runtime.CallToolResult{Content: []runtime.Content{nil}}, nil)

@@ -106,8 +106,8 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 }
 
 // inputCodec validates and decodes a tool's arguments. Its validator is
-// compiled at registration (TypedTool) or on first use (GeneratedTool, whose
-// schemas are trusted), through validate.Lazy.
+// compiled at registration (TypedTool) or on first use (genimpl.GeneratedTool,
+// whose schemas are trusted), through validate.Lazy.
 type inputCodec struct{ schema *validate.Lazy }
 
 func newInputCodec[In any](t *Tool) *inputCodec {

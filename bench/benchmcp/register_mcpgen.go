@@ -6,6 +6,7 @@ package benchmcp
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Echo the text back.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`),
@@ -40,7 +41,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.Echo,
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Place an order and get a one-line summary of it.",
 			InputSchema: json.RawMessage(`{"$defs":{"Customer":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"email":{"type":"string"},"tier":{"type":"string","enum":["free","pro","enterprise"]}},"required":["id","name","email","tier"],"additionalProperties":false},"Address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"},"postal_code":{"type":"string"},"country":{"type":"string","description":"ISO 3166-1 alpha-2 code.","pattern":"^[A-Z]{2}$"}},"required":["street","city","postal_code","country"],"additionalProperties":false},"LineItem":{"type":"object","properties":{"sku":{"type":"string"},"quantity":{"type":"integer","minimum":1},"unit_price":{"type":"number","description":"Price of one unit.","minimum":0}},"required":["sku","quantity","unit_price"],"additionalProperties":false}},"type":"object","properties":{"order_id":{"type":"string","pattern":"^[A-Z]-\\d{4}$"},"customer":{"$ref":"#/$defs/Customer"},"shipping_address":{"$ref":"#/$defs/Address"},"billing_address":{"$ref":"#/$defs/Address"},"lines":{"type":"array","items":{"$ref":"#/$defs/LineItem"},"minItems":1},"currency":{"type":"string","enum":["EUR","USD","GBP"]},"priority":{"type":"string","enum":["low","normal","high"]},"gift":{"type":"boolean"},"express":{"type":"boolean"},"discount_percent":{"type":"number","minimum":0,"maximum":100},"note":{"type":"string","maxLength":500},"tags":{"type":"array","items":{"type":"string"}}},"required":["order_id","customer","shipping_address","lines","currency","priority"],"additionalProperties":false}`),
@@ -48,7 +49,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.Order,
 	))
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Summary statistics of a list of numbers.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"values":{"type":"array","items":{"type":"number"},"minItems":1}},"required":["values"],"additionalProperties":false}`),

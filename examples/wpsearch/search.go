@@ -51,7 +51,7 @@ func (l library) SearchPosts(ctx context.Context, in *wpsearchmcp.SearchPostsInp
 		link := wpsearchmcp.PostParams{ID: h.p.ID}.Link()
 		link.Title = h.p.Title
 		link.Description = fmt.Sprintf("%s (%s, %s)", h.p.Summary, h.p.Category, h.p.Published)
-		link.Size = runtime.Ptr(int64(len(h.p.Body)))
+		link.Size = new(int64(len(h.p.Body)))
 		res.Content = append(res.Content, link)
 	}
 	return res, nil

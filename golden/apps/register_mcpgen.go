@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -40,9 +41,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
-		runtime.GeneratedTool(
+		genimpl.GeneratedTool(
 			runtime.Tool{
-				Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
+				Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 				Description:  "Show the task board; the view lists its cards.",
 				Name:         "show_board",
 				OutputSchema: json.RawMessage(`{"type":"object","properties":{"cards":{"type":"array","items":{"type":"string"},"maxItems":50},"total":{"type":"integer"}},"required":["cards","total"],"additionalProperties":false}`),
@@ -54,9 +55,9 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.ToolUI{ResourceURI: "ui://apps/board"},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.GeneratedToolResult(
+		genimpl.GeneratedToolResult(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
+				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 				Description: "The detail of one card, for the board view only.",
 				InputSchema: json.RawMessage(`{"type":"object","properties":{"card":{"type":"string","description":"The card's id.","maxLength":64}},"required":["card"],"additionalProperties":false}`),
 				Name:        "card_detail",
@@ -69,9 +70,9 @@ func Register(s *runtime.Server, h Handler) {
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.GeneratedToolResult(
+		genimpl.GeneratedToolResult(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
+				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 				Description: "Draw the burn-down chart of the sprint.",
 				Name:        "chart",
 			},
@@ -85,7 +86,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.GeneratedToolResult(
+		genimpl.GeneratedToolResult(
 			runtime.Tool{
 				Description: "Move a card to another column of the board.",
 				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
@@ -112,9 +113,9 @@ func Register(s *runtime.Server, h Handler) {
 				ConnectDomains:  []string{"https://api.example.com"},
 				ResourceDomains: []string{"https://*.cdn.example.com"},
 			},
-			PrefersBorder: runtime.Bool(true),
+			PrefersBorder: new(true),
 		},
-		runtime.StaticHTML(htmlOfBoardView),
+		genimpl.StaticHTML(htmlOfBoardView),
 	))
 	s.AddResource(runtime.AppResource(
 		runtime.Resource{

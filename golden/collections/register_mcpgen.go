@@ -6,6 +6,7 @@ package collections
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Exercises arrays and maps.",
 			InputSchema:  json.RawMessage(`{"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}},"type":"object","properties":{"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":20},"description":"Free-form labels.","maxItems":10,"uniqueItems":true},"ids":{"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":50},"codes":{"type":"array","items":{"type":"string","pattern":"^[A-Z]+$"}},"levels":{"type":"array","items":{"type":"string","enum":["low","high"]}},"points":{"type":"array","items":{"$ref":"#/$defs/Point"}},"matrix":{"type":"array","items":{"type":"array","items":{"type":"number"}}},"entries":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer"}},"required":["key"],"additionalProperties":false}},"labels":{"type":"object","additionalProperties":{"type":"string"}},"counters":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"groups":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/Point"}}}},"required":["ids"],"additionalProperties":false}`),

@@ -22,7 +22,7 @@ type Tags []TagsItem
 // JSONSchemaExtend adds to the reflected JSON Schema of Tags what struct tags cannot say.
 func (Tags) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "Free-form labels."
-	s.MaxItems = runtime.Ptr(uint64(10))
+	s.MaxItems = new(uint64(10))
 	s.UniqueItems = true
 }
 
@@ -37,8 +37,8 @@ type TagsItem string
 
 // JSONSchemaExtend adds to the reflected JSON Schema of TagsItem what struct tags cannot say.
 func (TagsItem) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.MinLength = runtime.Ptr(uint64(1))
-	s.MaxLength = runtime.Ptr(uint64(20))
+	s.MinLength = new(uint64(1))
+	s.MaxLength = new(uint64(20))
 }
 
 // CollectInput is the input of tool "collect" (mcpgen.yaml:20).

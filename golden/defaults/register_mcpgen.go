@@ -6,6 +6,7 @@ package defaults
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Every scalar default, and what a client sends explicitly.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},"offset":{"type":"integer","description":"Required, so its default is never applied.","default":0},"exact":{"type":"boolean","default":false},"boost":{"type":"number","default":1.5},"tone":{"type":"string","enum":["formal","casual"],"default":"formal"},"ratio":{"type":"number","minimum":0,"maximum":1,"default":0.25},"ratio_default":{"type":"number","minimum":0,"maximum":1,"default":0.5},"sort":{"type":"string","enum":["relevance","date"],"default":"date"},"label":{"oneOf":[{"type":"string","default":"none"},{"type":"null"}]},"cursor":{"oneOf":[{"type":"string","default":null},{"type":"null"}]}},"required":["query","offset"],"additionalProperties":false}`),
@@ -41,7 +42,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.Search,
 	))
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Defaults of arrays, maps and objects, and defaults inside them.",
 			InputSchema:  json.RawMessage(`{"$defs":{"Line":{"type":"object","properties":{"sku":{"type":"string","minLength":1},"qty":{"type":"integer","minimum":1,"default":1}},"required":["sku"],"additionalProperties":false}},"type":"object","properties":{"lines":{"type":"array","items":{"$ref":"#/$defs/Line"}},"extra_lines":{"type":"array","items":{"$ref":"#/$defs/Line"},"default":[{"sku":"gift"}]},"tags":{"type":"array","items":{"type":"string"},"default":["new"]},"by_shelf":{"type":"object","additionalProperties":{"$ref":"#/$defs/Line"}},"groups":{"type":"array","items":{"type":"array","items":{"$ref":"#/$defs/Line"}}},"shipping":{"type":"object","properties":{"method":{"type":"string","enum":["post","courier"],"default":"post"},"address":{"type":"object","properties":{"country":{"type":"string","default":"FR"},"city":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false,"default":{}},"gift":{"oneOf":[{"$ref":"#/$defs/Line"},{"type":"null"}]},"notes":{"oneOf":[{"type":"array","items":{"type":"string"},"default":[]},{"type":"null"}]},"meta":{"default":{"source":"mcp"}}},"required":["gift"],"additionalProperties":false}`),

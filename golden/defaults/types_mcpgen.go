@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -143,7 +144,7 @@ func (x *SearchInput) ApplyDefaults() {
 		x.Sort = runtime.Some(SearchInputSortDate)
 	}
 	if !x.Label.Set {
-		x.Label = runtime.Some(runtime.Ptr("none"))
+		x.Label = runtime.Some(new("none"))
 	}
 	if !x.Cursor.Set {
 		x.Cursor = runtime.Some[*string](nil)
@@ -207,13 +208,13 @@ func (OrderInput) JSONSchemaExtend(s *jsonschema.Schema) {
 func (x *OrderInput) ApplyDefaults() {
 	x.Lines.ApplyDefaults()
 	if x.ExtraLines == nil {
-		runtime.DecodeDefault(&x.ExtraLines, `[{"sku":"gift"}]`)
+		genimpl.DecodeDefault(&x.ExtraLines, `[{"sku":"gift"}]`)
 	}
 	for i := range x.ExtraLines {
 		x.ExtraLines[i].ApplyDefaults()
 	}
 	if x.Tags == nil {
-		runtime.DecodeDefault(&x.Tags, `["new"]`)
+		genimpl.DecodeDefault(&x.Tags, `["new"]`)
 	}
 	for k, v := range x.ByShelf {
 		v.ApplyDefaults()
@@ -225,7 +226,7 @@ func (x *OrderInput) ApplyDefaults() {
 		}
 	}
 	if !x.Shipping.Set {
-		runtime.DecodeDefault(&x.Shipping, `{}`)
+		genimpl.DecodeDefault(&x.Shipping, `{}`)
 	}
 	if x.Shipping.Set {
 		x.Shipping.Value.ApplyDefaults()
@@ -234,10 +235,10 @@ func (x *OrderInput) ApplyDefaults() {
 		x.Gift.ApplyDefaults()
 	}
 	if !x.Notes.Set {
-		runtime.DecodeDefault(&x.Notes, `[]`)
+		genimpl.DecodeDefault(&x.Notes, `[]`)
 	}
 	if x.Meta == nil {
-		runtime.DecodeDefault(&x.Meta, `{"source":"mcp"}`)
+		genimpl.DecodeDefault(&x.Meta, `{"source":"mcp"}`)
 	}
 }
 

@@ -6,6 +6,7 @@ package idempotency
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"time"
 )
 
@@ -33,9 +34,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Annotations:  &runtime.ToolAnnotations{IdempotentHint: runtime.Bool(true)},
+			Annotations:  &runtime.ToolAnnotations{IdempotentHint: new(true)},
 			Description:  "Sends a message once per key (kept for the default 24 hours).",
 			Idempotency:  &runtime.Idempotency{Key: "idempotency_key"},
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"text":{"type":"string"},"idempotency_key":{"type":"string","minLength":8}},"required":["to","text","idempotency_key"],"additionalProperties":false}`),
@@ -44,11 +45,11 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.SendMessage,
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: runtime.Bool(true),
-				IdempotentHint:  runtime.Bool(true),
+				DestructiveHint: new(true),
+				IdempotentHint:  new(true),
 			},
 			Description: "Moves money once per key, remembered for 90 minutes.",
 			Idempotency: &runtime.Idempotency{

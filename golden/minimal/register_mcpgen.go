@@ -6,6 +6,7 @@ package minimal
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Answers pong.",
 			Name:        "ping_me",

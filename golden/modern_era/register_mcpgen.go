@@ -6,6 +6,7 @@ package modernera
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"time"
 )
 
@@ -51,7 +52,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Runs a query in a region; gateways route on the Mcp-Param-Region header.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run it.","x-mcp-header":"Region"},"priority":{"type":"integer","x-mcp-header":"Priority"},"dry_run":{"type":"boolean","x-mcp-header":"Dry-Run"},"query":{"type":"string"}},"required":["region","query"],"additionalProperties":false}`),

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -33,7 +34,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Dots and dashes in a tool name.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"user_id":{"type":"string"},"userUrl":{"type":"string","format":"uri"},"x-request-id":{"type":"string"},"2fa":{"type":"boolean"}},"required":["user_id"],"additionalProperties":false}`),
@@ -42,7 +43,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.APIV2GetUser,
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Initialisms at the end.",
 			Name:        "get_user_url",

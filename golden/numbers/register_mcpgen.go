@@ -6,6 +6,7 @@ package numbers
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Exercises every numeric constraint.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer","minimum":1,"maximum":1000,"default":10},"ratio":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1},"step":{"type":"integer","multipleOf":5},"fine":{"type":"number","minimum":-2.5,"multipleOf":0.25},"percent":{"type":"number","description":"A percentage.","minimum":0,"maximum":100},"priority":{"type":"integer","description":"1 is the highest.","enum":[1,2,3]},"weight":{"type":"number","enum":[0.5,1,2.5]},"big":{"type":"integer","maximum":9007199254740993},"enabled":{"type":"boolean","default":true}},"required":["count","percent"],"additionalProperties":false}`),

@@ -6,6 +6,7 @@ package objects
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Exercises objects, optional and nullable values, and any.",
 			InputSchema:  json.RawMessage(`{"$defs":{"Address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"},"zip":{"oneOf":[{"type":"string"},{"type":"null"}]}},"required":["street","city","zip"],"additionalProperties":false,"description":"A postal address."}},"type":"object","properties":{"name":{"type":"string"},"nickname":{"oneOf":[{"type":"string"},{"type":"null"}]},"age":{"oneOf":[{"type":"integer","minimum":0},{"type":"null"}]},"home":{"$ref":"#/$defs/Address"},"work":{"oneOf":[{"$ref":"#/$defs/Address","description":"Leave null when not employed."},{"type":"null"}]},"settings":{"type":"object","properties":{"theme":{"type":"string","enum":["light","dark"]}},"additionalProperties":true,"description":"Free settings; any key is kept."},"contact":{"type":"object","properties":{"email":{"type":"string","format":"email"},"phone":{"type":"string"},"preferred":{"type":"string","enum":["email","phone"],"default":"email"}},"required":["email"],"additionalProperties":false},"extra":{"description":"Anything at all."},"history":{"oneOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"required":["name","nickname","home"],"additionalProperties":false}`),

@@ -6,6 +6,7 @@ package prompts
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -55,7 +56,7 @@ func Register(s *runtime.Server, h Handler) {
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "ticket_id":
-					return runtime.CompleteList(h.CompleteTriageTicketTicketID(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteTriageTicketTicketID(ctx, req.Value, req.Context))
 				case "tone":
 					return runtime.CompleteValues(req.Value, "formal", "friendly"), nil
 				}

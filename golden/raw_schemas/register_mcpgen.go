@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -33,7 +34,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
 			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`),
@@ -43,7 +44,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.JSONSchema202012Tool(ctx, *in)
 		},
 	))
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "One of two shapes, told apart by kind.",
 			InputSchema:  json.RawMessage(`{"type":"object","required":["kind"],"properties":{"kind":{"enum":["circle","square"]},"radius":{"type":"number","exclusiveMinimum":0},"side":{"type":"number","exclusiveMinimum":0}},"if":{"properties":{"kind":{"const":"circle"}}},"then":{"required":["radius"]},"else":{"required":["side"]}}`),

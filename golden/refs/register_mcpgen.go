@@ -6,6 +6,7 @@ package refs
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Walks a tree.",
 			Name:         "walk_tree",
@@ -40,7 +41,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.WalkTree,
 	))
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Takes a named type as its whole input.",
 			InputSchema:  json.RawMessage(`{"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}},"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}`),

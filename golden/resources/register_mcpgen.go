@@ -37,7 +37,7 @@ func Register(s *runtime.Server, h Handler) {
 			Annotations: &runtime.Annotations{
 				Audience:     []string{"user", "assistant"},
 				LastModified: "2026-11-01T00:00:00Z",
-				Priority:     runtime.Ptr(float64(0.8)),
+				Priority:     new(float64(0.8)),
 			},
 			Description: "The project's read-me.",
 			MimeType:    "text/markdown",
@@ -55,7 +55,7 @@ func Register(s *runtime.Server, h Handler) {
 			}},
 			MimeType: "image/png",
 			Name:     "logo",
-			Size:     runtime.Ptr(int64(int64(68))),
+			Size:     new(int64(int64(68))),
 			URI:      "assets://logo.png",
 		},
 		h.ReadLogo,

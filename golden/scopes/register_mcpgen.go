@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -33,9 +34,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: runtime.Bool(true)},
+			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 			Description: "Lists expenses. Needs the server's default scope.",
 			Name:        "list_expenses",
 			Scopes:      []string{"expenses:read"},
@@ -44,7 +45,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.ListExpenses(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Files an expense.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"integer","minimum":1}},"required":["amount"],"additionalProperties":false}`),
@@ -53,7 +54,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.FileExpense,
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Answers pong; needs no scope.",
 			Name:        "ping",

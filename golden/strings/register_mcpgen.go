@@ -6,6 +6,7 @@ package strings
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -32,7 +33,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Exercises every string constraint.",
 			InputSchema:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"title\":\"Slug\",\"description\":\"A URL slug.\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"minLength\":1,\"maxLength\":64,\"examples\":[\"hello-world\"]},\"plain\":{\"type\":\"string\"},\"code\":{\"type\":\"string\",\"title\":\"Country code\",\"pattern\":\"^[A-Z]{2,3}$\"},\"email\":{\"type\":\"string\",\"format\":\"email\"},\"when\":{\"type\":\"string\",\"description\":\"When it happened, in RFC 3339: \\\"2026-11-29T12:00:00Z\\\".\",\"format\":\"date-time\"},\"short\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":5},\"color\":{\"type\":\"string\",\"description\":\"A colour.\",\"enum\":[\"red\",\"green\",\"light-blue\"],\"default\":\"red\"},\"size\":{\"type\":\"string\",\"enum\":[\"S\",\"M\",\"L\",\"XL\"],\"default\":\"M\"},\"note\":{\"type\":\"string\",\"default\":\"none, really\",\"examples\":[\"hi\",\"a, b\"]},\"quoted\":{\"type\":\"string\",\"description\":\"Backquotes ` and quotes \\\" survive.\",\"pattern\":\"^\\\"[^\\\"`]*\\\"$\"}},\"required\":[\"slug\",\"plain\",\"color\"],\"additionalProperties\":false}"),

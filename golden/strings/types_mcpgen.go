@@ -24,8 +24,8 @@ func (Slug) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Title = "Slug"
 	s.Description = "A URL slug."
 	s.Pattern = `^[a-z0-9]+(-[a-z0-9]+)*$`
-	s.MinLength = runtime.Ptr(uint64(1))
-	s.MaxLength = runtime.Ptr(uint64(64))
+	s.MinLength = new(uint64(1))
+	s.MaxLength = new(uint64(64))
 	s.Examples = []any{json.RawMessage(`"hello-world"`)}
 }
 

@@ -6,6 +6,7 @@ package templates
 import (
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -105,7 +106,7 @@ const TreeURITemplate = "tree://root{/segments*}"
 
 // Expand returns the URI that these values name.
 func (p TreeParams) Expand() string {
-	vars := map[string]any{"segments": runtime.Strings(p.Segments)}
+	vars := map[string]any{"segments": genimpl.Strings(p.Segments)}
 	return runtime.ExpandURITemplate(TreeURITemplate, vars)
 }
 

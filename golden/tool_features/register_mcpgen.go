@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -49,12 +50,12 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				IdempotentHint: runtime.Bool(true),
-				OpenWorldHint:  runtime.Bool(false),
-				ReadOnlyHint:   runtime.Bool(true),
+				IdempotentHint: new(true),
+				OpenWorldHint:  new(false),
+				ReadOnlyHint:   new(true),
 				Title:          "Things",
 			},
 			Description:  "Lists things. Takes nothing, returns a list.",
@@ -68,11 +69,11 @@ func Register(s *runtime.Server, h Handler) {
 			return h.ListThings(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: runtime.Bool(true),
-				IdempotentHint:  runtime.Bool(true),
+				DestructiveHint: new(true),
+				IdempotentHint:  new(true),
 			},
 			Description: "Deletes a thing.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
@@ -80,7 +81,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.DeleteThing,
 	))
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Description:  "Counts things; the output is a bare integer.",
 			Name:         "count_things",
@@ -90,7 +91,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.CountThings(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns content blocks built by the handler.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"format":{"type":"string","enum":["text","image"]}},"additionalProperties":false}`),

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 	"time"
 )
 
@@ -35,7 +36,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a simple text response.",
 			Name:        "test_simple_text",
@@ -44,7 +45,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestSimpleText(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an image (a 1x1 PNG).",
 			Name:        "test_image_content",
@@ -53,7 +54,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestImageContent(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a short WAV sound.",
 			Name:        "test_audio_content",
@@ -62,7 +63,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestAudioContent(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an embedded text resource.",
 			Name:        "test_embedded_resource",
@@ -71,7 +72,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestEmbeddedResource(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns text, an image and an embedded resource.",
 			Name:        "test_multiple_content_types",
@@ -80,7 +81,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestMultipleContentTypes(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Sends three log messages while it runs.",
 			Name:        "test_tool_with_logging",
@@ -89,7 +90,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestToolWithLogging(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Always fails with a tool execution error.",
 			Name:        "test_error_handling",
@@ -98,7 +99,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestErrorHandling(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Reports progress 0, 50 and 100 out of 100.",
 			Name:        "test_tool_with_progress",
@@ -107,7 +108,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestToolWithProgress(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client's model to complete a prompt.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the model."}},"required":["prompt"],"additionalProperties":false}`),
@@ -115,7 +116,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.TestSampling,
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for a username and an email.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"The message shown to the user."}},"required":["message"],"additionalProperties":false}`),
@@ -123,7 +124,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.TestElicitation,
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for values that all have defaults (SEP-1034).",
 			Name:        "test_elicitation_sep1034_defaults",
@@ -132,7 +133,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestElicitationSep1034Defaults(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user to choose among every enum form (SEP-1330).",
 			Name:        "test_elicitation_sep1330_enums",
@@ -141,7 +142,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestElicitationSep1330Enums(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
 			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`),
@@ -151,7 +152,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.JSONSchema202012Tool(ctx, *in)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Closes its response stream early, then answers (SEP-1699 polling).",
 			Name:        "test_reconnection",
@@ -160,7 +161,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestReconnection(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
 			Name:        "test_missing_capability",
@@ -169,7 +170,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestMissingCapability(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
 			Name:        "test_trigger_tool_change",
@@ -178,7 +179,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestTriggerToolChange(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
 			Name:        "test_trigger_prompt_change",
@@ -187,7 +188,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestTriggerPromptChange(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never a request.",
 			Name:        "test_streaming_elicitation",
@@ -196,7 +197,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestStreamingElicitation(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
 			Name:        "test_logging_tool",
@@ -205,7 +206,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestLoggingTool(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user's name (input key user_name), then greets them.",
 			Name:        "test_input_required_result_elicitation",
@@ -214,7 +215,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultElicitation(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client's model the capital of France (input key capital_question).",
 			Name:        "test_input_required_result_sampling",
@@ -223,7 +224,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultSampling(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client for its roots (input key client_roots).",
 			Name:        "test_input_required_result_list_roots",
@@ -232,7 +233,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultListRoots(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
 			Name:        "test_input_required_result_request_state",
@@ -241,7 +242,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultRequestState(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks in one round for a name, a greeting from the model and the roots.",
 			Name:        "test_input_required_result_multiple_inputs",
@@ -250,7 +251,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultMultipleInputs(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
 			Name:        "test_input_required_result_multi_round",
@@ -259,7 +260,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultMultiRound(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
 			Name:        "test_input_required_result_tampered_state",
@@ -268,7 +269,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultTamperedState(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
 			Name:        "test_input_required_result_capabilities",
@@ -277,7 +278,7 @@ func Register(s *runtime.Server, h Handler) {
 			return h.TestInputRequiredResultCapabilities(ctx)
 		},
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, which the server checks.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run the query.","x-mcp-header":"Region"},"query":{"type":"string","description":"The query."}},"required":["region","query"],"additionalProperties":false}`),
@@ -347,7 +348,7 @@ func Register(s *runtime.Server, h Handler) {
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "arg1":
-					return runtime.CompleteList(h.CompleteTestPromptWithArgumentsArg1(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteTestPromptWithArgumentsArg1(ctx, req.Value, req.Context))
 				}
 				return nil, nil
 			},

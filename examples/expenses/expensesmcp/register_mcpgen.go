@@ -7,6 +7,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -43,11 +44,11 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
-		runtime.GeneratedTool(
+		genimpl.GeneratedTool(
 			runtime.Tool{
 				Annotations: &runtime.ToolAnnotations{
-					OpenWorldHint: runtime.Bool(false),
-					ReadOnlyHint:  runtime.Bool(true),
+					OpenWorldHint: new(false),
+					ReadOnlyHint:  new(true),
 				},
 				Description:  "Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and a snapshot id; optionally only one status or category. Use it to answer questions about spending and to find expenses waiting for approval.",
 				InputSchema:  json.RawMessage(`{"type":"object","properties":{"month":{"type":"string","description":"A month such as 2026-10.","pattern":"^\\d{4}-(0[1-9]|1[0-2])$"},"status":{"type":"string","enum":["pending","approved","rejected"],"description":"Only expenses in this status."},"category":{"type":"string","enum":["travel","meals","software","hardware","office"],"description":"Only expenses of this category."}},"required":["month"],"additionalProperties":false}`),
@@ -60,11 +61,11 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.ToolUI{ResourceURI: "ui://expenses/explorer"},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.GeneratedTool(
+		genimpl.GeneratedTool(
 			runtime.Tool{
 				Annotations: &runtime.ToolAnnotations{
-					OpenWorldHint: runtime.Bool(false),
-					ReadOnlyHint:  runtime.Bool(true),
+					OpenWorldHint: new(false),
+					ReadOnlyHint:  new(true),
 				},
 				Description:  "The full record of one expense (purpose, line items, approval history), for the explorer view's drill-down.",
 				InputSchema:  json.RawMessage(`{"type":"object","properties":{"expense_id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"}},"required":["expense_id"],"additionalProperties":false}`),
@@ -80,13 +81,13 @@ func Register(s *runtime.Server, h Handler) {
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		runtime.GeneratedTool(
+		genimpl.GeneratedTool(
 			runtime.Tool{
 				Annotations: &runtime.ToolAnnotations{
-					DestructiveHint: runtime.Bool(false),
-					IdempotentHint:  runtime.Bool(true),
-					OpenWorldHint:   runtime.Bool(false),
-					ReadOnlyHint:    runtime.Bool(false),
+					DestructiveHint: new(false),
+					IdempotentHint:  new(true),
+					OpenWorldHint:   new(false),
+					ReadOnlyHint:    new(false),
 				},
 				Description:  "Approve one pending expense as the signed-in user, from the explorer view. The server checks again that the expense is pending, unchanged since the snapshot (expected_version) and within the approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.",
 				Idempotency:  &runtime.Idempotency{Key: "idempotency_key"},
@@ -109,7 +110,7 @@ func Register(s *runtime.Server, h Handler) {
 			Title:       "Expense explorer",
 			URI:         "ui://expenses/explorer",
 		},
-		runtime.AppUI{PrefersBorder: runtime.Bool(true)},
-		runtime.StaticHTML(htmlOfExplorer),
+		runtime.AppUI{PrefersBorder: new(true)},
+		genimpl.StaticHTML(htmlOfExplorer),
 	))
 }

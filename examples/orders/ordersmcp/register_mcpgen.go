@@ -6,6 +6,7 @@ package ordersmcp
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -36,12 +37,12 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				IdempotentHint: runtime.Bool(true),
-				OpenWorldHint:  runtime.Bool(false),
-				ReadOnlyHint:   runtime.Bool(true),
+				IdempotentHint: new(true),
+				OpenWorldHint:  new(false),
+				ReadOnlyHint:   new(true),
 			},
 			Description:  "Look up an order by its id. Read-only; use it before any write.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string","description":"An order id such as A-1042.","pattern":"^[A-Z]-\\d{4}$","examples":["A-1042"]}},"required":["order_id"],"additionalProperties":false}`),
@@ -52,13 +53,13 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.LookupOrder,
 	))
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: runtime.Bool(false),
-				IdempotentHint:  runtime.Bool(false),
-				OpenWorldHint:   runtime.Bool(false),
-				ReadOnlyHint:    runtime.Bool(false),
+				DestructiveHint: new(false),
+				IdempotentHint:  new(false),
+				OpenWorldHint:   new(false),
+				ReadOnlyHint:    new(false),
 			},
 			Description:  "Add an internal note to an order. The customer never sees notes.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string","description":"An order id such as A-1042.","pattern":"^[A-Z]-\\d{4}$","examples":["A-1042"]},"text":{"type":"string","description":"The note, in plain text.","minLength":1,"maxLength":2000},"pinned":{"type":"boolean","description":"Show the note first.","default":false}},"required":["order_id","text"],"additionalProperties":false}`),
@@ -69,12 +70,12 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.CreateNote,
 	))
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: runtime.Bool(true),
-				IdempotentHint:  runtime.Bool(true),
-				OpenWorldHint:   runtime.Bool(true),
+				DestructiveHint: new(true),
+				IdempotentHint:  new(true),
+				OpenWorldHint:   new(true),
 			},
 			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before calling. Retrying with the same idempotency_key never refunds twice.",
 			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},

@@ -6,6 +6,7 @@ package readmemcp
 import (
 	"context"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -51,9 +52,9 @@ func Register(s *runtime.Server, h Handler) {
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "owner":
-					return runtime.CompleteList(h.CompleteReadmeOwner(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteReadmeOwner(ctx, req.Value, req.Context))
 				case "repo":
-					return runtime.CompleteList(h.CompleteReadmeRepo(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteReadmeRepo(ctx, req.Value, req.Context))
 				}
 				return nil, nil
 			},
@@ -70,7 +71,7 @@ func Register(s *runtime.Server, h Handler) {
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "path":
-					return runtime.CompleteList(h.CompleteFilePath(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteFilePath(ctx, req.Value, req.Context))
 				}
 				return nil, nil
 			},

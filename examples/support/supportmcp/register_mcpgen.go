@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -37,13 +38,13 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: runtime.Bool(false),
-				IdempotentHint:  runtime.Bool(true),
-				OpenWorldHint:   runtime.Bool(true),
-				ReadOnlyHint:    runtime.Bool(false),
+				DestructiveHint: new(false),
+				IdempotentHint:  new(true),
+				OpenWorldHint:   new(true),
+				ReadOnlyHint:    new(false),
 			},
 			Description:  "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
 			Idempotency:  &runtime.Idempotency{Key: "idempotency_key"},
@@ -54,13 +55,13 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReplyToTicket,
 	))
-	s.AddTool(runtime.GeneratedTool(
+	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: runtime.Bool(false),
-				IdempotentHint:  runtime.Bool(true),
-				OpenWorldHint:   runtime.Bool(false),
-				ReadOnlyHint:    runtime.Bool(false),
+				DestructiveHint: new(false),
+				IdempotentHint:  new(true),
+				OpenWorldHint:   new(false),
+				ReadOnlyHint:    new(false),
 			},
 			Description:  "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is already at changes nothing; a ticket never goes back down a level.",
 			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"level":{"type":"string","description":"Who takes the ticket over.","enum":["tier2","engineering"]},"reason":{"type":"string","description":"What the next level needs to know, e.g. steps to reproduce.","minLength":10,"maxLength":1000}},"required":["id","level","reason"],"additionalProperties":false}`),
@@ -95,7 +96,7 @@ func Register(s *runtime.Server, h Handler) {
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "id":
-					return runtime.CompleteList(h.CompleteTicketID(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteTicketID(ctx, req.Value, req.Context))
 				}
 				return nil, nil
 			},
@@ -123,9 +124,9 @@ func Register(s *runtime.Server, h Handler) {
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "ticket_id":
-					return runtime.CompleteList(h.CompleteTriageTicketTicketID(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteTriageTicketTicketID(ctx, req.Value, req.Context))
 				case "customer":
-					return runtime.CompleteList(h.CompleteTriageTicketCustomer(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteTriageTicketCustomer(ctx, req.Value, req.Context))
 				}
 				return nil, nil
 			},
@@ -163,7 +164,7 @@ func Register(s *runtime.Server, h Handler) {
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "ticket_id":
-					return runtime.CompleteList(h.CompleteDraftReplyTicketID(ctx, req.Value, req.Context))
+					return genimpl.CompleteList(h.CompleteDraftReplyTicketID(ctx, req.Value, req.Context))
 				case "tone":
 					return runtime.CompleteValues(req.Value, "formal", "friendly"), nil
 				}

@@ -6,6 +6,7 @@ package wpsearchmcp
 import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -36,12 +37,12 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // Tool schemas are constants the generator computed from the spec; tests prove
 // they equal the reflection of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(runtime.GeneratedToolResult(
+	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{
-				IdempotentHint: runtime.Bool(true),
-				OpenWorldHint:  runtime.Bool(false),
-				ReadOnlyHint:   runtime.Bool(true),
+				IdempotentHint: new(true),
+				OpenWorldHint:  new(false),
+				ReadOnlyHint:   new(true),
 			},
 			Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match first), with its title and a short description, and never the article itself: read the posts you need with resources/read on their post:// URI.",
 			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Words to look for in titles and bodies; every word must match.","minLength":1,"maxLength":200,"examples":["caching"]},"limit":{"type":"integer","description":"How many links to return at most.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`),

@@ -1,0 +1,61 @@
+package genimpl
+
+import (
+	"context"
+	"reflect"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
+)
+
+// GeneratedTool is runtime.TypedTool for generated code. The generator
+// writes each tool's schemas into t.InputSchema and t.OutputSchema as
+// constants computed from the spec, so registering a tool reflects nothing
+// and compiles nothing: the validators are compiled on the tool's first
+// call. A nil schema (the generator leaves one where only reflection knows
+// it, for fields of an existing Go type) is reflected as TypedTool does.
+// Validation per call is TypedTool's.
+//
+// In and Out must be pointer types (*XInput, *XOutput), not the structs:
+// all pointers share one GC shape, so the compiler compiles one adapter for
+// all the tools of a package instead of one per tool. The handler gets a
+// new In per call; a nil Out with a nil error is an isError result.
+func GeneratedTool[In, Out any](t runtime.Tool, fn func(ctx context.Context, in In) (Out, error)) runtime.Tool {
+	return newTool(t, reflect.TypeFor[In](), reflect.TypeFor[Out](), func(ctx context.Context, in any) (any, error) {
+		out, err := fn(ctx, in.(In))
+		var none Out // a nil pointer: no output
+		if any(out) == any(none) {
+			return nil, err
+		}
+		return out, err
+	})
+}
+
+// GeneratedToolResult is runtime.TypedToolResult for generated code: see
+// GeneratedTool. In must be a pointer type.
+func GeneratedToolResult[In any](t runtime.Tool, fn func(ctx context.Context, in In) (*runtime.CallToolResult, error)) runtime.Tool {
+	return newTool(t, reflect.TypeFor[In](), nil, func(ctx context.Context, in any) (any, error) {
+		return fn(ctx, in.(In))
+	})
+}
+
+// SchemaSources are the schemas of a generated tool twice: as its
+// validators use them (the constants the generator wrote) and as
+// reflection derives them from its Go types (what TypedTool would use).
+type SchemaSources = gensupport.SchemaSources
+
+// Schemas returns the schema sources of t, a tool returned by
+// GeneratedTool or GeneratedToolResult (ok is false for any other tool).
+// The generator's tests compare them to prove that generated schemas and
+// generated types cannot drift apart; it reflects, so it is meant for
+// tests only.
+func Schemas(t runtime.Tool) (s SchemaSources, ok bool) {
+	return toolSchemas(t)
+}
+
+// The hooks of package runtime, as their types (runtime's init, which set
+// them, ran before this package's: genimpl imports runtime).
+var (
+	newTool     = gensupport.Tool.(func(runtime.Tool, reflect.Type, reflect.Type, gensupport.Call) runtime.Tool)
+	toolSchemas = gensupport.Schemas.(func(runtime.Tool) (SchemaSources, bool))
+)

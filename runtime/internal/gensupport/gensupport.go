@@ -1,0 +1,46 @@
+// Package gensupport is what package runtime shares with package
+// runtime/genimpl (the support of generated code) without exporting it to
+// everyone: the tool adapter of generated code needs runtime's unexported
+// validation and encoding, and runtime cannot import genimpl (genimpl
+// imports runtime for its types). So runtime installs the hooks below in
+// its init, and genimpl calls them. The hooks are typed any because this
+// package cannot name runtime's types without an import cycle; genimpl,
+// which can, asserts each to its func type once, at its init. A runtime.Tool
+// passes by value (a pointer passed through a func variable would escape:
+// one more allocation per registered tool).
+package gensupport
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// MaxCompletionValues is the protocol's cap on the values of one
+// completion/complete result.
+const MaxCompletionValues = 100
+
+// Call is a generated handler with its types erased: in is the call's
+// decoded *XInput, out its *XOutput (nil for none) or, for a handler that
+// builds its own result, its *runtime.CallToolResult.
+type Call func(ctx context.Context, in any) (out any, err error)
+
+// Tool is a func(t runtime.Tool, inPtr, outPtr reflect.Type, call Call)
+// runtime.Tool, set by package runtime. It returns t with its Handler set
+// to decode a call's arguments into a new value of inPtr's element type,
+// run call, and encode what it returns: validated against the tool's output
+// schema when outPtr (the pointer type of the output) is not nil, taken as
+// the *runtime.CallToolResult otherwise. Schemas the generator left nil are
+// reflected from the types.
+var Tool any
+
+// SchemaSources are a generated tool's schemas as its validators use them
+// and as reflection derives them from its Go types.
+type SchemaSources struct {
+	Input, ReflectedInput   json.RawMessage
+	Output, ReflectedOutput json.RawMessage // nil for a tool without typed output
+}
+
+// Schemas is a func(t runtime.Tool) (s SchemaSources, ok bool), set by
+// package runtime: the schema sources of t, ok false when Tool did not
+// make it.
+var Schemas any
