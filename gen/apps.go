@@ -89,7 +89,7 @@ func (g *generator) appResource(rp *resourcePlan) jen.Code {
 		html = jen.Qual(runtimePkg, "StaticHTML").Call(jen.Id(htmlVar(rp)))
 	}
 	return jen.Qual(runtimePkg, "AppResource").Call(
-		jen.Line().Add(g.resourceLiteral(rp.res)),
+		jen.Line().Add(g.resourceLiteral(rp)),
 		jen.Line().Add(appUI(rp.res.UI)),
 		jen.Line().Add(html).Op(",").Line())
 }

@@ -115,19 +115,26 @@ func baseName(file string) string {
 	return path.Base(file)
 }
 
-// doc renders text as // comment lines. Empty text renders nothing.
+// doc renders text as // comment lines wrapped near textWidth. Empty text
+// renders nothing.
 func doc(text string) jen.Code {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return jen.Null()
 	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
 		l = strings.TrimRight(l, " \t")
 		if l == "" {
-			lines[i] = "//"
-		} else {
-			lines[i] = "// " + l
+			lines = append(lines, "//")
+			continue
+		}
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
+			lines = append(lines, "// "+l) // preformatted: kept as written
+			continue
+		}
+		for _, w := range wrapLine(l, textWidth) {
+			lines = append(lines, "// "+w)
 		}
 	}
 	return jen.Comment(strings.Join(lines, "\n"))

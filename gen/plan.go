@@ -85,21 +85,26 @@ type taker struct {
 type toolPlan struct {
 	tool   *spec.Tool
 	method string
-	input  *spec.Schema // nil: no arguments
-	output *spec.Schema // nil: returns content
+	// nameConst is the Go constant holding the name clients call it by
+	// (ToolLookupOrder); resources, templates and prompts have one too.
+	nameConst string
+	input     *spec.Schema // nil: no arguments
+	output    *spec.Schema // nil: returns content
 }
 
 type resourcePlan struct {
-	res     *spec.Resource
-	base    string // the Go spelling of its name
-	method  string
-	content *spec.Schema // the typed value of a json content, else nil
+	res       *spec.Resource
+	base      string // the Go spelling of its name
+	method    string
+	nameConst string
+	content   *spec.Schema // the typed value of a json content, else nil
 }
 
 type templatePlan struct {
 	tmpl        *spec.ResourceTemplate
 	base        string
 	method      string
+	nameConst   string
 	params      *spec.Schema    // an object schema synthesized from the variables
 	optional    map[string]bool // variables a URI may leave out ({?q}, {&q})
 	content     *spec.Schema
@@ -109,7 +114,8 @@ type templatePlan struct {
 type promptPlan struct {
 	prompt      *spec.Prompt
 	base        string
-	method      string       // "" for a declarative prompt
+	method      string // "" for a declarative prompt
+	nameConst   string
 	args        *spec.Schema // an object schema synthesized from the arguments; nil without any
 	completions []*completionPlan
 }
@@ -191,6 +197,7 @@ func newPlan(s *spec.Spec) *plan {
 		}
 		p.prompts = append(p.prompts, pp)
 	}
+	p.nameConstants()
 	for _, nt := range s.Types {
 		if d := p.named[nt.Name]; d != nil {
 			p.planInside(d.name, nt.Schema, true)
@@ -217,6 +224,38 @@ func newPlan(s *spec.Spec) *plan {
 		p.declareRoot(pp.args, pp.base+"Args", pp.prompt.Pos, fmt.Sprintf("the set of arguments of prompt %q", pp.prompt.Name))
 	}
 	return p
+}
+
+// nameConstants names the constants that hold each tool's, resource's,
+// template's and prompt's name (ToolLookupOrder = "lookup_order"), so that
+// code refers to a primitive by an identifier the compiler checks.
+func (p *plan) nameConstants() {
+	// methodRefused is true when the primitive's handler method name was
+	// refused: the same clash of names is reported once, there.
+	claim := func(prefix, base string, methodRefused bool, pos spec.Pos, what string) string {
+		if base == "" || methodRefused {
+			return ""
+		}
+		name := prefix + base
+		if first, dup := p.taken[name]; dup {
+			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; rename one", what, name, p.describe(first))
+			return ""
+		}
+		p.taken[name] = taker{pos: pos, what: "the name constant of " + what}
+		return name
+	}
+	for _, tp := range p.tools {
+		tp.nameConst = claim("Tool", naming.Exported(tp.tool.Name), tp.method == "", tp.tool.Pos, fmt.Sprintf("tool %q", tp.tool.Name))
+	}
+	for _, rp := range p.resources {
+		rp.nameConst = claim("Resource", rp.base, rp.method == "" && !embedsHTML(rp.res), rp.res.Pos, fmt.Sprintf("resource %q", rp.res.Name))
+	}
+	for _, tp := range p.templates {
+		tp.nameConst = claim("Template", tp.base, tp.method == "", tp.tmpl.Pos, fmt.Sprintf("resource template %q", tp.tmpl.Name))
+	}
+	for _, pp := range p.prompts {
+		pp.nameConst = claim("Prompt", pp.base, pp.method == "" && len(pp.prompt.Messages) == 0, pp.prompt.Pos, fmt.Sprintf("prompt %q", pp.prompt.Name))
+	}
 }
 
 // method records a Handler method name, or reports a collision.

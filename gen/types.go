@@ -66,12 +66,12 @@ func (g *generator) templateHelpers(f *jen.File, tp *templatePlan) {
 	f.Func().Params(jen.Id("p").Id(params)).Id("Link").Params().Qual(runtimePkg, "ResourceLink").Block(
 		jen.Return(jen.Qual(runtimePkg, "ResourceLink").Values(jen.DictFunc(func(d jen.Dict) {
 			d[jen.Id("URI")] = jen.Id("p").Dot("Expand").Call()
-			d[jen.Id("Name")] = jen.Lit(t.Name)
+			d[jen.Id("Name")] = jen.Id(tp.nameConst)
 			if t.Title != "" {
 				d[jen.Id("Title")] = jen.Lit(t.Title)
 			}
 			if t.Description != "" {
-				d[jen.Id("Description")] = jen.Lit(t.Description)
+				d[jen.Id("Description")] = textLit(t.Description)
 			}
 			if t.MimeType != "" {
 				d[jen.Id("MimeType")] = jen.Lit(t.MimeType)
@@ -444,10 +444,15 @@ func rawJSON(v *spec.Value) jen.Code {
 // rawString renders a Go string literal, as a raw string when that is
 // possible and reads better (JSON is full of double quotes).
 func rawString(s string) jen.Code {
-	if !strings.ContainsAny(s, "`\r") && isPrintable(s) {
+	if canBeRaw(s) {
 		return jen.Op("`" + s + "`")
 	}
 	return jen.Lit(s)
+}
+
+// canBeRaw reports whether s can be written as a raw string literal.
+func canBeRaw(s string) bool {
+	return !strings.ContainsAny(s, "`\r") && isPrintable(s)
 }
 
 func isPrintable(s string) bool {

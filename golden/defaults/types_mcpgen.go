@@ -345,7 +345,7 @@ func (p PageParams) Expand() string {
 // Title or Description to say more about this one resource.
 func (p PageParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
-		Name: "page",
+		Name: TemplatePage,
 		URI:  p.Expand(),
 	}
 }

@@ -21,6 +21,11 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolPingMe is the name of tool "ping_me" (mcpgen.yaml:6).
+	ToolPingMe = "ping_me"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -35,7 +40,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Answers pong.",
-			Name:        "ping_me",
+			Name:        ToolPingMe,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.PingMe(ctx)

@@ -22,6 +22,20 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolRouteQuery is the name of tool "route_query" (mcpgen.yaml:15).
+	ToolRouteQuery = "route_query"
+
+	// ResourceStatus is the name of resource "status" (mcpgen.yaml:25).
+	ResourceStatus = "status"
+
+	// ResourceManual is the name of resource "manual" (mcpgen.yaml:29).
+	ResourceManual = "manual"
+
+	// TemplatePage is the name of resource template "page" (mcpgen.yaml:34).
+	TemplatePage = "page"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), append([]runtime.Option{
@@ -54,8 +68,33 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Runs a query in a region; gateways route on the Mcp-Param-Region header.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run it.","x-mcp-header":"Region"},"priority":{"type":"integer","x-mcp-header":"Priority"},"dry_run":{"type":"boolean","x-mcp-header":"Dry-Run"},"query":{"type":"string"}},"required":["region","query"],"additionalProperties":false}`),
-			Name:        "route_query",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"region": {
+			"type": "string",
+			"description": "Where to run it.",
+			"x-mcp-header": "Region"
+		},
+		"priority": {
+			"type": "integer",
+			"x-mcp-header": "Priority"
+		},
+		"dry_run": {
+			"type": "boolean",
+			"x-mcp-header": "Dry-Run"
+		},
+		"query": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"region",
+		"query"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolRouteQuery,
 		},
 		h.RouteQuery,
 	))
@@ -66,7 +105,7 @@ func Register(s *runtime.Server, h Handler) {
 				TTL:   0,
 			},
 			Description: "Changes all the time.",
-			Name:        "status",
+			Name:        ResourceStatus,
 			URI:         "status://now",
 		},
 		h.ReadStatus,
@@ -78,7 +117,7 @@ func Register(s *runtime.Server, h Handler) {
 				TTL:   24 * time.Hour,
 			},
 			Description: "Changes with each release.",
-			Name:        "manual",
+			Name:        ResourceManual,
 			URI:         "docs://manual",
 		},
 		h.ReadManual,
@@ -90,7 +129,7 @@ func Register(s *runtime.Server, h Handler) {
 				TTL:   time.Minute,
 			},
 			Description: "A page of the manual.",
-			Name:        "page",
+			Name:        TemplatePage,
 			URITemplate: PageURITemplate,
 		},
 		h.ReadPage,

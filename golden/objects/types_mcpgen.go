@@ -104,7 +104,8 @@ func (x *SaveProfileInputContact) ApplyDefaults() {
 	}
 }
 
-// SaveProfileInputContactPreferred is property "preferred" of SaveProfileInputContact (mcpgen.yaml:31).
+// SaveProfileInputContactPreferred is property "preferred" of SaveProfileInputContact
+// (mcpgen.yaml:31).
 type SaveProfileInputContactPreferred string
 
 const (

@@ -42,7 +42,8 @@ type PromptsHandler interface {
 	// Reads a ticket and proposes a priority.
 	PromptTriageTicket(ctx context.Context, args *TriageTicketArgs) (*runtime.GetPromptResult, error)
 
-	// CompleteTriageTicketTicketID completes argument "ticket_id" of prompt "triage_ticket": the values that start with prefix, given the arguments
+	// CompleteTriageTicketTicketID completes argument "ticket_id" of prompt "triage_ticket": the values
+	// that start with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketTicketID(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 

@@ -21,6 +21,20 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:6).
+	TemplateTicket = "ticket"
+
+	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:10).
+	PromptTriageTicket = "triage_ticket"
+
+	// PromptDailySummary is the name of prompt "daily_summary" (mcpgen.yaml:16).
+	PromptDailySummary = "daily_summary"
+
+	// PromptReviewTicket is the name of prompt "review_ticket" (mcpgen.yaml:18).
+	PromptReviewTicket = "review_ticket"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -35,7 +49,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddResourceTemplate(runtime.TypedTemplate(
 		runtime.ResourceTemplate{
 			MimeType:    "text/plain",
-			Name:        "ticket",
+			Name:        TemplateTicket,
 			URITemplate: TicketURITemplate,
 		},
 		h.ReadTicket,
@@ -62,7 +76,7 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 			Description: "Reads a ticket and proposes a priority.",
-			Name:        "triage_ticket",
+			Name:        PromptTriageTicket,
 			Title:       "Triage a ticket",
 		},
 		h.PromptTriageTicket,
@@ -70,7 +84,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddPrompt(runtime.TypedPrompt(
 		runtime.Prompt{
 			Description: "Summarises the day; takes nothing.",
-			Name:        "daily_summary",
+			Name:        PromptDailySummary,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
 			return h.PromptDailySummary(ctx)
@@ -86,7 +100,7 @@ func Register(s *runtime.Server, h Handler) {
 				Name:        "focus",
 			}},
 			Description: "Declarative; embeds the ticket and an image.",
-			Name:        "review_ticket",
+			Name:        PromptReviewTicket,
 		},
 		[]runtime.MessageTemplate{
 			{

@@ -32,7 +32,7 @@ func (p TicketParams) Expand() string {
 func (p TicketParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		MimeType: "text/plain",
-		Name:     "ticket",
+		Name:     TemplateTicket,
 		URI:      p.Expand(),
 	}
 }

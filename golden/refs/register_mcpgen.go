@@ -21,6 +21,14 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolWalkTree is the name of tool "walk_tree" (mcpgen.yaml:21).
+	ToolWalkTree = "walk_tree"
+
+	// ToolDescribeNode is the name of tool "describe_node" (mcpgen.yaml:29).
+	ToolDescribeNode = "describe_node"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -34,18 +42,172 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
-			Description:  "Walks a tree.",
-			Name:         "walk_tree",
-			OutputSchema: json.RawMessage(`{"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}},"type":"array","items":{"$ref":"#/$defs/Node"}}`),
+			Description: "Walks a tree.",
+			Name:        ToolWalkTree,
+			OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Node": {
+			"type": "object",
+			"properties": {
+				"name": {
+					"type": "string"
+				},
+				"children": {
+					"type": "array",
+					"items": {
+						"$ref": "#/$defs/Node"
+					}
+				},
+				"parent": {
+					"oneOf": [
+						{
+							"$ref": "#/$defs/Node"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"name"
+			],
+			"additionalProperties": false,
+			"description": "A tree node; trees nest through children."
+		}
+	},
+	"type": "array",
+	"items": {
+		"$ref": "#/$defs/Node"
+	}
+}`),
 		},
 		h.WalkTree,
 	))
 	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
-			Description:  "Takes a named type as its whole input.",
-			InputSchema:  json.RawMessage(`{"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}},"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}`),
-			Name:         "describe_node",
-			OutputSchema: json.RawMessage(`{"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}},"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}`),
+			Description: "Takes a named type as its whole input.",
+			InputSchema: json.RawMessage(`{
+	"$defs": {
+		"Node": {
+			"type": "object",
+			"properties": {
+				"name": {
+					"type": "string"
+				},
+				"children": {
+					"type": "array",
+					"items": {
+						"$ref": "#/$defs/Node"
+					}
+				},
+				"parent": {
+					"oneOf": [
+						{
+							"$ref": "#/$defs/Node"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"name"
+			],
+			"additionalProperties": false,
+			"description": "A tree node; trees nest through children."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"children": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Node"
+			}
+		},
+		"parent": {
+			"oneOf": [
+				{
+					"$ref": "#/$defs/Node"
+				},
+				{
+					"type": "null"
+				}
+			]
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false,
+	"description": "A tree node; trees nest through children."
+}`),
+			Name: ToolDescribeNode,
+			OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Node": {
+			"type": "object",
+			"properties": {
+				"name": {
+					"type": "string"
+				},
+				"children": {
+					"type": "array",
+					"items": {
+						"$ref": "#/$defs/Node"
+					}
+				},
+				"parent": {
+					"oneOf": [
+						{
+							"$ref": "#/$defs/Node"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"name"
+			],
+			"additionalProperties": false,
+			"description": "A tree node; trees nest through children."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"children": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Node"
+			}
+		},
+		"parent": {
+			"oneOf": [
+				{
+					"$ref": "#/$defs/Node"
+				},
+				{
+					"type": "null"
+				}
+			]
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false,
+	"description": "A tree node; trees nest through children."
+}`),
 		},
 		h.DescribeNode,
 	))

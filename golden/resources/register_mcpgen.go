@@ -21,6 +21,23 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:12).
+	ResourceReadme = "readme"
+
+	// ResourceLogo is the name of resource "logo" (mcpgen.yaml:18).
+	ResourceLogo = "logo"
+
+	// ResourceAppConfig is the name of resource "app_config" (mcpgen.yaml:24).
+	ResourceAppConfig = "app_config"
+
+	// ResourceLimits is the name of resource "limits" (mcpgen.yaml:29).
+	ResourceLimits = "limits"
+
+	// ResourceBundle is the name of resource "bundle" (mcpgen.yaml:35).
+	ResourceBundle = "bundle"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -41,7 +58,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 			Description: "The project's read-me.",
 			MimeType:    "text/markdown",
-			Name:        "readme",
+			Name:        ResourceReadme,
 			Title:       "Read me",
 			URI:         "docs://readme",
 		},
@@ -54,7 +71,7 @@ func Register(s *runtime.Server, h Handler) {
 				Src:      "https://example.com/logo.png",
 			}},
 			MimeType: "image/png",
-			Name:     "logo",
+			Name:     ResourceLogo,
 			Size:     runtime.Ptr(int64(int64(68))),
 			URI:      "assets://logo.png",
 		},
@@ -64,14 +81,14 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "The running configuration.",
 			Meta:        json.RawMessage(`{"com.example/owner":"ops"}`),
-			Name:        "app_config",
+			Name:        ResourceAppConfig,
 			URI:         "config://app",
 		},
 		h.ReadAppConfig,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Name: "limits",
+			Name: ResourceLimits,
 			URI:  "config://limits",
 		},
 		h.ReadLimits,
@@ -79,7 +96,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Description: "Several contents at once.",
-			Name:        "bundle",
+			Name:        ResourceBundle,
 			URI:         "bundle://all",
 		},
 		h.ReadBundle,

@@ -32,7 +32,8 @@ type ResourcesHandler interface {
 	// github://{owner}/{repo}/readme
 	ReadReadme(ctx context.Context, p *ReadmeParams) (string, error)
 
-	// CompleteReadmeOwner completes variable "owner" of resource template "readme": the values that start with prefix, given the arguments
+	// CompleteReadmeOwner completes variable "owner" of resource template "readme": the values that start
+	// with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteReadmeOwner(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 

@@ -21,6 +21,26 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:12).
+	TemplateReadme = "readme"
+
+	// TemplatePost is the name of resource template "post" (mcpgen.yaml:19).
+	TemplatePost = "post"
+
+	// TemplateFile is the name of resource template "file" (mcpgen.yaml:25).
+	TemplateFile = "file"
+
+	// TemplateTree is the name of resource template "tree" (mcpgen.yaml:28).
+	TemplateTree = "tree"
+
+	// TemplateDoc is the name of resource template "doc" (mcpgen.yaml:31).
+	TemplateDoc = "doc"
+
+	// TemplateSearch is the name of resource template "search" (mcpgen.yaml:35).
+	TemplateSearch = "search"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -42,7 +62,7 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 			MimeType:    "text/markdown",
-			Name:        "readme",
+			Name:        TemplateReadme,
 			Title:       "README of a repository",
 			URITemplate: ReadmeURITemplate,
 		},
@@ -51,21 +71,21 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddResourceTemplate(runtime.TypedTemplate(
 		runtime.ResourceTemplate{
 			Description: "A post, as JSON.",
-			Name:        "post",
+			Name:        TemplatePost,
 			URITemplate: PostURITemplate,
 		},
 		h.ReadPost,
 	))
 	s.AddResourceTemplate(runtime.TypedTemplate(
 		runtime.ResourceTemplate{
-			Name:        "file",
+			Name:        TemplateFile,
 			URITemplate: FileURITemplate,
 		},
 		h.ReadFile,
 	))
 	s.AddResourceTemplate(runtime.TypedTemplate(
 		runtime.ResourceTemplate{
-			Name:        "tree",
+			Name:        TemplateTree,
 			URITemplate: TreeURITemplate,
 		},
 		h.ReadTree,
@@ -79,7 +99,7 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Name:        "doc",
+			Name:        TemplateDoc,
 			URITemplate: DocURITemplate,
 		},
 		h.ReadDoc,
@@ -93,7 +113,7 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Name:        "search",
+			Name:        TemplateSearch,
 			URITemplate: SearchURITemplate,
 		},
 		h.ReadSearch,

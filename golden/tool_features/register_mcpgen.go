@@ -36,7 +36,22 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "Use \"list_things\" first.\nThen act."
+const Instructions = "Use \"list_things\" first.\n" +
+	"Then act."
+
+const (
+	// ToolListThings is the name of tool "list_things" (mcpgen.yaml:16).
+	ToolListThings = "list_things"
+
+	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:25).
+	ToolDeleteThing = "delete_thing"
+
+	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:32).
+	ToolCountThings = "count_things"
+
+	// ToolRender is the name of tool "render" (mcpgen.yaml:35).
+	ToolRender = "render"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -57,12 +72,17 @@ func Register(s *runtime.Server, h Handler) {
 				ReadOnlyHint:   runtime.Bool(true),
 				Title:          "Things",
 			},
-			Description:  "Lists things. Takes nothing, returns a list.",
-			Icons:        []runtime.Icon{{Src: "https://example.com/list.png"}},
-			Meta:         json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
-			Name:         "list_things",
-			OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"}}`),
-			Title:        "List things",
+			Description: "Lists things. Takes nothing, returns a list.",
+			Icons:       []runtime.Icon{{Src: "https://example.com/list.png"}},
+			Meta:        json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
+			Name:        ToolListThings,
+			OutputSchema: json.RawMessage(`{
+	"type": "array",
+	"items": {
+		"type": "string"
+	}
+}`),
+			Title: "List things",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*ListThingsOutput, error) {
 			return h.ListThings(ctx)
@@ -75,16 +95,30 @@ func Register(s *runtime.Server, h Handler) {
 				IdempotentHint:  runtime.Bool(true),
 			},
 			Description: "Deletes a thing.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-			Name:        "delete_thing",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolDeleteThing,
 		},
 		h.DeleteThing,
 	))
 	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
-			Description:  "Counts things; the output is a bare integer.",
-			Name:         "count_things",
-			OutputSchema: json.RawMessage(`{"type":"integer","minimum":0}`),
+			Description: "Counts things; the output is a bare integer.",
+			Name:        ToolCountThings,
+			OutputSchema: json.RawMessage(`{
+	"type": "integer",
+	"minimum": 0
+}`),
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*CountThingsOutput, error) {
 			return h.CountThings(ctx)
@@ -93,8 +127,20 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns content blocks built by the handler.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"format":{"type":"string","enum":["text","image"]}},"additionalProperties":false}`),
-			Name:        "render",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"format": {
+			"type": "string",
+			"enum": [
+				"text",
+				"image"
+			]
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolRender,
 		},
 		h.Render,
 	))

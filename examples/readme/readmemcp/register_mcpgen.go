@@ -23,7 +23,19 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "readme://index lists the repositories whose README you can read at github://{owner}/{repo}/readme. files://{+path} reads the shared folder; files:// alone lists its top level."
+const Instructions = "readme://index lists the repositories whose README you can read at github://{owner}/{repo}/readme. " +
+	"files://{+path} reads the shared folder; files:// alone lists its top level."
+
+const (
+	// ResourceIndex is the name of resource "index" (mcpgen.yaml:21).
+	ResourceIndex = "index"
+
+	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:28).
+	TemplateReadme = "readme"
+
+	// TemplateFile is the name of resource template "file" (mcpgen.yaml:41).
+	TemplateFile = "file"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -40,7 +52,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "The repositories whose README this server serves, as Markdown links.",
 			MimeType:    "text/markdown",
-			Name:        "index",
+			Name:        ResourceIndex,
 			Title:       "Known repositories",
 			URI:         "readme://index",
 		},
@@ -59,7 +71,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 			Description: "The README of a known repository, as Markdown.",
 			MimeType:    "text/markdown",
-			Name:        "readme",
+			Name:        TemplateReadme,
 			Title:       "README of a repository",
 			URITemplate: ReadmeURITemplate,
 		},
@@ -74,8 +86,9 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "A file of the shared folder: text files as text with their media type, images and other binary files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
-			Name:        "file",
+			Description: "A file of the shared folder: text files as text with their media type, images and other binary " +
+				"files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
+			Name:        TemplateFile,
 			Title:       "Shared file",
 			URITemplate: FileURITemplate,
 		},

@@ -231,7 +231,7 @@ func (p TicketParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		Description: "A ticket and its whole history, as JSON.",
 		MimeType:    "application/json",
-		Name:        "ticket",
+		Name:        TemplateTicket,
 		Title:       "Support ticket",
 		URI:         p.Expand(),
 	}

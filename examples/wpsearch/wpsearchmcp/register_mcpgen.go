@@ -23,7 +23,16 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "Search the blog with search_posts: it returns links, not articles. Read only the posts whose title and description fit the question, with resources/read on their post:// URI."
+const Instructions = "Search the blog with search_posts: it returns links, not articles. Read only the posts whose title " +
+	"and description fit the question, with resources/read on their post:// URI."
+
+const (
+	// ToolSearchPosts is the name of tool "search_posts" (mcpgen.yaml:34).
+	ToolSearchPosts = "search_posts"
+
+	// TemplatePost is the name of resource template "post" (mcpgen.yaml:23).
+	TemplatePost = "post"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -43,10 +52,36 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:  runtime.Bool(false),
 				ReadOnlyHint:   runtime.Bool(true),
 			},
-			Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match first), with its title and a short description, and never the article itself: read the posts you need with resources/read on their post:// URI.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Words to look for in titles and bodies; every word must match.","minLength":1,"maxLength":200,"examples":["caching"]},"limit":{"type":"integer","description":"How many links to return at most.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`),
-			Name:        "search_posts",
-			Title:       "Search the blog",
+			Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match " +
+				"first), with its title and a short description, and never the article itself: read the posts you " +
+				"need with resources/read on their post:// URI.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"query": {
+			"type": "string",
+			"description": "Words to look for in titles and bodies; every word must match.",
+			"minLength": 1,
+			"maxLength": 200,
+			"examples": [
+				"caching"
+			]
+		},
+		"limit": {
+			"type": "integer",
+			"description": "How many links to return at most.",
+			"minimum": 1,
+			"maximum": 10,
+			"default": 5
+		}
+	},
+	"required": [
+		"query"
+	],
+	"additionalProperties": false
+}`),
+			Name:  ToolSearchPosts,
+			Title: "Search the blog",
 		},
 		h.SearchPosts,
 	))
@@ -54,7 +89,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.ResourceTemplate{
 			Description: "A blog article in full, as Markdown.",
 			MimeType:    "text/markdown",
-			Name:        "post",
+			Name:        TemplatePost,
 			Title:       "Blog post",
 			URITemplate: PostURITemplate,
 		},
