@@ -36,7 +36,7 @@ func (g *generator) handlerFile(f *jen.File) {
 	}
 	var embedded []jen.Code
 	for _, gr := range groups {
-		if len(gr.methods) > 0 || gr.name == "ToolsHandler" {
+		if len(gr.methods) > 0 { // a group without methods would be an empty interface
 			embedded = append(embedded, jen.Id(gr.name))
 		}
 	}
@@ -47,7 +47,7 @@ func (g *generator) handlerFile(f *jen.File) {
 
 	var all []*handlerMethod
 	for _, gr := range groups {
-		if len(gr.methods) == 0 && gr.name != "ToolsHandler" {
+		if len(gr.methods) == 0 {
 			continue
 		}
 		f.Line()

@@ -19,9 +19,10 @@ const maxGeneratedLine = 200
 // property's constraints in one piece and are left as long as they are.
 var structTag = regexp.MustCompile("^\\s*\\w+\\s+\\S.*`[^`]*`$")
 
-// TestGeneratedLinesAreShort checks every generated Go file of the goldens,
-// the examples and the bench module.
-func TestGeneratedLinesAreShort(t *testing.T) {
+// generatedFiles are the generated Go files of the goldens, the examples and
+// the bench module.
+func generatedFiles(t *testing.T) []string {
+	t.Helper()
 	var files []string
 	for _, pattern := range []string{"../golden/*/*" + gen.Suffix, "../examples/*/*/*" + gen.Suffix, "../bench/*/*" + gen.Suffix} {
 		m, err := filepath.Glob(pattern)
@@ -33,7 +34,13 @@ func TestGeneratedLinesAreShort(t *testing.T) {
 	if len(files) < 20 {
 		t.Fatalf("found only %d generated files; the patterns are wrong", len(files))
 	}
-	for _, path := range files {
+	return files
+}
+
+// TestGeneratedLinesAreShort checks the length of every line of every
+// generated file.
+func TestGeneratedLinesAreShort(t *testing.T) {
+	for _, path := range generatedFiles(t) {
 		f, err := os.Open(path)
 		if err != nil {
 			t.Fatal(err)
@@ -47,5 +54,21 @@ func TestGeneratedLinesAreShort(t *testing.T) {
 			}
 		}
 		f.Close()
+	}
+}
+
+// TestGeneratedInterfacesHaveMethods: an empty interface in generated code
+// (a ToolsHandler for a spec without tools) says nothing and accepts anything.
+func TestGeneratedInterfacesHaveMethods(t *testing.T) {
+	for _, path := range generatedFiles(t) {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, "interface{}") {
+				t.Errorf("%s:%d declares an empty interface: %s", path, n+1, strings.TrimSpace(line))
+			}
+		}
 	}
 }
