@@ -72,8 +72,9 @@ func (g *generator) registerFile(f *jen.File) {
 
 	f.Line()
 	f.Comment("Register adds everything the spec declares to s, served by h, in spec order.")
-	f.Comment("Tool schemas are constants the generator computed from the spec; tests prove")
-	f.Comment("they equal the reflection of the types in types" + Suffix + ".")
+	f.Comment("Schemas (of tool inputs and outputs, of template variables) and prompt arguments")
+	f.Comment("are computed from the spec by the generator; tests prove they equal the reflection")
+	f.Comment("of the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
 			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
@@ -87,8 +88,7 @@ func (g *generator) registerFile(f *jen.File) {
 				jen.Line().Add(g.resourceLiteral(rp)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
 		}
 		for _, tp := range g.plan.templates {
-			gr.Id("s").Dot("AddResourceTemplate").Call(jen.Qual(runtimePkg, "TypedTemplate").Call(
-				jen.Line().Add(g.templateLiteral(tp)), jen.Line().Id("h").Dot(tp.method).Op(",").Line()))
+			gr.Id("s").Dot("AddResourceTemplate").Call(g.templateRegistration(tp))
 		}
 		for _, pp := range g.plan.prompts {
 			gr.Id("s").Dot("AddPrompt").Call(g.promptRegistration(pp))
@@ -262,7 +262,21 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("_").Op("*").Qual(runtimePkg, "NoArgs")).
 			Params(jen.Op("*").Qual(runtimePkg, "GetPromptResult"), jen.Error()).Block(jen.Return(jen.Id("h").Dot(pp.method).Call(jen.Id("ctx"))))
 	}
-	return jen.Qual(runtimePkg, "TypedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
+	// The arguments are written out above: nothing to reflect.
+	return jen.Qual(runtimePkg, "GeneratedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
+}
+
+// templateRegistration is runtime.GeneratedTemplate(…, schema, h.ReadX) with
+// the schema of the template's params computed here, or
+// runtime.TypedTemplate(…, h.ReadX) when a variable's schema reaches an
+// existing Go type, whose schema only reflection knows.
+func (g *generator) templateRegistration(tp *templatePlan) jen.Code {
+	read := jen.Id("h").Dot(tp.method)
+	if schema := g.toolSchema(tp.params); schema != nil {
+		return jen.Qual(runtimePkg, "GeneratedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)),
+			jen.Line().Add(schemaLiteral(schema)), jen.Line().Add(read).Op(",").Line())
+	}
+	return jen.Qual(runtimePkg, "TypedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)), jen.Line().Add(read).Op(",").Line())
 }
 
 // typedTool is runtime.GeneratedTool(runtime.Tool{…}, h.Method), or its variant

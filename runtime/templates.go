@@ -32,6 +32,9 @@ type ResourceTemplate struct {
 	Complete CompleteHandler // optional: completes the template's variables
 
 	parsed *uriTemplate // set by TypedTemplate: the template it matches with
+	// generated is the Go type of the params of a GeneratedTemplate, and
+	// the schema the generator computed for it.
+	generated *generatedParams
 }
 
 type templateEntry struct {

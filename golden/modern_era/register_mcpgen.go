@@ -62,8 +62,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
@@ -122,7 +123,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReadManual,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Cache: &runtime.CacheHint{
 				Scope: "private",
@@ -132,6 +133,18 @@ func Register(s *runtime.Server, h Handler) {
 			Name:        TemplatePage,
 			URITemplate: PageURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadPage,
 	))
 }

@@ -38,8 +38,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{

@@ -5,6 +5,7 @@ package prompts
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -43,18 +44,31 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			MimeType:    "text/plain",
 			Name:        TemplateTicket,
 			URITemplate: TicketURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTicket,
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "The ticket id.",
@@ -81,7 +95,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.PromptTriageTicket,
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Description: "Summarises the day; takes nothing.",
 			Name:        PromptDailySummary,

@@ -5,6 +5,7 @@ package templates
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -49,10 +50,11 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -66,31 +68,89 @@ func Register(s *runtime.Server, h Handler) {
 			Title:       "README of a repository",
 			URITemplate: ReadmeURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"owner": {
+			"type": "string",
+			"pattern": "^[A-Za-z0-9-]+$"
+		},
+		"repo": {
+			"type": "string",
+			"maxLength": 100
+		}
+	},
+	"required": [
+		"owner",
+		"repo"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadReadme,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "A post, as JSON.",
 			Name:        TemplatePost,
 			URITemplate: PostURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "integer",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadPost,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplateFile,
 			URITemplate: FileURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"path": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"path"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadFile,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplateTree,
 			URITemplate: TreeURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"segments": {
+			"type": "array",
+			"items": {
+				"type": "string"
+			}
+		}
+	},
+	"required": [
+		"segments"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTree,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -102,9 +162,30 @@ func Register(s *runtime.Server, h Handler) {
 			Name:        TemplateDoc,
 			URITemplate: DocURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"format": {
+			"type": "string",
+			"enum": [
+				"md",
+				"html",
+				"txt"
+			]
+		}
+	},
+	"required": [
+		"name",
+		"format"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadDoc,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -116,6 +197,22 @@ func Register(s *runtime.Server, h Handler) {
 			Name:        TemplateSearch,
 			URITemplate: SearchURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"q": {
+			"type": "string"
+		},
+		"lang": {
+			"type": "string",
+			"enum": [
+				"en",
+				"fr"
+			]
+		}
+	},
+	"additionalProperties": false
+}`),
 		h.ReadSearch,
 	))
 }

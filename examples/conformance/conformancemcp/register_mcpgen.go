@@ -145,8 +145,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
@@ -544,13 +545,25 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReadWatchedResource,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "Data for an id, as JSON.",
 			MimeType:    "application/json",
 			Name:        TemplateTemplateData,
 			URITemplate: TemplateDataURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTemplateData,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
@@ -593,7 +606,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "URI of the resource to embed",
@@ -605,7 +618,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.PromptTestPromptWithEmbeddedResource,
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Description: "A prompt that first asks the user what context to use (input key user_context).",
 			Name:        PromptTestInputRequiredResultPrompt,

@@ -5,6 +5,7 @@ package readmemcp
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -45,8 +46,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
@@ -58,7 +60,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReadIndex,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -75,9 +77,31 @@ func Register(s *runtime.Server, h Handler) {
 			Title:       "README of a repository",
 			URITemplate: ReadmeURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"owner": {
+			"type": "string",
+			"description": "A GitHub user or organisation.",
+			"pattern": "^[A-Za-z0-9-]+$",
+			"maxLength": 39
+		},
+		"repo": {
+			"type": "string",
+			"description": "A repository of that owner.",
+			"pattern": "^[A-Za-z0-9._-]+$",
+			"maxLength": 100
+		}
+	},
+	"required": [
+		"owner",
+		"repo"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadReadme,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -92,6 +116,20 @@ func Register(s *runtime.Server, h Handler) {
 			Title:       "Shared file",
 			URITemplate: FileURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"path": {
+			"type": "string",
+			"description": "A slash-separated path relative to the shared folder.",
+			"maxLength": 1024
+		}
+	},
+	"required": [
+		"path"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadFile,
 	))
 }

@@ -59,8 +59,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedTool(
 		runtime.Tool{
@@ -241,7 +242,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReadCustomerGlobex,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -256,6 +257,23 @@ func Register(s *runtime.Server, h Handler) {
 			Title:       "Support ticket",
 			URITemplate: TicketURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string",
+			"description": "A ticket id such as T-1001.",
+			"pattern": "^T-\\d+$",
+			"examples": [
+				"T-1001"
+			]
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTicket,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
@@ -301,7 +319,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "The ticket to answer, e.g. T-1001.",

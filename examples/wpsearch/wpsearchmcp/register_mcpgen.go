@@ -42,8 +42,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.GeneratedToolResult(
 		runtime.Tool{
@@ -85,7 +86,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.SearchPosts,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "A blog article in full, as Markdown.",
 			MimeType:    "text/markdown",
@@ -93,6 +94,20 @@ func Register(s *runtime.Server, h Handler) {
 			Title:       "Blog post",
 			URITemplate: PostURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "integer",
+			"description": "The post's numeric id.",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadPost,
 	))
 }
