@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -385,7 +386,7 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 }
 
 // generatedSchemas sets the schemas of a typed input and output as constants
-// (gen/schemas.go), so that registering the tool reflects nothing.
+// (specschema.Wire), so that registering the tool reflects nothing.
 func (g *generator) generatedSchemas(d jen.Dict, t *spec.Tool) {
 	if t.Input != nil {
 		if b := g.toolSchema(t.Input); b != nil {
@@ -477,4 +478,16 @@ func (g *generator) nameConstants(f *jen.File) {
 		f.Line()
 		f.Const().Defs(defs...)
 	}
+}
+
+// toolSchema is the schema of a tool's input or output, or of a template's
+// variables, as compact JSON (specschema.Wire), or nil when it reaches a Go
+// type reference (goType): only reflection knows the schema of an existing
+// Go type, so the runtime reflects those.
+func (g *generator) toolSchema(root *spec.Schema) []byte {
+	b, reachesGoType := specschema.Wire(g.spec, root)
+	if reachesGoType {
+		return nil
+	}
+	return b
 }
