@@ -85,6 +85,11 @@ type generator struct {
 	// defaulted holds the declared types that get an ApplyDefaults method
 	// (computed once, by defaultedDecls).
 	defaulted map[*decl]bool
+	// goTypeText, when set, makes existing Go types (goType:) render as
+	// placeholder identifiers that goText replaces by their full import
+	// path: PlanAPI describes types as text, where a package's name alone
+	// could hide a change of import path.
+	goTypeText map[string]string
 }
 
 func (g *generator) newFile() *jen.File {

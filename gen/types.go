@@ -160,6 +160,9 @@ func (g *generator) underlying(s *spec.Schema) jen.Code {
 		}
 		return jen.Id("invalidRef")
 	case spec.KindGoType:
+		if g.goTypeText != nil {
+			return jen.Id(g.goTypePlaceholder(s.GoType.ImportPath + "." + s.GoType.Name))
+		}
 		return jen.Qual(s.GoType.ImportPath, s.GoType.Name)
 	case spec.KindString:
 		return jen.String()
