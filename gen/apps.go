@@ -75,7 +75,7 @@ func (g *generator) embedHTML(f *jen.File) {
 		}
 		f.Anon("embed")
 		f.Line()
-		f.Comment(fmt.Sprintf("%s is the HTML of view %q, a copy of %s %s.", htmlVar(rp), rp.res.Name, rp.res.UI.HTML, g.at(rp.res.UI.HTMLPos)))
+		f.Add(doc(fmt.Sprintf("%s is the HTML of view %q, a copy of %s %s.", htmlVar(rp), rp.res.Name, rp.res.UI.HTML, g.at(rp.res.UI.HTMLPos))))
 		f.Comment("")
 		f.Comment("//go:embed " + htmlCopyName(rp.res))
 		f.Var().Id(htmlVar(rp)).String()

@@ -73,7 +73,7 @@ func (g *generator) handlerFile(f *jen.File) {
 	f.Var().Id("_").Id("Handler").Op("=").Id("UnimplementedHandler").Values()
 	for _, m := range all {
 		f.Line()
-		f.Comment(fmt.Sprintf("%s reports that %s %q is not implemented.", m.name, m.kind, m.item))
+		f.Add(doc(fmt.Sprintf("%s reports that %s %q is not implemented.", m.name, m.kind, m.item)))
 		f.Func().Params(jen.Id("UnimplementedHandler")).Id(m.name).Add(m.signature(false)).Block(
 			jen.Return(m.zero, jen.Op("&").Qual(runtimePkg, "NotImplementedError").Values(jen.Dict{
 				jen.Id("Kind"): jen.Lit(m.kind),

@@ -459,7 +459,7 @@ func (g *generator) nameConstants(f *jen.File) {
 		if len(defs) > 0 {
 			defs = append(defs, jen.Line())
 		}
-		defs = append(defs, jen.Comment(fmt.Sprintf("%s is the name of %s %s.", name, what, g.at(pos))),
+		defs = append(defs, doc(fmt.Sprintf("%s is the name of %s %s.", name, what, g.at(pos))),
 			jen.Id(name).Op("=").Lit(value))
 	}
 	for _, tp := range g.plan.tools {

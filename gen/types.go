@@ -39,7 +39,7 @@ func (g *generator) templateHelpers(f *jen.File, tp *templatePlan) {
 	t := tp.tmpl
 	params := tp.base + "Params"
 	f.Line()
-	f.Comment(fmt.Sprintf("%sURITemplate is the URI template of resource template %q.", tp.base, t.Name))
+	f.Add(doc(fmt.Sprintf("%sURITemplate is the URI template of resource template %q.", tp.base, t.Name)))
 	f.Const().Id(tp.base + "URITemplate").Op("=").Lit(t.URITemplate)
 
 	var body []jen.Code
@@ -137,7 +137,7 @@ func (g *generator) declare(f *jen.File, d *decl) {
 	}
 	if body := g.extendBody(d); len(body) > 0 {
 		f.Line()
-		f.Comment(fmt.Sprintf("JSONSchemaExtend adds to the reflected JSON Schema of %s what struct tags cannot say.", d.name))
+		f.Add(doc(fmt.Sprintf("JSONSchemaExtend adds to the reflected JSON Schema of %s what struct tags cannot say.", d.name)))
 		f.Func().Params(jen.Id(d.name)).Id("JSONSchemaExtend").
 			Params(jen.Id("s").Op("*").Qual(jsonschemaPkg, "Schema")).Block(body...)
 	}

@@ -72,7 +72,8 @@ func (UnimplementedHandler) PromptTriageTicket(context.Context, *TriageTicketArg
 	}
 }
 
-// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not implemented.
+// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not
+// implemented.
 func (UnimplementedHandler) CompleteTriageTicketTicketID(context.Context, string, map[string]string) ([]string, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "completion of",

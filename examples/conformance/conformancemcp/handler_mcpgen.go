@@ -315,7 +315,8 @@ func (UnimplementedHandler) TestElicitation(context.Context, *TestElicitationInp
 	}
 }
 
-// TestElicitationSep1034Defaults reports that tool "test_elicitation_sep1034_defaults" is not implemented.
+// TestElicitationSep1034Defaults reports that tool "test_elicitation_sep1034_defaults" is not
+// implemented.
 func (UnimplementedHandler) TestElicitationSep1034Defaults(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -387,7 +388,8 @@ func (UnimplementedHandler) TestLoggingTool(context.Context) (*runtime.CallToolR
 	}
 }
 
-// TestInputRequiredResultElicitation reports that tool "test_input_required_result_elicitation" is not implemented.
+// TestInputRequiredResultElicitation reports that tool "test_input_required_result_elicitation" is
+// not implemented.
 func (UnimplementedHandler) TestInputRequiredResultElicitation(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -395,7 +397,8 @@ func (UnimplementedHandler) TestInputRequiredResultElicitation(context.Context) 
 	}
 }
 
-// TestInputRequiredResultSampling reports that tool "test_input_required_result_sampling" is not implemented.
+// TestInputRequiredResultSampling reports that tool "test_input_required_result_sampling" is not
+// implemented.
 func (UnimplementedHandler) TestInputRequiredResultSampling(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -403,7 +406,8 @@ func (UnimplementedHandler) TestInputRequiredResultSampling(context.Context) (*r
 	}
 }
 
-// TestInputRequiredResultListRoots reports that tool "test_input_required_result_list_roots" is not implemented.
+// TestInputRequiredResultListRoots reports that tool "test_input_required_result_list_roots" is not
+// implemented.
 func (UnimplementedHandler) TestInputRequiredResultListRoots(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -411,7 +415,8 @@ func (UnimplementedHandler) TestInputRequiredResultListRoots(context.Context) (*
 	}
 }
 
-// TestInputRequiredResultRequestState reports that tool "test_input_required_result_request_state" is not implemented.
+// TestInputRequiredResultRequestState reports that tool "test_input_required_result_request_state" is
+// not implemented.
 func (UnimplementedHandler) TestInputRequiredResultRequestState(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -419,7 +424,8 @@ func (UnimplementedHandler) TestInputRequiredResultRequestState(context.Context)
 	}
 }
 
-// TestInputRequiredResultMultipleInputs reports that tool "test_input_required_result_multiple_inputs" is not implemented.
+// TestInputRequiredResultMultipleInputs reports that tool
+// "test_input_required_result_multiple_inputs" is not implemented.
 func (UnimplementedHandler) TestInputRequiredResultMultipleInputs(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -427,7 +433,8 @@ func (UnimplementedHandler) TestInputRequiredResultMultipleInputs(context.Contex
 	}
 }
 
-// TestInputRequiredResultMultiRound reports that tool "test_input_required_result_multi_round" is not implemented.
+// TestInputRequiredResultMultiRound reports that tool "test_input_required_result_multi_round" is not
+// implemented.
 func (UnimplementedHandler) TestInputRequiredResultMultiRound(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -435,7 +442,8 @@ func (UnimplementedHandler) TestInputRequiredResultMultiRound(context.Context) (
 	}
 }
 
-// TestInputRequiredResultTamperedState reports that tool "test_input_required_result_tampered_state" is not implemented.
+// TestInputRequiredResultTamperedState reports that tool "test_input_required_result_tampered_state"
+// is not implemented.
 func (UnimplementedHandler) TestInputRequiredResultTamperedState(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -443,7 +451,8 @@ func (UnimplementedHandler) TestInputRequiredResultTamperedState(context.Context
 	}
 }
 
-// TestInputRequiredResultCapabilities reports that tool "test_input_required_result_capabilities" is not implemented.
+// TestInputRequiredResultCapabilities reports that tool "test_input_required_result_capabilities" is
+// not implemented.
 func (UnimplementedHandler) TestInputRequiredResultCapabilities(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -491,7 +500,8 @@ func (UnimplementedHandler) ReadTemplateData(context.Context, *TemplateDataParam
 	}
 }
 
-// CompleteTestPromptWithArgumentsArg1 reports that completion of "test_prompt_with_arguments.arg1" is not implemented.
+// CompleteTestPromptWithArgumentsArg1 reports that completion of "test_prompt_with_arguments.arg1" is
+// not implemented.
 func (UnimplementedHandler) CompleteTestPromptWithArgumentsArg1(context.Context, string, map[string]string) ([]string, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "completion of",
@@ -499,7 +509,8 @@ func (UnimplementedHandler) CompleteTestPromptWithArgumentsArg1(context.Context,
 	}
 }
 
-// PromptTestPromptWithEmbeddedResource reports that prompt "test_prompt_with_embedded_resource" is not implemented.
+// PromptTestPromptWithEmbeddedResource reports that prompt "test_prompt_with_embedded_resource" is
+// not implemented.
 func (UnimplementedHandler) PromptTestPromptWithEmbeddedResource(context.Context, *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "prompt",
@@ -507,7 +518,8 @@ func (UnimplementedHandler) PromptTestPromptWithEmbeddedResource(context.Context
 	}
 }
 
-// PromptTestInputRequiredResultPrompt reports that prompt "test_input_required_result_prompt" is not implemented.
+// PromptTestInputRequiredResultPrompt reports that prompt "test_input_required_result_prompt" is not
+// implemented.
 func (UnimplementedHandler) PromptTestInputRequiredResultPrompt(context.Context) (*runtime.GetPromptResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "prompt",

@@ -55,10 +55,12 @@ const (
 	// ToolTestElicitation is the name of tool "test_elicitation" (mcpgen.yaml:40).
 	ToolTestElicitation = "test_elicitation"
 
-	// ToolTestElicitationSep1034Defaults is the name of tool "test_elicitation_sep1034_defaults" (mcpgen.yaml:46).
+	// ToolTestElicitationSep1034Defaults is the name of tool "test_elicitation_sep1034_defaults"
+	// (mcpgen.yaml:46).
 	ToolTestElicitationSep1034Defaults = "test_elicitation_sep1034_defaults"
 
-	// ToolTestElicitationSep1330Enums is the name of tool "test_elicitation_sep1330_enums" (mcpgen.yaml:48).
+	// ToolTestElicitationSep1330Enums is the name of tool "test_elicitation_sep1330_enums"
+	// (mcpgen.yaml:48).
 	ToolTestElicitationSep1330Enums = "test_elicitation_sep1330_enums"
 
 	// ToolJSONSchema202012Tool is the name of tool "json_schema_2020_12_tool" (mcpgen.yaml:50).
@@ -82,28 +84,36 @@ const (
 	// ToolTestLoggingTool is the name of tool "test_logging_tool" (mcpgen.yaml:89).
 	ToolTestLoggingTool = "test_logging_tool"
 
-	// ToolTestInputRequiredResultElicitation is the name of tool "test_input_required_result_elicitation" (mcpgen.yaml:91).
+	// ToolTestInputRequiredResultElicitation is the name of tool "test_input_required_result_elicitation"
+	// (mcpgen.yaml:91).
 	ToolTestInputRequiredResultElicitation = "test_input_required_result_elicitation"
 
-	// ToolTestInputRequiredResultSampling is the name of tool "test_input_required_result_sampling" (mcpgen.yaml:93).
+	// ToolTestInputRequiredResultSampling is the name of tool "test_input_required_result_sampling"
+	// (mcpgen.yaml:93).
 	ToolTestInputRequiredResultSampling = "test_input_required_result_sampling"
 
-	// ToolTestInputRequiredResultListRoots is the name of tool "test_input_required_result_list_roots" (mcpgen.yaml:95).
+	// ToolTestInputRequiredResultListRoots is the name of tool "test_input_required_result_list_roots"
+	// (mcpgen.yaml:95).
 	ToolTestInputRequiredResultListRoots = "test_input_required_result_list_roots"
 
-	// ToolTestInputRequiredResultRequestState is the name of tool "test_input_required_result_request_state" (mcpgen.yaml:97).
+	// ToolTestInputRequiredResultRequestState is the name of tool
+	// "test_input_required_result_request_state" (mcpgen.yaml:97).
 	ToolTestInputRequiredResultRequestState = "test_input_required_result_request_state"
 
-	// ToolTestInputRequiredResultMultipleInputs is the name of tool "test_input_required_result_multiple_inputs" (mcpgen.yaml:99).
+	// ToolTestInputRequiredResultMultipleInputs is the name of tool
+	// "test_input_required_result_multiple_inputs" (mcpgen.yaml:99).
 	ToolTestInputRequiredResultMultipleInputs = "test_input_required_result_multiple_inputs"
 
-	// ToolTestInputRequiredResultMultiRound is the name of tool "test_input_required_result_multi_round" (mcpgen.yaml:101).
+	// ToolTestInputRequiredResultMultiRound is the name of tool "test_input_required_result_multi_round"
+	// (mcpgen.yaml:101).
 	ToolTestInputRequiredResultMultiRound = "test_input_required_result_multi_round"
 
-	// ToolTestInputRequiredResultTamperedState is the name of tool "test_input_required_result_tampered_state" (mcpgen.yaml:103).
+	// ToolTestInputRequiredResultTamperedState is the name of tool
+	// "test_input_required_result_tampered_state" (mcpgen.yaml:103).
 	ToolTestInputRequiredResultTamperedState = "test_input_required_result_tampered_state"
 
-	// ToolTestInputRequiredResultCapabilities is the name of tool "test_input_required_result_capabilities" (mcpgen.yaml:105).
+	// ToolTestInputRequiredResultCapabilities is the name of tool
+	// "test_input_required_result_capabilities" (mcpgen.yaml:105).
 	ToolTestInputRequiredResultCapabilities = "test_input_required_result_capabilities"
 
 	// ToolTestParamHeaders is the name of tool "test_param_headers" (mcpgen.yaml:107).
@@ -127,10 +137,12 @@ const (
 	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:147).
 	PromptTestPromptWithArguments = "test_prompt_with_arguments"
 
-	// PromptTestPromptWithEmbeddedResource is the name of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:154).
+	// PromptTestPromptWithEmbeddedResource is the name of prompt "test_prompt_with_embedded_resource"
+	// (mcpgen.yaml:154).
 	PromptTestPromptWithEmbeddedResource = "test_prompt_with_embedded_resource"
 
-	// PromptTestInputRequiredResultPrompt is the name of prompt "test_input_required_result_prompt" (mcpgen.yaml:158).
+	// PromptTestInputRequiredResultPrompt is the name of prompt "test_input_required_result_prompt"
+	// (mcpgen.yaml:158).
 	PromptTestInputRequiredResultPrompt = "test_input_required_result_prompt"
 
 	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:160).

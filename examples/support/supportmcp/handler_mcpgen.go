@@ -149,7 +149,8 @@ func (UnimplementedHandler) CompleteTicketID(context.Context, string, map[string
 	}
 }
 
-// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not implemented.
+// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not
+// implemented.
 func (UnimplementedHandler) CompleteTriageTicketTicketID(context.Context, string, map[string]string) ([]string, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "completion of",

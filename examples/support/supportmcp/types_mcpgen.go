@@ -197,7 +197,8 @@ const (
 	EscalateTicketInputLevelEngineering EscalateTicketInputLevel = "engineering"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of EscalateTicketInputLevel what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of EscalateTicketInputLevel what struct tags
+// cannot say.
 func (EscalateTicketInputLevel) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"tier2", "engineering"}
 }
@@ -265,7 +266,8 @@ const (
 	DraftReplyArgsToneFriendly DraftReplyArgsTone = "friendly"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of DraftReplyArgsTone what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of DraftReplyArgsTone what struct tags cannot
+// say.
 func (DraftReplyArgsTone) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"formal", "friendly"}
 }
