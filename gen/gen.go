@@ -2,6 +2,10 @@
 // every input and output, a Handler interface, and registration glue against
 // package runtime.
 //
+// A plan (plan.go) names everything first; the renderers (types.go,
+// handler.go, register.go) only read it, and PlanAPI (api.go) hands the same
+// plan to `mcpgen diff`. JSON Schemas come from internal/specschema.Wire.
+//
 // Generate is a pure function: the same spec gives the same bytes on every
 // machine and every run (no map order, no time stamps, no absolute paths).
 // All Go code is built with jennifer and formatted by it.
