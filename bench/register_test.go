@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -19,7 +20,7 @@ import (
 // at registration. go-sdk reflects the schemas and compiles its validators;
 // mcp-go reflects them and compiles validators on a tool's first call.
 // mcpgen registers the way its generated code does: with genimpl.GeneratedTool
-// and the schemas as constants (string literals, here the reflection of the
+// and the schemas as constants (indented string literals, here the reflection of the
 // same types computed before the timer: TestGeneratedSchemasMatchReflection
 // in gen proves generated constants equal reflection), validators compiled
 // on first call. "mcpgen-reflect" is a hand-written server's runtime.TypedTool,
@@ -36,8 +37,18 @@ const (
 )
 
 // toolSchemas are the input and output schema constants of each tool, as
-// generated code holds them: string literals.
+// generated code holds them: string literals of indented JSON, which the
+// runtime compacts at registration.
 var toolSchemas = map[string][2]string{}
+
+// indented is a schema as the generator writes it.
+func indented(schema json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, schema, "", "\t"); err != nil {
+		panic(err)
+	}
+	return b.String()
+}
 
 func prepareToolSchemas() {
 	if len(toolSchemas) == 0 {
@@ -54,7 +65,7 @@ func reg[In, Out any](k sdk, server any, name string) {
 	const desc = "Search a collection."
 	switch k {
 	case prepareConstants:
-		toolSchemas[name] = [2]string{string(runtime.SchemaFor[In]()), string(runtime.SchemaFor[Out]())}
+		toolSchemas[name] = [2]string{indented(runtime.SchemaFor[In]()), indented(runtime.SchemaFor[Out]())}
 	case sdkMcpgen:
 		sch := toolSchemas[name]
 		server.(*runtime.Server).AddTool(genimpl.GeneratedTool(

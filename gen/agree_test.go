@@ -30,7 +30,6 @@ import (
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
-	inaming "github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/spec"
@@ -77,10 +76,17 @@ func TestCompiledCasesListed(t *testing.T) {
 	}
 }
 
-// TestSchemasAgreeWithSpec proves, for every golden case and example, that
-// the JSON Schemas the runtime advertises (reflected from the generated Go
-// types) say exactly what the spec says (computed from the spec alone).
-func TestSchemasAgreeWithSpec(t *testing.T) {
+// TestAdvertisedSchemas proves, for every golden case and example, that the
+// runtime advertises each tool's schemas as the spec and the generator say:
+// tools in spec order; a raw inputSchema or outputSchema byte for byte; a typed
+// one byte for byte as specschema.Wire computes it (the generator writes it
+// indented, the runtime compacts it back); a missing input as the empty
+// closed object; an output that is not an object not at all (2025-11-25
+// wants an object). What Wire says is checked elsewhere against sources
+// independent of it: the reflection of the generated Go types
+// (reflect_agree_test.go) and the verdicts of golden/*/calls.yaml
+// (validation_agree_test.go).
+func TestAdvertisedSchemas(t *testing.T) {
 	for path, register := range compiledCases {
 		t.Run(path, func(t *testing.T) {
 			s, diags, err := spec.LoadFile(path)
@@ -99,57 +105,66 @@ func TestSchemasAgreeWithSpec(t *testing.T) {
 					t.Errorf("tool %d is %q, the spec says %q (order on the wire must follow the spec)", i, rt.Name, st.Name)
 					continue
 				}
-				want := expectedSchema(s, st.Input, true)
-				if st.InputSchema != nil {
-					want = rawExpected(t, st.InputSchema)
+				switch {
+				case st.InputSchema != nil:
+					sameBytes(t, st.Name+" input", st.InputSchema.JSON, rt.InputSchema)
+				case st.Input == nil:
+					compareSchema(t, st.Name+" input", map[string]any{"type": "object", "additionalProperties": false}, rt.InputSchema)
+				default:
+					sameAsWire(t, st.Name+" input", s, st.Input, rt.InputSchema)
 				}
-				compareSchema(t, st.Name+" input", want, rt.InputSchema)
-				want = expectedSchema(s, st.Output, false)
-				if st.OutputSchema != nil {
-					want = rawExpected(t, st.OutputSchema)
+				switch {
+				case st.OutputSchema != nil:
+					sameBytes(t, st.Name+" output", st.OutputSchema.JSON, rt.OutputSchema)
+				case st.Output == nil || resolved(s, st.Output).Kind != spec.KindObject:
+					compareSchema(t, st.Name+" output", nil, rt.OutputSchema)
+				default:
+					sameAsWire(t, st.Name+" output", s, st.Output, rt.OutputSchema)
 				}
-				compareSchema(t, st.Name+" output", want, rt.OutputSchema)
 			}
 		})
 	}
 }
 
-// expectedSchema is the spec's schema for a tool input or output as the
-// runtime must advertise it: the root is expanded (not a $ref), a missing
-// input is the empty closed object, and an output that is not an object is
-// not advertised at all (2025-11-25 wants an object).
-func expectedSchema(s *spec.Spec, sch *spec.Schema, input bool) any {
-	if sch == nil {
-		if input {
-			return map[string]any{"type": "object", "additionalProperties": false}
-		}
-		return nil
-	}
-	root := sch
-	for root.Kind == spec.KindRef {
+// resolved follows a schema's $refs through the spec's named types.
+func resolved(s *spec.Spec, sch *spec.Schema) *spec.Schema {
+	for i := 0; sch.Kind == spec.KindRef && i <= len(s.Types); i++ {
 		for _, nt := range s.Types {
-			if nt.Name == root.Ref {
-				root = nt.Schema
+			if nt.Name == sch.Ref {
+				sch = nt.Schema
+				break
 			}
 		}
 	}
-	if !input && root.Kind != spec.KindObject {
-		return nil
-	}
-	doc := specschema.Of(root)
-	if len(s.Types) > 0 {
-		doc["$defs"] = specschema.Defs(s)
-	}
-	return specschema.Normalize(doc, inaming.Exported)
+	return sch
 }
 
-// rawExpected is a schema the spec writes out in full: advertised as is.
-func rawExpected(t *testing.T, v *spec.Value) any {
-	doc, err := specschema.Decode(v.JSON)
+// sameAsWire checks an advertised typed schema against specschema.Wire:
+// the same bytes, or, where the schema reaches a Go type (which the runtime
+// reflects), the same schema around whatever the Go type reflects to.
+func sameAsWire(t *testing.T, what string, s *spec.Spec, sch *spec.Schema, got json.RawMessage) {
+	t.Helper()
+	want, reachesGoType := specschema.Wire(s, sch)
+	if !reachesGoType {
+		if string(got) != string(want) {
+			t.Errorf("%s: advertised\n%s\nwant specschema.Wire's\n%s", what, got, want)
+		}
+		return
+	}
+	doc, err := specschema.Decode(want)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return specschema.Normalize(doc, func(n string) string { return n })
+	compareSchema(t, what, specschema.Normalize(doc, func(n string) string { return n }), got)
+}
+
+// sameBytes checks a schema the spec writes out in full: advertised byte for
+// byte as the spec's loader encoded it.
+func sameBytes(t *testing.T, what string, want, got json.RawMessage) {
+	t.Helper()
+	if string(got) != string(want) {
+		t.Errorf("%s: advertised\n%s\nwant the spec's\n%s", what, got, want)
+	}
 }
 
 func compareSchema(t *testing.T, what string, want any, got json.RawMessage) {

@@ -75,7 +75,7 @@ func (g *generator) embedHTML(f *jen.File) {
 		}
 		f.Anon("embed")
 		f.Line()
-		f.Comment(fmt.Sprintf("%s is the HTML of view %q, a copy of %s %s.", htmlVar(rp), rp.res.Name, rp.res.UI.HTML, g.at(rp.res.UI.HTMLPos)))
+		f.Add(doc(fmt.Sprintf("%s is the HTML of view %q, a copy of %s %s.", htmlVar(rp), rp.res.Name, rp.res.UI.HTML, g.at(rp.res.UI.HTMLPos))))
 		f.Comment("")
 		f.Comment("//go:embed " + htmlCopyName(rp.res))
 		f.Var().Id(htmlVar(rp)).String()
@@ -89,7 +89,7 @@ func (g *generator) appResource(rp *resourcePlan) jen.Code {
 		html = jen.Qual(genimplPkg, "StaticHTML").Call(jen.Id(htmlVar(rp)))
 	}
 	return jen.Qual(runtimePkg, "AppResource").Call(
-		jen.Line().Add(g.resourceLiteral(rp.res)),
+		jen.Line().Add(g.resourceLiteral(rp)),
 		jen.Line().Add(appUI(rp.res.UI)),
 		jen.Line().Add(html).Op(",").Line())
 }

@@ -2,6 +2,10 @@
 // every input and output, a Handler interface, and registration glue against
 // package runtime.
 //
+// A plan (plan.go) names everything first; the renderers (types.go,
+// handler.go, register.go) only read it, and PlanAPI (api.go) hands the same
+// plan to `mcpgen diff`. JSON Schemas come from internal/specschema.Wire.
+//
 // Generate is a pure function: the same spec gives the same bytes on every
 // machine and every run (no map order, no time stamps, no absolute paths).
 // All Go code is built with jennifer and formatted by it.
@@ -86,6 +90,11 @@ type generator struct {
 	// defaulted holds the declared types that get an ApplyDefaults method
 	// (computed once, by defaultedDecls).
 	defaulted map[*decl]bool
+	// goTypeText, when set, makes existing Go types (goType:) render as
+	// placeholder identifiers that goText replaces by their full import
+	// path: PlanAPI describes types as text, where a package's name alone
+	// could hide a change of import path.
+	goTypeText map[string]string
 }
 
 func (g *generator) newFile() *jen.File {
@@ -117,19 +126,26 @@ func baseName(file string) string {
 	return path.Base(file)
 }
 
-// doc renders text as // comment lines. Empty text renders nothing.
+// doc renders text as // comment lines wrapped near textWidth. Empty text
+// renders nothing.
 func doc(text string) jen.Code {
 	text = strings.TrimSpace(text)
 	if text == "" {
 		return jen.Null()
 	}
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
+	var lines []string
+	for _, l := range strings.Split(text, "\n") {
 		l = strings.TrimRight(l, " \t")
 		if l == "" {
-			lines[i] = "//"
-		} else {
-			lines[i] = "// " + l
+			lines = append(lines, "//")
+			continue
+		}
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
+			lines = append(lines, "// "+l) // preformatted: kept as written
+			continue
+		}
+		for _, w := range wrapLine(l, textWidth) {
+			lines = append(lines, "// "+w)
 		}
 	}
 	return jen.Comment(strings.Join(lines, "\n"))

@@ -36,7 +36,7 @@ func (g *generator) handlerFile(f *jen.File) {
 	}
 	var embedded []jen.Code
 	for _, gr := range groups {
-		if len(gr.methods) > 0 || gr.name == "ToolsHandler" {
+		if len(gr.methods) > 0 { // a group without methods would be an empty interface
 			embedded = append(embedded, jen.Id(gr.name))
 		}
 	}
@@ -47,7 +47,7 @@ func (g *generator) handlerFile(f *jen.File) {
 
 	var all []*handlerMethod
 	for _, gr := range groups {
-		if len(gr.methods) == 0 && gr.name != "ToolsHandler" {
+		if len(gr.methods) == 0 {
 			continue
 		}
 		f.Line()
@@ -73,7 +73,7 @@ func (g *generator) handlerFile(f *jen.File) {
 	f.Var().Id("_").Id("Handler").Op("=").Id("UnimplementedHandler").Values()
 	for _, m := range all {
 		f.Line()
-		f.Comment(fmt.Sprintf("%s reports that %s %q is not implemented.", m.name, m.kind, m.item))
+		f.Add(doc(fmt.Sprintf("%s reports that %s %q is not implemented.", m.name, m.kind, m.item)))
 		f.Func().Params(jen.Id("UnimplementedHandler")).Id(m.name).Add(m.signature(false)).Block(
 			jen.Return(m.zero, jen.Op("&").Qual(runtimePkg, "NotImplementedError").Values(jen.Dict{
 				jen.Id("Kind"): jen.Lit(m.kind),

@@ -48,6 +48,10 @@ type decl struct {
 	name   string
 	kind   declKind
 	schema *spec.Schema
+	// pos is where the spec writes the schema; origin says what spec
+	// element the type serves (for diff's Go-API rules, api.go).
+	pos    spec.Pos
+	origin origin
 	// specName is the types: key for named types, "" for derived ones.
 	specName string
 	// what says, for doc comments, where the type comes from.
@@ -72,8 +76,18 @@ func (d *decl) fieldName(prop *spec.Property) string {
 }
 
 type enumConstant struct {
-	name  string
-	value *spec.Value
+	name   string
+	suffix string // the name without the type's
+	value  *spec.Value
+}
+
+// origin is the spec element a declared type serves: subject is the
+// position of the key that asks for it (a property, a named type, an
+// item…) and item the top-level spec item ("tool:lookup_order",
+// "type:Money", "resource:…", "template:…", "prompt:…").
+type origin struct {
+	subject spec.Pos
+	item    string
 }
 
 // taker is what took a Go name first, for collision messages.
@@ -85,21 +99,26 @@ type taker struct {
 type toolPlan struct {
 	tool   *spec.Tool
 	method string
-	input  *spec.Schema // nil: no arguments
-	output *spec.Schema // nil: returns content
+	// nameConst is the Go constant holding the name clients call it by
+	// (ToolLookupOrder); resources, templates and prompts have one too.
+	nameConst string
+	input     *spec.Schema // nil: no arguments
+	output    *spec.Schema // nil: returns content
 }
 
 type resourcePlan struct {
-	res     *spec.Resource
-	base    string // the Go spelling of its name
-	method  string
-	content *spec.Schema // the typed value of a json content, else nil
+	res       *spec.Resource
+	base      string // the Go spelling of its name
+	method    string
+	nameConst string
+	content   *spec.Schema // the typed value of a json content, else nil
 }
 
 type templatePlan struct {
 	tmpl        *spec.ResourceTemplate
 	base        string
 	method      string
+	nameConst   string
 	params      *spec.Schema    // an object schema synthesized from the variables
 	optional    map[string]bool // variables a URI may leave out ({?q}, {&q})
 	content     *spec.Schema
@@ -109,7 +128,8 @@ type templatePlan struct {
 type promptPlan struct {
 	prompt      *spec.Prompt
 	base        string
-	method      string       // "" for a declarative prompt
+	method      string // "" for a declarative prompt
+	nameConst   string
 	args        *spec.Schema // an object schema synthesized from the arguments; nil without any
 	completions []*completionPlan
 }
@@ -141,7 +161,7 @@ func newPlan(s *spec.Spec) *plan {
 	// Named types first, so that derived names never take a name the user
 	// chose: a user's type wins and the derived one is reported.
 	for _, nt := range s.Types {
-		d := p.declare(naming.Exported(nt.Name), nt.Schema, nt.Pos, fmt.Sprintf("type %q", nt.Name))
+		d := p.declare(naming.Exported(nt.Name), nt.Schema, nt.Pos, origin{nt.Pos, "type:" + nt.Name}, fmt.Sprintf("type %q", nt.Name))
 		if d == nil {
 			continue
 		}
@@ -191,32 +211,65 @@ func newPlan(s *spec.Spec) *plan {
 		}
 		p.prompts = append(p.prompts, pp)
 	}
+	p.nameConstants()
 	for _, nt := range s.Types {
 		if d := p.named[nt.Name]; d != nil {
-			p.planInside(d.name, nt.Schema, true)
+			p.planInside(d.name, nt.Schema, true, d.origin.item)
 		}
 	}
 	for _, tp := range p.tools {
-		p.declareRoot(tp.input, tp.method+"Input", tp.tool.Pos, fmt.Sprintf("the input of tool %q", tp.tool.Name))
-		p.declareRoot(tp.output, tp.method+"Output", tp.tool.Pos, fmt.Sprintf("the output of tool %q", tp.tool.Name))
+		p.declareRoot(tp.input, tp.method+"Input", tp.tool.Pos, "tool:"+tp.tool.Name, fmt.Sprintf("the input of tool %q", tp.tool.Name))
+		p.declareRoot(tp.output, tp.method+"Output", tp.tool.Pos, "tool:"+tp.tool.Name, fmt.Sprintf("the output of tool %q", tp.tool.Name))
 	}
 	for _, rp := range p.resources {
 		if c := rp.res.Content; c != nil && c.Kind == spec.ContentJSON {
 			rp.content = c.Schema
-			p.declareRoot(c.Schema, rp.base+"Content", rp.res.Pos, fmt.Sprintf("the content of resource %q", rp.res.Name))
+			p.declareRoot(c.Schema, rp.base+"Content", rp.res.Pos, "resource:"+rp.res.Name, fmt.Sprintf("the content of resource %q", rp.res.Name))
 		}
 	}
 	for _, tp := range p.templates {
-		p.declareRoot(tp.params, tp.base+"Params", tp.tmpl.Pos, fmt.Sprintf("the set of variables of resource template %q", tp.tmpl.Name))
+		p.declareRoot(tp.params, tp.base+"Params", tp.tmpl.Pos, "template:"+tp.tmpl.Name, fmt.Sprintf("the set of variables of resource template %q", tp.tmpl.Name))
 		if c := tp.tmpl.Content; c != nil && c.Kind == spec.ContentJSON {
 			tp.content = c.Schema
-			p.declareRoot(c.Schema, tp.base+"Content", tp.tmpl.Pos, fmt.Sprintf("the content of resource template %q", tp.tmpl.Name))
+			p.declareRoot(c.Schema, tp.base+"Content", tp.tmpl.Pos, "template:"+tp.tmpl.Name, fmt.Sprintf("the content of resource template %q", tp.tmpl.Name))
 		}
 	}
 	for _, pp := range p.prompts {
-		p.declareRoot(pp.args, pp.base+"Args", pp.prompt.Pos, fmt.Sprintf("the set of arguments of prompt %q", pp.prompt.Name))
+		p.declareRoot(pp.args, pp.base+"Args", pp.prompt.Pos, "prompt:"+pp.prompt.Name, fmt.Sprintf("the set of arguments of prompt %q", pp.prompt.Name))
 	}
 	return p
+}
+
+// nameConstants names the constants that hold each tool's, resource's,
+// template's and prompt's name (ToolLookupOrder = "lookup_order"), so that
+// code refers to a primitive by an identifier the compiler checks.
+func (p *plan) nameConstants() {
+	// methodRefused is true when the primitive's handler method name was
+	// refused: the same clash of names is reported once, there.
+	claim := func(prefix, base string, methodRefused bool, pos spec.Pos, what string) string {
+		if base == "" || methodRefused {
+			return ""
+		}
+		name := prefix + base
+		if first, dup := p.taken[name]; dup {
+			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; rename one", what, name, p.describe(first))
+			return ""
+		}
+		p.taken[name] = taker{pos: pos, what: "the name constant of " + what}
+		return name
+	}
+	for _, tp := range p.tools {
+		tp.nameConst = claim("Tool", naming.Exported(tp.tool.Name), tp.method == "", tp.tool.Pos, fmt.Sprintf("tool %q", tp.tool.Name))
+	}
+	for _, rp := range p.resources {
+		rp.nameConst = claim("Resource", rp.base, rp.method == "" && !embedsHTML(rp.res), rp.res.Pos, fmt.Sprintf("resource %q", rp.res.Name))
+	}
+	for _, tp := range p.templates {
+		tp.nameConst = claim("Template", tp.base, tp.method == "", tp.tmpl.Pos, fmt.Sprintf("resource template %q", tp.tmpl.Name))
+	}
+	for _, pp := range p.prompts {
+		pp.nameConst = claim("Prompt", pp.base, pp.method == "" && len(pp.prompt.Messages) == 0, pp.prompt.Pos, fmt.Sprintf("prompt %q", pp.prompt.Name))
+	}
 }
 
 // method records a Handler method name, or reports a collision.
@@ -245,12 +298,12 @@ func (p *plan) completion(base, arg string, complete bool, enum []string, pos sp
 // declareRoot declares the type of a tool input or output, a template's
 // params, a prompt's args or a resource's content, unless it is a $ref (the
 // named type serves) or absent.
-func (p *plan) declareRoot(s *spec.Schema, name string, pos spec.Pos, what string) {
+func (p *plan) declareRoot(s *spec.Schema, name string, pos spec.Pos, item, what string) {
 	if s == nil || s.Kind == spec.KindRef {
 		return
 	}
-	if p.declare(name, s, pos, what) != nil {
-		p.planInside(name, s, true)
+	if p.declare(name, s, pos, origin{pos, item}, what) != nil {
+		p.planInside(name, s, true, item)
 	}
 }
 
@@ -272,7 +325,7 @@ func (p *plan) resolvedSchema(s *spec.Schema) *spec.Schema {
 }
 
 // declare records a Go type for schema s under name, or reports a collision.
-func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, what string) *decl {
+func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what string) *decl {
 	if name == "" {
 		p.errorf(pos, "%s has no letter or digit to make a Go type name from", what)
 		return nil
@@ -282,7 +335,7 @@ func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, what string) *
 		return nil
 	}
 	p.taken[name] = taker{pos: pos, what: what}
-	d := &decl{name: name, schema: s, what: what, kind: kindOfDecl(s)}
+	d := &decl{name: name, schema: s, what: what, kind: kindOfDecl(s), pos: pos, origin: o}
 	p.decls = append(p.decls, d)
 	p.declOf[s] = d
 	return d
@@ -319,7 +372,7 @@ func kindOfDecl(s *spec.Schema) declKind {
 // planInside walks the schema of a declared type and declares what its parts
 // need: inline objects, enums, and constrained array items or map values.
 // Names are the owner's name plus the property's (OrderLines, OrderLinesItem).
-func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool) {
+func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool, item string) {
 	switch s.Kind {
 	case spec.KindObject:
 		d := p.declOf[s]
@@ -342,15 +395,15 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool) {
 			if d != nil {
 				d.fields = append(d.fields, &field{name: fname, prop: prop})
 			}
-			p.planPart(owner+fname, prop.Schema, fmt.Sprintf("property %q of %s", prop.Name, owner), true)
+			p.planPart(owner+fname, prop.Schema, fmt.Sprintf("property %q of %s", prop.Name, owner), true, origin{prop.Pos, item})
 		}
 	case spec.KindArray:
 		if s.Items != nil {
-			p.planPart(owner+"Item", s.Items, fmt.Sprintf("the items of %s", owner), false)
+			p.planPart(owner+"Item", s.Items, fmt.Sprintf("the items of %s", owner), false, origin{s.Items.Pos, item})
 		}
 	case spec.KindMap:
 		if s.Values != nil {
-			p.planPart(owner+"Value", s.Values, fmt.Sprintf("the values of %s", owner), false)
+			p.planPart(owner+"Value", s.Values, fmt.Sprintf("the values of %s", owner), false, origin{s.Values.Pos, item})
 		}
 	}
 	if d := p.declOf[s]; d != nil && d.kind == declEnum && isDecl {
@@ -362,18 +415,18 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool) {
 // value) needs its own declared type, and walks into it. A property's scalar
 // constraints live in its struct tag; an item or a map value has no tag, so
 // a constrained one gets a declared type that carries them.
-func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool) {
+func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool, o origin) {
 	if s == nil {
 		return
 	}
 	declared := s.Kind == spec.KindObject || len(s.Enum) > 0 || (!isField && needsDecl(s))
 	switch {
 	case declared:
-		if p.declare(name, s, s.Pos, what) != nil {
-			p.planInside(name, s, true)
+		if p.declare(name, s, s.Pos, o, what) != nil {
+			p.planInside(name, s, true, o.item)
 		}
 	case s.Kind == spec.KindArray || s.Kind == spec.KindMap:
-		p.planInside(name, s, false)
+		p.planInside(name, s, false, o.item)
 	}
 }
 
@@ -409,7 +462,7 @@ func (p *plan) planConstants(d *decl) {
 			continue
 		}
 		p.taken[name] = taker{pos: v.Pos, what: fmt.Sprintf("enum value %s of %s", string(v.JSON), d.what)}
-		d.consts = append(d.consts, &enumConstant{name: name, value: v})
+		d.consts = append(d.consts, &enumConstant{name: name, suffix: suffix, value: v})
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 // registration code (which the runtime advertises and validates with) say
 // exactly what github.com/invopop/jsonschema reflects from the generated Go
 // types: the generated structs and the generated schemas cannot drift apart.
+// The same holds for templates' params schemas and prompts' argument lists.
 // (TestSchemasAgreeWithSpec proves that they say what the spec says.)
 func TestGeneratedSchemasMatchReflection(t *testing.T) {
 	for path, register := range compiledCases {
@@ -39,6 +40,23 @@ func TestGeneratedSchemasMatchReflection(t *testing.T) {
 				}
 				if st.OutputSchema == nil {
 					sameSchema(t, tool.Name+" output", src.Output, src.ReflectedOutput)
+				}
+			}
+			for _, tmpl := range srv.ResourceTemplates() {
+				generated, reflected, ok := runtime.GeneratedTemplateSchemas(tmpl)
+				if !ok {
+					t.Errorf("template %q is not registered with runtime.GeneratedTemplate", tmpl.Name)
+					continue
+				}
+				sameSchema(t, "template "+tmpl.Name+" params", generated, reflected)
+			}
+			for _, p := range srv.Prompts() {
+				declared, reflected, ok := runtime.GeneratedPromptArguments(p)
+				if !ok {
+					continue // a declarative prompt: its arguments are not a Go type
+				}
+				if diff := cmp.Diff(reflected, declared); diff != "" {
+					t.Errorf("prompt %q: the arguments written out differ from the reflection of the generated type (-reflected +written):\n%s", p.Name, diff)
 				}
 			}
 		})

@@ -1,11 +1,15 @@
 package gen
 
 import (
+	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -23,7 +27,7 @@ func (g *generator) registerFile(f *jen.File) {
 				d[jen.Id("Title")] = jen.Lit(srv.Title)
 			}
 			if srv.Description != "" {
-				d[jen.Id("Description")] = jen.Lit(srv.Description)
+				d[jen.Id("Description")] = textLit(srv.Description)
 			}
 			if srv.WebsiteURL != "" {
 				d[jen.Id("WebsiteURL")] = jen.Lit(srv.WebsiteURL)
@@ -39,7 +43,7 @@ func (g *generator) registerFile(f *jen.File) {
 	if srv.Instructions != "" {
 		f.Line()
 		f.Comment("Instructions tell the client how to use the server (server.instructions in the spec).")
-		f.Const().Id("Instructions").Op("=").Lit(srv.Instructions)
+		f.Const().Id("Instructions").Op("=").Add(textLit(srv.Instructions))
 		defaults = append(defaults, jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions")))
 	}
 	defaults = append(defaults, cachingOptions(srv.Caching)...)
@@ -55,6 +59,7 @@ func (g *generator) registerFile(f *jen.File) {
 		opts = jen.Append(jen.Index().Qual(runtimePkg, "Option").Values(list...), jen.Id("opts").Op("..."))
 	}
 
+	g.nameConstants(f)
 	g.embedHTML(f)
 
 	f.Line()
@@ -68,8 +73,9 @@ func (g *generator) registerFile(f *jen.File) {
 
 	f.Line()
 	f.Comment("Register adds everything the spec declares to s, served by h, in spec order.")
-	f.Comment("Tool schemas are constants the generator computed from the spec; tests prove")
-	f.Comment("they equal the reflection of the types in types" + Suffix + ".")
+	f.Comment("Schemas (of tool inputs and outputs, of template variables) and prompt arguments")
+	f.Comment("are computed from the spec by the generator; tests prove they equal the reflection")
+	f.Comment("of the types in types" + Suffix + ".")
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
 			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
@@ -80,11 +86,10 @@ func (g *generator) registerFile(f *jen.File) {
 				continue
 			}
 			gr.Id("s").Dot("AddResource").Call(jen.Qual(runtimePkg, "TypedResource").Call(
-				jen.Line().Add(g.resourceLiteral(rp.res)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
+				jen.Line().Add(g.resourceLiteral(rp)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
 		}
 		for _, tp := range g.plan.templates {
-			gr.Id("s").Dot("AddResourceTemplate").Call(jen.Qual(runtimePkg, "TypedTemplate").Call(
-				jen.Line().Add(g.templateLiteral(tp)), jen.Line().Id("h").Dot(tp.method).Op(",").Line()))
+			gr.Id("s").Dot("AddResourceTemplate").Call(g.templateRegistration(tp))
 		}
 		for _, pp := range g.plan.prompts {
 			gr.Id("s").Dot("AddPrompt").Call(g.promptRegistration(pp))
@@ -92,10 +97,11 @@ func (g *generator) registerFile(f *jen.File) {
 	})
 }
 
-func (g *generator) resourceLiteral(r *spec.Resource) jen.Code {
+func (g *generator) resourceLiteral(rp *resourcePlan) jen.Code {
+	r := rp.res
 	return jen.Qual(runtimePkg, "Resource").Values(jen.DictFunc(func(d jen.Dict) {
 		d[jen.Id("URI")] = jen.Lit(r.URI)
-		d[jen.Id("Name")] = jen.Lit(r.Name)
+		d[jen.Id("Name")] = jen.Id(rp.nameConst)
 		g.describe(d, r.Title, r.Description, r.MimeType, r.Annotations, r.Icons, r.Meta)
 		if r.Size != nil {
 			d[jen.Id("Size")] = jen.New(jen.Int64().Call(jen.Lit(*r.Size)))
@@ -108,7 +114,7 @@ func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
 	t := tp.tmpl
 	return jen.Qual(runtimePkg, "ResourceTemplate").Values(jen.DictFunc(func(d jen.Dict) {
 		d[jen.Id("URITemplate")] = jen.Id(tp.base + "URITemplate")
-		d[jen.Id("Name")] = jen.Lit(t.Name)
+		d[jen.Id("Name")] = jen.Id(tp.nameConst)
 		g.describe(d, t.Title, t.Description, t.MimeType, t.Annotations, t.Icons, t.Meta)
 		if c := g.completeFunc(tp.completions); c != nil {
 			d[jen.Id("Complete")] = c
@@ -123,7 +129,7 @@ func (g *generator) describe(d jen.Dict, title, description, mimeType string, a 
 		d[jen.Id("Title")] = jen.Lit(title)
 	}
 	if description != "" {
-		d[jen.Id("Description")] = jen.Lit(description)
+		d[jen.Id("Description")] = textLit(description)
 	}
 	if mimeType != "" {
 		d[jen.Id("MimeType")] = jen.Lit(mimeType)
@@ -191,11 +197,11 @@ func (g *generator) completeFunc(cs []*completionPlan) jen.Code {
 func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 	pr := pp.prompt
 	lit := jen.Qual(runtimePkg, "Prompt").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Name")] = jen.Lit(pr.Name)
+		d[jen.Id("Name")] = jen.Id(pp.nameConst)
 		if pr.Title != "" {
 			d[jen.Id("Title")] = jen.Lit(pr.Title)
 		}
-		d[jen.Id("Description")] = jen.Lit(pr.Description)
+		d[jen.Id("Description")] = textLit(pr.Description)
 		if len(pr.Arguments) > 0 {
 			d[jen.Id("Arguments")] = jen.Index().Qual(runtimePkg, "PromptArgument").ValuesFunc(func(gr *jen.Group) {
 				for _, a := range pr.Arguments {
@@ -205,7 +211,7 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 							ad[jen.Id("Title")] = jen.Lit(a.Title)
 						}
 						if a.Description != "" {
-							ad[jen.Id("Description")] = jen.Lit(a.Description)
+							ad[jen.Id("Description")] = textLit(a.Description)
 						}
 						if a.Required {
 							ad[jen.Id("Required")] = jen.True()
@@ -238,7 +244,7 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 					d[jen.Id("Role")] = jen.Lit(m.Role)
 					switch {
 					case m.Text != "":
-						d[jen.Id("Text")] = jen.Lit(m.Text)
+						d[jen.Id("Text")] = textLit(m.Text)
 					case m.Resource != "":
 						d[jen.Id("Resource")] = jen.Lit(m.Resource)
 					case m.Image != nil:
@@ -257,7 +263,21 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id("_").Op("*").Qual(runtimePkg, "NoArgs")).
 			Params(jen.Op("*").Qual(runtimePkg, "GetPromptResult"), jen.Error()).Block(jen.Return(jen.Id("h").Dot(pp.method).Call(jen.Id("ctx"))))
 	}
-	return jen.Qual(runtimePkg, "TypedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
+	// The arguments are written out above: nothing to reflect.
+	return jen.Qual(runtimePkg, "GeneratedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
+}
+
+// templateRegistration is runtime.GeneratedTemplate(…, schema, h.ReadX) with
+// the schema of the template's params computed here, or
+// runtime.TypedTemplate(…, h.ReadX) when a variable's schema reaches an
+// existing Go type, whose schema only reflection knows.
+func (g *generator) templateRegistration(tp *templatePlan) jen.Code {
+	read := jen.Id("h").Dot(tp.method)
+	if schema := g.toolSchema(tp.params); schema != nil {
+		return jen.Qual(runtimePkg, "GeneratedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)),
+			jen.Line().Add(schemaLiteral(schema)), jen.Line().Add(read).Op(",").Line())
+	}
+	return jen.Qual(runtimePkg, "TypedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)), jen.Line().Add(read).Op(",").Line())
 }
 
 // typedTool is genimpl.GeneratedTool(runtime.Tool{…}, h.Method), or its variant
@@ -305,16 +325,17 @@ func (g *generator) typedTool(tp *toolPlan) jen.Code {
 		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id(inName).Op("*").Add(inType)).
 			Params(out, jen.Error()).Block(body...)
 	}
-	return jen.Qual(genimplPkg, adapter).Call(jen.Line().Add(g.toolLiteral(t)), jen.Line().Add(fn).Op(",").Line())
+	return jen.Qual(genimplPkg, adapter).Call(jen.Line().Add(g.toolLiteral(tp)), jen.Line().Add(fn).Op(",").Line())
 }
 
-func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
+func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
+	t := tp.tool
 	return jen.Qual(runtimePkg, "Tool").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Name")] = jen.Lit(t.Name)
+		d[jen.Id("Name")] = jen.Id(tp.nameConst)
 		if t.Title != "" {
 			d[jen.Id("Title")] = jen.Lit(t.Title)
 		}
-		d[jen.Id("Description")] = jen.Lit(t.Description)
+		d[jen.Id("Description")] = textLit(t.Description)
 		if a := t.Annotations; a != nil {
 			d[jen.Id("Annotations")] = jen.Op("&").Qual(runtimePkg, "ToolAnnotations").Values(jen.DictFunc(func(ad jen.Dict) {
 				if a.Title != "" {
@@ -338,10 +359,10 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 			d[jen.Id("Meta")] = rawJSON(t.Meta)
 		}
 		if t.InputSchema != nil {
-			d[jen.Id("InputSchema")] = rawJSON(t.InputSchema)
+			d[jen.Id("InputSchema")] = rawSchemaLiteral(t.InputSchema)
 		}
 		if t.OutputSchema != nil {
-			d[jen.Id("OutputSchema")] = rawJSON(t.OutputSchema)
+			d[jen.Id("OutputSchema")] = rawSchemaLiteral(t.OutputSchema)
 		}
 		if id := t.Idempotency; id != nil {
 			d[jen.Id("Idempotency")] = jen.Op("&").Qual(runtimePkg, "Idempotency").Values(jen.DictFunc(func(fields jen.Dict) {
@@ -365,18 +386,44 @@ func (g *generator) toolLiteral(t *spec.Tool) jen.Code {
 }
 
 // generatedSchemas sets the schemas of a typed input and output as constants
-// (gen/schemas.go), so that registering the tool reflects nothing.
+// (specschema.Wire), so that registering the tool reflects nothing.
 func (g *generator) generatedSchemas(d jen.Dict, t *spec.Tool) {
 	if t.Input != nil {
 		if b := g.toolSchema(t.Input); b != nil {
-			d[jen.Id("InputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(rawString(string(b)))
+			d[jen.Id("InputSchema")] = schemaLiteral(b)
 		}
 	}
 	if t.Output != nil {
 		if b := g.toolSchema(t.Output); b != nil {
-			d[jen.Id("OutputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(rawString(string(b)))
+			d[jen.Id("OutputSchema")] = schemaLiteral(b)
 		}
 	}
+}
+
+// schemaLiteral writes a schema as indented JSON, one keyword a line, so that
+// a spec edit shows in review as the few lines it changes. The runtime
+// compacts it once at registration: clients receive the compact bytes.
+func schemaLiteral(compact []byte) jen.Code {
+	var b bytes.Buffer
+	if err := json.Indent(&b, compact, "", "\t"); err != nil {
+		panic("gen: indenting a schema: " + err.Error()) // marshal wrote it
+	}
+	text := b.String()
+	if !canBeRaw(text) {
+		return jen.Qual(jsonPkg, "RawMessage").Call(textLit(text)) // one quoted line per JSON line
+	}
+	return jen.Qual(jsonPkg, "RawMessage").Call(rawString(text))
+}
+
+// rawSchemaLiteral is a schema the spec writes out in full. The runtime
+// advertises it byte for byte after compacting, so it is indented only when
+// compacting gives back exactly the spec's bytes.
+func rawSchemaLiteral(v *spec.Value) jen.Code {
+	var b bytes.Buffer
+	if json.Compact(&b, v.JSON) != nil || !bytes.Equal(b.Bytes(), v.JSON) {
+		return rawJSON(v)
+	}
+	return schemaLiteral(v.JSON)
 }
 
 func iconList(list []*spec.Icon) jen.Code {
@@ -403,3 +450,44 @@ func iconList(list []*spec.Icon) jen.Code {
 }
 
 func base64Text(data []byte) string { return base64.StdEncoding.EncodeToString(data) }
+
+// nameConstants declares the constant holding the name of every tool,
+// resource, template and prompt; the registration below uses them.
+func (g *generator) nameConstants(f *jen.File) {
+	var defs []jen.Code
+	add := func(name, value string, pos spec.Pos, what string) {
+		if len(defs) > 0 {
+			defs = append(defs, jen.Line())
+		}
+		defs = append(defs, doc(fmt.Sprintf("%s is the name of %s %s.", name, what, g.at(pos))),
+			jen.Id(name).Op("=").Lit(value))
+	}
+	for _, tp := range g.plan.tools {
+		add(tp.nameConst, tp.tool.Name, tp.tool.Pos, "tool "+strconv.Quote(tp.tool.Name))
+	}
+	for _, rp := range g.plan.resources {
+		add(rp.nameConst, rp.res.Name, rp.res.Pos, "resource "+strconv.Quote(rp.res.Name))
+	}
+	for _, tp := range g.plan.templates {
+		add(tp.nameConst, tp.tmpl.Name, tp.tmpl.Pos, "resource template "+strconv.Quote(tp.tmpl.Name))
+	}
+	for _, pp := range g.plan.prompts {
+		add(pp.nameConst, pp.prompt.Name, pp.prompt.Pos, "prompt "+strconv.Quote(pp.prompt.Name))
+	}
+	if len(defs) > 0 {
+		f.Line()
+		f.Const().Defs(defs...)
+	}
+}
+
+// toolSchema is the schema of a tool's input or output, or of a template's
+// variables, as compact JSON (specschema.Wire), or nil when it reaches a Go
+// type reference (goType): only reflection knows the schema of an existing
+// Go type, so the runtime reflects those.
+func (g *generator) toolSchema(root *spec.Schema) []byte {
+	b, reachesGoType := specschema.Wire(g.spec, root)
+	if reachesGoType {
+		return nil
+	}
+	return b
+}

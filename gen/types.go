@@ -39,7 +39,7 @@ func (g *generator) templateHelpers(f *jen.File, tp *templatePlan) {
 	t := tp.tmpl
 	params := tp.base + "Params"
 	f.Line()
-	f.Comment(fmt.Sprintf("%sURITemplate is the URI template of resource template %q.", tp.base, t.Name))
+	f.Add(doc(fmt.Sprintf("%sURITemplate is the URI template of resource template %q.", tp.base, t.Name)))
 	f.Const().Id(tp.base + "URITemplate").Op("=").Lit(t.URITemplate)
 
 	var body []jen.Code
@@ -66,12 +66,12 @@ func (g *generator) templateHelpers(f *jen.File, tp *templatePlan) {
 	f.Func().Params(jen.Id("p").Id(params)).Id("Link").Params().Qual(runtimePkg, "ResourceLink").Block(
 		jen.Return(jen.Qual(runtimePkg, "ResourceLink").Values(jen.DictFunc(func(d jen.Dict) {
 			d[jen.Id("URI")] = jen.Id("p").Dot("Expand").Call()
-			d[jen.Id("Name")] = jen.Lit(t.Name)
+			d[jen.Id("Name")] = jen.Id(tp.nameConst)
 			if t.Title != "" {
 				d[jen.Id("Title")] = jen.Lit(t.Title)
 			}
 			if t.Description != "" {
-				d[jen.Id("Description")] = jen.Lit(t.Description)
+				d[jen.Id("Description")] = textLit(t.Description)
 			}
 			if t.MimeType != "" {
 				d[jen.Id("MimeType")] = jen.Lit(t.MimeType)
@@ -137,7 +137,7 @@ func (g *generator) declare(f *jen.File, d *decl) {
 	}
 	if body := g.extendBody(d); len(body) > 0 {
 		f.Line()
-		f.Comment(fmt.Sprintf("JSONSchemaExtend adds to the reflected JSON Schema of %s what struct tags cannot say.", d.name))
+		f.Add(doc(fmt.Sprintf("JSONSchemaExtend adds to the reflected JSON Schema of %s what struct tags cannot say.", d.name)))
 		f.Func().Params(jen.Id(d.name)).Id("JSONSchemaExtend").
 			Params(jen.Id("s").Op("*").Qual(jsonschemaPkg, "Schema")).Block(body...)
 	}
@@ -160,6 +160,9 @@ func (g *generator) underlying(s *spec.Schema) jen.Code {
 		}
 		return jen.Id("invalidRef")
 	case spec.KindGoType:
+		if g.goTypeText != nil {
+			return jen.Id(g.goTypePlaceholder(s.GoType.ImportPath + "." + s.GoType.Name))
+		}
 		return jen.Qual(s.GoType.ImportPath, s.GoType.Name)
 	case spec.KindString:
 		return jen.String()
@@ -444,10 +447,15 @@ func rawJSON(v *spec.Value) jen.Code {
 // rawString renders a Go string literal, as a raw string when that is
 // possible and reads better (JSON is full of double quotes).
 func rawString(s string) jen.Code {
-	if !strings.ContainsAny(s, "`\r") && isPrintable(s) {
+	if canBeRaw(s) {
 		return jen.Op("`" + s + "`")
 	}
 	return jen.Lit(s)
+}
+
+// canBeRaw reports whether s can be written as a raw string literal.
+func canBeRaw(s string) bool {
+	return !strings.ContainsAny(s, "`\r") && isPrintable(s)
 }
 
 func isPrintable(s string) bool {

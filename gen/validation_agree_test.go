@@ -100,7 +100,12 @@ func specAccepts(t *testing.T, s *spec.Spec, toolName string, args []byte) bool 
 		}
 		doc = raw
 	case tool.Input != nil:
-		doc = specschema.Document(s, tool.Input)
+		wire, _ := specschema.Wire(s, tool.Input)
+		raw, err := validate.UnmarshalJSON(bytes.NewReader(wire))
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc = raw
 	}
 	c := validate.NewCompiler()
 	c.AssertFormat()

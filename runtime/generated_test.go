@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"strings"
@@ -114,5 +115,29 @@ func TestGeneratedToolNonObjectOutput(t *testing.T) {
 	}
 	if res := callTool(t, tool, `{}`); !res.IsError {
 		t.Errorf("two items sent where the schema allows one: %+v", res)
+	}
+}
+
+// The generator writes schemas indented, for review; clients must receive
+// them compact, byte for byte as json.Compact gives them.
+func TestGeneratedToolAdvertisesCompactSchemas(t *testing.T) {
+	var indented bytes.Buffer
+	if err := json.Indent(&indented, []byte(lookupSchema), "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	out := `{"type":"object","properties":{"id":{"type":"string"}},"additionalProperties":false}`
+	var outIndented bytes.Buffer
+	if err := json.Indent(&outIndented, []byte(out), "", "\t"); err != nil {
+		t.Fatal(err)
+	}
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: indented.Bytes(), OutputSchema: outIndented.Bytes()}, lookupOrder)
+	if string(tool.InputSchema) != lookupSchema {
+		t.Errorf("InputSchema = %s, want the compact %s", tool.InputSchema, lookupSchema)
+	}
+	if string(tool.OutputSchema) != out {
+		t.Errorf("OutputSchema = %s, want the compact %s", tool.OutputSchema, out)
+	}
+	if res := callTool(t, tool, `{"order_id":"a-1","qty":0}`); !res.IsError {
+		t.Errorf("the compacted schema does not validate: %+v", res)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -25,6 +26,9 @@ type Prompt struct {
 
 	Handler  PromptHandler
 	Complete CompleteHandler // optional: completes arguments without an Enum
+
+	// generatedArgs is the arguments type of a GeneratedPrompt.
+	generatedArgs reflect.Type
 }
 
 // PromptArgument is an argument of a prompt. Arguments are strings.

@@ -29,8 +29,13 @@ func TypedPrompt[A any](p Prompt, fn func(ctx context.Context, args *A) (*GetPro
 			panic(fmt.Sprintf("%s: argument %q is not a field of %v (by its json tag)", where, a.Name, reflect.TypeFor[A]()))
 		}
 	}
-	name := p.Name
-	p.Handler = func(ctx context.Context, req *GetPromptRequest) (*GetPromptResult, error) {
+	p.Handler = promptHandler(p.Name, fn)
+	return p
+}
+
+// promptHandler decodes a prompts/get request's arguments into a *A for fn.
+func promptHandler[A any](name string, fn func(ctx context.Context, args *A) (*GetPromptResult, error)) PromptHandler {
+	return func(ctx context.Context, req *GetPromptRequest) (*GetPromptResult, error) {
 		a := new(A)
 		if len(req.Arguments) > 0 {
 			// Prompts are not a hot path: a JSON round trip decodes named
@@ -46,7 +51,6 @@ func TypedPrompt[A any](p Prompt, fn func(ctx context.Context, args *A) (*GetPro
 		applyDefaults(a)
 		return fn(ctx, a)
 	}
-	return p
 }
 
 // promptFields derives prompt arguments from the object schema of an

@@ -60,13 +60,18 @@ func TypedResource[R any](r Resource, fn func(ctx context.Context) (R, error)) R
 // field of P, or a required field of P is not a variable. Do not change
 // URITemplate afterwards.
 func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p *P) (R, error)) ResourceTemplate {
+	return typedTemplate(t, SchemaFor[P](), fn)
+}
+
+// typedTemplate is TypedTemplate with the schema of P given: reflected by
+// TypedTemplate, computed by the generator for GeneratedTemplate.
+func typedTemplate[P, R any](t ResourceTemplate, schema json.RawMessage, fn func(ctx context.Context, p *P) (R, error)) ResourceTemplate {
 	where := fmt.Sprintf("runtime: TypedTemplate(%q)", t.URITemplate)
 	m, err := uritemplate.Parse(t.URITemplate)
 	if err != nil {
 		panic(fmt.Sprintf("%s: %v", where, err))
 	}
 	t.parsed = m
-	schema := SchemaFor[P]()
 	if schemaType(schema) != "object" {
 		panic(fmt.Sprintf("%s: the params type %v must be a struct", where, reflect.TypeFor[P]()))
 	}

@@ -22,6 +22,17 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolEcho is the name of tool "echo" (mcpgen.yaml:35).
+	ToolEcho = "echo"
+
+	// ToolOrder is the name of tool "order" (mcpgen.yaml:42).
+	ToolOrder = "order"
+
+	// ToolStats is the name of tool "stats" (mcpgen.yaml:60).
+	ToolStats = "stats"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,31 +41,235 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Echo the text back.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"],"additionalProperties":false}`),
-			Name:        "echo",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"text": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"text"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolEcho,
 		},
 		h.Echo,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Place an order and get a one-line summary of it.",
-			InputSchema: json.RawMessage(`{"$defs":{"Customer":{"type":"object","properties":{"id":{"type":"string"},"name":{"type":"string"},"email":{"type":"string"},"tier":{"type":"string","enum":["free","pro","enterprise"]}},"required":["id","name","email","tier"],"additionalProperties":false},"Address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"},"postal_code":{"type":"string"},"country":{"type":"string","description":"ISO 3166-1 alpha-2 code.","pattern":"^[A-Z]{2}$"}},"required":["street","city","postal_code","country"],"additionalProperties":false},"LineItem":{"type":"object","properties":{"sku":{"type":"string"},"quantity":{"type":"integer","minimum":1},"unit_price":{"type":"number","description":"Price of one unit.","minimum":0}},"required":["sku","quantity","unit_price"],"additionalProperties":false}},"type":"object","properties":{"order_id":{"type":"string","pattern":"^[A-Z]-\\d{4}$"},"customer":{"$ref":"#/$defs/Customer"},"shipping_address":{"$ref":"#/$defs/Address"},"billing_address":{"$ref":"#/$defs/Address"},"lines":{"type":"array","items":{"$ref":"#/$defs/LineItem"},"minItems":1},"currency":{"type":"string","enum":["EUR","USD","GBP"]},"priority":{"type":"string","enum":["low","normal","high"]},"gift":{"type":"boolean"},"express":{"type":"boolean"},"discount_percent":{"type":"number","minimum":0,"maximum":100},"note":{"type":"string","maxLength":500},"tags":{"type":"array","items":{"type":"string"}}},"required":["order_id","customer","shipping_address","lines","currency","priority"],"additionalProperties":false}`),
-			Name:        "order",
+			InputSchema: json.RawMessage(`{
+	"$defs": {
+		"Customer": {
+			"type": "object",
+			"properties": {
+				"id": {
+					"type": "string"
+				},
+				"name": {
+					"type": "string"
+				},
+				"email": {
+					"type": "string"
+				},
+				"tier": {
+					"type": "string",
+					"enum": [
+						"free",
+						"pro",
+						"enterprise"
+					]
+				}
+			},
+			"required": [
+				"id",
+				"name",
+				"email",
+				"tier"
+			],
+			"additionalProperties": false
+		},
+		"Address": {
+			"type": "object",
+			"properties": {
+				"street": {
+					"type": "string"
+				},
+				"city": {
+					"type": "string"
+				},
+				"postal_code": {
+					"type": "string"
+				},
+				"country": {
+					"type": "string",
+					"description": "ISO 3166-1 alpha-2 code.",
+					"pattern": "^[A-Z]{2}$"
+				}
+			},
+			"required": [
+				"street",
+				"city",
+				"postal_code",
+				"country"
+			],
+			"additionalProperties": false
+		},
+		"LineItem": {
+			"type": "object",
+			"properties": {
+				"sku": {
+					"type": "string"
+				},
+				"quantity": {
+					"type": "integer",
+					"minimum": 1
+				},
+				"unit_price": {
+					"type": "number",
+					"description": "Price of one unit.",
+					"minimum": 0
+				}
+			},
+			"required": [
+				"sku",
+				"quantity",
+				"unit_price"
+			],
+			"additionalProperties": false
+		}
+	},
+	"type": "object",
+	"properties": {
+		"order_id": {
+			"type": "string",
+			"pattern": "^[A-Z]-\\d{4}$"
+		},
+		"customer": {
+			"$ref": "#/$defs/Customer"
+		},
+		"shipping_address": {
+			"$ref": "#/$defs/Address"
+		},
+		"billing_address": {
+			"$ref": "#/$defs/Address"
+		},
+		"lines": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/LineItem"
+			},
+			"minItems": 1
+		},
+		"currency": {
+			"type": "string",
+			"enum": [
+				"EUR",
+				"USD",
+				"GBP"
+			]
+		},
+		"priority": {
+			"type": "string",
+			"enum": [
+				"low",
+				"normal",
+				"high"
+			]
+		},
+		"gift": {
+			"type": "boolean"
+		},
+		"express": {
+			"type": "boolean"
+		},
+		"discount_percent": {
+			"type": "number",
+			"minimum": 0,
+			"maximum": 100
+		},
+		"note": {
+			"type": "string",
+			"maxLength": 500
+		},
+		"tags": {
+			"type": "array",
+			"items": {
+				"type": "string"
+			}
+		}
+	},
+	"required": [
+		"order_id",
+		"customer",
+		"shipping_address",
+		"lines",
+		"currency",
+		"priority"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolOrder,
 		},
 		h.Order,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Summary statistics of a list of numbers.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"values":{"type":"array","items":{"type":"number"},"minItems":1}},"required":["values"],"additionalProperties":false}`),
-			Name:         "stats",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer"},"sum":{"type":"number"},"mean":{"type":"number"},"min":{"type":"number"},"max":{"type":"number"}},"required":["count","sum","mean","min","max"],"additionalProperties":false}`),
+			Description: "Summary statistics of a list of numbers.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"values": {
+			"type": "array",
+			"items": {
+				"type": "number"
+			},
+			"minItems": 1
+		}
+	},
+	"required": [
+		"values"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolStats,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"count": {
+			"type": "integer"
+		},
+		"sum": {
+			"type": "number"
+		},
+		"mean": {
+			"type": "number"
+		},
+		"min": {
+			"type": "number"
+		},
+		"max": {
+			"type": "number"
+		}
+	},
+	"required": [
+		"count",
+		"sum",
+		"mean",
+		"min",
+		"max"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.Stats,
 	))

@@ -84,7 +84,8 @@ const (
 	OrderInputCurrencyGBP OrderInputCurrency = "GBP"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputCurrency what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputCurrency what struct tags cannot
+// say.
 func (OrderInputCurrency) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"EUR", "USD", "GBP"}
 }
@@ -98,7 +99,8 @@ const (
 	OrderInputPriorityHigh   OrderInputPriority = "high"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputPriority what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputPriority what struct tags cannot
+// say.
 func (OrderInputPriority) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"low", "normal", "high"}
 }

@@ -58,7 +58,8 @@ type ToolsHandler interface {
 	// content, so the result must hold a text block (give a typed output a
 	// TextSummary method).
 	//
-	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers
+	// retries with the first successful result.
 	MoveCard(ctx context.Context, in *MoveCardInput) (*runtime.CallToolResult, error)
 }
 

@@ -24,6 +24,29 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolShowBoard is the name of tool "show_board" (mcpgen.yaml:14).
+	ToolShowBoard = "show_board"
+
+	// ToolCardDetail is the name of tool "card_detail" (mcpgen.yaml:19).
+	ToolCardDetail = "card_detail"
+
+	// ToolChart is the name of tool "chart" (mcpgen.yaml:27).
+	ToolChart = "chart"
+
+	// ToolMoveCard is the name of tool "move_card" (mcpgen.yaml:31).
+	ToolMoveCard = "move_card"
+
+	// ResourceBoardView is the name of resource "board_view" (mcpgen.yaml:42).
+	ResourceBoardView = "board_view"
+
+	// ResourceChartView is the name of resource "chart_view" (mcpgen.yaml:53).
+	ResourceChartView = "chart_view"
+
+	// ResourceLegendView is the name of resource "legend_view" (mcpgen.yaml:60).
+	ResourceLegendView = "legend_view"
+)
+
 // htmlOfBoardView is the HTML of view "board_view", a copy of board.html (mcpgen.yaml:48).
 //
 //go:embed ui_board_view_mcpgen.html
@@ -37,16 +60,36 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedTool(
 			runtime.Tool{
-				Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-				Description:  "Show the task board; the view lists its cards.",
-				Name:         "show_board",
-				OutputSchema: json.RawMessage(`{"type":"object","properties":{"cards":{"type":"array","items":{"type":"string"},"maxItems":50},"total":{"type":"integer"}},"required":["cards","total"],"additionalProperties":false}`),
+				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+				Description: "Show the task board; the view lists its cards.",
+				Name:        ToolShowBoard,
+				OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"cards": {
+			"type": "array",
+			"items": {
+				"type": "string"
+			},
+			"maxItems": 50
+		},
+		"total": {
+			"type": "integer"
+		}
+	},
+	"required": [
+		"cards",
+		"total"
+	],
+	"additionalProperties": false
+}`),
 			},
 			func(ctx context.Context, _ *runtime.NoArgs) (*Board, error) {
 				return h.ShowBoard(ctx)
@@ -59,8 +102,21 @@ func Register(s *runtime.Server, h Handler) {
 			runtime.Tool{
 				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 				Description: "The detail of one card, for the board view only.",
-				InputSchema: json.RawMessage(`{"type":"object","properties":{"card":{"type":"string","description":"The card's id.","maxLength":64}},"required":["card"],"additionalProperties":false}`),
-				Name:        "card_detail",
+				InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"card": {
+			"type": "string",
+			"description": "The card's id.",
+			"maxLength": 64
+		}
+	},
+	"required": [
+		"card"
+	],
+	"additionalProperties": false
+}`),
+				Name: ToolCardDetail,
 			},
 			h.CardDetail,
 		),
@@ -74,7 +130,7 @@ func Register(s *runtime.Server, h Handler) {
 			runtime.Tool{
 				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 				Description: "Draw the burn-down chart of the sprint.",
-				Name:        "chart",
+				Name:        ToolChart,
 			},
 			func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 				return h.Chart(ctx)
@@ -90,8 +146,37 @@ func Register(s *runtime.Server, h Handler) {
 			runtime.Tool{
 				Description: "Move a card to another column of the board.",
 				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-				InputSchema: json.RawMessage(`{"type":"object","properties":{"card":{"type":"string","description":"The card's id.","maxLength":64},"column":{"type":"string","description":"Where it goes.","enum":["todo","doing","done"]},"idempotency_key":{"type":"string","description":"One key per move; a retry reuses it.","maxLength":64}},"required":["card","column","idempotency_key"],"additionalProperties":false}`),
-				Name:        "move_card",
+				InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"card": {
+			"type": "string",
+			"description": "The card's id.",
+			"maxLength": 64
+		},
+		"column": {
+			"type": "string",
+			"description": "Where it goes.",
+			"enum": [
+				"todo",
+				"doing",
+				"done"
+			]
+		},
+		"idempotency_key": {
+			"type": "string",
+			"description": "One key per move; a retry reuses it.",
+			"maxLength": 64
+		}
+	},
+	"required": [
+		"card",
+		"column",
+		"idempotency_key"
+	],
+	"additionalProperties": false
+}`),
+				Name: ToolMoveCard,
 			},
 			h.MoveCard,
 		),
@@ -104,7 +189,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "An interactive task board.",
 			Meta:        json.RawMessage(`{"com.example/team":"core"}`),
-			Name:        "board_view",
+			Name:        ResourceBoardView,
 			Title:       "Task board",
 			URI:         "ui://apps/board",
 		},
@@ -121,7 +206,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "A chart drawn by the server at read time.",
 			MimeType:    "text/html;profile=mcp-app",
-			Name:        "chart_view",
+			Name:        ResourceChartView,
 			URI:         "ui://apps/chart",
 		},
 		runtime.AppUI{
@@ -133,7 +218,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.AppResource(
 		runtime.Resource{
 			Description: "A view without ui:, known by its ui:// uri; its handler returns the HTML.",
-			Name:        "legend_view",
+			Name:        ResourceLegendView,
 			URI:         "ui://apps/legend",
 		},
 		runtime.AppUI{},

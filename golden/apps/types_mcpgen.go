@@ -48,7 +48,8 @@ const (
 	MoveCardInputColumnDone  MoveCardInputColumn = "done"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of MoveCardInputColumn what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of MoveCardInputColumn what struct tags cannot
+// say.
 func (MoveCardInputColumn) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"todo", "doing", "done"}
 }

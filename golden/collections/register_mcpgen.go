@@ -22,6 +22,11 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolCollect is the name of tool "collect" (mcpgen.yaml:17).
+	ToolCollect = "collect"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,15 +35,156 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Exercises arrays and maps.",
-			InputSchema:  json.RawMessage(`{"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}},"type":"object","properties":{"tags":{"type":"array","items":{"type":"string","minLength":1,"maxLength":20},"description":"Free-form labels.","maxItems":10,"uniqueItems":true},"ids":{"type":"array","items":{"type":"integer"},"minItems":1,"maxItems":50},"codes":{"type":"array","items":{"type":"string","pattern":"^[A-Z]+$"}},"levels":{"type":"array","items":{"type":"string","enum":["low","high"]}},"points":{"type":"array","items":{"$ref":"#/$defs/Point"}},"matrix":{"type":"array","items":{"type":"array","items":{"type":"number"}}},"entries":{"type":"array","items":{"type":"object","properties":{"key":{"type":"string"},"value":{"type":"integer"}},"required":["key"],"additionalProperties":false}},"labels":{"type":"object","additionalProperties":{"type":"string"}},"counters":{"type":"object","additionalProperties":{"type":"integer","minimum":0}},"groups":{"type":"object","additionalProperties":{"type":"array","items":{"$ref":"#/$defs/Point"}}}},"required":["ids"],"additionalProperties":false}`),
-			Name:         "collect",
-			OutputSchema: json.RawMessage(`{"$defs":{"Point":{"type":"object","properties":{"x":{"type":"number"},"y":{"type":"number"}},"required":["x","y"],"additionalProperties":false}},"type":"array","items":{"$ref":"#/$defs/Point"}}`),
+			Description: "Exercises arrays and maps.",
+			InputSchema: json.RawMessage(`{
+	"$defs": {
+		"Point": {
+			"type": "object",
+			"properties": {
+				"x": {
+					"type": "number"
+				},
+				"y": {
+					"type": "number"
+				}
+			},
+			"required": [
+				"x",
+				"y"
+			],
+			"additionalProperties": false
+		}
+	},
+	"type": "object",
+	"properties": {
+		"tags": {
+			"type": "array",
+			"items": {
+				"type": "string",
+				"minLength": 1,
+				"maxLength": 20
+			},
+			"description": "Free-form labels.",
+			"maxItems": 10,
+			"uniqueItems": true
+		},
+		"ids": {
+			"type": "array",
+			"items": {
+				"type": "integer"
+			},
+			"minItems": 1,
+			"maxItems": 50
+		},
+		"codes": {
+			"type": "array",
+			"items": {
+				"type": "string",
+				"pattern": "^[A-Z]+$"
+			}
+		},
+		"levels": {
+			"type": "array",
+			"items": {
+				"type": "string",
+				"enum": [
+					"low",
+					"high"
+				]
+			}
+		},
+		"points": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Point"
+			}
+		},
+		"matrix": {
+			"type": "array",
+			"items": {
+				"type": "array",
+				"items": {
+					"type": "number"
+				}
+			}
+		},
+		"entries": {
+			"type": "array",
+			"items": {
+				"type": "object",
+				"properties": {
+					"key": {
+						"type": "string"
+					},
+					"value": {
+						"type": "integer"
+					}
+				},
+				"required": [
+					"key"
+				],
+				"additionalProperties": false
+			}
+		},
+		"labels": {
+			"type": "object",
+			"additionalProperties": {
+				"type": "string"
+			}
+		},
+		"counters": {
+			"type": "object",
+			"additionalProperties": {
+				"type": "integer",
+				"minimum": 0
+			}
+		},
+		"groups": {
+			"type": "object",
+			"additionalProperties": {
+				"type": "array",
+				"items": {
+					"$ref": "#/$defs/Point"
+				}
+			}
+		}
+	},
+	"required": [
+		"ids"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolCollect,
+			OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Point": {
+			"type": "object",
+			"properties": {
+				"x": {
+					"type": "number"
+				},
+				"y": {
+					"type": "number"
+				}
+			},
+			"required": [
+				"x",
+				"y"
+			],
+			"additionalProperties": false
+		}
+	},
+	"type": "array",
+	"items": {
+		"$ref": "#/$defs/Point"
+	}
+}`),
 		},
 		h.Collect,
 	))

@@ -58,7 +58,8 @@ type CollectInput struct {
 // CollectInputCodesItem is the items of CollectInputCodes (mcpgen.yaml:23).
 type CollectInputCodesItem string
 
-// JSONSchemaExtend adds to the reflected JSON Schema of CollectInputCodesItem what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of CollectInputCodesItem what struct tags cannot
+// say.
 func (CollectInputCodesItem) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Pattern = `^[A-Z]+$`
 }
@@ -71,7 +72,8 @@ const (
 	CollectInputLevelsItemHigh CollectInputLevelsItem = "high"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of CollectInputLevelsItem what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of CollectInputLevelsItem what struct tags
+// cannot say.
 func (CollectInputLevelsItem) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"low", "high"}
 }
@@ -85,7 +87,8 @@ type CollectInputEntriesItem struct {
 // CollectInputCountersValue is the values of CollectInputCounters (mcpgen.yaml:35).
 type CollectInputCountersValue int64
 
-// JSONSchemaExtend adds to the reflected JSON Schema of CollectInputCountersValue what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of CollectInputCountersValue what struct tags
+// cannot say.
 func (CollectInputCountersValue) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Minimum = json.Number("0")
 }

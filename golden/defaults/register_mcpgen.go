@@ -22,6 +22,17 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolSearch is the name of tool "search" (mcpgen.yaml:20).
+	ToolSearch = "search"
+
+	// ToolOrder is the name of tool "order" (mcpgen.yaml:40).
+	ToolOrder = "order"
+
+	// TemplatePage is the name of resource template "page" (mcpgen.yaml:75).
+	TemplatePage = "page"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,32 +41,275 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Every scalar default, and what a client sends explicitly.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"query":{"type":"string"},"limit":{"type":"integer","minimum":1,"maximum":50,"default":10},"offset":{"type":"integer","description":"Required, so its default is never applied.","default":0},"exact":{"type":"boolean","default":false},"boost":{"type":"number","default":1.5},"tone":{"type":"string","enum":["formal","casual"],"default":"formal"},"ratio":{"type":"number","minimum":0,"maximum":1,"default":0.25},"ratio_default":{"type":"number","minimum":0,"maximum":1,"default":0.5},"sort":{"type":"string","enum":["relevance","date"],"default":"date"},"label":{"oneOf":[{"type":"string","default":"none"},{"type":"null"}]},"cursor":{"oneOf":[{"type":"string","default":null},{"type":"null"}]}},"required":["query","offset"],"additionalProperties":false}`),
-			Name:         "search",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"echo":{}},"required":["echo"],"additionalProperties":false}`),
+			Description: "Every scalar default, and what a client sends explicitly.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"query": {
+			"type": "string"
+		},
+		"limit": {
+			"type": "integer",
+			"minimum": 1,
+			"maximum": 50,
+			"default": 10
+		},
+		"offset": {
+			"type": "integer",
+			"description": "Required, so its default is never applied.",
+			"default": 0
+		},
+		"exact": {
+			"type": "boolean",
+			"default": false
+		},
+		"boost": {
+			"type": "number",
+			"default": 1.5
+		},
+		"tone": {
+			"type": "string",
+			"enum": [
+				"formal",
+				"casual"
+			],
+			"default": "formal"
+		},
+		"ratio": {
+			"type": "number",
+			"minimum": 0,
+			"maximum": 1,
+			"default": 0.25
+		},
+		"ratio_default": {
+			"type": "number",
+			"minimum": 0,
+			"maximum": 1,
+			"default": 0.5
+		},
+		"sort": {
+			"type": "string",
+			"enum": [
+				"relevance",
+				"date"
+			],
+			"default": "date"
+		},
+		"label": {
+			"oneOf": [
+				{
+					"type": "string",
+					"default": "none"
+				},
+				{
+					"type": "null"
+				}
+			]
+		},
+		"cursor": {
+			"oneOf": [
+				{
+					"type": "string",
+					"default": null
+				},
+				{
+					"type": "null"
+				}
+			]
+		}
+	},
+	"required": [
+		"query",
+		"offset"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolSearch,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"echo": {}
+	},
+	"required": [
+		"echo"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.Search,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Defaults of arrays, maps and objects, and defaults inside them.",
-			InputSchema:  json.RawMessage(`{"$defs":{"Line":{"type":"object","properties":{"sku":{"type":"string","minLength":1},"qty":{"type":"integer","minimum":1,"default":1}},"required":["sku"],"additionalProperties":false}},"type":"object","properties":{"lines":{"type":"array","items":{"$ref":"#/$defs/Line"}},"extra_lines":{"type":"array","items":{"$ref":"#/$defs/Line"},"default":[{"sku":"gift"}]},"tags":{"type":"array","items":{"type":"string"},"default":["new"]},"by_shelf":{"type":"object","additionalProperties":{"$ref":"#/$defs/Line"}},"groups":{"type":"array","items":{"type":"array","items":{"$ref":"#/$defs/Line"}}},"shipping":{"type":"object","properties":{"method":{"type":"string","enum":["post","courier"],"default":"post"},"address":{"type":"object","properties":{"country":{"type":"string","default":"FR"},"city":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false,"default":{}},"gift":{"oneOf":[{"$ref":"#/$defs/Line"},{"type":"null"}]},"notes":{"oneOf":[{"type":"array","items":{"type":"string"},"default":[]},{"type":"null"}]},"meta":{"default":{"source":"mcp"}}},"required":["gift"],"additionalProperties":false}`),
-			Name:         "order",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"echo":{}},"required":["echo"],"additionalProperties":false}`),
+			Description: "Defaults of arrays, maps and objects, and defaults inside them.",
+			InputSchema: json.RawMessage(`{
+	"$defs": {
+		"Line": {
+			"type": "object",
+			"properties": {
+				"sku": {
+					"type": "string",
+					"minLength": 1
+				},
+				"qty": {
+					"type": "integer",
+					"minimum": 1,
+					"default": 1
+				}
+			},
+			"required": [
+				"sku"
+			],
+			"additionalProperties": false
+		}
+	},
+	"type": "object",
+	"properties": {
+		"lines": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Line"
+			}
+		},
+		"extra_lines": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Line"
+			},
+			"default": [
+				{
+					"sku": "gift"
+				}
+			]
+		},
+		"tags": {
+			"type": "array",
+			"items": {
+				"type": "string"
+			},
+			"default": [
+				"new"
+			]
+		},
+		"by_shelf": {
+			"type": "object",
+			"additionalProperties": {
+				"$ref": "#/$defs/Line"
+			}
+		},
+		"groups": {
+			"type": "array",
+			"items": {
+				"type": "array",
+				"items": {
+					"$ref": "#/$defs/Line"
+				}
+			}
+		},
+		"shipping": {
+			"type": "object",
+			"properties": {
+				"method": {
+					"type": "string",
+					"enum": [
+						"post",
+						"courier"
+					],
+					"default": "post"
+				},
+				"address": {
+					"type": "object",
+					"properties": {
+						"country": {
+							"type": "string",
+							"default": "FR"
+						},
+						"city": {
+							"type": "string"
+						}
+					},
+					"additionalProperties": false
+				}
+			},
+			"additionalProperties": false,
+			"default": {}
+		},
+		"gift": {
+			"oneOf": [
+				{
+					"$ref": "#/$defs/Line"
+				},
+				{
+					"type": "null"
+				}
+			]
+		},
+		"notes": {
+			"oneOf": [
+				{
+					"type": "array",
+					"items": {
+						"type": "string"
+					},
+					"default": []
+				},
+				{
+					"type": "null"
+				}
+			]
+		},
+		"meta": {
+			"default": {
+				"source": "mcp"
+			}
+		}
+	},
+	"required": [
+		"gift"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolOrder,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"echo": {}
+	},
+	"required": [
+		"echo"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.Order,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Name:        "page",
+			Name:        TemplatePage,
 			URITemplate: PageURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"size": {
+			"type": "integer",
+			"minimum": 1,
+			"default": 20
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadPage,
 	))
 }

@@ -248,7 +248,8 @@ type OrderInputShipping struct {
 	Address runtime.Opt[OrderInputShippingAddress] `json:"address,omitzero"`
 }
 
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputShipping what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputShipping what struct tags cannot
+// say.
 func (OrderInputShipping) JSONSchemaExtend(s *jsonschema.Schema) {
 	if p, ok := s.Properties.Get("method"); ok {
 		p.Default = json.RawMessage(`"post"`)
@@ -275,7 +276,8 @@ const (
 	OrderInputShippingMethodCourier OrderInputShippingMethod = "courier"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputShippingMethod what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputShippingMethod what struct tags
+// cannot say.
 func (OrderInputShippingMethod) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"post", "courier"}
 	s.Default = json.RawMessage(`"post"`)
@@ -287,7 +289,8 @@ type OrderInputShippingAddress struct {
 	City    runtime.Opt[string] `json:"city,omitzero"`
 }
 
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputShippingAddress what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputShippingAddress what struct tags
+// cannot say.
 func (OrderInputShippingAddress) JSONSchemaExtend(s *jsonschema.Schema) {
 	if p, ok := s.Properties.Get("country"); ok {
 		p.Default = json.RawMessage(`"FR"`)
@@ -346,7 +349,7 @@ func (p PageParams) Expand() string {
 // Title or Description to say more about this one resource.
 func (p PageParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
-		Name: "page",
+		Name: TemplatePage,
 		URI:  p.Expand(),
 	}
 }

@@ -26,14 +26,16 @@ type ToolsHandler interface {
 	//
 	// Sends a message once per key (kept for the default 24 hours).
 	//
-	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers
+	// retries with the first successful result.
 	SendMessage(ctx context.Context, in *SendMessageInput) (*SendMessageOutput, error)
 
 	// Transfer serves tool "transfer" (mcpgen.yaml:30).
 	//
 	// Moves money once per key, remembered for 90 minutes.
 	//
-	// Idempotent by request_key: the runtime calls this method once per value of it and answers retries with the first successful result.
+	// Idempotent by request_key: the runtime calls this method once per value of it and answers retries
+	// with the first successful result.
 	Transfer(ctx context.Context, in *TransferInput) (*runtime.CallToolResult, error)
 }
 

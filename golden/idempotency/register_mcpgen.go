@@ -23,6 +23,14 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolSendMessage is the name of tool "send_message" (mcpgen.yaml:16).
+	ToolSendMessage = "send_message"
+
+	// ToolTransfer is the name of tool "transfer" (mcpgen.yaml:30).
+	ToolTransfer = "transfer"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -31,17 +39,49 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Annotations:  &runtime.ToolAnnotations{IdempotentHint: new(true)},
-			Description:  "Sends a message once per key (kept for the default 24 hours).",
-			Idempotency:  &runtime.Idempotency{Key: "idempotency_key"},
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"to":{"type":"string"},"text":{"type":"string"},"idempotency_key":{"type":"string","minLength":8}},"required":["to","text","idempotency_key"],"additionalProperties":false}`),
-			Name:         "send_message",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"message_id":{"type":"string"}},"required":["message_id"],"additionalProperties":false}`),
+			Annotations: &runtime.ToolAnnotations{IdempotentHint: new(true)},
+			Description: "Sends a message once per key (kept for the default 24 hours).",
+			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"to": {
+			"type": "string"
+		},
+		"text": {
+			"type": "string"
+		},
+		"idempotency_key": {
+			"type": "string",
+			"minLength": 8
+		}
+	},
+	"required": [
+		"to",
+		"text",
+		"idempotency_key"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolSendMessage,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"message_id": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"message_id"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.SendMessage,
 	))
@@ -56,8 +96,34 @@ func Register(s *runtime.Server, h Handler) {
 				Key: "request_key",
 				TTL: 90 * time.Minute,
 			},
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"from":{"type":"string"},"to":{"type":"string"},"cents":{"type":"integer","minimum":1},"request_key":{"type":"string","description":"A UUID you choose; retries reuse it.","format":"uuid"}},"required":["from","to","cents","request_key"],"additionalProperties":false}`),
-			Name:        "transfer",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"from": {
+			"type": "string"
+		},
+		"to": {
+			"type": "string"
+		},
+		"cents": {
+			"type": "integer",
+			"minimum": 1
+		},
+		"request_key": {
+			"type": "string",
+			"description": "A UUID you choose; retries reuse it.",
+			"format": "uuid"
+		}
+	},
+	"required": [
+		"from",
+		"to",
+		"cents",
+		"request_key"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolTransfer,
 		},
 		h.Transfer,
 	))

@@ -22,6 +22,11 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolPingMe is the name of tool "ping_me" (mcpgen.yaml:6).
+	ToolPingMe = "ping_me"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,13 +35,14 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Answers pong.",
-			Name:        "ping_me",
+			Name:        ToolPingMe,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.PingMe(ctx)

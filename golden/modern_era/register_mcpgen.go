@@ -23,6 +23,20 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolRouteQuery is the name of tool "route_query" (mcpgen.yaml:15).
+	ToolRouteQuery = "route_query"
+
+	// ResourceStatus is the name of resource "status" (mcpgen.yaml:25).
+	ResourceStatus = "status"
+
+	// ResourceManual is the name of resource "manual" (mcpgen.yaml:29).
+	ResourceManual = "manual"
+
+	// TemplatePage is the name of resource template "page" (mcpgen.yaml:34).
+	TemplatePage = "page"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), append([]runtime.Option{
@@ -49,14 +63,40 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Runs a query in a region; gateways route on the Mcp-Param-Region header.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run it.","x-mcp-header":"Region"},"priority":{"type":"integer","x-mcp-header":"Priority"},"dry_run":{"type":"boolean","x-mcp-header":"Dry-Run"},"query":{"type":"string"}},"required":["region","query"],"additionalProperties":false}`),
-			Name:        "route_query",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"region": {
+			"type": "string",
+			"description": "Where to run it.",
+			"x-mcp-header": "Region"
+		},
+		"priority": {
+			"type": "integer",
+			"x-mcp-header": "Priority"
+		},
+		"dry_run": {
+			"type": "boolean",
+			"x-mcp-header": "Dry-Run"
+		},
+		"query": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"region",
+		"query"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolRouteQuery,
 		},
 		h.RouteQuery,
 	))
@@ -67,7 +107,7 @@ func Register(s *runtime.Server, h Handler) {
 				TTL:   0,
 			},
 			Description: "Changes all the time.",
-			Name:        "status",
+			Name:        ResourceStatus,
 			URI:         "status://now",
 		},
 		h.ReadStatus,
@@ -79,21 +119,33 @@ func Register(s *runtime.Server, h Handler) {
 				TTL:   24 * time.Hour,
 			},
 			Description: "Changes with each release.",
-			Name:        "manual",
+			Name:        ResourceManual,
 			URI:         "docs://manual",
 		},
 		h.ReadManual,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Cache: &runtime.CacheHint{
 				Scope: "private",
 				TTL:   time.Minute,
 			},
 			Description: "A page of the manual.",
-			Name:        "page",
+			Name:        TemplatePage,
 			URITemplate: PageURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadPage,
 	))
 }

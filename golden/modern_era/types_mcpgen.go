@@ -38,7 +38,7 @@ func (p PageParams) Expand() string {
 func (p PageParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		Description: "A page of the manual.",
-		Name:        "page",
+		Name:        TemplatePage,
 		URI:         p.Expand(),
 	}
 }

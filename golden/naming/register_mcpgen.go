@@ -23,6 +23,14 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:9).
+	ToolAPIV2GetUser = "api.v2.get-user"
+
+	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:22).
+	ToolGetUserURL = "get_user_url"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -31,22 +39,60 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Dots and dashes in a tool name.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"user_id":{"type":"string"},"userUrl":{"type":"string","format":"uri"},"x-request-id":{"type":"string"},"2fa":{"type":"boolean"}},"required":["user_id"],"additionalProperties":false}`),
-			Name:         "api.v2.get-user",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"status":{"type":"string","enum":["ok","not-found","500"]}},"required":["status"],"additionalProperties":false}`),
+			Description: "Dots and dashes in a tool name.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"user_id": {
+			"type": "string"
+		},
+		"userUrl": {
+			"type": "string",
+			"format": "uri"
+		},
+		"x-request-id": {
+			"type": "string"
+		},
+		"2fa": {
+			"type": "boolean"
+		}
+	},
+	"required": [
+		"user_id"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolAPIV2GetUser,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"status": {
+			"type": "string",
+			"enum": [
+				"ok",
+				"not-found",
+				"500"
+			]
+		}
+	},
+	"required": [
+		"status"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.APIV2GetUser,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Initialisms at the end.",
-			Name:        "get_user_url",
+			Name:        ToolGetUserURL,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.GetUserURL(ctx)

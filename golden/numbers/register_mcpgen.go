@@ -22,6 +22,11 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolCompute is the name of tool "compute" (mcpgen.yaml:9).
+	ToolCompute = "compute"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,15 +35,91 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Exercises every numeric constraint.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"count":{"type":"integer","minimum":1,"maximum":1000,"default":10},"ratio":{"type":"number","exclusiveMinimum":0,"exclusiveMaximum":1},"step":{"type":"integer","multipleOf":5},"fine":{"type":"number","minimum":-2.5,"multipleOf":0.25},"percent":{"type":"number","description":"A percentage.","minimum":0,"maximum":100},"priority":{"type":"integer","description":"1 is the highest.","enum":[1,2,3]},"weight":{"type":"number","enum":[0.5,1,2.5]},"big":{"type":"integer","maximum":9007199254740993},"enabled":{"type":"boolean","default":true}},"required":["count","percent"],"additionalProperties":false}`),
-			Name:         "compute",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"total":{"type":"number"},"parts":{"type":"integer","minimum":0}},"required":["total"],"additionalProperties":false}`),
+			Description: "Exercises every numeric constraint.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"count": {
+			"type": "integer",
+			"minimum": 1,
+			"maximum": 1000,
+			"default": 10
+		},
+		"ratio": {
+			"type": "number",
+			"exclusiveMinimum": 0,
+			"exclusiveMaximum": 1
+		},
+		"step": {
+			"type": "integer",
+			"multipleOf": 5
+		},
+		"fine": {
+			"type": "number",
+			"minimum": -2.5,
+			"multipleOf": 0.25
+		},
+		"percent": {
+			"type": "number",
+			"description": "A percentage.",
+			"minimum": 0,
+			"maximum": 100
+		},
+		"priority": {
+			"type": "integer",
+			"description": "1 is the highest.",
+			"enum": [
+				1,
+				2,
+				3
+			]
+		},
+		"weight": {
+			"type": "number",
+			"enum": [
+				0.5,
+				1,
+				2.5
+			]
+		},
+		"big": {
+			"type": "integer",
+			"maximum": 9007199254740993
+		},
+		"enabled": {
+			"type": "boolean",
+			"default": true
+		}
+	},
+	"required": [
+		"count",
+		"percent"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolCompute,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"total": {
+			"type": "number"
+		},
+		"parts": {
+			"type": "integer",
+			"minimum": 0
+		}
+	},
+	"required": [
+		"total"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.Compute,
 	))

@@ -22,6 +22,11 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolSaveProfile is the name of tool "save_profile" (mcpgen.yaml:13).
+	ToolSaveProfile = "save_profile"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,15 +35,165 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Exercises objects, optional and nullable values, and any.",
-			InputSchema:  json.RawMessage(`{"$defs":{"Address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"},"zip":{"oneOf":[{"type":"string"},{"type":"null"}]}},"required":["street","city","zip"],"additionalProperties":false,"description":"A postal address."}},"type":"object","properties":{"name":{"type":"string"},"nickname":{"oneOf":[{"type":"string"},{"type":"null"}]},"age":{"oneOf":[{"type":"integer","minimum":0},{"type":"null"}]},"home":{"$ref":"#/$defs/Address"},"work":{"oneOf":[{"$ref":"#/$defs/Address","description":"Leave null when not employed."},{"type":"null"}]},"settings":{"type":"object","properties":{"theme":{"type":"string","enum":["light","dark"]}},"additionalProperties":true,"description":"Free settings; any key is kept."},"contact":{"type":"object","properties":{"email":{"type":"string","format":"email"},"phone":{"type":"string"},"preferred":{"type":"string","enum":["email","phone"],"default":"email"}},"required":["email"],"additionalProperties":false},"extra":{"description":"Anything at all."},"history":{"oneOf":[{"type":"array","items":{"type":"string"}},{"type":"null"}]}},"required":["name","nickname","home"],"additionalProperties":false}`),
-			Name:         "save_profile",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","format":"uuid"},"saved":{"type":"boolean"},"echo":{}},"required":["id","saved"],"additionalProperties":false}`),
+			Description: "Exercises objects, optional and nullable values, and any.",
+			InputSchema: json.RawMessage(`{
+	"$defs": {
+		"Address": {
+			"type": "object",
+			"properties": {
+				"street": {
+					"type": "string"
+				},
+				"city": {
+					"type": "string"
+				},
+				"zip": {
+					"oneOf": [
+						{
+							"type": "string"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"street",
+				"city",
+				"zip"
+			],
+			"additionalProperties": false,
+			"description": "A postal address."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"nickname": {
+			"oneOf": [
+				{
+					"type": "string"
+				},
+				{
+					"type": "null"
+				}
+			]
+		},
+		"age": {
+			"oneOf": [
+				{
+					"type": "integer",
+					"minimum": 0
+				},
+				{
+					"type": "null"
+				}
+			]
+		},
+		"home": {
+			"$ref": "#/$defs/Address"
+		},
+		"work": {
+			"oneOf": [
+				{
+					"$ref": "#/$defs/Address",
+					"description": "Leave null when not employed."
+				},
+				{
+					"type": "null"
+				}
+			]
+		},
+		"settings": {
+			"type": "object",
+			"properties": {
+				"theme": {
+					"type": "string",
+					"enum": [
+						"light",
+						"dark"
+					]
+				}
+			},
+			"additionalProperties": true,
+			"description": "Free settings; any key is kept."
+		},
+		"contact": {
+			"type": "object",
+			"properties": {
+				"email": {
+					"type": "string",
+					"format": "email"
+				},
+				"phone": {
+					"type": "string"
+				},
+				"preferred": {
+					"type": "string",
+					"enum": [
+						"email",
+						"phone"
+					],
+					"default": "email"
+				}
+			},
+			"required": [
+				"email"
+			],
+			"additionalProperties": false
+		},
+		"extra": {
+			"description": "Anything at all."
+		},
+		"history": {
+			"oneOf": [
+				{
+					"type": "array",
+					"items": {
+						"type": "string"
+					}
+				},
+				{
+					"type": "null"
+				}
+			]
+		}
+	},
+	"required": [
+		"name",
+		"nickname",
+		"home"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolSaveProfile,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string",
+			"format": "uuid"
+		},
+		"saved": {
+			"type": "boolean"
+		},
+		"echo": {}
+	},
+	"required": [
+		"id",
+		"saved"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.SaveProfile,
 	))

@@ -63,7 +63,8 @@ type SaveProfileInputSettings struct {
 	Theme runtime.Opt[SaveProfileInputSettingsTheme] `json:"theme,omitzero"`
 }
 
-// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputSettings what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputSettings what struct tags
+// cannot say.
 func (SaveProfileInputSettings) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.AdditionalProperties = jsonschema.TrueSchema
 }
@@ -76,7 +77,8 @@ const (
 	SaveProfileInputSettingsThemeDark  SaveProfileInputSettingsTheme = "dark"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputSettingsTheme what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputSettingsTheme what struct
+// tags cannot say.
 func (SaveProfileInputSettingsTheme) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"light", "dark"}
 }
@@ -88,7 +90,8 @@ type SaveProfileInputContact struct {
 	Preferred runtime.Opt[SaveProfileInputContactPreferred] `json:"preferred,omitzero"`
 }
 
-// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputContact what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputContact what struct tags
+// cannot say.
 func (SaveProfileInputContact) JSONSchemaExtend(s *jsonschema.Schema) {
 	if p, ok := s.Properties.Get("preferred"); ok {
 		p.Default = json.RawMessage(`"email"`)
@@ -104,7 +107,8 @@ func (x *SaveProfileInputContact) ApplyDefaults() {
 	}
 }
 
-// SaveProfileInputContactPreferred is property "preferred" of SaveProfileInputContact (mcpgen.yaml:31).
+// SaveProfileInputContactPreferred is property "preferred" of SaveProfileInputContact
+// (mcpgen.yaml:31).
 type SaveProfileInputContactPreferred string
 
 const (
@@ -112,7 +116,8 @@ const (
 	SaveProfileInputContactPreferredPhone SaveProfileInputContactPreferred = "phone"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputContactPreferred what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputContactPreferred what struct
+// tags cannot say.
 func (SaveProfileInputContactPreferred) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"email", "phone"}
 	s.Default = json.RawMessage(`"email"`)

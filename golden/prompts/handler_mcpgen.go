@@ -17,13 +17,9 @@ const _ = runtime.IsAtLeastVersion0_1_0
 //
 // Assert that your type implements it with: var _ prompts.Handler = (*MyServer)(nil)
 type Handler interface {
-	ToolsHandler
 	ResourcesHandler
 	PromptsHandler
 }
-
-// ToolsHandler has one method per tool of the spec, in spec order.
-type ToolsHandler interface{}
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
@@ -42,7 +38,8 @@ type PromptsHandler interface {
 	// Reads a ticket and proposes a priority.
 	PromptTriageTicket(ctx context.Context, args *TriageTicketArgs) (*runtime.GetPromptResult, error)
 
-	// CompleteTriageTicketTicketID completes argument "ticket_id" of prompt "triage_ticket": the values that start with prefix, given the arguments
+	// CompleteTriageTicketTicketID completes argument "ticket_id" of prompt "triage_ticket": the values
+	// that start with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketTicketID(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
@@ -75,7 +72,8 @@ func (UnimplementedHandler) PromptTriageTicket(context.Context, *TriageTicketArg
 	}
 }
 
-// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not implemented.
+// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not
+// implemented.
 func (UnimplementedHandler) CompleteTriageTicketTicketID(context.Context, string, map[string]string) ([]string, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "completion of",

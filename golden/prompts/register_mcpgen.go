@@ -5,6 +5,7 @@ package prompts
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -22,6 +23,20 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:6).
+	TemplateTicket = "ticket"
+
+	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:10).
+	PromptTriageTicket = "triage_ticket"
+
+	// PromptDailySummary is the name of prompt "daily_summary" (mcpgen.yaml:16).
+	PromptDailySummary = "daily_summary"
+
+	// PromptReviewTicket is the name of prompt "review_ticket" (mcpgen.yaml:18).
+	PromptReviewTicket = "review_ticket"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,18 +45,31 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			MimeType:    "text/plain",
-			Name:        "ticket",
+			Name:        TemplateTicket,
 			URITemplate: TicketURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTicket,
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "The ticket id.",
@@ -63,15 +91,15 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 			Description: "Reads a ticket and proposes a priority.",
-			Name:        "triage_ticket",
+			Name:        PromptTriageTicket,
 			Title:       "Triage a ticket",
 		},
 		h.PromptTriageTicket,
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Description: "Summarises the day; takes nothing.",
-			Name:        "daily_summary",
+			Name:        PromptDailySummary,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
 			return h.PromptDailySummary(ctx)
@@ -87,7 +115,7 @@ func Register(s *runtime.Server, h Handler) {
 				Name:        "focus",
 			}},
 			Description: "Declarative; embeds the ticket and an image.",
-			Name:        "review_ticket",
+			Name:        PromptReviewTicket,
 		},
 		[]runtime.MessageTemplate{
 			{

@@ -32,7 +32,7 @@ func (p TicketParams) Expand() string {
 func (p TicketParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		MimeType: "text/plain",
-		Name:     "ticket",
+		Name:     TemplateTicket,
 		URI:      p.Expand(),
 	}
 }
@@ -56,7 +56,8 @@ const (
 	TriageTicketArgsToneFriendly TriageTicketArgsTone = "friendly"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of TriageTicketArgsTone what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of TriageTicketArgsTone what struct tags cannot
+// say.
 func (TriageTicketArgsTone) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"formal", "friendly"}
 }

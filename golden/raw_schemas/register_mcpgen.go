@@ -23,6 +23,14 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolJSONSchema202012Tool is the name of tool "json_schema_2020_12_tool" (mcpgen.yaml:6).
+	ToolJSONSchema202012Tool = "json_schema_2020_12_tool"
+
+	// ToolShape is the name of tool "shape" (mcpgen.yaml:21).
+	ToolShape = "shape"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -31,14 +39,40 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
-			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"}},"additionalProperties":false}`),
-			Name:        "json_schema_2020_12_tool",
+			InputSchema: json.RawMessage(`{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"$defs": {
+		"address": {
+			"type": "object",
+			"properties": {
+				"street": {
+					"type": "string"
+				},
+				"city": {
+					"type": "string"
+				}
+			}
+		}
+	},
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"address": {
+			"$ref": "#/$defs/address"
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolJSONSchema202012Tool,
 		},
 		func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
 			return h.JSONSchema202012Tool(ctx, *in)
@@ -46,10 +80,58 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "One of two shapes, told apart by kind.",
-			InputSchema:  json.RawMessage(`{"type":"object","required":["kind"],"properties":{"kind":{"enum":["circle","square"]},"radius":{"type":"number","exclusiveMinimum":0},"side":{"type":"number","exclusiveMinimum":0}},"if":{"properties":{"kind":{"const":"circle"}}},"then":{"required":["radius"]},"else":{"required":["side"]}}`),
-			Name:         "shape",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"area":{"type":"number"}},"required":["area"]}`),
+			Description: "One of two shapes, told apart by kind.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"required": [
+		"kind"
+	],
+	"properties": {
+		"kind": {
+			"enum": [
+				"circle",
+				"square"
+			]
+		},
+		"radius": {
+			"type": "number",
+			"exclusiveMinimum": 0
+		},
+		"side": {
+			"type": "number",
+			"exclusiveMinimum": 0
+		}
+	},
+	"if": {
+		"properties": {
+			"kind": {
+				"const": "circle"
+			}
+		}
+	},
+	"then": {
+		"required": [
+			"radius"
+		]
+	},
+	"else": {
+		"required": [
+			"side"
+		]
+	}
+}`),
+			Name: ToolShape,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"area": {
+			"type": "number"
+		}
+	},
+	"required": [
+		"area"
+	]
+}`),
 		},
 		func(ctx context.Context, in *json.RawMessage) (*json.RawMessage, error) {
 			out, err := h.Shape(ctx, *in)

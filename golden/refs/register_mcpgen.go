@@ -22,6 +22,14 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolWalkTree is the name of tool "walk_tree" (mcpgen.yaml:21).
+	ToolWalkTree = "walk_tree"
+
+	// ToolDescribeNode is the name of tool "describe_node" (mcpgen.yaml:29).
+	ToolDescribeNode = "describe_node"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,23 +38,178 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Walks a tree.",
-			Name:         "walk_tree",
-			OutputSchema: json.RawMessage(`{"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}},"type":"array","items":{"$ref":"#/$defs/Node"}}`),
+			Description: "Walks a tree.",
+			Name:        ToolWalkTree,
+			OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Node": {
+			"type": "object",
+			"properties": {
+				"name": {
+					"type": "string"
+				},
+				"children": {
+					"type": "array",
+					"items": {
+						"$ref": "#/$defs/Node"
+					}
+				},
+				"parent": {
+					"oneOf": [
+						{
+							"$ref": "#/$defs/Node"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"name"
+			],
+			"additionalProperties": false,
+			"description": "A tree node; trees nest through children."
+		}
+	},
+	"type": "array",
+	"items": {
+		"$ref": "#/$defs/Node"
+	}
+}`),
 		},
 		h.WalkTree,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Takes a named type as its whole input.",
-			InputSchema:  json.RawMessage(`{"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}},"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}`),
-			Name:         "describe_node",
-			OutputSchema: json.RawMessage(`{"$defs":{"Node":{"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}},"type":"object","properties":{"name":{"type":"string"},"children":{"type":"array","items":{"$ref":"#/$defs/Node"}},"parent":{"oneOf":[{"$ref":"#/$defs/Node"},{"type":"null"}]}},"required":["name"],"additionalProperties":false,"description":"A tree node; trees nest through children."}`),
+			Description: "Takes a named type as its whole input.",
+			InputSchema: json.RawMessage(`{
+	"$defs": {
+		"Node": {
+			"type": "object",
+			"properties": {
+				"name": {
+					"type": "string"
+				},
+				"children": {
+					"type": "array",
+					"items": {
+						"$ref": "#/$defs/Node"
+					}
+				},
+				"parent": {
+					"oneOf": [
+						{
+							"$ref": "#/$defs/Node"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"name"
+			],
+			"additionalProperties": false,
+			"description": "A tree node; trees nest through children."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"children": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Node"
+			}
+		},
+		"parent": {
+			"oneOf": [
+				{
+					"$ref": "#/$defs/Node"
+				},
+				{
+					"type": "null"
+				}
+			]
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false,
+	"description": "A tree node; trees nest through children."
+}`),
+			Name: ToolDescribeNode,
+			OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Node": {
+			"type": "object",
+			"properties": {
+				"name": {
+					"type": "string"
+				},
+				"children": {
+					"type": "array",
+					"items": {
+						"$ref": "#/$defs/Node"
+					}
+				},
+				"parent": {
+					"oneOf": [
+						{
+							"$ref": "#/$defs/Node"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"name"
+			],
+			"additionalProperties": false,
+			"description": "A tree node; trees nest through children."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"children": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Node"
+			}
+		},
+		"parent": {
+			"oneOf": [
+				{
+					"$ref": "#/$defs/Node"
+				},
+				{
+					"type": "null"
+				}
+			]
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false,
+	"description": "A tree node; trees nest through children."
+}`),
 		},
 		h.DescribeNode,
 	))

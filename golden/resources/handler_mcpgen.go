@@ -17,12 +17,8 @@ const _ = runtime.IsAtLeastVersion0_1_0
 //
 // Assert that your type implements it with: var _ resources.Handler = (*MyServer)(nil)
 type Handler interface {
-	ToolsHandler
 	ResourcesHandler
 }
-
-// ToolsHandler has one method per tool of the spec, in spec order.
-type ToolsHandler interface{}
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.

@@ -21,6 +21,23 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:12).
+	ResourceReadme = "readme"
+
+	// ResourceLogo is the name of resource "logo" (mcpgen.yaml:18).
+	ResourceLogo = "logo"
+
+	// ResourceAppConfig is the name of resource "app_config" (mcpgen.yaml:24).
+	ResourceAppConfig = "app_config"
+
+	// ResourceLimits is the name of resource "limits" (mcpgen.yaml:29).
+	ResourceLimits = "limits"
+
+	// ResourceBundle is the name of resource "bundle" (mcpgen.yaml:35).
+	ResourceBundle = "bundle"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -29,8 +46,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
@@ -41,7 +59,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 			Description: "The project's read-me.",
 			MimeType:    "text/markdown",
-			Name:        "readme",
+			Name:        ResourceReadme,
 			Title:       "Read me",
 			URI:         "docs://readme",
 		},
@@ -54,7 +72,7 @@ func Register(s *runtime.Server, h Handler) {
 				Src:      "https://example.com/logo.png",
 			}},
 			MimeType: "image/png",
-			Name:     "logo",
+			Name:     ResourceLogo,
 			Size:     new(int64(int64(68))),
 			URI:      "assets://logo.png",
 		},
@@ -64,14 +82,14 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "The running configuration.",
 			Meta:        json.RawMessage(`{"com.example/owner":"ops"}`),
-			Name:        "app_config",
+			Name:        ResourceAppConfig,
 			URI:         "config://app",
 		},
 		h.ReadAppConfig,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Name: "limits",
+			Name: ResourceLimits,
 			URI:  "config://limits",
 		},
 		h.ReadLimits,
@@ -79,7 +97,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Description: "Several contents at once.",
-			Name:        "bundle",
+			Name:        ResourceBundle,
 			URI:         "bundle://all",
 		},
 		h.ReadBundle,

@@ -23,6 +23,17 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolListExpenses is the name of tool "list_expenses" (mcpgen.yaml:10).
+	ToolListExpenses = "list_expenses"
+
+	// ToolFileExpense is the name of tool "file_expense" (mcpgen.yaml:13).
+	ToolFileExpense = "file_expense"
+
+	// ToolPing is the name of tool "ping" (mcpgen.yaml:20).
+	ToolPing = "ping"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -31,14 +42,15 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 			Description: "Lists expenses. Needs the server's default scope.",
-			Name:        "list_expenses",
+			Name:        ToolListExpenses,
 			Scopes:      []string{"expenses:read"},
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
@@ -48,16 +60,28 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Files an expense.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"amount":{"type":"integer","minimum":1}},"required":["amount"],"additionalProperties":false}`),
-			Name:        "file_expense",
-			Scopes:      []string{"expenses:write", "https://example.com/scopes/audit"},
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"amount": {
+			"type": "integer",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"amount"
+	],
+	"additionalProperties": false
+}`),
+			Name:   ToolFileExpense,
+			Scopes: []string{"expenses:write", "https://example.com/scopes/audit"},
 		},
 		h.FileExpense,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Answers pong; needs no scope.",
-			Name:        "ping",
+			Name:        ToolPing,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.Ping(ctx)

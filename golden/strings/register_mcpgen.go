@@ -22,6 +22,11 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolCheckStrings is the name of tool "check_strings" (mcpgen.yaml:15).
+	ToolCheckStrings = "check_strings"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,15 +35,104 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Exercises every string constraint.",
-			InputSchema:  json.RawMessage("{\"type\":\"object\",\"properties\":{\"slug\":{\"type\":\"string\",\"title\":\"Slug\",\"description\":\"A URL slug.\",\"pattern\":\"^[a-z0-9]+(-[a-z0-9]+)*$\",\"minLength\":1,\"maxLength\":64,\"examples\":[\"hello-world\"]},\"plain\":{\"type\":\"string\"},\"code\":{\"type\":\"string\",\"title\":\"Country code\",\"pattern\":\"^[A-Z]{2,3}$\"},\"email\":{\"type\":\"string\",\"format\":\"email\"},\"when\":{\"type\":\"string\",\"description\":\"When it happened, in RFC 3339: \\\"2026-11-29T12:00:00Z\\\".\",\"format\":\"date-time\"},\"short\":{\"type\":\"string\",\"minLength\":0,\"maxLength\":5},\"color\":{\"type\":\"string\",\"description\":\"A colour.\",\"enum\":[\"red\",\"green\",\"light-blue\"],\"default\":\"red\"},\"size\":{\"type\":\"string\",\"enum\":[\"S\",\"M\",\"L\",\"XL\"],\"default\":\"M\"},\"note\":{\"type\":\"string\",\"default\":\"none, really\",\"examples\":[\"hi\",\"a, b\"]},\"quoted\":{\"type\":\"string\",\"description\":\"Backquotes ` and quotes \\\" survive.\",\"pattern\":\"^\\\"[^\\\"`]*\\\"$\"}},\"required\":[\"slug\",\"plain\",\"color\"],\"additionalProperties\":false}"),
-			Name:         "check_strings",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"echoed":{"type":"string"}},"required":["echoed"],"additionalProperties":false}`),
+			Description: "Exercises every string constraint.",
+			InputSchema: json.RawMessage(
+				"{\n" +
+					"\t\"type\": \"object\",\n" +
+					"\t\"properties\": {\n" +
+					"\t\t\"slug\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"title\": \"Slug\",\n" +
+					"\t\t\t\"description\": \"A URL slug.\",\n" +
+					"\t\t\t\"pattern\": \"^[a-z0-9]+(-[a-z0-9]+)*$\",\n" +
+					"\t\t\t\"minLength\": 1,\n" +
+					"\t\t\t\"maxLength\": 64,\n" +
+					"\t\t\t\"examples\": [\n" +
+					"\t\t\t\t\"hello-world\"\n" +
+					"\t\t\t]\n" +
+					"\t\t},\n" +
+					"\t\t\"plain\": {\n" +
+					"\t\t\t\"type\": \"string\"\n" +
+					"\t\t},\n" +
+					"\t\t\"code\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"title\": \"Country code\",\n" +
+					"\t\t\t\"pattern\": \"^[A-Z]{2,3}$\"\n" +
+					"\t\t},\n" +
+					"\t\t\"email\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"format\": \"email\"\n" +
+					"\t\t},\n" +
+					"\t\t\"when\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"description\": \"When it happened, in RFC 3339: \\\"2026-11-29T12:00:00Z\\\".\",\n" +
+					"\t\t\t\"format\": \"date-time\"\n" +
+					"\t\t},\n" +
+					"\t\t\"short\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"minLength\": 0,\n" +
+					"\t\t\t\"maxLength\": 5\n" +
+					"\t\t},\n" +
+					"\t\t\"color\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"description\": \"A colour.\",\n" +
+					"\t\t\t\"enum\": [\n" +
+					"\t\t\t\t\"red\",\n" +
+					"\t\t\t\t\"green\",\n" +
+					"\t\t\t\t\"light-blue\"\n" +
+					"\t\t\t],\n" +
+					"\t\t\t\"default\": \"red\"\n" +
+					"\t\t},\n" +
+					"\t\t\"size\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"enum\": [\n" +
+					"\t\t\t\t\"S\",\n" +
+					"\t\t\t\t\"M\",\n" +
+					"\t\t\t\t\"L\",\n" +
+					"\t\t\t\t\"XL\"\n" +
+					"\t\t\t],\n" +
+					"\t\t\t\"default\": \"M\"\n" +
+					"\t\t},\n" +
+					"\t\t\"note\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"default\": \"none, really\",\n" +
+					"\t\t\t\"examples\": [\n" +
+					"\t\t\t\t\"hi\",\n" +
+					"\t\t\t\t\"a, b\"\n" +
+					"\t\t\t]\n" +
+					"\t\t},\n" +
+					"\t\t\"quoted\": {\n" +
+					"\t\t\t\"type\": \"string\",\n" +
+					"\t\t\t\"description\": \"Backquotes ` and quotes \\\" survive.\",\n" +
+					"\t\t\t\"pattern\": \"^\\\"[^\\\"`]*\\\"$\"\n" +
+					"\t\t}\n" +
+					"\t},\n" +
+					"\t\"required\": [\n" +
+					"\t\t\"slug\",\n" +
+					"\t\t\"plain\",\n" +
+					"\t\t\"color\"\n" +
+					"\t],\n" +
+					"\t\"additionalProperties\": false\n" +
+					"}"),
+			Name: ToolCheckStrings,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"echoed": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"echoed"
+	],
+	"additionalProperties": false
+}`),
 		},
 		h.CheckStrings,
 	))

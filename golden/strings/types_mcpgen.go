@@ -98,7 +98,8 @@ const (
 	CheckStringsInputSizeXL CheckStringsInputSize = "XL"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of CheckStringsInputSize what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of CheckStringsInputSize what struct tags cannot
+// say.
 func (CheckStringsInputSize) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"S", "M", "L", "XL"}
 	s.Default = json.RawMessage(`"M"`)

@@ -17,12 +17,8 @@ const _ = runtime.IsAtLeastVersion0_1_0
 //
 // Assert that your type implements it with: var _ templates.Handler = (*MyServer)(nil)
 type Handler interface {
-	ToolsHandler
 	ResourcesHandler
 }
-
-// ToolsHandler has one method per tool of the spec, in spec order.
-type ToolsHandler interface{}
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
@@ -32,7 +28,8 @@ type ResourcesHandler interface {
 	// github://{owner}/{repo}/readme
 	ReadReadme(ctx context.Context, p *ReadmeParams) (string, error)
 
-	// CompleteReadmeOwner completes variable "owner" of resource template "readme": the values that start with prefix, given the arguments
+	// CompleteReadmeOwner completes variable "owner" of resource template "readme": the values that start
+	// with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteReadmeOwner(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 

@@ -5,6 +5,7 @@ package templates
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -22,6 +23,26 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:12).
+	TemplateReadme = "readme"
+
+	// TemplatePost is the name of resource template "post" (mcpgen.yaml:19).
+	TemplatePost = "post"
+
+	// TemplateFile is the name of resource template "file" (mcpgen.yaml:25).
+	TemplateFile = "file"
+
+	// TemplateTree is the name of resource template "tree" (mcpgen.yaml:28).
+	TemplateTree = "tree"
+
+	// TemplateDoc is the name of resource template "doc" (mcpgen.yaml:31).
+	TemplateDoc = "doc"
+
+	// TemplateSearch is the name of resource template "search" (mcpgen.yaml:35).
+	TemplateSearch = "search"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), opts...)
@@ -30,10 +51,11 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -43,35 +65,93 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 			MimeType:    "text/markdown",
-			Name:        "readme",
+			Name:        TemplateReadme,
 			Title:       "README of a repository",
 			URITemplate: ReadmeURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"owner": {
+			"type": "string",
+			"pattern": "^[A-Za-z0-9-]+$"
+		},
+		"repo": {
+			"type": "string",
+			"maxLength": 100
+		}
+	},
+	"required": [
+		"owner",
+		"repo"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadReadme,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "A post, as JSON.",
-			Name:        "post",
+			Name:        TemplatePost,
 			URITemplate: PostURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "integer",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadPost,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Name:        "file",
+			Name:        TemplateFile,
 			URITemplate: FileURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"path": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"path"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadFile,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Name:        "tree",
+			Name:        TemplateTree,
 			URITemplate: TreeURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"segments": {
+			"type": "array",
+			"items": {
+				"type": "string"
+			}
+		}
+	},
+	"required": [
+		"segments"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTree,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -80,12 +160,33 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Name:        "doc",
+			Name:        TemplateDoc,
 			URITemplate: DocURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"format": {
+			"type": "string",
+			"enum": [
+				"md",
+				"html",
+				"txt"
+			]
+		}
+	},
+	"required": [
+		"name",
+		"format"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadDoc,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -94,9 +195,25 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Name:        "search",
+			Name:        TemplateSearch,
 			URITemplate: SearchURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"q": {
+			"type": "string"
+		},
+		"lang": {
+			"type": "string",
+			"enum": [
+				"en",
+				"fr"
+			]
+		}
+	},
+	"additionalProperties": false
+}`),
 		h.ReadSearch,
 	))
 }

@@ -43,7 +43,7 @@ func (p ReadmeParams) Expand() string {
 func (p ReadmeParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		MimeType: "text/markdown",
-		Name:     "readme",
+		Name:     TemplateReadme,
 		Title:    "README of a repository",
 		URI:      p.Expand(),
 	}
@@ -68,7 +68,7 @@ func (p PostParams) Expand() string {
 func (p PostParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		Description: "A post, as JSON.",
-		Name:        "post",
+		Name:        TemplatePost,
 		URI:         p.Expand(),
 	}
 }
@@ -91,7 +91,7 @@ func (p FileParams) Expand() string {
 // Title or Description to say more about this one resource.
 func (p FileParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
-		Name: "file",
+		Name: TemplateFile,
 		URI:  p.Expand(),
 	}
 }
@@ -114,7 +114,7 @@ func (p TreeParams) Expand() string {
 // Title or Description to say more about this one resource.
 func (p TreeParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
-		Name: "tree",
+		Name: TemplateTree,
 		URI:  p.Expand(),
 	}
 }
@@ -141,7 +141,7 @@ func (p DocParams) Expand() string {
 // Title or Description to say more about this one resource.
 func (p DocParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
-		Name: "doc",
+		Name: TemplateDoc,
 		URI:  p.Expand(),
 	}
 }
@@ -185,7 +185,7 @@ func (p SearchParams) Expand() string {
 // Title or Description to say more about this one resource.
 func (p SearchParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
-		Name: "search",
+		Name: TemplateSearch,
 		URI:  p.Expand(),
 	}
 }

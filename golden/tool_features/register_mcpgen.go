@@ -37,7 +37,22 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "Use \"list_things\" first.\nThen act."
+const Instructions = "Use \"list_things\" first.\n" +
+	"Then act."
+
+const (
+	// ToolListThings is the name of tool "list_things" (mcpgen.yaml:16).
+	ToolListThings = "list_things"
+
+	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:25).
+	ToolDeleteThing = "delete_thing"
+
+	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:32).
+	ToolCountThings = "count_things"
+
+	// ToolRender is the name of tool "render" (mcpgen.yaml:35).
+	ToolRender = "render"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -47,8 +62,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
@@ -58,12 +74,17 @@ func Register(s *runtime.Server, h Handler) {
 				ReadOnlyHint:   new(true),
 				Title:          "Things",
 			},
-			Description:  "Lists things. Takes nothing, returns a list.",
-			Icons:        []runtime.Icon{{Src: "https://example.com/list.png"}},
-			Meta:         json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
-			Name:         "list_things",
-			OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"}}`),
-			Title:        "List things",
+			Description: "Lists things. Takes nothing, returns a list.",
+			Icons:       []runtime.Icon{{Src: "https://example.com/list.png"}},
+			Meta:        json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
+			Name:        ToolListThings,
+			OutputSchema: json.RawMessage(`{
+	"type": "array",
+	"items": {
+		"type": "string"
+	}
+}`),
+			Title: "List things",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*ListThingsOutput, error) {
 			return h.ListThings(ctx)
@@ -76,16 +97,30 @@ func Register(s *runtime.Server, h Handler) {
 				IdempotentHint:  new(true),
 			},
 			Description: "Deletes a thing.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string"}},"required":["id"],"additionalProperties":false}`),
-			Name:        "delete_thing",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolDeleteThing,
 		},
 		h.DeleteThing,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description:  "Counts things; the output is a bare integer.",
-			Name:         "count_things",
-			OutputSchema: json.RawMessage(`{"type":"integer","minimum":0}`),
+			Description: "Counts things; the output is a bare integer.",
+			Name:        ToolCountThings,
+			OutputSchema: json.RawMessage(`{
+	"type": "integer",
+	"minimum": 0
+}`),
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*CountThingsOutput, error) {
 			return h.CountThings(ctx)
@@ -94,8 +129,20 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns content blocks built by the handler.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"format":{"type":"string","enum":["text","image"]}},"additionalProperties":false}`),
-			Name:        "render",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"format": {
+			"type": "string",
+			"enum": [
+				"text",
+				"image"
+			]
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolRender,
 		},
 		h.Render,
 	))

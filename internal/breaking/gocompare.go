@@ -4,6 +4,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -39,33 +40,33 @@ func (d *differ) goAPI() {
 		if r, ok := renames[x]; ok {
 			y = r
 			nt := na.types[y]
-			d.at("GO_NAME_SAME", nt.pos, "Go type %s is now named %s (%s); code that names %s breaks", x, y, nt.what, x)
+			d.at("GO_NAME_SAME", nt.Pos, "Go type %s is now named %s (%s); code that names %s breaks", x, y, nt.What, x)
 		}
 		nt := na.types[y]
 		if nt == nil {
 			d.typeDeleted(ot)
 			continue
 		}
-		if od, nd := rename(oa.definition(ot)), na.definition(nt); od != nd {
-			d.at("GO_TYPE_SAME_KIND", nt.pos, "Go type %s changed from %s to %s (%s)", y, describeDef(od), describeDef(nd), nt.what)
+		if od, nd := rename(ot.Definition), nt.Definition; od != nd {
+			d.at("GO_TYPE_SAME_KIND", nt.Pos, "Go type %s changed from %s to %s (%s)", y, describeDef(od), describeDef(nd), nt.What)
 			continue
 		}
 		d.fields(ot, nt, rename)
-		for _, oc := range ot.consts {
+		for _, oc := range ot.Consts {
 			found := false
-			for _, nc := range nt.consts {
-				found = found || nc.suffix == oc.suffix
+			for _, nc := range nt.Consts {
+				found = found || nc.Suffix == oc.Suffix
 			}
 			if !found {
-				d.gone("GO_CONST_NO_DELETE", nt.pos, oc.pos, "constant %s (of %s) is no longer generated; code that names it breaks", oc.name, nt.what)
+				d.gone("GO_CONST_NO_DELETE", nt.Pos, oc.Pos, "constant %s (of %s) is no longer generated; code that names it breaks", oc.Name, nt.What)
 			}
 		}
 	}
 
-	newByKey := map[string]*goMethod{}
+	newByKey := map[string]*gen.APIMethod{}
 	for _, m := range na.methods {
-		if m.key != "" {
-			newByKey[m.key] = m
+		if m.Key != "" {
+			newByKey[m.Key] = m
 		}
 	}
 	for _, name := range oa.methodOrder {
@@ -74,15 +75,15 @@ func (d *differ) goAPI() {
 		if nm == nil {
 			// A deleted method breaks no implementation; a method that
 			// serves the same thing under another name does.
-			if r := newByKey[om.key]; om.key != "" && r != nil && oa.methods[r.name] == nil {
-				d.at("GO_NAME_SAME", r.pos, "handler method %s is now %s (%s kept its uri); implementations must rename it", om.name, r.name, r.what)
+			if r := newByKey[om.Key]; om.Key != "" && r != nil && oa.methods[r.Name] == nil {
+				d.at("GO_NAME_SAME", r.Pos, "handler method %s is now %s (%s kept its uri); implementations must rename it", om.Name, r.Name, r.What)
 				nm = r
 			} else {
 				continue
 			}
 		}
-		if os, ns := rename(om.sig), nm.sig; os != ns {
-			d.at("GO_METHOD_SAME_SIGNATURE", nm.pos, "handler method %s changed from %s%s to %s%s%s; implementations must change", nm.name, om.name, om.sig, nm.name, ns, signatureHint(os, ns))
+		if os, ns := rename(om.Signature), nm.Signature; os != ns {
+			d.at("GO_METHOD_SAME_SIGNATURE", nm.Pos, "handler method %s changed from %s%s to %s%s%s; implementations must change", nm.Name, om.Name, om.Signature, nm.Name, ns, signatureHint(os, ns))
 		}
 	}
 }
@@ -96,12 +97,12 @@ func cleanDir(dir string) string {
 
 // typeDeleted reports a Go type that is gone, unless the spec item it
 // belonged to is gone too (a WIRE rule reports that).
-func (d *differ) typeDeleted(ot *goType) {
-	kind, name, _ := strings.Cut(ot.item, ":")
+func (d *differ) typeDeleted(ot *gen.APIType) {
+	kind, name, _ := strings.Cut(ot.Item, ":")
 	if kind != "type" && itemPos(d.new, kind, name) == (spec.Pos{}) {
 		return
 	}
-	d.gone("GO_TYPE_NO_DELETE", itemPos(d.new, kind, name), ot.subject, "Go type %s (%s) is no longer generated; code that names it breaks", ot.name, ot.what)
+	d.gone("GO_TYPE_NO_DELETE", itemPos(d.new, kind, name), ot.Subject, "Go type %s (%s) is no longer generated; code that names it breaks", ot.Name, ot.What)
 }
 
 // itemPos is the position of a top-level item of s, zero when s has none.
@@ -141,20 +142,20 @@ func itemPos(s *spec.Spec, kind, name string) spec.Pos {
 	return spec.Pos{}
 }
 
-func (d *differ) fields(ot, nt *goType, rename func(string) string) {
-	for _, of := range ot.fields {
-		var nf *goField
-		for _, f := range nt.fields {
-			if f.name == of.name {
+func (d *differ) fields(ot, nt *gen.APIType, rename func(string) string) {
+	for _, of := range ot.Fields {
+		var nf *gen.APIField
+		for _, f := range nt.Fields {
+			if f.Name == of.Name {
 				nf = f
 			}
 		}
 		if nf == nil {
-			d.gone("GO_FIELD_NO_DELETE", nt.pos, of.prop.Pos, "field %s.%s is no longer generated; code that reads or sets it breaks", nt.name, of.name)
+			d.gone("GO_FIELD_NO_DELETE", nt.Pos, of.Prop.Pos, "field %s.%s is no longer generated; code that reads or sets it breaks", nt.Name, of.Name)
 			continue
 		}
-		if o, n := rename(of.typ), nf.typ; o != n {
-			d.at("GO_FIELD_SAME_TYPE", nf.prop.Pos, "field %s.%s changed type from %s to %s%s; code that reads or sets it breaks", nt.name, nf.name, o, n, fieldHint(o, n))
+		if o, n := rename(of.Type), nf.Type; o != n {
+			d.at("GO_FIELD_SAME_TYPE", nf.Prop.Pos, "field %s.%s changed type from %s to %s%s; code that reads or sets it breaks", nt.Name, nf.Name, o, n, fieldHint(o, n))
 		}
 	}
 }

@@ -1,7 +1,6 @@
 package breaking
 
 import (
-	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -124,7 +123,7 @@ func (d *differ) rawSchema(nt *spec.Tool, key string, oldRaw, newRaw *spec.Value
 		case raw != nil:
 			doc, _ = specschema.Decode(raw.JSON)
 		case typed != nil:
-			data, _ := json.Marshal(specschema.Reachable(s, typed))
+			data, _ := specschema.Wire(s, typed)
 			doc, _ = specschema.Decode(data)
 		default:
 			doc = map[string]any{"type": "object", "additionalProperties": false}

@@ -80,7 +80,7 @@ func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
 	case t.InputSchema != nil:
 		e["inputSchema"] = json.RawMessage(t.InputSchema.JSON)
 	case t.Input != nil:
-		e["inputSchema"] = specschema.Reachable(s, t.Input)
+		e["inputSchema"] = wireSchema(s, t.Input)
 	default:
 		e["inputSchema"] = map[string]any{"type": "object", "additionalProperties": false}
 	}
@@ -88,7 +88,7 @@ func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
 	case t.OutputSchema != nil:
 		e["outputSchema"] = json.RawMessage(t.OutputSchema.JSON)
 	case t.Output != nil:
-		e["outputSchema"] = specschema.Reachable(s, t.Output)
+		e["outputSchema"] = wireSchema(s, t.Output)
 	}
 	if a := t.Annotations; a != nil {
 		ann := map[string]any{}
@@ -259,4 +259,11 @@ func (b *Budget) WriteText(w io.Writer) {
 	list("prompts/list", b.Prompts, "prompt")
 	fmt.Fprintf(w, "  %-24s %6d tokens  %d resource%s\n", "resources/list", b.Resources.Tokens, b.Resources.Count, plural(b.Resources.Count))
 	fmt.Fprintf(w, "  %-24s %6d tokens  %d template%s\n", "resources/templates/list", b.Templates.Tokens, b.Templates.Count, plural(b.Templates.Count))
+}
+
+// wireSchema is a typed schema as tools/list sends it (a Go type reference
+// stands as its marker: its reflected schema is unknown here).
+func wireSchema(s *spec.Spec, sch *spec.Schema) json.RawMessage {
+	b, _ := specschema.Wire(s, sch)
+	return b
 }

@@ -3,13 +3,10 @@ package specschema
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"sort"
 	"strconv"
 	"strings"
 )
-
-func bytesReader(b []byte) io.Reader { return bytes.NewReader(b) }
 
 // Decode parses a JSON Schema document keeping numbers exact.
 func Decode(data []byte) (any, error) {

@@ -112,7 +112,8 @@ type ToolsHandler interface {
 
 	// TestStreamingElicitation serves tool "test_streaming_elicitation" (mcpgen.yaml:87).
 	//
-	// Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never a request.
+	// Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never
+	// a request.
 	TestStreamingElicitation(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestLoggingTool serves tool "test_logging_tool" (mcpgen.yaml:89).
@@ -120,7 +121,8 @@ type ToolsHandler interface {
 	// Logs at info level; in 2026-07-28 only a request carrying a log level hears it.
 	TestLoggingTool(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultElicitation serves tool "test_input_required_result_elicitation" (mcpgen.yaml:91).
+	// TestInputRequiredResultElicitation serves tool "test_input_required_result_elicitation"
+	// (mcpgen.yaml:91).
 	//
 	// Asks the user's name (input key user_name), then greets them.
 	TestInputRequiredResultElicitation(ctx context.Context) (*runtime.CallToolResult, error)
@@ -130,39 +132,46 @@ type ToolsHandler interface {
 	// Asks the client's model the capital of France (input key capital_question).
 	TestInputRequiredResultSampling(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultListRoots serves tool "test_input_required_result_list_roots" (mcpgen.yaml:95).
+	// TestInputRequiredResultListRoots serves tool "test_input_required_result_list_roots"
+	// (mcpgen.yaml:95).
 	//
 	// Asks the client for its roots (input key client_roots).
 	TestInputRequiredResultListRoots(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultRequestState serves tool "test_input_required_result_request_state" (mcpgen.yaml:97).
+	// TestInputRequiredResultRequestState serves tool "test_input_required_result_request_state"
+	// (mcpgen.yaml:97).
 	//
 	// Asks for a confirmation (input key confirm); the retry's requestState is verified.
 	TestInputRequiredResultRequestState(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultMultipleInputs serves tool "test_input_required_result_multiple_inputs" (mcpgen.yaml:99).
+	// TestInputRequiredResultMultipleInputs serves tool "test_input_required_result_multiple_inputs"
+	// (mcpgen.yaml:99).
 	//
 	// Asks in one round for a name, a greeting from the model and the roots.
 	TestInputRequiredResultMultipleInputs(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultMultiRound serves tool "test_input_required_result_multi_round" (mcpgen.yaml:101).
+	// TestInputRequiredResultMultiRound serves tool "test_input_required_result_multi_round"
+	// (mcpgen.yaml:101).
 	//
 	// Asks a name (step1), then a favorite color (step2), in two rounds.
 	TestInputRequiredResultMultiRound(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultTamperedState serves tool "test_input_required_result_tampered_state" (mcpgen.yaml:103).
+	// TestInputRequiredResultTamperedState serves tool "test_input_required_result_tampered_state"
+	// (mcpgen.yaml:103).
 	//
 	// Asks for a confirmation; a retry whose requestState was altered is refused.
 	TestInputRequiredResultTamperedState(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultCapabilities serves tool "test_input_required_result_capabilities" (mcpgen.yaml:105).
+	// TestInputRequiredResultCapabilities serves tool "test_input_required_result_capabilities"
+	// (mcpgen.yaml:105).
 	//
 	// Asks only for what the request's client capabilities allow (elicitation, sampling).
 	TestInputRequiredResultCapabilities(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestParamHeaders serves tool "test_param_headers" (mcpgen.yaml:107).
 	//
-	// Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, which the server checks.
+	// Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header,
+	// which the server checks.
 	TestParamHeaders(ctx context.Context, in *TestParamHeadersInput) (*runtime.CallToolResult, error)
 }
 
@@ -201,16 +210,19 @@ type ResourcesHandler interface {
 // PromptsHandler builds the prompts of the spec that have no declarative messages, and
 // completes prompt arguments marked complete: true.
 type PromptsHandler interface {
-	// CompleteTestPromptWithArgumentsArg1 completes argument "arg1" of prompt "test_prompt_with_arguments": the values that start with prefix, given the arguments
+	// CompleteTestPromptWithArgumentsArg1 completes argument "arg1" of prompt
+	// "test_prompt_with_arguments": the values that start with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTestPromptWithArgumentsArg1(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:154).
+	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource"
+	// (mcpgen.yaml:154).
 	//
 	// A prompt that embeds a resource.
 	PromptTestPromptWithEmbeddedResource(ctx context.Context, args *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error)
 
-	// PromptTestInputRequiredResultPrompt builds prompt "test_input_required_result_prompt" (mcpgen.yaml:158).
+	// PromptTestInputRequiredResultPrompt builds prompt "test_input_required_result_prompt"
+	// (mcpgen.yaml:158).
 	//
 	// A prompt that first asks the user what context to use (input key user_context).
 	PromptTestInputRequiredResultPrompt(ctx context.Context) (*runtime.GetPromptResult, error)
@@ -303,7 +315,8 @@ func (UnimplementedHandler) TestElicitation(context.Context, *TestElicitationInp
 	}
 }
 
-// TestElicitationSep1034Defaults reports that tool "test_elicitation_sep1034_defaults" is not implemented.
+// TestElicitationSep1034Defaults reports that tool "test_elicitation_sep1034_defaults" is not
+// implemented.
 func (UnimplementedHandler) TestElicitationSep1034Defaults(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -375,7 +388,8 @@ func (UnimplementedHandler) TestLoggingTool(context.Context) (*runtime.CallToolR
 	}
 }
 
-// TestInputRequiredResultElicitation reports that tool "test_input_required_result_elicitation" is not implemented.
+// TestInputRequiredResultElicitation reports that tool "test_input_required_result_elicitation" is
+// not implemented.
 func (UnimplementedHandler) TestInputRequiredResultElicitation(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -383,7 +397,8 @@ func (UnimplementedHandler) TestInputRequiredResultElicitation(context.Context) 
 	}
 }
 
-// TestInputRequiredResultSampling reports that tool "test_input_required_result_sampling" is not implemented.
+// TestInputRequiredResultSampling reports that tool "test_input_required_result_sampling" is not
+// implemented.
 func (UnimplementedHandler) TestInputRequiredResultSampling(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -391,7 +406,8 @@ func (UnimplementedHandler) TestInputRequiredResultSampling(context.Context) (*r
 	}
 }
 
-// TestInputRequiredResultListRoots reports that tool "test_input_required_result_list_roots" is not implemented.
+// TestInputRequiredResultListRoots reports that tool "test_input_required_result_list_roots" is not
+// implemented.
 func (UnimplementedHandler) TestInputRequiredResultListRoots(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -399,7 +415,8 @@ func (UnimplementedHandler) TestInputRequiredResultListRoots(context.Context) (*
 	}
 }
 
-// TestInputRequiredResultRequestState reports that tool "test_input_required_result_request_state" is not implemented.
+// TestInputRequiredResultRequestState reports that tool "test_input_required_result_request_state" is
+// not implemented.
 func (UnimplementedHandler) TestInputRequiredResultRequestState(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -407,7 +424,8 @@ func (UnimplementedHandler) TestInputRequiredResultRequestState(context.Context)
 	}
 }
 
-// TestInputRequiredResultMultipleInputs reports that tool "test_input_required_result_multiple_inputs" is not implemented.
+// TestInputRequiredResultMultipleInputs reports that tool
+// "test_input_required_result_multiple_inputs" is not implemented.
 func (UnimplementedHandler) TestInputRequiredResultMultipleInputs(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -415,7 +433,8 @@ func (UnimplementedHandler) TestInputRequiredResultMultipleInputs(context.Contex
 	}
 }
 
-// TestInputRequiredResultMultiRound reports that tool "test_input_required_result_multi_round" is not implemented.
+// TestInputRequiredResultMultiRound reports that tool "test_input_required_result_multi_round" is not
+// implemented.
 func (UnimplementedHandler) TestInputRequiredResultMultiRound(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -423,7 +442,8 @@ func (UnimplementedHandler) TestInputRequiredResultMultiRound(context.Context) (
 	}
 }
 
-// TestInputRequiredResultTamperedState reports that tool "test_input_required_result_tampered_state" is not implemented.
+// TestInputRequiredResultTamperedState reports that tool "test_input_required_result_tampered_state"
+// is not implemented.
 func (UnimplementedHandler) TestInputRequiredResultTamperedState(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -431,7 +451,8 @@ func (UnimplementedHandler) TestInputRequiredResultTamperedState(context.Context
 	}
 }
 
-// TestInputRequiredResultCapabilities reports that tool "test_input_required_result_capabilities" is not implemented.
+// TestInputRequiredResultCapabilities reports that tool "test_input_required_result_capabilities" is
+// not implemented.
 func (UnimplementedHandler) TestInputRequiredResultCapabilities(context.Context) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
@@ -479,7 +500,8 @@ func (UnimplementedHandler) ReadTemplateData(context.Context, *TemplateDataParam
 	}
 }
 
-// CompleteTestPromptWithArgumentsArg1 reports that completion of "test_prompt_with_arguments.arg1" is not implemented.
+// CompleteTestPromptWithArgumentsArg1 reports that completion of "test_prompt_with_arguments.arg1" is
+// not implemented.
 func (UnimplementedHandler) CompleteTestPromptWithArgumentsArg1(context.Context, string, map[string]string) ([]string, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "completion of",
@@ -487,7 +509,8 @@ func (UnimplementedHandler) CompleteTestPromptWithArgumentsArg1(context.Context,
 	}
 }
 
-// PromptTestPromptWithEmbeddedResource reports that prompt "test_prompt_with_embedded_resource" is not implemented.
+// PromptTestPromptWithEmbeddedResource reports that prompt "test_prompt_with_embedded_resource" is
+// not implemented.
 func (UnimplementedHandler) PromptTestPromptWithEmbeddedResource(context.Context, *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "prompt",
@@ -495,7 +518,8 @@ func (UnimplementedHandler) PromptTestPromptWithEmbeddedResource(context.Context
 	}
 }
 
-// PromptTestInputRequiredResultPrompt reports that prompt "test_input_required_result_prompt" is not implemented.
+// PromptTestInputRequiredResultPrompt reports that prompt "test_input_required_result_prompt" is not
+// implemented.
 func (UnimplementedHandler) PromptTestInputRequiredResultPrompt(context.Context) (*runtime.GetPromptResult, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "prompt",

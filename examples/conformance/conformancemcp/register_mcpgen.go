@@ -25,6 +25,131 @@ func Info() runtime.Implementation {
 	}
 }
 
+const (
+	// ToolTestSimpleText is the name of tool "test_simple_text" (mcpgen.yaml:18).
+	ToolTestSimpleText = "test_simple_text"
+
+	// ToolTestImageContent is the name of tool "test_image_content" (mcpgen.yaml:20).
+	ToolTestImageContent = "test_image_content"
+
+	// ToolTestAudioContent is the name of tool "test_audio_content" (mcpgen.yaml:22).
+	ToolTestAudioContent = "test_audio_content"
+
+	// ToolTestEmbeddedResource is the name of tool "test_embedded_resource" (mcpgen.yaml:24).
+	ToolTestEmbeddedResource = "test_embedded_resource"
+
+	// ToolTestMultipleContentTypes is the name of tool "test_multiple_content_types" (mcpgen.yaml:26).
+	ToolTestMultipleContentTypes = "test_multiple_content_types"
+
+	// ToolTestToolWithLogging is the name of tool "test_tool_with_logging" (mcpgen.yaml:28).
+	ToolTestToolWithLogging = "test_tool_with_logging"
+
+	// ToolTestErrorHandling is the name of tool "test_error_handling" (mcpgen.yaml:30).
+	ToolTestErrorHandling = "test_error_handling"
+
+	// ToolTestToolWithProgress is the name of tool "test_tool_with_progress" (mcpgen.yaml:32).
+	ToolTestToolWithProgress = "test_tool_with_progress"
+
+	// ToolTestSampling is the name of tool "test_sampling" (mcpgen.yaml:34).
+	ToolTestSampling = "test_sampling"
+
+	// ToolTestElicitation is the name of tool "test_elicitation" (mcpgen.yaml:40).
+	ToolTestElicitation = "test_elicitation"
+
+	// ToolTestElicitationSep1034Defaults is the name of tool "test_elicitation_sep1034_defaults"
+	// (mcpgen.yaml:46).
+	ToolTestElicitationSep1034Defaults = "test_elicitation_sep1034_defaults"
+
+	// ToolTestElicitationSep1330Enums is the name of tool "test_elicitation_sep1330_enums"
+	// (mcpgen.yaml:48).
+	ToolTestElicitationSep1330Enums = "test_elicitation_sep1330_enums"
+
+	// ToolJSONSchema202012Tool is the name of tool "json_schema_2020_12_tool" (mcpgen.yaml:50).
+	ToolJSONSchema202012Tool = "json_schema_2020_12_tool"
+
+	// ToolTestReconnection is the name of tool "test_reconnection" (mcpgen.yaml:76).
+	ToolTestReconnection = "test_reconnection"
+
+	// ToolTestMissingCapability is the name of tool "test_missing_capability" (mcpgen.yaml:81).
+	ToolTestMissingCapability = "test_missing_capability"
+
+	// ToolTestTriggerToolChange is the name of tool "test_trigger_tool_change" (mcpgen.yaml:83).
+	ToolTestTriggerToolChange = "test_trigger_tool_change"
+
+	// ToolTestTriggerPromptChange is the name of tool "test_trigger_prompt_change" (mcpgen.yaml:85).
+	ToolTestTriggerPromptChange = "test_trigger_prompt_change"
+
+	// ToolTestStreamingElicitation is the name of tool "test_streaming_elicitation" (mcpgen.yaml:87).
+	ToolTestStreamingElicitation = "test_streaming_elicitation"
+
+	// ToolTestLoggingTool is the name of tool "test_logging_tool" (mcpgen.yaml:89).
+	ToolTestLoggingTool = "test_logging_tool"
+
+	// ToolTestInputRequiredResultElicitation is the name of tool "test_input_required_result_elicitation"
+	// (mcpgen.yaml:91).
+	ToolTestInputRequiredResultElicitation = "test_input_required_result_elicitation"
+
+	// ToolTestInputRequiredResultSampling is the name of tool "test_input_required_result_sampling"
+	// (mcpgen.yaml:93).
+	ToolTestInputRequiredResultSampling = "test_input_required_result_sampling"
+
+	// ToolTestInputRequiredResultListRoots is the name of tool "test_input_required_result_list_roots"
+	// (mcpgen.yaml:95).
+	ToolTestInputRequiredResultListRoots = "test_input_required_result_list_roots"
+
+	// ToolTestInputRequiredResultRequestState is the name of tool
+	// "test_input_required_result_request_state" (mcpgen.yaml:97).
+	ToolTestInputRequiredResultRequestState = "test_input_required_result_request_state"
+
+	// ToolTestInputRequiredResultMultipleInputs is the name of tool
+	// "test_input_required_result_multiple_inputs" (mcpgen.yaml:99).
+	ToolTestInputRequiredResultMultipleInputs = "test_input_required_result_multiple_inputs"
+
+	// ToolTestInputRequiredResultMultiRound is the name of tool "test_input_required_result_multi_round"
+	// (mcpgen.yaml:101).
+	ToolTestInputRequiredResultMultiRound = "test_input_required_result_multi_round"
+
+	// ToolTestInputRequiredResultTamperedState is the name of tool
+	// "test_input_required_result_tampered_state" (mcpgen.yaml:103).
+	ToolTestInputRequiredResultTamperedState = "test_input_required_result_tampered_state"
+
+	// ToolTestInputRequiredResultCapabilities is the name of tool
+	// "test_input_required_result_capabilities" (mcpgen.yaml:105).
+	ToolTestInputRequiredResultCapabilities = "test_input_required_result_capabilities"
+
+	// ToolTestParamHeaders is the name of tool "test_param_headers" (mcpgen.yaml:107).
+	ToolTestParamHeaders = "test_param_headers"
+
+	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:116).
+	ResourceStaticText = "static_text"
+
+	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:120).
+	ResourceStaticBinary = "static_binary"
+
+	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:125).
+	ResourceWatchedResource = "watched_resource"
+
+	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:131).
+	TemplateTemplateData = "template_data"
+
+	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:143).
+	PromptTestSimplePrompt = "test_simple_prompt"
+
+	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:147).
+	PromptTestPromptWithArguments = "test_prompt_with_arguments"
+
+	// PromptTestPromptWithEmbeddedResource is the name of prompt "test_prompt_with_embedded_resource"
+	// (mcpgen.yaml:154).
+	PromptTestPromptWithEmbeddedResource = "test_prompt_with_embedded_resource"
+
+	// PromptTestInputRequiredResultPrompt is the name of prompt "test_input_required_result_prompt"
+	// (mcpgen.yaml:158).
+	PromptTestInputRequiredResultPrompt = "test_input_required_result_prompt"
+
+	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:160).
+	PromptTestPromptWithImage = "test_prompt_with_image"
+)
+
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), append([]runtime.Option{runtime.WithCaching(time.Minute, "public")}, opts...)...)
@@ -33,13 +158,14 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a simple text response.",
-			Name:        "test_simple_text",
+			Name:        ToolTestSimpleText,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestSimpleText(ctx)
@@ -48,7 +174,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an image (a 1x1 PNG).",
-			Name:        "test_image_content",
+			Name:        ToolTestImageContent,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestImageContent(ctx)
@@ -57,7 +183,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns a short WAV sound.",
-			Name:        "test_audio_content",
+			Name:        ToolTestAudioContent,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestAudioContent(ctx)
@@ -66,7 +192,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns an embedded text resource.",
-			Name:        "test_embedded_resource",
+			Name:        ToolTestEmbeddedResource,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestEmbeddedResource(ctx)
@@ -75,7 +201,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Returns text, an image and an embedded resource.",
-			Name:        "test_multiple_content_types",
+			Name:        ToolTestMultipleContentTypes,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestMultipleContentTypes(ctx)
@@ -84,7 +210,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Sends three log messages while it runs.",
-			Name:        "test_tool_with_logging",
+			Name:        ToolTestToolWithLogging,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestToolWithLogging(ctx)
@@ -93,7 +219,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Always fails with a tool execution error.",
-			Name:        "test_error_handling",
+			Name:        ToolTestErrorHandling,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestErrorHandling(ctx)
@@ -102,7 +228,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Reports progress 0, 50 and 100 out of 100.",
-			Name:        "test_tool_with_progress",
+			Name:        ToolTestToolWithProgress,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestToolWithProgress(ctx)
@@ -111,23 +237,47 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client's model to complete a prompt.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"prompt":{"type":"string","description":"The prompt to send to the model."}},"required":["prompt"],"additionalProperties":false}`),
-			Name:        "test_sampling",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"prompt": {
+			"type": "string",
+			"description": "The prompt to send to the model."
+		}
+	},
+	"required": [
+		"prompt"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolTestSampling,
 		},
 		h.TestSampling,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for a username and an email.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string","description":"The message shown to the user."}},"required":["message"],"additionalProperties":false}`),
-			Name:        "test_elicitation",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"message": {
+			"type": "string",
+			"description": "The message shown to the user."
+		}
+	},
+	"required": [
+		"message"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolTestElicitation,
 		},
 		h.TestElicitation,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user for values that all have defaults (SEP-1034).",
-			Name:        "test_elicitation_sep1034_defaults",
+			Name:        ToolTestElicitationSep1034Defaults,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestElicitationSep1034Defaults(ctx)
@@ -136,7 +286,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user to choose among every enum form (SEP-1330).",
-			Name:        "test_elicitation_sep1330_enums",
+			Name:        ToolTestElicitationSep1330Enums,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestElicitationSep1330Enums(ctx)
@@ -145,8 +295,83 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Tool with JSON Schema 2020-12 features",
-			InputSchema: json.RawMessage(`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}`),
-			Name:        "json_schema_2020_12_tool",
+			InputSchema: json.RawMessage(`{
+	"$schema": "https://json-schema.org/draft/2020-12/schema",
+	"type": "object",
+	"$defs": {
+		"address": {
+			"$anchor": "addressDef",
+			"type": "object",
+			"properties": {
+				"street": {
+					"type": "string"
+				},
+				"city": {
+					"type": "string"
+				}
+			}
+		}
+	},
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"address": {
+			"$ref": "#/$defs/address"
+		},
+		"contactMethod": {
+			"type": "string",
+			"enum": [
+				"phone",
+				"email"
+			]
+		},
+		"phone": {
+			"type": "string"
+		},
+		"email": {
+			"type": "string"
+		}
+	},
+	"allOf": [
+		{
+			"anyOf": [
+				{
+					"required": [
+						"phone"
+					]
+				},
+				{
+					"required": [
+						"email"
+					]
+				}
+			]
+		}
+	],
+	"if": {
+		"properties": {
+			"contactMethod": {
+				"const": "phone"
+			}
+		},
+		"required": [
+			"contactMethod"
+		]
+	},
+	"then": {
+		"required": [
+			"phone"
+		]
+	},
+	"else": {
+		"required": [
+			"email"
+		]
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolJSONSchema202012Tool,
 		},
 		func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
 			return h.JSONSchema202012Tool(ctx, *in)
@@ -155,7 +380,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Closes its response stream early, then answers (SEP-1699 polling).",
-			Name:        "test_reconnection",
+			Name:        ToolTestReconnection,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestReconnection(ctx)
@@ -164,7 +389,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
-			Name:        "test_missing_capability",
+			Name:        ToolTestMissingCapability,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestMissingCapability(ctx)
@@ -173,7 +398,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
-			Name:        "test_trigger_tool_change",
+			Name:        ToolTestTriggerToolChange,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestTriggerToolChange(ctx)
@@ -182,7 +407,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
-			Name:        "test_trigger_prompt_change",
+			Name:        ToolTestTriggerPromptChange,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestTriggerPromptChange(ctx)
@@ -190,8 +415,9 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never a request.",
-			Name:        "test_streaming_elicitation",
+			Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never " +
+				"a request.",
+			Name: ToolTestStreamingElicitation,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestStreamingElicitation(ctx)
@@ -200,7 +426,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
-			Name:        "test_logging_tool",
+			Name:        ToolTestLoggingTool,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestLoggingTool(ctx)
@@ -209,7 +435,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the user's name (input key user_name), then greets them.",
-			Name:        "test_input_required_result_elicitation",
+			Name:        ToolTestInputRequiredResultElicitation,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultElicitation(ctx)
@@ -218,7 +444,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client's model the capital of France (input key capital_question).",
-			Name:        "test_input_required_result_sampling",
+			Name:        ToolTestInputRequiredResultSampling,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultSampling(ctx)
@@ -227,7 +453,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks the client for its roots (input key client_roots).",
-			Name:        "test_input_required_result_list_roots",
+			Name:        ToolTestInputRequiredResultListRoots,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultListRoots(ctx)
@@ -236,7 +462,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
-			Name:        "test_input_required_result_request_state",
+			Name:        ToolTestInputRequiredResultRequestState,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultRequestState(ctx)
@@ -245,7 +471,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks in one round for a name, a greeting from the model and the roots.",
-			Name:        "test_input_required_result_multiple_inputs",
+			Name:        ToolTestInputRequiredResultMultipleInputs,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultMultipleInputs(ctx)
@@ -254,7 +480,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
-			Name:        "test_input_required_result_multi_round",
+			Name:        ToolTestInputRequiredResultMultiRound,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultMultiRound(ctx)
@@ -263,7 +489,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
-			Name:        "test_input_required_result_tampered_state",
+			Name:        ToolTestInputRequiredResultTamperedState,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultTamperedState(ctx)
@@ -272,7 +498,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
 			Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
-			Name:        "test_input_required_result_capabilities",
+			Name:        ToolTestInputRequiredResultCapabilities,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultCapabilities(ctx)
@@ -280,9 +506,28 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, which the server checks.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","description":"Where to run the query.","x-mcp-header":"Region"},"query":{"type":"string","description":"The query."}},"required":["region","query"],"additionalProperties":false}`),
-			Name:        "test_param_headers",
+			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, " +
+				"which the server checks.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"region": {
+			"type": "string",
+			"description": "Where to run the query.",
+			"x-mcp-header": "Region"
+		},
+		"query": {
+			"type": "string",
+			"description": "The query."
+		}
+	},
+	"required": [
+		"region",
+		"query"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolTestParamHeaders,
 		},
 		h.TestParamHeaders,
 	))
@@ -290,7 +535,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "A static text resource.",
 			MimeType:    "text/plain",
-			Name:        "static_text",
+			Name:        ResourceStaticText,
 			URI:         "test://static-text",
 		},
 		h.ReadStaticText,
@@ -299,7 +544,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "A static binary resource (a 1x1 PNG).",
 			MimeType:    "image/png",
-			Name:        "static_binary",
+			Name:        ResourceStaticBinary,
 			URI:         "test://static-binary",
 		},
 		h.ReadStaticBinary,
@@ -308,24 +553,36 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "A resource clients can subscribe to.",
 			MimeType:    "text/plain",
-			Name:        "watched_resource",
+			Name:        ResourceWatchedResource,
 			URI:         "test://watched-resource",
 		},
 		h.ReadWatchedResource,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "Data for an id, as JSON.",
 			MimeType:    "application/json",
-			Name:        "template_data",
+			Name:        TemplateTemplateData,
 			URITemplate: TemplateDataURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTemplateData,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{
 			Description: "A simple prompt without arguments.",
-			Name:        "test_simple_prompt",
+			Name:        PromptTestSimplePrompt,
 		},
 		[]runtime.MessageTemplate{
 			{
@@ -353,7 +610,7 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 			Description: "A prompt with two required arguments.",
-			Name:        "test_prompt_with_arguments",
+			Name:        PromptTestPromptWithArguments,
 		},
 		[]runtime.MessageTemplate{
 			{
@@ -362,7 +619,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "URI of the resource to embed",
@@ -370,14 +627,14 @@ func Register(s *runtime.Server, h Handler) {
 				Required:    true,
 			}},
 			Description: "A prompt that embeds a resource.",
-			Name:        "test_prompt_with_embedded_resource",
+			Name:        PromptTestPromptWithEmbeddedResource,
 		},
 		h.PromptTestPromptWithEmbeddedResource,
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Description: "A prompt that first asks the user what context to use (input key user_context).",
-			Name:        "test_input_required_result_prompt",
+			Name:        PromptTestInputRequiredResultPrompt,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
 			return h.PromptTestInputRequiredResultPrompt(ctx)
@@ -386,7 +643,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{
 			Description: "A prompt with an image.",
-			Name:        "test_prompt_with_image",
+			Name:        PromptTestPromptWithImage,
 		},
 		[]runtime.MessageTemplate{
 			{

@@ -51,7 +51,7 @@ func (p TemplateDataParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		Description: "Data for an id, as JSON.",
 		MimeType:    "application/json",
-		Name:        "template_data",
+		Name:        TemplateTemplateData,
 		URI:         p.Expand(),
 	}
 }
@@ -63,7 +63,8 @@ type TemplateDataContent struct {
 	Data         string `json:"data"`
 }
 
-// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments" (mcpgen.yaml:147).
+// TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments"
+// (mcpgen.yaml:147).
 type TestPromptWithArgumentsArgs struct {
 	// First test argument
 	Arg1 string `json:"arg1" jsonschema_description:"First test argument"`
@@ -72,7 +73,8 @@ type TestPromptWithArgumentsArgs struct {
 	Arg2 string `json:"arg2" jsonschema_description:"Second test argument"`
 }
 
-// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:154).
+// TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt
+// "test_prompt_with_embedded_resource" (mcpgen.yaml:154).
 type TestPromptWithEmbeddedResourceArgs struct {
 	// URI of the resource to embed
 	ResourceURI string `json:"resourceUri" jsonschema_description:"URI of the resource to embed"`

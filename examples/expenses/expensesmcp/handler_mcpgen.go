@@ -24,7 +24,9 @@ type Handler interface {
 type ToolsHandler interface {
 	// ExploreExpenses serves tool "explore_expenses" (mcpgen.yaml:95).
 	//
-	// Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and a snapshot id; optionally only one status or category. Use it to answer questions about spending and to find expenses waiting for approval.
+	// Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and
+	// a snapshot id; optionally only one status or category. Use it to answer questions about spending
+	// and to find expenses waiting for approval.
 	//
 	// Shown in MCP App view "explorer". Hosts without MCP Apps show only the text
 	// content, so the result must hold a text block (give a typed output a
@@ -33,7 +35,8 @@ type ToolsHandler interface {
 
 	// ExpenseDetail serves tool "expense_detail" (mcpgen.yaml:111).
 	//
-	// The full record of one expense (purpose, line items, approval history), for the explorer view's drill-down.
+	// The full record of one expense (purpose, line items, approval history), for the explorer view's
+	// drill-down.
 	//
 	// Shown in MCP App view "explorer". Hosts without MCP Apps show only the text
 	// content, so the result must hold a text block (give a typed output a
@@ -42,13 +45,16 @@ type ToolsHandler interface {
 
 	// ApproveExpense serves tool "approve_expense" (mcpgen.yaml:123).
 	//
-	// Approve one pending expense as the signed-in user, from the explorer view. The server checks again that the expense is pending, unchanged since the snapshot (expected_version) and within the approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.
+	// Approve one pending expense as the signed-in user, from the explorer view. The server checks again
+	// that the expense is pending, unchanged since the snapshot (expected_version) and within the
+	// approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.
 	//
 	// Shown in MCP App view "explorer". Hosts without MCP Apps show only the text
 	// content, so the result must hold a text block (give a typed output a
 	// TextSummary method).
 	//
-	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers
+	// retries with the first successful result.
 	ApproveExpense(ctx context.Context, in *ApproveExpenseInput) (*Approval, error)
 }
 

@@ -25,7 +25,24 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "explore_expenses returns a bounded, versioned snapshot of the team's expenses for a month, with totals and a snapshot id; hosts with MCP Apps show it in an explorer view where the user filters, sorts, opens one expense and approves it. Quote the text summary; never approve on the user's behalf."
+const Instructions = "explore_expenses returns a bounded, versioned snapshot of the team's expenses for a month, with " +
+	"totals and a snapshot id; hosts with MCP Apps show it in an explorer view where the user filters, " +
+	"sorts, opens one expense and approves it. Quote the text summary; never approve on the user's " +
+	"behalf."
+
+const (
+	// ToolExploreExpenses is the name of tool "explore_expenses" (mcpgen.yaml:95).
+	ToolExploreExpenses = "explore_expenses"
+
+	// ToolExpenseDetail is the name of tool "expense_detail" (mcpgen.yaml:111).
+	ToolExpenseDetail = "expense_detail"
+
+	// ToolApproveExpense is the name of tool "approve_expense" (mcpgen.yaml:123).
+	ToolApproveExpense = "approve_expense"
+
+	// ResourceExplorer is the name of resource "explorer" (mcpgen.yaml:146).
+	ResourceExplorer = "explorer"
+)
 
 // htmlOfExplorer is the HTML of view "explorer", a copy of explorer.html (mcpgen.yaml:153).
 //
@@ -40,8 +57,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedTool(
@@ -50,11 +68,212 @@ func Register(s *runtime.Server, h Handler) {
 					OpenWorldHint: new(false),
 					ReadOnlyHint:  new(true),
 				},
-				Description:  "Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and a snapshot id; optionally only one status or category. Use it to answer questions about spending and to find expenses waiting for approval.",
-				InputSchema:  json.RawMessage(`{"type":"object","properties":{"month":{"type":"string","description":"A month such as 2026-10.","pattern":"^\\d{4}-(0[1-9]|1[0-2])$"},"status":{"type":"string","enum":["pending","approved","rejected"],"description":"Only expenses in this status."},"category":{"type":"string","enum":["travel","meals","software","hardware","office"],"description":"Only expenses of this category."}},"required":["month"],"additionalProperties":false}`),
-				Name:         "explore_expenses",
-				OutputSchema: json.RawMessage(`{"$defs":{"Row":{"type":"object","properties":{"id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"},"date":{"type":"string","format":"date"},"employee":{"type":"string","maxLength":80},"category":{"type":"string","enum":["travel","meals","software","hardware","office"]},"merchant":{"type":"string","maxLength":80},"amount_cents":{"type":"integer","description":"The amount in euro cents.","minimum":0},"status":{"type":"string","enum":["pending","approved","rejected"]},"version":{"type":"integer","description":"Grows on every change; approve_expense checks it.","minimum":1}},"required":["id","date","employee","category","merchant","amount_cents","status","version"],"additionalProperties":false,"description":"One expense as the snapshot shows it."},"Totals":{"type":"object","properties":{"count":{"type":"integer","minimum":0},"amount_cents":{"type":"integer","minimum":0},"pending_count":{"type":"integer","minimum":0},"pending_cents":{"type":"integer","minimum":0},"by_category":{"type":"object","additionalProperties":{"type":"integer"},"description":"Cents per category."}},"required":["count","amount_cents","pending_count","pending_cents","by_category"],"additionalProperties":false},"Provenance":{"type":"object","properties":{"source":{"type":"string","description":"The system of record the rows come from."},"as_of":{"type":"string","description":"When the snapshot was taken.","format":"date-time"},"data_version":{"type":"integer","description":"The version of the whole ledger the snapshot reflects.","minimum":1}},"required":["source","as_of","data_version"],"additionalProperties":false}},"type":"object","properties":{"snapshot_id":{"type":"string","description":"Names this snapshot; the same filter and ledger version give the same id.","pattern":"^snap-[0-9a-f]{12}$"},"month":{"type":"string","description":"A month such as 2026-10.","pattern":"^\\d{4}-(0[1-9]|1[0-2])$"},"rows":{"type":"array","items":{"$ref":"#/$defs/Row"},"maxItems":200},"truncated":{"type":"boolean","description":"More rows matched than a snapshot holds."},"totals":{"$ref":"#/$defs/Totals"},"provenance":{"$ref":"#/$defs/Provenance"}},"required":["snapshot_id","month","rows","truncated","totals","provenance"],"additionalProperties":false,"description":"A bounded, versioned snapshot of expenses."}`),
-				Title:        "Explore expenses",
+				Description: "Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and " +
+					"a snapshot id; optionally only one status or category. Use it to answer questions about spending " +
+					"and to find expenses waiting for approval.",
+				InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"month": {
+			"type": "string",
+			"description": "A month such as 2026-10.",
+			"pattern": "^\\d{4}-(0[1-9]|1[0-2])$"
+		},
+		"status": {
+			"type": "string",
+			"enum": [
+				"pending",
+				"approved",
+				"rejected"
+			],
+			"description": "Only expenses in this status."
+		},
+		"category": {
+			"type": "string",
+			"enum": [
+				"travel",
+				"meals",
+				"software",
+				"hardware",
+				"office"
+			],
+			"description": "Only expenses of this category."
+		}
+	},
+	"required": [
+		"month"
+	],
+	"additionalProperties": false
+}`),
+				Name: ToolExploreExpenses,
+				OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Row": {
+			"type": "object",
+			"properties": {
+				"id": {
+					"type": "string",
+					"description": "An expense id such as EXP-0042.",
+					"pattern": "^EXP-\\d{4}$"
+				},
+				"date": {
+					"type": "string",
+					"format": "date"
+				},
+				"employee": {
+					"type": "string",
+					"maxLength": 80
+				},
+				"category": {
+					"type": "string",
+					"enum": [
+						"travel",
+						"meals",
+						"software",
+						"hardware",
+						"office"
+					]
+				},
+				"merchant": {
+					"type": "string",
+					"maxLength": 80
+				},
+				"amount_cents": {
+					"type": "integer",
+					"description": "The amount in euro cents.",
+					"minimum": 0
+				},
+				"status": {
+					"type": "string",
+					"enum": [
+						"pending",
+						"approved",
+						"rejected"
+					]
+				},
+				"version": {
+					"type": "integer",
+					"description": "Grows on every change; approve_expense checks it.",
+					"minimum": 1
+				}
+			},
+			"required": [
+				"id",
+				"date",
+				"employee",
+				"category",
+				"merchant",
+				"amount_cents",
+				"status",
+				"version"
+			],
+			"additionalProperties": false,
+			"description": "One expense as the snapshot shows it."
+		},
+		"Totals": {
+			"type": "object",
+			"properties": {
+				"count": {
+					"type": "integer",
+					"minimum": 0
+				},
+				"amount_cents": {
+					"type": "integer",
+					"minimum": 0
+				},
+				"pending_count": {
+					"type": "integer",
+					"minimum": 0
+				},
+				"pending_cents": {
+					"type": "integer",
+					"minimum": 0
+				},
+				"by_category": {
+					"type": "object",
+					"additionalProperties": {
+						"type": "integer"
+					},
+					"description": "Cents per category."
+				}
+			},
+			"required": [
+				"count",
+				"amount_cents",
+				"pending_count",
+				"pending_cents",
+				"by_category"
+			],
+			"additionalProperties": false
+		},
+		"Provenance": {
+			"type": "object",
+			"properties": {
+				"source": {
+					"type": "string",
+					"description": "The system of record the rows come from."
+				},
+				"as_of": {
+					"type": "string",
+					"description": "When the snapshot was taken.",
+					"format": "date-time"
+				},
+				"data_version": {
+					"type": "integer",
+					"description": "The version of the whole ledger the snapshot reflects.",
+					"minimum": 1
+				}
+			},
+			"required": [
+				"source",
+				"as_of",
+				"data_version"
+			],
+			"additionalProperties": false
+		}
+	},
+	"type": "object",
+	"properties": {
+		"snapshot_id": {
+			"type": "string",
+			"description": "Names this snapshot; the same filter and ledger version give the same id.",
+			"pattern": "^snap-[0-9a-f]{12}$"
+		},
+		"month": {
+			"type": "string",
+			"description": "A month such as 2026-10.",
+			"pattern": "^\\d{4}-(0[1-9]|1[0-2])$"
+		},
+		"rows": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Row"
+			},
+			"maxItems": 200
+		},
+		"truncated": {
+			"type": "boolean",
+			"description": "More rows matched than a snapshot holds."
+		},
+		"totals": {
+			"$ref": "#/$defs/Totals"
+		},
+		"provenance": {
+			"$ref": "#/$defs/Provenance"
+		}
+	},
+	"required": [
+		"snapshot_id",
+		"month",
+		"rows",
+		"truncated",
+		"totals",
+		"provenance"
+	],
+	"additionalProperties": false,
+	"description": "A bounded, versioned snapshot of expenses."
+}`),
+				Title: "Explore expenses",
 			},
 			h.ExploreExpenses,
 		),
@@ -67,11 +286,157 @@ func Register(s *runtime.Server, h Handler) {
 					OpenWorldHint: new(false),
 					ReadOnlyHint:  new(true),
 				},
-				Description:  "The full record of one expense (purpose, line items, approval history), for the explorer view's drill-down.",
-				InputSchema:  json.RawMessage(`{"type":"object","properties":{"expense_id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"}},"required":["expense_id"],"additionalProperties":false}`),
-				Name:         "expense_detail",
-				OutputSchema: json.RawMessage(`{"$defs":{"Row":{"type":"object","properties":{"id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"},"date":{"type":"string","format":"date"},"employee":{"type":"string","maxLength":80},"category":{"type":"string","enum":["travel","meals","software","hardware","office"]},"merchant":{"type":"string","maxLength":80},"amount_cents":{"type":"integer","description":"The amount in euro cents.","minimum":0},"status":{"type":"string","enum":["pending","approved","rejected"]},"version":{"type":"integer","description":"Grows on every change; approve_expense checks it.","minimum":1}},"required":["id","date","employee","category","merchant","amount_cents","status","version"],"additionalProperties":false,"description":"One expense as the snapshot shows it."},"LineItem":{"type":"object","properties":{"description":{"type":"string"},"amount_cents":{"type":"integer","minimum":0}},"required":["description","amount_cents"],"additionalProperties":false},"Event":{"type":"object","properties":{"at":{"type":"string","format":"date-time"},"who":{"type":"string"},"what":{"type":"string"}},"required":["at","who","what"],"additionalProperties":false}},"type":"object","properties":{"expense":{"$ref":"#/$defs/Row"},"purpose":{"type":"string"},"line_items":{"type":"array","items":{"$ref":"#/$defs/LineItem"}},"history":{"type":"array","items":{"$ref":"#/$defs/Event"}}},"required":["expense","purpose","line_items","history"],"additionalProperties":false,"description":"One expense in full."}`),
-				Title:        "Expense detail",
+				Description: "The full record of one expense (purpose, line items, approval history), for the explorer view's " +
+					"drill-down.",
+				InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"expense_id": {
+			"type": "string",
+			"description": "An expense id such as EXP-0042.",
+			"pattern": "^EXP-\\d{4}$"
+		}
+	},
+	"required": [
+		"expense_id"
+	],
+	"additionalProperties": false
+}`),
+				Name: ToolExpenseDetail,
+				OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Row": {
+			"type": "object",
+			"properties": {
+				"id": {
+					"type": "string",
+					"description": "An expense id such as EXP-0042.",
+					"pattern": "^EXP-\\d{4}$"
+				},
+				"date": {
+					"type": "string",
+					"format": "date"
+				},
+				"employee": {
+					"type": "string",
+					"maxLength": 80
+				},
+				"category": {
+					"type": "string",
+					"enum": [
+						"travel",
+						"meals",
+						"software",
+						"hardware",
+						"office"
+					]
+				},
+				"merchant": {
+					"type": "string",
+					"maxLength": 80
+				},
+				"amount_cents": {
+					"type": "integer",
+					"description": "The amount in euro cents.",
+					"minimum": 0
+				},
+				"status": {
+					"type": "string",
+					"enum": [
+						"pending",
+						"approved",
+						"rejected"
+					]
+				},
+				"version": {
+					"type": "integer",
+					"description": "Grows on every change; approve_expense checks it.",
+					"minimum": 1
+				}
+			},
+			"required": [
+				"id",
+				"date",
+				"employee",
+				"category",
+				"merchant",
+				"amount_cents",
+				"status",
+				"version"
+			],
+			"additionalProperties": false,
+			"description": "One expense as the snapshot shows it."
+		},
+		"LineItem": {
+			"type": "object",
+			"properties": {
+				"description": {
+					"type": "string"
+				},
+				"amount_cents": {
+					"type": "integer",
+					"minimum": 0
+				}
+			},
+			"required": [
+				"description",
+				"amount_cents"
+			],
+			"additionalProperties": false
+		},
+		"Event": {
+			"type": "object",
+			"properties": {
+				"at": {
+					"type": "string",
+					"format": "date-time"
+				},
+				"who": {
+					"type": "string"
+				},
+				"what": {
+					"type": "string"
+				}
+			},
+			"required": [
+				"at",
+				"who",
+				"what"
+			],
+			"additionalProperties": false
+		}
+	},
+	"type": "object",
+	"properties": {
+		"expense": {
+			"$ref": "#/$defs/Row"
+		},
+		"purpose": {
+			"type": "string"
+		},
+		"line_items": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/LineItem"
+			}
+		},
+		"history": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Event"
+			}
+		}
+	},
+	"required": [
+		"expense",
+		"purpose",
+		"line_items",
+		"history"
+	],
+	"additionalProperties": false,
+	"description": "One expense in full."
+}`),
+				Title: "Expense detail",
 			},
 			h.ExpenseDetail,
 		),
@@ -89,12 +454,114 @@ func Register(s *runtime.Server, h Handler) {
 					OpenWorldHint:   new(false),
 					ReadOnlyHint:    new(false),
 				},
-				Description:  "Approve one pending expense as the signed-in user, from the explorer view. The server checks again that the expense is pending, unchanged since the snapshot (expected_version) and within the approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.",
-				Idempotency:  &runtime.Idempotency{Key: "idempotency_key"},
-				InputSchema:  json.RawMessage(`{"type":"object","properties":{"expense_id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"},"expected_version":{"type":"integer","description":"The version of the expense the user saw.","minimum":1},"idempotency_key":{"type":"string","description":"One key per approval the user asked for; a retry reuses it.","pattern":"^[A-Za-z0-9-]{8,64}$"}},"required":["expense_id","expected_version","idempotency_key"],"additionalProperties":false}`),
-				Name:         "approve_expense",
-				OutputSchema: json.RawMessage(`{"$defs":{"Row":{"type":"object","properties":{"id":{"type":"string","description":"An expense id such as EXP-0042.","pattern":"^EXP-\\d{4}$"},"date":{"type":"string","format":"date"},"employee":{"type":"string","maxLength":80},"category":{"type":"string","enum":["travel","meals","software","hardware","office"]},"merchant":{"type":"string","maxLength":80},"amount_cents":{"type":"integer","description":"The amount in euro cents.","minimum":0},"status":{"type":"string","enum":["pending","approved","rejected"]},"version":{"type":"integer","description":"Grows on every change; approve_expense checks it.","minimum":1}},"required":["id","date","employee","category","merchant","amount_cents","status","version"],"additionalProperties":false,"description":"One expense as the snapshot shows it."}},"type":"object","properties":{"expense":{"$ref":"#/$defs/Row"}},"required":["expense"],"additionalProperties":false}`),
-				Title:        "Approve expense",
+				Description: "Approve one pending expense as the signed-in user, from the explorer view. The server checks again " +
+					"that the expense is pending, unchanged since the snapshot (expected_version) and within the " +
+					"approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.",
+				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+				InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"expense_id": {
+			"type": "string",
+			"description": "An expense id such as EXP-0042.",
+			"pattern": "^EXP-\\d{4}$"
+		},
+		"expected_version": {
+			"type": "integer",
+			"description": "The version of the expense the user saw.",
+			"minimum": 1
+		},
+		"idempotency_key": {
+			"type": "string",
+			"description": "One key per approval the user asked for; a retry reuses it.",
+			"pattern": "^[A-Za-z0-9-]{8,64}$"
+		}
+	},
+	"required": [
+		"expense_id",
+		"expected_version",
+		"idempotency_key"
+	],
+	"additionalProperties": false
+}`),
+				Name: ToolApproveExpense,
+				OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"Row": {
+			"type": "object",
+			"properties": {
+				"id": {
+					"type": "string",
+					"description": "An expense id such as EXP-0042.",
+					"pattern": "^EXP-\\d{4}$"
+				},
+				"date": {
+					"type": "string",
+					"format": "date"
+				},
+				"employee": {
+					"type": "string",
+					"maxLength": 80
+				},
+				"category": {
+					"type": "string",
+					"enum": [
+						"travel",
+						"meals",
+						"software",
+						"hardware",
+						"office"
+					]
+				},
+				"merchant": {
+					"type": "string",
+					"maxLength": 80
+				},
+				"amount_cents": {
+					"type": "integer",
+					"description": "The amount in euro cents.",
+					"minimum": 0
+				},
+				"status": {
+					"type": "string",
+					"enum": [
+						"pending",
+						"approved",
+						"rejected"
+					]
+				},
+				"version": {
+					"type": "integer",
+					"description": "Grows on every change; approve_expense checks it.",
+					"minimum": 1
+				}
+			},
+			"required": [
+				"id",
+				"date",
+				"employee",
+				"category",
+				"merchant",
+				"amount_cents",
+				"status",
+				"version"
+			],
+			"additionalProperties": false,
+			"description": "One expense as the snapshot shows it."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"expense": {
+			"$ref": "#/$defs/Row"
+		}
+	},
+	"required": [
+		"expense"
+	],
+	"additionalProperties": false
+}`),
+				Title: "Approve expense",
 			},
 			h.ApproveExpense,
 		),
@@ -106,7 +573,7 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.AppResource(
 		runtime.Resource{
 			Description: "An interactive table of an expense snapshot: filter, sort, open one expense, approve it.",
-			Name:        "explorer",
+			Name:        ResourceExplorer,
 			Title:       "Expense explorer",
 			URI:         "ui://expenses/explorer",
 		},

@@ -34,9 +34,11 @@ type ToolsHandler interface {
 
 	// RefundOrder serves tool "refund_order" (mcpgen.yaml:73).
 	//
-	// Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before calling. Retrying with the same idempotency_key never refunds twice.
+	// Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before
+	// calling. Retrying with the same idempotency_key never refunds twice.
 	//
-	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers
+	// retries with the first successful result.
 	RefundOrder(ctx context.Context, in *RefundOrderInput) (*runtime.CallToolResult, error)
 }
 

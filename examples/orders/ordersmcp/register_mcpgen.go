@@ -24,7 +24,19 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "Look orders up by id before acting on them. Notes are internal and never shown to the customer. Refunds cannot be undone: confirm with the user first."
+const Instructions = "Look orders up by id before acting on them. Notes are internal and never shown to the customer. " +
+	"Refunds cannot be undone: confirm with the user first."
+
+const (
+	// ToolLookupOrder is the name of tool "lookup_order" (mcpgen.yaml:46).
+	ToolLookupOrder = "lookup_order"
+
+	// ToolCreateNote is the name of tool "create_note" (mcpgen.yaml:56).
+	ToolCreateNote = "create_note"
+
+	// ToolRefundOrder is the name of tool "refund_order" (mcpgen.yaml:73).
+	ToolRefundOrder = "refund_order"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -34,8 +46,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
@@ -44,12 +57,125 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:  new(false),
 				ReadOnlyHint:   new(true),
 			},
-			Description:  "Look up an order by its id. Read-only; use it before any write.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string","description":"An order id such as A-1042.","pattern":"^[A-Z]-\\d{4}$","examples":["A-1042"]}},"required":["order_id"],"additionalProperties":false}`),
-			Name:         "lookup_order",
-			OutputSchema: json.RawMessage(`{"$defs":{"OrderLine":{"type":"object","properties":{"sku":{"type":"string","minLength":1,"maxLength":32},"quantity":{"type":"integer","minimum":1},"price":{"$ref":"#/$defs/Money"}},"required":["sku","quantity","price"],"additionalProperties":false},"Money":{"type":"object","properties":{"amount":{"type":"integer","description":"Amount in cents.","minimum":0},"currency":{"type":"string","description":"ISO 4217 code, e.g. EUR.","pattern":"^[A-Z]{3}$"}},"required":["amount","currency"],"additionalProperties":false,"description":"An amount in the smallest unit of its currency."}},"type":"object","properties":{"order_id":{"type":"string","description":"An order id such as A-1042.","pattern":"^[A-Z]-\\d{4}$","examples":["A-1042"]},"status":{"type":"string","description":"Where the order is in its life.","enum":["pending","paid","shipped","refunded"]},"customer_email":{"type":"string","format":"email"},"lines":{"type":"array","items":{"$ref":"#/$defs/OrderLine"},"minItems":1},"total":{"$ref":"#/$defs/Money"},"notes":{"type":"array","items":{"type":"string"},"description":"Internal notes, oldest first."}},"required":["order_id","status","customer_email","lines","total"],"additionalProperties":false}`),
-			Scopes:       []string{"orders:read"},
-			Title:        "Look up an order",
+			Description: "Look up an order by its id. Read-only; use it before any write.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"order_id": {
+			"type": "string",
+			"description": "An order id such as A-1042.",
+			"pattern": "^[A-Z]-\\d{4}$",
+			"examples": [
+				"A-1042"
+			]
+		}
+	},
+	"required": [
+		"order_id"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolLookupOrder,
+			OutputSchema: json.RawMessage(`{
+	"$defs": {
+		"OrderLine": {
+			"type": "object",
+			"properties": {
+				"sku": {
+					"type": "string",
+					"minLength": 1,
+					"maxLength": 32
+				},
+				"quantity": {
+					"type": "integer",
+					"minimum": 1
+				},
+				"price": {
+					"$ref": "#/$defs/Money"
+				}
+			},
+			"required": [
+				"sku",
+				"quantity",
+				"price"
+			],
+			"additionalProperties": false
+		},
+		"Money": {
+			"type": "object",
+			"properties": {
+				"amount": {
+					"type": "integer",
+					"description": "Amount in cents.",
+					"minimum": 0
+				},
+				"currency": {
+					"type": "string",
+					"description": "ISO 4217 code, e.g. EUR.",
+					"pattern": "^[A-Z]{3}$"
+				}
+			},
+			"required": [
+				"amount",
+				"currency"
+			],
+			"additionalProperties": false,
+			"description": "An amount in the smallest unit of its currency."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"order_id": {
+			"type": "string",
+			"description": "An order id such as A-1042.",
+			"pattern": "^[A-Z]-\\d{4}$",
+			"examples": [
+				"A-1042"
+			]
+		},
+		"status": {
+			"type": "string",
+			"description": "Where the order is in its life.",
+			"enum": [
+				"pending",
+				"paid",
+				"shipped",
+				"refunded"
+			]
+		},
+		"customer_email": {
+			"type": "string",
+			"format": "email"
+		},
+		"lines": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/OrderLine"
+			},
+			"minItems": 1
+		},
+		"total": {
+			"$ref": "#/$defs/Money"
+		},
+		"notes": {
+			"type": "array",
+			"items": {
+				"type": "string"
+			},
+			"description": "Internal notes, oldest first."
+		}
+	},
+	"required": [
+		"order_id",
+		"status",
+		"customer_email",
+		"lines",
+		"total"
+	],
+	"additionalProperties": false
+}`),
+			Scopes: []string{"orders:read"},
+			Title:  "Look up an order",
 		},
 		h.LookupOrder,
 	))
@@ -61,12 +187,58 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:   new(false),
 				ReadOnlyHint:    new(false),
 			},
-			Description:  "Add an internal note to an order. The customer never sees notes.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"order_id":{"type":"string","description":"An order id such as A-1042.","pattern":"^[A-Z]-\\d{4}$","examples":["A-1042"]},"text":{"type":"string","description":"The note, in plain text.","minLength":1,"maxLength":2000},"pinned":{"type":"boolean","description":"Show the note first.","default":false}},"required":["order_id","text"],"additionalProperties":false}`),
-			Name:         "create_note",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"note_id":{"type":"string","description":"The id of the new note."},"notes":{"type":"integer","description":"How many notes the order has now.","minimum":1}},"required":["note_id","notes"],"additionalProperties":false}`),
-			Scopes:       []string{"orders:read", "orders:write"},
-			Title:        "Add an internal note",
+			Description: "Add an internal note to an order. The customer never sees notes.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"order_id": {
+			"type": "string",
+			"description": "An order id such as A-1042.",
+			"pattern": "^[A-Z]-\\d{4}$",
+			"examples": [
+				"A-1042"
+			]
+		},
+		"text": {
+			"type": "string",
+			"description": "The note, in plain text.",
+			"minLength": 1,
+			"maxLength": 2000
+		},
+		"pinned": {
+			"type": "boolean",
+			"description": "Show the note first.",
+			"default": false
+		}
+	},
+	"required": [
+		"order_id",
+		"text"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolCreateNote,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"note_id": {
+			"type": "string",
+			"description": "The id of the new note."
+		},
+		"notes": {
+			"type": "integer",
+			"description": "How many notes the order has now.",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"note_id",
+		"notes"
+	],
+	"additionalProperties": false
+}`),
+			Scopes: []string{"orders:read", "orders:write"},
+			Title:  "Add an internal note",
 		},
 		h.CreateNote,
 	))
@@ -77,12 +249,72 @@ func Register(s *runtime.Server, h Handler) {
 				IdempotentHint:  new(true),
 				OpenWorldHint:   new(true),
 			},
-			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before calling. Retrying with the same idempotency_key never refunds twice.",
+			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before " +
+				"calling. Retrying with the same idempotency_key never refunds twice.",
 			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-			InputSchema: json.RawMessage(`{"$defs":{"Money":{"type":"object","properties":{"amount":{"type":"integer","description":"Amount in cents.","minimum":0},"currency":{"type":"string","description":"ISO 4217 code, e.g. EUR.","pattern":"^[A-Z]{3}$"}},"required":["amount","currency"],"additionalProperties":false,"description":"An amount in the smallest unit of its currency."}},"type":"object","properties":{"order_id":{"type":"string","description":"An order id such as A-1042.","pattern":"^[A-Z]-\\d{4}$","examples":["A-1042"]},"reason":{"type":"string","enum":["damaged","late","wrong_item","other"]},"amount":{"$ref":"#/$defs/Money","description":"The amount to refund; the whole order when absent."},"idempotency_key":{"type":"string","description":"A UUID you choose; retries reuse it.","format":"uuid"}},"required":["order_id","reason","idempotency_key"],"additionalProperties":false}`),
-			Name:        "refund_order",
-			Scopes:      []string{"orders:read", "orders:refund"},
-			Title:       "Refund an order",
+			InputSchema: json.RawMessage(`{
+	"$defs": {
+		"Money": {
+			"type": "object",
+			"properties": {
+				"amount": {
+					"type": "integer",
+					"description": "Amount in cents.",
+					"minimum": 0
+				},
+				"currency": {
+					"type": "string",
+					"description": "ISO 4217 code, e.g. EUR.",
+					"pattern": "^[A-Z]{3}$"
+				}
+			},
+			"required": [
+				"amount",
+				"currency"
+			],
+			"additionalProperties": false,
+			"description": "An amount in the smallest unit of its currency."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"order_id": {
+			"type": "string",
+			"description": "An order id such as A-1042.",
+			"pattern": "^[A-Z]-\\d{4}$",
+			"examples": [
+				"A-1042"
+			]
+		},
+		"reason": {
+			"type": "string",
+			"enum": [
+				"damaged",
+				"late",
+				"wrong_item",
+				"other"
+			]
+		},
+		"amount": {
+			"$ref": "#/$defs/Money",
+			"description": "The amount to refund; the whole order when absent."
+		},
+		"idempotency_key": {
+			"type": "string",
+			"description": "A UUID you choose; retries reuse it.",
+			"format": "uuid"
+		}
+	},
+	"required": [
+		"order_id",
+		"reason",
+		"idempotency_key"
+	],
+	"additionalProperties": false
+}`),
+			Name:   ToolRefundOrder,
+			Scopes: []string{"orders:read", "orders:refund"},
+			Title:  "Refund an order",
 		},
 		h.RefundOrder,
 	))

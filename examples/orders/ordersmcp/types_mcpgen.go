@@ -143,7 +143,8 @@ const (
 	RefundOrderInputReasonOther     RefundOrderInputReason = "other"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of RefundOrderInputReason what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of RefundOrderInputReason what struct tags
+// cannot say.
 func (RefundOrderInputReason) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"damaged", "late", "wrong_item", "other"}
 }

@@ -17,12 +17,8 @@ const _ = runtime.IsAtLeastVersion0_1_0
 //
 // Assert that your type implements it with: var _ readmemcp.Handler = (*MyServer)(nil)
 type Handler interface {
-	ToolsHandler
 	ResourcesHandler
 }
-
-// ToolsHandler has one method per tool of the spec, in spec order.
-type ToolsHandler interface{}
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
@@ -41,11 +37,13 @@ type ResourcesHandler interface {
 	// The README of a known repository, as Markdown.
 	ReadReadme(ctx context.Context, p *ReadmeParams) (string, error)
 
-	// CompleteReadmeOwner completes variable "owner" of resource template "readme": the values that start with prefix, given the arguments
+	// CompleteReadmeOwner completes variable "owner" of resource template "readme": the values that start
+	// with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteReadmeOwner(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// CompleteReadmeRepo completes variable "repo" of resource template "readme": the values that start with prefix, given the arguments
+	// CompleteReadmeRepo completes variable "repo" of resource template "readme": the values that start
+	// with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteReadmeRepo(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
@@ -53,10 +51,12 @@ type ResourcesHandler interface {
 	//
 	// files://{+path}
 	//
-	// A file of the shared folder: text files as text with their media type, images and other binary files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).
+	// A file of the shared folder: text files as text with their media type, images and other binary
+	// files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).
 	ReadFile(ctx context.Context, p *FileParams) ([]runtime.ResourceContents, error)
 
-	// CompleteFilePath completes variable "path" of resource template "file": the values that start with prefix, given the arguments
+	// CompleteFilePath completes variable "path" of resource template "file": the values that start with
+	// prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteFilePath(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 }

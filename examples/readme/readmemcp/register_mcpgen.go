@@ -5,6 +5,7 @@ package readmemcp
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -24,7 +25,19 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "readme://index lists the repositories whose README you can read at github://{owner}/{repo}/readme. files://{+path} reads the shared folder; files:// alone lists its top level."
+const Instructions = "readme://index lists the repositories whose README you can read at github://{owner}/{repo}/readme. " +
+	"files://{+path} reads the shared folder; files:// alone lists its top level."
+
+const (
+	// ResourceIndex is the name of resource "index" (mcpgen.yaml:21).
+	ResourceIndex = "index"
+
+	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:28).
+	TemplateReadme = "readme"
+
+	// TemplateFile is the name of resource template "file" (mcpgen.yaml:41).
+	TemplateFile = "file"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -34,20 +47,21 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Description: "The repositories whose README this server serves, as Markdown links.",
 			MimeType:    "text/markdown",
-			Name:        "index",
+			Name:        ResourceIndex,
 			Title:       "Known repositories",
 			URI:         "readme://index",
 		},
 		h.ReadIndex,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -60,13 +74,35 @@ func Register(s *runtime.Server, h Handler) {
 			},
 			Description: "The README of a known repository, as Markdown.",
 			MimeType:    "text/markdown",
-			Name:        "readme",
+			Name:        TemplateReadme,
 			Title:       "README of a repository",
 			URITemplate: ReadmeURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"owner": {
+			"type": "string",
+			"description": "A GitHub user or organisation.",
+			"pattern": "^[A-Za-z0-9-]+$",
+			"maxLength": 39
+		},
+		"repo": {
+			"type": "string",
+			"description": "A repository of that owner.",
+			"pattern": "^[A-Za-z0-9._-]+$",
+			"maxLength": 100
+		}
+	},
+	"required": [
+		"owner",
+		"repo"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadReadme,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -75,11 +111,26 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "A file of the shared folder: text files as text with their media type, images and other binary files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
-			Name:        "file",
+			Description: "A file of the shared folder: text files as text with their media type, images and other binary " +
+				"files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
+			Name:        TemplateFile,
 			Title:       "Shared file",
 			URITemplate: FileURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"path": {
+			"type": "string",
+			"description": "A slash-separated path relative to the shared folder.",
+			"maxLength": 1024
+		}
+	},
+	"required": [
+		"path"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadFile,
 	))
 }

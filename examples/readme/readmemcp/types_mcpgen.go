@@ -37,7 +37,7 @@ func (p ReadmeParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		Description: "The README of a known repository, as Markdown.",
 		MimeType:    "text/markdown",
-		Name:        "readme",
+		Name:        TemplateReadme,
 		Title:       "README of a repository",
 		URI:         p.Expand(),
 	}
@@ -62,9 +62,10 @@ func (p FileParams) Expand() string {
 // Title or Description to say more about this one resource.
 func (p FileParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
-		Description: "A file of the shared folder: text files as text with their media type, images and other binary files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
-		Name:        "file",
-		Title:       "Shared file",
-		URI:         p.Expand(),
+		Description: "A file of the shared folder: text files as text with their media type, images and other binary " +
+			"files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
+		Name:  TemplateFile,
+		Title: "Shared file",
+		URI:   p.Expand(),
 	}
 }

@@ -26,14 +26,17 @@ type Handler interface {
 type ToolsHandler interface {
 	// ReplyToTicket serves tool "reply_to_ticket" (mcpgen.yaml:98).
 	//
-	// Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: confirm the text with the user first. Retrying with the same idempotency_key never sends twice.
+	// Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it:
+	// confirm the text with the user first. Retrying with the same idempotency_key never sends twice.
 	//
-	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers retries with the first successful result.
+	// Idempotent by idempotency_key: the runtime calls this method once per value of it and answers
+	// retries with the first successful result.
 	ReplyToTicket(ctx context.Context, in *ReplyToTicketInput) (*ReplyToTicketOutput, error)
 
 	// EscalateTicket serves tool "escalate_ticket" (mcpgen.yaml:121).
 	//
-	// Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is already at changes nothing; a ticket never goes back down a level.
+	// Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is
+	// already at changes nothing; a ticket never goes back down a level.
 	EscalateTicket(ctx context.Context, in *EscalateTicketInput) (*EscalateTicketOutput, error)
 }
 
@@ -61,7 +64,8 @@ type ResourcesHandler interface {
 	// A ticket and its whole history, as JSON.
 	ReadTicket(ctx context.Context, p *TicketParams) (*Ticket, error)
 
-	// CompleteTicketID completes variable "id" of resource template "ticket": the values that start with prefix, given the arguments
+	// CompleteTicketID completes variable "id" of resource template "ticket": the values that start with
+	// prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTicketID(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 }
@@ -69,11 +73,13 @@ type ResourcesHandler interface {
 // PromptsHandler builds the prompts of the spec that have no declarative messages, and
 // completes prompt arguments marked complete: true.
 type PromptsHandler interface {
-	// CompleteTriageTicketTicketID completes argument "ticket_id" of prompt "triage_ticket": the values that start with prefix, given the arguments
+	// CompleteTriageTicketTicketID completes argument "ticket_id" of prompt "triage_ticket": the values
+	// that start with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketTicketID(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// CompleteTriageTicketCustomer completes argument "customer" of prompt "triage_ticket": the values that start with prefix, given the arguments
+	// CompleteTriageTicketCustomer completes argument "customer" of prompt "triage_ticket": the values
+	// that start with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketCustomer(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
@@ -82,7 +88,8 @@ type PromptsHandler interface {
 	// Drafts a reply to the customer's last message on a ticket, in the chosen tone.
 	PromptDraftReply(ctx context.Context, args *DraftReplyArgs) (*runtime.GetPromptResult, error)
 
-	// CompleteDraftReplyTicketID completes argument "ticket_id" of prompt "draft_reply": the values that start with prefix, given the arguments
+	// CompleteDraftReplyTicketID completes argument "ticket_id" of prompt "draft_reply": the values that
+	// start with prefix, given the arguments
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteDraftReplyTicketID(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 }
@@ -142,7 +149,8 @@ func (UnimplementedHandler) CompleteTicketID(context.Context, string, map[string
 	}
 }
 
-// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not implemented.
+// CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not
+// implemented.
 func (UnimplementedHandler) CompleteTriageTicketTicketID(context.Context, string, map[string]string) ([]string, error) {
 	return nil, &runtime.NotImplementedError{
 		Kind: "completion of",

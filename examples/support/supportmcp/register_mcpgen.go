@@ -25,7 +25,32 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "Tickets are resources at ticket://{id}; customers at customer://{slug}. Read a ticket before acting on it. reply_to_ticket writes to the customer: confirm the text with the user first. Subscribe to a ticket to hear about replies and escalations."
+const Instructions = "Tickets are resources at ticket://{id}; customers at customer://{slug}. Read a ticket before acting " +
+	"on it. reply_to_ticket writes to the customer: confirm the text with the user first. Subscribe to a " +
+	"ticket to hear about replies and escalations."
+
+const (
+	// ToolReplyToTicket is the name of tool "reply_to_ticket" (mcpgen.yaml:98).
+	ToolReplyToTicket = "reply_to_ticket"
+
+	// ToolEscalateTicket is the name of tool "escalate_ticket" (mcpgen.yaml:121).
+	ToolEscalateTicket = "escalate_ticket"
+
+	// ResourceCustomerAcme is the name of resource "customer_acme" (mcpgen.yaml:72).
+	ResourceCustomerAcme = "customer_acme"
+
+	// ResourceCustomerGlobex is the name of resource "customer_globex" (mcpgen.yaml:78).
+	ResourceCustomerGlobex = "customer_globex"
+
+	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:88).
+	TemplateTicket = "ticket"
+
+	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:146).
+	PromptTriageTicket = "triage_ticket"
+
+	// PromptDraftReply is the name of prompt "draft_reply" (mcpgen.yaml:168).
+	PromptDraftReply = "draft_reply"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -35,8 +60,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
@@ -46,12 +72,74 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:   new(true),
 				ReadOnlyHint:    new(false),
 			},
-			Description:  "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
-			Idempotency:  &runtime.Idempotency{Key: "idempotency_key"},
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"body":{"type":"string","description":"The reply, in plain text.","minLength":1,"maxLength":5000},"idempotency_key":{"type":"string","description":"A UUID you choose; retries reuse it.","format":"uuid"}},"required":["id","body","idempotency_key"],"additionalProperties":false}`),
-			Name:         "reply_to_ticket",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"status":{"type":"string","description":"open (our move), pending_customer (their move) or solved.","enum":["open","pending_customer","solved"]},"messages":{"type":"integer","description":"How many messages the ticket has now.","minimum":1}},"required":["id","status","messages"],"additionalProperties":false}`),
-			Title:        "Reply to a ticket",
+			Description: "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: " +
+				"confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
+			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string",
+			"description": "A ticket id such as T-1001.",
+			"pattern": "^T-\\d+$",
+			"examples": [
+				"T-1001"
+			]
+		},
+		"body": {
+			"type": "string",
+			"description": "The reply, in plain text.",
+			"minLength": 1,
+			"maxLength": 5000
+		},
+		"idempotency_key": {
+			"type": "string",
+			"description": "A UUID you choose; retries reuse it.",
+			"format": "uuid"
+		}
+	},
+	"required": [
+		"id",
+		"body",
+		"idempotency_key"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolReplyToTicket,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string",
+			"description": "A ticket id such as T-1001.",
+			"pattern": "^T-\\d+$",
+			"examples": [
+				"T-1001"
+			]
+		},
+		"status": {
+			"type": "string",
+			"description": "open (our move), pending_customer (their move) or solved.",
+			"enum": [
+				"open",
+				"pending_customer",
+				"solved"
+			]
+		},
+		"messages": {
+			"type": "integer",
+			"description": "How many messages the ticket has now.",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"id",
+		"status",
+		"messages"
+	],
+	"additionalProperties": false
+}`),
+			Title: "Reply to a ticket",
 		},
 		h.ReplyToTicket,
 	))
@@ -63,11 +151,75 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:   new(false),
 				ReadOnlyHint:    new(false),
 			},
-			Description:  "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is already at changes nothing; a ticket never goes back down a level.",
-			InputSchema:  json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"level":{"type":"string","description":"Who takes the ticket over.","enum":["tier2","engineering"]},"reason":{"type":"string","description":"What the next level needs to know, e.g. steps to reproduce.","minLength":10,"maxLength":1000}},"required":["id","level","reason"],"additionalProperties":false}`),
-			Name:         "escalate_ticket",
-			OutputSchema: json.RawMessage(`{"type":"object","properties":{"id":{"type":"string","description":"A ticket id such as T-1001.","pattern":"^T-\\d+$","examples":["T-1001"]},"level":{"type":"string","description":"Who handles the ticket.","enum":["tier1","tier2","engineering"]},"changed":{"type":"boolean","description":"False when the ticket was already at that level."}},"required":["id","level","changed"],"additionalProperties":false}`),
-			Title:        "Escalate a ticket",
+			Description: "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is " +
+				"already at changes nothing; a ticket never goes back down a level.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string",
+			"description": "A ticket id such as T-1001.",
+			"pattern": "^T-\\d+$",
+			"examples": [
+				"T-1001"
+			]
+		},
+		"level": {
+			"type": "string",
+			"description": "Who takes the ticket over.",
+			"enum": [
+				"tier2",
+				"engineering"
+			]
+		},
+		"reason": {
+			"type": "string",
+			"description": "What the next level needs to know, e.g. steps to reproduce.",
+			"minLength": 10,
+			"maxLength": 1000
+		}
+	},
+	"required": [
+		"id",
+		"level",
+		"reason"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolEscalateTicket,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string",
+			"description": "A ticket id such as T-1001.",
+			"pattern": "^T-\\d+$",
+			"examples": [
+				"T-1001"
+			]
+		},
+		"level": {
+			"type": "string",
+			"description": "Who handles the ticket.",
+			"enum": [
+				"tier1",
+				"tier2",
+				"engineering"
+			]
+		},
+		"changed": {
+			"type": "boolean",
+			"description": "False when the ticket was already at that level."
+		}
+	},
+	"required": [
+		"id",
+		"level",
+		"changed"
+	],
+	"additionalProperties": false
+}`),
+			Title: "Escalate a ticket",
 		},
 		h.EscalateTicket,
 	))
@@ -75,7 +227,7 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "Acme's profile, contacts and open tickets.",
 			MimeType:    "application/json",
-			Name:        "customer_acme",
+			Name:        ResourceCustomerAcme,
 			Title:       "Acme Corp",
 			URI:         "customer://acme",
 		},
@@ -85,13 +237,13 @@ func Register(s *runtime.Server, h Handler) {
 		runtime.Resource{
 			Description: "Globex's profile, contacts and open tickets.",
 			MimeType:    "application/json",
-			Name:        "customer_globex",
+			Name:        ResourceCustomerGlobex,
 			Title:       "Globex",
 			URI:         "customer://globex",
 		},
 		h.ReadCustomerGlobex,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -102,10 +254,27 @@ func Register(s *runtime.Server, h Handler) {
 			},
 			Description: "A ticket and its whole history, as JSON.",
 			MimeType:    "application/json",
-			Name:        "ticket",
+			Name:        TemplateTicket,
 			Title:       "Support ticket",
 			URITemplate: TicketURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "string",
+			"description": "A ticket id such as T-1001.",
+			"pattern": "^T-\\d+$",
+			"examples": [
+				"T-1001"
+			]
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadTicket,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
@@ -131,13 +300,15 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 			Description: "Loads a ticket and its customer's profile, and asks for a priority, a level and a next step.",
-			Name:        "triage_ticket",
+			Name:        PromptTriageTicket,
 			Title:       "Triage a ticket",
 		},
 		[]runtime.MessageTemplate{
 			{
 				Role: "user",
-				Text: "Triage support ticket {{.ticket_id}} from customer {{.customer}}. The ticket and the customer's profile follow. Propose a priority (low, normal, high, urgent), whether to escalate (tier2 or engineering) and why, and the next step. Respect the customer's SLA. Do not reply or escalate yet.",
+				Text: "Triage support ticket {{.ticket_id}} from customer {{.customer}}. The ticket and the customer's " +
+					"profile follow. Propose a priority (low, normal, high, urgent), whether to escalate (tier2 or " +
+					"engineering) and why, and the next step. Respect the customer's SLA. Do not reply or escalate yet.",
 			},
 			{
 				Resource: "ticket://{{.ticket_id}}",
@@ -149,7 +320,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 	))
-	s.AddPrompt(runtime.TypedPrompt(
+	s.AddPrompt(runtime.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "The ticket to answer, e.g. T-1001.",
@@ -171,7 +342,7 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 			Description: "Drafts a reply to the customer's last message on a ticket, in the chosen tone.",
-			Name:        "draft_reply",
+			Name:        PromptDraftReply,
 			Title:       "Draft a reply",
 		},
 		h.PromptDraftReply,

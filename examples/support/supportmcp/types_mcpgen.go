@@ -197,7 +197,8 @@ const (
 	EscalateTicketInputLevelEngineering EscalateTicketInputLevel = "engineering"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of EscalateTicketInputLevel what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of EscalateTicketInputLevel what struct tags
+// cannot say.
 func (EscalateTicketInputLevel) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"tier2", "engineering"}
 }
@@ -231,7 +232,7 @@ func (p TicketParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		Description: "A ticket and its whole history, as JSON.",
 		MimeType:    "application/json",
-		Name:        "ticket",
+		Name:        TemplateTicket,
 		Title:       "Support ticket",
 		URI:         p.Expand(),
 	}
@@ -265,7 +266,8 @@ const (
 	DraftReplyArgsToneFriendly DraftReplyArgsTone = "friendly"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of DraftReplyArgsTone what struct tags cannot say.
+// JSONSchemaExtend adds to the reflected JSON Schema of DraftReplyArgsTone what struct tags cannot
+// say.
 func (DraftReplyArgsTone) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"formal", "friendly"}
 }

@@ -25,7 +25,9 @@ type Handler interface {
 type ToolsHandler interface {
 	// SearchPosts serves tool "search_posts" (mcpgen.yaml:34).
 	//
-	// Full-text search over the blog's articles. Returns one resource_link per matching post (best match first), with its title and a short description, and never the article itself: read the posts you need with resources/read on their post:// URI.
+	// Full-text search over the blog's articles. Returns one resource_link per matching post (best match
+	// first), with its title and a short description, and never the article itself: read the posts you
+	// need with resources/read on their post:// URI.
 	SearchPosts(ctx context.Context, in *SearchPostsInput) (*runtime.CallToolResult, error)
 }
 

@@ -24,7 +24,16 @@ func Info() runtime.Implementation {
 }
 
 // Instructions tell the client how to use the server (server.instructions in the spec).
-const Instructions = "Search the blog with search_posts: it returns links, not articles. Read only the posts whose title and description fit the question, with resources/read on their post:// URI."
+const Instructions = "Search the blog with search_posts: it returns links, not articles. Read only the posts whose title " +
+	"and description fit the question, with resources/read on their post:// URI."
+
+const (
+	// ToolSearchPosts is the name of tool "search_posts" (mcpgen.yaml:34).
+	ToolSearchPosts = "search_posts"
+
+	// TemplatePost is the name of resource template "post" (mcpgen.yaml:23).
+	TemplatePost = "post"
+)
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
@@ -34,8 +43,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 }
 
 // Register adds everything the spec declares to s, served by h, in spec order.
-// Tool schemas are constants the generator computed from the spec; tests prove
-// they equal the reflection of the types in types_mcpgen.go.
+// Schemas (of tool inputs and outputs, of template variables) and prompt arguments
+// are computed from the spec by the generator; tests prove they equal the reflection
+// of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
@@ -44,21 +54,61 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint:  new(false),
 				ReadOnlyHint:   new(true),
 			},
-			Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match first), with its title and a short description, and never the article itself: read the posts you need with resources/read on their post:// URI.",
-			InputSchema: json.RawMessage(`{"type":"object","properties":{"query":{"type":"string","description":"Words to look for in titles and bodies; every word must match.","minLength":1,"maxLength":200,"examples":["caching"]},"limit":{"type":"integer","description":"How many links to return at most.","minimum":1,"maximum":10,"default":5}},"required":["query"],"additionalProperties":false}`),
-			Name:        "search_posts",
-			Title:       "Search the blog",
+			Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match " +
+				"first), with its title and a short description, and never the article itself: read the posts you " +
+				"need with resources/read on their post:// URI.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"query": {
+			"type": "string",
+			"description": "Words to look for in titles and bodies; every word must match.",
+			"minLength": 1,
+			"maxLength": 200,
+			"examples": [
+				"caching"
+			]
+		},
+		"limit": {
+			"type": "integer",
+			"description": "How many links to return at most.",
+			"minimum": 1,
+			"maximum": 10,
+			"default": 5
+		}
+	},
+	"required": [
+		"query"
+	],
+	"additionalProperties": false
+}`),
+			Name:  ToolSearchPosts,
+			Title: "Search the blog",
 		},
 		h.SearchPosts,
 	))
-	s.AddResourceTemplate(runtime.TypedTemplate(
+	s.AddResourceTemplate(runtime.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "A blog article in full, as Markdown.",
 			MimeType:    "text/markdown",
-			Name:        "post",
+			Name:        TemplatePost,
 			Title:       "Blog post",
 			URITemplate: PostURITemplate,
 		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "integer",
+			"description": "The post's numeric id.",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"id"
+	],
+	"additionalProperties": false
+}`),
 		h.ReadPost,
 	))
 }

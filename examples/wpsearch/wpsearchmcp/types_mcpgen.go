@@ -63,7 +63,7 @@ func (p PostParams) Link() runtime.ResourceLink {
 	return runtime.ResourceLink{
 		Description: "A blog article in full, as Markdown.",
 		MimeType:    "text/markdown",
-		Name:        "post",
+		Name:        TemplatePost,
 		Title:       "Blog post",
 		URI:         p.Expand(),
 	}

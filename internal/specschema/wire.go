@@ -1,4 +1,4 @@
-package gen
+package specschema
 
 import (
 	"bytes"
@@ -9,24 +9,27 @@ import (
 	"github.com/mcpgen/mcpgen/spec"
 )
 
-// The generator writes each tool's input and output JSON Schema into the
-// registration code as a constant, so that a server reflects nothing when it
-// starts (DESIGN.md's reflection at registration moved to the generator's
-// tests: gen/agree_test.go proves that each constant equals what
-// github.com/invopop/jsonschema reflects from the generated types, and that
-// both say what the spec says). Named types go to "$defs" under their Go
-// names, as reflection puts them; the root is expanded; keys and properties
-// keep the spec's order.
-
-// toolSchema is the schema of a tool's input or output as compact JSON, or
-// nil when it reaches a Go type reference (goType): only reflection knows the
-// schema of an existing Go type, so the runtime reflects those.
-func (g *generator) toolSchema(root *spec.Schema) []byte {
+// Wire is the JSON Schema of root (a tool's input or output, a template's
+// variables) as the runtime advertises it, in compact JSON. The root is
+// expanded, not a $ref: MCP wants "type":"object" at the top. Named object
+// types go to "$defs" under their Go names, as reflection of the generated
+// types puts them; named scalar, array and map types are written out where
+// they are used; keys and properties keep the spec's order.
+//
+// The generator writes this into the registration code, so that a server
+// reflects nothing when it starts (gen/reflect_agree_test.go proves that it
+// equals what github.com/invopop/jsonschema reflects from the generated Go
+// types); lint's context budget and diff's wire rules read it too.
+//
+// reachesGoType reports a Go type reference (goType:): only reflection
+// knows the schema of an existing Go type, so its place holds the marker
+// {"x-go-type": "import/path.Name"} and the document is not what a client
+// receives; the generator then leaves the schema to the runtime.
+func Wire(s *spec.Spec, root *spec.Schema) (doc []byte, reachesGoType bool) {
 	w := &schemaWriter{named: map[string]*spec.Schema{}, reached: map[string]bool{}, inlining: map[string]bool{}}
-	for _, nt := range g.spec.Types {
+	for _, nt := range s.Types {
 		w.named[nt.Name] = nt.Schema
 	}
-	// The root is expanded, not a $ref: MCP wants "type":"object" at the top.
 	for i := 0; root != nil && root.Kind == spec.KindRef && !root.Nullable && i < len(w.named); i++ {
 		next := w.named[root.Ref]
 		if next == nil {
@@ -34,23 +37,20 @@ func (g *generator) toolSchema(root *spec.Schema) []byte {
 		}
 		root = next
 	}
-	doc := w.schema(root)
+	o := w.schema(root)
 	if len(w.order) > 0 {
 		var defs object
 		for i := 0; i < len(w.order); i++ { // w.order grows while definitions reach others
 			name := w.order[i]
 			defs = append(defs, member{naming.Exported(name), w.schema(w.named[name])})
 		}
-		doc = append(object{{"$defs", defs}}, doc...)
+		o = append(object{{"$defs", defs}}, o...)
 	}
-	if w.goType {
-		return nil
-	}
-	b, err := marshal(doc)
+	b, err := marshal(o)
 	if err != nil {
-		panic("gen: encoding a tool schema: " + err.Error()) // only JSON values go in
+		panic("specschema: encoding a schema: " + err.Error()) // only JSON values go in
 	}
-	return b
+	return b, w.goType
 }
 
 // marshal is json.Marshal without HTML escaping: patterns are clearer with
@@ -98,6 +98,7 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 		add("$ref", "#/$defs/"+naming.Exported(s.Ref))
 	case spec.KindGoType:
 		w.goType = true
+		add("x-go-type", s.GoType.ImportPath+"."+s.GoType.Name)
 	case spec.KindAny:
 	case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
 		add("type", string(s.Kind))
