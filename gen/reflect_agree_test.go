@@ -43,15 +43,15 @@ func TestGeneratedSchemasMatchReflection(t *testing.T) {
 				}
 			}
 			for _, tmpl := range srv.ResourceTemplates() {
-				generated, reflected, ok := runtime.GeneratedTemplateSchemas(tmpl)
+				generated, reflected, ok := genimpl.TemplateSchemas(tmpl)
 				if !ok {
-					t.Errorf("template %q is not registered with runtime.GeneratedTemplate", tmpl.Name)
+					t.Errorf("template %q is not registered with genimpl.GeneratedTemplate", tmpl.Name)
 					continue
 				}
 				sameSchema(t, "template "+tmpl.Name+" params", generated, reflected)
 			}
 			for _, p := range srv.Prompts() {
-				declared, reflected, ok := runtime.GeneratedPromptArguments(p)
+				declared, reflected, ok := genimpl.PromptArguments(p)
 				if !ok {
 					continue // a declarative prompt: its arguments are not a Go type
 				}

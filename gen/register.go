@@ -264,17 +264,17 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 			Params(jen.Op("*").Qual(runtimePkg, "GetPromptResult"), jen.Error()).Block(jen.Return(jen.Id("h").Dot(pp.method).Call(jen.Id("ctx"))))
 	}
 	// The arguments are written out above: nothing to reflect.
-	return jen.Qual(runtimePkg, "GeneratedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
+	return jen.Qual(genimplPkg, "GeneratedPrompt").Call(jen.Line().Add(lit), jen.Line().Add(fn).Op(",").Line())
 }
 
-// templateRegistration is runtime.GeneratedTemplate(…, schema, h.ReadX) with
+// templateRegistration is genimpl.GeneratedTemplate(…, schema, h.ReadX) with
 // the schema of the template's params computed here, or
 // runtime.TypedTemplate(…, h.ReadX) when a variable's schema reaches an
 // existing Go type, whose schema only reflection knows.
 func (g *generator) templateRegistration(tp *templatePlan) jen.Code {
 	read := jen.Id("h").Dot(tp.method)
 	if schema := g.toolSchema(tp.params); schema != nil {
-		return jen.Qual(runtimePkg, "GeneratedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)),
+		return jen.Qual(genimplPkg, "GeneratedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)),
 			jen.Line().Add(schemaLiteral(schema)), jen.Line().Add(read).Op(",").Line())
 	}
 	return jen.Qual(runtimePkg, "TypedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)), jen.Line().Add(read).Op(",").Line())

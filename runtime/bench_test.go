@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // The benchmarks measure the hot path: decode, validate, call, encode, on an
@@ -225,6 +227,63 @@ func BenchmarkResourcesReadStatic(b *testing.B) {
 
 func BenchmarkResourcesReadTemplate(b *testing.B) {
 	benchRead(b, benchResources(), "blog://posts/1042", `{"contents":[{"uri":"blog://posts/1042","mimeType":"text/plain","text":"post 1042"}]}`)
+}
+
+func BenchmarkResourcesReadGeneratedTemplate(b *testing.B) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddResourceTemplate(genimpl.GeneratedTemplate(runtime.ResourceTemplate{URITemplate: "blog://posts/{id}"},
+		json.RawMessage("{\n  \"type\": \"object\",\n  \"properties\": {\"id\": {\"type\": \"integer\", \"minimum\": 1}},\n  \"required\": [\"id\"]\n}"),
+		func(ctx context.Context, p *PostParams) (string, error) {
+			return "post " + strconv.FormatInt(p.ID, 10), nil
+		}))
+	benchRead(b, srv, "blog://posts/1042", `{"contents":[{"uri":"blog://posts/1042","mimeType":"text/plain","text":"post 1042"}]}`)
+}
+
+type benchPromptArgs struct {
+	Topic string `json:"topic"`
+}
+
+func benchPromptFn(ctx context.Context, a *benchPromptArgs) (*runtime.GetPromptResult, error) {
+	return &runtime.GetPromptResult{Messages: []runtime.PromptMessage{{Role: "user", Content: runtime.Text("about " + a.Topic)}}}, nil
+}
+
+// benchGetPrompt measures prompts/get of p, named "p", with one argument.
+func benchGetPrompt(b *testing.B, p runtime.Prompt) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddPrompt(p)
+	done := make(chan struct{}, 1)
+	var got string
+	check := true
+	ss := srv.NewSession(func(msg []byte) {
+		if check {
+			got = string(msg)
+		}
+		done <- struct{}{}
+	})
+	defer ss.Close()
+	ctx := context.Background()
+	ss.HandleMessage(ctx, []byte(benchInit))
+	<-done
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"topic":"go"}}}`)
+	ss.HandleMessage(ctx, req)
+	<-done
+	if want := `{"jsonrpc":"2.0","id":1,"result":{"messages":[{"role":"user","content":{"type":"text","text":"about go"}}]}}`; got != want {
+		b.Fatalf("response %s, want %s", got, want)
+	}
+	check = false
+	b.ReportAllocs()
+	for b.Loop() {
+		ss.HandleMessage(ctx, req)
+		<-done
+	}
+}
+
+func BenchmarkPromptsGetTyped(b *testing.B) {
+	benchGetPrompt(b, runtime.TypedPrompt(runtime.Prompt{Name: "p"}, benchPromptFn))
+}
+
+func BenchmarkPromptsGetGenerated(b *testing.B) {
+	benchGetPrompt(b, genimpl.GeneratedPrompt(runtime.Prompt{Name: "p", Arguments: []runtime.PromptArgument{{Name: "topic", Required: true}}}, benchPromptFn))
 }
 
 // httpBench serves benchServer over Streamable HTTP in process and returns

@@ -82,6 +82,7 @@
 // declared the extension; server/discover advertises it.
 //
 // Generated code calls this package's API plus runtime/genimpl, the support
-// only generated code uses (its tool adapter, default decoding, template
-// expansion helpers); a hand-written server never needs genimpl.
+// only generated code uses (its tool, template and prompt adapters, default
+// decoding, template expansion helpers); a hand-written server never needs
+// genimpl.
 package runtime

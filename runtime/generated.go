@@ -12,12 +12,17 @@ import (
 
 // The tool adapter of generated code (runtime/genimpl's GeneratedTool and
 // GeneratedToolResult) lives here, next to TypedTool's, because it shares
-// TypedTool's unexported validation and encoding. genimpl reaches it
-// through the hooks of runtime/internal/gensupport, installed below, so
-// none of it is exported to people writing servers.
+// TypedTool's unexported validation and encoding; the template and prompt
+// adapters live in generated_templates.go for the same reason. genimpl
+// reaches them through the hooks of runtime/internal/gensupport, installed
+// below, so none of it is exported to people writing servers.
 func init() {
 	gensupport.Tool = generatedTool
 	gensupport.Schemas = generatedSchemaSources
+	gensupport.Template = generatedTemplate
+	gensupport.TemplateSchemas = generatedTemplateSchemas
+	gensupport.Prompt = generatedPrompt
+	gensupport.PromptArguments = generatedPromptArguments
 }
 
 // generatedTool is TypedTool for the code mcpgen generates. The generator

@@ -5,55 +5,63 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 )
 
-// GeneratedTemplate and GeneratedPrompt are TypedTemplate and TypedPrompt for
-// the code mcpgen generates: what TypedTemplate and TypedPrompt reflect from
-// the Go types at registration (a template's params schema, a prompt's
-// argument list), the generator computed from the spec and passes in, so a
-// server reflects nothing when it starts. The tests of the generator prove,
-// with GeneratedTemplateSchemas and GeneratedPromptArguments, that what it
-// passes equals the reflection of the generated types.
+// The template and prompt adapters of generated code (runtime/genimpl's
+// GeneratedTemplate and GeneratedPrompt) are TypedTemplate and TypedPrompt
+// with what those reflect from the Go types at registration (a template's
+// params schema, a prompt's argument list) computed by the generator from
+// the spec and passed in, so a server reflects nothing when it starts. Like
+// the tool adapter, they live here because they share TypedTemplate's and
+// TypedPrompt's unexported code, and genimpl reaches them through the hooks
+// of runtime/internal/gensupport (installed in generated.go). The tests of
+// the generator prove, with the schema sources below, that what it passes
+// equals the reflection of the generated types.
 
-// GeneratedTemplate is TypedTemplate with params, the JSON Schema of P, given
-// (indented or compact). Reads behave exactly as with TypedTemplate.
-func GeneratedTemplate[P, R any](t ResourceTemplate, params json.RawMessage, fn func(ctx context.Context, p *P) (R, error)) ResourceTemplate {
+// generatedTemplate is TypedTemplate with params, the JSON Schema of the
+// params type (a struct; indented or compact), given. call gets a new *P as
+// any. Reads behave exactly as with TypedTemplate.
+func generatedTemplate(t ResourceTemplate, params json.RawMessage, typ reflect.Type, call gensupport.Call) ResourceTemplate {
 	params = compactSchema(params)
-	t = typedTemplate(t, params, fn)
-	t.generated = &generatedParams{typ: reflect.TypeFor[P](), schema: params}
+	t = typedTemplate(t, params, typ, call)
+	t.generated = &generatedParams{typ: typ, schema: params}
 	return t
 }
 
-// generatedParams records what GeneratedTemplate was given.
+// generatedParams records what generatedTemplate was given.
 type generatedParams struct {
 	typ    reflect.Type
 	schema json.RawMessage
 }
 
-// GeneratedTemplateSchemas returns the params schema t was registered with
+// generatedTemplateSchemas returns the params schema t was registered with
 // and the one reflection derives from its params type (what TypedTemplate
-// would use); ok is false for a template not made by GeneratedTemplate. It
-// reflects, so it is meant for tests.
-func GeneratedTemplateSchemas(t ResourceTemplate) (generated, reflected json.RawMessage, ok bool) {
+// would use); ok is false for a template not made by generatedTemplate. It
+// reflects: it is meant for tests only.
+func generatedTemplateSchemas(t ResourceTemplate) (generated, reflected json.RawMessage, ok bool) {
 	if t.generated == nil {
 		return nil, nil, false
 	}
 	return t.generated.schema, schemaForType(t.generated.typ), true
 }
 
-// GeneratedPrompt is TypedPrompt for a prompt whose p.Arguments are written
-// out (nil for NoArgs): they are taken as given, not derived from A or
-// checked against it. Calls behave exactly as with TypedPrompt.
-func GeneratedPrompt[A any](p Prompt, fn func(ctx context.Context, args *A) (*GetPromptResult, error)) Prompt {
-	p.Handler = promptHandler(p.Name, fn)
-	p.generatedArgs = reflect.TypeFor[A]()
+// generatedPrompt is TypedPrompt for a prompt whose p.Arguments are written
+// out (nil for NoArgs): they are taken as given, not derived from args (the
+// arguments type, a struct) or checked against it. call gets a new *A as
+// any. Calls behave exactly as with TypedPrompt.
+func generatedPrompt(p Prompt, args reflect.Type, call func(ctx context.Context, args any) (*GetPromptResult, error)) Prompt {
+	p.Handler = promptHandler(p.Name, args, call)
+	p.generatedArgs = args
 	return p
 }
 
-// GeneratedPromptArguments returns the arguments p was registered with and
+// generatedPromptArguments returns the arguments p was registered with and
 // those TypedPrompt would derive from its arguments type; ok is false for a
-// prompt not made by GeneratedPrompt. It reflects, so it is meant for tests.
-func GeneratedPromptArguments(p Prompt) (declared, reflected []PromptArgument, ok bool) {
+// prompt not made by generatedPrompt. It reflects: it is meant for tests
+// only.
+func generatedPromptArguments(p Prompt) (declared, reflected []PromptArgument, ok bool) {
 	if p.generatedArgs == nil {
 		return nil, nil, false
 	}

@@ -141,3 +141,58 @@ func TestGeneratedToolAdvertisesCompactSchemas(t *testing.T) {
 		t.Errorf("the compacted schema does not validate: %+v", res)
 	}
 }
+
+// postSchema is a schema of PostParams as a generator would write it,
+// indented, with a maximum that the reflection of PostParams lacks.
+const postSchema = "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"id\": {\"type\": \"integer\", \"minimum\": 1, \"maximum\": 99}\n  },\n  \"required\": [\"id\"]\n}"
+
+func TestGeneratedTemplateReadsAsTypedTemplate(t *testing.T) {
+	tmpl := genimpl.GeneratedTemplate(runtime.ResourceTemplate{URITemplate: "post://{id}"}, json.RawMessage(postSchema),
+		func(ctx context.Context, p *PostParams) (*PostParams, error) { return p, nil })
+	res, err := tmpl.Handler(context.Background(), &runtime.ReadResourceRequest{URI: "post://12"})
+	if b, _ := json.Marshal(res); err != nil || string(b) != `{"contents":[{"uri":"post://12","mimeType":"application/json","text":"{\"id\":12}"}]}` {
+		t.Errorf("read post://12: %s %v", b, err)
+	}
+	for uri, want := range map[string]string{
+		"post://0":   `resource not found: "post://0": variable id: must be greater than or equal to 1 (got 0)`,
+		"post://100": `resource not found: "post://100": variable id: must be less than or equal to 99 (got 100)`, // the given schema validates
+		"post://x":   `resource not found: "post://x": variable id: must be an integer (got "x")`,
+	} {
+		if _, err := tmpl.Handler(context.Background(), &runtime.ReadResourceRequest{URI: uri}); err == nil || err.Error() != want {
+			t.Errorf("read %s: %v, want %s", uri, err, want)
+		}
+	}
+	generated, reflected, ok := genimpl.TemplateSchemas(tmpl)
+	if !ok || bytes.ContainsRune(generated, '\n') || !json.Valid(generated) || !json.Valid(reflected) {
+		t.Errorf("TemplateSchemas = %s, %s, %v; want the compacted given schema and the reflected one", generated, reflected, ok)
+	}
+	typed := runtime.TypedTemplate(runtime.ResourceTemplate{URITemplate: "post://{id}"},
+		func(ctx context.Context, p *PostParams) (string, error) { return "", nil })
+	if _, _, ok := genimpl.TemplateSchemas(typed); ok {
+		t.Error("TemplateSchemas of a TypedTemplate: ok")
+	}
+}
+
+func TestGeneratedPromptTakesArgumentsAsGiven(t *testing.T) {
+	declared := []runtime.PromptArgument{{Name: "code", Title: "Written", Required: true}}
+	p := genimpl.GeneratedPrompt(runtime.Prompt{Name: "review", Arguments: declared},
+		func(ctx context.Context, a *ReviewArgs) (*runtime.GetPromptResult, error) {
+			lang, _ := a.Language.Get()
+			return textPrompt(a.Code + "/" + string(lang)), nil
+		})
+	if len(p.Arguments) != 1 || p.Arguments[0].Title != "Written" {
+		t.Errorf("Arguments = %+v, want those given", p.Arguments)
+	}
+	res, err := p.Handler(context.Background(), &runtime.GetPromptRequest{Name: "review", Arguments: map[string]string{"code": "x := 1", "language": "go"}})
+	if err != nil || res.Messages[0].Content.(runtime.TextContent).Text != "x := 1/go" {
+		t.Errorf("get: %+v %v", res, err)
+	}
+	got, reflected, ok := genimpl.PromptArguments(p)
+	if !ok || len(got) != 1 || len(reflected) != 2 || reflected[0].Title != "Code" || reflected[1].Name != "language" {
+		t.Errorf("PromptArguments = %+v, %+v, %v", got, reflected, ok)
+	}
+	typed := runtime.TypedPrompt(runtime.Prompt{Name: "review"}, func(ctx context.Context, a *ReviewArgs) (*runtime.GetPromptResult, error) { return nil, nil })
+	if _, _, ok := genimpl.PromptArguments(typed); ok {
+		t.Error("PromptArguments of a TypedPrompt: ok")
+	}
+}

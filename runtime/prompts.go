@@ -27,7 +27,8 @@ type Prompt struct {
 	Handler  PromptHandler
 	Complete CompleteHandler // optional: completes arguments without an Enum
 
-	// generatedArgs is the arguments type of a GeneratedPrompt.
+	// generatedArgs is the arguments type of a prompt made by
+	// genimpl.GeneratedPrompt.
 	generatedArgs reflect.Type
 }
 

@@ -30,8 +30,9 @@ type ResourceTemplate struct {
 	Complete CompleteHandler // optional: completes the template's variables
 
 	parsed *uritemplate.Template // set by TypedTemplate: the template it matches with
-	// generated is the Go type of the params of a GeneratedTemplate, and
-	// the schema the generator computed for it.
+	// generated is the Go type of the params of a template made by
+	// genimpl.GeneratedTemplate, and the schema the generator computed for
+	// it.
 	generated *generatedParams
 }
 

@@ -29,14 +29,19 @@ func TypedPrompt[A any](p Prompt, fn func(ctx context.Context, args *A) (*GetPro
 			panic(fmt.Sprintf("%s: argument %q is not a field of %v (by its json tag)", where, a.Name, reflect.TypeFor[A]()))
 		}
 	}
-	p.Handler = promptHandler(p.Name, fn)
+	p.Handler = promptHandler(p.Name, reflect.TypeFor[A](), func(ctx context.Context, args any) (*GetPromptResult, error) {
+		return fn(ctx, args.(*A))
+	})
 	return p
 }
 
-// promptHandler decodes a prompts/get request's arguments into a *A for fn.
-func promptHandler[A any](name string, fn func(ctx context.Context, args *A) (*GetPromptResult, error)) PromptHandler {
+// promptHandler decodes a prompts/get request's arguments into a new value
+// of args (A's type, so fn gets a *A as any) for fn. fn's types are erased,
+// as typedTemplate's are: one instance serves every prompt, TypedPrompt's
+// and generated code's alike.
+func promptHandler(name string, args reflect.Type, fn func(ctx context.Context, args any) (*GetPromptResult, error)) PromptHandler {
 	return func(ctx context.Context, req *GetPromptRequest) (*GetPromptResult, error) {
-		a := new(A)
+		a := reflect.New(args).Interface() // a *A
 		if len(req.Arguments) > 0 {
 			// Prompts are not a hot path: a JSON round trip decodes named
 			// string types and Opt fields as the tools' arguments are.

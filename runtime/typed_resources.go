@@ -60,12 +60,19 @@ func TypedResource[R any](r Resource, fn func(ctx context.Context) (R, error)) R
 // field of P, or a required field of P is not a variable. Do not change
 // URITemplate afterwards.
 func TypedTemplate[P, R any](t ResourceTemplate, fn func(ctx context.Context, p *P) (R, error)) ResourceTemplate {
-	return typedTemplate(t, SchemaFor[P](), fn)
+	return typedTemplate(t, SchemaFor[P](), reflect.TypeFor[P](), func(ctx context.Context, p any) (any, error) {
+		return fn(ctx, p.(*P))
+	})
 }
 
-// typedTemplate is TypedTemplate with the schema of P given: reflected by
-// TypedTemplate, computed by the generator for GeneratedTemplate.
-func typedTemplate[P, R any](t ResourceTemplate, schema json.RawMessage, fn func(ctx context.Context, p *P) (R, error)) ResourceTemplate {
+// typedTemplate is TypedTemplate with the schema of the params type given
+// (reflected by TypedTemplate, computed by the generator for genimpl's
+// GeneratedTemplate) and fn's types erased: it gets a *P (a new value of
+// params, P's type) as any and returns its R as any. Converting a pointer to
+// any does not allocate, and TypedTemplate converted the R to any anyway
+// (resourceResult takes it so), so erasing costs a read nothing; one
+// instance serves every template.
+func typedTemplate(t ResourceTemplate, schema json.RawMessage, params reflect.Type, fn func(ctx context.Context, p any) (any, error)) ResourceTemplate {
 	where := fmt.Sprintf("runtime: TypedTemplate(%q)", t.URITemplate)
 	m, err := uritemplate.Parse(t.URITemplate)
 	if err != nil {
@@ -73,11 +80,11 @@ func typedTemplate[P, R any](t ResourceTemplate, schema json.RawMessage, fn func
 	}
 	t.parsed = m
 	if schemaType(schema) != "object" {
-		panic(fmt.Sprintf("%s: the params type %v must be a struct", where, reflect.TypeFor[P]()))
+		panic(fmt.Sprintf("%s: the params type %v must be a struct", where, params))
 	}
 	val, err := validate.Compile(schema)
 	if err != nil {
-		panic(fmt.Sprintf("%s: the schema of %v does not compile: %v", where, reflect.TypeFor[P](), err))
+		panic(fmt.Sprintf("%s: the schema of %v does not compile: %v", where, params, err))
 	}
 	types, required := schemaVarTypes(schema)
 	vars := make(typedVars, len(m.Vars()))
@@ -85,7 +92,7 @@ func typedTemplate[P, R any](t ResourceTemplate, schema json.RawMessage, fn func
 	for i, tv := range m.Vars() {
 		vt, ok := types[tv.Name]
 		if !ok {
-			panic(fmt.Sprintf("%s: variable %q is not a field of %v (by its json tag)", where, tv.Name, reflect.TypeFor[P]()))
+			panic(fmt.Sprintf("%s: variable %q is not a field of %v (by its json tag)", where, tv.Name, params))
 		}
 		vars[i] = typedVar{Var: tv, varType: vt}
 		if len(vt.enum) > 0 {
@@ -94,7 +101,7 @@ func typedTemplate[P, R any](t ResourceTemplate, schema json.RawMessage, fn func
 	}
 	for _, name := range required {
 		if !m.HasVar(name) {
-			panic(fmt.Sprintf("%s: field %q of %v is required but is not a variable of the template", where, name, reflect.TypeFor[P]()))
+			panic(fmt.Sprintf("%s: field %q of %v is required but is not a variable of the template", where, name, params))
 		}
 	}
 	if t.Complete == nil && len(enums) > 0 {
@@ -120,7 +127,7 @@ func typedTemplate[P, R any](t ResourceTemplate, schema json.RawMessage, fn func
 				obj, _ = json.Marshal(inst)
 			}
 		}
-		p := new(P)
+		p := reflect.New(params).Interface() // a *P
 		if len(reasons) == 0 {
 			if err := json.Unmarshal(obj, p); err != nil {
 				reasons = variableReasons([]validate.Violation{validate.DecodeError(err)})

@@ -288,7 +288,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.Order,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplatePage,
 			URITemplate: PageURITemplate,

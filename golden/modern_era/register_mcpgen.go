@@ -124,7 +124,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReadManual,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Cache: &runtime.CacheHint{
 				Scope: "private",

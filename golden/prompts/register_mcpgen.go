@@ -49,7 +49,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			MimeType:    "text/plain",
 			Name:        TemplateTicket,
@@ -69,7 +69,7 @@ func Register(s *runtime.Server, h Handler) {
 }`),
 		h.ReadTicket,
 	))
-	s.AddPrompt(runtime.GeneratedPrompt(
+	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "The ticket id.",
@@ -96,7 +96,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.PromptTriageTicket,
 	))
-	s.AddPrompt(runtime.GeneratedPrompt(
+	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
 			Description: "Summarises the day; takes nothing.",
 			Name:        PromptDailySummary,

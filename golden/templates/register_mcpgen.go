@@ -55,7 +55,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -89,7 +89,7 @@ func Register(s *runtime.Server, h Handler) {
 }`),
 		h.ReadReadme,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "A post, as JSON.",
 			Name:        TemplatePost,
@@ -110,7 +110,7 @@ func Register(s *runtime.Server, h Handler) {
 }`),
 		h.ReadPost,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplateFile,
 			URITemplate: FileURITemplate,
@@ -129,7 +129,7 @@ func Register(s *runtime.Server, h Handler) {
 }`),
 		h.ReadFile,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplateTree,
 			URITemplate: TreeURITemplate,
@@ -151,7 +151,7 @@ func Register(s *runtime.Server, h Handler) {
 }`),
 		h.ReadTree,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -186,7 +186,7 @@ func Register(s *runtime.Server, h Handler) {
 }`),
 		h.ReadDoc,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {

@@ -14,8 +14,13 @@
 //     need runtime's unexported validation and encoding, which stay in
 //     runtime: runtime hands its adapter to this package through
 //     runtime/internal/gensupport at init, so nothing of it is exported.
-//   - Schemas, SchemaSources: a generated tool's schemas as generated and as
-//     reflected, for the generator's test that the two agree.
+//   - GeneratedTemplate, GeneratedPrompt: TypedTemplate and TypedPrompt for
+//     templates and prompts whose params schema or argument list the
+//     generator computed, in the same way and for the same reasons.
+//   - Schemas, SchemaSources, TemplateSchemas, PromptArguments: what a
+//     generated tool, template or prompt was registered with and what
+//     reflection derives from its Go types, for the generator's test that
+//     the two agree.
 //   - DecodeDefault, Strings, CompleteList, StaticHTML: small helpers that
 //     generated ApplyDefaults, Expand, completion and MCP Apps code calls;
 //     written once here rather than repeated in every generated file

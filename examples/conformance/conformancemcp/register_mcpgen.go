@@ -558,7 +558,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReadWatchedResource,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "Data for an id, as JSON.",
 			MimeType:    "application/json",
@@ -619,7 +619,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 	))
-	s.AddPrompt(runtime.GeneratedPrompt(
+	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "URI of the resource to embed",
@@ -631,7 +631,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.PromptTestPromptWithEmbeddedResource,
 	))
-	s.AddPrompt(runtime.GeneratedPrompt(
+	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
 			Description: "A prompt that first asks the user what context to use (input key user_context).",
 			Name:        PromptTestInputRequiredResultPrompt,

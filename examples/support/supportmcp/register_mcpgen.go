@@ -243,7 +243,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.ReadCustomerGlobex,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -320,7 +320,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 	))
-	s.AddPrompt(runtime.GeneratedPrompt(
+	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
 			Arguments: []runtime.PromptArgument{{
 				Description: "The ticket to answer, e.g. T-1001.",

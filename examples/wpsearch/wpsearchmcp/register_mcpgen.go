@@ -87,7 +87,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		h.SearchPosts,
 	))
-	s.AddResourceTemplate(runtime.GeneratedTemplate(
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Description: "A blog article in full, as Markdown.",
 			MimeType:    "text/markdown",

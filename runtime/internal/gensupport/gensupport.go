@@ -1,13 +1,16 @@
 // Package gensupport is what package runtime shares with package
 // runtime/genimpl (the support of generated code) without exporting it to
-// everyone: the tool adapter of generated code needs runtime's unexported
-// validation and encoding, and runtime cannot import genimpl (genimpl
-// imports runtime for its types). So runtime installs the hooks below in
-// its init, and genimpl calls them. The hooks are typed any because this
-// package cannot name runtime's types without an import cycle; genimpl,
-// which can, asserts each to its func type once, at its init. A runtime.Tool
-// passes by value (a pointer passed through a func variable would escape:
-// one more allocation per registered tool).
+// everyone: the tool, template and prompt adapters of generated code need
+// runtime's unexported validation, decoding and encoding, and runtime
+// cannot import genimpl (genimpl imports runtime for its types). So runtime
+// installs the hooks below in its init, and genimpl calls them. The hooks
+// are typed any because this package cannot name runtime's types without
+// an import cycle; genimpl, which can, asserts each to its func type once,
+// at its init. The adapters are generic in genimpl only: a hook takes the
+// handler's types as reflect.Types and the handler with its types erased,
+// so runtime instantiates nothing per type. A runtime.Tool passes by value
+// (a pointer passed through a func variable would escape: one more
+// allocation per registered tool), and so do templates and prompts.
 package gensupport
 
 import (
@@ -44,3 +47,32 @@ type SchemaSources struct {
 // package runtime: the schema sources of t, ok false when Tool did not
 // make it.
 var Schemas any
+
+// Template is a func(t runtime.ResourceTemplate, params json.RawMessage,
+// typ reflect.Type, call Call) runtime.ResourceTemplate, set by package
+// runtime: runtime.TypedTemplate with params, the JSON Schema of typ (the
+// params struct), given rather than reflected. A read decodes the URI's
+// variables into a new value of typ and passes its pointer to call, whose
+// out is the read's result as TypedTemplate takes it (a string, []byte,
+// runtime.ResourceContents, a struct pointer…).
+var Template any
+
+// TemplateSchemas is a func(t runtime.ResourceTemplate) (generated,
+// reflected json.RawMessage, ok bool), set by package runtime: the params
+// schema Template was given for t and the reflection of its params type; ok
+// false when Template did not make t.
+var TemplateSchemas any
+
+// Prompt is a func(p runtime.Prompt, args reflect.Type, call
+// func(context.Context, any) (*runtime.GetPromptResult, error))
+// runtime.Prompt, set by package runtime: runtime.TypedPrompt with
+// p.Arguments taken as given, not derived from args (the arguments struct).
+// A get decodes the arguments into a new value of args and passes its
+// pointer to call.
+var Prompt any
+
+// PromptArguments is a func(p runtime.Prompt) (declared, reflected
+// []runtime.PromptArgument, ok bool), set by package runtime: the arguments
+// p was registered with and those reflected from its arguments type; ok
+// false when Prompt did not make p.
+var PromptArguments any
