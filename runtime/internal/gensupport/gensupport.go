@@ -64,7 +64,8 @@ var Schemas any
 // params struct), given rather than reflected. A read decodes the URI's
 // variables into a new value of typ and passes its pointer to call, whose
 // out is the read's result as TypedTemplate takes it (a string, []byte,
-// runtime.ResourceContents, a struct pointer…).
+// runtime.ResourceContents, a struct pointer…). params is compacted in
+// place: its bytes must be the caller's own.
 var Template any
 
 // TemplateSchemas is a func(t runtime.ResourceTemplate) (generated,
