@@ -286,8 +286,13 @@ func (v *Verifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*r
 
 // numericDate converts a JWT NumericDate (seconds, possibly fractional).
 func numericDate(f float64) time.Time {
-	if math.IsNaN(f) || f > 1e12 || f < -1e12 {
-		f = 1e12 // absurd dates land far in the future
+	// Absurd dates are clamped to far in the future or the past (a huge
+	// negative exp is long expired, not "far in the future").
+	switch {
+	case math.IsNaN(f) || f > 1e12:
+		f = 1e12
+	case f < -1e12:
+		f = -1e12
 	}
 	sec, frac := math.Modf(f)
 	return time.Unix(int64(sec), int64(frac*1e9))
