@@ -3,11 +3,12 @@
 // directly or fetched from a JSON Web Key Set. Its Verifier is a
 // runtime.TokenVerifier: put it in runtime.AuthConfig.Verifier.
 //
-// It uses the standard library only: the few algorithms worth accepting are
-// each one call of crypto/rsa, crypto/ecdsa or crypto/ed25519, and a JOSE
-// library would bring algorithms we must refuse anyway (none, HS*: a server
-// that accepts HS256 with an RSA public key as the secret accepts forged
-// tokens).
+// The JOSE parsing and the signature check are go-jose's
+// (github.com/go-jose/go-jose/v4), where the whole ecosystem reviews them;
+// this package is the policy on top: the algorithms accepted (never "none"
+// nor an HMAC: a server that accepts HS256 with an RSA public key as the
+// secret accepts forged tokens), the keys and their sizes, and the claims.
+// go-jose is imported here only, never by package runtime.
 package jwtauth
 
 import (
@@ -24,6 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/oauth"
@@ -141,14 +144,6 @@ func New(cfg Config) (*Verifier, error) {
 	return v, nil
 }
 
-// jwtHeader is the JOSE header of a token.
-type jwtHeader struct {
-	Alg  string          `json:"alg"`
-	Kid  string          `json:"kid"`
-	Typ  string          `json:"typ"`
-	Crit json.RawMessage `json:"crit"`
-}
-
 // jwtClaims are the registered claims a verifier checks or returns.
 type jwtClaims struct {
 	Iss      string          `json:"iss"`
@@ -191,46 +186,58 @@ func (v *Verifier) VerifyToken(ctx context.Context, token string) (*runtime.Auth
 	return info, err
 }
 
-// verify checks token fully.
+// verify checks token fully. go-jose parses the compact form and checks
+// the signature; around it sits the policy: the canonical encoding only,
+// the accepted algorithms, no crit, the key that may sign, the claims.
 func (v *Verifier) verify(ctx context.Context, token string) (*runtime.AuthInfo, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
 		return nil, invalid("not a JWT in compact form (header.payload.signature)")
 	}
-	var hdr jwtHeader
-	if err := decodeSegment(parts[0], &hdr); err != nil {
-		return nil, invalid("the header: %v", err)
+	// One encoding per token: go-jose's base64 decoding tolerates
+	// non-canonical trailing bits, which would make tokens malleable (and
+	// a verified-token cache keyed by the string confusable).
+	for i, part := range parts {
+		if _, err := base64.RawURLEncoding.Strict().DecodeString(part); err != nil {
+			return nil, invalid("the %s is not base64url", [...]string{"header", "payload", "signature"}[i])
+		}
 	}
-	alg, ok := jwsAlgorithms[hdr.Alg]
-	if !ok {
-		return nil, invalid("the algorithm %s is not accepted (accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA)", safetext.Quote(hdr.Alg))
+	jws, err := jose.ParseSignedCompact(token, acceptedAlgorithms)
+	if err != nil {
+		if bad, ok := errors.AsType[*jose.ErrUnexpectedSignatureAlgorithm](err); ok {
+			return nil, invalid("the algorithm %s is not accepted (accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA)", safetext.Quote(string(bad.Got)))
+		}
+		return nil, invalid("the header: %v", strings.TrimPrefix(err.Error(), "go-jose/go-jose: "))
 	}
-	if hdr.Crit != nil {
+	hdr := jws.Signatures[0].Protected
+	if _, ok := hdr.ExtraHeaders["crit"]; ok {
 		return nil, invalid("the header has crit extensions, which this verifier does not understand")
 	}
-	sig, err := base64.RawURLEncoding.Strict().DecodeString(parts[2])
-	if err != nil {
-		return nil, invalid("the signature is not base64url")
-	}
-	keys, err := v.keys(ctx, hdr.Kid)
+	alg := jose.SignatureAlgorithm(hdr.Algorithm)
+	keys, err := v.keys(ctx, hdr.KeyID)
 	if err != nil {
 		return nil, err
 	}
-	keys = slices.DeleteFunc(keys, func(k *jwk) bool { return !alg.fits(k, hdr.Alg) })
+	keys = slices.DeleteFunc(keys, func(k *jwk) bool { return !keyFits(k, alg) })
 	if len(keys) == 0 {
-		return nil, invalid("no %s key for kid %s", hdr.Alg, safetext.Quote(hdr.Kid))
+		return nil, invalid("no %s key for kid %s", alg, safetext.Quote(hdr.KeyID))
 	}
-	signed := token[:len(parts[0])+1+len(parts[1])]
-	if !slices.ContainsFunc(keys, func(k *jwk) bool { return alg.verify(k.key, []byte(signed), sig) }) {
+	var payload []byte
+	for _, k := range keys {
+		if payload, err = jws.Verify(k.key); err == nil {
+			break
+		}
+	}
+	if err != nil {
 		return nil, invalid("bad signature")
 	}
 	// Only now is the payload trusted enough to read.
 	var raw map[string]json.RawMessage
-	if err := decodeSegment(parts[1], &raw); err != nil || raw == nil {
+	if err := decodeJSON(payload, &raw); err != nil || raw == nil {
 		return nil, invalid("the claims are not a JSON object")
 	}
 	var c jwtClaims
-	if err := decodeSegment(parts[1], &c); err != nil {
+	if err := decodeJSON(payload, &c); err != nil {
 		return nil, invalid("the claims: %v", err)
 	}
 	return v.checkClaims(&c, raw)
@@ -315,13 +322,8 @@ func stringOrList(raw json.RawMessage) ([]string, bool) {
 	return nil, false
 }
 
-// decodeSegment decodes one base64url segment of JSON into v. Padding is
-// refused: the compact form has none.
-func decodeSegment(seg string, v any) error {
-	b, err := base64.RawURLEncoding.Strict().DecodeString(seg)
-	if err != nil {
-		return errors.New("not base64url")
-	}
+// decodeJSON decodes one JSON value, and nothing after it, into v.
+func decodeJSON(b []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(v); err != nil {
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {
