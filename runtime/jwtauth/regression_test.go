@@ -33,6 +33,9 @@ func TestTokenVerdicts(t *testing.T) {
 		Issuer: jwttest.Issuer, Audience: jwttest.Resource, JWKS: jwttest.TrustedJWKS(t),
 		Keys: []crypto.PublicKey{k.Ed.Public()}, CacheTTL: -1,
 	})
+	lenient := jwttest.NewVerifier(t, jwtauth.Config{
+		Issuer: jwttest.Issuer, JWKS: jwttest.TrustedJWKS(t), CacheTTL: -1, Types: []string{"at+jwt", "application/JWT", ""},
+	})
 	psVerifier := jwttest.NewVerifier(t, jwtauth.Config{Issuer: jwttest.Issuer, JWKS: psOnly, CacheTTL: -1})
 
 	now := time.Now().Unix()
@@ -51,6 +54,13 @@ func TestTokenVerdicts(t *testing.T) {
 	}
 	rs := func(c map[string]any) string { return jwttest.Sign(t, "RS256", "rsa-1", k.RSA, c) }
 	rsHeader := func(hdr map[string]any, c map[string]any) string { return jwttest.SignHeader(t, hdr, k.RSA, c) }
+	typed := func(typ any) string {
+		hdr := map[string]any{"alg": "RS256", "kid": "rsa-1"}
+		if typ != nil {
+			hdr["typ"] = typ
+		}
+		return rsHeader(hdr, claims(nil))
+	}
 	valid := rs(claims(nil))
 	parts := strings.Split(valid, ".")
 	enc := base64.RawURLEncoding.EncodeToString
@@ -99,32 +109,45 @@ func TestTokenVerdicts(t *testing.T) {
 		{"nbf within leeway", trusted, rs(set("nbf", now+5)), true},
 		{"exp far in the future", trusted, rs(set("exp", 1e300)), true},
 		{"fractional exp", trusted, rs(set("exp", float64(now)+3600.5)), true},
-		{"no typ", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1"}, claims(nil)), true},
-		{"typ JWT", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "typ": "JWT"}, claims(nil)), true},
 		{"no nbf, no iat", trusted, rs(claims(func(c map[string]any) { delete(c, "nbf"); delete(c, "iat") })), true},
 		{"aud a list", trusted, rs(set("aud", []string{"https://other.test", jwttest.Resource})), true},
 		{"scp a list", trusted, rs(claims(func(c map[string]any) { delete(c, "scope"); c["scp"] = []string{"a"} })), true},
 		{"unknown claims", trusted, rs(set("tenant", map[string]any{"id": 7})), true},
-		{"alg spelt with JSON escapes", trusted, rawSigned(`{"alg":"RS\u0032\u00356","kid":"rsa-1"}`, mustJSON(t, claims(nil))), true},
-		{"embedded jku ignored", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "jku": "https://evil.test/jwks"}, claims(nil)), true},
+		{"alg spelt with JSON escapes", trusted, rawSigned(`{"alg":"RS\u0032\u00356","kid":"rsa-1","typ":"at+jwt"}`, mustJSON(t, claims(nil))), true},
+		{"embedded jku ignored", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "typ": "at+jwt", "jku": "https://evil.test/jwks"}, claims(nil)), true},
+
+		// typ (RFC 9068 §4): since issue 22 item 6, a decision made after the
+		// JOSE switch, at+jwt only by default; Config.Types widens it.
+		{"typ application/at+jwt", trusted, typed("application/at+jwt"), true},
+		{"typ AT+JWT", trusted, typed("AT+JWT"), true},
+		{"no typ", trusted, typed(nil), false},
+		{"typ JWT", trusted, typed("JWT"), false},
+		{"typ application/jwt", trusted, typed("application/jwt"), false},
+		{"typ empty", trusted, typed(""), false},
+		{"typ a number", trusted, typed(7), false},
+		{"typ at+jwt+x", trusted, typed("at+jwt+x"), false},
+		{"typ JWT, JWT allowed", lenient, typed("JWT"), true},
+		{"no typ, none allowed", lenient, typed(nil), true},
+		{"typ at+jwt, JWT allowed", lenient, typed("at+jwt"), true},
+		{"typ dpop+jwt, JWT allowed", lenient, typed("dpop+jwt"), false},
 
 		// Refused: the algorithm.
 		{"alg none", trusted, jwttest.SignHeader(t, map[string]any{"alg": "none"}, nil, claims(nil)), false},
 		{"alg none with a kid and a signature", trusted, jwttest.SignHeader(t, map[string]any{"alg": "none", "kid": "rsa-1"}, nil, claims(nil)) + parts[2], false},
-		{"alg None", trusted, rawSigned(`{"alg":"None","kid":"rsa-1"}`, mustJSON(t, claims(nil))), false},
-		{"alg rs256 (case)", trusted, rawSigned(`{"alg":"rs256","kid":"rsa-1"}`, mustJSON(t, claims(nil))), false},
-		{"alg with a space", trusted, rawSigned(`{"alg":"RS256 ","kid":"rsa-1"}`, mustJSON(t, claims(nil))), false},
-		{"no alg", trusted, rawSigned(`{"kid":"rsa-1"}`, mustJSON(t, claims(nil))), false},
-		{"alg a number", trusted, rawSigned(`{"alg":256,"kid":"rsa-1"}`, mustJSON(t, claims(nil))), false},
+		{"alg None", trusted, rawSigned(`{"alg":"None","kid":"rsa-1","typ":"at+jwt"}`, mustJSON(t, claims(nil))), false},
+		{"alg rs256 (case)", trusted, rawSigned(`{"alg":"rs256","kid":"rsa-1","typ":"at+jwt"}`, mustJSON(t, claims(nil))), false},
+		{"alg with a space", trusted, rawSigned(`{"alg":"RS256 ","kid":"rsa-1","typ":"at+jwt"}`, mustJSON(t, claims(nil))), false},
+		{"no alg", trusted, rawSigned(`{"kid":"rsa-1","typ":"at+jwt"}`, mustJSON(t, claims(nil))), false},
+		{"alg a number", trusted, rawSigned(`{"alg":256,"kid":"rsa-1","typ":"at+jwt"}`, mustJSON(t, claims(nil))), false},
 		{"HS256 with the RSA public key as secret", trusted, jwttest.Sign(t, "HS256", "rsa-1", jwttest.PublicDER(t, k.RSA), claims(nil)), false},
 		{"HS256 with the Ed25519 key as secret", trusted, jwttest.Sign(t, "HS256", "", []byte(k.Ed.Public().(ed25519.PublicKey)), claims(nil)), false},
 		{"ES256 naming an RSA kid", trusted, jwttest.Sign(t, "ES256", "rsa-1", k.EC, claims(nil)), false},
 		{"RS256 naming an EC kid", trusted, jwttest.Sign(t, "RS256", "ec-1", k.RSA, claims(nil)), false},
 		{"RS256 with a key whose JWK alg is PS256", psVerifier, jwttest.Sign(t, "RS256", "rsa-ps", k.RSA, claims(nil)), false},
 		{"ES256 signature in ASN.1", trusted, ecDER, false},
-		{"crit header", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "crit": []string{"exp"}, "exp": 1}, claims(nil)), false},
-		{"crit b64 false", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "crit": []string{"b64"}, "b64": false}, claims(nil)), false},
-		{"crit empty list", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "crit": []string{}}, claims(nil)), false},
+		{"crit header", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "typ": "at+jwt", "crit": []string{"exp"}, "exp": 1}, claims(nil)), false},
+		{"crit b64 false", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "typ": "at+jwt", "crit": []string{"b64"}, "b64": false}, claims(nil)), false},
+		{"crit empty list", trusted, rsHeader(map[string]any{"alg": "RS256", "kid": "rsa-1", "typ": "at+jwt", "crit": []string{}}, claims(nil)), false},
 		{"embedded jwk of the attacker", trusted, jwttest.SignHeader(t, map[string]any{"alg": "EdDSA", "kid": "evil", "jwk": map[string]string{"kty": "OKP", "crv": "Ed25519", "x": enc(evilPub)}}, evil, claims(nil)), false},
 
 		// Refused: the signature and the encoding.
@@ -169,9 +192,9 @@ func TestTokenVerdicts(t *testing.T) {
 		{"scp a number", trusted, rs(claims(func(c map[string]any) { delete(c, "scope"); c["scp"] = 7 })), false},
 		{"sub a number", trusted, rs(set("sub", 7)), false},
 		{"payload null", trusted, rs(nil), false},
-		{"payload a list", trusted, rawSigned(`{"alg":"RS256","kid":"rsa-1"}`, `[1]`), false},
-		{"payload with trailing data", trusted, rawSigned(`{"alg":"RS256","kid":"rsa-1"}`, mustJSON(t, claims(nil))+`{}`), false},
-		{"payload not JSON", trusted, rawSigned(`{"alg":"RS256","kid":"rsa-1"}`, `hello`), false},
+		{"payload a list", trusted, rawSigned(`{"alg":"RS256","kid":"rsa-1","typ":"at+jwt"}`, `[1]`), false},
+		{"payload with trailing data", trusted, rawSigned(`{"alg":"RS256","kid":"rsa-1","typ":"at+jwt"}`, mustJSON(t, claims(nil))+`{}`), false},
+		{"payload not JSON", trusted, rawSigned(`{"alg":"RS256","kid":"rsa-1","typ":"at+jwt"}`, `hello`), false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			info, err := tc.v.VerifyToken(context.Background(), tc.token)

@@ -60,6 +60,15 @@ type Config struct {
 	// JWKSRefresh is how long a fetched key set is used (default 1h).
 	JWKSRefresh time.Duration
 
+	// Types are the typ header values accepted. The default is RFC 9068
+	// §4's "at+jwt" (also written "application/at+jwt"), which an identity
+	// provider puts in access tokens only, so that an ID token or another
+	// JWT it signed cannot be passed off as one. For a provider that issues
+	// access tokens typed "JWT", or without typ, list what it sends, with
+	// "" for no typ: []string{"at+jwt", "JWT", ""}. Compared as RFC 7515
+	// §4.1.9 asks: ignoring case and an "application/" prefix.
+	Types []string
+
 	// Leeway is the clock skew allowed when checking exp, nbf and iat
 	// (default 30s; < 0 means none).
 	Leeway time.Duration
@@ -82,7 +91,8 @@ const (
 
 // Verifier verifies JWT access tokens: the signature (RS256/384/512,
 // PS256/384/512, ES256/384/512, EdDSA with Ed25519; never "none" nor an
-// HMAC), exp (required) and nbf with a small leeway, iat not in the future,
+// HMAC), the typ header (at+jwt unless Config.Types says otherwise), exp
+// (required) and nbf with a small leeway, iat not in the future,
 // iss, and aud when Config.Audience is set. Scopes come from the scope
 // claim (space-separated) or scp (a string or a list). Safe for concurrent
 // use.
@@ -126,6 +136,13 @@ func New(cfg Config) (*Verifier, error) {
 	}
 	if v.cfg.CacheTTL == 0 {
 		v.cfg.CacheTTL = defaultCacheTTL
+	}
+	if v.cfg.Types == nil {
+		v.cfg.Types = []string{accessTokenType}
+	}
+	v.cfg.Types = slices.Clone(v.cfg.Types)
+	for i, t := range v.cfg.Types {
+		v.cfg.Types[i] = mediaType(t)
 	}
 	for i, k := range cfg.Keys {
 		key, err := newJWK(k, "", "")
@@ -213,6 +230,9 @@ func (v *Verifier) verify(ctx context.Context, token string) (*runtime.AuthInfo,
 	if _, ok := hdr.ExtraHeaders["crit"]; ok {
 		return nil, invalid("the header has crit extensions, which this verifier does not understand")
 	}
+	if err := v.checkType(hdr.ExtraHeaders[jose.HeaderType]); err != nil {
+		return nil, err
+	}
 	alg := jose.SignatureAlgorithm(hdr.Algorithm)
 	keys, err := v.keys(ctx, hdr.KeyID)
 	if err != nil {
@@ -241,6 +261,39 @@ func (v *Verifier) verify(ctx context.Context, token string) (*runtime.AuthInfo,
 		return nil, invalid("the claims: %v", err)
 	}
 	return v.checkClaims(&c, raw)
+}
+
+// accessTokenType is the typ of JWT access tokens (RFC 9068 §2.1).
+const accessTokenType = "at+jwt"
+
+// mediaType puts a typ value in the form it is compared in: lower case,
+// without the "application/" prefix RFC 7515 §4.1.9 lets a writer omit.
+func mediaType(typ string) string {
+	typ = strings.ToLower(typ)
+	if rest, ok := strings.CutPrefix(typ, "application/"); ok && !strings.Contains(rest, "/") {
+		return rest
+	}
+	return typ
+}
+
+// checkType refuses a token whose typ header (typ; nil when absent) is not
+// one of Config.Types.
+func (v *Verifier) checkType(typ any) error {
+	var got string
+	if typ != nil {
+		s, ok := typ.(string)
+		if !ok || s == "" {
+			return invalid("the typ header must be a non-empty string")
+		}
+		got = mediaType(s)
+	}
+	if slices.Contains(v.cfg.Types, got) {
+		return nil
+	}
+	if typ == nil {
+		return invalid("the token has no typ header; JWT access tokens are typed %q (RFC 9068; jwtauth.Config.Types accepts others)", accessTokenType)
+	}
+	return invalid("the token's typ %s is not accepted (want %q, RFC 9068; jwtauth.Config.Types accepts others)", safetext.Quote(typ.(string)), accessTokenType)
 }
 
 // checkClaims checks the time and issuer claims and builds the identity.
