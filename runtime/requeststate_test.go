@@ -65,6 +65,7 @@ func TestRequestStateKeepsOnlyAskedAnswers(t *testing.T) {
 		fmt.Fprintf(&extra, `,"unasked-%d":{"action":"accept","content":{"pad":"%s"}}`, i, strings.Repeat("x", 40))
 	}
 	_, big := roundResult(t, ex(t, req(4, "tools/call", callParams("rounds", allCaps, `,"inputResponses":{`+answer+extra.String()+`},"requestState":`+jsonString(s1)))))
+	t.Logf("requestState: %d bytes; with %d bytes of unasked answers in the request: %d bytes", len(small), extra.Len(), len(big))
 	if small == "" || len(big) != len(small) {
 		t.Errorf("the state grew from %d to %d bytes with %d bytes of unasked answers", len(small), len(big), extra.Len())
 	}

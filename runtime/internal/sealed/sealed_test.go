@@ -64,3 +64,18 @@ func TestOpenRefuses(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSealOpen is the cost of a requestState-sized round trip.
+func BenchmarkSealOpen(b *testing.B) {
+	box, err := New([]byte("0123456789abcdef0123456789abcdef"), "state")
+	if err != nil {
+		b.Fatal(err)
+	}
+	msg := bytes.Repeat([]byte("x"), 300)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := box.Open(box.Seal(msg)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
