@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/sealed"
 )
 
 // Implementation names a client or a server (MCP's Implementation).
@@ -45,7 +47,9 @@ type config struct {
 	cacheTTL       time.Duration         // ttlMs of cacheable modern results
 	cacheScope     string                // their cacheScope
 	cacheByMethod  map[string]*CacheHint // WithMethodCaching, normalized
-	stateKey       []byte                // signs requestState (WithRequestStateKey)
+	stateKey       []byte                // seals requestState (WithRequestStateKey)
+	stateBox       *sealed.Box           // from stateKey
+	stateStore     RequestStateStore     // records used requestStates
 	stateTTL       time.Duration         // how long a requestState is accepted
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
@@ -173,6 +177,10 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	s.cacheDefault = CacheHint{s.cfg.cacheTTL, s.cfg.cacheScope}.normalized()
 	if s.cfg.stateKey == nil {
 		s.cfg.stateKey = newStateKey()
+	}
+	s.cfg.stateBox = newStateBox(s.cfg.stateKey)
+	if s.cfg.stateStore == nil {
+		s.cfg.stateStore = NewMemoryRequestStateStore(0)
 	}
 	if s.cfg.idempotency == nil {
 		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
