@@ -140,6 +140,9 @@ func FuzzCompactSchema(f *testing.F) {
 
 // TestCompactSchemaAllocates nothing.
 func TestCompactSchemaAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not exact under -race (json.Valid's scanner pool)")
+	}
 	const indented = "{\n\t\"type\": \"object\",\n\t\"properties\": {\n\t\t\"q\": {\n\t\t\t\"type\": \"string\",\n\t\t\t\"description\": \"a \\\"b\\\" c\"\n\t\t}\n\t}\n}"
 	buf := make([]byte, len(indented))
 	if n := testing.AllocsPerRun(100, func() {
