@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -86,6 +87,9 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 		maxConcurrent:   defaultMaxConcurrent,
 		retry:           defaultRetry,
 		shutdownTimeout: defaultShutdownTimeout,
+
+		bodyReadTimeout:   defaultBodyReadTimeout,
+		readHeaderTimeout: defaultReadHeaderTimeout,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -126,6 +130,7 @@ func headerValue(h http.Header, canonicalKey string) string {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.startBodyDeadline(w, r)
 	if msg := h.checkHostOrigin(r); msg != "" {
 		httpError(w, http.StatusForbidden, "", errorf(CodeInvalidRequest, "%s", msg))
 		return
@@ -173,8 +178,13 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		*bp = body // possibly grown: back to the pool
 	}
 	if err != nil {
+		// The connection closes after the refusal: what is left of the body
+		// is not drained (a body trickling in would hold it).
+		w.Header().Set("Connection", "close")
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			httpError(w, http.StatusRequestEntityTooLarge, "", errorf(CodeInvalidRequest, "invalid request: the body exceeds the maximum size of %d bytes", h.cfg.maxBody))
+		} else if errors.Is(err, os.ErrDeadlineExceeded) {
+			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: the body did not arrive within %v (%d of its bytes came)", h.cfg.bodyReadTimeout, len(body)))
 		} else {
 			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: reading the body: %v", err))
 		}
@@ -529,14 +539,28 @@ func (h *httpHandler) drain(r *http.Request) <-chan struct{} {
 	return ch
 }
 
-// readBody reads the POST body, at most maxBody bytes, into bp's buffer.
+// startBodyDeadline bounds the time r's body may take to arrive
+// (WithBodyReadTimeout), before anything else is done with r. The deadline
+// is lifted only once the body has been read to its end (readBody): a
+// request refused before that, or whose body failed, keeps it while its
+// refusal is written and while net/http drains what is left of the body
+// (up to 256 KiB) after the handler returns, so that a body trickling in
+// never holds the connection longer. A request without a body has nothing
+// to bound (and its connection's background read must not time out under
+// a long stream).
+func (h *httpHandler) startBodyDeadline(w http.ResponseWriter, r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return
+	}
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.cfg.bodyReadTimeout))
+}
+
+// readBody reads the POST body, at most maxBody bytes, into bp's buffer,
+// under the deadline startBodyDeadline set.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, bp *[]byte) ([]byte, error) {
 	if r.ContentLength > h.cfg.maxBody {
 		return nil, &http.MaxBytesError{Limit: h.cfg.maxBody}
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // a body trickling in must not hold a goroutine forever
-	defer rc.SetReadDeadline(time.Time{})
 	body := r.Body // with a Content-Length (checked above), net/http stops the body there
 	if r.ContentLength < 0 {
 		body = http.MaxBytesReader(w, r.Body, h.cfg.maxBody) // chunked: no length to trust
@@ -562,8 +586,6 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, bp *[]byt
 		}
 	}
 }
-
-const bodyReadTimeout = 30 * time.Second
 
 // checkHostOrigin returns why r must be refused (DNS rebinding protection),
 // or "".
