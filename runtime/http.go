@@ -140,6 +140,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if name := repeatedMcpHeader(r.Header); name != "" {
+		httpError(w, http.StatusBadRequest, "", errorf(CodeHeaderMismatch, "header mismatch: the %s header is sent more than once; send it once", name))
+		return
+	}
 	switch r.Method {
 	case http.MethodPost:
 		h.post(w, r)
@@ -150,6 +154,20 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.methodNotAllowed(w)
 	}
+}
+
+// repeatedMcpHeader returns the name of an MCP header that h carries on
+// more than one line, or "". The runtime reads the first line of each, and
+// a gateway in front of it may route or authorize on another, so a request
+// that repeats one is refused whatever the order of its lines.
+func repeatedMcpHeader(h http.Header) string {
+	for name, lines := range h {
+		if len(lines) > 1 && (name == headerProtocolVersion || name == headerMethod || name == headerName ||
+			name == headerSessionID || strings.HasPrefix(name, "Mcp-Param-")) {
+			return name
+		}
+	}
+	return ""
 }
 
 func (h *httpHandler) methodNotAllowed(w http.ResponseWriter) {
