@@ -1,7 +1,7 @@
 package runtime
 
 import (
-		"context"
+	"context"
 	"errors"
 	"io"
 	"net"
