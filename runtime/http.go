@@ -77,6 +77,7 @@ type httpHandler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
+	perOwner map[string]int                 // with authorization: how many of the sessions each owner has
 	drains   map[*http.Server]chan struct{} // closed when that server shuts down
 }
 
@@ -88,8 +89,10 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 		retry:           defaultRetry,
 		shutdownTimeout: defaultShutdownTimeout,
 
-		bodyReadTimeout:   defaultBodyReadTimeout,
-		readHeaderTimeout: defaultReadHeaderTimeout,
+		maxSessions:           defaultMaxSessions,
+		maxSessionsPerSubject: defaultMaxSessionsPerSubject,
+		bodyReadTimeout:       defaultBodyReadTimeout,
+		readHeaderTimeout:     defaultReadHeaderTimeout,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -238,13 +241,18 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	var hs *httpSession
 	if isInit && headerValue(r.Header, headerSessionID) == "" {
+		var owner string
+		if info, ok := AuthFromContext(r.Context()); ok {
+			owner = info.owner() // later requests must come from the same subject
+		}
+		if !h.admit(w, owner, echo) {
+			return
+		}
 		if hs = h.newSession(); hs == nil {
 			httpError(w, http.StatusInternalServerError, echo, errorf(CodeInternalError, "internal error: cannot make a session id"))
 			return
 		}
-		if info, ok := AuthFromContext(r.Context()); ok {
-			hs.owner = info.owner() // later requests must come from the same subject
-		}
+		hs.owner = owner
 	} else if hs = h.session(w, r, echo); hs == nil {
 		return
 	}
@@ -490,26 +498,37 @@ func (h *httpHandler) newSession() *httpSession {
 	return hs
 }
 
-// register starts serving hs's id.
+// register starts serving hs's id. Initializes served at once may all
+// have passed admit: the caps are kept here, by ending the session idle the
+// longest, and overrun only when every session in the way is busy.
 func (h *httpHandler) register(hs *httpSession) bool {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if hs.ss.closed.Load() {
+		h.mu.Unlock()
 		return false
 	}
+	victim, _ := h.makeRoomLocked(hs.owner)
 	h.sessions[hs.id] = hs
+	if hs.owner != "" {
+		if h.perOwner == nil {
+			h.perOwner = make(map[string]int)
+		}
+		h.perOwner[hs.owner]++
+	}
 	hs.registered = true
 	hs.lastSeen = time.Now()
 	hs.idle = time.AfterFunc(h.cfg.idleTimeout, hs.checkIdle)
+	h.mu.Unlock()
+	if victim != nil {
+		h.endSession(victim)
+	}
 	return true
 }
 
 // endSession forgets hs and closes it: its id answers 404 from now on.
 func (h *httpHandler) endSession(hs *httpSession) {
 	h.mu.Lock()
-	if h.sessions[hs.id] == hs {
-		delete(h.sessions, hs.id)
-	}
+	h.forgetLocked(hs)
 	h.mu.Unlock()
 	if hs.idle != nil {
 		hs.idle.Stop()

@@ -22,6 +22,9 @@ type httpConfig struct {
 	sessionPrefix   string      // starts every Mcp-Session-Id (WithSessionIDPrefix)
 	auth            *AuthConfig // resource-server mode (WithAuthorization)
 
+	maxSessions           int // WithMaxSessions
+	maxSessionsPerSubject int // WithMaxSessionsPerSubject
+
 	bodyReadTimeout   time.Duration // WithBodyReadTimeout
 	readHeaderTimeout time.Duration // WithReadHeaderTimeout (ListenAndServe's http.Server)
 }
