@@ -79,6 +79,7 @@ type httpHandler struct {
 	sessions map[string]*httpSession
 	perOwner map[string]int                 // with authorization: how many of the sessions each owner has
 	drains   map[*http.Server]chan struct{} // closed when that server shuts down
+	large    chan struct{}                  // a slot per large message being served (WithMaxLargeRequests)
 }
 
 func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
@@ -89,6 +90,7 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 		retry:           defaultRetry,
 		shutdownTimeout: defaultShutdownTimeout,
 
+		maxLarge:              defaultMaxLargeRequests,
 		maxSessions:           defaultMaxSessions,
 		maxSessionsPerSubject: defaultMaxSessionsPerSubject,
 		bodyReadTimeout:       defaultBodyReadTimeout,
@@ -97,7 +99,7 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession)}
+	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession), large: make(chan struct{}, cfg.maxLarge)}
 	if cfg.auth != nil {
 		g, err := newAuthGate(cfg.auth)
 		if err != nil {
@@ -212,13 +214,24 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var env envelope
-	kind, echo, e := parseMessage(body, &env)
+	kind, echo, e := parseMessage(body, &env, h.srv.cfg.json)
 	if e != nil {
 		if e.Code == CodeInvalidRequest && jsonwire.FirstByte(body) == '[' {
 			e = errorf(CodeInvalidRequest, "invalid request: batches are not supported; POST one JSON-RPC message at a time")
 		}
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
+	}
+	if env.values > largeValues { // decoding it costs memory: a few at a time
+		select {
+		case h.large <- struct{}{}:
+			defer func() { <-h.large }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			httpError(w, http.StatusServiceUnavailable, echo, errorf(CodeInvalidRequest,
+				"server busy: %d messages of more than %d JSON values are being served, the most at once; retry later", h.cfg.maxLarge, largeValues))
+			return
+		}
 	}
 	if h.auth != nil && kind == kindRequest && !h.auth.checkToolScopes(w, r, h, &env, echo) {
 		return

@@ -22,6 +22,7 @@ type httpConfig struct {
 	sessionPrefix   string      // starts every Mcp-Session-Id (WithSessionIDPrefix)
 	auth            *AuthConfig // resource-server mode (WithAuthorization)
 
+	maxLarge              int // WithMaxLargeRequests
 	maxSessions           int // WithMaxSessions
 	maxSessionsPerSubject int // WithMaxSessionsPerSubject
 
