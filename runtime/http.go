@@ -48,6 +48,15 @@ import (
 // application/json; 429 beyond WithMaxConcurrentRequestsPerSession. DELETE
 // ends the session: 204.
 //
+// Against hostile clients (README, "Limits against hostile clients"): a
+// body must arrive within WithBodyReadTimeout (else 400, and the
+// connection closes); an MCP header sent on two lines is refused (400,
+// -32020); sessions are capped (WithMaxSessions, WithMaxSessionsPerSubject:
+// the longest-idle one ends, or 503/429 when all are busy); a message is
+// counted before it is decoded (WithMaxObjectMembers, WithMaxJSONValues:
+// 400), and large ones are served a few at a time (WithMaxLargeRequests:
+// 503).
+//
 // A request of the 2026-07-28 era (io.modelcontextprotocol/protocolVersion
 // in params._meta) comes in by the modern front door: no session; the
 // headers MCP-Protocol-Version, Mcp-Method and, for tools/call, prompts/get

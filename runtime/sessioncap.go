@@ -101,12 +101,12 @@ func (h *httpHandler) forgetLocked(hs *httpSession) {
 	}
 }
 
-// WithMaxSessions caps the sessions a server keeps at once (default
-// 10,000; an idle session holds about 1.5 KiB of heap, so 15 MiB at the
-// default cap; BenchmarkIdleSessionMemory measures it). An initialize beyond it ends the
-// session idle the longest, whose client gets 404 and initializes again;
-// when every session is serving a request it is refused with 503 Service
-// Unavailable and Retry-After. n < 1 keeps the default.
+// WithMaxSessions caps the legacy sessions a handler keeps at once
+// (default 10,000; an idle session holds about 1.5 KiB of heap, 15 MiB at
+// the cap, as BenchmarkIdleSessionMemory measures). An initialize beyond it
+// ends the session idle the longest, whose client gets 404 and initializes
+// again; when every session is serving a request it is refused with 503
+// Service Unavailable and Retry-After. n < 1 keeps the default.
 func WithMaxSessions(n int) HTTPOption {
 	return func(c *httpConfig) {
 		if n > 0 {
