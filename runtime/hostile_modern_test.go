@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"io"
@@ -181,4 +182,124 @@ func TestHostileSessionFlood(t *testing.T) {
 			t.Errorf("session %d: ping %d, want %d", i, r.Status, want)
 		}
 	}
+}
+
+// modernMethods are the methods of the hostile table's requests that the
+// 2026-07-28 era serves too.
+var modernMethods = map[string]bool{"tools/list": true, "tools/call": true, "resources/list": true, "resources/templates/list": true,
+	"resources/read": true, "prompts/list": true, "prompts/get": true, "completion/complete": true}
+
+// modernTargets are the params members that Mcp-Name mirrors.
+var modernTargets = map[string]string{"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+// asModern rewrites a request of the hostile table as a modern one: its
+// params get the _meta declarations (beside any _meta members of its own);
+// ok is false for a message that is not such a request.
+func asModern(msg string) (body string, ok bool) {
+	var env map[string]json.RawMessage
+	if json.Unmarshal([]byte(msg), &env) != nil || env["id"] == nil {
+		return "", false
+	}
+	var method string
+	if json.Unmarshal(env["method"], &method) != nil || !modernMethods[method] {
+		return "", false
+	}
+	params := map[string]json.RawMessage{}
+	if raw := env["params"]; raw != nil && (json.Unmarshal(raw, &params) != nil || params == nil) {
+		return "", false // not an object: no place for _meta
+	}
+	meta := map[string]json.RawMessage{}
+	if raw := params["_meta"]; raw != nil && (json.Unmarshal(raw, &meta) != nil || meta == nil) {
+		return "", false
+	}
+	meta["io.modelcontextprotocol/protocolVersion"] = json.RawMessage(`"2026-07-28"`)
+	meta["io.modelcontextprotocol/clientCapabilities"] = json.RawMessage(`{}`)
+	var err error
+	if params["_meta"], err = marshalRaw(meta); err != nil {
+		return "", false
+	}
+	if env["params"], err = marshalRaw(params); err != nil {
+		return "", false
+	}
+	b, err := marshalRaw(env)
+	return string(b), err == nil
+}
+
+// marshalRaw encodes v without escaping <, > and &, so that ids and names
+// keep their bytes.
+func marshalRaw(v any) (json.RawMessage, error) {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	return json.RawMessage(strings.TrimSuffix(b.String(), "\n")), err
+}
+
+// modernNameHeader is the Mcp-Name a modern client sends for name: as it
+// is when it is printable ASCII, else (and when empty) =?base64?…?=.
+func modernNameHeader(name string) string {
+	for _, r := range name {
+		if r < 0x20 || r > 0x7e {
+			return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(name)) + "?="
+		}
+	}
+	if name == "" || strings.TrimSpace(name) != name || strings.HasPrefix(name, "=?") {
+		return "=?base64?" + base64.StdEncoding.EncodeToString([]byte(name)) + "?="
+	}
+	return name
+}
+
+// TestHostileModernTable runs the requests of the hostile table that the
+// 2026-07-28 era serves, rewritten as modern requests, each on its own:
+// the outcome must be the legacy one (error code, isError, text) but for
+// two differences of the era: a resource not found is -32602 (not
+// -32002), and a request without a string name or uri to mirror in
+// Mcp-Name is refused as a header mismatch (-32020) before it is read. The
+// server must serve after each.
+func TestHostileModernTable(t *testing.T) {
+	srv, _ := hostile.NewServer(hostile.Options{})
+	ts := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(ts.Close)
+	c := &hostile.HTTP{URL: ts.URL, Client: ts.Client()}
+	n := 0
+	for _, tc := range hostile.Cases() {
+		body, ok := asModern(tc.Send)
+		if !ok || tc.Fresh || tc.Slow && testing.Short() {
+			continue
+		}
+		n++
+		t.Run(tc.Name, func(t *testing.T) {
+			var env struct {
+				Method string
+				Params map[string]json.RawMessage
+			}
+			_ = json.Unmarshal([]byte(body), &env)
+			hdr := []string{"MCP-Protocol-Version", "2026-07-28", "Mcp-Method", env.Method}
+			w := tc.Want
+			if tc.HTTP != nil {
+				w = *tc.HTTP
+			}
+			if w.Code == hostile.ResourceNotFound {
+				w.Code = hostile.InvalidParams
+			}
+			if target := modernTargets[env.Method]; target != "" {
+				var name string
+				if json.Unmarshal(env.Params[target], &name) == nil && env.Params[target] != nil && string(env.Params[target]) != "null" {
+					hdr = append(hdr, "Mcp-Name", modernNameHeader(name))
+				} else {
+					w = hostile.Want{Code: -32020, ID: w.ID, Contains: "header mismatch"}
+				}
+			}
+			r, err := c.Post(context.Background(), []byte(body), hdr...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range r.Problems {
+				t.Error(p)
+			}
+			checkOutcome(t, hostile.Case{Name: tc.Name, Send: body}, w, r.Msgs)
+			modernServes(t, c)
+		})
+	}
+	t.Logf("%d cases in the 2026-07-28 era", n)
 }
