@@ -36,3 +36,22 @@ func TestWidth(t *testing.T) {
 		t.Errorf("500 nested arrays: %d values", values)
 	}
 }
+
+// BenchmarkWidth is what counting costs every incoming message:
+//
+//	go test ./runtime/internal/jsonwire -run '^$' -bench Width
+func BenchmarkWidth(b *testing.B) {
+	for _, tc := range []struct{ name, json string }{
+		{"tools-call-150B", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello, world","count":3,"tags":["a","b"]}}}`},
+		{"text-1MiB", `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + strings.Repeat("x", 1<<20) + `"}}}`},
+		{"members-300k", "{" + strings.Repeat(`"k":{},`, 300000) + `"k":{}}`},
+	} {
+		data := []byte(tc.json)
+		b.Run(tc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for range b.N {
+				Width(data, 1<<30, 1<<30)
+			}
+		})
+	}
+}
