@@ -47,7 +47,8 @@ func readUntilClosed(t *testing.T, c net.Conn) string {
 }
 
 // TestSlowBodyIsBounded: a POST announcing Content-Length 100000 that sends
-// "{" and then nothing is answered 400 and its connection closed once
+// "{" and then nothing (or a chunked body that stops) is answered 400 and
+// its connection closed once
 // WithBodyReadTimeout has passed, whether the handler reads the body (the
 // read times out) or refuses the request first (415: net/http then drains
 // the body after the handler returns, under the same deadline). Before the
@@ -55,9 +56,10 @@ func readUntilClosed(t *testing.T, c net.Conn) string {
 // closed (issue 22, item 1).
 func TestSlowBodyIsBounded(t *testing.T) {
 	addr := listenSlowLimits(t, NewServer(Implementation{Name: "x", Version: "1"}))
-	for _, tc := range []struct{ name, contentType, want string }{
-		{"read by the handler", "application/json", "HTTP/1.1 400 "},
-		{"refused before reading", "text/plain", "HTTP/1.1 415 "},
+	for _, tc := range []struct{ name, contentType, framing, want string }{
+		{"read by the handler", "application/json", "Content-Length: 100000\r\n\r\n{", "HTTP/1.1 400 "},
+		{"refused before reading", "text/plain", "Content-Length: 100000\r\n\r\n{", "HTTP/1.1 415 "},
+		{"chunked", "application/json", "Transfer-Encoding: chunked\r\n\r\n5\r\n{\"jso", "HTTP/1.1 400 "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := net.Dial("tcp", addr)
@@ -66,7 +68,7 @@ func TestSlowBodyIsBounded(t *testing.T) {
 			}
 			defer c.Close()
 			_, err = io.WriteString(c, "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: application/json, text/event-stream\r\n"+
-				"Content-Type: "+tc.contentType+"\r\nContent-Length: 100000\r\n\r\n{")
+				"Content-Type: "+tc.contentType+"\r\n"+tc.framing)
 			if err != nil {
 				t.Fatal(err)
 			}
