@@ -47,13 +47,12 @@ func readUntilClosed(t *testing.T, c net.Conn) string {
 }
 
 // TestSlowBodyIsBounded: a POST announcing Content-Length 100000 that sends
-// "{" and then nothing (or a chunked body that stops) is answered 400 and
-// its connection closed once
-// WithBodyReadTimeout has passed, whether the handler reads the body (the
-// read times out) or refuses the request first (415: net/http then drains
-// the body after the handler returns, under the same deadline). Before the
-// deadline was kept in place for the drain, neither connection was ever
-// closed (issue 22, item 1).
+// "{" and then nothing (or a chunked body that stops) is answered and its
+// connection closed once WithBodyReadTimeout has passed, whether the
+// handler reads the body (400: the read times out) or refuses the request
+// first (415: net/http then drains the body after the handler returns,
+// under the same deadline). Before the deadline was kept in place for the
+// drain, neither connection was ever closed (issue 22, item 1).
 func TestSlowBodyIsBounded(t *testing.T) {
 	addr := listenSlowLimits(t, NewServer(Implementation{Name: "x", Version: "1"}))
 	for _, tc := range []struct{ name, contentType, framing, want string }{
