@@ -55,6 +55,7 @@ type config struct {
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
 	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	json           jsonLimits    // the shape of one message (WithMaxJSONValues, WithMaxObjectMembers)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -169,6 +170,7 @@ func NewServer(info Implementation, opts ...Option) *Server {
 			maxMessageSize: defaultMaxMessageSize,
 			cacheScope:     "private",
 			stateTTL:       defaultStateTTL,
+			json:           jsonLimits{values: defaultMaxJSONValues, members: defaultMaxObjectMembers},
 		},
 	}
 	for _, o := range opts {
