@@ -111,6 +111,7 @@ func (hs *httpSession) openStream(r *http.Request, id string) (*stream, *Error) 
 	}
 	hs.lastStream++
 	st := newStream(hs, hs.lastStream, r.Header, r.Context())
+	st.httpVersion = httpVersion(r)
 	st.attached = true
 	if hs.byRequest == nil {
 		hs.byRequest = make(map[string]*stream)
@@ -200,11 +201,12 @@ func (hs *httpSession) close() {
 // there) and the request header, but not its cancellation: a client that
 // disconnects does not cancel its request.
 type stream struct {
-	hs     *httpSession
-	num    int // 0 for the standalone stream, 1, 2… for POSTs: its id in the session
-	header http.Header
-	parent context.Context
-	modern bool // a 2026-07-28 request's: -32021 is answered with 400
+	hs          *httpSession
+	num         int // 0 for the standalone stream, 1, 2… for POSTs: its id in the session
+	header      http.Header
+	httpVersion string // the request's HTTP version, "1.1" or "2" (network.protocol.version)
+	parent      context.Context
+	modern      bool // a 2026-07-28 request's: -32021 is answered with 400
 
 	mu       sync.Mutex
 	wake     chan struct{} // 1-buffered: the writer has something to do; made when a writer first waits
@@ -539,4 +541,17 @@ func writePriming(w http.ResponseWriter, stream, index int) error {
 func writeRetry(w http.ResponseWriter, d time.Duration) error {
 	_, err := w.Write([]byte("retry: " + strconv.FormatInt(d.Milliseconds(), 10) + "\n\n"))
 	return err
+}
+
+// httpVersion is the HTTP version of r as OpenTelemetry writes it: "1.1", "2".
+func httpVersion(r *http.Request) string {
+	switch {
+	case r.ProtoMajor == 1 && r.ProtoMinor == 1:
+		return "1.1"
+	case r.ProtoMajor == 1:
+		return "1.0"
+	case r.ProtoMinor == 0:
+		return strconv.Itoa(r.ProtoMajor)
+	}
+	return strconv.Itoa(r.ProtoMajor) + "." + strconv.Itoa(r.ProtoMinor)
 }

@@ -50,7 +50,10 @@ type config struct {
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
-	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	stdioShutdown  time.Duration      // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	interceptors   []Interceptor      // WithInterceptors, outermost first
+	sessionHooks   []SessionHook      // WithSessionHook
+	inputChecks    []InputInterceptor // WithInputInterceptors
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -152,6 +155,8 @@ type Server struct {
 
 	infoEnc []byte // info encoded, for the _meta of modern results
 
+	chain Handler // the interceptors around the serving; nil without (intercept.go)
+
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 }
 
@@ -182,6 +187,7 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	} else {
 		s.infoEnc = []byte(`{"name":"","version":""}`)
 	}
+	s.chain = buildChain(s.cfg.interceptors)
 	if s.cfg.logger == nil {
 		s.cfg.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
