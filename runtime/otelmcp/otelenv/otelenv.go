@@ -18,8 +18,10 @@ package otelenv
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"go.opentelemetry.io/contrib/exporters/autoexport"
 	"go.opentelemetry.io/otel"
@@ -105,4 +107,22 @@ func metricReader(ctx context.Context) (sdkmetric.Reader, error) {
 		return sdkmetric.NewPeriodicReader(exp), nil
 	}
 	return autoexport.NewMetricReader(ctx)
+}
+
+// Start is Options for a command's main: a configuration error is
+// reported on stderr and the server runs without telemetry; stop flushes
+// what is pending, for 5 s at most.
+func Start(ctx context.Context, service string) (opts []runtime.Option, stop func()) {
+	opts, shutdown, err := Options(ctx, service)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s: OpenTelemetry is off: %v\n", service, err)
+		return nil, func() {}
+	}
+	return opts, func() {
+		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if err := shutdown(ctx); err != nil {
+			fmt.Fprintf(os.Stderr, "%s: flushing telemetry: %v\n", service, err)
+		}
+	}
 }

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
+)
+
+// The example as main sets it up, with OTEL_TRACES_EXPORTER=console: the
+// spans are written to stderr (stdout carries the protocol on stdio).
+func TestConsoleTelemetry(t *testing.T) {
+	t.Setenv("OTEL_TRACES_EXPORTER", "console")
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	stderr, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := os.Stderr
+	os.Stderr = stderr
+	telemetry, stop := otelenv.Start(context.Background(), "orders")
+	os.Stderr = saved
+	if len(telemetry) == 0 {
+		t.Fatal("no telemetry options")
+	}
+	srv := ordersmcp.NewServer(newDesk(sampleOrders()), telemetry...)
+	out := make(chan string, 4)
+	ss := srv.NewSession(func(msg []byte) { out <- string(msg) })
+	for _, msg := range []string{
+		`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+	} {
+		ss.HandleMessage(context.Background(), []byte(msg))
+		select {
+		case <-out:
+		case <-time.After(10 * time.Second):
+			t.Fatal("no response")
+		}
+	}
+	ss.Close()
+	stop()
+	b, err := os.ReadFile(stderr.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"Name":"initialize"`, `"Name":"tools/list"`, `"Key":"mcp.method.name"`, `"SpanKind":2`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("stderr has no %s:\n%.600s", want, b)
+		}
+	}
+}
