@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"sync"
@@ -489,6 +490,9 @@ func (st *stream) writeOnce(w http.ResponseWriter, items []queued, gone bool) {
 		w.Header()["Content-Type"] = jsonContentType
 		if st.modern && bytes.Contains(*items[0].buf, missingCapabilityHead) {
 			w.WriteHeader(http.StatusBadRequest) // streamable-http.mdx: -32021 is a 400
+		} else if after, ok := rateLimited(*items[0].buf); ok {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			w.WriteHeader(http.StatusTooManyRequests)
 		}
 		_, _ = w.Write(*items[0].buf)
 	case gone:
@@ -554,4 +558,25 @@ func httpVersion(r *http.Request) string {
 		return strconv.Itoa(r.ProtoMajor)
 	}
 	return strconv.Itoa(r.ProtoMajor) + "." + strconv.Itoa(r.ProtoMinor)
+}
+
+// rateLimitedHead is how an encoded CodeRateLimited response starts after
+// its id.
+var rateLimitedHead = []byte(`,"error":{"code":-32005,`)
+
+// rateLimited reports whether msg is a CodeRateLimited error response, and
+// its data.retryAfterSeconds.
+func rateLimited(msg []byte) (retryAfter int, ok bool) {
+	if !bytes.Contains(msg, rateLimitedHead) {
+		return 0, false
+	}
+	var r struct {
+		Error struct {
+			Data rateLimitedData `json:"data"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(msg, &r) != nil || r.Error.Data.RetryAfterSeconds < 1 {
+		return 1, true
+	}
+	return r.Error.Data.RetryAfterSeconds, true
 }

@@ -50,10 +50,13 @@ type config struct {
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
-	stdioShutdown  time.Duration      // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
-	interceptors   []Interceptor      // WithInterceptors, outermost first
-	sessionHooks   []SessionHook      // WithSessionHook
-	inputChecks    []InputInterceptor // WithInputInterceptors
+	stdioShutdown  time.Duration                    // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	interceptors   []Interceptor                    // WithInterceptors, outermost first
+	sessionHooks   []SessionHook                    // WithSessionHook
+	inputChecks    []InputInterceptor               // WithInputInterceptors
+	rateLimit      *RateLimit                       // WithRateLimit; nil: none
+	quotaStore     QuotaStore                       // WithQuotaStore; default in memory
+	quotaKey       func(ctx context.Context) string // WithQuotaKey
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -178,6 +181,9 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	s.cacheDefault = CacheHint{s.cfg.cacheTTL, s.cfg.cacheScope}.normalized()
 	if s.cfg.stateKey == nil {
 		s.cfg.stateKey = newStateKey()
+	}
+	if s.cfg.quotaStore == nil {
+		s.cfg.quotaStore = NewMemoryQuotaStore()
 	}
 	if s.cfg.idempotency == nil {
 		s.cfg.idempotency = NewMemoryIdempotencyStore(0)

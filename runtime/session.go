@@ -496,9 +496,9 @@ func (c *call) run() {
 	var res encoder
 	var e *Error
 	if c.ireq != nil {
-		res, e = ss.srv.intercepted(c, c.ireq, func(ctx context.Context) (encoder, *Error) { return c.exec(ctx, c) })
+		res, e = ss.srv.intercepted(c, c.ireq, func(ctx context.Context) (encoder, *Error) { return c.execute(ctx) })
 	} else {
-		res, e = c.exec(c, c)
+		res, e = c.execute(c)
 	}
 	if c.peer != nil && c.peer.modern {
 		res, e = c.modernOutcome(res, e)
@@ -513,6 +513,17 @@ func (c *call) run() {
 	} else {
 		ss.reply(c.id, res, e)
 	}
+}
+
+// execute spends the caller's quota (quota.go), then does the request's
+// work. A subscriptions/listen spends none: it lasts, it does not compute.
+func (c *call) execute(ctx context.Context) (encoder, *Error) {
+	if !c.listen {
+		if e := c.ss.srv.takeQuota(ctx, c.tool); e != nil {
+			return nil, e
+		}
+	}
+	return c.exec(ctx, c)
 }
 
 // Wait blocks until every request running in its own goroutine has returned

@@ -47,6 +47,10 @@ type Tool struct {
 	// argument: retries get the first result (see Idempotency).
 	Idempotency *Idempotency
 
+	// RateLimit, when set, limits each caller's calls of the tool (see
+	// WithRateLimit for the server's limit, and quota.go).
+	RateLimit *RateLimit
+
 	Handler ToolHandler
 
 	generated *schemaOrigin // set for the tools of generated code (genimpl), for their tests
@@ -104,6 +108,9 @@ func (s *Server) AddTool(t Tool) {
 	}
 	if t.Meta != nil {
 		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
+	}
+	if t.RateLimit != nil && !t.RateLimit.valid() {
+		panic("runtime: " + where + ": a RateLimit needs Requests > 0 and Per > 0")
 	}
 	if t.Idempotency != nil && t.Idempotency.Key == "" {
 		panic("runtime: " + where + ": Idempotency without a Key")

@@ -73,7 +73,9 @@ func benchInProcess(b *testing.B, srv *runtime.Server) {
 }
 
 func BenchmarkToolsCallInProcessPlain(b *testing.B) { benchInProcess(b, benchServer()) }
-func BenchmarkToolsCallInProcessOTel(b *testing.B)  { benchInProcess(b, benchServer(instrumented(b)...)) }
+func BenchmarkToolsCallInProcessOTel(b *testing.B) {
+	benchInProcess(b, benchServer(instrumented(b)...))
+}
 
 // benchHTTP posts tools/call in a legacy session over a real HTTP server.
 func benchHTTP(b *testing.B, srv *runtime.Server) {
