@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel"
@@ -85,6 +86,7 @@ func Options(opts ...Option) []runtime.Option {
 // Instrumentation holds the tracer and instruments; its Interceptor and
 // SessionHook are what Options installs.
 type Instrumentation struct {
+	sets      attributeSets // of the operation metric
 	tracer    trace.Tracer
 	props     propagation.TextMapPropagator
 	operation mcpconv.ServerOperationDuration
@@ -127,12 +129,8 @@ func (in *Instrumentation) Interceptor(next runtime.Handler) runtime.Handler {
 	return func(ctx context.Context, req *runtime.Request) (runtime.Result, error) {
 		start := time.Now()
 		parent, link := in.parent(ctx, req)
-		common := commonAttributes(req)
-		opts := []trace.SpanStartOption{
-			trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithAttributes(common...),
-			trace.WithAttributes(spanOnlyAttributes(req)...),
-		}
+		attrs := spanAttributes(commonAttributes(make([]attribute.KeyValue, 0, 12), req), req)
+		opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
 		if link.IsValid() {
 			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
 		}
@@ -146,7 +144,7 @@ func (in *Instrumentation) Interceptor(next runtime.Handler) runtime.Handler {
 			span.SetAttributes(outcome...)
 			span.SetStatus(codes.Error, statusDescription(ctx, res, err))
 		}
-		in.operation.Inst().Record(ctx, time.Since(start).Seconds(), metric.WithAttributes(append(common, outcome...)...))
+		in.operation.Inst().Record(ctx, time.Since(start).Seconds(), metric.WithAttributeSet(in.metricSet(req, outcome)))
 		return res, err
 	}
 }
@@ -220,10 +218,9 @@ func spanName(req *runtime.Request) string {
 	return req.Method
 }
 
-// commonAttributes are those of both the span and the duration metric
-// (low cardinality).
-func commonAttributes(req *runtime.Request) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, 12)
+// commonAttributes appends to attrs those of both the span and the
+// duration metric (low cardinality).
+func commonAttributes(attrs []attribute.KeyValue, req *runtime.Request) []attribute.KeyValue {
 	attrs = append(attrs, semconv.McpMethodNameKey.String(req.Method))
 	switch req.Method {
 	case "tools/call":
@@ -258,9 +255,9 @@ func transportAttributes(transport, httpVersion string) []attribute.KeyValue {
 	return nil
 }
 
-// spanOnlyAttributes are too varied for a metric: ids and URIs.
-func spanOnlyAttributes(req *runtime.Request) []attribute.KeyValue {
-	var attrs []attribute.KeyValue
+// spanAttributes appends to attrs those too varied for a metric: ids and
+// URIs.
+func spanAttributes(attrs []attribute.KeyValue, req *runtime.Request) []attribute.KeyValue {
 	if req.ID != nil {
 		attrs = append(attrs, semconv.JSONRPCRequestID(requestID(req.ID)))
 	}
@@ -275,9 +272,14 @@ func spanOnlyAttributes(req *runtime.Request) []attribute.KeyValue {
 
 // requestID is the id as the conventions write it: a string id unquoted.
 func requestID(id json.RawMessage) string {
-	var s string
-	if json.Unmarshal(id, &s) == nil {
-		return s
+	if len(id) > 0 && id[0] == '"' {
+		if s, err := strconv.Unquote(string(id)); err == nil {
+			return s
+		}
+		var s string
+		if json.Unmarshal(id, &s) == nil { // JSON escapes Go does not read (\/)
+			return s
+		}
 	}
 	return string(id)
 }
@@ -335,4 +337,43 @@ func statusDescription(ctx context.Context, res runtime.Result, err error) strin
 		}
 	}
 	return errorTypeToolError
+}
+
+// attributeSets caches the attribute sets of the operation metric: making
+// one sorts and copies its attributes, which costs more than recording. The
+// combinations are few (methods × tools and prompts × outcomes), but
+// targets come from clients, so the cache is bounded.
+type attributeSets struct {
+	m    sync.Map // setKey → attribute.Set
+	n    sync.Mutex
+	size int
+}
+
+const maxCachedSets = 4096
+
+type setKey struct {
+	method, target, version, transport, httpVersion, outcome string
+}
+
+// metricSet is the attribute set of the operation metric of req, whose
+// outcome is outcome.
+func (in *Instrumentation) metricSet(req *runtime.Request, outcome []attribute.KeyValue) attribute.Set {
+	k := setKey{req.Method, req.Target, req.ProtocolVersion, req.Transport, req.HTTPVersion, ""}
+	if req.Method != "tools/call" && req.Method != "prompts/get" {
+		k.target = "" // not an attribute of the metric
+	}
+	for _, kv := range outcome {
+		k.outcome += kv.Value.Emit() + "\x00"
+	}
+	if s, ok := in.sets.m.Load(k); ok {
+		return s.(attribute.Set)
+	}
+	set := attribute.NewSet(append(commonAttributes(nil, req), outcome...)...)
+	in.sets.n.Lock()
+	if in.sets.size < maxCachedSets {
+		in.sets.size++
+		in.sets.m.Store(k, set)
+	}
+	in.sets.n.Unlock()
+	return set
 }
