@@ -112,7 +112,7 @@ func (hs *httpSession) openStream(r *http.Request, id string) (*stream, *Error) 
 	}
 	hs.lastStream++
 	st := newStream(hs, hs.lastStream, r.Header, r.Context())
-	st.httpVersion = httpVersion(r)
+	st.proto = protoOf(r)
 	st.attached = true
 	if hs.byRequest == nil {
 		hs.byRequest = make(map[string]*stream)
@@ -202,12 +202,12 @@ func (hs *httpSession) close() {
 // there) and the request header, but not its cancellation: a client that
 // disconnects does not cancel its request.
 type stream struct {
-	hs          *httpSession
-	num         int // 0 for the standalone stream, 1, 2… for POSTs: its id in the session
-	header      http.Header
-	httpVersion string // the request's HTTP version, "1.1" or "2" (network.protocol.version)
-	parent      context.Context
-	modern      bool // a 2026-07-28 request's: -32021 is answered with 400
+	hs     *httpSession
+	num    int // 0 for the standalone stream, 1, 2… for POSTs: its id in the session
+	header http.Header
+	parent context.Context
+	modern bool      // a 2026-07-28 request's: -32021 is answered with 400
+	proto  httpProto // the request's HTTP version (network.protocol.version)
 
 	mu       sync.Mutex
 	wake     chan struct{} // 1-buffered: the writer has something to do; made when a writer first waits
@@ -547,17 +547,34 @@ func writeRetry(w http.ResponseWriter, d time.Duration) error {
 	return err
 }
 
-// httpVersion is the HTTP version of r as OpenTelemetry writes it: "1.1", "2".
-func httpVersion(r *http.Request) string {
+// httpProto is the HTTP version of a request, kept in a byte.
+type httpProto uint8
+
+const (
+	protoOther httpProto = iota
+	proto10
+	proto11
+	proto2
+	proto3
+)
+
+func protoOf(r *http.Request) httpProto {
 	switch {
 	case r.ProtoMajor == 1 && r.ProtoMinor == 1:
-		return "1.1"
-	case r.ProtoMajor == 1:
-		return "1.0"
-	case r.ProtoMinor == 0:
-		return strconv.Itoa(r.ProtoMajor)
+		return proto11
+	case r.ProtoMajor == 1 && r.ProtoMinor == 0:
+		return proto10
+	case r.ProtoMajor == 2:
+		return proto2
+	case r.ProtoMajor == 3:
+		return proto3
 	}
-	return strconv.Itoa(r.ProtoMajor) + "." + strconv.Itoa(r.ProtoMinor)
+	return protoOther
+}
+
+// String is the version as OpenTelemetry writes it: "1.1", "2".
+func (p httpProto) String() string {
+	return [...]string{"", "1.0", "1.1", "2", "3"}[p]
 }
 
 // rateLimitedHead is how an encoded CodeRateLimited response starts after

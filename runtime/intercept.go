@@ -207,7 +207,7 @@ func (ss *Session) describe(ctx context.Context, req *Request) {
 	}
 	req.Transport = ss.transportName()
 	if st, ok := ctx.Value(streamKey{}).(*stream); ok {
-		req.Header, req.HTTPVersion = st.header, st.httpVersion
+		req.Header, req.HTTPVersion = st.header, st.proto.String()
 	}
 	req.Auth, _ = AuthFromContext(ctx)
 }
@@ -303,7 +303,7 @@ func (ss *Session) sessionStarted(ctx context.Context) {
 		info.ProtocolVersion = p.version
 	}
 	if st, ok := ctx.Value(streamKey{}).(*stream); ok {
-		info.HTTPVersion = st.httpVersion
+		info.HTTPVersion = st.proto.String()
 	}
 	for _, h := range ss.srv.cfg.sessionHooks {
 		if end := h(info); end != nil {

@@ -68,9 +68,9 @@ type call struct {
 	ss        *Session
 	id, key   string                                         // raw id; its jsonwire.IDKey
 	exec      func(context.Context, *call) (encoder, *Error) // what the request does, under a context derived from the call
-	ireq      *Request                                       // for the interceptors; nil without
 	cancelled bool                                           // by notifications/cancelled (guarded by ss.mu): send no response
 	listen    bool                                           // a subscriptions/listen, which lasts until cancelled
+	chained   bool                                           // exec runs the interceptors (intercept.go), which spend the quota inside
 
 	meta []byte // the request's _meta object (a copy), or nil
 
@@ -459,7 +459,13 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	if mc, ok := ctx.(*modernCtx); ok {
 		c.peer, c.mrtr = mc.peer, mc.mrtr
 	}
-	c.ireq = requestOf(ctx)
+	if req := requestOf(ctx); req != nil {
+		c.chained = true
+		inner := c.exec
+		c.exec = func(ctx context.Context, c *call) (encoder, *Error) {
+			return ss.srv.intercepted(ctx, req, func(ctx context.Context) (encoder, *Error) { return c.spendThen(ctx, inner) })
+		}
+	}
 	c.Context, c.cancel = context.WithCancel(ctx)
 	ss.mu.Lock()
 	if ss.closed.Load() {
@@ -495,10 +501,10 @@ func (c *call) run() {
 	defer ss.wg.Done()
 	var res encoder
 	var e *Error
-	if c.ireq != nil {
-		res, e = ss.srv.intercepted(c, c.ireq, func(ctx context.Context) (encoder, *Error) { return c.execute(ctx) })
+	if c.chained {
+		res, e = c.exec(c, c)
 	} else {
-		res, e = c.execute(c)
+		res, e = c.spendThen(c, c.exec)
 	}
 	if c.peer != nil && c.peer.modern {
 		res, e = c.modernOutcome(res, e)
@@ -515,15 +521,16 @@ func (c *call) run() {
 	}
 }
 
-// execute spends the caller's quota (quota.go), then does the request's
-// work. A subscriptions/listen spends none: it lasts, it does not compute.
-func (c *call) execute(ctx context.Context) (encoder, *Error) {
+// spendThen spends the caller's quota (quota.go), then does the request's
+// work, exec. A subscriptions/listen spends none: it lasts, it does not
+// compute.
+func (c *call) spendThen(ctx context.Context, exec func(context.Context, *call) (encoder, *Error)) (encoder, *Error) {
 	if !c.listen {
 		if e := c.ss.srv.takeQuota(ctx, c.tool); e != nil {
 			return nil, e
 		}
 	}
-	return c.exec(ctx, c)
+	return exec(ctx, c)
 }
 
 // Wait blocks until every request running in its own goroutine has returned
