@@ -34,8 +34,8 @@ func benchServer(opts ...runtime.Option) *runtime.Server {
 	return srv
 }
 
-func instrumented(b *testing.B) []runtime.Option {
-	tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+func instrumented(b *testing.B, opts ...sdktrace.TracerProviderOption) []runtime.Option {
+	tp := sdktrace.NewTracerProvider(append([]sdktrace.TracerProviderOption{sdktrace.WithBatcher(tracetest.NewNoopExporter())}, opts...)...)
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
 	b.Cleanup(func() {
 		tp.Shutdown(context.Background())
@@ -75,6 +75,12 @@ func benchInProcess(b *testing.B, srv *runtime.Server) {
 func BenchmarkToolsCallInProcessPlain(b *testing.B) { benchInProcess(b, benchServer()) }
 func BenchmarkToolsCallInProcessOTel(b *testing.B) {
 	benchInProcess(b, benchServer(instrumented(b)...))
+}
+
+// BenchmarkToolsCallInProcessOTelSampled samples one trace in ten, as
+// production setups do (metrics are still recorded for every call).
+func BenchmarkToolsCallInProcessOTelSampled(b *testing.B) {
+	benchInProcess(b, benchServer(instrumented(b, sdktrace.WithSampler(sdktrace.TraceIDRatioBased(0.1)))...))
 }
 
 // benchHTTP posts tools/call in a legacy session over a real HTTP server.
