@@ -417,3 +417,15 @@ func TestLogHandlerCorrelates(t *testing.T) {
 		t.Errorf("log record %s; span %v", buf.String(), s.SpanContext())
 	}
 }
+
+// A modern request over stdio: no session, no initialize; its own version.
+func TestStdioModernSpans(t *testing.T) {
+	tel, opts := newTelemetry()
+	p := serveStdio(t, testServer(opts...))
+	resp := p.call(`{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"greet","arguments":{"who":"you"},"_meta":{` + modernMeta + `}}}`)
+	if !strings.Contains(resp, `"result"`) {
+		t.Fatal(resp)
+	}
+	attrs(t, tel.span(t, "prompts/get greet"), map[string]string{"mcp.method.name": "prompts/get", "mcp.protocol.version": "2026-07-28",
+		"network.transport": "pipe", "jsonrpc.request.id": "1", "gen_ai.prompt.name": "greet"})
+}
