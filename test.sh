@@ -14,6 +14,11 @@ echo "== go vet"
 go vet ./...
 (cd interop && go vet ./...)
 
+echo "== the core runtime imports no OpenTelemetry (runtime/otelmcp does)"
+if go list -deps ./runtime | grep opentelemetry; then
+  echo "package runtime must not depend on OpenTelemetry"; exit 1
+fi
+
 echo "== generated code is current (mcpgen check)"
 go build -o "${TMPDIR:-/tmp}/mcpgen-check" ./cmd/mcpgen
 for specfile in examples/*/mcpgen.yaml bench/mcpgen.yaml; do

@@ -47,6 +47,9 @@ func (g *generator) registerFile(f *jen.File) {
 		defaults = append(defaults, jen.Qual(runtimePkg, "WithInstructions").Call(jen.Id("Instructions")))
 	}
 	defaults = append(defaults, cachingOptions(srv.Caching)...)
+	if srv.RateLimit != nil {
+		defaults = append(defaults, jen.Qual(runtimePkg, "WithRateLimit").Call(rateLimitValue(srv.RateLimit)))
+	}
 	if len(defaults) > 0 {
 		list := defaults
 		if len(defaults) > 1 { // one a line
@@ -372,6 +375,9 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 				}
 			}))
 		}
+		if t.RateLimit != nil {
+			d[jen.Id("RateLimit")] = jen.Op("&").Add(rateLimitValue(t.RateLimit))
+		}
 		// The server's default scopes are resolved here: the runtime
 		// knows only what each tool needs.
 		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {
@@ -490,4 +496,15 @@ func (g *generator) toolSchema(root *spec.Schema) []byte {
 		return nil
 	}
 	return b
+}
+
+// rateLimitValue is a runtime.RateLimit literal of r.
+func rateLimitValue(r *spec.RateLimit) jen.Code {
+	return jen.Qual(runtimePkg, "RateLimit").Values(jen.DictFunc(func(d jen.Dict) {
+		d[jen.Id("Requests")] = jen.Lit(int(r.Requests))
+		d[jen.Id("Per")] = durationCode(r.Per)
+		if r.Burst > 0 {
+			d[jen.Id("Burst")] = jen.Lit(int(r.Burst))
+		}
+	}))
 }

@@ -29,8 +29,8 @@ type echoOut struct {
 	Text string `json:"text"`
 }
 
-func benchServer() *runtime.Server {
-	srv := runtime.NewServer(testInfo())
+func benchServer(opts ...runtime.Option) *runtime.Server {
+	srv := runtime.NewServer(testInfo(), opts...)
 	srv.AddTool(runtime.TypedTool(runtime.Tool{Name: "echo", Description: "Echo the text."},
 		func(ctx context.Context, in *echoIn) (*echoOut, error) { return &echoOut{Text: in.Text}, nil }))
 	return srv
@@ -44,8 +44,18 @@ const (
 
 // BenchmarkToolsCallInProcess is one tools/call round trip through a Session,
 // without a transport.
-func BenchmarkToolsCallInProcess(b *testing.B) {
-	srv := benchServer()
+func BenchmarkToolsCallInProcess(b *testing.B) { benchInProcess(b, benchServer()) }
+
+// BenchmarkToolsCallInProcessIntercepted is the same with one interceptor
+// that passes every request through: the price of the Request it sees.
+func BenchmarkToolsCallInProcessIntercepted(b *testing.B) {
+	srv := benchServer(runtime.WithInterceptors(func(next runtime.Handler) runtime.Handler {
+		return func(ctx context.Context, req *runtime.Request) (runtime.Result, error) { return next(ctx, req) }
+	}))
+	benchInProcess(b, srv)
+}
+
+func benchInProcess(b *testing.B, srv *runtime.Server) {
 	done := make(chan struct{}, 1)
 	check := true
 	var first string

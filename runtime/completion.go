@@ -62,15 +62,16 @@ func CompleteValues(prefix string, values ...string) *Completion {
 func (ss *Session) complete(ctx context.Context, id string, params json.RawMessage) {
 	h, req, what, e := ss.srv.completionFor(params)
 	if e != nil {
-		ss.sendError(id, e)
+		ss.respond(ctx, id, nil, e)
 		return
 	}
+	decoded(ctx, req)
 	if h == nil {
-		ss.sendResult(id, completionResult{})
+		ss.respond(ctx, id, completionResult{}, nil)
 		return
 	}
-	ss.start(ctx, id, &call{exec: func(c *call) (encoder, *Error) {
-		return ss.runComplete(c, h, req, what)
+	ss.start(ctx, id, &call{exec: func(ctx context.Context, _ *call) (encoder, *Error) {
+		return ss.runComplete(ctx, h, req, what)
 	}})
 }
 

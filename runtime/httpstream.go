@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"sync"
@@ -111,6 +112,7 @@ func (hs *httpSession) openStream(r *http.Request, id string) (*stream, *Error) 
 	}
 	hs.lastStream++
 	st := newStream(hs, hs.lastStream, r.Header, r.Context())
+	st.proto = protoOf(r)
 	st.attached = true
 	if hs.byRequest == nil {
 		hs.byRequest = make(map[string]*stream)
@@ -204,7 +206,8 @@ type stream struct {
 	num    int // 0 for the standalone stream, 1, 2… for POSTs: its id in the session
 	header http.Header
 	parent context.Context
-	modern bool // a 2026-07-28 request's: -32021 is answered with 400
+	modern bool      // a 2026-07-28 request's: -32021 is answered with 400
+	proto  httpProto // the request's HTTP version (network.protocol.version)
 
 	mu       sync.Mutex
 	wake     chan struct{} // 1-buffered: the writer has something to do; made when a writer first waits
@@ -487,6 +490,9 @@ func (st *stream) writeOnce(w http.ResponseWriter, items []queued, gone bool) {
 		w.Header()["Content-Type"] = jsonContentType
 		if st.modern && bytes.Contains(*items[0].buf, missingCapabilityHead) {
 			w.WriteHeader(http.StatusBadRequest) // streamable-http.mdx: -32021 is a 400
+		} else if after, ok := rateLimited(*items[0].buf); ok {
+			w.Header().Set("Retry-After", strconv.Itoa(after))
+			w.WriteHeader(http.StatusTooManyRequests)
 		}
 		_, _ = w.Write(*items[0].buf)
 	case gone:
@@ -539,4 +545,55 @@ func writePriming(w http.ResponseWriter, stream, index int) error {
 func writeRetry(w http.ResponseWriter, d time.Duration) error {
 	_, err := w.Write([]byte("retry: " + strconv.FormatInt(d.Milliseconds(), 10) + "\n\n"))
 	return err
+}
+
+// httpProto is the HTTP version of a request, kept in a byte.
+type httpProto uint8
+
+const (
+	protoOther httpProto = iota
+	proto10
+	proto11
+	proto2
+	proto3
+)
+
+func protoOf(r *http.Request) httpProto {
+	switch {
+	case r.ProtoMajor == 1 && r.ProtoMinor == 1:
+		return proto11
+	case r.ProtoMajor == 1 && r.ProtoMinor == 0:
+		return proto10
+	case r.ProtoMajor == 2:
+		return proto2
+	case r.ProtoMajor == 3:
+		return proto3
+	}
+	return protoOther
+}
+
+// String is the version as OpenTelemetry writes it: "1.1", "2".
+func (p httpProto) String() string {
+	return [...]string{"", "1.0", "1.1", "2", "3"}[p]
+}
+
+// rateLimitedHead is how an encoded CodeRateLimited response starts after
+// its id.
+var rateLimitedHead = []byte(`,"error":{"code":-32005,`)
+
+// rateLimited reports whether msg is a CodeRateLimited error response, and
+// its data.retryAfterSeconds.
+func rateLimited(msg []byte) (retryAfter int, ok bool) {
+	if !bytes.Contains(msg, rateLimitedHead) {
+		return 0, false
+	}
+	var r struct {
+		Error struct {
+			Data rateLimitedData `json:"data"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(msg, &r) != nil || r.Error.Data.RetryAfterSeconds < 1 {
+		return 1, true
+	}
+	return r.Error.Data.RetryAfterSeconds, true
 }

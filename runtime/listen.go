@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -48,16 +49,16 @@ func (sub *subscription) listensTo(uri string) bool {
 func (ss *Session) listen(ctx *modernCtx, id string, params json.RawMessage) {
 	sub, ack, e := ss.srv.newSubscription(id, params)
 	if e != nil {
-		ss.sendError(id, e)
+		ss.respond(ctx, id, nil, e)
 		return
 	}
 	if n := ss.openListens(); n >= maxListens {
-		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %d subscriptions are open on this connection, the most it may have; cancel one first", n))
+		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "invalid params: %d subscriptions are open on this connection, the most it may have; cancel one first", n))
 		return
 	}
 	sub.ss = ss
 	sub.out.ss, sub.out.sub = ss, sub
-	ss.start(ctx, id, &call{listen: true, exec: func(c *call) (encoder, *Error) { return sub.run(c, ack) }})
+	ss.start(ctx, id, &call{listen: true, exec: func(_ context.Context, c *call) (encoder, *Error) { return sub.run(c, ack) }})
 }
 
 // openListens counts the session's subscriptions/listen requests in flight.

@@ -117,7 +117,7 @@ func init() {
 		{name: methodComplete, eras: bothEras, needsSession: true, gate: capCompletions, userCode: true, start: (*Session).complete},
 		{name: methodSetLevel, eras: eraLegacy, needsSession: true, answer: (*Session).setLevel},
 		{name: methodSubscriptionsOpen, eras: eraModern, start: func(ss *Session, ctx context.Context, id string, params json.RawMessage) {
-			ss.listen(ctx.(*modernCtx), id, params) // modern only: the dispatch's context is a *modernCtx
+			ss.listen(ctx.(*modernCtx), id, params) // modern only: the dispatch's context is a *modernCtx (withRequest keeps it)
 		}},
 	} {
 		methods[m.name] = m
@@ -174,16 +174,29 @@ var gateNoun = map[capSet]string{capTools: "tools", capResources: "resources", c
 // serveMethod runs m once the era's checks passed: the capability gate,
 // then the handler. modern adds what every modern result carries to an
 // answer computed at once (started calls do it when they finish).
+//
+// With interceptors, a Request describing the call travels in ctx: an
+// answer computed at once goes through them here; a method that starts its
+// work runs them where its outcome is known (respond for what it refuses
+// at once, call.run for what it starts).
 func (ss *Session) serveMethod(ctx context.Context, m *methodInfo, id string, params json.RawMessage, modern bool) {
+	req := ss.newRequest(ctx, m, id, params)
+	ctx = withRequest(ctx, req)
 	if m.gate != 0 && !ss.offersGate(m.gate) {
-		ss.sendError(id, notOffered(m))
+		ss.respond(ctx, id, nil, notOffered(m))
 		return
 	}
 	if m.start != nil {
 		m.start(ss, ctx, id, params)
 		return
 	}
-	res, e := m.answer(ss, params)
+	var res encoder
+	var e *Error
+	if req != nil {
+		res, e = ss.srv.intercepted(ctx, req, func(context.Context) (encoder, *Error) { return m.answer(ss, params) })
+	} else {
+		res, e = m.answer(ss, params)
+	}
 	if modern && e == nil {
 		res = ss.srv.modernResult(m.name, res)
 	}

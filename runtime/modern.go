@@ -60,7 +60,8 @@ const noLogging = int32(len(logLevels))
 type modernCtx struct {
 	context.Context
 	peer *peerInfo
-	mrtr *mrtr // the multi-round state of a request that may need input
+	mrtr *mrtr    // the multi-round state of a request that may need input
+	req  *Request // for the interceptors; nil without
 }
 
 // cancelWith is a context with the values of its Context and the

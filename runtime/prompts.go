@@ -159,11 +159,12 @@ func (ss *Session) promptsList(params json.RawMessage) (encoder, *Error) {
 func (ss *Session) promptsGet(ctx context.Context, id string, params json.RawMessage) {
 	pe, req, e := ss.promptRequest(params)
 	if e != nil {
-		ss.sendError(id, e)
+		ss.respond(ctx, id, nil, e)
 		return
 	}
-	ss.start(ctx, id, &call{meta: req.Meta, exec: func(c *call) (encoder, *Error) {
-		res, e := ss.runPrompt(c, pe, req)
+	decoded(ctx, req)
+	ss.start(ctx, id, &call{meta: req.Meta, exec: func(ctx context.Context, _ *call) (encoder, *Error) {
+		res, e := ss.runPrompt(ctx, pe, req)
 		if e != nil {
 			return nil, e
 		}

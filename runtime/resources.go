@@ -223,12 +223,13 @@ func uriParams(params json.RawMessage, method string) (uri string, meta json.Raw
 func (ss *Session) resourcesRead(ctx context.Context, id string, params json.RawMessage) {
 	uri, meta, e := uriParams(params, methodResourcesRead)
 	if e != nil {
-		ss.sendError(id, e)
+		ss.respond(ctx, id, nil, e)
 		return
 	}
 	req := &ReadResourceRequest{URI: uri, Meta: meta}
-	ss.start(ctx, id, &call{meta: meta, cache: ss.srv.cacheFor(methodResourcesRead), exec: func(c *call) (encoder, *Error) {
-		res, e := ss.read(c, req)
+	decoded(ctx, req)
+	ss.start(ctx, id, &call{meta: meta, cache: ss.srv.cacheFor(methodResourcesRead), exec: func(ctx context.Context, _ *call) (encoder, *Error) {
+		res, e := ss.read(ctx, req)
 		if e != nil {
 			return nil, e
 		}

@@ -54,8 +54,14 @@ type config struct {
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
-	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
-	json           jsonLimits    // the shape of one message (WithMaxJSONValues, WithMaxObjectMembers)
+	stdioShutdown  time.Duration                    // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	json           jsonLimits                       // the shape of one message (WithMaxJSONValues, WithMaxObjectMembers)
+	interceptors   []Interceptor                    // WithInterceptors, outermost first
+	sessionHooks   []SessionHook                    // WithSessionHook
+	inputChecks    []InputInterceptor               // WithInputInterceptors
+	rateLimit      *RateLimit                       // WithRateLimit; nil: none
+	quotaStore     QuotaStore                       // WithQuotaStore; default in memory
+	quotaKey       func(ctx context.Context) string // WithQuotaKey
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -157,6 +163,8 @@ type Server struct {
 
 	infoEnc []byte // info encoded, for the _meta of modern results
 
+	chain Handler // the interceptors around the serving; nil without (intercept.go)
+
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 }
 
@@ -184,6 +192,9 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	if s.cfg.stateStore == nil {
 		s.cfg.stateStore = NewMemoryRequestStateStore(0)
 	}
+	if s.cfg.quotaStore == nil {
+		s.cfg.quotaStore = NewMemoryQuotaStore()
+	}
 	if s.cfg.idempotency == nil {
 		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
 	}
@@ -192,6 +203,7 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	} else {
 		s.infoEnc = []byte(`{"name":"","version":""}`)
 	}
+	s.chain = buildChain(s.cfg.interceptors)
 	if s.cfg.logger == nil {
 		s.cfg.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}

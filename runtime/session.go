@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -27,6 +28,11 @@ type Session struct {
 	// noRequests: the transport cannot carry server→client requests
 	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
 	noRequests bool
+
+	stdio bool // served by ServeStdio (Request.Transport)
+
+	hookMu sync.Mutex
+	ended  []func() // what the SessionHooks want called when the session ends
 
 	closed    atomic.Bool
 	closeOnce sync.Once
@@ -60,10 +66,11 @@ type call struct {
 	context.Context
 	cancel    context.CancelFunc
 	ss        *Session
-	id, key   string                        // raw id; its jsonwire.IDKey
-	exec      func(*call) (encoder, *Error) // what the request does
-	cancelled bool                          // by notifications/cancelled (guarded by ss.mu): send no response
-	listen    bool                          // a subscriptions/listen, which lasts until cancelled
+	id, key   string                                         // raw id; its jsonwire.IDKey
+	exec      func(context.Context, *call) (encoder, *Error) // what the request does, under a context derived from the call
+	cancelled bool                                           // by notifications/cancelled (guarded by ss.mu): send no response
+	listen    bool                                           // a subscriptions/listen, which lasts until cancelled
+	chained   bool                                           // exec runs the interceptors (intercept.go), which spend the quota inside
 
 	meta []byte // the request's _meta object (a copy), or nil
 
@@ -230,7 +237,7 @@ func (ss *Session) dispatch(ctx context.Context, kind msgKind, env *envelope) {
 	case kindRequest:
 		ss.request(ctx, string(env.ID), env.method, env.Params)
 	case kindNotification:
-		ss.notification(env.method, env.Params)
+		ss.notification(ctx, env.method, env.Params)
 	case kindResponse:
 		ss.handleResponse(env.ID, env.Result, env.Error)
 	}
@@ -282,11 +289,20 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 }
 
 // handshake answers initialize, then lets notifications follow.
-func (ss *Session) handshake(_ context.Context, id string, params json.RawMessage) {
-	res, e := ss.initialize(params)
+func (ss *Session) handshake(ctx context.Context, id string, params json.RawMessage) {
+	var res encoder
+	var e *Error
+	if req := requestOf(ctx); req != nil {
+		res, e = ss.srv.intercepted(ctx, req, func(context.Context) (encoder, *Error) { return ss.initialize(params) })
+	} else {
+		res, e = ss.initialize(params)
+	}
 	ss.reply(id, res, e)
 	if e == nil {
 		ss.out.start() // notifications may follow the response now
+	}
+	if e == nil && ss.ready.Load() && len(ss.srv.cfg.sessionHooks) > 0 {
+		ss.sessionStarted(ctx)
 	}
 }
 
@@ -304,7 +320,21 @@ func (ss *Session) offers(c capSet, n int) bool {
 
 // notification handles a message without id. Unknown notifications are
 // ignored, as JSON-RPC requires (a notification is never answered).
-func (ss *Session) notification(method []byte, params json.RawMessage) {
+// With interceptors, they see it too (its result is ignored).
+func (ss *Session) notification(ctx context.Context, method []byte, params json.RawMessage) {
+	if ss.srv.chain != nil {
+		req := &Request{Method: string(method), Params: bytes.Clone(params)}
+		ss.describe(ctx, req)
+		ss.srv.intercepted(ctx, req, func(context.Context) (encoder, *Error) {
+			ss.handleNotification(method, params)
+			return nil, nil
+		})
+		return
+	}
+	ss.handleNotification(method, params)
+}
+
+func (ss *Session) handleNotification(method []byte, params json.RawMessage) {
 	switch string(method) {
 	case notificationInitialized:
 		// Accepted. Requests are served from the initialize response on,
@@ -440,6 +470,13 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	if mc, ok := ctx.(*modernCtx); ok {
 		c.peer, c.mrtr = mc.peer, mc.mrtr
 	}
+	if req := requestOf(ctx); req != nil {
+		c.chained = true
+		inner := c.exec
+		c.exec = func(ctx context.Context, c *call) (encoder, *Error) {
+			return ss.srv.intercepted(ctx, req, func(ctx context.Context) (encoder, *Error) { return c.spendThen(ctx, inner) })
+		}
+	}
 	c.Context, c.cancel = context.WithCancel(ctx)
 	ss.mu.Lock()
 	if ss.closed.Load() {
@@ -450,13 +487,13 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	if ss.draining {
 		ss.mu.Unlock()
 		c.cancel()
-		ss.sendError(id, errShuttingDown)
+		ss.respond(ctx, id, nil, errShuttingDown)
 		return
 	}
 	if _, dup := ss.inflight[c.key]; dup {
 		ss.mu.Unlock()
 		c.cancel()
-		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: id %s is already used by a request in flight", sanitize(id, maxQuoted)))
+		ss.respond(ctx, id, nil, errorf(CodeInvalidRequest, "invalid request: id %s is already used by a request in flight", sanitize(id, maxQuoted)))
 		return
 	}
 	ss.inflight[c.key] = c
@@ -473,7 +510,13 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 func (c *call) run() {
 	ss := c.ss
 	defer ss.wg.Done()
-	res, e := c.exec(c)
+	var res encoder
+	var e *Error
+	if c.chained {
+		res, e = c.exec(c, c)
+	} else {
+		res, e = c.spendThen(c, c.exec)
+	}
 	if c.peer != nil && c.peer.modern {
 		res, e = c.modernOutcome(res, e)
 	}
@@ -489,6 +532,18 @@ func (c *call) run() {
 	}
 }
 
+// spendThen spends the caller's quota (quota.go), then does the request's
+// work, exec. A subscriptions/listen spends none: it lasts, it does not
+// compute.
+func (c *call) spendThen(ctx context.Context, exec func(context.Context, *call) (encoder, *Error)) (encoder, *Error) {
+	if !c.listen {
+		if e := c.ss.srv.takeQuota(ctx, c.tool); e != nil {
+			return nil, e
+		}
+	}
+	return exec(ctx, c)
+}
+
 // Wait blocks until every request running in its own goroutine has returned
 // and been answered (or dropped). Call it when no more messages will be
 // handled, e.g. at end of input.
@@ -501,6 +556,7 @@ func (ss *Session) Wait() { ss.wg.Wait() }
 func (ss *Session) Close() {
 	ss.closed.Store(true)
 	ss.closeOnce.Do(func() {
+		ss.sessionEnded()
 		close(ss.done)
 		ss.tr.close() // a sender waiting on a slow stream lets go of sendGate
 	})

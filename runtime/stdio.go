@@ -48,6 +48,7 @@ func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace
 	lw := &lineWriter{w: w, ctx: run, fail: stop}
 	lw.drained.L = &lw.mu
 	ss := s.NewSession(lw.send)
+	ss.stdio = true
 	defer ss.Close()
 
 	readDone := make(chan error, 1)

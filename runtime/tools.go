@@ -47,6 +47,10 @@ type Tool struct {
 	// argument: retries get the first result (see Idempotency).
 	Idempotency *Idempotency
 
+	// RateLimit, when set, limits each caller's calls of the tool (see
+	// WithRateLimit for the server's limit, and quota.go).
+	RateLimit *RateLimit
+
 	Handler ToolHandler
 
 	generated *schemaOrigin // set for the tools of generated code (genimpl), for their tests
@@ -104,6 +108,9 @@ func (s *Server) AddTool(t Tool) {
 	}
 	if t.Meta != nil {
 		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
+	}
+	if t.RateLimit != nil && !t.RateLimit.valid() {
+		panic("runtime: " + where + ": a RateLimit needs Requests > 0 and Per > 0")
 	}
 	if t.Idempotency != nil && t.Idempotency.Key == "" {
 		panic("runtime: " + where + ": Idempotency without a Key")
@@ -167,7 +174,7 @@ func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
 // the tool's to report as an isError result (SEP-1303).
 func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMessage) {
 	if jsonwire.FirstByte(params) != '{' {
-		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: tools/call takes an object with "name" and "arguments"`))
+		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: tools/call takes an object with "name" and "arguments"`))
 		return
 	}
 	var name, args, meta []byte
@@ -181,40 +188,43 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 			meta = val
 		}
 	}); err != nil {
-		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %v", err))
+		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
 		return
 	}
 	name, ok := jsonwire.MethodBytes(name) // same shape: a JSON string
 	if !ok {
-		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
+		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
 		return
 	}
 	te := ss.srv.tools.snapshot().byKey[string(name)]
 	if te == nil {
-		ss.sendError(id, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
+		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
 		return
 	}
 	// The handler runs after the message is gone: copy what it keeps.
 	c := &call{exec: execTool, tool: te, req: CallToolRequest{Name: te.tool.Name}}
 	if !jsonwire.IsNull(args) {
 		if jsonwire.FirstByte(args) != '{' {
-			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`))
+			ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`))
 			return
 		}
 		c.req.Arguments = bytes.Clone(args)
 	}
 	if !jsonwire.IsNull(meta) {
 		if jsonwire.FirstByte(meta) != '{' {
-			ss.sendError(id, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`))
+			ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: "_meta" must be a JSON object`))
 			return
 		}
 		c.req.Meta = bytes.Clone(meta)
 		c.meta = c.req.Meta
 	}
+	decoded(ctx, &c.req)
 	ss.start(ctx, id, c)
 }
 
-func execTool(c *call) (encoder, *Error) { return c.ss.runTool(c, c.tool, &c.req) }
+func execTool(ctx context.Context, c *call) (encoder, *Error) {
+	return c.ss.runTool(ctx, c.tool, &c.req)
+}
 
 // runTool runs a call: through the idempotency store when the tool has an
 // idempotency key.

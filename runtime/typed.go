@@ -64,6 +64,9 @@ func typedHandler[In, Out any](name string, in *inputCodec, newIn func() In, fn 
 		if res, err := in.decode(name, req.Arguments, v); res != nil || err != nil {
 			return res, err
 		}
+		if res, err := checkInput(ctx, name, v); res != nil || err != nil {
+			return res, err
+		}
 		o, err := fn(ctx, v)
 		if err != nil {
 			return failed(ctx, err)

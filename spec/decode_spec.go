@@ -111,6 +111,8 @@ var serverFields = fields[*Server]{
 		decode: func(d *decoder, srv *Server, e entry) { srv.Scopes = d.scopes(e.value) }},
 	{key: "caching", doc: "Caching hints of the 2026-07-28 era (ttlMs, cacheScope): the default, and each list's.", schema: defRef("Caching"),
 		decode: func(d *decoder, srv *Server, e entry) { srv.Caching = d.caching(e.value) }},
+	{key: "rateLimit", doc: "A per-caller limit on the requests that run server code (tools/call, resources/read, prompts/get, completion/complete): a token bucket keyed on the verified subject.", schema: defRef("RateLimit"),
+		decode: func(d *decoder, srv *Server, e entry) { srv.RateLimit = d.rateLimit(e.value, "the server") }},
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {
@@ -285,6 +287,8 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.Scopes = d.scopes(e.value) }},
 	{key: "idempotency", doc: "Deduplicate retries: the runtime runs the handler once per value of the key argument and answers retries with the first result.", schema: defRef("Idempotency"),
 		decode: func(d *decoder, t *Tool, e entry) { t.Idempotency = d.idempotency(e.value, t.Name) }},
+	{key: "rateLimit", doc: "A per-caller limit on the calls of this tool (beside the server's): a token bucket keyed on the verified subject; a call over it is refused with a JSON-RPC error, 429 over HTTP.", schema: defRef("RateLimit"),
+		decode: func(d *decoder, t *Tool, e entry) { t.RateLimit = d.rateLimit(e.value, fmt.Sprintf("tool %q", t.Name)) }},
 }
 
 func (d *decoder) tool(te entry) *Tool {

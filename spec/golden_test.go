@@ -15,7 +15,7 @@ import (
 var badGolden = []string{
 	"bad_unknown_keys", "bad_duplicates", "bad_refs", "bad_constraints",
 	"bad_defaults", "bad_recursion", "bad_syntax", "bad_kinds",
-	"bad_resources", "bad_templates", "bad_prompts",
+	"bad_resources", "bad_templates", "bad_prompts", "bad_rate_limit",
 }
 
 func TestBadGolden(t *testing.T) {

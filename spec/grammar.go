@@ -129,6 +129,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "ToolAnnotations", Keys: formatKeys(toolAnnotationFields)},
 		{Name: "ToolUI", Keys: formatKeys(toolUIFields)},
 		{Name: "Idempotency", Keys: formatKeys(idempotencyFields)},
+		{Name: "RateLimit", Keys: formatKeys(rateLimitFields)},
 		{Name: "Resource", Keys: formatKeys(resourceFields)},
 		{Name: "ResourceUI", Keys: formatKeys(resourceUIFields)},
 		{Name: "AppCSP", Keys: formatKeys(cspFields)},

@@ -78,6 +78,9 @@ type Server struct {
 	Scopes Scopes
 	// Caching is `caching:`, the 2026-07-28 caching hints; nil when absent.
 	Caching *Caching
+	// RateLimit is `rateLimit:`, a per-caller limit on the requests that
+	// run server code; nil when absent.
+	RateLimit *RateLimit
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -279,6 +282,9 @@ type Tool struct {
 	// Idempotency is the `idempotency:` mapping (a key argument that
 	// deduplicates retries); nil when absent.
 	Idempotency *Idempotency
+	// RateLimit is `rateLimit:`, a per-caller limit on the tool's calls;
+	// nil when absent.
+	RateLimit *RateLimit
 
 	// Permission is what `mcpgen config` grants the tool in client
 	// settings: "allow", "ask" or "deny"; "" derives it from the

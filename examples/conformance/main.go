@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/examples/conformance/conformancemcp"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
 )
 
 func main() {
@@ -41,7 +42,9 @@ func main() {
 	defer stop()
 
 	f := &fixtures{}
-	f.srv = conformancemcp.NewServer(f, opts...)
+	telemetry, stopTelemetry := otelenv.Start(ctx, "conformance") // OTEL_* variables; none: off
+	defer stopTelemetry()
+	f.srv = conformancemcp.NewServer(f, append(opts, telemetry...)...)
 	go f.touchWatched(ctx)
 	// An event store makes SSE streams resumable (Last-Event-ID), which
 	// test_reconnection needs (SEP-1699 polling).

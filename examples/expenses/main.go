@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
 
 	"github.com/mcpgen/mcpgen/examples/expenses/expensesmcp"
 )
@@ -34,7 +35,9 @@ func main() {
 	if *noViews {
 		opts = append(opts, runtime.WithoutAppViews())
 	}
-	srv := expensesmcp.NewServer(newExplorer(sampleLedger()), opts...)
+	telemetry, stopTelemetry := otelenv.Start(ctx, "expenses") // OTEL_* variables; none: off
+	defer stopTelemetry()
+	srv := expensesmcp.NewServer(newExplorer(sampleLedger()), append(opts, telemetry...)...)
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "expenses:", err)
 		os.Exit(1)

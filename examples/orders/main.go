@@ -22,6 +22,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
 
 	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
 )
@@ -40,7 +41,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	srv := ordersmcp.NewServer(newDesk(sampleOrders()))
+	telemetry, stopTelemetry := otelenv.Start(ctx, "orders") // OTEL_* variables; none: off
+	defer stopTelemetry()
+	srv := ordersmcp.NewServer(newDesk(sampleOrders()), telemetry...)
 	if err := runtime.Serve(ctx, srv, *httpAddr, httpOpts...); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "orders:", err)
 		os.Exit(1)

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
 
 	"github.com/mcpgen/mcpgen/examples/readme/readmemcp"
 )
@@ -26,7 +27,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	srv := readmemcp.NewServer(shelf{repos: knownRepos, files: sharedFolder()})
+	telemetry, stopTelemetry := otelenv.Start(ctx, "readme") // OTEL_* variables; none: off
+	defer stopTelemetry()
+	srv := readmemcp.NewServer(shelf{repos: knownRepos, files: sharedFolder()}, telemetry...)
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "readme:", err)
 		os.Exit(1)

@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
 
 	"github.com/mcpgen/mcpgen/examples/support/supportmcp"
 )
@@ -27,7 +28,9 @@ func main() {
 	defer stop()
 
 	d := newDesk(sampleCustomers(), sampleTickets())
-	srv := supportmcp.NewServer(d)
+	telemetry, stopTelemetry := otelenv.Start(ctx, "support") // OTEL_* variables; none: off
+	defer stopTelemetry()
+	srv := supportmcp.NewServer(d, telemetry...)
 	d.srv = srv // before serving: the tools notify subscribers of the tickets they change
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "support:", err)

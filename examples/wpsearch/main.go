@@ -16,6 +16,7 @@ import (
 	"syscall"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
 
 	"github.com/mcpgen/mcpgen/examples/wpsearch/wpsearchmcp"
 )
@@ -26,7 +27,9 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
-	srv := wpsearchmcp.NewServer(library{posts: blog})
+	telemetry, stopTelemetry := otelenv.Start(ctx, "wpsearch") // OTEL_* variables; none: off
+	defer stopTelemetry()
+	srv := wpsearchmcp.NewServer(library{posts: blog}, telemetry...)
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "wpsearch:", err)
 		os.Exit(1)

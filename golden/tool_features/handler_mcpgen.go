@@ -22,22 +22,22 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// ListThings serves tool "list_things" (mcpgen.yaml:16).
+	// ListThings serves tool "list_things" (mcpgen.yaml:17).
 	//
 	// Lists things. Takes nothing, returns a list.
 	ListThings(ctx context.Context) (*ListThingsOutput, error)
 
-	// DeleteThing serves tool "delete_thing" (mcpgen.yaml:25).
+	// DeleteThing serves tool "delete_thing" (mcpgen.yaml:26).
 	//
 	// Deletes a thing.
 	DeleteThing(ctx context.Context, in *DeleteThingInput) (*runtime.CallToolResult, error)
 
-	// CountThings serves tool "count_things" (mcpgen.yaml:32).
+	// CountThings serves tool "count_things" (mcpgen.yaml:34).
 	//
 	// Counts things; the output is a bare integer.
 	CountThings(ctx context.Context) (*CountThingsOutput, error)
 
-	// Render serves tool "render" (mcpgen.yaml:35).
+	// Render serves tool "render" (mcpgen.yaml:37).
 	//
 	// Returns content blocks built by the handler.
 	Render(ctx context.Context, in *RenderInput) (*runtime.CallToolResult, error)

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
+	"time"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -41,22 +42,28 @@ const Instructions = "Use \"list_things\" first.\n" +
 	"Then act."
 
 const (
-	// ToolListThings is the name of tool "list_things" (mcpgen.yaml:16).
+	// ToolListThings is the name of tool "list_things" (mcpgen.yaml:17).
 	ToolListThings = "list_things"
 
-	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:25).
+	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:26).
 	ToolDeleteThing = "delete_thing"
 
-	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:32).
+	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:34).
 	ToolCountThings = "count_things"
 
-	// ToolRender is the name of tool "render" (mcpgen.yaml:35).
+	// ToolRender is the name of tool "render" (mcpgen.yaml:37).
 	ToolRender = "render"
 )
 
 // NewServer returns a server for h with everything the spec declares registered.
 func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
-	s := runtime.NewServer(Info(), append([]runtime.Option{runtime.WithInstructions(Instructions)}, opts...)...)
+	s := runtime.NewServer(Info(), append([]runtime.Option{
+		runtime.WithInstructions(Instructions),
+		runtime.WithRateLimit(runtime.RateLimit{
+			Per:      time.Minute,
+			Requests: 600,
+		}),
+	}, opts...)...)
 	Register(s, h)
 	return s
 }
@@ -110,6 +117,11 @@ func Register(s *runtime.Server, h Handler) {
 	"additionalProperties": false
 }`),
 			Name: ToolDeleteThing,
+			RateLimit: &runtime.RateLimit{
+				Burst:    3,
+				Per:      time.Hour,
+				Requests: 10,
+			},
 		},
 		h.DeleteThing,
 	))

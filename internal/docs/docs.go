@@ -115,6 +115,10 @@ func (w *writer) render() {
 		w.p("%s", paragraph(s.Server.Description))
 		w.p("")
 	}
+	if r := s.Server.RateLimit; r != nil {
+		w.p("**Rate limit:** %s per caller%s, over the tools, resources, prompts and completions together; over it, a request is refused (`-32005`, 429 over HTTP) until the bucket refills.", strings.Replace(rateText(r), "calls", "requests", 1), burstText(r))
+		w.p("")
+	}
 	w.contents()
 	if s.Server.Instructions != "" {
 		w.p("## Instructions")
@@ -191,6 +195,10 @@ func (w *writer) tool(t *spec.Tool) {
 			ttl = shortDuration(id.TTL)
 		}
 		w.p("**Idempotent by** `%s`: the handler runs once per value; retries within %s get the first successful result, and the same value with other arguments is refused.", id.Key, ttl)
+		w.p("")
+	}
+	if r := t.RateLimit; r != nil {
+		w.p("**Rate limit:** %s per caller%s; over it, a call is refused (`-32005`, 429 over HTTP) until the bucket refills.", rateText(r), burstText(r))
 		w.p("")
 	}
 	if scopes := w.s.ToolScopes(t); len(scopes) > 0 {
@@ -919,4 +927,17 @@ func (w *writer) appFields(r *spec.Resource) {
 	if u.Domain != "" {
 		w.p("- domain: %s", code(u.Domain))
 	}
+}
+
+// rateText is a rate limit as read: "5 calls per 1m".
+func rateText(r *spec.RateLimit) string {
+	return fmt.Sprintf("%d calls per %s", r.Requests, shortDuration(r.Per))
+}
+
+// burstText is the burst of a rate limit, when it is not the default.
+func burstText(r *spec.RateLimit) string {
+	if r.Burst == 0 || r.Burst == r.Requests {
+		return ""
+	}
+	return fmt.Sprintf(" (at most %d at once)", r.Burst)
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
+	"time"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -312,7 +313,11 @@ func Register(s *runtime.Server, h Handler) {
 	],
 	"additionalProperties": false
 }`),
-			Name:   ToolRefundOrder,
+			Name: ToolRefundOrder,
+			RateLimit: &runtime.RateLimit{
+				Per:      time.Minute,
+				Requests: 5,
+			},
 			Scopes: []string{"orders:read", "orders:refund"},
 			Title:  "Refund an order",
 		},

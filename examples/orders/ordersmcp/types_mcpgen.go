@@ -121,7 +121,7 @@ type CreateNoteOutput struct {
 	Notes int64 `json:"notes" jsonschema:"minimum=1" jsonschema_description:"How many notes the order has now."`
 }
 
-// RefundOrderInput is the input of tool "refund_order" (mcpgen.yaml:85).
+// RefundOrderInput is the input of tool "refund_order" (mcpgen.yaml:88).
 type RefundOrderInput struct {
 	OrderID OrderID                `json:"order_id" jsonschema_description:"An order id such as A-1042."`
 	Reason  RefundOrderInputReason `json:"reason"`
@@ -133,7 +133,7 @@ type RefundOrderInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"format=uuid" jsonschema_description:"A UUID you choose; retries reuse it."`
 }
 
-// RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:87).
+// RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:90).
 type RefundOrderInputReason string
 
 const (

@@ -1,0 +1,134 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+func limitedServer(opts ...runtime.Option) *runtime.Server {
+	srv := runtime.NewServer(testInfo(), opts...)
+	t := echoTool("search")
+	t.RateLimit = &runtime.RateLimit{Requests: 3, Per: time.Hour}
+	srv.AddTool(t)
+	srv.AddTool(echoTool("free"))
+	return srv
+}
+
+// Over stdio: the call after the limit is a JSON-RPC error saying when to
+// retry; other tools are not limited.
+func TestToolRateLimitStdio(t *testing.T) {
+	c := serve(t, limitedServer())
+	c.initialize()
+	for range 3 {
+		c.callTool("search", nil)
+	}
+	r := c.request("tools/call", map[string]any{"name": "search"})
+	if r.Error == nil || r.Error.Code != runtime.CodeRateLimited || !strings.Contains(r.Error.Message, `rate limited: 3 requests per 1h0m0s to tool "search" are allowed; retry in`) {
+		t.Fatalf("4th call: %+v", r.Error)
+	}
+	var data struct{ RetryAfterSeconds int }
+	if json.Unmarshal(r.Error.Data, &data); data.RetryAfterSeconds < 1000 || data.RetryAfterSeconds > 1200 {
+		t.Errorf("retryAfterSeconds %d, want about 1200 (a token every 20 min)", data.RetryAfterSeconds)
+	}
+	for range 5 {
+		c.callTool("free", nil)
+	}
+}
+
+// asUsers serves srv over HTTP to the user named in the URL's ?user=, a
+// verified subject as an authorization middleware would set it.
+func asUsers(srv *runtime.Server) http.Handler {
+	h := srv.HTTPHandler()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if u := r.URL.Query().Get("user"); u != "" {
+			r = r.WithContext(runtime.ContextWithAuth(r.Context(), &runtime.AuthInfo{Subject: u, Issuer: "https://issuer.test"}))
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// peerAs is a new HTTP session of user on h.
+func peerAs(t *testing.T, h http.Handler, user string) *httpPeer {
+	p := serveHTTPHandler(t, h)
+	p.url += "?user=" + user
+	p.initialize(`{}`)
+	return p
+}
+
+// refused checks that a call of tool is refused with 429 and Retry-After.
+func refused(t *testing.T, p *httpPeer, tool string) {
+	t.Helper()
+	resp, _ := p.call("tools/call", `{"name":"`+tool+`"}`)
+	msgs := readAll(t, resp)
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("%d, Retry-After %q, %v", resp.StatusCode, resp.Header.Get("Retry-After"), msgs)
+	}
+	if r := parse(t, msgs[0].Data); r.Error == nil || r.Error.Code != runtime.CodeRateLimited {
+		t.Fatalf("%s", msgs[0].Data)
+	}
+}
+
+// Over HTTP: 429 with Retry-After; another subject is unaffected; a new
+// session of the same subject does not reset its bucket.
+func TestToolRateLimitHTTPPerSubject(t *testing.T) {
+	h := asUsers(limitedServer())
+	alice := peerAs(t, h, "alice")
+	for range 3 {
+		alice.result("tools/call", `{"name":"search"}`)
+	}
+	refused(t, alice, "search")
+	bob := peerAs(t, h, "bob")
+	bob.result("tools/call", `{"name":"search"}`)
+	again := peerAs(t, h, "alice") // re-initialized: same subject, same bucket
+	refused(t, again, "search")
+}
+
+// The server's limit counts every request that runs server code; without
+// a verified subject, WithQuotaKey names the caller.
+func TestServerRateLimitWithKey(t *testing.T) {
+	srv := limitedServer(runtime.WithRateLimit(runtime.RateLimit{Requests: 2, Per: time.Minute}),
+		runtime.WithQuotaKey(func(ctx context.Context) string { return runtime.RequestHeader(ctx).Get("X-Tenant") }))
+	srv.AddResource(runtime.Resource{URI: "test://a", Name: "a", Handler: func(_ context.Context, req *runtime.ReadResourceRequest) (*runtime.ReadResourceResult, error) {
+		return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{URI: req.URI, Text: "A"}}}, nil
+	}})
+	p := serveHTTP(t, srv)
+	p.initialize(`{}`)
+	call := func(method, params, tenant string) int {
+		resp, _ := p.call(method, params, "X-Tenant", tenant)
+		readAll(t, resp)
+		return resp.StatusCode
+	}
+	if s := call("tools/call", `{"name":"free"}`, "acme"); s != http.StatusOK {
+		t.Fatalf("1st: %d", s)
+	}
+	if s := call("resources/read", `{"uri":"test://a"}`, "acme"); s != http.StatusOK {
+		t.Fatalf("2nd: %d", s)
+	}
+	if s := call("tools/call", `{"name":"free"}`, "acme"); s != http.StatusTooManyRequests {
+		t.Fatalf("3rd: %d", s)
+	}
+	if s := call("tools/call", `{"name":"free"}`, "globex"); s != http.StatusOK {
+		t.Fatalf("another tenant: %d", s)
+	}
+	if s := call("tools/list", ``, "acme"); s != http.StatusOK { // lists run no server code
+		t.Fatalf("tools/list: %d", s)
+	}
+}
+
+// Interceptors see a refusal like any error.
+func TestRateLimitSeenByInterceptors(t *testing.T) {
+	rec := &recorder{}
+	c := serve(t, limitedServer(runtime.WithInterceptors(rec.intercept), runtime.WithRateLimit(runtime.RateLimit{Requests: 1, Per: time.Minute})))
+	c.initialize()
+	c.callTool("free", nil)
+	c.request("tools/call", map[string]any{"name": "free"})
+	if got := rec.last(); !strings.Contains(got.Err, "jsonrpc error -32005: rate limited: 1 requests per 1m0s to this server") {
+		t.Errorf("%+v", got)
+	}
+}
