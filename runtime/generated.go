@@ -56,6 +56,9 @@ func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall)
 		if res, err := codec.decode(name, req.Arguments, v); res != nil || err != nil {
 			return res, err
 		}
+		if res, err := checkInput(ctx, name, v); res != nil || err != nil {
+			return res, err
+		}
 		o, err := call.Call(ctx, v)
 		if err != nil {
 			return failed(ctx, err)
