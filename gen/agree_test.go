@@ -15,6 +15,7 @@ import (
 	"github.com/mcpgen/mcpgen/examples/wpsearch/wpsearchmcp"
 	"github.com/mcpgen/mcpgen/golden/apps"
 	"github.com/mcpgen/mcpgen/golden/collections"
+	"github.com/mcpgen/mcpgen/golden/consts"
 	"github.com/mcpgen/mcpgen/golden/defaults"
 	"github.com/mcpgen/mcpgen/golden/idempotency"
 	"github.com/mcpgen/mcpgen/golden/minimal"
@@ -43,6 +44,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/numbers/mcpgen.yaml":       func(s *runtime.Server) { numbers.Register(s, numbers.UnimplementedHandler{}) },
 	"../golden/collections/mcpgen.yaml":   func(s *runtime.Server) { collections.Register(s, collections.UnimplementedHandler{}) },
 	"../golden/objects/mcpgen.yaml":       func(s *runtime.Server) { objects.Register(s, objects.UnimplementedHandler{}) },
+	"../golden/consts/mcpgen.yaml":        func(s *runtime.Server) { consts.Register(s, consts.UnimplementedHandler{}) },
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/defaults/mcpgen.yaml":      func(s *runtime.Server) { defaults.Register(s, defaults.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },

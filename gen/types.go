@@ -346,6 +346,10 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 	}
 	switch d.kind {
 	case declEnum:
+		if s.Const {
+			set("Const", enumLiteral(s.Kind, s.Enum[0]))
+			break
+		}
 		set("Enum", jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
 			for _, v := range s.Enum {
 				gr.Add(enumLiteral(s.Kind, v))

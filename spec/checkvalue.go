@@ -338,6 +338,9 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		}
 		return fail("%s is %s, not %s", render(x, 40), jsonPhrase(x), kindPhrase(jsonKind(s.Kind)))
 	}
+	if c.withEnum && s.Const && len(s.Enum) == 1 && !c.inEnum(s, x) {
+		return fail("%s is not the const value %s", render(x, 40), s.Enum[0].JSON)
+	}
 	if c.withEnum && len(s.Enum) > 0 && !c.inEnum(s, x) {
 		var vals []string
 		for i, e := range s.Enum {

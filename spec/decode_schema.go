@@ -47,7 +47,6 @@ func keyDomain(key string) string {
 // unsupportedHints answer the JSON Schema keys people reach for that the spec
 // language spells differently.
 var unsupportedHints = map[string]string{
-	"const":       "; use enum with a single value",
 	"$defs":       "; put named types under types: and use $ref: Name",
 	"definitions": "; put named types under types: and use $ref: Name",
 }
@@ -165,6 +164,12 @@ func init() {
 					d.errorf(posOf(v), "enum must not be empty")
 				}
 			}),
+		schemaField("const", applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}, "The one allowed value: a string, integer or number (JSON Schema's const). A named Go type with one constant.", `{}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if val, ok := d.value(v); ok {
+					sd.Enum, sd.Const = []*Value{val}, true
+				}
+			}),
 		schemaField("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Pattern, _ = d.str(v, "pattern") }),
 		schemaField("format", toStrings, "Strings: a JSON Schema format, such as email, uri, uuid or date-time.", stringSchema,
@@ -253,6 +258,9 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 	var unknown []entry
 	decodeMapping(d, m, sd, schemaFields, func(e entry) { unknown = append(unknown, e) })
 	typ, apSchema, apBool := sd.typ, sd.apSchema, sd.apBool
+	if s.Fields["const"] != (Pos{}) && s.Fields["enum"] != (Pos{}) {
+		d.errorf(s.Fields["const"], "const and enum both give the allowed values; keep one")
+	}
 
 	s.Kind = d.kind(s, typ, apSchema, assume)
 	if s.Kind == "" {
@@ -323,7 +331,7 @@ func (d *decoder) kind(s *Schema, typ *entry, apSchema *Schema, assume Kind) Kin
 		return KindArray
 	case s.Fields["values"] != (Pos{}):
 		return KindMap
-	case s.Fields["enum"] != (Pos{}):
+	case s.Fields["enum"] != (Pos{}) || s.Fields["const"] != (Pos{}):
 		if k := enumKind(s.Enum); k != "" {
 			return k
 		}
@@ -399,7 +407,7 @@ func guessType(s *Schema) string {
 	var guess []string
 	for _, k := range typeNames {
 		for _, key := range kindKeys(Kind(k)) {
-			if key != "enum" && s.Fields[key] != (Pos{}) {
+			if key != "enum" && key != "const" && s.Fields[key] != (Pos{}) {
 				guess = append(guess, k)
 				break
 			}

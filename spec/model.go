@@ -168,6 +168,9 @@ type Schema struct {
 	Examples []*Value
 	// Enum lists the allowed values of a string, integer or number.
 	Enum []*Value
+	// Const says the schema was written `const: X`: Enum holds X alone,
+	// and the JSON Schema says "const" as written, not "enum".
+	Const bool
 
 	// MCPHeader is `x-mcp-header`: on a string, integer or boolean property
 	// of a tool's input, the name of the HTTP header (Mcp-Param-{name})

@@ -78,7 +78,8 @@ func presentKeys(s *Schema) []string {
 	}
 	add("$ref", s.Ref != "")
 	add("goType", s.GoType != nil)
-	add("enum", s.Enum != nil)
+	add("enum", s.Enum != nil && !s.Const)
+	add("const", s.Const)
 	add("pattern", s.Pattern != "")
 	add("format", s.Format != "")
 	add("minLength", s.MinLength != nil)
@@ -158,7 +159,7 @@ func (v *validator) schemaSelf(s *Schema) {
 	v.lengths(s, "minLength", s.MinLength, "maxLength", s.MaxLength, misplaced)
 	v.lengths(s, "minItems", s.MinItems, "maxItems", s.MaxItems, misplaced)
 	v.bounds(s, misplaced)
-	if !misplaced["enum"] {
+	if !misplaced["enum"] && !misplaced["const"] {
 		v.enum(s)
 	}
 	if s.Default != nil {
@@ -345,7 +346,11 @@ func (v *validator) enum(s *Schema) {
 		if e == nil {
 			continue
 		}
-		x, ok := v.value(s, e, "enum value", false)
+		what := "enum value"
+		if s.Const {
+			what = "const value"
+		}
+		x, ok := v.value(s, e, what, false)
 		if !ok {
 			continue
 		}

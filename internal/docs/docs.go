@@ -400,7 +400,9 @@ func (w *writer) typeText(s *spec.Schema) string {
 // constraints lists what a schema says beyond its type, in words.
 func (w *writer) constraints(s *spec.Schema) []string {
 	var c []string
-	if len(s.Enum) > 0 {
+	if s.Const && len(s.Enum) == 1 {
+		c = append(c, "always "+code(valueText(s.Enum[0])))
+	} else if len(s.Enum) > 0 {
 		var vals []string
 		for _, v := range s.Enum {
 			vals = append(vals, code(valueText(v)))

@@ -154,7 +154,10 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 			add(kv.k, json.RawMessage(*kv.v))
 		}
 	}
-	if len(s.Enum) > 0 {
+	switch {
+	case s.Const && len(s.Enum) == 1:
+		add("const", json.RawMessage(s.Enum[0].JSON))
+	case len(s.Enum) > 0:
 		add("enum", jsonValues(s.Enum))
 	}
 	if s.Default != nil {
