@@ -31,6 +31,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
+	"github.com/mcpgen/mcpgen/golden/unions"
 	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/spec"
@@ -45,6 +46,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/collections/mcpgen.yaml":   func(s *runtime.Server) { collections.Register(s, collections.UnimplementedHandler{}) },
 	"../golden/objects/mcpgen.yaml":       func(s *runtime.Server) { objects.Register(s, objects.UnimplementedHandler{}) },
 	"../golden/consts/mcpgen.yaml":        func(s *runtime.Server) { consts.Register(s, consts.UnimplementedHandler{}) },
+	"../golden/unions/mcpgen.yaml":        func(s *runtime.Server) { unions.Register(s, unions.UnimplementedHandler{}) },
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/defaults/mcpgen.yaml":      func(s *runtime.Server) { defaults.Register(s, defaults.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },

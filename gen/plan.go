@@ -42,6 +42,7 @@ const (
 	declSlice                  // type X []T
 	declMap                    // type X map[string]T
 	declAlias                  // type X = T (any, Go types: no methods can be declared)
+	declUnion                  // type X struct{ A *A; B *B } with exactly one field set
 )
 
 type decl struct {
@@ -58,6 +59,18 @@ type decl struct {
 	what   string
 	fields []*field        // declStruct
 	consts []*enumConstant // declEnum
+	// declUnion: one field per variant, and the property whose const
+	// value tells the variants apart ("" when none does).
+	variants      []*unionVariant
+	discriminator string
+}
+
+// unionVariant is one variant of a union, a pointer field of its struct.
+type unionVariant struct {
+	name   string // Go field name
+	schema *spec.Schema
+	// tag is the discriminator's value for this variant, as compact JSON.
+	tag string
 }
 
 type field struct {
@@ -354,6 +367,8 @@ func (p *plan) describe(t taker) string {
 
 func kindOfDecl(s *spec.Schema) declKind {
 	switch {
+	case s.Kind == spec.KindUnion:
+		return declUnion
 	case len(s.Enum) > 0:
 		return declEnum
 	case s.Kind == spec.KindObject:
@@ -405,6 +420,8 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool, item string
 		if s.Values != nil {
 			p.planPart(owner+"Value", s.Values, fmt.Sprintf("the values of %s", owner), false, origin{s.Values.Pos, item})
 		}
+	case spec.KindUnion:
+		p.planUnion(owner, s, item)
 	}
 	if d := p.declOf[s]; d != nil && d.kind == declEnum && isDecl {
 		p.planConstants(d)
@@ -419,7 +436,12 @@ func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool, 
 	if s == nil {
 		return
 	}
-	declared := s.Kind == spec.KindObject || len(s.Enum) > 0 || (!isField && needsDecl(s))
+	if only := soleVariant(s); only != nil {
+		// anyOf: [T, {type: null}] is a nullable T in Go: no union type.
+		p.planPart(name, only, what, isField, o)
+		return
+	}
+	declared := s.Kind == spec.KindObject || s.Kind == spec.KindUnion || len(s.Enum) > 0 || (!isField && needsDecl(s))
 	switch {
 	case declared:
 		if p.declare(name, s, s.Pos, o, what) != nil {

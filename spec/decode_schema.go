@@ -11,6 +11,10 @@ import (
 // typeNames are the values `type:` accepts, in the reference's order.
 var typeNames = []string{"string", "integer", "number", "boolean", "array", "object", "map", "any"}
 
+// listTypes are the types a list of types may hold (`type: [string,
+// number, null]`): a union of scalars, nullable when null is among them.
+var listTypes = []string{"string", "integer", "number", "boolean", "null"}
+
 // validKeys are the keys a schema of kind k may hold, in table order.
 func validKeys(k Kind) []string {
 	var keys []string
@@ -83,6 +87,7 @@ var (
 	toNumbers = applies{[]Kind{KindInteger, KindNumber}, "integers and numbers"}
 	toArrays  = applies{[]Kind{KindArray}, "arrays"}
 	toObjects = applies{[]Kind{KindObject}, "objects"}
+	toUnions  = applies{[]Kind{KindUnion}, "unions"}
 )
 
 // schemaKeys are the keys of a schema, in the reference's order, and
@@ -116,15 +121,15 @@ func numberField(key, doc, schema string, into func(*Schema) **Number) schemaKey
 
 func init() {
 	const number = `{"type":"number"}`
-	var typed []Kind // every kind but $ref and goType
+	typed := []Kind{KindUnion} // every kind but $ref and goType (a union by a list of types)
 	for _, t := range typeNames {
 		typed = append(typed, Kind(t))
 	}
 	schemaKeys = []schemaKey{
 		// type is read once every key is, as what it means can depend on
 		// them (object with an additionalProperties schema is a map).
-		schemaField("type", applies{typed, "schemas without $ref or goType"}, "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value.",
-			stringEnum(typeNames), func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.typ = &entry{key: "type", value: v} }),
+		schemaField("type", applies{typed, "schemas without $ref or goType"}, "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value. A list of scalar types ([string, number]) is a union of them; null in the list allows null.",
+			`{"oneOf":[`+stringEnum(typeNames)+`,{"type":"array","minItems":1,"uniqueItems":true,"items":`+stringEnum(listTypes)+`}]}`, func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.typ = &entry{key: "type", value: v} }),
 		schemaField("$ref", applies{[]Kind{KindRef}, "$ref schemas"}, "The name of a type under types: (not a JSON pointer). Recursion is allowed through an array, a map or nullable.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				s := sd.Schema
@@ -216,6 +221,10 @@ func init() {
 			}),
 		schemaField("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Values = d.schema(v, "values") }),
+		schemaField("anyOf", toUnions, "A union: the value matches at least one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", `{"type":"array","minItems":1,"items":{"$ref":"#/$defs/Schema"}}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionAnyOf) }),
+		schemaField("oneOf", toUnions, "A union: the value matches exactly one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", `{"type":"array","minItems":1,"items":{"$ref":"#/$defs/Schema"}}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionOneOf) }),
 		schemaField("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
 			`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
@@ -317,6 +326,13 @@ func (d *decoder) kind(s *Schema, typ *entry, apSchema *Schema, assume Kind) Kin
 		return KindRef // a goType beside it is refused by the validator
 	case s.Fields["goType"] != (Pos{}):
 		return KindGoType
+	case s.UnionKeyword == UnionAnyOf || s.UnionKeyword == UnionOneOf:
+		if typ != nil {
+			d.errorf(s.Fields["type"], "type cannot be used beside %s; give each variant its type", s.UnionKeyword)
+		}
+		return KindUnion
+	case typ != nil && deref(typ.value).Kind == yaml.SequenceNode:
+		return d.typeList(s, typ.value)
 	case typ != nil:
 		k := d.typeName(typ.value)
 		if k == KindObject && apSchema != nil && len(s.Properties) == 0 && s.Fields["properties"] == (Pos{}) {
@@ -346,13 +362,89 @@ func (d *decoder) kind(s *Schema, typ *entry, apSchema *Schema, assume Kind) Kin
 	return ""
 }
 
+// variants decodes the list of an anyOf or oneOf. A {type: null} variant
+// is not a schema of the model: it makes the union nullable, spelled as
+// written.
+func (d *decoder) variants(s *Schema, n *yaml.Node, keyword string) {
+	if s.UnionKeyword != "" {
+		d.errorf(posOf(n), "anyOf and oneOf cannot both be used; a union is one of them")
+		return
+	}
+	s.UnionKeyword = keyword
+	items, ok := d.list(n, keyword)
+	if !ok {
+		return
+	}
+	if len(items) == 0 {
+		d.errorf(posOf(n), "%s must list at least one schema", keyword)
+	}
+	for i, item := range items {
+		if isNullSchema(item) {
+			if s.Nullable {
+				d.errorf(posOf(item), "%s lists {type: null} twice", keyword)
+			}
+			s.Nullable, s.NullSpelling, s.NullAt = true, keyword, i
+			continue
+		}
+		s.Variants = append(s.Variants, d.schema(item, fmt.Sprintf("variant %d of %s", i+1, keyword)))
+	}
+	if len(s.Variants) == 0 && len(items) > 0 {
+		d.errorf(posOf(n), "%s needs a variant besides {type: null}", keyword)
+	}
+}
+
+// isNullSchema reports whether n is the mapping {type: null}.
+func isNullSchema(n *yaml.Node) bool {
+	m := deref(n)
+	if m.Kind != yaml.MappingNode || len(m.Content) != 2 {
+		return false
+	}
+	k, v := deref(m.Content[0]), deref(m.Content[1])
+	return k.Value == "type" && (isNull(v) || v.Value == "null")
+}
+
+// typeList reads `type: [string, number, null]`: one type and null is that
+// type, nullable; several are a union of scalars. The JSON Schema repeats the
+// list as written.
+func (d *decoder) typeList(s *Schema, n *yaml.Node) Kind {
+	seen := map[string]bool{}
+	for i, item := range deref(n).Content {
+		v := deref(item)
+		name := v.Value
+		if isNull(v) {
+			name = "null"
+		}
+		switch {
+		case v.Kind != yaml.ScalarNode || !slices.Contains(listTypes, name):
+			d.errorf(posOf(item), "a list of types takes %s; write other unions with anyOf", joinList(listTypes, "and"))
+			return ""
+		case seen[name]:
+			d.errorf(posOf(item), "type %s is listed twice", name)
+			return ""
+		case name == "null":
+			s.Nullable, s.NullSpelling, s.NullAt = true, UnionTypeList, i
+		default:
+			s.Variants = append(s.Variants, &Schema{Pos: posOf(item), Kind: Kind(name)})
+		}
+		seen[name] = true
+	}
+	switch len(s.Variants) {
+	case 0:
+		d.errorf(posOf(n), "type must list a type besides null")
+		return ""
+	case 1:
+		k := s.Variants[0].Kind
+		s.Variants = nil
+		return k
+	}
+	s.UnionKeyword = UnionTypeList
+	return KindUnion
+}
+
 // typeName reads the value of `type:`.
 func (d *decoder) typeName(n *yaml.Node) Kind {
 	v := deref(n)
 	switch {
-	case v.Kind == yaml.SequenceNode:
-		d.errorf(posOf(n), "type must be a single type; to allow null, add nullable: true")
-		return ""
 	case isNull(v) || v.Value == "null":
 		d.errorf(posOf(n), "type cannot be null; to allow null, add nullable: true")
 		return ""

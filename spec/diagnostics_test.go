@@ -328,7 +328,7 @@ tools:
   C: {minLength: 3}
   D: {type: strng}
   E: {type: A}
-  F: {type: [string, "null"]}
+  F: {type: [string, array]}
   G: {type: integer, Minimum: 3}
 `,
 		want: []string{
@@ -337,7 +337,7 @@ tools:
 			`mcpgen.yaml:7:6: cannot tell the type; add type: string`,
 			`mcpgen.yaml:8:13: unknown type "strng"; did you mean "string"?`,
 			`mcpgen.yaml:9:13: type "A" is a named type; write $ref: A`,
-			`mcpgen.yaml:10:13: type must be a single type; to allow null, add nullable: true`,
+			`mcpgen.yaml:10:22: a list of types takes string, integer, number, boolean and null; write other unions with anyOf`,
 			`mcpgen.yaml:11:22: unknown key "Minimum" in integer schema; did you mean "minimum"?`,
 		},
 	},

@@ -144,6 +144,16 @@ const (
 	KindRef Kind = "ref"
 	// KindGoType refers to an existing Go type (goType: "import/path.Name").
 	KindGoType Kind = "go"
+	// KindUnion is one of several schemas (Variants): written `anyOf:`,
+	// `oneOf:` or as a list of types (`type: [string, number]`).
+	KindUnion Kind = "union"
+)
+
+// The ways a union is written, which its JSON Schema repeats.
+const (
+	UnionAnyOf    = "anyOf"
+	UnionOneOf    = "oneOf"
+	UnionTypeList = "type"
 )
 
 // Schema is a type in the spec's type system. Constraints that do not apply
@@ -163,6 +173,12 @@ type Schema struct {
 	Description string
 	// Nullable allows JSON null besides the Kind.
 	Nullable bool
+	// NullSpelling is how the JSON Schema says null, as the spec wrote it:
+	// "" for `nullable: true` ({"oneOf":[T,{"type":"null"}]}), UnionAnyOf
+	// or UnionOneOf for a {type: null} variant (at NullAt among the
+	// variants), UnionTypeList for "null" in a list of types (at NullAt).
+	NullSpelling string
+	NullAt       int
 	// Default and Examples are JSON values written in YAML.
 	Default  *Value
 	Examples []*Value
@@ -204,6 +220,12 @@ type Schema struct {
 
 	// Maps: the schema of every value.
 	Values *Schema
+
+	// Unions: the variants in the order written (a {type: null} variant
+	// is not one: it makes the union Nullable), and how the union was
+	// written (UnionAnyOf, UnionOneOf or UnionTypeList).
+	Variants     []*Schema
+	UnionKeyword string
 
 	// Fields lists the keys present in the schema's YAML mapping with their
 	// positions, for diagnostics that point at a key.

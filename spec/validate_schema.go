@@ -46,6 +46,9 @@ func (v *validator) schema(s *Schema) {
 	if s.Values != nil {
 		v.schema(s.Values)
 	}
+	for _, variant := range s.Variants {
+		v.schema(variant)
+	}
 }
 
 // keyPos is the position of key in s (the key itself), else of s.
@@ -96,13 +99,14 @@ func presentKeys(s *Schema) []string {
 	add("properties", s.Properties != nil)
 	add("additionalProperties", s.AdditionalProperties)
 	add("values", s.Values != nil)
+	add(s.UnionKeyword, s.UnionKeyword == UnionAnyOf || s.UnionKeyword == UnionOneOf)
 	add("x-mcp-header", s.MCPHeader != "")
 	return keys
 }
 
 // schemaSelf checks s itself, not the schemas inside it.
 func (v *validator) schemaSelf(s *Schema) {
-	if !slices.Contains(typeNames, string(s.Kind)) && s.Kind != KindRef && s.Kind != KindGoType {
+	if !slices.Contains(typeNames, string(s.Kind)) && s.Kind != KindRef && s.Kind != KindGoType && s.Kind != KindUnion {
 		v.errorf(s.Pos, "unknown schema kind %q", s.Kind)
 		return
 	}

@@ -388,6 +388,16 @@ func (w *writer) typeText(s *spec.Schema) string {
 		t = "array of " + w.typeText(s.Items)
 	case spec.KindMap:
 		t = "map of " + w.typeText(s.Values)
+	case spec.KindUnion:
+		var variants []string
+		for _, v := range s.Variants {
+			variants = append(variants, w.typeText(v))
+		}
+		if s.UnionKeyword == spec.UnionOneOf {
+			t = "exactly one of " + strings.Join(variants, ", ")
+		} else {
+			t = strings.Join(variants, " or ")
+		}
 	default:
 		t = code(string(s.Kind))
 	}

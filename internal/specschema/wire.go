@@ -101,7 +101,25 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 		add("x-go-type", s.GoType.ImportPath+"."+s.GoType.Name)
 	case spec.KindAny:
 	case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
+		if s.NullSpelling == spec.UnionTypeList {
+			add("type", withNull(s, []any{string(s.Kind)}, "null"))
+			break
+		}
 		add("type", string(s.Kind))
+	case spec.KindUnion:
+		var variants []any
+		for _, v := range s.Variants {
+			if s.UnionKeyword == spec.UnionTypeList {
+				variants = append(variants, string(v.Kind))
+			} else {
+				variants = append(variants, w.schema(v))
+			}
+		}
+		if s.UnionKeyword == spec.UnionTypeList {
+			add("type", withNull(s, variants, "null"))
+		} else {
+			add(s.UnionKeyword, withNull(s, variants, object{{"type", "null"}}))
+		}
 	case spec.KindArray:
 		add("type", "array")
 		if s.Items != nil {
@@ -169,10 +187,20 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 	if s.MCPHeader != "" { // a jsonschema_extras tag: reflection puts it last
 		add("x-mcp-header", s.MCPHeader)
 	}
-	if s.Nullable {
+	if s.Nullable && s.NullSpelling == "" {
 		return object{{"oneOf", []object{o, {{"type", "null"}}}}}
 	}
 	return o
+}
+
+// withNull puts null among a union's variants where the spec wrote it, when
+// it was written there (not as nullable: true).
+func withNull(s *spec.Schema, variants []any, null any) []any {
+	if !s.Nullable || s.NullSpelling == "" {
+		return variants
+	}
+	at := min(max(s.NullAt, 0), len(variants))
+	return append(variants[:at:at], append([]any{null}, variants[at:]...)...)
 }
 
 func jsonValues(vs []*spec.Value) []json.RawMessage {
