@@ -21,6 +21,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/minimal"
 	"github.com/mcpgen/mcpgen/golden/modern_era"
 	"github.com/mcpgen/mcpgen/golden/naming"
+	"github.com/mcpgen/mcpgen/golden/nullable"
 	"github.com/mcpgen/mcpgen/golden/numbers"
 	"github.com/mcpgen/mcpgen/golden/objects"
 	"github.com/mcpgen/mcpgen/golden/prompts"
@@ -47,6 +48,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/objects/mcpgen.yaml":       func(s *runtime.Server) { objects.Register(s, objects.UnimplementedHandler{}) },
 	"../golden/consts/mcpgen.yaml":        func(s *runtime.Server) { consts.Register(s, consts.UnimplementedHandler{}) },
 	"../golden/unions/mcpgen.yaml":        func(s *runtime.Server) { unions.Register(s, unions.UnimplementedHandler{}) },
+	"../golden/nullable/mcpgen.yaml":      func(s *runtime.Server) { nullable.Register(s, nullable.UnimplementedHandler{}) },
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/defaults/mcpgen.yaml":      func(s *runtime.Server) { defaults.Register(s, defaults.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },

@@ -8,7 +8,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpgen/mcpgen/golden/consts"
+	"github.com/mcpgen/mcpgen/golden/nullable"
 	"github.com/mcpgen/mcpgen/golden/unions"
+	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // TestUnionsRoundTrip marshals a value of every variant of the generated
@@ -39,6 +41,11 @@ func TestUnionsRoundTrip(t *testing.T) {
 			`{"type":"image","data":"AA==","mimeType":"image/png"}`},
 		{"choice by name", &unions.PickInputChoice{Object: &unions.PickInputChoiceObject{Name: "x"}}, `{"name":"x"}`},
 		{"choice by id", &unions.PickInputChoice{Object2: &unions.PickInputChoiceObject2{ID: 3}}, `{"id":3}`},
+		{"nullable note null", &nullable.AnnotateInput{}, `{"note":null}`},
+		{"nullable every spelling", &nullable.AnnotateInput{Note: &str, Count: runtime.Some[*int64](&zero),
+			Filter: runtime.Some(&nullable.Filter{Field: "f"}), Point: runtime.Some(&nullable.AnnotateInputPoint{X: 1, Y: 2}),
+			Either: runtime.Some(&nullable.AnnotateInputEither{Boolean: &yes}), Legacy: runtime.Some[*string](nil)},
+			`{"note":"abc","count":7,"filter":{"field":"f"},"point":{"x":1,"y":2},"either":true,"legacy":null}`},
 		{"const input", &consts.DrawInput{Kind: consts.KindShape, Version: consts.DrawInputVersionN2}, `{"kind":"shape","version":2}`},
 	}
 	for _, c := range cases {
@@ -112,6 +119,8 @@ func newLike(v any) any {
 		return &unions.SearchOutputContentItem{}
 	case *unions.PickInputChoice:
 		return &unions.PickInputChoice{}
+	case *nullable.AnnotateInput:
+		return &nullable.AnnotateInput{}
 	case *consts.DrawInput:
 		return &consts.DrawInput{}
 	}

@@ -15,6 +15,10 @@ var typeNames = []string{"string", "integer", "number", "boolean", "array", "obj
 // number, null]`): a union of scalars, nullable when null is among them.
 var listTypes = []string{"string", "integer", "number", "boolean", "null"}
 
+// variantsSchema is the JSON Schema of the list of an anyOf or oneOf: schemas,
+// or {type: null}.
+const variantsSchema = `{"type":"array","minItems":1,"items":{"anyOf":[{"$ref":"#/$defs/Schema"},{"type":"object","properties":{"type":{"enum":[null,"null"]}},"required":["type"],"additionalProperties":false}]}}`
+
 // validKeys are the keys a schema of kind k may hold, in table order.
 func validKeys(k Kind) []string {
 	var keys []string
@@ -221,9 +225,9 @@ func init() {
 			}),
 		schemaField("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Values = d.schema(v, "values") }),
-		schemaField("anyOf", toUnions, "A union: the value matches at least one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", `{"type":"array","minItems":1,"items":{"$ref":"#/$defs/Schema"}}`,
+		schemaField("anyOf", toUnions, "A union: the value matches at least one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionAnyOf) }),
-		schemaField("oneOf", toUnions, "A union: the value matches exactly one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", `{"type":"array","minItems":1,"items":{"$ref":"#/$defs/Schema"}}`,
+		schemaField("oneOf", toUnions, "A union: the value matches exactly one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionOneOf) }),
 		schemaField("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
 			`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`,
