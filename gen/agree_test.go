@@ -24,6 +24,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/nullable"
 	"github.com/mcpgen/mcpgen/golden/numbers"
 	"github.com/mcpgen/mcpgen/golden/objects"
+	openobjects "github.com/mcpgen/mcpgen/golden/open_objects"
 	"github.com/mcpgen/mcpgen/golden/prompts"
 	raw "github.com/mcpgen/mcpgen/golden/raw_schemas"
 	"github.com/mcpgen/mcpgen/golden/refs"
@@ -49,6 +50,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/consts/mcpgen.yaml":        func(s *runtime.Server) { consts.Register(s, consts.UnimplementedHandler{}) },
 	"../golden/unions/mcpgen.yaml":        func(s *runtime.Server) { unions.Register(s, unions.UnimplementedHandler{}) },
 	"../golden/nullable/mcpgen.yaml":      func(s *runtime.Server) { nullable.Register(s, nullable.UnimplementedHandler{}) },
+	"../golden/open_objects/mcpgen.yaml":  func(s *runtime.Server) { openobjects.Register(s, openobjects.UnimplementedHandler{}) },
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/defaults/mcpgen.yaml":      func(s *runtime.Server) { defaults.Register(s, defaults.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },

@@ -371,6 +371,8 @@ func kindOfDecl(s *spec.Schema) declKind {
 		return declUnion
 	case len(s.Enum) > 0:
 		return declEnum
+	case s.IsFreeObject():
+		return declMap
 	case s.Kind == spec.KindObject:
 		return declStruct
 	case s.Kind == spec.KindArray:

@@ -193,6 +193,9 @@ func (g *generator) underlying(s *spec.Schema) jen.Code {
 	case spec.KindMap:
 		return jen.Map(jen.String()).Add(g.typeOf(s.Values))
 	case spec.KindObject:
+		if s.IsFreeObject() {
+			return jen.Map(jen.String()).Qual(jsonPkg, "RawMessage")
+		}
 		// Only reached for an object that was not planned, which the plan
 		// never leaves; an empty struct keeps the output compilable.
 		return jen.Struct()
@@ -219,11 +222,12 @@ func (g *generator) resolved(s *spec.Schema) *spec.Schema {
 // isNilable reports whether the Go type of s has a nil value that means
 // "absent" (slices, maps, raw JSON): such values are never wrapped.
 func (g *generator) isNilable(s *spec.Schema) bool {
-	switch g.resolved(s).Kind {
+	r := g.resolved(s)
+	switch r.Kind {
 	case spec.KindArray, spec.KindMap, spec.KindAny:
 		return true
 	}
-	return false
+	return r.IsFreeObject()
 }
 
 // fieldType is the Go type and struct tags of an object property. Optional

@@ -212,7 +212,7 @@ func init() {
 					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
 				}
 			}),
-		schemaField("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default). Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
+		schemaField("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed. Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				switch n := deref(v); {
 				case n.Kind == yaml.MappingNode:
@@ -316,6 +316,10 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties must be true or false beside properties; a schema makes a map, which has no fixed properties")
 	}
 
+	if s.Kind == KindObject && typ != nil && s.Fields["properties"] == (Pos{}) && s.Fields["additionalProperties"] == (Pos{}) {
+		// {type: object} alone is any object, as in JSON Schema.
+		s.AdditionalProperties = true
+	}
 	if s.Kind == KindObject {
 		d.required(s, sd.required)
 	}

@@ -133,6 +133,7 @@ const (
 	KindArray   Kind = "array"
 	// KindObject has fixed Properties. AdditionalProperties says whether
 	// other keys are accepted (false by default: a typo never passes).
+	// {type: object} alone, without properties, is any object (IsFreeObject).
 	KindObject Kind = "object"
 	// KindMap is an object with free keys whose values all follow Values:
 	// written `{type: object, additionalProperties: {…schema…}}` with no
@@ -233,6 +234,12 @@ type Schema struct {
 	// FieldValues holds the positions of the values of those keys, for
 	// diagnostics about a bad value (a pattern that does not compile).
 	FieldValues map[string]Pos
+}
+
+// IsFreeObject reports whether s is {type: object} alone: any object, with
+// no properties of its own (map[string]json.RawMessage in Go).
+func (s *Schema) IsFreeObject() bool {
+	return s.Kind == KindObject && len(s.Properties) == 0 && s.AdditionalProperties && s.Fields["properties"] == (Pos{})
 }
 
 // Property is one property of an object schema.

@@ -27,6 +27,7 @@ func Decode(data []byte) (any, error) {
 //     or "null" in a list of types, becomes {"nullable":true}, and a
 //     union left with one variant becomes that variant plus the keywords
 //     beside it; a list of several types becomes the anyOf of them;
+//   - "additionalProperties": true is dropped (it is the default);
 //   - numbers become float64, and "required" is sorted;
 //   - "$defs", "$schema" and "$id" are dropped.
 //
@@ -127,6 +128,9 @@ func (n *normalizer) object(m map[string]any, stack []string) any {
 		default:
 			out[k] = n.walk(v, stack)
 		}
+	}
+	if ap, ok := out["additionalProperties"].(map[string]any); ok && len(ap) == 0 {
+		delete(out, "additionalProperties") // true, JSON Schema's default
 	}
 	return out
 }

@@ -135,13 +135,17 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 				required = append(required, p.Name)
 			}
 		}
-		if len(props) > 0 {
-			add("properties", props)
+		if len(props) > 0 || s.Fields["properties"] != (spec.Pos{}) {
+			add("properties", props) // properties: {} is kept when written
 		}
 		if len(required) > 0 {
 			add("required", required)
 		}
-		add("additionalProperties", s.AdditionalProperties)
+		if !s.AdditionalProperties || s.Fields["additionalProperties"] != (spec.Pos{}) {
+			// Closed must be said (JSON Schema's objects are open); open
+			// is said only when the spec says it.
+			add("additionalProperties", s.AdditionalProperties)
+		}
 	case spec.KindMap:
 		add("type", "object")
 		if s.Values != nil {
