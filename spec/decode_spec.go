@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 )
@@ -271,6 +272,8 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.OutputSchema = d.rawSchema(e.value, "outputSchema") }},
 	{key: "annotations", doc: "Hints for hosts about the tool's behaviour.", schema: defRef("ToolAnnotations"),
 		decode: func(d *decoder, t *Tool, e entry) { t.Annotations = d.toolAnnotations(e.value) }},
+	{key: "execution", doc: "How the tool runs: taskSupport says whether a client may (optional), must (required) or may not (forbidden) call it as a task. Advertised as written.", schema: defRef("ToolExecution"),
+		decode: func(d *decoder, t *Tool, e entry) { t.Execution = d.toolExecution(e.value) }},
 	iconsField[*Tool]("Icons for the tool."),
 	metaField[*Tool]("The tool's _meta object, sent as written."),
 	{key: "ui", doc: "MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool.", schema: defRef("ToolUI"),
@@ -333,6 +336,36 @@ func (d *decoder) toolAnnotations(n *yaml.Node) *ToolAnnotations {
 		d.unknownKey(e, "in annotations", toolAnnotationFields.keys())
 	})
 	return a
+}
+
+var toolExecutionFields = fields[*ToolExecution]{
+	{key: "taskSupport", doc: "Whether the tool can be called as a task: forbidden, optional or required (MCP's default: forbidden).", schema: stringEnum(TaskSupports),
+		decode: func(d *decoder, x *ToolExecution, e entry) {
+			x.TaskSupportPos = posOf(e.value)
+			if x.TaskSupport, _ = d.str(e.value, "taskSupport"); x.TaskSupport != "" && !slices.Contains(TaskSupports, x.TaskSupport) {
+				d.errorf(x.TaskSupportPos, "unknown taskSupport %q%s", x.TaskSupport, orHint(didYouMean(x.TaskSupport, TaskSupports), "; use "+joinList(TaskSupports, "or")))
+			}
+		}},
+}
+
+func (d *decoder) toolExecution(n *yaml.Node) *ToolExecution {
+	m, ok := d.mapping(n, "execution")
+	if !ok {
+		return nil
+	}
+	x := &ToolExecution{Pos: posOf(n)}
+	decodeMapping(d, m, x, toolExecutionFields, func(e entry) {
+		d.unknownKey(e, "in execution", toolExecutionFields.keys())
+	})
+	return x
+}
+
+// orHint is hint, or else when hint is "".
+func orHint(hint, otherwise string) string {
+	if hint == "" {
+		return otherwise
+	}
+	return hint
 }
 
 // rawSchema decodes a JSON Schema written out in full (inputSchema,

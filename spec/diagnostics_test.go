@@ -725,6 +725,18 @@ go: {package: p}
 		},
 	},
 	{
+		name: "task_support",
+		src: `tools:
+  a: {description: x, execution: {taskSupport: optinal}}
+  b: {description: x, execution: {taskSupport: sometimes, tasks: 1}}
+`,
+		want: []string{
+			`mcpgen.yaml:5:48: unknown taskSupport "optinal"; did you mean "optional"?`,
+			`mcpgen.yaml:6:48: unknown taskSupport "sometimes"; use forbidden, optional or required`,
+			`mcpgen.yaml:6:59: unknown key "tasks" in execution`,
+		},
+	},
+	{
 		name: "const_misused",
 		src: `types:
   A: {type: string, const: 1}

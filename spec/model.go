@@ -305,6 +305,9 @@ type Tool struct {
 	InputSchema  *Value
 	OutputSchema *Value
 	Annotations  *ToolAnnotations
+	// Execution is MCP's `execution` of the tool (whether it runs as a
+	// task), advertised as written; nil when absent.
+	Execution *ToolExecution
 	// UI links the tool to an MCP App view (apps.go); nil for none.
 	UI *ToolUI
 
@@ -354,6 +357,18 @@ type ToolAnnotations struct {
 	IdempotentHint  *bool
 	OpenWorldHint   *bool
 }
+
+// ToolExecution is MCP's execution properties of a tool.
+type ToolExecution struct {
+	Pos Pos
+	// TaskSupport is "forbidden", "optional" or "required" (TaskSupports);
+	// "" when not said.
+	TaskSupport    string
+	TaskSupportPos Pos
+}
+
+// TaskSupports are the values of a tool's execution.taskSupport.
+var TaskSupports = []string{"forbidden", "optional", "required"}
 
 // Resource is one entry of `resources:`: a static resource with a fixed URI.
 type Resource struct {

@@ -47,10 +47,10 @@ const (
 	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:25).
 	ToolDeleteThing = "delete_thing"
 
-	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:32).
+	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:33).
 	ToolCountThings = "count_things"
 
-	// ToolRender is the name of tool "render" (mcpgen.yaml:35).
+	// ToolRender is the name of tool "render" (mcpgen.yaml:36).
 	ToolRender = "render"
 )
 
@@ -97,6 +97,7 @@ func Register(s *runtime.Server, h Handler) {
 				IdempotentHint:  new(true),
 			},
 			Description: "Deletes a thing.",
+			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
