@@ -17,6 +17,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/collections"
 	"github.com/mcpgen/mcpgen/golden/consts"
 	"github.com/mcpgen/mcpgen/golden/defaults"
+	gonames "github.com/mcpgen/mcpgen/golden/go_names"
 	"github.com/mcpgen/mcpgen/golden/idempotency"
 	"github.com/mcpgen/mcpgen/golden/minimal"
 	"github.com/mcpgen/mcpgen/golden/modern_era"
@@ -51,6 +52,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/unions/mcpgen.yaml":        func(s *runtime.Server) { unions.Register(s, unions.UnimplementedHandler{}) },
 	"../golden/nullable/mcpgen.yaml":      func(s *runtime.Server) { nullable.Register(s, nullable.UnimplementedHandler{}) },
 	"../golden/open_objects/mcpgen.yaml":  func(s *runtime.Server) { openobjects.Register(s, openobjects.UnimplementedHandler{}) },
+	"../golden/go_names/mcpgen.yaml":      func(s *runtime.Server) { gonames.Register(s, gonames.UnimplementedHandler{}) },
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/defaults/mcpgen.yaml":      func(s *runtime.Server) { defaults.Register(s, defaults.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/spec"
@@ -174,7 +175,7 @@ func newPlan(s *spec.Spec) *plan {
 	// Named types first, so that derived names never take a name the user
 	// chose: a user's type wins and the derived one is reported.
 	for _, nt := range s.Types {
-		d := p.declare(naming.Exported(nt.Name), nt.Schema, nt.Pos, origin{nt.Pos, "type:" + nt.Name}, fmt.Sprintf("type %q", nt.Name))
+		d := p.declare(goNameOr(nt.Schema, naming.Exported(nt.Name)), nt.Schema, nt.Pos, origin{nt.Pos, "type:" + nt.Name}, fmt.Sprintf("type %q", nt.Name))
 		if d == nil {
 			continue
 		}
@@ -315,6 +316,7 @@ func (p *plan) declareRoot(s *spec.Schema, name string, pos spec.Pos, item, what
 	if s == nil || s.Kind == spec.KindRef {
 		return
 	}
+	name = goNameOr(s, name)
 	if p.declare(name, s, pos, origin{pos, item}, what) != nil {
 		p.planInside(name, s, true, item)
 	}
@@ -344,7 +346,7 @@ func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what
 		return nil
 	}
 	if first, dup := p.taken[name]; dup {
-		p.errorf(pos, "%s gets the Go name %s, already used by %s; rename one", what, name, p.describe(first))
+		p.errorf(pos, "%s gets the Go name %s, already used by %s; rename one, or give it another with goName", what, name, p.describe(first))
 		return nil
 	}
 	p.taken[name] = taker{pos: pos, what: what}
@@ -395,16 +397,16 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool, item string
 		d := p.declOf[s]
 		seen := map[string]*spec.Property{}
 		for _, prop := range s.Properties {
-			fname := naming.Exported(prop.Name)
+			fname := goNameOr(prop.Schema, naming.Exported(prop.Name))
 			switch {
 			case fname == "":
 				p.errorf(prop.Pos, "property %q has no letter or digit to make a Go field name from", prop.Name)
 				continue
 			case reservedFields[fname]:
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, which generated methods use; rename it", prop.Name, fname)
+				p.errorf(prop.Pos, "property %q gets the Go field name %s, which generated methods use; give it another with goName", prop.Name, fname)
 				continue
 			case seen[fname] != nil:
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; rename one",
+				p.errorf(prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; give one another with goName (the wire name stays)",
 					prop.Name, fname, seen[fname].Name, p.where(seen[fname].Pos))
 				continue
 			}
@@ -443,6 +445,9 @@ func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool, 
 		p.planPart(name, only, what, isField, o)
 		return
 	}
+	if !isField {
+		name = goNameOr(s, name) // a property's goName names its field (and so this)
+	}
 	declared := s.Kind == spec.KindObject || s.Kind == spec.KindUnion || len(s.Enum) > 0 || (!isField && needsDecl(s))
 	switch {
 	case declared:
@@ -472,17 +477,28 @@ func hasScalarConstraints(s *spec.Schema) bool {
 		s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil
 }
 
+// goNameOr is the goName the spec gives s, else derived.
+func goNameOr(s *spec.Schema, derived string) string {
+	if s != nil && s.GoName != "" {
+		return s.GoName
+	}
+	return derived
+}
+
 // planConstants names the constants of an enum: type name + value.
 func (p *plan) planConstants(d *decl) {
 	for i, v := range d.schema.Enum {
 		suffix := naming.Exported(enumText(v))
+		if chosen := d.schema.EnumGoNames[enumText(v)]; chosen != "" {
+			suffix = chosen
+		}
 		if suffix == "" {
 			suffix = fmt.Sprintf("Value%d", i)
 		}
 		name := d.name + suffix
 		if first, dup := p.taken[name]; dup {
-			p.errorf(v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; rename one",
-				string(v.JSON), d.what, name, p.describe(first))
+			p.errorf(v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; name its constant with goNames: {%s: …}",
+				string(v.JSON), d.what, name, p.describe(first), strconv.Quote(enumText(v)))
 			continue
 		}
 		p.taken[name] = taker{pos: v.Pos, what: fmt.Sprintf("enum value %s of %s", string(v.JSON), d.what)}

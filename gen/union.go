@@ -55,7 +55,7 @@ func (p *plan) planUnion(owner string, s *spec.Schema, item string) {
 		if d != nil {
 			d.variants = append(d.variants, &unionVariant{name: name, schema: v, tag: tags[i]})
 		}
-		p.planPart(owner+name, v, fmt.Sprintf("variant %d of %s", i+1, owner), true, origin{v.Pos, item})
+		p.planPart(owner+name, v, fmt.Sprintf("variant %d of %s", i+1, owner), true, origin{v.Pos, item}) // a goName named the field
 	}
 	if d != nil {
 		d.discriminator = disc
@@ -66,6 +66,8 @@ func (p *plan) planUnion(owner string, s *spec.Schema, item string) {
 // to, its discriminator value, its title, or its kind.
 func (p *plan) variantName(v *spec.Schema, tag string) string {
 	switch {
+	case v.GoName != "":
+		return v.GoName
 	case v.Kind == spec.KindRef:
 		return naming.Exported(v.Ref)
 	case tag != "":

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpgen/mcpgen/golden/consts"
+	gonames "github.com/mcpgen/mcpgen/golden/go_names"
 	"github.com/mcpgen/mcpgen/golden/nullable"
 	"github.com/mcpgen/mcpgen/golden/unions"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -46,6 +47,9 @@ func TestUnionsRoundTrip(t *testing.T) {
 			Filter: runtime.Some(&nullable.Filter{Field: "f"}), Point: runtime.Some(&nullable.AnnotateInputPoint{X: 1, Y: 2}),
 			Either: runtime.Some(&nullable.AnnotateInputEither{Boolean: &yes}), Legacy: runtime.Some[*string](nil)},
 			`{"note":"abc","count":7,"filter":{"field":"f"},"point":{"x":1,"y":2},"either":true,"legacy":null}`},
+		{"go names", &gonames.ReactInput{Vote: gonames.ReactInputVoteDown, LegacyUserID: runtime.Some("u"),
+			Target: runtime.Some(gonames.ReactInputTarget{ByLink: &gonames.Link{Href: "https://x.example"}})},
+			`{"vote":"-1","userId":"u","target":{"href":"https://x.example"}}`},
 		{"const input", &consts.DrawInput{Kind: consts.KindShape, Version: consts.DrawInputVersionN2}, `{"kind":"shape","version":2}`},
 	}
 	for _, c := range cases {
@@ -121,6 +125,8 @@ func newLike(v any) any {
 		return &unions.PickInputChoice{}
 	case *nullable.AnnotateInput:
 		return &nullable.AnnotateInput{}
+	case *gonames.ReactInput:
+		return &gonames.ReactInput{}
 	case *consts.DrawInput:
 		return &consts.DrawInput{}
 	}

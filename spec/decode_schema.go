@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 )
@@ -229,6 +230,28 @@ func init() {
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionAnyOf) }),
 		schemaField("oneOf", toUnions, "A union: the value matches exactly one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionOneOf) }),
+		schemaField("goName", anyKind, "The Go identifier to use instead of the derived one: a named type's (or an item's) type name, a property's or a union variant's field name. For names that derive badly or collide.", `{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if sd.GoName, _ = d.str(v, "goName"); sd.GoName != "" && !isExported(sd.GoName) {
+					d.errorf(posOf(v), "goName %q must be an exported Go identifier, such as %s", sd.GoName, orHint(exportedHint(sd.GoName), "PlusOne"))
+				}
+			}),
+		schemaField("goNames", applies{[]Kind{KindString, KindInteger, KindNumber}, "enums"}, "Enums: the Go name of a value's constant (after the type's name), by value: {\"+1\": PlusOne}. For values whose derived names collide or say nothing.", `{"type":"object","additionalProperties":{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				m, ok := d.mapping(v, "goNames")
+				if !ok {
+					return
+				}
+				sd.EnumGoNames = map[string]string{}
+				for _, e := range d.entries(m, "value") {
+					name, _ := d.str(e.value, "goNames")
+					if name != "" && !isExported(name) {
+						d.errorf(posOf(e.value), "goNames: %q must be an exported Go identifier, such as %s", name, orHint(exportedHint(name), "PlusOne"))
+					}
+					sd.EnumGoNames[e.key] = name
+					sd.FieldValues["goNames."+e.key] = posOf(e.keyNode)
+				}
+			}),
 		schemaField("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
 			`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
@@ -399,6 +422,20 @@ func (d *decoder) variants(s *Schema, n *yaml.Node, keyword string) {
 	if len(s.Variants) == 0 && len(items) > 0 {
 		d.errorf(posOf(n), "%s needs a variant besides {type: null}", keyword)
 	}
+}
+
+// exportedHint is name with its first letter upper-cased, when that makes
+// an exported Go identifier; else "".
+func exportedHint(name string) string {
+	r := []rune(name)
+	if len(r) == 0 {
+		return ""
+	}
+	r[0] = unicode.ToUpper(r[0])
+	if isExported(string(r)) {
+		return string(r)
+	}
+	return ""
 }
 
 // isNullSchema reports whether n is the mapping {type: null}.

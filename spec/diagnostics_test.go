@@ -737,6 +737,21 @@ go: {package: p}
 		},
 	},
 	{
+		name: "go_names",
+		src: `types:
+  A: {type: string, goName: lowerCase}
+  B: {enum: [happy, sad], goNames: {happy: Glad, angry: Cross}}
+  C: {type: string, goNames: {a: A}}
+  D: {type: object, goNames: {a: A}}
+`,
+		want: []string{
+			`mcpgen.yaml:5:29: goName "lowerCase" must be an exported Go identifier, such as LowerCase`,
+			`mcpgen.yaml:6:50: goNames: "angry" is not a value of the enum`,
+			`mcpgen.yaml:7:21: goNames names the constants of an enum; add enum`,
+			`mcpgen.yaml:8:21: goNames applies to enums, not object`,
+		},
+	},
+	{
 		name: "const_misused",
 		src: `types:
   A: {type: string, const: 1}

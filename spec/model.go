@@ -189,6 +189,14 @@ type Schema struct {
 	// and the JSON Schema says "const" as written, not "enum".
 	Const bool
 
+	// GoName is `goName:`, the Go identifier the spec chooses where the
+	// derived one would not do: a named type's or an item's type name, a
+	// property's or a union variant's field name. "" derives it.
+	GoName string
+	// EnumGoNames is `goNames:` of an enum: the text of a value ("+1",
+	// "fast") → the Go name of its constant after the type's name.
+	EnumGoNames map[string]string
+
 	// MCPHeader is `x-mcp-header`: on a string, integer or boolean property
 	// of a tool's input, the name of the HTTP header (Mcp-Param-{name})
 	// that mirrors the argument in the 2026-07-28 era.

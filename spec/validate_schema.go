@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -100,6 +101,8 @@ func presentKeys(s *Schema) []string {
 	add("additionalProperties", s.AdditionalProperties)
 	add("values", s.Values != nil)
 	add(s.UnionKeyword, s.UnionKeyword == UnionAnyOf || s.UnionKeyword == UnionOneOf)
+	add("goName", s.GoName != "")
+	add("goNames", s.EnumGoNames != nil)
 	add("x-mcp-header", s.MCPHeader != "")
 	return keys
 }
@@ -165,6 +168,9 @@ func (v *validator) schemaSelf(s *Schema) {
 	v.bounds(s, misplaced)
 	if !misplaced["enum"] && !misplaced["const"] {
 		v.enum(s)
+	}
+	if !misplaced["goNames"] {
+		v.enumGoNames(s)
 	}
 	if s.Default != nil {
 		v.value(s, s.Default, "default", true)
@@ -365,6 +371,43 @@ func (v *validator) enum(s *Schema) {
 		}
 		first[key] = e
 	}
+}
+
+// enumGoNames checks that goNames names values of the enum.
+func (v *validator) enumGoNames(s *Schema) {
+	if s.EnumGoNames == nil {
+		return
+	}
+	var values []string
+	for _, e := range s.Enum {
+		if e != nil {
+			values = append(values, enumValueText(e))
+		}
+	}
+	if len(values) == 0 {
+		v.errorf(keyPos(s, "goNames"), "goNames names the constants of an enum; add enum")
+		return
+	}
+	var keys []string
+	for k := range s.EnumGoNames {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(values, k) {
+			v.errorf(orPos(s.FieldValues["goNames."+k], keyPos(s, "goNames")), "goNames: %q is not a value of the enum%s", k, didYouMean(k, values))
+		}
+	}
+}
+
+// enumValueText is the text of an enum value as goNames writes it: a
+// string's own text, a number's JSON.
+func enumValueText(e *Value) string {
+	var str string
+	if json.Unmarshal(e.JSON, &str) == nil {
+		return str
+	}
+	return string(e.JSON)
 }
 
 // value checks a JSON value written in the spec against schema s, and

@@ -42,7 +42,7 @@ func Wire(s *spec.Spec, root *spec.Schema) (doc []byte, reachesGoType bool) {
 		var defs object
 		for i := 0; i < len(w.order); i++ { // w.order grows while definitions reach others
 			name := w.order[i]
-			defs = append(defs, member{naming.Exported(name), w.schema(w.named[name])})
+			defs = append(defs, member{w.goName(name), w.schema(w.named[name])})
 		}
 		o = append(object{{"$defs", defs}}, o...)
 	}
@@ -95,7 +95,7 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 			w.reached[s.Ref] = true
 			w.order = append(w.order, s.Ref)
 		}
-		add("$ref", "#/$defs/"+naming.Exported(s.Ref))
+		add("$ref", "#/$defs/"+w.goName(s.Ref))
 	case spec.KindGoType:
 		w.goType = true
 		add("x-go-type", s.GoType.ImportPath+"."+s.GoType.Name)
@@ -205,6 +205,15 @@ func withNull(s *spec.Schema, variants []any, null any) []any {
 	}
 	at := min(max(s.NullAt, 0), len(variants))
 	return append(variants[:at:at], append([]any{null}, variants[at:]...)...)
+}
+
+// goName is the Go name of a named type, under which reflection puts it in
+// $defs: its goName, else the one derived from its spec name.
+func (w *schemaWriter) goName(name string) string {
+	if s := w.named[name]; s != nil && s.GoName != "" {
+		return s.GoName
+	}
+	return naming.Exported(name)
 }
 
 func jsonValues(vs []*spec.Value) []json.RawMessage {
