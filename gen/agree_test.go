@@ -35,6 +35,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
 	"github.com/mcpgen/mcpgen/golden/unions"
+	wirenames "github.com/mcpgen/mcpgen/golden/wire_names"
 	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/spec"
@@ -53,6 +54,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/nullable/mcpgen.yaml":      func(s *runtime.Server) { nullable.Register(s, nullable.UnimplementedHandler{}) },
 	"../golden/open_objects/mcpgen.yaml":  func(s *runtime.Server) { openobjects.Register(s, openobjects.UnimplementedHandler{}) },
 	"../golden/go_names/mcpgen.yaml":      func(s *runtime.Server) { gonames.Register(s, gonames.UnimplementedHandler{}) },
+	"../golden/wire_names/mcpgen.yaml":    func(s *runtime.Server) { wirenames.Register(s, wirenames.UnimplementedHandler{}) },
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/defaults/mcpgen.yaml":      func(s *runtime.Server) { defaults.Register(s, defaults.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },

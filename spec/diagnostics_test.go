@@ -868,7 +868,7 @@ go: {package: p}
   relative: {uri: app/config}
   spaces: {uri: 'config://my app'}
   bad_escape: {uri: 'config://app/%zz'}
-  "bad name": {uri: 'x://y'}
+  "": {uri: 'x://y'}
   not_map: config://app
   uri_num: {uri: 12}
 `,
@@ -879,7 +879,7 @@ go: {package: p}
 			`mcpgen.yaml:8:19: uri "app/config" must be an absolute URI with a scheme, such as config://app`,
 			`mcpgen.yaml:9:17: uri "config://my app" must not hold spaces or control characters; percent-encode them (a space is %20)`,
 			`mcpgen.yaml:10:21: uri "config://app/%zz" is not a valid URI: invalid URL escape "%zz"`,
-			`mcpgen.yaml:11:3: resource name "bad name" must be 1 to 64 letters, digits, '_', '-' or '.'`,
+			`mcpgen.yaml:11:3: resource name must not be empty`,
 			`mcpgen.yaml:12:12: resource "not_map" must be a mapping`,
 			`mcpgen.yaml:13:18: uri must be a non-empty string`,
 		},
@@ -1155,7 +1155,7 @@ prompts:
 	{
 		name: "prompts_and_arguments",
 		src: `prompts:
-  "bad name": {description: d}
+  "": {description: d}
   nodesc: {title: t}
   emptydesc: {description: ""}
   notmap: hello
@@ -1170,7 +1170,7 @@ prompts:
   q: {description: d, mesages: []}
 `,
 		want: []string{
-			`mcpgen.yaml:5:3: prompt name "bad name" must be 1 to 64 letters, digits, '_', '-' or '.'`,
+			`mcpgen.yaml:5:3: prompt name must not be empty`,
 			`mcpgen.yaml:6:3: missing required key "description" in prompt "nodesc"`,
 			`mcpgen.yaml:7:28: description must be a non-empty string`,
 			`mcpgen.yaml:8:11: prompt "notmap" must be a mapping`,
