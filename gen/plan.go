@@ -356,8 +356,14 @@ func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what
 	return d
 }
 
+// where is the full position of an earlier finding's subject, with the spec
+// file's path as the finding itself prints it (an editor jumps to either).
 func (p *plan) where(pos spec.Pos) string {
-	return fmt.Sprintf("%s:%d:%d", baseName(p.spec.File), pos.Line, pos.Column)
+	file := p.spec.File
+	if file == "" {
+		file = "mcpgen.yaml"
+	}
+	return fmt.Sprintf("%s:%d:%d", file, pos.Line, pos.Column)
 }
 
 func (p *plan) describe(t taker) string {

@@ -737,6 +737,17 @@ go: {package: p}
 		},
 	},
 	{
+		name: "raw_only_keywords",
+		src: `types:
+  A: {type: object, properties: {a: {type: string}}, allOf: [{required: [a]}]}
+  B: {type: object, properties: {}, patternProperties: {x: {type: string}}}
+`,
+		want: []string{
+			`mcpgen.yaml:5:54: unknown key "allOf" in object schema; typed schemas have no allOf: write the tool's schema in full with inputSchema or outputSchema (raw JSON Schema 2020-12, advertised as written)`,
+			`mcpgen.yaml:6:37: unknown key "patternProperties" in object schema; typed schemas have no patternProperties: write the tool's schema in full with inputSchema or outputSchema (raw JSON Schema 2020-12, advertised as written)`,
+		},
+	},
+	{
 		name: "go_names",
 		src: `types:
   A: {type: string, goName: lowerCase}
