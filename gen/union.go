@@ -103,7 +103,11 @@ func (p *plan) discriminator(s *spec.Schema) (string, []string) {
 		}
 		objects = append(objects, o)
 	}
-	for _, candidate := range objects[0].Properties {
+	candidates := objects[0].Properties
+	if s.Discriminator != "" { // the spec's choice, checked by the loader
+		candidates = []*spec.Property{{Name: s.Discriminator}}
+	}
+	for _, candidate := range candidates {
 		tags := make([]string, len(objects))
 		seen := map[string]bool{}
 		for i, o := range objects {

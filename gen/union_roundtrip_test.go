@@ -36,6 +36,10 @@ func TestUnionsRoundTrip(t *testing.T) {
 		{"page array", &unions.SearchInputPage{Array: &[]int64{1, 2}}, `[1,2]`},
 		{"shape circle", &unions.Shape{Circle: &unions.Circle{Kind: unions.CircleKindCircle, Radius: 1}}, `{"kind":"circle","radius":1}`},
 		{"shape square", &unions.Shape{Square: &unions.Square{Kind: unions.SquareKindSquare, Side: 2}}, `{"kind":"square","side":2}`},
+		{"event created", &unions.Event{Created: &unions.EventCreated{Version: unions.EventCreatedVersionN1, Type: unions.EventCreatedTypeCreated, ID: "x"}},
+			`{"version":1,"type":"created","id":"x"}`},
+		{"event deleted", &unions.Event{Deleted: &unions.EventDeleted{Version: unions.EventDeletedVersionN2, Type: unions.EventDeletedTypeDeleted}},
+			`{"version":2,"type":"deleted"}`},
 		{"content text", &unions.SearchOutputContentItem{Text: &unions.SearchOutputContentItemText{Type: unions.SearchOutputContentItemTextTypeText, Text: "hi"}},
 			`{"type":"text","text":"hi"}`},
 		{"content image", &unions.SearchOutputContentItem{Image: &unions.SearchOutputContentItemImage{Type: unions.SearchOutputContentItemImageTypeImage, Data: "AA==", MimeType: "image/png"}},
@@ -119,6 +123,8 @@ func newLike(v any) any {
 		return &unions.SearchInputPage{}
 	case *unions.Shape:
 		return &unions.Shape{}
+	case *unions.Event:
+		return &unions.Event{}
 	case *unions.SearchOutputContentItem:
 		return &unions.SearchOutputContentItem{}
 	case *unions.PickInputChoice:

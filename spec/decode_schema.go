@@ -245,6 +245,8 @@ func init() {
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionAnyOf) }),
 		schemaField("oneOf", toUnions, "A union: the value matches exactly one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionOneOf) }),
+		schemaField("discriminator", toUnions, "Unions of objects: the property whose const value tells the variants apart (required in every variant, a different value in each). Decides decoding; not advertised. Absent: found when there is one.", nonEmptyString,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Discriminator, _ = d.str(v, "discriminator") }),
 		schemaField("goName", anyKind, "The Go identifier to use instead of the derived one: a named type's (or an item's) type name, a property's or a union variant's field name. For names that derive badly or collide.", `{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				if sd.GoName, _ = d.str(v, "goName"); sd.GoName != "" && !isExported(sd.GoName) {

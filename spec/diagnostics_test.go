@@ -748,6 +748,24 @@ go: {package: p}
 		},
 	},
 	{
+		name: "discriminator",
+		src: `types:
+  A: {properties: {kind: {const: a}, n: {type: integer}}, required: [kind]}
+  B: {properties: {kind: {const: a}}, required: [kind]}
+  C: {properties: {kind: {type: string}}, required: [kind]}
+  D: {oneOf: [{$ref: A}, {$ref: B}], discriminator: kind}
+  E: {oneOf: [{$ref: A}, {$ref: C}], discriminator: kind}
+  F: {oneOf: [{$ref: A}, {type: string}], discriminator: kind}
+  G: {type: string, discriminator: kind}
+`,
+		want: []string{
+			`mcpgen.yaml:8:53: discriminator "kind": variants 1 and 2 both have the value "a"`,
+			`mcpgen.yaml:9:53: discriminator "kind": variant 2 has no required property "kind" with a const value`,
+			`mcpgen.yaml:10:58: discriminator "kind": variant 2 is not an object`,
+			`mcpgen.yaml:11:21: discriminator applies to unions, not string`,
+		},
+	},
+	{
 		name: "go_names",
 		src: `types:
   A: {type: string, goName: lowerCase}

@@ -235,6 +235,10 @@ type Schema struct {
 	// written (UnionAnyOf, UnionOneOf or UnionTypeList).
 	Variants     []*Schema
 	UnionKeyword string
+	// Discriminator is `discriminator:`, the property whose const value
+	// says which variant an object is; "" lets the generator find one.
+	// It decides decoding only, and is not advertised.
+	Discriminator string
 
 	// Fields lists the keys present in the schema's YAML mapping with their
 	// positions, for diagnostics that point at a key.

@@ -101,6 +101,7 @@ func presentKeys(s *Schema) []string {
 	add("additionalProperties", s.AdditionalProperties)
 	add("values", s.Values != nil)
 	add(s.UnionKeyword, s.UnionKeyword == UnionAnyOf || s.UnionKeyword == UnionOneOf)
+	add("discriminator", s.Discriminator != "")
 	add("goName", s.GoName != "")
 	add("goNames", s.EnumGoNames != nil)
 	add("x-mcp-header", s.MCPHeader != "")
@@ -171,6 +172,9 @@ func (v *validator) schemaSelf(s *Schema) {
 	}
 	if !misplaced["goNames"] {
 		v.enumGoNames(s)
+	}
+	if !misplaced["discriminator"] && s.Discriminator != "" {
+		v.discriminator(s)
 	}
 	if s.Default != nil {
 		v.value(s, s.Default, "default", true)
@@ -370,6 +374,39 @@ func (v *validator) enum(s *Schema) {
 			continue
 		}
 		first[key] = e
+	}
+}
+
+// discriminator checks that the discriminator of a union tells its
+// variants apart: every variant an object with the property required and
+// one const (or single enum) value, a different one in each.
+func (v *validator) discriminator(s *Schema) {
+	p := valuePos(s, "discriminator")
+	first := map[string]int{}
+	for i, variant := range s.Variants {
+		o, _ := v.resolve(variant)
+		if o == nil || o.Kind != KindObject {
+			v.errorf(p, "discriminator %q: variant %d is not an object", s.Discriminator, i+1)
+			return
+		}
+		var value string
+		for _, prop := range o.Properties {
+			if prop.Name != s.Discriminator || !prop.Required {
+				continue
+			}
+			if ps, _ := v.resolve(prop.Schema); ps != nil && len(ps.Enum) == 1 && ps.Enum[0] != nil {
+				value = string(ps.Enum[0].JSON)
+			}
+		}
+		if value == "" {
+			v.errorf(p, "discriminator %q: variant %d has no required property %q with a const value", s.Discriminator, i+1, s.Discriminator)
+			return
+		}
+		if j, dup := first[value]; dup {
+			v.errorf(p, "discriminator %q: variants %d and %d both have the value %s", s.Discriminator, j, i+1, value)
+			return
+		}
+		first[value] = i + 1
 	}
 }
 

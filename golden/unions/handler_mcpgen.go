@@ -22,12 +22,12 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// Search serves tool "search" (mcpgen.yaml:26).
+	// Search serves tool "search" (mcpgen.yaml:34).
 	//
 	// Exercises unions of scalars, objects and arrays, and lists of types.
 	Search(ctx context.Context, in *SearchInput) (*SearchOutput, error)
 
-	// Pick serves tool "pick" (mcpgen.yaml:58).
+	// Pick serves tool "pick" (mcpgen.yaml:67).
 	//
 	// A oneOf whose object variants are told apart by their properties alone.
 	Pick(ctx context.Context, in *PickInput) (*runtime.CallToolResult, error)

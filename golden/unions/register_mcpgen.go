@@ -23,10 +23,10 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// ToolSearch is the name of tool "search" (mcpgen.yaml:26).
+	// ToolSearch is the name of tool "search" (mcpgen.yaml:34).
 	ToolSearch = "search"
 
-	// ToolPick is the name of tool "pick" (mcpgen.yaml:58).
+	// ToolPick is the name of tool "pick" (mcpgen.yaml:67).
 	ToolPick = "pick"
 )
 
@@ -160,6 +160,51 @@ func Register(s *runtime.Server, h Handler) {
 				}
 			],
 			"description": "A shape, told apart by its kind."
+		},
+		"event": {
+			"anyOf": [
+				{
+					"type": "object",
+					"properties": {
+						"version": {
+							"type": "integer",
+							"const": 1
+						},
+						"type": {
+							"type": "string",
+							"const": "created"
+						},
+						"id": {
+							"type": "string"
+						}
+					},
+					"required": [
+						"version",
+						"type",
+						"id"
+					],
+					"additionalProperties": false
+				},
+				{
+					"type": "object",
+					"properties": {
+						"version": {
+							"type": "integer",
+							"const": 2
+						},
+						"type": {
+							"type": "string",
+							"const": "deleted"
+						}
+					},
+					"required": [
+						"version",
+						"type"
+					],
+					"additionalProperties": false
+				}
+			],
+			"description": "Told apart by type, as the spec says, though version differs too."
 		}
 	},
 	"required": [

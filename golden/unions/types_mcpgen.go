@@ -66,7 +66,47 @@ func (Shape) JSONSchemaExtend(s *jsonschema.Schema) {
 	genimpl.UnionSchema(s, "oneOf", "Circle", "Square")
 }
 
-// Filter is the spec's type "Filter" (mcpgen.yaml:21).
+// Event is the spec's type "Event" (mcpgen.yaml:21).
+//
+// Told apart by type, as the spec says, though version differs too.
+type Event struct {
+	Created *EventCreated `json:"Created"`
+	Deleted *EventDeleted `json:"Deleted"`
+}
+
+// MarshalJSON writes the variant that is set; it is an error to set none or several.
+func (u Event) MarshalJSON() ([]byte, error) {
+	return genimpl.MarshalUnion("Event", genimpl.Variant("Created", u.Created), genimpl.Variant("Deleted", u.Deleted))
+}
+
+// UnmarshalJSON sets the variant that property "type" names.
+func (u *Event) UnmarshalJSON(data []byte) error {
+	*u = Event{}
+	return genimpl.UnmarshalUnion("Event", data, "type",
+		genimpl.Into("Created", &u.Created, genimpl.Shape{
+			Closed:   true,
+			Const:    `"created"`,
+			Known:    []string{"version", "type", "id"},
+			Required: []string{"version", "type", "id"},
+			Type:     "object",
+		}),
+		genimpl.Into("Deleted", &u.Deleted, genimpl.Shape{
+			Closed:   true,
+			Const:    `"deleted"`,
+			Known:    []string{"version", "type"},
+			Required: []string{"version", "type"},
+			Type:     "object",
+		}),
+	)
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of Event what struct tags cannot say.
+func (Event) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Description = "Told apart by type, as the spec says, though version differs too."
+	genimpl.UnionSchema(s, "anyOf", "Created", "Deleted")
+}
+
+// Filter is the spec's type "Filter" (mcpgen.yaml:29).
 type Filter struct {
 	Field  string `json:"field"`
 	Equals string `json:"equals"`
@@ -96,7 +136,70 @@ func (SquareKind) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Const = "square"
 }
 
-// SearchInput is the input of tool "search" (mcpgen.yaml:29).
+// EventCreated is variant 1 of Event (mcpgen.yaml:24).
+type EventCreated struct {
+	Version EventCreatedVersion `json:"version"`
+	Type    EventCreatedType    `json:"type"`
+	ID      string              `json:"id"`
+}
+
+// EventCreatedVersion is property "version" of EventCreated (mcpgen.yaml:24).
+type EventCreatedVersion int64
+
+const (
+	EventCreatedVersionN1 EventCreatedVersion = 1
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of EventCreatedVersion what struct tags cannot
+// say.
+func (EventCreatedVersion) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Const = 1
+}
+
+// EventCreatedType is property "type" of EventCreated (mcpgen.yaml:24).
+type EventCreatedType string
+
+const (
+	EventCreatedTypeCreated EventCreatedType = "created"
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of EventCreatedType what struct tags cannot say.
+func (EventCreatedType) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Const = "created"
+}
+
+// EventDeleted is variant 2 of Event (mcpgen.yaml:26).
+type EventDeleted struct {
+	Version EventDeletedVersion `json:"version"`
+	Type    EventDeletedType    `json:"type"`
+}
+
+// EventDeletedVersion is property "version" of EventDeleted (mcpgen.yaml:26).
+type EventDeletedVersion int64
+
+const (
+	EventDeletedVersionN2 EventDeletedVersion = 2
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of EventDeletedVersion what struct tags cannot
+// say.
+func (EventDeletedVersion) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Const = 2
+}
+
+// EventDeletedType is property "type" of EventDeleted (mcpgen.yaml:26).
+type EventDeletedType string
+
+const (
+	EventDeletedTypeDeleted EventDeletedType = "deleted"
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of EventDeletedType what struct tags cannot say.
+func (EventDeletedType) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Const = "deleted"
+}
+
+// SearchInput is the input of tool "search" (mcpgen.yaml:37).
 type SearchInput struct {
 	// Text to match, or a filter.
 	Query SearchInputQuery     `json:"query" jsonschema_description:"Text to match, or a filter."`
@@ -106,9 +209,10 @@ type SearchInput struct {
 	Value runtime.Opt[SearchInputValue] `json:"value,omitzero" jsonschema_description:"A value to compare with."`
 	Page  runtime.Opt[SearchInputPage]  `json:"page,omitzero"`
 	Shape runtime.Opt[Shape]            `json:"shape,omitzero"`
+	Event runtime.Opt[Event]            `json:"event,omitzero"`
 }
 
-// SearchInputQuery is property "query" of SearchInput (mcpgen.yaml:31).
+// SearchInputQuery is property "query" of SearchInput (mcpgen.yaml:39).
 //
 // Text to match, or a filter.
 type SearchInputQuery struct {
@@ -140,7 +244,7 @@ func (SearchInputQuery) JSONSchemaExtend(s *jsonschema.Schema) {
 	genimpl.UnionSchema(s, "anyOf", "String", "Filter")
 }
 
-// SearchInputIdsItem is the items of SearchInputIds (mcpgen.yaml:37).
+// SearchInputIdsItem is the items of SearchInputIds (mcpgen.yaml:45).
 type SearchInputIdsItem struct {
 	String  *string `json:"String"`
 	Integer *int64  `json:"Integer"`
@@ -166,7 +270,7 @@ func (SearchInputIdsItem) JSONSchemaExtend(s *jsonschema.Schema) {
 	genimpl.UnionSchema(s, "anyOf", "String", "Integer")
 }
 
-// SearchInputValue is property "value" of SearchInput (mcpgen.yaml:38).
+// SearchInputValue is property "value" of SearchInput (mcpgen.yaml:46).
 //
 // A value to compare with.
 type SearchInputValue struct {
@@ -195,7 +299,7 @@ func (SearchInputValue) JSONSchemaExtend(s *jsonschema.Schema) {
 	genimpl.UnionSchema(s, "anyOf", "String", "Number", "Boolean")
 }
 
-// SearchInputPage is property "page" of SearchInput (mcpgen.yaml:39).
+// SearchInputPage is property "page" of SearchInput (mcpgen.yaml:47).
 type SearchInputPage struct {
 	Integer *int64   `json:"Integer" jsonschema:"minimum=1"`
 	Array   *[]int64 `json:"Array" jsonschema:"minItems=1"`
@@ -220,12 +324,12 @@ func (SearchInputPage) JSONSchemaExtend(s *jsonschema.Schema) {
 	genimpl.UnionSchema(s, "oneOf", "Integer", "Array")
 }
 
-// SearchOutput is the output of tool "search" (mcpgen.yaml:43).
+// SearchOutput is the output of tool "search" (mcpgen.yaml:52).
 type SearchOutput struct {
 	Content []SearchOutputContentItem `json:"content"`
 }
 
-// SearchOutputContentItem is the items of SearchOutputContent (mcpgen.yaml:47).
+// SearchOutputContentItem is the items of SearchOutputContent (mcpgen.yaml:56).
 type SearchOutputContentItem struct {
 	Text  *SearchOutputContentItemText  `json:"Text"`
 	Image *SearchOutputContentItemImage `json:"Image"`
@@ -263,13 +367,13 @@ func (SearchOutputContentItem) JSONSchemaExtend(s *jsonschema.Schema) {
 	genimpl.UnionSchema(s, "oneOf", "Text", "Image")
 }
 
-// SearchOutputContentItemText is variant 1 of SearchOutputContentItem (mcpgen.yaml:48).
+// SearchOutputContentItemText is variant 1 of SearchOutputContentItem (mcpgen.yaml:57).
 type SearchOutputContentItemText struct {
 	Type SearchOutputContentItemTextType `json:"type"`
 	Text string                          `json:"text"`
 }
 
-// SearchOutputContentItemTextType is property "type" of SearchOutputContentItemText (mcpgen.yaml:49).
+// SearchOutputContentItemTextType is property "type" of SearchOutputContentItemText (mcpgen.yaml:58).
 type SearchOutputContentItemTextType string
 
 const (
@@ -282,7 +386,7 @@ func (SearchOutputContentItemTextType) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Const = "text"
 }
 
-// SearchOutputContentItemImage is variant 2 of SearchOutputContentItem (mcpgen.yaml:52).
+// SearchOutputContentItemImage is variant 2 of SearchOutputContentItem (mcpgen.yaml:61).
 type SearchOutputContentItemImage struct {
 	Type     SearchOutputContentItemImageType `json:"type"`
 	Data     string                           `json:"data"`
@@ -290,7 +394,7 @@ type SearchOutputContentItemImage struct {
 }
 
 // SearchOutputContentItemImageType is property "type" of SearchOutputContentItemImage
-// (mcpgen.yaml:53).
+// (mcpgen.yaml:62).
 type SearchOutputContentItemImageType string
 
 const (
@@ -303,12 +407,12 @@ func (SearchOutputContentItemImageType) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Const = "image"
 }
 
-// PickInput is the input of tool "pick" (mcpgen.yaml:61).
+// PickInput is the input of tool "pick" (mcpgen.yaml:70).
 type PickInput struct {
 	Choice PickInputChoice `json:"choice"`
 }
 
-// PickInputChoice is property "choice" of PickInput (mcpgen.yaml:63).
+// PickInputChoice is property "choice" of PickInput (mcpgen.yaml:72).
 type PickInputChoice struct {
 	Object  *PickInputChoiceObject  `json:"Object"`
 	Object2 *PickInputChoiceObject2 `json:"Object2"`
@@ -339,7 +443,7 @@ func (PickInputChoice) JSONSchemaExtend(s *jsonschema.Schema) {
 	genimpl.UnionSchema(s, "oneOf", "Object", "Object2")
 }
 
-// PickInputChoiceObject is variant 1 of PickInputChoice (mcpgen.yaml:64).
+// PickInputChoiceObject is variant 1 of PickInputChoice (mcpgen.yaml:73).
 type PickInputChoiceObject struct {
 	Name string `json:"name"`
 }
@@ -350,7 +454,7 @@ func (PickInputChoiceObject) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.AdditionalProperties = jsonschema.TrueSchema
 }
 
-// PickInputChoiceObject2 is variant 2 of PickInputChoice (mcpgen.yaml:67).
+// PickInputChoiceObject2 is variant 2 of PickInputChoice (mcpgen.yaml:76).
 type PickInputChoiceObject2 struct {
 	ID int64 `json:"id"`
 }
