@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpgen/mcpgen/examples/books/booksmcp"
 	"github.com/mcpgen/mcpgen/examples/expenses/expensesmcp"
 	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
 	"github.com/mcpgen/mcpgen/examples/readme/readmemcp"
@@ -72,6 +73,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
 	"../examples/support/mcpgen.yaml":     func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
 	"../examples/expenses/mcpgen.yaml":    func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
+	"../examples/books/mcpgen.yaml":       func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive
