@@ -138,3 +138,29 @@ func newLike(v any) any {
 	}
 	panic("newLike: add the type")
 }
+
+// BenchmarkUnionDecode measures what choosing a variant costs against
+// decoding the variant's type alone: by discriminator, and by trial
+// (the variant that fits is not the first).
+func BenchmarkUnionDecode(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		json string
+		into func() any
+	}{
+		{"plain struct", `{"kind":"square","side":2}`, func() any { return &unions.Square{} }},
+		{"discriminated", `{"kind":"square","side":2}`, func() any { return &unions.Shape{} }},
+		{"trial object", `{"field":"a","equals":"b"}`, func() any { return &unions.SearchInputQuery{} }},
+		{"trial scalar", `true`, func() any { return &unions.SearchInputValue{} }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			data := []byte(c.json)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := json.Unmarshal(data, c.into()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
