@@ -109,6 +109,9 @@ func (g *generator) declare(f *jen.File, d *decl) {
 	if s.Description != "" {
 		comment += "\n\n" + s.Description
 	}
+	if d.kind == declUnion {
+		comment += "\n\nIt is a union: set exactly one field, the variant the value is."
+	}
 	f.Add(doc(comment))
 	switch d.kind {
 	case declStruct:

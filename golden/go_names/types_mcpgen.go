@@ -53,6 +53,8 @@ func (Code) JSONSchemaExtend(s *jsonschema.Schema) {
 }
 
 // ReactInputTarget is property "target" of ReactInput (mcpgen.yaml:21).
+//
+// It is a union: set exactly one field, the variant the value is.
 type ReactInputTarget struct {
 	Name   *string `json:"Name"`
 	ByLink *Link   `json:"ByLink"`

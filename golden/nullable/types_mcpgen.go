@@ -41,6 +41,8 @@ type AnnotateInputPoint struct {
 }
 
 // AnnotateInputEither is property "either" of AnnotateInput (mcpgen.yaml:26).
+//
+// It is a union: set exactly one field, the variant the value is.
 type AnnotateInputEither struct {
 	String  *string `json:"String"`
 	Boolean *bool   `json:"Boolean"`

@@ -29,6 +29,8 @@ type Square struct {
 // Shape is the spec's type "Shape" (mcpgen.yaml:16).
 //
 // A shape, told apart by its kind.
+//
+// It is a union: set exactly one field, the variant the value is.
 type Shape struct {
 	Circle *Circle `json:"Circle"`
 	Square *Square `json:"Square"`
@@ -69,6 +71,8 @@ func (Shape) JSONSchemaExtend(s *jsonschema.Schema) {
 // Event is the spec's type "Event" (mcpgen.yaml:21).
 //
 // Told apart by type, as the spec says, though version differs too.
+//
+// It is a union: set exactly one field, the variant the value is.
 type Event struct {
 	Created *EventCreated `json:"Created"`
 	Deleted *EventDeleted `json:"Deleted"`
@@ -215,6 +219,8 @@ type SearchInput struct {
 // SearchInputQuery is property "query" of SearchInput (mcpgen.yaml:39).
 //
 // Text to match, or a filter.
+//
+// It is a union: set exactly one field, the variant the value is.
 type SearchInputQuery struct {
 	String *string `json:"String" jsonschema:"minLength=1"`
 	Filter *Filter `json:"Filter"`
@@ -245,6 +251,8 @@ func (SearchInputQuery) JSONSchemaExtend(s *jsonschema.Schema) {
 }
 
 // SearchInputIdsItem is the items of SearchInputIds (mcpgen.yaml:45).
+//
+// It is a union: set exactly one field, the variant the value is.
 type SearchInputIdsItem struct {
 	String  *string `json:"String"`
 	Integer *int64  `json:"Integer"`
@@ -273,6 +281,8 @@ func (SearchInputIdsItem) JSONSchemaExtend(s *jsonschema.Schema) {
 // SearchInputValue is property "value" of SearchInput (mcpgen.yaml:46).
 //
 // A value to compare with.
+//
+// It is a union: set exactly one field, the variant the value is.
 type SearchInputValue struct {
 	String  *string  `json:"String"`
 	Number  *float64 `json:"Number"`
@@ -300,6 +310,8 @@ func (SearchInputValue) JSONSchemaExtend(s *jsonschema.Schema) {
 }
 
 // SearchInputPage is property "page" of SearchInput (mcpgen.yaml:47).
+//
+// It is a union: set exactly one field, the variant the value is.
 type SearchInputPage struct {
 	Integer *int64   `json:"Integer" jsonschema:"minimum=1"`
 	Array   *[]int64 `json:"Array" jsonschema:"minItems=1"`
@@ -330,6 +342,8 @@ type SearchOutput struct {
 }
 
 // SearchOutputContentItem is the items of SearchOutputContent (mcpgen.yaml:56).
+//
+// It is a union: set exactly one field, the variant the value is.
 type SearchOutputContentItem struct {
 	Text  *SearchOutputContentItemText  `json:"Text"`
 	Image *SearchOutputContentItemImage `json:"Image"`
@@ -413,6 +427,8 @@ type PickInput struct {
 }
 
 // PickInputChoice is property "choice" of PickInput (mcpgen.yaml:72).
+//
+// It is a union: set exactly one field, the variant the value is.
 type PickInputChoice struct {
 	Object  *PickInputChoiceObject  `json:"Object"`
 	Object2 *PickInputChoiceObject2 `json:"Object2"`

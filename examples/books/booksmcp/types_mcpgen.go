@@ -57,6 +57,8 @@ type FindBooksInput struct {
 // FindBooksInputQuery is property "query" of FindBooksInput (mcpgen.yaml:21).
 //
 // Text to look for, or a filter.
+//
+// It is a union: set exactly one field, the variant the value is.
 type FindBooksInputQuery struct {
 	String *string `json:"String" jsonschema:"minLength=1"`
 	Filter *Filter `json:"Filter"`
@@ -94,6 +96,8 @@ type FindBooksOutput struct {
 }
 
 // Item is the items of FindBooksOutputItems (mcpgen.yaml:37).
+//
+// It is a union: set exactly one field, the variant the value is.
 type Item struct {
 	Book *ItemBook `json:"Book"`
 	Note *ItemNote `json:"Note"`
