@@ -188,11 +188,11 @@ func newPlan(s *spec.Spec) *plan {
 	p.methods = map[string]taker{}
 	for _, t := range s.Tools {
 		tp := &toolPlan{tool: t, input: t.Input, output: t.Output}
-		tp.method = p.method(naming.Exported(t.Name), t.Pos, fmt.Sprintf("tool %q", t.Name))
+		tp.method = p.method(itemGoName(&t.Item), t.Pos, fmt.Sprintf("tool %q", t.Name))
 		p.tools = append(p.tools, tp)
 	}
 	for _, r := range s.Resources {
-		base := naming.Exported(r.Name)
+		base := itemGoName(&r.Item)
 		rp := &resourcePlan{res: r, base: base}
 		if !embedsHTML(r) { // an embedded view needs no handler
 			rp.method = p.method("Read"+base, r.Pos, fmt.Sprintf("resource %q", r.Name))
@@ -200,7 +200,7 @@ func newPlan(s *spec.Spec) *plan {
 		p.resources = append(p.resources, rp)
 	}
 	for _, t := range s.ResourceTemplates {
-		base := naming.Exported(t.Name)
+		base := itemGoName(&t.Item)
 		tp := &templatePlan{tmpl: t, base: base, optional: optionalVariables(t.URITemplate)}
 		tp.method = p.method("Read"+base, t.Pos, fmt.Sprintf("resource template %q", t.Name))
 		tp.params = templateParamsSchema(t, tp.optional)
@@ -211,7 +211,7 @@ func newPlan(s *spec.Spec) *plan {
 		p.templates = append(p.templates, tp)
 	}
 	for _, pr := range s.Prompts {
-		base := naming.Exported(pr.Name)
+		base := itemGoName(&pr.Item)
 		pp := &promptPlan{prompt: pr, base: base}
 		if len(pr.Messages) == 0 {
 			pp.method = p.method("Prompt"+base, pr.Pos, fmt.Sprintf("prompt %q", pr.Name))
@@ -266,14 +266,14 @@ func (p *plan) nameConstants() {
 		}
 		name := prefix + base
 		if first, dup := p.taken[name]; dup {
-			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; rename one", what, name, p.describe(first))
+			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 			return ""
 		}
 		p.taken[name] = taker{pos: pos, what: "the name constant of " + what}
 		return name
 	}
 	for _, tp := range p.tools {
-		tp.nameConst = claim("Tool", naming.Exported(tp.tool.Name), tp.method == "", tp.tool.Pos, fmt.Sprintf("tool %q", tp.tool.Name))
+		tp.nameConst = claim("Tool", itemGoName(&tp.tool.Item), tp.method == "", tp.tool.Pos, fmt.Sprintf("tool %q", tp.tool.Name))
 	}
 	for _, rp := range p.resources {
 		rp.nameConst = claim("Resource", rp.base, rp.method == "" && !embedsHTML(rp.res), rp.res.Pos, fmt.Sprintf("resource %q", rp.res.Name))
@@ -289,11 +289,11 @@ func (p *plan) nameConstants() {
 // method records a Handler method name, or reports a collision.
 func (p *plan) method(name string, pos spec.Pos, what string) string {
 	if name == "" || name == "Read" || name == "Prompt" {
-		p.errorf(pos, "%s has no letter or digit to make a Go method name from", what)
+		p.errorf(pos, "%s has no letter or digit to make a Go method name from; give it one with goName", what)
 		return ""
 	}
 	if first, dup := p.methods[name]; dup {
-		p.errorf(pos, "%s gets the Go method name %s, already used by %s; rename one", what, name, p.describe(first))
+		p.errorf(pos, "%s gets the Go method name %s, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 		return ""
 	}
 	p.methods[name] = taker{pos: pos, what: what}
@@ -481,6 +481,15 @@ func needsDecl(s *spec.Schema) bool {
 func hasScalarConstraints(s *spec.Schema) bool {
 	return s.Pattern != "" || s.Format != "" || s.MinLength != nil || s.MaxLength != nil ||
 		s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil
+}
+
+// itemGoName is the Go spelling of a tool's, resource's, template's or
+// prompt's name: its goName, else derived from the name.
+func itemGoName(it *spec.Item) string {
+	if it.GoName != "" {
+		return it.GoName
+	}
+	return naming.Exported(it.Name)
 }
 
 // goNameOr is the goName the spec gives s, else derived.

@@ -69,6 +69,9 @@ func (p *plan) variantName(v *spec.Schema, tag string) string {
 	case v.GoName != "":
 		return v.GoName
 	case v.Kind == spec.KindRef:
+		if d := p.named[v.Ref]; d != nil {
+			return d.name // the type's Go name, goName included
+		}
 		return naming.Exported(v.Ref)
 	case tag != "":
 		if name := naming.Exported(enumText(&spec.Value{JSON: []byte(tag)})); name != "" {

@@ -250,6 +250,20 @@ func metaField[T interface{ item() *Item }](doc string) field[T] {
 		decode: func(d *decoder, into T, e entry) { into.item().Meta = d.meta(e.value) }}
 }
 
+// goNameField is `goName:`, the Go spelling of the item's name (its
+// handler method, name constant and types) where the derived one collides
+// or reads badly; the name on the wire stays.
+func goNameField[T interface{ item() *Item }]() field[T] {
+	return field[T]{key: "goName", doc: "The Go spelling of the name (handler method, name constant, types) instead of the derived one; the wire name stays.",
+		schema: `{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}`,
+		decode: func(d *decoder, into T, e entry) {
+			it := into.item()
+			if it.GoName, _ = d.str(e.value, "goName"); it.GoName != "" && !isExported(it.GoName) {
+				d.errorf(posOf(e.value), "goName %q must be an exported Go identifier, such as %s", it.GoName, orHint(exportedHint(it.GoName), "LookUpOrder"))
+			}
+		}}
+}
+
 // lintDisableField is `x-lint-disable:`, the lint rules skipped for one item.
 func lintDisableField[T any](doc string, into func(T) (*[]string, *[]Pos)) field[T] {
 	return field[T]{key: "x-lint-disable", doc: doc, schema: lintRulesSchema,
@@ -276,6 +290,7 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.Execution = d.toolExecution(e.value) }},
 	iconsField[*Tool]("Icons for the tool."),
 	metaField[*Tool]("The tool's _meta object, sent as written."),
+	goNameField[*Tool](),
 	{key: "ui", doc: "MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool.", schema: defRef("ToolUI"),
 		decode: func(d *decoder, t *Tool, e entry) { t.UI = d.toolUI(e.value) }},
 	{key: "permission", doc: "What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask).", schema: stringEnum(Permissions),

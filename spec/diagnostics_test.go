@@ -772,12 +772,15 @@ go: {package: p}
   B: {enum: [happy, sad], goNames: {happy: Glad, angry: Cross}}
   C: {type: string, goNames: {a: A}}
   D: {type: object, goNames: {a: A}}
+tools:
+  t: {description: x, goName: do_it}
 `,
 		want: []string{
 			`mcpgen.yaml:5:29: goName "lowerCase" must be an exported Go identifier, such as LowerCase`,
 			`mcpgen.yaml:6:50: goNames: "angry" is not a value of the enum`,
 			`mcpgen.yaml:7:21: goNames names the constants of an enum; add enum`,
 			`mcpgen.yaml:8:21: goNames applies to enums, not object`,
+			`mcpgen.yaml:10:31: goName "do_it" must be an exported Go identifier, such as Do_it`,
 		},
 	},
 	{

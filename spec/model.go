@@ -294,6 +294,9 @@ type Item struct {
 	Icons          []*Icon
 	// Meta is the `_meta` object, if any.
 	Meta *Value
+	// GoName is `goName:`, the Go spelling of Name for its handler method,
+	// name constant and types; "" derives it from Name.
+	GoName string
 }
 
 // item gives the table of each section's keys (grammar.go) one way to the

@@ -18,6 +18,7 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Assert that your type implements it with: var _ gonames.Handler = (*MyServer)(nil)
 type Handler interface {
 	ToolsHandler
+	ResourcesHandler
 }
 
 // ToolsHandler has one method per tool of the spec, in spec order.
@@ -26,6 +27,27 @@ type ToolsHandler interface {
 	//
 	// Names Go identifiers the spec chooses where the derived ones collide or read badly.
 	React(ctx context.Context, in *ReactInput) (*runtime.CallToolResult, error)
+
+	// GetUserByDottedName serves tool "get.user" (mcpgen.yaml:25).
+	//
+	// A tool whose derived Go name would collide with get_user's.
+	GetUserByDottedName(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// GetUser serves tool "get_user" (mcpgen.yaml:28).
+	//
+	// The tool whose name derives to GetUser.
+	GetUser(ctx context.Context) (*runtime.CallToolResult, error)
+}
+
+// ResourcesHandler reads the resources and resource templates of the spec, in spec order,
+// and completes template variables marked complete: true.
+type ResourcesHandler interface {
+	// ReadDashes reads resource "---" (mcpgen.yaml:31).
+	//
+	// test://dashes
+	//
+	// A resource whose name has no letter to derive a Go name from.
+	ReadDashes(ctx context.Context) (string, error)
 }
 
 // UnimplementedHandler answers every call with a runtime.NotImplementedError.
@@ -40,5 +62,29 @@ func (UnimplementedHandler) React(context.Context, *ReactInput) (*runtime.CallTo
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "react",
+	}
+}
+
+// GetUserByDottedName reports that tool "get.user" is not implemented.
+func (UnimplementedHandler) GetUserByDottedName(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "get.user",
+	}
+}
+
+// GetUser reports that tool "get_user" is not implemented.
+func (UnimplementedHandler) GetUser(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "get_user",
+	}
+}
+
+// ReadDashes reports that resource "---" is not implemented.
+func (UnimplementedHandler) ReadDashes(context.Context) (string, error) {
+	return "", &runtime.NotImplementedError{
+		Kind: "resource",
+		Name: "---",
 	}
 }

@@ -4,6 +4,7 @@
 package gonames
 
 import (
+	"context"
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
@@ -25,6 +26,15 @@ func Info() runtime.Implementation {
 const (
 	// ToolReact is the name of tool "react" (mcpgen.yaml:11).
 	ToolReact = "react"
+
+	// ToolGetUserByDottedName is the name of tool "get.user" (mcpgen.yaml:25).
+	ToolGetUserByDottedName = "get.user"
+
+	// ToolGetUser is the name of tool "get_user" (mcpgen.yaml:28).
+	ToolGetUser = "get_user"
+
+	// ResourceDashes is the name of resource "---" (mcpgen.yaml:31).
+	ResourceDashes = "---"
 )
 
 // NewServer returns a server for h with everything the spec declares registered.
@@ -106,5 +116,31 @@ func Register(s *runtime.Server, h Handler) {
 			Name: ToolReact,
 		},
 		h.React,
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "A tool whose derived Go name would collide with get_user's.",
+			Name:        ToolGetUserByDottedName,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.GetUserByDottedName(ctx)
+		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "The tool whose name derives to GetUser.",
+			Name:        ToolGetUser,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.GetUser(ctx)
+		},
+	))
+	s.AddResource(runtime.TypedResource(
+		runtime.Resource{
+			Description: "A resource whose name has no letter to derive a Go name from.",
+			Name:        ResourceDashes,
+			URI:         "test://dashes",
+		},
+		h.ReadDashes,
 	))
 }
