@@ -47,7 +47,7 @@ func TestOrdersAuthorizationWithGoSDK(t *testing.T) {
 	}
 	endpoint := startHTTP(t, "orders", "-auth-issuer", authIssuer, "-auth-jwks", jwksFile)
 	token := func(sub, scopes string) string {
-		hdr, _ := json.Marshal(map[string]string{"alg": "EdDSA", "kid": "k1"})
+		hdr, _ := json.Marshal(map[string]string{"alg": "EdDSA", "kid": "k1", "typ": "at+jwt"})
 		claims, _ := json.Marshal(map[string]any{"iss": authIssuer, "sub": sub, "aud": endpoint,
 			"exp": time.Now().Add(time.Hour).Unix(), "scope": scopes})
 		input := b64(hdr) + "." + b64(claims)

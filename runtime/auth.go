@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -108,15 +109,22 @@ func (a *AuthInfo) hasAll(scopes []string) bool {
 	return true
 }
 
-// owner identifies whom a session belongs to: the subject, as named by its
-// issuer (a subject is unique per issuer only).
+// owner identifies whom a session, an idempotency record or a
+// requestState belongs to: the subject as named by its issuer (a subject is
+// unique per issuer only), or, for a token without sub (a client acting for
+// itself), its client. Each part is quoted, and the kind of identity named,
+// so that no two identities share a key: sub "client:x" is not client_id
+// "x", and no issuer or subject can forge a separator.
 func (a *AuthInfo) owner() string {
-	who := a.Subject
-	if who == "" {
-		who = "client:" + a.ClientID
+	if a.Subject != "" {
+		return strconv.Quote(a.Issuer) + " sub " + strconv.Quote(a.Subject)
 	}
-	return a.Issuer + "\x00" + who
+	return strconv.Quote(a.Issuer) + " client " + strconv.Quote(a.ClientID)
 }
+
+// hasIdentity reports whether the token names whom it stands for: a
+// subject or a client. Two tokens naming neither could not be told apart.
+func (a *AuthInfo) hasIdentity() bool { return a.Subject != "" || a.ClientID != "" }
 
 type authKey struct{}
 

@@ -93,6 +93,13 @@ func TestAuthRefusesTokens(t *testing.T) {
 		c[key] = val
 		return c
 	}
+	without := func(keys ...string) map[string]any {
+		c := jwttest.Claims("alice", "mcp:access")
+		for _, key := range keys {
+			delete(c, key)
+		}
+		return c
+	}
 	good := jwttest.Claims("alice", "mcp:access")
 	for _, tc := range []struct {
 		name      string
@@ -118,6 +125,8 @@ func TestAuthRefusesTokens(t *testing.T) {
 		{"alg none", bearer(jwttest.SignHeader(t, map[string]any{"alg": "none"}, nil, good)), 401, []string{`error="invalid_token"`}, `"none" is not accepted`},
 		{"HS256 key confusion", bearer(jwttest.Sign(t, "HS256", "rsa-1", jwttest.PublicDER(t, k.RSA), good)), 401, []string{`error="invalid_token"`}, `"HS256" is not accepted`},
 		{"other issuer", bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, with("iss", "https://evil.test"))), 401, []string{`error="invalid_token"`}, "issuer"},
+		{"no identity (neither sub nor client_id)", bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, without("sub", "client_id"))), 401,
+			[]string{`error="invalid_token"`, `error_description="the token names neither a subject (sub) nor a client (client_id)"`, metadataURL}, "neither a subject"},
 		{"without the server's scope", bearer(jwttest.Sign(t, "ES256", "ec-1", k.EC, jwttest.Claims("alice", "orders:read"))), 403,
 			[]string{`error="insufficient_scope"`, `scope="mcp:access"`, metadataURL}, "insufficient scope"},
 	} {
@@ -213,6 +222,42 @@ func TestAuthSession(t *testing.T) {
 	// The session still serves alice.
 	if got := toolText(t, p, `{"name":"whoami"}`, alice); got != "alice mcp:access" {
 		t.Errorf("whoami after the intrusion: %q", got)
+	}
+}
+
+// TestAuthOwnerUnambiguous: the owner of a session is a typed identity. A
+// token whose sub is "client:x" and a token without sub whose client_id is
+// "x" are two users; a token without sub is its client.
+func TestAuthOwnerUnambiguous(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	p := serveAuth(t, authServer(), authConfig(t))
+	token := func(sub, clientID string) []string {
+		c := jwttest.Claims(sub, "mcp:access")
+		c["client_id"] = clientID
+		if sub == "" {
+			delete(c, "sub")
+		}
+		return bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, c))
+	}
+	resp := p.do(http.MethodPost, initializeV2, token("client:x", "other")...)
+	readAll(t, resp)
+	if resp.StatusCode != 200 {
+		t.Fatalf("initialize: %d", resp.StatusCode)
+	}
+	p.session = resp.Header.Get("Mcp-Session-Id")
+	mustStatus(t, p.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, token("client:x", "other")...), 202)
+	status, _, msg := challenge(t, p.do(http.MethodPost, `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"whoami"}}`, token("", "x")...))
+	if status != 403 || !strings.Contains(msg, "belongs to another user") {
+		t.Errorf("client x in the session of sub \"client:x\": %d %q", status, msg)
+	}
+	// A client acting for itself keeps its session across its tokens.
+	p.session = ""
+	resp = p.do(http.MethodPost, initializeV2, token("", "x")...)
+	readAll(t, resp)
+	p.session = resp.Header.Get("Mcp-Session-Id")
+	mustStatus(t, p.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, token("", "x")...), 202)
+	if got := toolText(t, p, `{"name":"whoami"}`, token("", "x")); got != " mcp:access" {
+		t.Errorf("whoami of client x: %q", got)
 	}
 }
 

@@ -61,6 +61,13 @@ func (g *authGate) authenticate(w http.ResponseWriter, r *http.Request, h *httpH
 		httpError(w, http.StatusServiceUnavailable, "", errorf(CodeInternalError, "service unavailable: the token cannot be verified now"))
 		return nil
 	}
+	if !info.hasIdentity() {
+		// Requests of such tokens could not be told apart: they would share
+		// sessions, idempotency records and request states.
+		g.challenge(w, http.StatusUnauthorized, "invalid_token", "the token names neither a subject (sub) nor a client (client_id)", g.cfg.Scopes,
+			"unauthorized: the token names neither a subject (sub) nor a client (client_id)")
+		return nil
+	}
 	if !oauth.AudienceHas(info.Audience, g.cfg.Resource) {
 		// RFC 8707 §2 / MCP: a token issued for another resource must not
 		// be accepted, or a token could be replayed from server to server.

@@ -16,6 +16,7 @@ type envelope struct {
 	JSONRPC, ID, Method, Params, Result, Error []byte
 
 	method []byte // Method decoded, set by parseMessage
+	values int    // the JSON values in the message, set by parseMessage
 }
 
 // decodeEnvelope parses msg. On failure it returns the error to send back,

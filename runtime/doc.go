@@ -57,7 +57,7 @@
 // resources/read with an input_required result (their error wraps
 // ErrInputRequired), and the client's retry runs the handler again, the same
 // calls now returning the client's answers (multi round-trip requests; the
-// requestState is signed, WithRequestStateKey). A capability the request
+// requestState is sealed and accepted once, WithRequestStateKey). A capability the request
 // did not declare fails the request with -32021.
 //
 // Error model, as the protocol wants it: a malformed request, an unknown

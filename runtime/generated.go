@@ -39,26 +39,36 @@ func init() {
 // The handler's types are erased (call takes and returns any): genimpl's
 // generic adapters are generic over pointer types, which share one GC
 // shape, and converting a pointer to any does not allocate, so a call
-// costs what TypedTool's does.
-func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.Call) Tool {
+// costs what TypedTool's does. The handler is typedHandler's sequence
+// (decode into a new input, call, then fail or finish) written out for the
+// erased types, as one closure: registering a generated tool allocates its
+// handler once, not a handler and the closures typedHandler would take.
+func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall) Tool {
 	in := generatedSchemas(&t, inPtr, outPtr)
-	newIn := func() any { return reflect.New(in).Interface() }
-	codec := &inputCodec{schema: trustedInputSchema(&t)}
+	codec := inputCodec{schema: trustedInputSchema(&t)}
 	name := t.Name
-	if outPtr == nil {
-		t.Handler = typedHandler(name, codec, newIn, call, func(ctx context.Context, o any) *CallToolResult {
-			res, _ := o.(*CallToolResult)
-			return builtResult(ctx, res)
-		})
-		return t
+	var out *outputCodec // nil: call returns a *CallToolResult
+	if outPtr != nil {
+		out = newOutputCodecFor(&t)
 	}
-	out := newOutputCodecFor(&t)
-	t.Handler = typedHandler(name, codec, newIn, call, func(ctx context.Context, o any) *CallToolResult {
-		if o == nil {
-			return noResult()
+	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+		v := reflect.New(in).Interface()
+		if res, err := codec.decode(name, req.Arguments, v); res != nil || err != nil {
+			return res, err
 		}
-		return out.result(ctx, name, o)
-	})
+		o, err := call.Call(ctx, v)
+		if err != nil {
+			return failed(ctx, err)
+		}
+		if out == nil {
+			res, _ := o.(*CallToolResult)
+			return builtResult(ctx, res), nil
+		}
+		if o == nil {
+			return noResult(), nil
+		}
+		return out.result(ctx, name, o), nil
+	}
 	return t
 }
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -47,6 +48,15 @@ import (
 // application/json; 429 beyond WithMaxConcurrentRequestsPerSession. DELETE
 // ends the session: 204.
 //
+// Against hostile clients (README, "Limits against hostile clients"): a
+// body must arrive within WithBodyReadTimeout (else 400, and the
+// connection closes); an MCP header sent on two lines is refused (400,
+// -32020); sessions are capped (WithMaxSessions, WithMaxSessionsPerSubject:
+// the longest-idle one ends, or 503/429 when all are busy); a message is
+// counted before it is decoded (WithMaxObjectMembers, WithMaxJSONValues:
+// 400), and large ones are served a few at a time (WithMaxLargeRequests:
+// 503).
+//
 // A request of the 2026-07-28 era (io.modelcontextprotocol/protocolVersion
 // in params._meta) comes in by the modern front door: no session; the
 // headers MCP-Protocol-Version, Mcp-Method and, for tools/call, prompts/get
@@ -76,7 +86,9 @@ type httpHandler struct {
 
 	mu       sync.Mutex
 	sessions map[string]*httpSession
+	perOwner map[string]int                 // with authorization: how many of the sessions each owner has
 	drains   map[*http.Server]chan struct{} // closed when that server shuts down
+	large    chan struct{}                  // a slot per large message being served (WithMaxLargeRequests)
 }
 
 func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
@@ -86,11 +98,17 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 		maxConcurrent:   defaultMaxConcurrent,
 		retry:           defaultRetry,
 		shutdownTimeout: defaultShutdownTimeout,
+
+		maxLarge:              defaultMaxLargeRequests,
+		maxSessions:           defaultMaxSessions,
+		maxSessionsPerSubject: defaultMaxSessionsPerSubject,
+		bodyReadTimeout:       defaultBodyReadTimeout,
+		readHeaderTimeout:     defaultReadHeaderTimeout,
 	}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession)}
+	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession), large: make(chan struct{}, cfg.maxLarge)}
 	if cfg.auth != nil {
 		g, err := newAuthGate(cfg.auth)
 		if err != nil {
@@ -126,6 +144,7 @@ func headerValue(h http.Header, canonicalKey string) string {
 }
 
 func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.startBodyDeadline(w, r)
 	if msg := h.checkHostOrigin(r); msg != "" {
 		httpError(w, http.StatusForbidden, "", errorf(CodeInvalidRequest, "%s", msg))
 		return
@@ -134,6 +153,10 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if r = h.auth.authenticate(w, r, h); r == nil {
 			return
 		}
+	}
+	if name := repeatedMcpHeader(r.Header); name != "" {
+		httpError(w, http.StatusBadRequest, "", errorf(CodeHeaderMismatch, "header mismatch: the %s header is sent more than once; send it once", name))
+		return
 	}
 	switch r.Method {
 	case http.MethodPost:
@@ -145,6 +168,20 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	default:
 		h.methodNotAllowed(w)
 	}
+}
+
+// repeatedMcpHeader returns the name of an MCP header that h carries on
+// more than one line, or "". The runtime reads the first line of each, and
+// a gateway in front of it may route or authorize on another, so a request
+// that repeats one is refused whatever the order of its lines.
+func repeatedMcpHeader(h http.Header) string {
+	for name, lines := range h {
+		if len(lines) > 1 && (name == headerProtocolVersion || name == headerMethod || name == headerName ||
+			name == headerSessionID || strings.HasPrefix(name, "Mcp-Param-")) {
+			return name
+		}
+	}
+	return ""
 }
 
 func (h *httpHandler) methodNotAllowed(w http.ResponseWriter) {
@@ -173,21 +210,37 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		*bp = body // possibly grown: back to the pool
 	}
 	if err != nil {
+		// The connection closes after the refusal: what is left of the body
+		// is not drained (a body trickling in would hold it).
+		w.Header().Set("Connection", "close")
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			httpError(w, http.StatusRequestEntityTooLarge, "", errorf(CodeInvalidRequest, "invalid request: the body exceeds the maximum size of %d bytes", h.cfg.maxBody))
+		} else if errors.Is(err, os.ErrDeadlineExceeded) {
+			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: the body did not arrive within %v (%d of its bytes came)", h.cfg.bodyReadTimeout, len(body)))
 		} else {
 			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: reading the body: %v", err))
 		}
 		return
 	}
 	var env envelope
-	kind, echo, e := parseMessage(body, &env)
+	kind, echo, e := parseMessage(body, &env, h.srv.cfg.json)
 	if e != nil {
 		if e.Code == CodeInvalidRequest && jsonwire.FirstByte(body) == '[' {
 			e = errorf(CodeInvalidRequest, "invalid request: batches are not supported; POST one JSON-RPC message at a time")
 		}
 		httpError(w, http.StatusBadRequest, echo, e)
 		return
+	}
+	if env.values > largeValues { // decoding it costs memory: a few at a time
+		select {
+		case h.large <- struct{}{}:
+			defer func() { <-h.large }()
+		default:
+			w.Header().Set("Retry-After", "1")
+			httpError(w, http.StatusServiceUnavailable, echo, errorf(CodeInvalidRequest,
+				"server busy: %d messages of more than %d JSON values are being served, the most at once; retry later", h.cfg.maxLarge, largeValues))
+			return
+		}
 	}
 	if h.auth != nil && kind == kindRequest && !h.auth.checkToolScopes(w, r, h, &env, echo) {
 		return
@@ -210,13 +263,18 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 	}
 	var hs *httpSession
 	if isInit && headerValue(r.Header, headerSessionID) == "" {
+		var owner string
+		if info, ok := AuthFromContext(r.Context()); ok {
+			owner = info.owner() // later requests must come from the same subject
+		}
+		if !h.admit(w, owner, echo) {
+			return
+		}
 		if hs = h.newSession(); hs == nil {
 			httpError(w, http.StatusInternalServerError, echo, errorf(CodeInternalError, "internal error: cannot make a session id"))
 			return
 		}
-		if info, ok := AuthFromContext(r.Context()); ok {
-			hs.owner = info.owner() // later requests must come from the same subject
-		}
+		hs.owner = owner
 	} else if hs = h.session(w, r, echo); hs == nil {
 		return
 	}
@@ -462,26 +520,37 @@ func (h *httpHandler) newSession() *httpSession {
 	return hs
 }
 
-// register starts serving hs's id.
+// register starts serving hs's id. Initializes served at once may all
+// have passed admit: the caps are kept here, by ending the session idle the
+// longest, and overrun only when every session in the way is busy.
 func (h *httpHandler) register(hs *httpSession) bool {
 	h.mu.Lock()
-	defer h.mu.Unlock()
 	if hs.ss.closed.Load() {
+		h.mu.Unlock()
 		return false
 	}
+	victim, _ := h.makeRoomLocked(hs.owner)
 	h.sessions[hs.id] = hs
+	if hs.owner != "" {
+		if h.perOwner == nil {
+			h.perOwner = make(map[string]int)
+		}
+		h.perOwner[hs.owner]++
+	}
 	hs.registered = true
 	hs.lastSeen = time.Now()
 	hs.idle = time.AfterFunc(h.cfg.idleTimeout, hs.checkIdle)
+	h.mu.Unlock()
+	if victim != nil {
+		h.endSession(victim)
+	}
 	return true
 }
 
 // endSession forgets hs and closes it: its id answers 404 from now on.
 func (h *httpHandler) endSession(hs *httpSession) {
 	h.mu.Lock()
-	if h.sessions[hs.id] == hs {
-		delete(h.sessions, hs.id)
-	}
+	h.forgetLocked(hs)
 	h.mu.Unlock()
 	if hs.idle != nil {
 		hs.idle.Stop()
@@ -529,14 +598,28 @@ func (h *httpHandler) drain(r *http.Request) <-chan struct{} {
 	return ch
 }
 
-// readBody reads the POST body, at most maxBody bytes, into bp's buffer.
+// startBodyDeadline bounds the time r's body may take to arrive
+// (WithBodyReadTimeout), before anything else is done with r. The deadline
+// is lifted only once the body has been read to its end (readBody): a
+// request refused before that, or whose body failed, keeps it while its
+// refusal is written and while net/http drains what is left of the body
+// (up to 256 KiB) after the handler returns, so that a body trickling in
+// never holds the connection longer. A request without a body has nothing
+// to bound (and its connection's background read must not time out under
+// a long stream).
+func (h *httpHandler) startBodyDeadline(w http.ResponseWriter, r *http.Request) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return
+	}
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(h.cfg.bodyReadTimeout))
+}
+
+// readBody reads the POST body, at most maxBody bytes, into bp's buffer,
+// under the deadline startBodyDeadline set.
 func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, bp *[]byte) ([]byte, error) {
 	if r.ContentLength > h.cfg.maxBody {
 		return nil, &http.MaxBytesError{Limit: h.cfg.maxBody}
 	}
-	rc := http.NewResponseController(w)
-	_ = rc.SetReadDeadline(time.Now().Add(bodyReadTimeout)) // a body trickling in must not hold a goroutine forever
-	defer rc.SetReadDeadline(time.Time{})
 	body := r.Body // with a Content-Length (checked above), net/http stops the body there
 	if r.ContentLength < 0 {
 		body = http.MaxBytesReader(w, r.Body, h.cfg.maxBody) // chunked: no length to trust
@@ -562,8 +645,6 @@ func (h *httpHandler) readBody(w http.ResponseWriter, r *http.Request, bp *[]byt
 		}
 	}
 }
-
-const bodyReadTimeout = 30 * time.Second
 
 // checkHostOrigin returns why r must be refused (DNS rebinding protection),
 // or "".

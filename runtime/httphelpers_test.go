@@ -43,7 +43,8 @@ func serveHTTPHandler(t *testing.T, h http.Handler) *httpPeer {
 
 // do sends a request with the headers a conforming client sends (Accept,
 // Content-Type, the session and protocol version once known), then hdr
-// ("Name", "value" pairs; an empty value removes the header).
+// ("Name", "value" pairs; an empty value removes the header, a value with
+// newlines is sent on one line per line).
 func (p *httpPeer) do(method, body string, hdr ...string) *http.Response {
 	p.t.Helper()
 	var rd io.Reader
@@ -70,7 +71,10 @@ func (p *httpPeer) do(method, body string, hdr ...string) *http.Response {
 		} else if strings.EqualFold(hdr[i], "Host") {
 			req.Host = hdr[i+1]
 		} else {
-			req.Header.Set(hdr[i], hdr[i+1])
+			req.Header.Del(hdr[i])
+			for line := range strings.SplitSeq(hdr[i+1], "\n") { // a value with newlines: one line each
+				req.Header.Add(hdr[i], line)
+			}
 		}
 	}
 	resp, err := http.DefaultClient.Do(req)

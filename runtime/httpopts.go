@@ -21,6 +21,13 @@ type httpConfig struct {
 	shutdownTimeout time.Duration
 	sessionPrefix   string      // starts every Mcp-Session-Id (WithSessionIDPrefix)
 	auth            *AuthConfig // resource-server mode (WithAuthorization)
+
+	maxLarge              int // WithMaxLargeRequests
+	maxSessions           int // WithMaxSessions
+	maxSessionsPerSubject int // WithMaxSessionsPerSubject
+
+	bodyReadTimeout   time.Duration // WithBodyReadTimeout
+	readHeaderTimeout time.Duration // WithReadHeaderTimeout (ListenAndServe's http.Server)
 }
 
 const (
@@ -28,7 +35,38 @@ const (
 	defaultMaxConcurrent   = 64
 	defaultRetry           = time.Second
 	defaultShutdownTimeout = 10 * time.Second
+
+	defaultBodyReadTimeout   = 30 * time.Second
+	defaultReadHeaderTimeout = 10 * time.Second
 )
+
+// WithBodyReadTimeout bounds the time a request's body may take to arrive
+// (default 30s), counted from when the handler sees the request. A body not
+// complete by then gets 400 and its connection is closed, whatever its
+// size: a client that announces a Content-Length and then sends nothing, or
+// one byte a second, holds a connection that long at most. Streams are not
+// concerned: the bound is lifted once the body is read. d ≤ 0 keeps the
+// default.
+func WithBodyReadTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) {
+		if d > 0 {
+			c.bodyReadTimeout = d
+		}
+	}
+}
+
+// WithReadHeaderTimeout bounds the time a client of ListenAndServe (and
+// Serve) may take to send a request's headers (default 10s): a connection
+// that sends a request line and then nothing is closed then. It sets the
+// http.Server's ReadHeaderTimeout; HTTPHandler mounted in your own server
+// ignores it (set your server's). d ≤ 0 keeps the default.
+func WithReadHeaderTimeout(d time.Duration) HTTPOption {
+	return func(c *httpConfig) {
+		if d > 0 {
+			c.readHeaderTimeout = d
+		}
+	}
+}
 
 // WithAllowedHosts sets the Host header values served, replacing the
 // default (localhost, 127.0.0.1 and [::1], on any port): "example.com"

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -29,6 +30,9 @@ type paramHeader struct {
 // paramHeaders reads the x-mcp-header declarations of a tool's input
 // schema; a malformed one is a programming error in the registration.
 func paramHeaders(where string, inputSchema json.RawMessage) []paramHeader {
+	if !bytes.Contains(inputSchema, []byte(`"x-mcp-header"`)) {
+		return nil // what the loop below finds in no property: don't decode
+	}
 	var top struct {
 		Properties map[string]json.RawMessage `json:"properties"`
 	}

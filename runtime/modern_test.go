@@ -253,7 +253,8 @@ func TestModernCaching(t *testing.T) {
 }
 
 // modernPost POSTs msg with the headers a modern client sends (as hdr
-// overrides: a value "" removes the header).
+// overrides: a value "" removes the header; a value with newlines is sent
+// as one header line per line).
 func modernPost(t *testing.T, url, msg string, hdr map[string]string) (int, http.Header, string) {
 	t.Helper()
 	r, err := http.NewRequest(http.MethodPost, url, strings.NewReader(msg))
@@ -280,10 +281,11 @@ func modernPost(t *testing.T, url, msg string, hdr map[string]string) (int, http
 		r.Header.Set("Mcp-Name", n)
 	}
 	for k, v := range hdr {
-		if v == "" {
-			r.Header.Del(k)
-		} else {
-			r.Header.Set(k, v)
+		r.Header.Del(k)
+		for line := range strings.SplitSeq(v, "\n") {
+			if line != "" {
+				r.Header.Add(k, line)
+			}
 		}
 	}
 	resp, err := http.DefaultClient.Do(r)

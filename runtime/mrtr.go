@@ -2,10 +2,7 @@ package runtime
 
 import (
 	"context"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -32,12 +29,12 @@ import (
 // handler may ask in several rounds, and several things in one round (ask
 // them all before returning).
 //
-// requestState is the client's to hold and could be altered: it is
-// {method, target, expiry, answers} signed with HMAC-SHA256 under the
-// server's key, random per Server unless WithRequestStateKey sets one (give
-// every replica behind a load balancer the same). A retry whose state does
-// not verify, has expired or was issued for another request is invalid
-// params.
+// requestState is the client's to hold and could be altered or replayed:
+// it is {id, method, target, expiry, owner, the answers asked for} sealed
+// (requeststate.go) under the server's key, random per Server unless
+// WithRequestStateKey sets one (give every replica behind a load balancer
+// the same). A retry whose state does not open, has expired, was issued
+// for another request or user, or was used already is invalid params.
 
 // ErrInputRequired is wrapped by the error CreateMessage, Elicit and
 // ListRoots return in the 2026-07-28 era when the client has not answered
@@ -49,8 +46,9 @@ var ErrInputRequired = errors.New("the client's input is required; the request i
 // defaultStateTTL is how long a requestState is accepted after it is issued.
 const defaultStateTTL = 10 * time.Minute
 
-// WithRequestStateKey sets the key that signs the requestState of
-// input_required results (HMAC-SHA256; 32 random bytes are right). By
+// WithRequestStateKey sets the key that seals the requestState of
+// input_required results (AES-256-GCM under a key derived from it with
+// HKDF-SHA256; 32 random bytes are right). By
 // default each Server draws its own at random, so a retry must reach the
 // process that issued the state: servers behind a load balancer share one
 // key. A key shorter than 16 bytes is ignored.
@@ -87,6 +85,7 @@ type mrtr struct {
 	mu        sync.Mutex
 	answers   map[string]json.RawMessage
 	asks      int            // requests made by the handler so far, in order
+	asked     []string       // their keys: the answers a next round's state keeps
 	pending   []inputRequest // asked and not answered
 	missing   clientCaps     // asked for without the capability
 	capFailed bool           // the handler failed with ErrCapabilityNotSupported
@@ -107,6 +106,7 @@ func (m *mrtr) next(named string) (key string, answer json.RawMessage) {
 		key = "input-" + strconv.Itoa(m.asks)
 	}
 	m.asks++
+	m.asked = append(m.asked, key)
 	return key, m.answers[key]
 }
 
@@ -140,15 +140,6 @@ func (m *mrtr) lack(need clientCaps) {
 	m.mu.Unlock()
 }
 
-// stateClaims is what a requestState carries.
-type stateClaims struct {
-	Method  string                     `json:"m"`
-	Target  string                     `json:"t"`
-	Expires int64                      `json:"e"` // Unix milliseconds
-	Owner   string                     `json:"o,omitempty"`
-	Answers map[string]json.RawMessage `json:"a,omitempty"`
-}
-
 // newMRTR reads the inputResponses and requestState of a modern request
 // that may need input. The answers of earlier rounds come from a state
 // that verifies (the server issued it, for this request); those of this
@@ -169,7 +160,7 @@ func (s *Server) newMRTR(ctx context.Context, method *methodInfo, params []byte)
 		if json.Unmarshal(rawState, &state) != nil {
 			return nil, errorf(CodeInvalidParams, `invalid params: "requestState" must be a string`)
 		}
-		claims, e := s.verifyState(state)
+		claims, e := s.openState(state)
 		if e != nil {
 			return nil, e
 		}
@@ -178,6 +169,11 @@ func (s *Server) newMRTR(ctx context.Context, method *methodInfo, params []byte)
 		}
 		if claims.Owner != m.owner {
 			return nil, errorf(CodeInvalidParams, "invalid params: requestState was issued to another user; send the request again without it")
+		}
+		// Used last, so that a state refused above (someone else's
+		// replay, say) stays good for its owner.
+		if e := s.useState(ctx, claims); e != nil {
+			return nil, e
 		}
 		maps.Copy(m.answers, claims.Answers)
 	}
@@ -196,45 +192,23 @@ func (s *Server) newMRTR(ctx context.Context, method *methodInfo, params []byte)
 	return m, nil
 }
 
-func (s *Server) signState(payload []byte) string {
-	mac := hmac.New(sha256.New, s.cfg.stateKey)
-	mac.Write(payload)
-	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
-}
-
-func (s *Server) verifyState(state string) (*stateClaims, *Error) {
-	bad := errorf(CodeInvalidParams, "invalid params: requestState failed its integrity check (altered, or issued by a server with another key)")
-	p, sig, ok := strings.Cut(state, ".")
-	if !ok {
-		return nil, bad
-	}
-	payload, err1 := base64.RawURLEncoding.DecodeString(p)
-	got, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if err1 != nil || err2 != nil {
-		return nil, bad
-	}
-	mac := hmac.New(sha256.New, s.cfg.stateKey)
-	mac.Write(payload)
-	if !hmac.Equal(got, mac.Sum(nil)) {
-		return nil, bad
-	}
-	var c stateClaims
-	if json.Unmarshal(payload, &c) != nil {
-		return nil, bad
-	}
-	if time.Now().UnixMilli() > c.Expires {
-		return nil, errorf(CodeInvalidParams, "invalid params: requestState has expired; send the request again without it")
-	}
-	return &c, nil
-}
-
 // inputRequired is the input_required result of a round whose handler
 // asked for what it has not got.
 func (s *Server) inputRequired(m *mrtr) (encoder, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	claims := stateClaims{Method: m.method, Target: m.target, Expires: time.Now().Add(s.cfg.stateTTL).UnixMilli(), Answers: maps.Clone(m.answers), Owner: m.owner}
-	payload, err := json.Marshal(claims)
+	claims := stateClaims{ID: newStateID(), Method: m.method, Target: m.target, Expires: time.Now().Add(s.cfg.stateTTL).UnixMilli(), Owner: m.owner}
+	// Only the answers the handler asked for travel on: answers it never
+	// asked for would grow the state (and its retry) for nothing.
+	for _, key := range m.asked {
+		if a, ok := m.answers[key]; ok {
+			if claims.Answers == nil {
+				claims.Answers = make(map[string]json.RawMessage, len(m.asked))
+			}
+			claims.Answers[key] = a
+		}
+	}
+	state, err := s.sealState(&claims)
 	if err != nil {
 		return nil, err
 	}
@@ -251,7 +225,7 @@ func (s *Server) inputRequired(m *mrtr) (encoder, error) {
 		b = append(b, '}')
 	}
 	b = append(b, `},"requestState":`...)
-	b = jsonwire.AppendString(b, s.signState(payload))
+	b = jsonwire.AppendString(b, state)
 	return rawResult(append(b, '}')), nil
 }
 

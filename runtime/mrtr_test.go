@@ -155,8 +155,15 @@ func TestMRTR(t *testing.T) {
 				t.Fatalf("round 3 of 2:\n got %s\nwant %s", got, want)
 			}
 
+			// A state is accepted once.
+			got = ex(t, req(15, "tools/call", callParams("rounds", allCaps, `,"inputResponses":{"input-0":{"action":"accept","content":{"name":"a"}}},"requestState":`+jsonString(s1))))
+			if !strings.Contains(got, `"code":-32602`) || !strings.Contains(got, "requestState was already used") {
+				t.Fatalf("a state used twice: %s", got)
+			}
+
 			// A retry without the answer asks again.
-			r, _ := roundResult(t, ex(t, req(6, "tools/call", callParams("rounds", allCaps, `,"requestState":`+jsonString(s1)))))
+			_, s3 := roundResult(t, ex(t, req(16, "tools/call", callParams("rounds", allCaps, ""))))
+			r, _ := roundResult(t, ex(t, req(6, "tools/call", callParams("rounds", allCaps, `,"requestState":`+jsonString(s3)))))
 			if !strings.Contains(r, `"input-0"`) {
 				t.Fatalf("missing answer: %s", r)
 			}
@@ -186,7 +193,8 @@ func TestMRTR(t *testing.T) {
 			// State that does not verify, or belongs to another request.
 			for _, tc := range []struct{ name, params, msg string }{
 				{"tampered", callParams("all", allCaps, `,"requestState":`+jsonString(state+"-TAMPERED")), "requestState failed its integrity check"},
-				{"forged payload", callParams("all", allCaps, `,"requestState":`+jsonString("eyJtIjoidG9vbHMvY2FsbCJ9"+state[strings.IndexByte(state, '.'):])), "requestState failed its integrity check"},
+				{"forged", callParams("all", allCaps, `,"requestState":`+jsonString("AQ"+strings.Repeat("A", 60))), "requestState failed its integrity check"},
+				{"a bit flipped inside", callParams("all", allCaps, `,"requestState":`+jsonString(flipInside(state))), "requestState failed its integrity check"},
 				{"other tool", callParams("rounds", allCaps, `,"requestState":`+jsonString(state)), `requestState was issued for another request (tools/call \"all\")`},
 				{"not a string", callParams("all", allCaps, `,"requestState":1`), `\"requestState\" must be a string`},
 			} {

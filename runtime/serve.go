@@ -42,10 +42,13 @@ func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPO
 	}
 	hs := &http.Server{
 		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(s.cfg.logger.Handler(), slog.LevelWarn),
+		ReadHeaderTimeout: h.cfg.readHeaderTimeout,
+		// No ReadTimeout: it would stay on the connection while a response
+		// streams and cut long SSE streams; bodies are bounded per request
+		// instead (WithBodyReadTimeout).
+		IdleTimeout:    2 * time.Minute,
+		MaxHeaderBytes: 64 << 10,
+		ErrorLog:       slog.NewLogLogger(s.cfg.logger.Handler(), slog.LevelWarn),
 	}
 	var fresh freshConns
 	hs.ConnState = fresh.track

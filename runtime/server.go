@@ -7,6 +7,8 @@ import (
 	"os"
 	"slices"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/sealed"
 )
 
 // Implementation names a client or a server (MCP's Implementation).
@@ -45,12 +47,15 @@ type config struct {
 	cacheTTL       time.Duration         // ttlMs of cacheable modern results
 	cacheScope     string                // their cacheScope
 	cacheByMethod  map[string]*CacheHint // WithMethodCaching, normalized
-	stateKey       []byte                // signs requestState (WithRequestStateKey)
+	stateKey       []byte                // seals requestState (WithRequestStateKey)
+	stateBox       *sealed.Box           // from stateKey
+	stateStore     RequestStateStore     // records used requestStates
 	stateTTL       time.Duration         // how long a requestState is accepted
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
 	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	json           jsonLimits    // the shape of one message (WithMaxJSONValues, WithMaxObjectMembers)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -165,6 +170,7 @@ func NewServer(info Implementation, opts ...Option) *Server {
 			maxMessageSize: defaultMaxMessageSize,
 			cacheScope:     "private",
 			stateTTL:       defaultStateTTL,
+			json:           jsonLimits{values: defaultMaxJSONValues, members: defaultMaxObjectMembers},
 		},
 	}
 	for _, o := range opts {
@@ -173,6 +179,10 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	s.cacheDefault = CacheHint{s.cfg.cacheTTL, s.cfg.cacheScope}.normalized()
 	if s.cfg.stateKey == nil {
 		s.cfg.stateKey = newStateKey()
+	}
+	s.cfg.stateBox = newStateBox(s.cfg.stateKey)
+	if s.cfg.stateStore == nil {
+		s.cfg.stateStore = NewMemoryRequestStateStore(0)
 	}
 	if s.cfg.idempotency == nil {
 		s.cfg.idempotency = NewMemoryIdempotencyStore(0)

@@ -153,7 +153,7 @@ func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
 		}
 	}()
 	var env envelope
-	kind, echo, e := parseMessage(msg, &env)
+	kind, echo, e := parseMessage(msg, &env, ss.srv.cfg.json)
 	if e != nil {
 		ss.sendError(echo, e)
 		return
@@ -172,9 +172,20 @@ const (
 )
 
 // parseMessage decodes msg into env and tells what it is. A malformed
-// message gets the error to answer it with, and the id to answer with ("" for
-// null): the message's own when it is valid.
-func parseMessage(msg []byte, env *envelope) (kind msgKind, echo string, e *Error) {
+// message, or one beyond lim, gets the error to answer it with, and the id
+// to answer with ("" for null): the message's own when it is valid.
+func parseMessage(msg []byte, env *envelope, lim jsonLimits) (kind msgKind, echo string, e *Error) {
+	kind, echo, e = parseEnvelope(msg, env)
+	if e == nil { // msg is valid JSON: it can be counted
+		if env.values, e = lim.checkWidth(msg); e != nil {
+			return 0, echo, e
+		}
+	}
+	return kind, echo, e
+}
+
+// parseEnvelope is parseMessage without the limits.
+func parseEnvelope(msg []byte, env *envelope) (kind msgKind, echo string, e *Error) {
 	if e := decodeEnvelope(msg, env); e != nil {
 		return 0, "", e
 	}

@@ -105,7 +105,8 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 	return t
 }
 
-// inputCodec validates and decodes a tool's arguments. Its validator is
+// inputCodec validates and decodes a tool's arguments (a value: one pointer,
+// so a handler can hold it without allocating it). Its validator is
 // compiled at registration (TypedTool) or on first use (genimpl.GeneratedTool,
 // whose schemas are trusted), through validate.Lazy.
 type inputCodec struct{ schema *validate.Lazy }
@@ -135,7 +136,7 @@ var emptyObject = json.RawMessage(`{}`)
 // decode validates args, decodes them into dst and fills in the defaults
 // of what the client left out (Defaulter). It returns a non-nil result
 // or error when the handler must not run.
-func (c *inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToolResult, error) {
+func (c inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToolResult, error) {
 	if jsonwire.IsNull(args) {
 		args = emptyObject
 	} else if jsonwire.FirstByte(args) != '{' {

@@ -36,8 +36,9 @@ type Reply struct {
 }
 
 // Post sends body as a POST with the headers a conforming client sends,
-// then hdr ("Name", "value" pairs; an empty value removes the header), and
-// reads the whole reply.
+// then hdr ("Name", "value" pairs; an empty value removes the header, and a
+// name written "+Name" adds a line to the header rather than replacing it),
+// and reads the whole reply.
 func (h *HTTP) Post(ctx context.Context, body []byte, hdr ...string) (*Reply, error) {
 	st, err := h.Open(ctx, http.MethodPost, body, hdr...)
 	if err != nil {
@@ -86,6 +87,8 @@ func (h *HTTP) Open(ctx context.Context, method string, body []byte, hdr ...stri
 			req.Header.Del(hdr[i])
 		case strings.EqualFold(hdr[i], "Host"):
 			req.Host = hdr[i+1]
+		case strings.HasPrefix(hdr[i], "+"):
+			req.Header.Add(hdr[i][1:], hdr[i+1])
 		default:
 			req.Header.Set(hdr[i], hdr[i+1])
 		}

@@ -12,7 +12,8 @@ import (
 // GeneratedTemplate is runtime.TypedTemplate for generated code: params,
 // the JSON Schema of P (indented or compact), is the one the generator
 // computed from the spec, so registering the template reflects nothing.
-// Reads behave exactly as with TypedTemplate.
+// Reads behave exactly as with TypedTemplate. params is compacted in
+// place, so its bytes must be the caller's own (see GeneratedTool).
 func GeneratedTemplate[P, R any](t runtime.ResourceTemplate, params json.RawMessage, fn func(ctx context.Context, p *P) (R, error)) runtime.ResourceTemplate {
 	return newTemplate(t, params, reflect.TypeFor[P](), func(ctx context.Context, p any) (any, error) {
 		return fn(ctx, p.(*P))

@@ -20,23 +20,41 @@ import (
 // all pointers share one GC shape, so the compiler compiles one adapter for
 // all the tools of a package instead of one per tool. The handler gets a
 // new In per call; a nil Out with a nil error is an isError result.
+//
+// The schemas' bytes are compacted in place, so they must be t's own, as
+// generated code's json.RawMessage(`…`) of a string constant is: do not
+// pass the same slice to two registrations.
 func GeneratedTool[In, Out any](t runtime.Tool, fn func(ctx context.Context, in In) (Out, error)) runtime.Tool {
-	return newTool(t, reflect.TypeFor[In](), reflect.TypeFor[Out](), func(ctx context.Context, in any) (any, error) {
-		out, err := fn(ctx, in.(In))
-		var none Out // a nil pointer: no output
-		if any(out) == any(none) {
-			return nil, err
-		}
-		return out, err
-	})
+	return newTool(t, reflect.TypeFor[In](), reflect.TypeFor[Out](), toolFunc[In, Out](fn))
 }
 
 // GeneratedToolResult is runtime.TypedToolResult for generated code: see
 // GeneratedTool. In must be a pointer type.
 func GeneratedToolResult[In any](t runtime.Tool, fn func(ctx context.Context, in In) (*runtime.CallToolResult, error)) runtime.Tool {
-	return newTool(t, reflect.TypeFor[In](), nil, func(ctx context.Context, in any) (any, error) {
-		return fn(ctx, in.(In))
-	})
+	return newTool(t, reflect.TypeFor[In](), nil, toolResultFunc[In](fn))
+}
+
+// toolFunc is a handler of GeneratedTool, and toolResultFunc one of
+// GeneratedToolResult: their Call methods erase the handler's types for
+// runtime (gensupport.ToolCall). Converting the handler to either (a func
+// value, so to an interface) allocates nothing, and this is the only code
+// that knows the handler's types.
+type (
+	toolFunc[In, Out any]  func(ctx context.Context, in In) (Out, error)
+	toolResultFunc[In any] func(ctx context.Context, in In) (*runtime.CallToolResult, error)
+)
+
+func (fn toolFunc[In, Out]) Call(ctx context.Context, in any) (any, error) {
+	out, err := fn(ctx, in.(In))
+	var none Out // a nil pointer: no output
+	if any(out) == any(none) {
+		return nil, err
+	}
+	return out, err
+}
+
+func (fn toolResultFunc[In]) Call(ctx context.Context, in any) (any, error) {
+	return fn(ctx, in.(In))
 }
 
 // SchemaSources are the schemas of a generated tool twice: as its
@@ -56,6 +74,6 @@ func Schemas(t runtime.Tool) (s SchemaSources, ok bool) {
 // The hooks of package runtime, as their types (runtime's init, which set
 // them, ran before this package's: genimpl imports runtime).
 var (
-	newTool     = gensupport.Tool.(func(runtime.Tool, reflect.Type, reflect.Type, gensupport.Call) runtime.Tool)
+	newTool     = gensupport.Tool.(func(runtime.Tool, reflect.Type, reflect.Type, gensupport.ToolCall) runtime.Tool)
 	toolSchemas = gensupport.Schemas.(func(runtime.Tool) (SchemaSources, bool))
 )

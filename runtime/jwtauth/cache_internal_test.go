@@ -25,7 +25,7 @@ func TestVerifierCache(t *testing.T) {
 	}
 	start := time.Now()
 	b64 := base64.RawURLEncoding.EncodeToString
-	hdr, _ := json.Marshal(map[string]string{"alg": "EdDSA"})
+	hdr, _ := json.Marshal(map[string]string{"alg": "EdDSA", "typ": "at+jwt"})
 	claims, _ := json.Marshal(map[string]any{"iss": "https://auth.test", "sub": "alice", "exp": start.Add(2 * time.Minute).Unix()})
 	input := b64(hdr) + "." + b64(claims)
 	token := input + "." + b64(ed25519.Sign(priv, []byte(input)))

@@ -7,20 +7,21 @@ import (
 	"crypto/ed25519"
 	"crypto/elliptic"
 	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/sha512"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
-	"math/big"
+	"maps"
 	"net/http"
+	"slices"
+
+	"github.com/go-jose/go-jose/v4"
 )
 
 // Keys for Verifier: JSON Web Keys (RFC 7517) and the JWS algorithms
-// (RFC 7518 §3, RFC 8037 for EdDSA) that may use them.
+// (RFC 7518 §3, RFC 8037 for EdDSA) that may use them. go-jose parses the
+// keys; what this file adds is mcpgen's policy: which kinds, sizes and
+// algorithms are accepted, and which key may verify which token.
 
 // jwk is a usable verification key.
 type jwk struct {
@@ -38,6 +39,9 @@ func newJWK(key crypto.PublicKey, kid, alg string) (*jwk, error) {
 		if k.N.BitLen() < minRSABits {
 			return nil, fmt.Errorf("an RSA key of %d bits is too short (at least %d)", k.N.BitLen(), minRSABits)
 		}
+		if k.E < 3 || k.E%2 == 0 {
+			return nil, errors.New("bad RSA exponent")
+		}
 	case *ecdsa.PublicKey:
 		if curveBits(k.Curve) == 0 {
 			return nil, errors.New("an ECDSA key must be on P-256, P-384 or P-521")
@@ -50,7 +54,7 @@ func newJWK(key crypto.PublicKey, kid, alg string) (*jwk, error) {
 		return nil, fmt.Errorf("keys of type %T are not supported (RSA, ECDSA or Ed25519)", key)
 	}
 	if alg != "" {
-		if _, ok := jwsAlgorithms[alg]; !ok {
+		if _, ok := jwsAlgorithms[jose.SignatureAlgorithm(alg)]; !ok {
 			return nil, fmt.Errorf("the algorithm %q is not accepted", alg)
 		}
 	}
@@ -69,22 +73,10 @@ func curveBits(c elliptic.Curve) int {
 	return 0
 }
 
-// jwkJSON is a JWK as published.
-type jwkJSON struct {
-	Kty string `json:"kty"`
-	Kid string `json:"kid"`
-	Use string `json:"use"`
-	Alg string `json:"alg"`
-	N   string `json:"n"`
-	E   string `json:"e"`
-	Crv string `json:"crv"`
-	X   string `json:"x"`
-	Y   string `json:"y"`
-}
-
 // parseJWKS reads a key set. Keys not for signatures (use other than
 // "sig") or of a kind this verifier does not know are skipped, as RFC 7517
-// §5 asks; a set with no usable key is an error.
+// §5 asks; a set with no usable key is an error. go-jose parses each key
+// (and checks an EC point is on its curve); newJWK applies our policy.
 func parseJWKS(doc []byte) ([]*jwk, error) {
 	var set struct {
 		Keys []json.RawMessage `json:"keys"`
@@ -95,75 +87,31 @@ func parseJWKS(doc []byte) ([]*jwk, error) {
 	var keys []*jwk
 	var skipped []string
 	for i, raw := range set.Keys {
-		var j jwkJSON
-		if err := json.Unmarshal(raw, &j); err != nil {
+		var j jose.JSONWebKey
+		if err := j.UnmarshalJSON(raw); err != nil {
 			skipped = append(skipped, fmt.Sprintf("key %d: %v", i, err))
 			continue
 		}
 		if j.Use != "" && j.Use != "sig" {
 			continue
 		}
-		key, err := j.publicKey()
-		if err == nil {
-			var k *jwk
-			if k, err = newJWK(key, j.Kid, j.Alg); err == nil {
-				keys = append(keys, k)
-				continue
-			}
+		if !j.IsPublic() {
+			// A published set holds public keys; a private or symmetric
+			// one there is a mistake we will not build on.
+			skipped = append(skipped, fmt.Sprintf("key %d (kid %q): not a public key", i, j.KeyID))
+			continue
 		}
-		skipped = append(skipped, fmt.Sprintf("key %d (kid %q): %v", i, j.Kid, err))
+		k, err := newJWK(j.Key, j.KeyID, j.Algorithm)
+		if err != nil {
+			skipped = append(skipped, fmt.Sprintf("key %d (kid %q): %v", i, j.KeyID, err))
+			continue
+		}
+		keys = append(keys, k)
 	}
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("no usable signing key in the set %v", skipped)
 	}
 	return keys, nil
-}
-
-func (j *jwkJSON) publicKey() (crypto.PublicKey, error) {
-	b64 := base64.RawURLEncoding.Strict()
-	switch j.Kty {
-	case "RSA":
-		n, err1 := b64.DecodeString(j.N)
-		e, err2 := b64.DecodeString(j.E)
-		if err1 != nil || err2 != nil || len(n) == 0 || len(e) == 0 || len(e) > 4 {
-			return nil, errors.New("bad RSA n or e")
-		}
-		exp := new(big.Int).SetBytes(e)
-		if exp.Int64() < 3 || exp.Int64()%2 == 0 {
-			return nil, errors.New("bad RSA exponent")
-		}
-		return &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(exp.Int64())}, nil
-	case "EC":
-		var curve elliptic.Curve
-		switch j.Crv {
-		case "P-256":
-			curve = elliptic.P256()
-		case "P-384":
-			curve = elliptic.P384()
-		case "P-521":
-			curve = elliptic.P521()
-		default:
-			return nil, fmt.Errorf("unsupported curve %q", j.Crv)
-		}
-		size := (curveBits(curve) + 7) / 8
-		x, err1 := b64.DecodeString(j.X)
-		y, err2 := b64.DecodeString(j.Y)
-		if err1 != nil || err2 != nil || len(x) != size || len(y) != size {
-			return nil, errors.New("bad EC x or y")
-		}
-		// The point is checked to be on the curve.
-		return ecdsa.ParseUncompressedPublicKey(curve, append(append([]byte{4}, x...), y...))
-	case "OKP":
-		if j.Crv != "Ed25519" {
-			return nil, fmt.Errorf("unsupported curve %q", j.Crv)
-		}
-		x, err := b64.DecodeString(j.X)
-		if err != nil || len(x) != ed25519.PublicKeySize {
-			return nil, errors.New("bad Ed25519 x")
-		}
-		return ed25519.PublicKey(x), nil
-	}
-	return nil, fmt.Errorf("unsupported key type %q", j.Kty)
 }
 
 // fetchedKeys returns the key set of JWKSURL, fetching it when it is older
@@ -238,75 +186,37 @@ func (v *Verifier) fetchJWKS(ctx context.Context) ([]*jwk, error) {
 	return parseJWKS(body)
 }
 
-// jwsAlgorithm verifies a signature with a key of its kind.
-type jwsAlgorithm struct {
-	verify func(key crypto.PublicKey, signed, sig []byte) bool
-	kind   func(key crypto.PublicKey) bool // whether key is of the kind it uses
+// jwsAlgorithms are the accepted algorithms, each with the kind of key it
+// uses (go-jose verifies the signature). Not here, so refused: "none" and
+// the HMACs (HS256…), which a resource server holding only public keys has
+// no business accepting.
+var jwsAlgorithms = map[jose.SignatureAlgorithm]func(crypto.PublicKey) bool{
+	jose.RS256: isRSA, jose.RS384: isRSA, jose.RS512: isRSA,
+	jose.PS256: isRSA, jose.PS384: isRSA, jose.PS512: isRSA,
+	jose.ES256: onCurve(elliptic.P256()),
+	jose.ES384: onCurve(elliptic.P384()),
+	jose.ES512: onCurve(elliptic.P521()),
+	jose.EdDSA: isEd25519,
 }
 
-// fits reports whether k may verify a token of this algorithm, named name:
-// the key is of the algorithm's kind, and names no other algorithm.
-func (a jwsAlgorithm) fits(k *jwk, name string) bool {
-	return (k.alg == "" || k.alg == name) && a.kind(k.key)
+// acceptedAlgorithms lists jwsAlgorithms for go-jose, which refuses any
+// other before looking further.
+var acceptedAlgorithms = slices.Sorted(maps.Keys(jwsAlgorithms))
+
+// keyFits reports whether k may verify a token of algorithm alg: the key
+// is of the algorithm's kind, and its JWK names no other algorithm.
+func keyFits(k *jwk, alg jose.SignatureAlgorithm) bool {
+	kind, ok := jwsAlgorithms[alg]
+	return ok && (k.alg == "" || k.alg == string(alg)) && kind(k.key)
 }
 
 func isRSA(key crypto.PublicKey) bool { _, ok := key.(*rsa.PublicKey); return ok }
 
 func isEd25519(key crypto.PublicKey) bool { _, ok := key.(ed25519.PublicKey); return ok }
 
-// jwsAlgorithms are the accepted algorithms. Not here, so refused: "none"
-// and the HMACs (HS256…), which a resource server holding only public keys
-// has no business accepting.
-var jwsAlgorithms = map[string]jwsAlgorithm{
-	"RS256": rsaPKCS1(crypto.SHA256, sha256.New),
-	"RS384": rsaPKCS1(crypto.SHA384, sha512.New384),
-	"RS512": rsaPKCS1(crypto.SHA512, sha512.New),
-	"PS256": rsaPSS(crypto.SHA256, sha256.New),
-	"PS384": rsaPSS(crypto.SHA384, sha512.New384),
-	"PS512": rsaPSS(crypto.SHA512, sha512.New),
-	"ES256": ecdsaAlg(elliptic.P256(), sha256.New),
-	"ES384": ecdsaAlg(elliptic.P384(), sha512.New384),
-	"ES512": ecdsaAlg(elliptic.P521(), sha512.New),
-	"EdDSA": {kind: isEd25519, verify: func(key crypto.PublicKey, signed, sig []byte) bool {
-		k, ok := key.(ed25519.PublicKey)
-		return ok && ed25519.Verify(k, signed, sig)
-	}},
-}
-
-func digest(newHash func() hash.Hash, b []byte) []byte {
-	h := newHash()
-	h.Write(b)
-	return h.Sum(nil)
-}
-
-func rsaPKCS1(id crypto.Hash, newHash func() hash.Hash) jwsAlgorithm {
-	return jwsAlgorithm{kind: isRSA, verify: func(key crypto.PublicKey, signed, sig []byte) bool {
-		k, ok := key.(*rsa.PublicKey)
-		return ok && rsa.VerifyPKCS1v15(k, id, digest(newHash, signed), sig) == nil
-	}}
-}
-
-func rsaPSS(id crypto.Hash, newHash func() hash.Hash) jwsAlgorithm {
-	return jwsAlgorithm{kind: isRSA, verify: func(key crypto.PublicKey, signed, sig []byte) bool {
-		k, ok := key.(*rsa.PublicKey)
-		return ok && rsa.VerifyPSS(k, id, digest(newHash, signed), sig, &rsa.PSSOptions{SaltLength: rsa.PSSSaltLengthEqualsHash}) == nil
-	}}
-}
-
-// ecdsaAlg verifies the JWS form of an ECDSA signature: R and S, each the
-// curve's size, concatenated (not ASN.1).
-func ecdsaAlg(curve elliptic.Curve, newHash func() hash.Hash) jwsAlgorithm {
-	size := (curveBits(curve) + 7) / 8
-	onCurve := func(key crypto.PublicKey) bool {
+func onCurve(curve elliptic.Curve) func(crypto.PublicKey) bool {
+	return func(key crypto.PublicKey) bool {
 		k, ok := key.(*ecdsa.PublicKey)
 		return ok && k.Curve == curve
 	}
-	return jwsAlgorithm{kind: onCurve, verify: func(key crypto.PublicKey, signed, sig []byte) bool {
-		k, ok := key.(*ecdsa.PublicKey)
-		if !ok || k.Curve != curve || len(sig) != 2*size {
-			return false
-		}
-		r, s := new(big.Int).SetBytes(sig[:size]), new(big.Int).SetBytes(sig[size:])
-		return ecdsa.Verify(k, digest(newHash, signed), r, s)
-	}}
 }

@@ -3,11 +3,12 @@
 // directly or fetched from a JSON Web Key Set. Its Verifier is a
 // runtime.TokenVerifier: put it in runtime.AuthConfig.Verifier.
 //
-// It uses the standard library only: the few algorithms worth accepting are
-// each one call of crypto/rsa, crypto/ecdsa or crypto/ed25519, and a JOSE
-// library would bring algorithms we must refuse anyway (none, HS*: a server
-// that accepts HS256 with an RSA public key as the secret accepts forged
-// tokens).
+// The JOSE parsing and the signature check are go-jose's
+// (github.com/go-jose/go-jose/v4), where the whole ecosystem reviews them;
+// this package is the policy on top: the algorithms accepted (never "none"
+// nor an HMAC: a server that accepts HS256 with an RSA public key as the
+// secret accepts forged tokens), the keys and their sizes, and the claims.
+// go-jose is imported here only, never by package runtime.
 package jwtauth
 
 import (
@@ -24,6 +25,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/oauth"
@@ -57,6 +60,15 @@ type Config struct {
 	// JWKSRefresh is how long a fetched key set is used (default 1h).
 	JWKSRefresh time.Duration
 
+	// Types are the typ header values accepted. The default is RFC 9068
+	// §4's "at+jwt" (also written "application/at+jwt"), which an identity
+	// provider puts in access tokens only, so that an ID token or another
+	// JWT it signed cannot be passed off as one. For a provider that issues
+	// access tokens typed "JWT", or without typ, list what it sends, with
+	// "" for no typ: []string{"at+jwt", "JWT", ""}. Compared as RFC 7515
+	// §4.1.9 asks: ignoring case and an "application/" prefix.
+	Types []string
+
 	// Leeway is the clock skew allowed when checking exp, nbf and iat
 	// (default 30s; < 0 means none).
 	Leeway time.Duration
@@ -79,7 +91,8 @@ const (
 
 // Verifier verifies JWT access tokens: the signature (RS256/384/512,
 // PS256/384/512, ES256/384/512, EdDSA with Ed25519; never "none" nor an
-// HMAC), exp (required) and nbf with a small leeway, iat not in the future,
+// HMAC), the typ header (at+jwt unless Config.Types says otherwise), exp
+// (required) and nbf with a small leeway, iat not in the future,
 // iss, and aud when Config.Audience is set. Scopes come from the scope
 // claim (space-separated) or scp (a string or a list). Safe for concurrent
 // use.
@@ -124,6 +137,13 @@ func New(cfg Config) (*Verifier, error) {
 	if v.cfg.CacheTTL == 0 {
 		v.cfg.CacheTTL = defaultCacheTTL
 	}
+	if v.cfg.Types == nil {
+		v.cfg.Types = []string{accessTokenType}
+	}
+	v.cfg.Types = slices.Clone(v.cfg.Types)
+	for i, t := range v.cfg.Types {
+		v.cfg.Types[i] = mediaType(t)
+	}
 	for i, k := range cfg.Keys {
 		key, err := newJWK(k, "", "")
 		if err != nil {
@@ -139,14 +159,6 @@ func New(cfg Config) (*Verifier, error) {
 		v.static = append(v.static, keys...)
 	}
 	return v, nil
-}
-
-// jwtHeader is the JOSE header of a token.
-type jwtHeader struct {
-	Alg  string          `json:"alg"`
-	Kid  string          `json:"kid"`
-	Typ  string          `json:"typ"`
-	Crit json.RawMessage `json:"crit"`
 }
 
 // jwtClaims are the registered claims a verifier checks or returns.
@@ -191,49 +203,97 @@ func (v *Verifier) VerifyToken(ctx context.Context, token string) (*runtime.Auth
 	return info, err
 }
 
-// verify checks token fully.
+// verify checks token fully. go-jose parses the compact form and checks
+// the signature; around it sits the policy: the canonical encoding only,
+// the accepted algorithms, no crit, the key that may sign, the claims.
 func (v *Verifier) verify(ctx context.Context, token string) (*runtime.AuthInfo, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
 		return nil, invalid("not a JWT in compact form (header.payload.signature)")
 	}
-	var hdr jwtHeader
-	if err := decodeSegment(parts[0], &hdr); err != nil {
-		return nil, invalid("the header: %v", err)
+	// One encoding per token: go-jose's base64 decoding tolerates
+	// non-canonical trailing bits, which would make tokens malleable (and
+	// a verified-token cache keyed by the string confusable).
+	for i, part := range parts {
+		if _, err := base64.RawURLEncoding.Strict().DecodeString(part); err != nil {
+			return nil, invalid("the %s is not base64url", [...]string{"header", "payload", "signature"}[i])
+		}
 	}
-	alg, ok := jwsAlgorithms[hdr.Alg]
-	if !ok {
-		return nil, invalid("the algorithm %s is not accepted (accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA)", safetext.Quote(hdr.Alg))
+	jws, err := jose.ParseSignedCompact(token, acceptedAlgorithms)
+	if err != nil {
+		if bad, ok := errors.AsType[*jose.ErrUnexpectedSignatureAlgorithm](err); ok {
+			return nil, invalid("the algorithm %s is not accepted (accepted: RS256, RS384, RS512, PS256, PS384, PS512, ES256, ES384, ES512, EdDSA)", safetext.Quote(string(bad.Got)))
+		}
+		return nil, invalid("the header: %v", strings.TrimPrefix(err.Error(), "go-jose/go-jose: "))
 	}
-	if hdr.Crit != nil {
+	hdr := jws.Signatures[0].Protected
+	if _, ok := hdr.ExtraHeaders["crit"]; ok {
 		return nil, invalid("the header has crit extensions, which this verifier does not understand")
 	}
-	sig, err := base64.RawURLEncoding.Strict().DecodeString(parts[2])
-	if err != nil {
-		return nil, invalid("the signature is not base64url")
+	if err := v.checkType(hdr.ExtraHeaders[jose.HeaderType]); err != nil {
+		return nil, err
 	}
-	keys, err := v.keys(ctx, hdr.Kid)
+	alg := jose.SignatureAlgorithm(hdr.Algorithm)
+	keys, err := v.keys(ctx, hdr.KeyID)
 	if err != nil {
 		return nil, err
 	}
-	keys = slices.DeleteFunc(keys, func(k *jwk) bool { return !alg.fits(k, hdr.Alg) })
+	keys = slices.DeleteFunc(keys, func(k *jwk) bool { return !keyFits(k, alg) })
 	if len(keys) == 0 {
-		return nil, invalid("no %s key for kid %s", hdr.Alg, safetext.Quote(hdr.Kid))
+		return nil, invalid("no %s key for kid %s", alg, safetext.Quote(hdr.KeyID))
 	}
-	signed := token[:len(parts[0])+1+len(parts[1])]
-	if !slices.ContainsFunc(keys, func(k *jwk) bool { return alg.verify(k.key, []byte(signed), sig) }) {
+	var payload []byte
+	for _, k := range keys {
+		if payload, err = jws.Verify(k.key); err == nil {
+			break
+		}
+	}
+	if err != nil {
 		return nil, invalid("bad signature")
 	}
 	// Only now is the payload trusted enough to read.
 	var raw map[string]json.RawMessage
-	if err := decodeSegment(parts[1], &raw); err != nil || raw == nil {
+	if err := decodeJSON(payload, &raw); err != nil || raw == nil {
 		return nil, invalid("the claims are not a JSON object")
 	}
 	var c jwtClaims
-	if err := decodeSegment(parts[1], &c); err != nil {
+	if err := decodeJSON(payload, &c); err != nil {
 		return nil, invalid("the claims: %v", err)
 	}
 	return v.checkClaims(&c, raw)
+}
+
+// accessTokenType is the typ of JWT access tokens (RFC 9068 §2.1).
+const accessTokenType = "at+jwt"
+
+// mediaType puts a typ value in the form it is compared in: lower case,
+// without the "application/" prefix RFC 7515 §4.1.9 lets a writer omit.
+func mediaType(typ string) string {
+	typ = strings.ToLower(typ)
+	if rest, ok := strings.CutPrefix(typ, "application/"); ok && !strings.Contains(rest, "/") {
+		return rest
+	}
+	return typ
+}
+
+// checkType refuses a token whose typ header (typ; nil when absent) is not
+// one of Config.Types.
+func (v *Verifier) checkType(typ any) error {
+	var got string
+	if typ != nil {
+		s, ok := typ.(string)
+		if !ok || s == "" {
+			return invalid("the typ header must be a non-empty string")
+		}
+		got = mediaType(s)
+	}
+	if slices.Contains(v.cfg.Types, got) {
+		return nil
+	}
+	if typ == nil {
+		return invalid("the token has no typ header; JWT access tokens are typed %q (RFC 9068; jwtauth.Config.Types accepts others)", accessTokenType)
+	}
+	return invalid("the token's typ %s is not accepted (want %q, RFC 9068; jwtauth.Config.Types accepts others)", safetext.Quote(typ.(string)), accessTokenType)
 }
 
 // checkClaims checks the time and issuer claims and builds the identity.
@@ -286,8 +346,13 @@ func (v *Verifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*r
 
 // numericDate converts a JWT NumericDate (seconds, possibly fractional).
 func numericDate(f float64) time.Time {
-	if math.IsNaN(f) || f > 1e12 || f < -1e12 {
-		f = 1e12 // absurd dates land far in the future
+	// Absurd dates are clamped to far in the future or the past (a huge
+	// negative exp is long expired, not "far in the future").
+	switch {
+	case math.IsNaN(f) || f > 1e12:
+		f = 1e12
+	case f < -1e12:
+		f = -1e12
 	}
 	sec, frac := math.Modf(f)
 	return time.Unix(int64(sec), int64(frac*1e9))
@@ -310,13 +375,8 @@ func stringOrList(raw json.RawMessage) ([]string, bool) {
 	return nil, false
 }
 
-// decodeSegment decodes one base64url segment of JSON into v. Padding is
-// refused: the compact form has none.
-func decodeSegment(seg string, v any) error {
-	b, err := base64.RawURLEncoding.Strict().DecodeString(seg)
-	if err != nil {
-		return errors.New("not base64url")
-	}
+// decodeJSON decodes one JSON value, and nothing after it, into v.
+func decodeJSON(b []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	if err := d.Decode(v); err != nil {
 		if te, ok := errors.AsType[*json.UnmarshalTypeError](err); ok {

@@ -116,6 +116,8 @@ func TestVerifierRefuses(t *testing.T) {
 		{"ES256 naming an RSA key's kid", jwttest.Sign(t, "ES256", "rsa-1", k.EC, good), `no ES256 key for kid "rsa-1"`},
 		{"EdDSA signed by another Ed25519 key", jwttest.Sign(t, "EdDSA", "", ed25519.NewKeyFromSeed(make([]byte, 32)), good), "bad signature"},
 		{"crit header", jwttest.SignHeader(t, map[string]any{"alg": "RS256", "kid": "rsa-1", "crit": []string{"exp"}}, k.RSA, good), "crit"},
+		{"typ JWT (an ID token, say)", jwttest.SignHeader(t, map[string]any{"alg": "RS256", "kid": "rsa-1", "typ": "JWT"}, k.RSA, good), `the token's typ "JWT" is not accepted (want "at+jwt"`},
+		{"no typ", jwttest.SignHeader(t, map[string]any{"alg": "RS256", "kid": "rsa-1"}, k.RSA, good), "no typ header"},
 		{"two parts", parts[0] + "." + parts[1], "compact form"},
 		{"padded signature", valid + "=", "base64url"},
 		{"header not JSON", base64.RawURLEncoding.EncodeToString([]byte("{alg")) + "." + parts[1] + "." + parts[2], "header"},

@@ -27,13 +27,23 @@ const MaxCompletionValues = 100
 // builds its own result, its *runtime.CallToolResult.
 type Call func(ctx context.Context, in any) (out any, err error)
 
-// Tool is a func(t runtime.Tool, inPtr, outPtr reflect.Type, call Call)
-// runtime.Tool, set by package runtime. It returns t with its Handler set
-// to decode a call's arguments into a new value of inPtr's element type,
-// run call, and encode what it returns: validated against the tool's output
-// schema when outPtr (the pointer type of the output) is not nil, taken as
-// the *runtime.CallToolResult otherwise. Schemas the generator left nil are
-// reflected from the types.
+// ToolCall is a generated tool handler with its types erased, as Call is,
+// but as an interface: genimpl implements it with a method of the
+// handler's func type, and a func value converts to an interface without
+// allocating, where wrapping it in a Call would allocate a closure per
+// registered tool. Only genimpl knows the handler's types.
+type ToolCall interface {
+	Call(ctx context.Context, in any) (out any, err error)
+}
+
+// Tool is a func(t runtime.Tool, inPtr, outPtr reflect.Type, call
+// ToolCall) runtime.Tool, set by package runtime. It returns t with its
+// Handler set to decode a call's arguments into a new value of inPtr's
+// element type, run call, and encode what it returns: validated against
+// the tool's output schema when outPtr (the pointer type of the output) is
+// not nil, taken as the *runtime.CallToolResult otherwise. Schemas the
+// generator left nil are reflected from the types. t's schemas are
+// compacted in place: their bytes must be t's own.
 var Tool any
 
 // SchemaSources are a generated tool's schemas as its validators use them
@@ -54,7 +64,8 @@ var Schemas any
 // params struct), given rather than reflected. A read decodes the URI's
 // variables into a new value of typ and passes its pointer to call, whose
 // out is the read's result as TypedTemplate takes it (a string, []byte,
-// runtime.ResourceContents, a struct pointer…).
+// runtime.ResourceContents, a struct pointer…). params is compacted in
+// place: its bytes must be the caller's own.
 var Template any
 
 // TemplateSchemas is a func(t runtime.ResourceTemplate) (generated,
