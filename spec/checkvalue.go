@@ -373,9 +373,9 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		n := int64(len(x.items))
 		switch {
 		case s.MinItems != nil && n < *s.MinItems:
-			return fail("the array has %d items, fewer than minItems %d", n, *s.MinItems)
+			return fail("the array has %s, fewer than minItems %d", items(n), *s.MinItems)
 		case s.MaxItems != nil && n > *s.MaxItems:
-			return fail("the array has %d items, more than maxItems %d", n, *s.MaxItems)
+			return fail("the array has %s, more than maxItems %d", items(n), *s.MaxItems)
 		}
 		if s.UniqueItems {
 			first := map[string]int{}
@@ -551,6 +551,14 @@ func jsonPhrase(x *jvalue) string {
 		return "an object"
 	}
 	return "null"
+}
+
+// items is "1 item", "2 items".
+func items(n int64) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return strconv.FormatInt(n, 10) + " items"
 }
 
 // pointerEscape escapes a key for a JSON pointer (RFC 6901).
