@@ -171,8 +171,8 @@ func (l *linter) description(o owner, text string, textPos, ownerPos spec.Pos, w
 			textPos = ownerPos
 		}
 		l.report(o, "DESCRIPTION_TOO_SHORT", textPos,
-			"the description of %s is too short (%d word%s, %d characters; at least %d and %d): say what it is for, and when to use it",
-			what, words, plural(words), chars, minWords, minChars)
+			"the description of %s is too short (%d word%s, %d character%s; at least %d and %d): say what it is for, and when to use it",
+			what, words, plural(words), chars, plural(chars), minWords, minChars)
 	}
 }
 
