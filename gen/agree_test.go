@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mcpgen/mcpgen/examples/books/booksmcp"
 	"github.com/mcpgen/mcpgen/examples/expenses/expensesmcp"
 	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
 	"github.com/mcpgen/mcpgen/examples/readme/readmemcp"
@@ -15,13 +16,17 @@ import (
 	"github.com/mcpgen/mcpgen/examples/wpsearch/wpsearchmcp"
 	"github.com/mcpgen/mcpgen/golden/apps"
 	"github.com/mcpgen/mcpgen/golden/collections"
+	"github.com/mcpgen/mcpgen/golden/consts"
 	"github.com/mcpgen/mcpgen/golden/defaults"
+	gonames "github.com/mcpgen/mcpgen/golden/go_names"
 	"github.com/mcpgen/mcpgen/golden/idempotency"
 	"github.com/mcpgen/mcpgen/golden/minimal"
 	"github.com/mcpgen/mcpgen/golden/modern_era"
 	"github.com/mcpgen/mcpgen/golden/naming"
+	"github.com/mcpgen/mcpgen/golden/nullable"
 	"github.com/mcpgen/mcpgen/golden/numbers"
 	"github.com/mcpgen/mcpgen/golden/objects"
+	openobjects "github.com/mcpgen/mcpgen/golden/open_objects"
 	"github.com/mcpgen/mcpgen/golden/prompts"
 	raw "github.com/mcpgen/mcpgen/golden/raw_schemas"
 	"github.com/mcpgen/mcpgen/golden/refs"
@@ -30,6 +35,8 @@ import (
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
+	"github.com/mcpgen/mcpgen/golden/unions"
+	wirenames "github.com/mcpgen/mcpgen/golden/wire_names"
 	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/spec"
@@ -43,6 +50,12 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/numbers/mcpgen.yaml":       func(s *runtime.Server) { numbers.Register(s, numbers.UnimplementedHandler{}) },
 	"../golden/collections/mcpgen.yaml":   func(s *runtime.Server) { collections.Register(s, collections.UnimplementedHandler{}) },
 	"../golden/objects/mcpgen.yaml":       func(s *runtime.Server) { objects.Register(s, objects.UnimplementedHandler{}) },
+	"../golden/consts/mcpgen.yaml":        func(s *runtime.Server) { consts.Register(s, consts.UnimplementedHandler{}) },
+	"../golden/unions/mcpgen.yaml":        func(s *runtime.Server) { unions.Register(s, unions.UnimplementedHandler{}) },
+	"../golden/nullable/mcpgen.yaml":      func(s *runtime.Server) { nullable.Register(s, nullable.UnimplementedHandler{}) },
+	"../golden/open_objects/mcpgen.yaml":  func(s *runtime.Server) { openobjects.Register(s, openobjects.UnimplementedHandler{}) },
+	"../golden/go_names/mcpgen.yaml":      func(s *runtime.Server) { gonames.Register(s, gonames.UnimplementedHandler{}) },
+	"../golden/wire_names/mcpgen.yaml":    func(s *runtime.Server) { wirenames.Register(s, wirenames.UnimplementedHandler{}) },
 	"../golden/refs/mcpgen.yaml":          func(s *runtime.Server) { refs.Register(s, refs.UnimplementedHandler{}) },
 	"../golden/defaults/mcpgen.yaml":      func(s *runtime.Server) { defaults.Register(s, defaults.UnimplementedHandler{}) },
 	"../golden/tool_features/mcpgen.yaml": func(s *runtime.Server) { features.Register(s, features.UnimplementedHandler{}) },
@@ -60,6 +73,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
 	"../examples/support/mcpgen.yaml":     func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
 	"../examples/expenses/mcpgen.yaml":    func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
+	"../examples/books/mcpgen.yaml":       func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive

@@ -87,7 +87,7 @@ func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 			t.What = fmt.Sprintf("the spec's type %q", d.specName) // "type %q" reads ambiguously after "Go type X"
 		}
 		switch d.kind {
-		case declStruct:
+		case declStruct, declUnion:
 			t.Definition = "struct"
 		case declAlias:
 			t.Definition = "= " + g.goText(g.underlying(d.schema))
@@ -97,6 +97,11 @@ func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 		for _, f := range d.fields {
 			typ, _ := g.fieldType(f.prop)
 			t.Fields = append(t.Fields, &APIField{Name: f.name, Type: g.goText(typ), Prop: f.prop})
+		}
+		for _, v := range d.variants {
+			typ, _ := g.variantField(v)
+			t.Fields = append(t.Fields, &APIField{Name: v.name, Type: g.goText(typ),
+				Prop: &spec.Property{Pos: v.schema.Pos, Name: v.name, Schema: v.schema}})
 		}
 		for _, c := range d.consts {
 			t.Consts = append(t.Consts, &APIConst{Name: c.name, Suffix: c.suffix, Pos: c.value.Pos})
@@ -162,6 +167,8 @@ func (k declKind) String() string {
 		return "slice"
 	case declMap:
 		return "map"
+	case declUnion:
+		return "union"
 	}
 	return "alias"
 }

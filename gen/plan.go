@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/spec"
@@ -42,6 +43,7 @@ const (
 	declSlice                  // type X []T
 	declMap                    // type X map[string]T
 	declAlias                  // type X = T (any, Go types: no methods can be declared)
+	declUnion                  // type X struct{ A *A; B *B } with exactly one field set
 )
 
 type decl struct {
@@ -58,6 +60,18 @@ type decl struct {
 	what   string
 	fields []*field        // declStruct
 	consts []*enumConstant // declEnum
+	// declUnion: one field per variant, and the property whose const
+	// value tells the variants apart ("" when none does).
+	variants      []*unionVariant
+	discriminator string
+}
+
+// unionVariant is one variant of a union, a pointer field of its struct.
+type unionVariant struct {
+	name   string // Go field name
+	schema *spec.Schema
+	// tag is the discriminator's value for this variant, as compact JSON.
+	tag string
 }
 
 type field struct {
@@ -161,7 +175,7 @@ func newPlan(s *spec.Spec) *plan {
 	// Named types first, so that derived names never take a name the user
 	// chose: a user's type wins and the derived one is reported.
 	for _, nt := range s.Types {
-		d := p.declare(naming.Exported(nt.Name), nt.Schema, nt.Pos, origin{nt.Pos, "type:" + nt.Name}, fmt.Sprintf("type %q", nt.Name))
+		d := p.declare(goNameOr(nt.Schema, naming.Exported(nt.Name)), nt.Schema, nt.Pos, origin{nt.Pos, "type:" + nt.Name}, fmt.Sprintf("type %q", nt.Name))
 		if d == nil {
 			continue
 		}
@@ -174,11 +188,11 @@ func newPlan(s *spec.Spec) *plan {
 	p.methods = map[string]taker{}
 	for _, t := range s.Tools {
 		tp := &toolPlan{tool: t, input: t.Input, output: t.Output}
-		tp.method = p.method(naming.Exported(t.Name), t.Pos, fmt.Sprintf("tool %q", t.Name))
+		tp.method = p.method(itemGoName(&t.Item), t.Pos, fmt.Sprintf("tool %q", t.Name))
 		p.tools = append(p.tools, tp)
 	}
 	for _, r := range s.Resources {
-		base := naming.Exported(r.Name)
+		base := itemGoName(&r.Item)
 		rp := &resourcePlan{res: r, base: base}
 		if !embedsHTML(r) { // an embedded view needs no handler
 			rp.method = p.method("Read"+base, r.Pos, fmt.Sprintf("resource %q", r.Name))
@@ -186,7 +200,7 @@ func newPlan(s *spec.Spec) *plan {
 		p.resources = append(p.resources, rp)
 	}
 	for _, t := range s.ResourceTemplates {
-		base := naming.Exported(t.Name)
+		base := itemGoName(&t.Item)
 		tp := &templatePlan{tmpl: t, base: base, optional: optionalVariables(t.URITemplate)}
 		tp.method = p.method("Read"+base, t.Pos, fmt.Sprintf("resource template %q", t.Name))
 		tp.params = templateParamsSchema(t, tp.optional)
@@ -197,7 +211,7 @@ func newPlan(s *spec.Spec) *plan {
 		p.templates = append(p.templates, tp)
 	}
 	for _, pr := range s.Prompts {
-		base := naming.Exported(pr.Name)
+		base := itemGoName(&pr.Item)
 		pp := &promptPlan{prompt: pr, base: base}
 		if len(pr.Messages) == 0 {
 			pp.method = p.method("Prompt"+base, pr.Pos, fmt.Sprintf("prompt %q", pr.Name))
@@ -252,14 +266,14 @@ func (p *plan) nameConstants() {
 		}
 		name := prefix + base
 		if first, dup := p.taken[name]; dup {
-			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; rename one", what, name, p.describe(first))
+			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 			return ""
 		}
 		p.taken[name] = taker{pos: pos, what: "the name constant of " + what}
 		return name
 	}
 	for _, tp := range p.tools {
-		tp.nameConst = claim("Tool", naming.Exported(tp.tool.Name), tp.method == "", tp.tool.Pos, fmt.Sprintf("tool %q", tp.tool.Name))
+		tp.nameConst = claim("Tool", itemGoName(&tp.tool.Item), tp.method == "", tp.tool.Pos, fmt.Sprintf("tool %q", tp.tool.Name))
 	}
 	for _, rp := range p.resources {
 		rp.nameConst = claim("Resource", rp.base, rp.method == "" && !embedsHTML(rp.res), rp.res.Pos, fmt.Sprintf("resource %q", rp.res.Name))
@@ -275,11 +289,11 @@ func (p *plan) nameConstants() {
 // method records a Handler method name, or reports a collision.
 func (p *plan) method(name string, pos spec.Pos, what string) string {
 	if name == "" || name == "Read" || name == "Prompt" {
-		p.errorf(pos, "%s has no letter or digit to make a Go method name from", what)
+		p.errorf(pos, "%s has no letter or digit to make a Go method name from; give it one with goName", what)
 		return ""
 	}
 	if first, dup := p.methods[name]; dup {
-		p.errorf(pos, "%s gets the Go method name %s, already used by %s; rename one", what, name, p.describe(first))
+		p.errorf(pos, "%s gets the Go method name %s, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 		return ""
 	}
 	p.methods[name] = taker{pos: pos, what: what}
@@ -302,6 +316,7 @@ func (p *plan) declareRoot(s *spec.Schema, name string, pos spec.Pos, item, what
 	if s == nil || s.Kind == spec.KindRef {
 		return
 	}
+	name = goNameOr(s, name)
 	if p.declare(name, s, pos, origin{pos, item}, what) != nil {
 		p.planInside(name, s, true, item)
 	}
@@ -331,7 +346,7 @@ func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what
 		return nil
 	}
 	if first, dup := p.taken[name]; dup {
-		p.errorf(pos, "%s gets the Go name %s, already used by %s; rename one", what, name, p.describe(first))
+		p.errorf(pos, "%s gets the Go name %s, already used by %s; rename one, or give it another with goName", what, name, p.describe(first))
 		return nil
 	}
 	p.taken[name] = taker{pos: pos, what: what}
@@ -341,8 +356,14 @@ func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what
 	return d
 }
 
+// where is the full position of an earlier finding's subject, with the spec
+// file's path as the finding itself prints it (an editor jumps to either).
 func (p *plan) where(pos spec.Pos) string {
-	return fmt.Sprintf("%s:%d:%d", baseName(p.spec.File), pos.Line, pos.Column)
+	file := p.spec.File
+	if file == "" {
+		file = "mcpgen.yaml"
+	}
+	return fmt.Sprintf("%s:%d:%d", file, pos.Line, pos.Column)
 }
 
 func (p *plan) describe(t taker) string {
@@ -354,8 +375,12 @@ func (p *plan) describe(t taker) string {
 
 func kindOfDecl(s *spec.Schema) declKind {
 	switch {
+	case s.Kind == spec.KindUnion:
+		return declUnion
 	case len(s.Enum) > 0:
 		return declEnum
+	case s.IsFreeObject():
+		return declMap
 	case s.Kind == spec.KindObject:
 		return declStruct
 	case s.Kind == spec.KindArray:
@@ -378,16 +403,16 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool, item string
 		d := p.declOf[s]
 		seen := map[string]*spec.Property{}
 		for _, prop := range s.Properties {
-			fname := naming.Exported(prop.Name)
+			fname := goNameOr(prop.Schema, naming.Exported(prop.Name))
 			switch {
 			case fname == "":
 				p.errorf(prop.Pos, "property %q has no letter or digit to make a Go field name from", prop.Name)
 				continue
 			case reservedFields[fname]:
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, which generated methods use; rename it", prop.Name, fname)
+				p.errorf(prop.Pos, "property %q gets the Go field name %s, which generated methods use; give it another with goName", prop.Name, fname)
 				continue
 			case seen[fname] != nil:
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; rename one",
+				p.errorf(prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; give one another with goName (the wire name stays)",
 					prop.Name, fname, seen[fname].Name, p.where(seen[fname].Pos))
 				continue
 			}
@@ -405,6 +430,8 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool, item string
 		if s.Values != nil {
 			p.planPart(owner+"Value", s.Values, fmt.Sprintf("the values of %s", owner), false, origin{s.Values.Pos, item})
 		}
+	case spec.KindUnion:
+		p.planUnion(owner, s, item)
 	}
 	if d := p.declOf[s]; d != nil && d.kind == declEnum && isDecl {
 		p.planConstants(d)
@@ -419,7 +446,15 @@ func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool, 
 	if s == nil {
 		return
 	}
-	declared := s.Kind == spec.KindObject || len(s.Enum) > 0 || (!isField && needsDecl(s))
+	if only := soleVariant(s); only != nil {
+		// anyOf: [T, {type: null}] is a nullable T in Go: no union type.
+		p.planPart(name, only, what, isField, o)
+		return
+	}
+	if !isField {
+		name = goNameOr(s, name) // a property's goName names its field (and so this)
+	}
+	declared := s.Kind == spec.KindObject || s.Kind == spec.KindUnion || len(s.Enum) > 0 || (!isField && needsDecl(s))
 	switch {
 	case declared:
 		if p.declare(name, s, s.Pos, o, what) != nil {
@@ -448,17 +483,37 @@ func hasScalarConstraints(s *spec.Schema) bool {
 		s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil
 }
 
+// itemGoName is the Go spelling of a tool's, resource's, template's or
+// prompt's name: its goName, else derived from the name.
+func itemGoName(it *spec.Item) string {
+	if it.GoName != "" {
+		return it.GoName
+	}
+	return naming.Exported(it.Name)
+}
+
+// goNameOr is the goName the spec gives s, else derived.
+func goNameOr(s *spec.Schema, derived string) string {
+	if s != nil && s.GoName != "" {
+		return s.GoName
+	}
+	return derived
+}
+
 // planConstants names the constants of an enum: type name + value.
 func (p *plan) planConstants(d *decl) {
 	for i, v := range d.schema.Enum {
 		suffix := naming.Exported(enumText(v))
+		if chosen := d.schema.EnumGoNames[enumText(v)]; chosen != "" {
+			suffix = chosen
+		}
 		if suffix == "" {
 			suffix = fmt.Sprintf("Value%d", i)
 		}
 		name := d.name + suffix
 		if first, dup := p.taken[name]; dup {
-			p.errorf(v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; rename one",
-				string(v.JSON), d.what, name, p.describe(first))
+			p.errorf(v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; name its constant with goNames: {%s: …}",
+				string(v.JSON), d.what, name, p.describe(first), strconv.Quote(enumText(v)))
 			continue
 		}
 		p.taken[name] = taker{pos: v.Pos, what: fmt.Sprintf("enum value %s of %s", string(v.JSON), d.what)}

@@ -355,6 +355,13 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 				}
 			}))
 		}
+		if x := t.Execution; x != nil {
+			d[jen.Id("Execution")] = jen.Op("&").Qual(runtimePkg, "ToolExecution").Values(jen.DictFunc(func(xd jen.Dict) {
+				if x.TaskSupport != "" {
+					xd[jen.Id("TaskSupport")] = jen.Lit(x.TaskSupport)
+				}
+			}))
+		}
 		if len(t.Icons) > 0 {
 			d[jen.Id("Icons")] = iconList(t.Icons)
 		}

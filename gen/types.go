@@ -109,6 +109,9 @@ func (g *generator) declare(f *jen.File, d *decl) {
 	if s.Description != "" {
 		comment += "\n\n" + s.Description
 	}
+	if d.kind == declUnion {
+		comment += "\n\nIt is a union: set exactly one field, the variant the value is."
+	}
 	f.Add(doc(comment))
 	switch d.kind {
 	case declStruct:
@@ -122,6 +125,14 @@ func (g *generator) declare(f *jen.File, d *decl) {
 				gr.Id(fl.name).Add(typ).Tag(tags)
 			}
 		})
+	case declUnion:
+		f.Type().Id(d.name).StructFunc(func(gr *jen.Group) {
+			for _, v := range d.variants {
+				typ, tags := g.variantField(v)
+				gr.Id(v.name).Add(typ).Tag(tags)
+			}
+		})
+		g.unionMethods(f, d)
 	case declEnum, declScalar, declSlice, declMap:
 		f.Type().Id(d.name).Add(g.underlying(s))
 	case declAlias:
@@ -145,6 +156,9 @@ func (g *generator) declare(f *jen.File, d *decl) {
 
 // typeOf is the Go type of a value of schema s wherever it is used.
 func (g *generator) typeOf(s *spec.Schema) jen.Code {
+	if only := soleVariant(s); only != nil {
+		return g.typeOf(only)
+	}
 	if d := g.plan.declOf[s]; d != nil {
 		return jen.Id(d.name)
 	}
@@ -153,6 +167,9 @@ func (g *generator) typeOf(s *spec.Schema) jen.Code {
 
 // underlying is the Go type a schema maps to, ignoring its own declaration.
 func (g *generator) underlying(s *spec.Schema) jen.Code {
+	if only := soleVariant(s); only != nil {
+		return g.typeOf(only)
+	}
 	switch s.Kind {
 	case spec.KindRef:
 		if d := g.plan.named[s.Ref]; d != nil {
@@ -179,6 +196,9 @@ func (g *generator) underlying(s *spec.Schema) jen.Code {
 	case spec.KindMap:
 		return jen.Map(jen.String()).Add(g.typeOf(s.Values))
 	case spec.KindObject:
+		if s.IsFreeObject() {
+			return jen.Map(jen.String()).Qual(jsonPkg, "RawMessage")
+		}
 		// Only reached for an object that was not planned, which the plan
 		// never leaves; an empty struct keeps the output compilable.
 		return jen.Struct()
@@ -188,7 +208,11 @@ func (g *generator) underlying(s *spec.Schema) jen.Code {
 
 // resolved follows $refs to the schema that says what a value is.
 func (g *generator) resolved(s *spec.Schema) *spec.Schema {
-	for i := 0; s != nil && s.Kind == spec.KindRef && i < 100; i++ {
+	for i := 0; s != nil && (s.Kind == spec.KindRef || soleVariant(s) != nil) && i < 100; i++ {
+		if only := soleVariant(s); only != nil {
+			s = only
+			continue
+		}
 		d := g.plan.named[s.Ref]
 		if d == nil {
 			return s
@@ -201,11 +225,12 @@ func (g *generator) resolved(s *spec.Schema) *spec.Schema {
 // isNilable reports whether the Go type of s has a nil value that means
 // "absent" (slices, maps, raw JSON): such values are never wrapped.
 func (g *generator) isNilable(s *spec.Schema) bool {
-	switch g.resolved(s).Kind {
+	r := g.resolved(s)
+	switch r.Kind {
 	case spec.KindArray, spec.KindMap, spec.KindAny:
 		return true
 	}
-	return false
+	return r.IsFreeObject()
 }
 
 // fieldType is the Go type and struct tags of an object property. Optional
@@ -252,6 +277,9 @@ func (g *generator) fieldType(prop *spec.Property) (jen.Code, map[string]string)
 		tags["jsonschema_extras"] = "x-mcp-header=" + s.MCPHeader
 	}
 	desc := s.Description
+	if only := soleVariant(s); only != nil && desc == "" {
+		desc = only.Description
+	}
 	if desc == "" && s.Kind == spec.KindRef && !g.isDeclaredElsewhere(s) {
 		// invopop inlines named scalar types and replaces their description
 		// with the field's: carry the type's own description over.
@@ -268,7 +296,7 @@ func (g *generator) fieldType(prop *spec.Property) (jen.Code, map[string]string)
 // reflector).
 func (g *generator) isDeclaredElsewhere(s *spec.Schema) bool {
 	d := g.plan.named[s.Ref]
-	return d != nil && (d.kind == declStruct || d.kind == declSlice)
+	return d != nil && (d.kind == declStruct || d.kind == declSlice || d.kind == declUnion)
 }
 
 // tagKeywords are the `jsonschema:"…"` keywords of a property: title,
@@ -282,6 +310,13 @@ func (g *generator) tagKeywords(s *spec.Schema) []string {
 	}
 	if s.Nullable {
 		kw = append(kw, "nullable")
+	}
+	if only := soleVariant(s); only != nil {
+		// The constraints are the variant's, the title and null the union's.
+		if s.Title == "" && only.Title != "" {
+			add("title", only.Title)
+		}
+		s = only
 	}
 	if g.plan.declOf[s] != nil {
 		return kw // a declared type carries its own constraints
@@ -346,6 +381,10 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 	}
 	switch d.kind {
 	case declEnum:
+		if s.Const {
+			set("Const", enumLiteral(s.Kind, s.Enum[0]))
+			break
+		}
 		set("Enum", jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
 			for _, v := range s.Enum {
 				gr.Add(enumLiteral(s.Kind, v))
@@ -363,6 +402,16 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 		if s.UniqueItems {
 			set("UniqueItems", jen.True())
 		}
+	case declUnion:
+		keyword := s.UnionKeyword
+		if keyword == spec.UnionTypeList {
+			keyword = spec.UnionAnyOf // reflection has no list of types; the same union
+		}
+		args := []jen.Code{jen.Id("s"), jen.Lit(keyword)}
+		for _, v := range d.variants {
+			args = append(args, jen.Lit(v.name))
+		}
+		body = append(body, jen.Qual(genimplPkg, "UnionSchema").Call(args...))
 	case declStruct:
 		if s.AdditionalProperties {
 			set("AdditionalProperties", jen.Qual(jsonschemaPkg, "TrueSchema"))

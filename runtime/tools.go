@@ -21,6 +21,14 @@ type ToolAnnotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
+// ToolExecution is MCP's execution properties of a tool, advertised in
+// tools/list.
+type ToolExecution struct {
+	// TaskSupport is "forbidden", "optional" or "required": whether a
+	// client may call the tool as a task ("" leaves it unsaid).
+	TaskSupport string `json:"taskSupport,omitempty"`
+}
+
 // Tool is a tool as registered with AddTool: what tools/list advertises and
 // the handler tools/call runs.
 type Tool struct {
@@ -29,6 +37,7 @@ type Tool struct {
 	Description string
 	Icons       []Icon
 	Annotations *ToolAnnotations
+	Execution   *ToolExecution  // advertised as set; nil says nothing
 	Meta        json.RawMessage // the tool's _meta object, or nil
 
 	// InputSchema is the JSON Schema of the arguments, a JSON object with
@@ -120,11 +129,12 @@ func (s *Server) AddTool(t Tool) {
 		Title        string           `json:"title,omitempty"`
 		Description  string           `json:"description,omitempty"`
 		InputSchema  json.RawMessage  `json:"inputSchema"`
+		Execution    *ToolExecution   `json:"execution,omitempty"`
 		OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
 		Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 		Icons        []Icon           `json:"icons,omitempty"`
 		Meta         json.RawMessage  `json:"_meta,omitempty"`
-	}{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
+	}{t.Name, t.Title, t.Description, t.InputSchema, t.Execution, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}

@@ -293,7 +293,6 @@ func (v *validator) toolUI(t *Tool) {
 		return
 	}
 	v.noMetaUI(t.Meta, t.Pos)
-	linked := false
 	if v.requiredString(u.Resource, u.ResourcePos, u.Pos, "resource", fmt.Sprintf("the ui of tool %q", t.Name)) {
 		var names []string
 		var target *Resource
@@ -320,39 +319,11 @@ func (v *validator) toolUI(t *Tool) {
 			v.errorf(p, "tool %q links to unknown resource %q%s", t.Name, u.Resource, hint)
 		case !target.IsApp():
 			v.errorf(p, "tool %q links to resource %q, which is not an MCP App view: its uri %q is not ui://", t.Name, u.Resource, target.URI)
-		default:
-			linked = true
 		}
 	}
 	v.names(u.Visibility, u.VisibilityPos, u.Pos, "visibility", AppVisibilities)
-	if linked { // a broken link is the one finding
-		v.appWriteIdempotent(t)
-	}
-}
-
-// appWriteIdempotent requires an idempotency key of a tool a view may call
-// that is not read-only: a view's retries and double clicks must not act
-// twice (seed 002: consequential actions get idempotency and a server-side
-// check, whoever calls).
-func (v *validator) appWriteIdempotent(t *Tool) {
-	u := t.UI
-	if len(u.Visibility) > 0 && !slices.Contains(u.Visibility, "app") {
-		return
-	}
-	if a := t.Annotations; a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint {
-		return
-	}
-	if t.Idempotency != nil {
-		return // the runtime deduplicates it (validated with idempotency:)
-	}
-	if in, _ := v.resolve(t.Input); in != nil {
-		for _, p := range in.Properties {
-			if p.Required && IsIdempotencyKeyName(p.Name) {
-				return
-			}
-		}
-	}
-	v.errorf(u.Pos, "tool %q can be called from an MCP App view and may write (it is not readOnlyHint: true), so it needs an idempotency key (idempotency: {key: idempotency_key}, or a required input property idempotency_key): a retried click must not act twice", t.Name)
+	// A view's write without an idempotency key is lint's
+	// APP_WRITE_NOT_IDEMPOTENT: large servers in the field ship such links.
 }
 
 // IsIdempotencyKeyName reports whether a property name says it is an

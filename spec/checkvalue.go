@@ -328,6 +328,8 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 			return ""
 		}
 		return c.check(nt.Schema, x, path, hops+1)
+	case KindUnion:
+		return c.union(s, x, path, hops, fail)
 	}
 	if x.kind == jNull {
 		return fail("null is not allowed (the schema is not nullable)")
@@ -337,6 +339,9 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 			return fail("%s is not an integer", x.num)
 		}
 		return fail("%s is %s, not %s", render(x, 40), jsonPhrase(x), kindPhrase(jsonKind(s.Kind)))
+	}
+	if c.withEnum && s.Const && len(s.Enum) == 1 && !c.inEnum(s, x) {
+		return fail("%s is not the const value %s", render(x, 40), s.Enum[0].JSON)
 	}
 	if c.withEnum && len(s.Enum) > 0 && !c.inEnum(s, x) {
 		var vals []string
@@ -368,9 +373,9 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		n := int64(len(x.items))
 		switch {
 		case s.MinItems != nil && n < *s.MinItems:
-			return fail("the array has %d items, fewer than minItems %d", n, *s.MinItems)
+			return fail("the array has %s, fewer than minItems %d", items(n), *s.MinItems)
 		case s.MaxItems != nil && n > *s.MaxItems:
-			return fail("the array has %d items, more than maxItems %d", n, *s.MaxItems)
+			return fail("the array has %s, more than maxItems %d", items(n), *s.MaxItems)
 		}
 		if s.UniqueItems {
 			first := map[string]int{}
@@ -419,6 +424,41 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		}
 	}
 	return ""
+}
+
+// union checks x against the variants of a union: at least one must
+// accept it, and exactly one for oneOf.
+func (c checker) union(s *Schema, x *jvalue, path string, hops int, fail func(string, ...any) string) string {
+	var matched []int
+	var first string // why the first variant refuses x
+	for i, variant := range s.Variants {
+		why := c.check(variant, x, path, hops+1)
+		if why == "" {
+			matched = append(matched, i+1)
+		}
+		if i == 0 {
+			first = why
+		}
+	}
+	switch {
+	case len(matched) == 0 && x.kind == jNull:
+		return fail("null is not allowed (the schema is not nullable)")
+	case len(matched) == 0 && len(s.Variants) == 1:
+		return first
+	case len(matched) == 0:
+		return fail("%s matches none of the %d variants of %s (variant 1: %s)", render(x, 40), len(s.Variants), unionWord(s), first)
+	case len(matched) > 1 && s.UnionKeyword == UnionOneOf:
+		return fail("%s matches variants %d and %d of oneOf, which wants exactly one", render(x, 40), matched[0], matched[1])
+	}
+	return ""
+}
+
+// unionWord names how a union was written, for messages.
+func unionWord(s *Schema) string {
+	if s.UnionKeyword == UnionTypeList {
+		return "the list of types"
+	}
+	return s.UnionKeyword
 }
 
 func (c checker) number(s *Schema, x *jvalue, fail func(string, ...any) string) string {
@@ -511,6 +551,14 @@ func jsonPhrase(x *jvalue) string {
 		return "an object"
 	}
 	return "null"
+}
+
+// items is "1 item", "2 items".
+func items(n int64) string {
+	if n == 1 {
+		return "1 item"
+	}
+	return strconv.FormatInt(n, 10) + " items"
 }
 
 // pointerEscape escapes a key for a JSON pointer (RFC 6901).

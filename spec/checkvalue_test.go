@@ -53,7 +53,7 @@ func TestCheckValue(t *testing.T) {
 		{"enum", &Schema{Kind: KindString, Enum: []*Value{val(`"a"`), val(`"b"`)}}, `"c"`, `"c" is not one of "a", "b"`},
 		{"enum number equality", &Schema{Kind: KindNumber, Enum: []*Value{val(`1`), val(`2.5`)}}, `1.0`, ""},
 		{"array items", &Schema{Kind: KindArray, Items: &Schema{Kind: KindRef, Ref: "Line"}}, `[{"sku":"a"},{"sku":"b","qty":0}]`, `/1/qty: 0 is less than minimum 1`},
-		{"array min", &Schema{Kind: KindArray, Items: &Schema{Kind: KindAny}, MinItems: i64(2)}, `[1]`, `the array has 1 items, fewer than minItems 2`},
+		{"array min", &Schema{Kind: KindArray, Items: &Schema{Kind: KindAny}, MinItems: i64(2)}, `[1]`, `the array has 1 item, fewer than minItems 2`},
 		{"array max", &Schema{Kind: KindArray, Items: &Schema{Kind: KindAny}, MaxItems: i64(1)}, `[1,2]`, `the array has 2 items, more than maxItems 1`},
 		{"unique", &Schema{Kind: KindArray, Items: &Schema{Kind: KindAny}, UniqueItems: true}, `[{"a":1,"b":2},3,{"b":2,"a":1.0}]`, `items 0 and 2 are equal, and uniqueItems is set`},
 		{"required", &Schema{Kind: KindRef, Ref: "Line"}, `{"qty":2}`, `missing required property "sku"`},

@@ -4,12 +4,21 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"gopkg.in/yaml.v3"
 )
 
 // typeNames are the values `type:` accepts, in the reference's order.
 var typeNames = []string{"string", "integer", "number", "boolean", "array", "object", "map", "any"}
+
+// listTypes are the types a list of types may hold (`type: [string,
+// number, null]`): a union of scalars, nullable when null is among them.
+var listTypes = []string{"string", "integer", "number", "boolean", "null"}
+
+// variantsSchema is the JSON Schema of the list of an anyOf or oneOf: schemas,
+// or {type: null}.
+const variantsSchema = `{"type":"array","minItems":1,"items":{"anyOf":[{"$ref":"#/$defs/Schema"},{"type":"object","properties":{"type":{"enum":[null,"null"]}},"required":["type"],"additionalProperties":false}]}}`
 
 // validKeys are the keys a schema of kind k may hold, in table order.
 func validKeys(k Kind) []string {
@@ -47,9 +56,23 @@ func keyDomain(key string) string {
 // unsupportedHints answer the JSON Schema keys people reach for that the spec
 // language spells differently.
 var unsupportedHints = map[string]string{
-	"const":       "; use enum with a single value",
 	"$defs":       "; put named types under types: and use $ref: Name",
 	"definitions": "; put named types under types: and use $ref: Name",
+}
+
+// rawOnlyKeys are JSON Schema keywords the typed schema language has no Go
+// type for; a tool that needs one writes its schema out in full.
+var rawOnlyKeys = []string{
+	"allOf", "not", "if", "then", "else", "patternProperties", "propertyNames", "dependentRequired",
+	"dependentSchemas", "prefixItems", "contains", "minContains", "maxContains", "minProperties",
+	"maxProperties", "unevaluatedProperties", "unevaluatedItems", "$anchor", "$id", "$schema",
+	"$dynamicRef", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
+}
+
+func init() {
+	for _, k := range rawOnlyKeys {
+		unsupportedHints[k] = fmt.Sprintf("; typed schemas have no %s: write the tool's schema in full with inputSchema or outputSchema (raw JSON Schema 2020-12, advertised as written)", k)
+	}
 }
 
 // schemaDecoding is a schema being decoded: what its kind and its
@@ -84,6 +107,7 @@ var (
 	toNumbers = applies{[]Kind{KindInteger, KindNumber}, "integers and numbers"}
 	toArrays  = applies{[]Kind{KindArray}, "arrays"}
 	toObjects = applies{[]Kind{KindObject}, "objects"}
+	toUnions  = applies{[]Kind{KindUnion}, "unions"}
 )
 
 // schemaKeys are the keys of a schema, in the reference's order, and
@@ -117,15 +141,15 @@ func numberField(key, doc, schema string, into func(*Schema) **Number) schemaKey
 
 func init() {
 	const number = `{"type":"number"}`
-	var typed []Kind // every kind but $ref and goType
+	typed := []Kind{KindUnion} // every kind but $ref and goType (a union by a list of types)
 	for _, t := range typeNames {
 		typed = append(typed, Kind(t))
 	}
 	schemaKeys = []schemaKey{
 		// type is read once every key is, as what it means can depend on
 		// them (object with an additionalProperties schema is a map).
-		schemaField("type", applies{typed, "schemas without $ref or goType"}, "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value.",
-			stringEnum(typeNames), func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.typ = &entry{key: "type", value: v} }),
+		schemaField("type", applies{typed, "schemas without $ref or goType"}, "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value. A list of scalar types ([string, number]) is a union of them; null in the list allows null.",
+			`{"oneOf":[`+stringEnum(typeNames)+`,{"type":"array","minItems":1,"uniqueItems":true,"items":`+stringEnum(listTypes)+`}]}`, func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.typ = &entry{key: "type", value: v} }),
 		schemaField("$ref", applies{[]Kind{KindRef}, "$ref schemas"}, "The name of a type under types: (not a JSON pointer). Recursion is allowed through an array, a map or nullable.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				s := sd.Schema
@@ -165,6 +189,12 @@ func init() {
 					d.errorf(posOf(v), "enum must not be empty")
 				}
 			}),
+		schemaField("const", applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}, "The one allowed value: a string, integer or number (JSON Schema's const). A named Go type with one constant.", `{}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if val, ok := d.value(v); ok {
+					sd.Enum, sd.Const = []*Value{val}, true
+				}
+			}),
 		schemaField("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Pattern, _ = d.str(v, "pattern") }),
 		schemaField("format", toStrings, "Strings: a JSON Schema format, such as email, uri, uuid or date-time.", stringSchema,
@@ -198,7 +228,7 @@ func init() {
 					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
 				}
 			}),
-		schemaField("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default). Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
+		schemaField("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed. Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				switch n := deref(v); {
 				case n.Kind == yaml.MappingNode:
@@ -211,6 +241,34 @@ func init() {
 			}),
 		schemaField("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Values = d.schema(v, "values") }),
+		schemaField("anyOf", toUnions, "A union: the value matches at least one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionAnyOf) }),
+		schemaField("oneOf", toUnions, "A union: the value matches exactly one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionOneOf) }),
+		schemaField("discriminator", toUnions, "Unions of objects: the property whose const value tells the variants apart (required in every variant, a different value in each). Decides decoding; not advertised. Absent: found when there is one.", nonEmptyString,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Discriminator, _ = d.str(v, "discriminator") }),
+		schemaField("goName", anyKind, "The Go identifier to use instead of the derived one: a named type's (or an item's) type name, a property's or a union variant's field name. For names that derive badly or collide.", `{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if sd.GoName, _ = d.str(v, "goName"); sd.GoName != "" && !isExported(sd.GoName) {
+					d.errorf(posOf(v), "goName %q must be an exported Go identifier, such as %s", sd.GoName, orHint(exportedHint(sd.GoName), "PlusOne"))
+				}
+			}),
+		schemaField("goNames", applies{[]Kind{KindString, KindInteger, KindNumber}, "enums"}, "Enums: the Go name of a value's constant (after the type's name), by value: {\"+1\": PlusOne}. For values whose derived names collide or say nothing.", `{"type":"object","additionalProperties":{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}}`,
+			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				m, ok := d.mapping(v, "goNames")
+				if !ok {
+					return
+				}
+				sd.EnumGoNames = map[string]string{}
+				for _, e := range d.entries(m, "value") {
+					name, _ := d.str(e.value, "goNames")
+					if name != "" && !isExported(name) {
+						d.errorf(posOf(e.value), "goNames: %q must be an exported Go identifier, such as %s", name, orHint(exportedHint(name), "PlusOne"))
+					}
+					sd.EnumGoNames[e.key] = name
+					sd.FieldValues["goNames."+e.key] = posOf(e.keyNode)
+				}
+			}),
 		schemaField("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
 			`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
@@ -253,6 +311,9 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 	var unknown []entry
 	decodeMapping(d, m, sd, schemaFields, func(e entry) { unknown = append(unknown, e) })
 	typ, apSchema, apBool := sd.typ, sd.apSchema, sd.apBool
+	if s.Fields["const"] != (Pos{}) && s.Fields["enum"] != (Pos{}) {
+		d.errorf(s.Fields["const"], "const and enum both give the allowed values; keep one")
+	}
 
 	s.Kind = d.kind(s, typ, apSchema, assume)
 	if s.Kind == "" {
@@ -295,6 +356,10 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties must be true or false beside properties; a schema makes a map, which has no fixed properties")
 	}
 
+	if s.Kind == KindObject && typ != nil && s.Fields["properties"] == (Pos{}) && s.Fields["additionalProperties"] == (Pos{}) {
+		// {type: object} alone is any object, as in JSON Schema.
+		s.AdditionalProperties = true
+	}
 	if s.Kind == KindObject {
 		d.required(s, sd.required)
 	}
@@ -309,6 +374,13 @@ func (d *decoder) kind(s *Schema, typ *entry, apSchema *Schema, assume Kind) Kin
 		return KindRef // a goType beside it is refused by the validator
 	case s.Fields["goType"] != (Pos{}):
 		return KindGoType
+	case s.UnionKeyword == UnionAnyOf || s.UnionKeyword == UnionOneOf:
+		if typ != nil {
+			d.errorf(s.Fields["type"], "type cannot be used beside %s; give each variant its type", s.UnionKeyword)
+		}
+		return KindUnion
+	case typ != nil && deref(typ.value).Kind == yaml.SequenceNode:
+		return d.typeList(s, typ.value)
 	case typ != nil:
 		k := d.typeName(typ.value)
 		if k == KindObject && apSchema != nil && len(s.Properties) == 0 && s.Fields["properties"] == (Pos{}) {
@@ -323,7 +395,7 @@ func (d *decoder) kind(s *Schema, typ *entry, apSchema *Schema, assume Kind) Kin
 		return KindArray
 	case s.Fields["values"] != (Pos{}):
 		return KindMap
-	case s.Fields["enum"] != (Pos{}):
+	case s.Fields["enum"] != (Pos{}) || s.Fields["const"] != (Pos{}):
 		if k := enumKind(s.Enum); k != "" {
 			return k
 		}
@@ -338,13 +410,103 @@ func (d *decoder) kind(s *Schema, typ *entry, apSchema *Schema, assume Kind) Kin
 	return ""
 }
 
+// variants decodes the list of an anyOf or oneOf. A {type: null} variant
+// is not a schema of the model: it makes the union nullable, spelled as
+// written.
+func (d *decoder) variants(s *Schema, n *yaml.Node, keyword string) {
+	if s.UnionKeyword != "" {
+		d.errorf(posOf(n), "anyOf and oneOf cannot both be used; a union is one of them")
+		return
+	}
+	s.UnionKeyword = keyword
+	items, ok := d.list(n, keyword)
+	if !ok {
+		return
+	}
+	if len(items) == 0 {
+		d.errorf(posOf(n), "%s must list at least one schema", keyword)
+	}
+	for i, item := range items {
+		if isNullSchema(item) {
+			if s.Nullable {
+				d.errorf(posOf(item), "%s lists {type: null} twice", keyword)
+			}
+			s.Nullable, s.NullSpelling, s.NullAt = true, keyword, i
+			continue
+		}
+		s.Variants = append(s.Variants, d.schema(item, fmt.Sprintf("variant %d of %s", i+1, keyword)))
+	}
+	if len(s.Variants) == 0 && len(items) > 0 {
+		d.errorf(posOf(n), "%s needs a variant besides {type: null}", keyword)
+	}
+}
+
+// exportedHint is name with its first letter upper-cased, when that makes
+// an exported Go identifier; else "".
+func exportedHint(name string) string {
+	r := []rune(name)
+	if len(r) == 0 {
+		return ""
+	}
+	r[0] = unicode.ToUpper(r[0])
+	if isExported(string(r)) {
+		return string(r)
+	}
+	return ""
+}
+
+// isNullSchema reports whether n is the mapping {type: null}.
+func isNullSchema(n *yaml.Node) bool {
+	m := deref(n)
+	if m.Kind != yaml.MappingNode || len(m.Content) != 2 {
+		return false
+	}
+	k, v := deref(m.Content[0]), deref(m.Content[1])
+	return k.Value == "type" && (isNull(v) || v.Value == "null")
+}
+
+// typeList reads `type: [string, number, null]`: one type and null is that
+// type, nullable; several are a union of scalars. The JSON Schema repeats the
+// list as written.
+func (d *decoder) typeList(s *Schema, n *yaml.Node) Kind {
+	seen := map[string]bool{}
+	for i, item := range deref(n).Content {
+		v := deref(item)
+		name := v.Value
+		if isNull(v) {
+			name = "null"
+		}
+		switch {
+		case v.Kind != yaml.ScalarNode || !slices.Contains(listTypes, name):
+			d.errorf(posOf(item), "a list of types takes %s; write other unions with anyOf", joinList(listTypes, "and"))
+			return ""
+		case seen[name]:
+			d.errorf(posOf(item), "type %s is listed twice", name)
+			return ""
+		case name == "null":
+			s.Nullable, s.NullSpelling, s.NullAt = true, UnionTypeList, i
+		default:
+			s.Variants = append(s.Variants, &Schema{Pos: posOf(item), Kind: Kind(name)})
+		}
+		seen[name] = true
+	}
+	switch len(s.Variants) {
+	case 0:
+		d.errorf(posOf(n), "type must list a type besides null")
+		return ""
+	case 1:
+		k := s.Variants[0].Kind
+		s.Variants = nil
+		return k
+	}
+	s.UnionKeyword = UnionTypeList
+	return KindUnion
+}
+
 // typeName reads the value of `type:`.
 func (d *decoder) typeName(n *yaml.Node) Kind {
 	v := deref(n)
 	switch {
-	case v.Kind == yaml.SequenceNode:
-		d.errorf(posOf(n), "type must be a single type; to allow null, add nullable: true")
-		return ""
 	case isNull(v) || v.Value == "null":
 		d.errorf(posOf(n), "type cannot be null; to allow null, add nullable: true")
 		return ""
@@ -399,7 +561,7 @@ func guessType(s *Schema) string {
 	var guess []string
 	for _, k := range typeNames {
 		for _, key := range kindKeys(Kind(k)) {
-			if key != "enum" && s.Fields[key] != (Pos{}) {
+			if key != "enum" && key != "const" && s.Fields[key] != (Pos{}) {
 				guess = append(guess, k)
 				break
 			}

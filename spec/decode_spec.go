@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"slices"
 
 	"gopkg.in/yaml.v3"
 )
@@ -251,6 +252,20 @@ func metaField[T interface{ item() *Item }](doc string) field[T] {
 		decode: func(d *decoder, into T, e entry) { into.item().Meta = d.meta(e.value) }}
 }
 
+// goNameField is `goName:`, the Go spelling of the item's name (its
+// handler method, name constant and types) where the derived one collides
+// or reads badly; the name on the wire stays.
+func goNameField[T interface{ item() *Item }]() field[T] {
+	return field[T]{key: "goName", doc: "The Go spelling of the name (handler method, name constant, types) instead of the derived one; the wire name stays.",
+		schema: `{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}`,
+		decode: func(d *decoder, into T, e entry) {
+			it := into.item()
+			if it.GoName, _ = d.str(e.value, "goName"); it.GoName != "" && !isExported(it.GoName) {
+				d.errorf(posOf(e.value), "goName %q must be an exported Go identifier, such as %s", it.GoName, orHint(exportedHint(it.GoName), "LookUpOrder"))
+			}
+		}}
+}
+
 // lintDisableField is `x-lint-disable:`, the lint rules skipped for one item.
 func lintDisableField[T any](doc string, into func(T) (*[]string, *[]Pos)) field[T] {
 	return field[T]{key: "x-lint-disable", doc: doc, schema: lintRulesSchema,
@@ -273,8 +288,11 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.OutputSchema = d.rawSchema(e.value, "outputSchema") }},
 	{key: "annotations", doc: "Hints for hosts about the tool's behaviour.", schema: defRef("ToolAnnotations"),
 		decode: func(d *decoder, t *Tool, e entry) { t.Annotations = d.toolAnnotations(e.value) }},
+	{key: "execution", doc: "How the tool runs: taskSupport says whether a client may (optional), must (required) or may not (forbidden) call it as a task. Advertised as written.", schema: defRef("ToolExecution"),
+		decode: func(d *decoder, t *Tool, e entry) { t.Execution = d.toolExecution(e.value) }},
 	iconsField[*Tool]("Icons for the tool."),
 	metaField[*Tool]("The tool's _meta object, sent as written."),
+	goNameField[*Tool](),
 	{key: "ui", doc: "MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool.", schema: defRef("ToolUI"),
 		decode: func(d *decoder, t *Tool, e entry) { t.UI = d.toolUI(e.value) }},
 	{key: "permission", doc: "What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask).", schema: stringEnum(Permissions),
@@ -337,6 +355,36 @@ func (d *decoder) toolAnnotations(n *yaml.Node) *ToolAnnotations {
 		d.unknownKey(e, "in annotations", toolAnnotationFields.keys())
 	})
 	return a
+}
+
+var toolExecutionFields = fields[*ToolExecution]{
+	{key: "taskSupport", doc: "Whether the tool can be called as a task: forbidden, optional or required (MCP's default: forbidden).", schema: stringEnum(TaskSupports),
+		decode: func(d *decoder, x *ToolExecution, e entry) {
+			x.TaskSupportPos = posOf(e.value)
+			if x.TaskSupport, _ = d.str(e.value, "taskSupport"); x.TaskSupport != "" && !slices.Contains(TaskSupports, x.TaskSupport) {
+				d.errorf(x.TaskSupportPos, "unknown taskSupport %q%s", x.TaskSupport, orHint(didYouMean(x.TaskSupport, TaskSupports), "; use "+joinList(TaskSupports, "or")))
+			}
+		}},
+}
+
+func (d *decoder) toolExecution(n *yaml.Node) *ToolExecution {
+	m, ok := d.mapping(n, "execution")
+	if !ok {
+		return nil
+	}
+	x := &ToolExecution{Pos: posOf(n)}
+	decodeMapping(d, m, x, toolExecutionFields, func(e entry) {
+		d.unknownKey(e, "in execution", toolExecutionFields.keys())
+	})
+	return x
+}
+
+// orHint is hint, or else when hint is "".
+func orHint(hint, otherwise string) string {
+	if hint == "" {
+		return otherwise
+	}
+	return hint
 }
 
 // rawSchema decodes a JSON Schema written out in full (inputSchema,

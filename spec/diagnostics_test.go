@@ -328,7 +328,7 @@ tools:
   C: {minLength: 3}
   D: {type: strng}
   E: {type: A}
-  F: {type: [string, "null"]}
+  F: {type: [string, array]}
   G: {type: integer, Minimum: 3}
 `,
 		want: []string{
@@ -337,7 +337,7 @@ tools:
 			`mcpgen.yaml:7:6: cannot tell the type; add type: string`,
 			`mcpgen.yaml:8:13: unknown type "strng"; did you mean "string"?`,
 			`mcpgen.yaml:9:13: type "A" is a named type; write $ref: A`,
-			`mcpgen.yaml:10:13: type must be a single type; to allow null, add nullable: true`,
+			`mcpgen.yaml:10:22: a list of types takes string, integer, number, boolean and null; write other unions with anyOf`,
 			`mcpgen.yaml:11:22: unknown key "Minimum" in integer schema; did you mean "minimum"?`,
 		},
 	},
@@ -725,12 +725,77 @@ go: {package: p}
 		},
 	},
 	{
-		name: "const_hint",
-		src: `types:
-  A: {type: string, const: x}
+		name: "task_support",
+		src: `tools:
+  a: {description: x, execution: {taskSupport: optinal}}
+  b: {description: x, execution: {taskSupport: sometimes, tasks: 1}}
 `,
 		want: []string{
-			`mcpgen.yaml:5:21: unknown key "const" in string schema; use enum with a single value`,
+			`mcpgen.yaml:5:48: unknown taskSupport "optinal"; did you mean "optional"?`,
+			`mcpgen.yaml:6:48: unknown taskSupport "sometimes"; use forbidden, optional or required`,
+			`mcpgen.yaml:6:59: unknown key "tasks" in execution`,
+		},
+	},
+	{
+		name: "raw_only_keywords",
+		src: `types:
+  A: {type: object, properties: {a: {type: string}}, allOf: [{required: [a]}]}
+  B: {type: object, properties: {}, patternProperties: {x: {type: string}}}
+`,
+		want: []string{
+			`mcpgen.yaml:5:54: unknown key "allOf" in object schema; typed schemas have no allOf: write the tool's schema in full with inputSchema or outputSchema (raw JSON Schema 2020-12, advertised as written)`,
+			`mcpgen.yaml:6:37: unknown key "patternProperties" in object schema; typed schemas have no patternProperties: write the tool's schema in full with inputSchema or outputSchema (raw JSON Schema 2020-12, advertised as written)`,
+		},
+	},
+	{
+		name: "discriminator",
+		src: `types:
+  A: {properties: {kind: {const: a}, n: {type: integer}}, required: [kind]}
+  B: {properties: {kind: {const: a}}, required: [kind]}
+  C: {properties: {kind: {type: string}}, required: [kind]}
+  D: {oneOf: [{$ref: A}, {$ref: B}], discriminator: kind}
+  E: {oneOf: [{$ref: A}, {$ref: C}], discriminator: kind}
+  F: {oneOf: [{$ref: A}, {type: string}], discriminator: kind}
+  G: {type: string, discriminator: kind}
+`,
+		want: []string{
+			`mcpgen.yaml:8:53: discriminator "kind": variants 1 and 2 both have the value "a"`,
+			`mcpgen.yaml:9:53: discriminator "kind": variant 2 has no required property "kind" with a const value`,
+			`mcpgen.yaml:10:58: discriminator "kind": variant 2 is not an object`,
+			`mcpgen.yaml:11:21: discriminator applies to unions, not string`,
+		},
+	},
+	{
+		name: "go_names",
+		src: `types:
+  A: {type: string, goName: lowerCase}
+  B: {enum: [happy, sad], goNames: {happy: Glad, angry: Cross}}
+  C: {type: string, goNames: {a: A}}
+  D: {type: object, goNames: {a: A}}
+tools:
+  t: {description: x, goName: do_it}
+`,
+		want: []string{
+			`mcpgen.yaml:5:29: goName "lowerCase" must be an exported Go identifier, such as LowerCase`,
+			`mcpgen.yaml:6:50: goNames: "angry" is not a value of the enum`,
+			`mcpgen.yaml:7:21: goNames names the constants of an enum; add enum`,
+			`mcpgen.yaml:8:21: goNames applies to enums, not object`,
+			`mcpgen.yaml:10:31: goName "do_it" must be an exported Go identifier, such as Do_it`,
+		},
+	},
+	{
+		name: "const_misused",
+		src: `types:
+  A: {type: string, const: 1}
+  B: {const: x, enum: [x, y]}
+  C: {type: boolean, const: true}
+  D: {type: string, const: ab, minLength: 3}
+`,
+		want: []string{
+			`mcpgen.yaml:5:28: const value is invalid: 1 is a number, not a string`,
+			`mcpgen.yaml:6:7: const and enum both give the allowed values; keep one`,
+			`mcpgen.yaml:7:22: const applies to strings, integers and numbers, not boolean`,
+			`mcpgen.yaml:8:28: const value is invalid: "ab" is shorter than minLength 3`,
 		},
 	},
 	{
@@ -835,7 +900,7 @@ go: {package: p}
   relative: {uri: app/config}
   spaces: {uri: 'config://my app'}
   bad_escape: {uri: 'config://app/%zz'}
-  "bad name": {uri: 'x://y'}
+  "": {uri: 'x://y'}
   not_map: config://app
   uri_num: {uri: 12}
 `,
@@ -846,7 +911,7 @@ go: {package: p}
 			`mcpgen.yaml:8:19: uri "app/config" must be an absolute URI with a scheme, such as config://app`,
 			`mcpgen.yaml:9:17: uri "config://my app" must not hold spaces or control characters; percent-encode them (a space is %20)`,
 			`mcpgen.yaml:10:21: uri "config://app/%zz" is not a valid URI: invalid URL escape "%zz"`,
-			`mcpgen.yaml:11:3: resource name "bad name" must be 1 to 64 letters, digits, '_', '-' or '.'`,
+			`mcpgen.yaml:11:3: resource name must not be empty`,
 			`mcpgen.yaml:12:12: resource "not_map" must be a mapping`,
 			`mcpgen.yaml:13:18: uri must be a non-empty string`,
 		},
@@ -1122,7 +1187,7 @@ prompts:
 	{
 		name: "prompts_and_arguments",
 		src: `prompts:
-  "bad name": {description: d}
+  "": {description: d}
   nodesc: {title: t}
   emptydesc: {description: ""}
   notmap: hello
@@ -1137,7 +1202,7 @@ prompts:
   q: {description: d, mesages: []}
 `,
 		want: []string{
-			`mcpgen.yaml:5:3: prompt name "bad name" must be 1 to 64 letters, digits, '_', '-' or '.'`,
+			`mcpgen.yaml:5:3: prompt name must not be empty`,
 			`mcpgen.yaml:6:3: missing required key "description" in prompt "nodesc"`,
 			`mcpgen.yaml:7:28: description must be a non-empty string`,
 			`mcpgen.yaml:8:11: prompt "notmap" must be a mapping`,

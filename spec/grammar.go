@@ -127,6 +127,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "RawSchema", Schema: `{"type":"object","description":"A JSON Schema (draft 2020-12)."}`},
 		{Name: "Meta", Schema: `{"type":"object"}`},
 		{Name: "ToolAnnotations", Keys: formatKeys(toolAnnotationFields)},
+		{Name: "ToolExecution", Keys: formatKeys(toolExecutionFields)},
 		{Name: "ToolUI", Keys: formatKeys(toolUIFields)},
 		{Name: "Idempotency", Keys: formatKeys(idempotencyFields)},
 		{Name: "RateLimit", Keys: formatKeys(rateLimitFields)},

@@ -22,6 +22,7 @@ var LintRuleIDs = []string{
 	"TOO_MANY_TOOLS",
 	"RESOURCE_LIST_LARGE",
 	"APP_PERMISSION",
+	"APP_WRITE_NOT_IDEMPOTENT",
 }
 
 // specWideLintRules are about the spec as a whole: they can be disabled in

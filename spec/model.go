@@ -136,6 +136,7 @@ const (
 	KindArray   Kind = "array"
 	// KindObject has fixed Properties. AdditionalProperties says whether
 	// other keys are accepted (false by default: a typo never passes).
+	// {type: object} alone, without properties, is any object (IsFreeObject).
 	KindObject Kind = "object"
 	// KindMap is an object with free keys whose values all follow Values:
 	// written `{type: object, additionalProperties: {…schema…}}` with no
@@ -147,6 +148,16 @@ const (
 	KindRef Kind = "ref"
 	// KindGoType refers to an existing Go type (goType: "import/path.Name").
 	KindGoType Kind = "go"
+	// KindUnion is one of several schemas (Variants): written `anyOf:`,
+	// `oneOf:` or as a list of types (`type: [string, number]`).
+	KindUnion Kind = "union"
+)
+
+// The ways a union is written, which its JSON Schema repeats.
+const (
+	UnionAnyOf    = "anyOf"
+	UnionOneOf    = "oneOf"
+	UnionTypeList = "type"
 )
 
 // Schema is a type in the spec's type system. Constraints that do not apply
@@ -166,11 +177,28 @@ type Schema struct {
 	Description string
 	// Nullable allows JSON null besides the Kind.
 	Nullable bool
+	// NullSpelling is how the JSON Schema says null, as the spec wrote it:
+	// "" for `nullable: true` ({"oneOf":[T,{"type":"null"}]}), UnionAnyOf
+	// or UnionOneOf for a {type: null} variant (at NullAt among the
+	// variants), UnionTypeList for "null" in a list of types (at NullAt).
+	NullSpelling string
+	NullAt       int
 	// Default and Examples are JSON values written in YAML.
 	Default  *Value
 	Examples []*Value
 	// Enum lists the allowed values of a string, integer or number.
 	Enum []*Value
+	// Const says the schema was written `const: X`: Enum holds X alone,
+	// and the JSON Schema says "const" as written, not "enum".
+	Const bool
+
+	// GoName is `goName:`, the Go identifier the spec chooses where the
+	// derived one would not do: a named type's or an item's type name, a
+	// property's or a union variant's field name. "" derives it.
+	GoName string
+	// EnumGoNames is `goNames:` of an enum: the text of a value ("+1",
+	// "fast") → the Go name of its constant after the type's name.
+	EnumGoNames map[string]string
 
 	// MCPHeader is `x-mcp-header`: on a string, integer or boolean property
 	// of a tool's input, the name of the HTTP header (Mcp-Param-{name})
@@ -205,12 +233,28 @@ type Schema struct {
 	// Maps: the schema of every value.
 	Values *Schema
 
+	// Unions: the variants in the order written (a {type: null} variant
+	// is not one: it makes the union Nullable), and how the union was
+	// written (UnionAnyOf, UnionOneOf or UnionTypeList).
+	Variants     []*Schema
+	UnionKeyword string
+	// Discriminator is `discriminator:`, the property whose const value
+	// says which variant an object is; "" lets the generator find one.
+	// It decides decoding only, and is not advertised.
+	Discriminator string
+
 	// Fields lists the keys present in the schema's YAML mapping with their
 	// positions, for diagnostics that point at a key.
 	Fields map[string]Pos
 	// FieldValues holds the positions of the values of those keys, for
 	// diagnostics about a bad value (a pattern that does not compile).
 	FieldValues map[string]Pos
+}
+
+// IsFreeObject reports whether s is {type: object} alone: any object, with
+// no properties of its own (map[string]json.RawMessage in Go).
+func (s *Schema) IsFreeObject() bool {
+	return s.Kind == KindObject && len(s.Properties) == 0 && s.AdditionalProperties && s.Fields["properties"] == (Pos{})
 }
 
 // Property is one property of an object schema.
@@ -253,6 +297,9 @@ type Item struct {
 	Icons          []*Icon
 	// Meta is the `_meta` object, if any.
 	Meta *Value
+	// GoName is `goName:`, the Go spelling of Name for its handler method,
+	// name constant and types; "" derives it from Name.
+	GoName string
 }
 
 // item gives the table of each section's keys (grammar.go) one way to the
@@ -276,6 +323,9 @@ type Tool struct {
 	InputSchema  *Value
 	OutputSchema *Value
 	Annotations  *ToolAnnotations
+	// Execution is MCP's `execution` of the tool (whether it runs as a
+	// task), advertised as written; nil when absent.
+	Execution *ToolExecution
 	// UI links the tool to an MCP App view (apps.go); nil for none.
 	UI *ToolUI
 
@@ -328,6 +378,18 @@ type ToolAnnotations struct {
 	IdempotentHint  *bool
 	OpenWorldHint   *bool
 }
+
+// ToolExecution is MCP's execution properties of a tool.
+type ToolExecution struct {
+	Pos Pos
+	// TaskSupport is "forbidden", "optional" or "required" (TaskSupports);
+	// "" when not said.
+	TaskSupport    string
+	TaskSupportPos Pos
+}
+
+// TaskSupports are the values of a tool's execution.taskSupport.
+var TaskSupports = []string{"forbidden", "optional", "required"}
 
 // Resource is one entry of `resources:`: a static resource with a fixed URI.
 type Resource struct {

@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-// mcpName checks the name of a resource, template or prompt: the same rule
-// as tool names.
+// mcpName checks the name of a resource, template or prompt. Unlike a
+// tool's, MCP lets it be any string ("Dynamic Text Resource"): it is wire
+// data, sent as written, and the Go names are derived from it apart.
 func (v *validator) mcpName(p Pos, what, name string) {
-	if !toolNameRE.MatchString(name) {
-		v.errorf(p, "%s name %q must be 1 to 64 letters, digits, '_', '-' or '.'", what, name)
+	if name == "" {
+		v.errorf(p, "%s name must not be empty", what)
 	}
 }
 

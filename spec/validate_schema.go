@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/big"
 	"regexp"
@@ -46,6 +47,9 @@ func (v *validator) schema(s *Schema) {
 	if s.Values != nil {
 		v.schema(s.Values)
 	}
+	for _, variant := range s.Variants {
+		v.schema(variant)
+	}
 }
 
 // keyPos is the position of key in s (the key itself), else of s.
@@ -78,7 +82,8 @@ func presentKeys(s *Schema) []string {
 	}
 	add("$ref", s.Ref != "")
 	add("goType", s.GoType != nil)
-	add("enum", s.Enum != nil)
+	add("enum", s.Enum != nil && !s.Const)
+	add("const", s.Const)
 	add("pattern", s.Pattern != "")
 	add("format", s.Format != "")
 	add("minLength", s.MinLength != nil)
@@ -95,13 +100,17 @@ func presentKeys(s *Schema) []string {
 	add("properties", s.Properties != nil)
 	add("additionalProperties", s.AdditionalProperties)
 	add("values", s.Values != nil)
+	add(s.UnionKeyword, s.UnionKeyword == UnionAnyOf || s.UnionKeyword == UnionOneOf)
+	add("discriminator", s.Discriminator != "")
+	add("goName", s.GoName != "")
+	add("goNames", s.EnumGoNames != nil)
 	add("x-mcp-header", s.MCPHeader != "")
 	return keys
 }
 
 // schemaSelf checks s itself, not the schemas inside it.
 func (v *validator) schemaSelf(s *Schema) {
-	if !slices.Contains(typeNames, string(s.Kind)) && s.Kind != KindRef && s.Kind != KindGoType {
+	if !slices.Contains(typeNames, string(s.Kind)) && s.Kind != KindRef && s.Kind != KindGoType && s.Kind != KindUnion {
 		v.errorf(s.Pos, "unknown schema kind %q", s.Kind)
 		return
 	}
@@ -158,8 +167,14 @@ func (v *validator) schemaSelf(s *Schema) {
 	v.lengths(s, "minLength", s.MinLength, "maxLength", s.MaxLength, misplaced)
 	v.lengths(s, "minItems", s.MinItems, "maxItems", s.MaxItems, misplaced)
 	v.bounds(s, misplaced)
-	if !misplaced["enum"] {
+	if !misplaced["enum"] && !misplaced["const"] {
 		v.enum(s)
+	}
+	if !misplaced["goNames"] {
+		v.enumGoNames(s)
+	}
+	if !misplaced["discriminator"] && s.Discriminator != "" {
+		v.discriminator(s)
 	}
 	if s.Default != nil {
 		v.value(s, s.Default, "default", true)
@@ -345,7 +360,11 @@ func (v *validator) enum(s *Schema) {
 		if e == nil {
 			continue
 		}
-		x, ok := v.value(s, e, "enum value", false)
+		what := "enum value"
+		if s.Const {
+			what = "const value"
+		}
+		x, ok := v.value(s, e, what, false)
 		if !ok {
 			continue
 		}
@@ -356,6 +375,76 @@ func (v *validator) enum(s *Schema) {
 		}
 		first[key] = e
 	}
+}
+
+// discriminator checks that the discriminator of a union tells its
+// variants apart: every variant an object with the property required and
+// one const (or single enum) value, a different one in each.
+func (v *validator) discriminator(s *Schema) {
+	p := valuePos(s, "discriminator")
+	first := map[string]int{}
+	for i, variant := range s.Variants {
+		o, _ := v.resolve(variant)
+		if o == nil || o.Kind != KindObject {
+			v.errorf(p, "discriminator %q: variant %d is not an object", s.Discriminator, i+1)
+			return
+		}
+		var value string
+		for _, prop := range o.Properties {
+			if prop.Name != s.Discriminator || !prop.Required {
+				continue
+			}
+			if ps, _ := v.resolve(prop.Schema); ps != nil && len(ps.Enum) == 1 && ps.Enum[0] != nil {
+				value = string(ps.Enum[0].JSON)
+			}
+		}
+		if value == "" {
+			v.errorf(p, "discriminator %q: variant %d has no required property %q with a const value", s.Discriminator, i+1, s.Discriminator)
+			return
+		}
+		if j, dup := first[value]; dup {
+			v.errorf(p, "discriminator %q: variants %d and %d both have the value %s", s.Discriminator, j, i+1, value)
+			return
+		}
+		first[value] = i + 1
+	}
+}
+
+// enumGoNames checks that goNames names values of the enum.
+func (v *validator) enumGoNames(s *Schema) {
+	if s.EnumGoNames == nil {
+		return
+	}
+	var values []string
+	for _, e := range s.Enum {
+		if e != nil {
+			values = append(values, enumValueText(e))
+		}
+	}
+	if len(values) == 0 {
+		v.errorf(keyPos(s, "goNames"), "goNames names the constants of an enum; add enum")
+		return
+	}
+	var keys []string
+	for k := range s.EnumGoNames {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !slices.Contains(values, k) {
+			v.errorf(orPos(s.FieldValues["goNames."+k], keyPos(s, "goNames")), "goNames: %q is not a value of the enum%s", k, didYouMean(k, values))
+		}
+	}
+}
+
+// enumValueText is the text of an enum value as goNames writes it: a
+// string's own text, a number's JSON.
+func enumValueText(e *Value) string {
+	var str string
+	if json.Unmarshal(e.JSON, &str) == nil {
+		return str
+	}
+	return string(e.JSON)
 }
 
 // value checks a JSON value written in the spec against schema s, and

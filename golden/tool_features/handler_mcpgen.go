@@ -32,12 +32,12 @@ type ToolsHandler interface {
 	// Deletes a thing.
 	DeleteThing(ctx context.Context, in *DeleteThingInput) (*runtime.CallToolResult, error)
 
-	// CountThings serves tool "count_things" (mcpgen.yaml:34).
+	// CountThings serves tool "count_things" (mcpgen.yaml:35).
 	//
 	// Counts things; the output is a bare integer.
 	CountThings(ctx context.Context) (*CountThingsOutput, error)
 
-	// Render serves tool "render" (mcpgen.yaml:37).
+	// Render serves tool "render" (mcpgen.yaml:38).
 	//
 	// Returns content blocks built by the handler.
 	Render(ctx context.Context, in *RenderInput) (*runtime.CallToolResult, error)

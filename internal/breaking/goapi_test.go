@@ -30,7 +30,7 @@ func (a *goAPI) surface() goSurface {
 	for _, name := range a.typeOrder {
 		t := a.types[name]
 		def := t.Definition
-		if t.Kind == "struct" {
+		if t.Kind == "struct" || t.Kind == "union" {
 			var fields []string
 			for _, f := range t.Fields {
 				fields = append(fields, f.Name+" "+f.Type)

@@ -137,7 +137,54 @@ func (c *schemaCtx) compare(path string, o, n *spec.Schema, here spec.Pos) {
 		if ro.Values != nil && rn.Values != nil {
 			c.compare(path+"{}", ro.Values, rn.Values, rn.Values.Pos)
 		}
+	case spec.KindUnion:
+		c.union(path, ro, rn, here)
 	}
+}
+
+// union compares the variants of two unions, matched by what they are (the
+// type a $ref names, else the kind), in order. An input that loses a
+// variant refuses what it accepted; an output that gains one sends what
+// clients do not expect; a variant kept is compared as any value is.
+func (c *schemaCtx) union(path string, o, n *spec.Schema, here spec.Pos) {
+	what := c.what(path)
+	if c.dir == input && o.UnionKeyword != spec.UnionOneOf && n.UnionKeyword == spec.UnionOneOf {
+		c.d.at(c.typeRule(), here, "%s is now a oneOf; a value that matches two variants is refused", what)
+	}
+	matched := map[int]bool{}
+	match := func(v *spec.Schema, in []*spec.Schema) int {
+		for i, w := range in {
+			if !matched[i] && variantKey(v) == variantKey(w) {
+				matched[i] = true
+				return i
+			}
+		}
+		return -1
+	}
+	for i, ov := range o.Variants {
+		j := match(ov, n.Variants)
+		switch {
+		case j >= 0:
+			c.compare(fmt.Sprintf("%s|%d", path, j+1), ov, n.Variants[j], orPos(n.Variants[j].Pos, here))
+		case c.dir == input:
+			c.d.at(c.typeRule(), here, "%s no longer accepts its variant %d (%s); clients that send it are refused", what, i+1, variantKey(ov))
+		}
+	}
+	if c.dir == output {
+		for j, nv := range n.Variants {
+			if !matched[j] {
+				c.d.at(c.typeRule(), orPos(nv.Pos, here), "%s may now be %s (a new variant); clients that do not expect it break", what, variantKey(nv))
+			}
+		}
+	}
+}
+
+// variantKey says what a variant is, to match it across versions.
+func variantKey(s *spec.Schema) string {
+	if s.Kind == spec.KindRef {
+		return "$ref " + s.Ref
+	}
+	return kindName(s)
 }
 
 func join(path, name string) string {

@@ -396,6 +396,16 @@ func (w *writer) typeText(s *spec.Schema) string {
 		t = "array of " + w.typeText(s.Items)
 	case spec.KindMap:
 		t = "map of " + w.typeText(s.Values)
+	case spec.KindUnion:
+		var variants []string
+		for _, v := range s.Variants {
+			variants = append(variants, w.typeText(v))
+		}
+		if s.UnionKeyword == spec.UnionOneOf {
+			t = "exactly one of " + strings.Join(variants, ", ")
+		} else {
+			t = strings.Join(variants, " or ")
+		}
 	default:
 		t = code(string(s.Kind))
 	}
@@ -408,7 +418,9 @@ func (w *writer) typeText(s *spec.Schema) string {
 // constraints lists what a schema says beyond its type, in words.
 func (w *writer) constraints(s *spec.Schema) []string {
 	var c []string
-	if len(s.Enum) > 0 {
+	if s.Const && len(s.Enum) == 1 {
+		c = append(c, "always "+code(valueText(s.Enum[0])))
+	} else if len(s.Enum) > 0 {
 		var vals []string
 		for _, v := range s.Enum {
 			vals = append(vals, code(valueText(v)))

@@ -66,8 +66,12 @@ func Lint(s *spec.Spec, opts Options) Result {
 		l.description(o, t.Description, t.DescriptionPos, t.Pos, fmt.Sprintf("tool %q", t.Name), true)
 		l.toolName(o, t)
 		l.destructive(o, t)
+		l.appWrite(o, t)
 		if t.Input != nil {
 			l.walk(o, t.Input, fmt.Sprintf("the input of tool %q", t.Name), map[*spec.Schema]bool{})
+		}
+		if t.InputSchema != nil {
+			l.rawInput(o, t)
 		}
 	}
 	for _, r := range s.Resources {
@@ -167,8 +171,8 @@ func (l *linter) description(o owner, text string, textPos, ownerPos spec.Pos, w
 			textPos = ownerPos
 		}
 		l.report(o, "DESCRIPTION_TOO_SHORT", textPos,
-			"the description of %s is too short (%d word%s, %d characters; at least %d and %d): say what it is for, and when to use it",
-			what, words, plural(words), chars, minWords, minChars)
+			"the description of %s is too short (%d word%s, %d character%s; at least %d and %d): say what it is for, and when to use it",
+			what, words, plural(words), chars, plural(chars), minWords, minChars)
 	}
 }
 
@@ -277,7 +281,11 @@ func (l *linter) walk(o owner, s *spec.Schema, what string, seen map[*spec.Schem
 	seen[s] = true
 	switch s.Kind {
 	case spec.KindObject:
-		if s.AdditionalProperties {
+		switch {
+		case s.IsFreeObject():
+			l.report(o, "OBJECT_OPEN", s.Pos,
+				"%s is any object ({type: object} without properties), so a misspelt or invented key is ignored instead of refused", what)
+		case s.AdditionalProperties:
 			pos := s.Pos
 			if p, ok := s.Fields["additionalProperties"]; ok {
 				pos = p
@@ -302,7 +310,32 @@ func (l *linter) walk(o owner, s *spec.Schema, what string, seen map[*spec.Schem
 		l.walk(o, s.Items, "the items of "+what, seen)
 	case spec.KindMap:
 		l.walk(o, s.Values, "the values of "+what, seen)
+	case spec.KindUnion:
+		for i, v := range s.Variants {
+			l.walk(o, v, fmt.Sprintf("variant %d of %s", i+1, what), seen)
+		}
 	}
+}
+
+// appWrite reports a tool an MCP App view may call that may write and has
+// no idempotency key: a view's retries and double clicks would act twice.
+func (l *linter) appWrite(o owner, t *spec.Tool) {
+	u := t.UI
+	if u == nil || len(u.Visibility) > 0 && !slices.Contains(u.Visibility, "app") {
+		return
+	}
+	if a := t.Annotations; a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint || t.Idempotency != nil {
+		return
+	}
+	if in := l.resolve(t.Input); in != nil {
+		for _, p := range in.Properties {
+			if p.Required && spec.IsIdempotencyKeyName(p.Name) {
+				return
+			}
+		}
+	}
+	l.report(o, "APP_WRITE_NOT_IDEMPOTENT", u.Pos,
+		"tool %q can be called from an MCP App view and may write (it is not readOnlyHint: true), but has no idempotency key (idempotency: {key: idempotency_key}, or a required input property idempotency_key): a retried click acts twice", t.Name)
 }
 
 // idWords are the last words of names that hold identifiers.

@@ -61,6 +61,11 @@ var Rules = []Rule{
 		What: "an MCP App view (a ui:// resource) that asks for a browser permission: camera, microphone, geolocation or clipboardWrite (one finding per permission)",
 		Why:  "the host may grant it inside the conversation; a view asks only for what its task needs, never as a precaution",
 	},
+	{
+		ID:   "APP_WRITE_NOT_IDEMPOTENT",
+		What: "a tool an MCP App view may call that is not readOnlyHint: true and has no idempotency key (idempotency:, or a required input property such as idempotency_key)",
+		Why:  "a view's retries and double clicks must not act twice; if the tool is safe to repeat anyway, opt out with x-lint-disable: [APP_WRITE_NOT_IDEMPOTENT]",
+	},
 }
 
 // Default limits.

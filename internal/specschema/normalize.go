@@ -23,7 +23,11 @@ func Decode(data []byte) (any, error) {
 //   - every "$ref" to "#/$defs/Name" is replaced by the definition, merged
 //     with the keywords beside the $ref (those win); a reference back into
 //     a definition being expanded becomes {"$recursive": canon(Name)};
-//   - {"oneOf":[X,{"type":"null"}], …} becomes X plus {"nullable":true};
+//   - null spelled {"type":"null"} among the variants of a oneOf or anyOf,
+//     or "null" in a list of types, becomes {"nullable":true}, and a
+//     union left with one variant becomes that variant plus the keywords
+//     beside it; a list of several types becomes the anyOf of them;
+//   - "additionalProperties": true is dropped (it is the default);
 //   - numbers become float64, and "required" is sorted;
 //   - "$defs", "$schema" and "$id" are dropped.
 //
@@ -88,19 +92,21 @@ func (n *normalizer) object(m map[string]any, stack []string) any {
 		}
 		return n.walk(merged, append(stack, name))
 	}
-	if one, ok := m["oneOf"].([]any); ok && len(one) == 2 {
-		if null, ok := one[1].(map[string]any); ok && len(null) == 1 && null["type"] == "null" {
+	m = spellNullOnce(m)
+	for _, keyword := range []string{"oneOf", "anyOf"} {
+		if one, ok := m[keyword].([]any); ok && len(one) == 1 && m["nullable"] == true {
+			// T or null, however spelled, is T plus nullable, with the
+			// keywords beside the union merged in.
 			inner, _ := n.walk(one[0], stack).(map[string]any)
 			merged := map[string]any{}
 			for k, v := range inner {
 				merged[k] = v
 			}
 			for k, v := range m {
-				if k != "oneOf" {
+				if k != keyword {
 					merged[k] = n.walk(v, stack)
 				}
 			}
-			merged["nullable"] = true
 			return merged
 		}
 	}
@@ -121,6 +127,52 @@ func (n *normalizer) object(m map[string]any, stack []string) any {
 			out[k] = props
 		default:
 			out[k] = n.walk(v, stack)
+		}
+	}
+	if ap, ok := out["additionalProperties"].(map[string]any); ok && len(ap) == 0 {
+		delete(out, "additionalProperties") // true, JSON Schema's default
+	}
+	return out
+}
+
+// spellNullOnce rewrites the spellings of null into "nullable": true: a
+// {"type":"null"} among the variants of a oneOf or anyOf, "null" in a list
+// of types. A list of other types becomes the anyOf of them, which accepts
+// the same values.
+func spellNullOnce(m map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range m {
+		out[k] = v
+	}
+	for _, keyword := range []string{"oneOf", "anyOf"} {
+		list, ok := m[keyword].([]any)
+		if !ok {
+			continue
+		}
+		var kept []any
+		for _, v := range list {
+			if null, ok := v.(map[string]any); ok && len(null) == 1 && null["type"] == "null" {
+				out["nullable"] = true
+				continue
+			}
+			kept = append(kept, v)
+		}
+		out[keyword] = kept
+	}
+	if types, ok := m["type"].([]any); ok {
+		var kept []any
+		for _, t := range types {
+			if t == "null" {
+				out["nullable"] = true
+				continue
+			}
+			kept = append(kept, map[string]any{"type": t})
+		}
+		delete(out, "type")
+		if len(kept) == 1 {
+			out["type"] = kept[0].(map[string]any)["type"]
+		} else {
+			out["anyOf"] = kept
 		}
 	}
 	return out

@@ -42,7 +42,7 @@ func Wire(s *spec.Spec, root *spec.Schema) (doc []byte, reachesGoType bool) {
 		var defs object
 		for i := 0; i < len(w.order); i++ { // w.order grows while definitions reach others
 			name := w.order[i]
-			defs = append(defs, member{naming.Exported(name), w.schema(w.named[name])})
+			defs = append(defs, member{w.goName(name), w.schema(w.named[name])})
 		}
 		o = append(object{{"$defs", defs}}, o...)
 	}
@@ -95,13 +95,31 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 			w.reached[s.Ref] = true
 			w.order = append(w.order, s.Ref)
 		}
-		add("$ref", "#/$defs/"+naming.Exported(s.Ref))
+		add("$ref", "#/$defs/"+w.goName(s.Ref))
 	case spec.KindGoType:
 		w.goType = true
 		add("x-go-type", s.GoType.ImportPath+"."+s.GoType.Name)
 	case spec.KindAny:
 	case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
+		if s.NullSpelling == spec.UnionTypeList {
+			add("type", withNull(s, []any{string(s.Kind)}, "null"))
+			break
+		}
 		add("type", string(s.Kind))
+	case spec.KindUnion:
+		var variants []any
+		for _, v := range s.Variants {
+			if s.UnionKeyword == spec.UnionTypeList {
+				variants = append(variants, string(v.Kind))
+			} else {
+				variants = append(variants, w.schema(v))
+			}
+		}
+		if s.UnionKeyword == spec.UnionTypeList {
+			add("type", withNull(s, variants, "null"))
+		} else {
+			add(s.UnionKeyword, withNull(s, variants, object{{"type", "null"}}))
+		}
 	case spec.KindArray:
 		add("type", "array")
 		if s.Items != nil {
@@ -117,13 +135,17 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 				required = append(required, p.Name)
 			}
 		}
-		if len(props) > 0 {
-			add("properties", props)
+		if len(props) > 0 || s.Fields["properties"] != (spec.Pos{}) {
+			add("properties", props) // properties: {} is kept when written
 		}
 		if len(required) > 0 {
 			add("required", required)
 		}
-		add("additionalProperties", s.AdditionalProperties)
+		if !s.AdditionalProperties || s.Fields["additionalProperties"] != (spec.Pos{}) {
+			// Closed must be said (JSON Schema's objects are open); open
+			// is said only when the spec says it.
+			add("additionalProperties", s.AdditionalProperties)
+		}
 	case spec.KindMap:
 		add("type", "object")
 		if s.Values != nil {
@@ -154,7 +176,10 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 			add(kv.k, json.RawMessage(*kv.v))
 		}
 	}
-	if len(s.Enum) > 0 {
+	switch {
+	case s.Const && len(s.Enum) == 1:
+		add("const", json.RawMessage(s.Enum[0].JSON))
+	case len(s.Enum) > 0:
 		add("enum", jsonValues(s.Enum))
 	}
 	if s.Default != nil {
@@ -166,10 +191,29 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 	if s.MCPHeader != "" { // a jsonschema_extras tag: reflection puts it last
 		add("x-mcp-header", s.MCPHeader)
 	}
-	if s.Nullable {
+	if s.Nullable && s.NullSpelling == "" {
 		return object{{"oneOf", []object{o, {{"type", "null"}}}}}
 	}
 	return o
+}
+
+// withNull puts null among a union's variants where the spec wrote it, when
+// it was written there (not as nullable: true).
+func withNull(s *spec.Schema, variants []any, null any) []any {
+	if !s.Nullable || s.NullSpelling == "" {
+		return variants
+	}
+	at := min(max(s.NullAt, 0), len(variants))
+	return append(variants[:at:at], append([]any{null}, variants[at:]...)...)
+}
+
+// goName is the Go name of a named type, under which reflection puts it in
+// $defs: its goName, else the one derived from its spec name.
+func (w *schemaWriter) goName(name string) string {
+	if s := w.named[name]; s != nil && s.GoName != "" {
+		return s.GoName
+	}
+	return naming.Exported(name)
 }
 
 func jsonValues(vs []*spec.Value) []json.RawMessage {

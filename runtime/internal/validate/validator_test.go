@@ -50,3 +50,26 @@ func TestLazyCompilesOnce(t *testing.T) {
 		t.Error("an invalid schema compiled")
 	}
 }
+
+// TestCountsAreWordedForOne: a bound of one reads "1 character", not "1
+// characters"; other counts are plural.
+func TestCountsAreWordedForOne(t *testing.T) {
+	v, err := Compile([]byte(`{"type":"object","properties":{
+		"s":{"type":"string","minLength":1},"t":{"type":"string","maxLength":2},
+		"a":{"type":"array","minItems":1},"o":{"type":"object","minProperties":1}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := Decode([]byte(`{"s":"","t":"abc","a":[],"o":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `invalid arguments for tool "t":
+- /a: must have at least 1 item (got 0)
+- /o: must have at least 1 property (got 0)
+- /s: must be at least 1 character long (got 0)
+- /t: must be at most 2 characters long (got 3)`
+	if got := InvalidArguments("t", v.Check(inst)); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

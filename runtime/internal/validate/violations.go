@@ -138,9 +138,9 @@ func describe(k jsonschema.ErrorKind, got any) string {
 	case *kind.Pattern:
 		return "must match pattern " + safetext.QuoteN(k.Want, 200) + " (got " + safetext.Quote(k.Got) + ")"
 	case *kind.MinLength:
-		return fmt.Sprintf("must be at least %d characters long (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must be at least %s long (got %d)", count(k.Want, "character"), k.Got)
 	case *kind.MaxLength:
-		return fmt.Sprintf("must be at most %d characters long (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must be at most %s long (got %d)", count(k.Want, "character"), k.Got)
 	case *kind.Minimum:
 		return "must be greater than or equal to " + rat(k.Want) + g
 	case *kind.Maximum:
@@ -152,15 +152,15 @@ func describe(k jsonschema.ErrorKind, got any) string {
 	case *kind.MultipleOf:
 		return "must be a multiple of " + rat(k.Want) + g
 	case *kind.MinItems:
-		return fmt.Sprintf("must have at least %d items (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at least %s (got %d)", count(k.Want, "item"), k.Got)
 	case *kind.MaxItems:
-		return fmt.Sprintf("must have at most %d items (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at most %s (got %d)", count(k.Want, "item"), k.Got)
 	case *kind.UniqueItems:
 		return fmt.Sprintf("must not contain duplicates (items %d and %d are equal)", k.Duplicates[0], k.Duplicates[1])
 	case *kind.MinProperties:
-		return fmt.Sprintf("must have at least %d properties (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at least %s (got %d)", count(k.Want, "property"), k.Got)
 	case *kind.MaxProperties:
-		return fmt.Sprintf("must have at most %d properties (got %d)", k.Want, k.Got)
+		return fmt.Sprintf("must have at most %s (got %d)", count(k.Want, "property"), k.Got)
 	case *kind.DependentRequired:
 		return "property " + safetext.Quote(k.Prop) + " also requires " + quotedList(k.Missing)
 	case *kind.Dependency:
@@ -172,7 +172,7 @@ func describe(k jsonschema.ErrorKind, got any) string {
 	case *kind.FalseSchema:
 		return "is not allowed"
 	case *kind.AdditionalItems:
-		return fmt.Sprintf("has %d more items than allowed", k.Count)
+		return fmt.Sprintf("has %s more than allowed", count(k.Count, "item"))
 	case *kind.Contains:
 		return "must contain an item matching the schema under \"contains\""
 	case *kind.MinContains:
@@ -362,4 +362,15 @@ func rat(r *big.Rat) string {
 	}
 	f, _ := r.Float64()
 	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// count is "1 character", "2 characters": n and noun, plural unless n is 1.
+func count(n int, noun string) string {
+	switch {
+	case n == 1:
+		return "1 " + noun
+	case strings.HasSuffix(noun, "y"):
+		return fmt.Sprintf("%d %sies", n, strings.TrimSuffix(noun, "y"))
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
