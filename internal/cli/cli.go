@@ -39,7 +39,7 @@ const usage = `mcpgen turns an MCP server spec (mcpgen.yaml) into a typed Go ser
 Usage:
   mcpgen generate [-f spec] [-o dir]   write the generated Go files
   mcpgen check    [-f spec] [-o dir]   exit 100 with a diff when they are stale
-  mcpgen init     [dir] [-module m] [-name n]
+  mcpgen init     [dir] [-module m] [-name n] [-replace clone]
                                        scaffold a ready-to-run server (see init -h)
   mcpgen docs     [-f spec] [-o file]  write a Markdown reference of the server
   mcpgen schema                        print the JSON Schema of the spec format
