@@ -327,7 +327,7 @@ func localCloneHint() string {
 	return fmt.Sprintf("mcpgen could not be fetched from the Go module proxy (not published there yet, or no network).\n"+
 		"To build against a local clone of https://github.com/mcpgen/mcpgen instead, run init again with\n"+
 		"  -replace %s\n"+
-		"(or add `replace %s => %s` to go.mod yourself); see \"Quick start from a clone\" in its README.",
+		"(or add `replace %s => %s` to go.mod yourself); see its README.md, \"Quick start from a clone\".",
 		clone, mcpgenModule, clone)
 }
 

@@ -72,7 +72,7 @@ func TestInitUnfetchableSaysWhatToDo(t *testing.T) {
 	if code != ExitInternal {
 		t.Fatalf("exit %d, want %d\n%s", code, ExitInternal, stderr)
 	}
-	for _, want := range []string{"go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen", "could not be fetched", "-replace " + checkout, "Quick start from a clone"} {
+	for _, want := range []string{"go get -tool github.com/mcpgen/mcpgen/cmd/mcpgen", "could not be fetched", "-replace " + checkout, `README.md, "Quick start from a clone"`} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr does not say %q:\n%s", want, stderr)
 		}
