@@ -61,7 +61,9 @@ var diagnosticCases = []struct {
   a: b: c
 `,
 		want: []string{
-			`mcpgen.yaml:5:1: syntax error: mapping values are not allowed in this context`,
+			"mcpgen.yaml:5:7: syntax error: mapping values are not allowed in this context (a plain value cannot hold \": \"; quote the value)\n" +
+				"    5 |   a: b: c\n" +
+				"      |       ^",
 		},
 	},
 	{
@@ -70,7 +72,9 @@ var diagnosticCases = []struct {
 	a: 1
 `,
 		want: []string{
-			`mcpgen.yaml:5:1: syntax error: found character that cannot start any token (indent with spaces, not tabs)`,
+			"mcpgen.yaml:5:1: syntax error: found character that cannot start any token (indent with spaces, not tabs)\n" +
+				"    5 | \ta: 1\n" +
+				"      | ^",
 		},
 	},
 	{
@@ -78,7 +82,9 @@ var diagnosticCases = []struct {
 		src: `tools: *nope
 `,
 		want: []string{
-			`mcpgen.yaml:4:8: syntax error: alias *nope refers to no anchor &nope`,
+			"mcpgen.yaml:4:8: syntax error: alias *nope refers to no anchor &nope\n" +
+				"    4 | tools: *nope\n" +
+				"      |        ^",
 		},
 	},
 	{
