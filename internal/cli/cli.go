@@ -171,7 +171,14 @@ func runGenerate(args []string, stdout, stderr io.Writer, check bool) error {
 		dir = filepath.Join(filepath.Dir(path), filepath.FromSlash(s.Go.Output))
 	}
 	if check {
-		return checkFiles(dir, files, stdout, stderr)
+		fix := selfCommand() + " generate"
+		if *specPath != "" {
+			fix += " -f " + shellQuote(*specPath)
+		}
+		if *outDir != "" {
+			fix += " -o " + shellQuote(*outDir)
+		}
+		return checkFiles(dir, files, fix, stdout, stderr)
 	}
 	return writeFiles(dir, files, stderr)
 }

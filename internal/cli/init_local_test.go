@@ -50,6 +50,17 @@ func TestInitInModuleWithReplace(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build in the scaffold: %v\n%s", err, out)
 	}
+
+	// check run as `go tool mcpgen` tells how to fix stale files in the
+	// same form, not as a bare `mcpgen` the user may not have.
+	spec, _ := os.ReadFile(filepath.Join(dir, "mcpgen.yaml"))
+	os.WriteFile(filepath.Join(dir, "mcpgen.yaml"), []byte(strings.Replace(string(spec), "version: 0.1.0", "version: 0.2.0", 1)), 0o644)
+	cmd = exec.Command("go", "tool", "mcpgen", "check")
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if code := cmd.ProcessState.ExitCode(); code != ExitFindings || !strings.Contains(string(out), "run 'go tool mcpgen generate'") {
+		t.Errorf("go tool mcpgen check on a changed spec: exit %d (%v), want %d and the advice to run 'go tool mcpgen generate':\n%s", code, err, ExitFindings, out)
+	}
 }
 
 // TestInitUnfetchableSaysWhatToDo: when go get cannot fetch mcpgen (not
