@@ -39,12 +39,14 @@ done
 # run: how many scenarios ran, whether every scored one passed, and how many
 # the suite itself does not score (those failing do not fail the run).
 summary() {
-  local name=$1 rc=$2 log="$work/$1.log" ran notscored verdict
+  local name=$1 rc=$2 log="$work/$1.log" ran notscored=0 notscoredfailing=0 verdict
   ran=$(grep -cE '^[✓✗⚠] [^ ]+: [0-9]+ passed, [0-9]+ failed' "$log" || true)
-  notscored=$(sed -nE 's/^Not scored for ([^:]+): ([0-9]+) scenario\(s\) run, ([0-9]+) failing.*/\2 not scored for \1, \3 of them failing/p' "$log" | head -1)
-  verdict="every scored scenario passed"
-  [ "$rc" -eq 0 ] || verdict="scored scenarios FAILED (exit $rc)"
-  summaries+=("$name: $ran scenarios, $verdict${notscored:+ ($notscored)}")
+  read -r notscored notscoredfailing < <(sed -nE 's/^Not scored for [^:]+: ([0-9]+) scenario\(s\) run, ([0-9]+) failing.*/\1 \2/p' "$log" | head -1; echo "0 0")
+  verdict="all passed"
+  [ "$rc" -eq 0 ] || verdict="some FAILED (exit $rc)"
+  local line="$name: $ran scenarios run, $((ran - notscored)) scored: $verdict"
+  [ "$notscored" -eq 0 ] || line+="; $notscored not scored by the suite ($notscoredfailing of them failing, which does not count)"
+  summaries+=("$line")
 }
 
 # suite NAME PACKAGE_DIR ARGS…: runs one suite, prints its log, and records
@@ -78,5 +80,5 @@ if [ "$status" -ne 0 ]; then
   tail -50 "$work/server.log"
 fi
 # The last line says it all (test.sh repeats it in its own summary).
-(IFS='|'; echo "conformance: ${summaries[*]}" | sed 's/|/; /g')
+(IFS='|'; echo "conformance: ${summaries[*]}" | sed 's/|/ | /g')
 exit "$status"
