@@ -78,6 +78,28 @@ var diagnosticCases = []struct {
 		},
 	},
 	{
+		name:   "client_bad_package",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p, client: clients/my-client}
+`,
+		want: []string{
+			`mcpgen.yaml:3:26: client "clients/my-client": the package is named after the directory's last element, and "my-client" is not a Go package name; use letters, digits and _`,
+		},
+	},
+	{
+		name:   "client_not_bool",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p, output: p, client: 1}
+`,
+		want: []string{
+			`mcpgen.yaml:3:37: client (true, or a directory) must be true or false`,
+		},
+	},
+	{
 		name: "anchor",
 		src: `tools: *nope
 `,
