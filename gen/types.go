@@ -379,11 +379,7 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 				inner = append(inner, jen.Id("p").Dot("Default").Op("=").Add(rawJSON(ps.Default)))
 			}
 			if len(ps.Examples) > 0 {
-				inner = append(inner, jen.Id("p").Dot("Examples").Op("=").Index().Any().ValuesFunc(func(gr *jen.Group) {
-					for _, ex := range ps.Examples {
-						gr.Add(rawJSON(ex))
-					}
-				}))
+				inner = append(inner, jen.Id("p").Dot("Examples").Op("=").Add(examplesLit(ps.Examples)))
 			}
 			body = append(body, jen.If(
 				jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("s").Dot("Properties").Dot("Get").Call(jen.Lit(fl.prop.Name)),
@@ -396,11 +392,7 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 			set("Default", rawJSON(s.Default))
 		}
 		if len(s.Examples) > 0 {
-			set("Examples", jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
-				for _, ex := range s.Examples {
-					gr.Add(rawJSON(ex))
-				}
-			}))
+			set("Examples", examplesLit(s.Examples))
 		}
 	}
 	return body
@@ -431,11 +423,7 @@ func (g *generator) itemsBody(schema *jen.Statement, s *spec.Schema) []jen.Code 
 		set("Default", rawJSON(it.Default))
 	}
 	if len(it.Examples) > 0 {
-		set("Examples", jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
-			for _, ex := range it.Examples {
-				gr.Add(rawJSON(ex))
-			}
-		}))
+		set("Examples", examplesLit(it.Examples))
 	}
 	if len(body) == 0 {
 		return nil
@@ -484,6 +472,15 @@ func (g *generator) constraintsOn(target *jen.Statement, s *spec.Schema) []jen.C
 // ptrLit is new(T(v)): a pointer to a constant (Go 1.26).
 func ptrLit(typ, v string) jen.Code {
 	return jen.New(jen.Id(typ).Call(jen.Id(v)))
+}
+
+// examplesLit is []any{json.RawMessage(`…`), …}: spec examples as written.
+func examplesLit(vs []*spec.Value) jen.Code {
+	return jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
+		for _, ex := range vs {
+			gr.Add(rawJSON(ex))
+		}
+	})
 }
 
 // rawJSON is json.RawMessage(`…`): a spec value, exactly as written.

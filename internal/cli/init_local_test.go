@@ -15,16 +15,7 @@ import (
 // that replace and ask the module proxy nothing about mcpgen, and the
 // scaffold must build.
 func TestInitInModuleWithReplace(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the go command")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command on PATH")
-	}
-	checkout, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	checkout := needGo(t)
 	t.Setenv("GOPROXY", refusingProxy(t))
 	t.Setenv("GOFLAGS", "-mod=mod")
 	dir := t.TempDir()
@@ -67,16 +58,7 @@ func TestInitInModuleWithReplace(t *testing.T) {
 // published yet, or no network), init says to use -replace with this
 // clone, and leaves no go.mod behind.
 func TestInitUnfetchableSaysWhatToDo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the go command")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command on PATH")
-	}
-	checkout, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
+	checkout := needGo(t)
 	t.Setenv("GOPROXY", refusingProxy(t))
 	dir := t.TempDir()
 	code, _, stderr := run(t, dir, "init", "-module", "example.com/offline")
@@ -112,4 +94,21 @@ func refusingProxy(t *testing.T) string {
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL
+}
+
+// needGo skips a test that runs the go command when it cannot, and returns
+// the checkout (the main module's root).
+func needGo(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the go command")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command on PATH")
+	}
+	checkout, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return checkout
 }
