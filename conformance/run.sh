@@ -35,9 +35,24 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 
+# summary NAME RC: one line about a suite's log, for the last line of the
+# run: how many scenarios ran, whether every scored one passed, and how many
+# the suite itself does not score (those failing do not fail the run).
+summary() {
+  local name=$1 rc=$2 log="$work/$1.log" ran notscored=0 notscoredfailing=0 verdict
+  ran=$(grep -cE '^[✓✗⚠] [^ ]+: [0-9]+ passed, [0-9]+ failed' "$log" || true)
+  read -r notscored notscoredfailing < <(sed -nE 's/^Not scored for [^:]+: ([0-9]+) scenario\(s\) run, ([0-9]+) failing.*/\1 \2/p' "$log" | head -1; echo "0 0")
+  verdict="all passed"
+  [ "$rc" -eq 0 ] || verdict="some FAILED (exit $rc)"
+  local line="$name: $ran scenarios run, $((ran - notscored)) scored: $verdict"
+  [ "$notscored" -eq 0 ] || line+="; $notscored not scored by the suite ($notscoredfailing of them failing, which does not count)"
+  summaries+=("$line")
+}
+
 # suite NAME PACKAGE_DIR ARGS…: runs one suite, prints its log, and records
 # a failure in status.
 status=0
+summaries=()
 suite() {
   local name=$1 dir=$2
   shift 2
@@ -46,6 +61,7 @@ suite() {
   (cd "$work" && "$NODE" "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" \
     server --url "http://localhost:$port/mcp" -o "$work/results-$name" "$@") >"$work/$name.log" 2>&1 || rc=$?
   cat "$work/$name.log"
+  summary "$name" "$rc"
   if [ "$rc" -ne 0 ]; then
     echo "conformance: the $name suite reported failures (exit $rc)"
     status=$rc
@@ -63,4 +79,6 @@ if [ "$status" -ne 0 ]; then
   echo "conformance: server log:"
   tail -50 "$work/server.log"
 fi
+# The last line says it all (test.sh repeats it in its own summary).
+(IFS='|'; echo "conformance: ${summaries[*]}" | sed 's/|/ | /g')
 exit "$status"

@@ -228,7 +228,7 @@ func newPlan(s *spec.Spec) *plan {
 	p.nameConstants()
 	for _, nt := range s.Types {
 		if d := p.named[nt.Name]; d != nil {
-			p.planInside(d.name, nt.Schema, true, d.origin.item)
+			p.planInside(d.name, nt.Schema, true, true, d.origin.item)
 		}
 	}
 	for _, tp := range p.tools {
@@ -318,7 +318,7 @@ func (p *plan) declareRoot(s *spec.Schema, name string, pos spec.Pos, item, what
 	}
 	name = goNameOr(s, name)
 	if p.declare(name, s, pos, origin{pos, item}, what) != nil {
-		p.planInside(name, s, true, item)
+		p.planInside(name, s, true, true, item)
 	}
 }
 
@@ -397,7 +397,11 @@ func kindOfDecl(s *spec.Schema) declKind {
 // planInside walks the schema of a declared type and declares what its parts
 // need: inline objects, enums, and constrained array items or map values.
 // Names are the owner's name plus the property's (OrderLines, OrderLinesItem).
-func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool, item string) {
+// describesItems says that the Go type of an array s (a declared slice, or
+// the struct holding it as a field) describes its items' constraints in
+// its JSONSchemaExtend, so that constrained scalar items stay plain Go
+// types ([]string, not []TagsItem) and handlers need no conversions.
+func (p *plan) planInside(owner string, s *spec.Schema, isDecl, describesItems bool, item string) {
 	switch s.Kind {
 	case spec.KindObject:
 		d := p.declOf[s]
@@ -423,7 +427,7 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl bool, item string
 			p.planPart(owner+fname, prop.Schema, fmt.Sprintf("property %q of %s", prop.Name, owner), true, origin{prop.Pos, item})
 		}
 	case spec.KindArray:
-		if s.Items != nil {
+		if s.Items != nil && !(describesItems && plainItems(s.Items)) {
 			p.planPart(owner+"Item", s.Items, fmt.Sprintf("the items of %s", owner), false, origin{s.Items.Pos, item})
 		}
 	case spec.KindMap:
@@ -458,11 +462,25 @@ func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool, 
 	switch {
 	case declared:
 		if p.declare(name, s, s.Pos, o, what) != nil {
-			p.planInside(name, s, true, o.item)
+			p.planInside(name, s, true, true, o.item)
 		}
 	case s.Kind == spec.KindArray || s.Kind == spec.KindMap:
-		p.planInside(name, s, false, o.item)
+		// A nullable field's reflected schema wraps the array, out of its
+		// struct's reach: its items keep a declared type.
+		p.planInside(name, s, false, isField && !s.Nullable, o.item)
 	}
+}
+
+// plainItems reports whether the items of an array can stay a plain Go
+// scalar, their constraints and annotations written into the schema by
+// the array's carrier: a scalar that is neither an enum (whose constants
+// need a type) nor nullable.
+func plainItems(items *spec.Schema) bool {
+	switch items.Kind {
+	case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
+		return len(items.Enum) == 0 && !items.Nullable
+	}
+	return false
 }
 
 // needsDecl reports whether an item or map value must be a declared type to

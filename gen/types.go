@@ -393,6 +393,7 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 	case declScalar:
 		body = append(body, g.scalarConstraints(s)...)
 	case declSlice:
+		body = append(body, g.itemsBody(jen.Id("s"), s)...)
 		if s.MinItems != nil {
 			set("MinItems", ptrLit("uint64", fmt.Sprint(*s.MinItems)))
 		}
@@ -418,19 +419,16 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 		}
 		for _, fl := range d.fields {
 			ps := fl.prop.Schema
-			if ps.Default == nil && len(ps.Examples) == 0 {
+			items := g.itemsBody(jen.Id("p"), ps)
+			if ps.Default == nil && len(ps.Examples) == 0 && len(items) == 0 {
 				continue
 			}
-			var inner []jen.Code
+			inner := items
 			if ps.Default != nil {
 				inner = append(inner, jen.Id("p").Dot("Default").Op("=").Add(rawJSON(ps.Default)))
 			}
 			if len(ps.Examples) > 0 {
-				inner = append(inner, jen.Id("p").Dot("Examples").Op("=").Index().Any().ValuesFunc(func(gr *jen.Group) {
-					for _, ex := range ps.Examples {
-						gr.Add(rawJSON(ex))
-					}
-				}))
+				inner = append(inner, jen.Id("p").Dot("Examples").Op("=").Add(examplesLit(ps.Examples)))
 			}
 			body = append(body, jen.If(
 				jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("s").Dot("Properties").Dot("Get").Call(jen.Lit(fl.prop.Name)),
@@ -443,21 +441,58 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 			set("Default", rawJSON(s.Default))
 		}
 		if len(s.Examples) > 0 {
-			set("Examples", jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
-				for _, ex := range s.Examples {
-					gr.Add(rawJSON(ex))
-				}
-			}))
+			set("Examples", examplesLit(s.Examples))
 		}
 	}
 	return body
 }
 
-// scalarConstraints sets a declared scalar type's own constraints.
-func (g *generator) scalarConstraints(s *spec.Schema) []jen.Code {
+// itemsBody describes the plain scalar items of an array (see
+// plainItems) on the reflected schema of the array, schema: their
+// constraints and annotations, which no Go type of theirs carries. Nothing
+// for other arrays.
+func (g *generator) itemsBody(schema *jen.Statement, s *spec.Schema) []jen.Code {
+	if s.Kind != spec.KindArray || s.Items == nil || g.plan.declOf[s.Items] != nil || !plainItems(s.Items) {
+		return nil
+	}
+	it := s.Items
+	items := func() *jen.Statement { return schema.Clone().Dot("Items") }
 	var body []jen.Code
 	set := func(field string, v jen.Code) {
-		body = append(body, jen.Id("s").Dot(field).Op("=").Add(v))
+		body = append(body, items().Dot(field).Op("=").Add(v))
+	}
+	if it.Title != "" {
+		set("Title", jen.Lit(it.Title))
+	}
+	if it.Description != "" {
+		set("Description", jen.Lit(it.Description))
+	}
+	body = append(body, g.constraintsOn(items(), it)...)
+	if it.Default != nil {
+		set("Default", rawJSON(it.Default))
+	}
+	if len(it.Examples) > 0 {
+		set("Examples", examplesLit(it.Examples))
+	}
+	if len(body) == 0 {
+		return nil
+	}
+	// The reflector gives a slice's items a schema; the check keeps a
+	// surprise from panicking at startup.
+	return []jen.Code{jen.If(items().Op("!=").Nil()).Block(body...)}
+}
+
+// scalarConstraints sets a declared scalar type's own constraints.
+func (g *generator) scalarConstraints(s *spec.Schema) []jen.Code {
+	return g.constraintsOn(jen.Id("s"), s)
+}
+
+// constraintsOn sets the scalar constraints of s on the reflected schema
+// target.
+func (g *generator) constraintsOn(target *jen.Statement, s *spec.Schema) []jen.Code {
+	var body []jen.Code
+	set := func(field string, v jen.Code) {
+		body = append(body, target.Clone().Dot(field).Op("=").Add(v))
 	}
 	if s.Pattern != "" {
 		set("Pattern", rawString(s.Pattern))
@@ -486,6 +521,15 @@ func (g *generator) scalarConstraints(s *spec.Schema) []jen.Code {
 // ptrLit is new(T(v)): a pointer to a constant (Go 1.26).
 func ptrLit(typ, v string) jen.Code {
 	return jen.New(jen.Id(typ).Call(jen.Id(v)))
+}
+
+// examplesLit is []any{json.RawMessage(`…`), …}: spec examples as written.
+func examplesLit(vs []*spec.Value) jen.Code {
+	return jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
+		for _, ex := range vs {
+			gr.Add(rawJSON(ex))
+		}
+	})
 }
 
 // rawJSON is json.RawMessage(`…`): a spec value, exactly as written.

@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -79,10 +80,20 @@ func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPO
 // in flight get time to finish (WithShutdownTimeout over HTTP,
 // WithStdioShutdownTimeout over stdio, 10s by default) and their responses
 // are written; new calls are refused.
+//
+// Once serving, it prints one line to stderr (see WithStartLine), such as
+// "orders 1.0.0: serving MCP over Streamable HTTP at http://127.0.0.1:8080/mcp",
+// so that whoever started the server knows it is up and where.
 func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) error {
 	if httpAddr != "" {
-		return ListenAndServe(ctx, s, httpAddr, opts...)
+		ln, err := net.Listen("tcp", httpAddr)
+		if err != nil {
+			return err
+		}
+		s.printStartLine("Streamable HTTP at http://" + ln.Addr().String() + "/mcp")
+		return serveListener(ctx, s, ln, opts)
 	}
+	s.printStartLine("stdio")
 	grace := s.cfg.stdioShutdown
 	if grace <= 0 {
 		grace = defaultStdioShutdownTimeout
@@ -91,6 +102,13 @@ func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) 
 		return err
 	}
 	return nil
+}
+
+// printStartLine says, once, that the server serves over transport.
+func (s *Server) printStartLine(transport string) {
+	if s.cfg.startLine != nil {
+		fmt.Fprintf(s.cfg.startLine, "%s %s: serving MCP over %s\n", s.info.Name, s.info.Version, transport)
+	}
 }
 
 // freshConns are the connections that have not sent a request yet.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"os"
 	"slices"
@@ -62,6 +63,8 @@ type config struct {
 	rateLimit      *RateLimit                       // WithRateLimit; nil: none
 	quotaStore     QuotaStore                       // WithQuotaStore; default in memory
 	quotaKey       func(ctx context.Context) string // WithQuotaKey
+	startLine      io.Writer                        // where Serve says it started (WithStartLine); nil: nowhere
+	startLineSet   bool                             // WithStartLine was given (else os.Stderr)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -112,6 +115,14 @@ func WithLogger(l *slog.Logger) Option {
 			c.logger = l
 		}
 	}
+}
+
+// WithStartLine sets where Serve writes the one line it prints on start:
+// the server's name and version, the transport and, over HTTP, the URL.
+// The default is os.Stderr (stdout belongs to the protocol); nil prints
+// nothing, for a quiet server.
+func WithStartLine(w io.Writer) Option {
+	return func(c *config) { c.startLine, c.startLineSet = w, true }
 }
 
 // WithMaxMessageSize caps the size of one incoming message in bytes (default
@@ -206,6 +217,9 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	s.chain = buildChain(s.cfg.interceptors)
 	if s.cfg.logger == nil {
 		s.cfg.logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	if !s.cfg.startLineSet {
+		s.cfg.startLine = os.Stderr
 	}
 	return s
 }

@@ -2,6 +2,7 @@ package spec
 
 import (
 	"fmt"
+	"path"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -134,6 +135,16 @@ var goFields = fields[*GoOptions]{
 			g.Output, _ = d.str(e.value, "output")
 			g.OutputPos = posOf(e.value)
 		}},
+	{key: "client", doc: "Generate a typed Go client over the official Go SDK's client session: true for a package beside the generated one (its output + \"client\"), or the client package's directory, relative to the spec; its last element is the package name.",
+		schema: `{"oneOf":[{"type":"boolean"},{"type":"string"}]}`,
+		decode: func(d *decoder, g *GoOptions, e entry) {
+			g.ClientPos = posOf(e.value)
+			if isString(e.value) {
+				g.Client, _ = d.str(e.value, "client")
+				return
+			}
+			d.clientDefault, _ = d.boolean(e.value, "client (true, or a directory)")
+		}},
 }
 
 func (d *decoder) goOptions(g *GoOptions, n *yaml.Node) {
@@ -144,6 +155,14 @@ func (d *decoder) goOptions(g *GoOptions, n *yaml.Node) {
 	}
 	g.Pos = posOf(n)
 	decodeMapping(d, m, g, goFields, func(e entry) { d.unknownKey(e, "in go", goFields.keys()) })
+	if d.clientDefault {
+		// Beside the server package: ordersmcp → ordersmcpclient.
+		out := g.Output
+		if out == "" || out == "." {
+			out = g.Package
+		}
+		g.Client = path.Join(path.Dir(out), path.Base(out)+"client")
+	}
 }
 
 var iconFields = fields[*Icon]{

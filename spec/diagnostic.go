@@ -11,10 +11,32 @@ type Diagnostic struct {
 	File    string
 	Pos     Pos
 	Message string
+	// Source is the line the finding is about, shown under it with a caret
+	// at the column. Only syntax errors carry it: their message is about
+	// the text, not about a spec element that the message can name.
+	Source string
 }
 
 func (d Diagnostic) String() string {
-	return fmt.Sprintf("%s:%d:%d: %s", d.File, atLeast1(d.Pos.Line), atLeast1(d.Pos.Column), d.Message)
+	s := fmt.Sprintf("%s:%d:%d: %s", d.File, atLeast1(d.Pos.Line), atLeast1(d.Pos.Column), d.Message)
+	if d.Source == "" {
+		return s
+	}
+	// The caret keeps the line's tabs so that it lines up under them.
+	var caret strings.Builder
+	for i, r := range []rune(d.Source) {
+		if i >= atLeast1(d.Pos.Column)-1 {
+			break
+		}
+		if r == '\t' {
+			caret.WriteRune('\t')
+		} else {
+			caret.WriteRune(' ')
+		}
+	}
+	num := fmt.Sprint(atLeast1(d.Pos.Line))
+	pad := strings.Repeat(" ", len(num))
+	return fmt.Sprintf("%s\n    %s | %s\n    %s | %s^", s, num, d.Source, pad, caret.String())
 }
 
 func atLeast1(n int) int {

@@ -61,7 +61,9 @@ var diagnosticCases = []struct {
   a: b: c
 `,
 		want: []string{
-			`mcpgen.yaml:5:1: syntax error: mapping values are not allowed in this context`,
+			"mcpgen.yaml:5:7: syntax error: mapping values are not allowed in this context (a plain value cannot hold \": \"; quote the value)\n" +
+				"    5 |   a: b: c\n" +
+				"      |       ^",
 		},
 	},
 	{
@@ -70,7 +72,31 @@ var diagnosticCases = []struct {
 	a: 1
 `,
 		want: []string{
-			`mcpgen.yaml:5:1: syntax error: found character that cannot start any token (indent with spaces, not tabs)`,
+			"mcpgen.yaml:5:1: syntax error: found character that cannot start any token (indent with spaces, not tabs)\n" +
+				"    5 | \ta: 1\n" +
+				"      | ^",
+		},
+	},
+	{
+		name:   "client_bad_package",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p, client: clients/my-client}
+`,
+		want: []string{
+			`mcpgen.yaml:3:26: client "clients/my-client": the package is named after the directory's last element, and "my-client" is not a Go package name; use letters, digits and _`,
+		},
+	},
+	{
+		name:   "client_not_bool",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p, output: p, client: 1}
+`,
+		want: []string{
+			`mcpgen.yaml:3:37: client (true, or a directory) must be true or false`,
 		},
 	},
 	{
@@ -78,7 +104,9 @@ var diagnosticCases = []struct {
 		src: `tools: *nope
 `,
 		want: []string{
-			`mcpgen.yaml:4:8: syntax error: alias *nope refers to no anchor &nope`,
+			"mcpgen.yaml:4:8: syntax error: alias *nope refers to no anchor &nope\n" +
+				"    4 | tools: *nope\n" +
+				"      |        ^",
 		},
 	},
 	{

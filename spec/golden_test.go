@@ -14,7 +14,7 @@ import (
 // change in spec/ fails in spec/'s own tests.)
 var badGolden = []string{
 	"bad_unknown_keys", "bad_duplicates", "bad_refs", "bad_constraints",
-	"bad_defaults", "bad_recursion", "bad_syntax", "bad_kinds",
+	"bad_defaults", "bad_recursion", "bad_syntax", "bad_indent_deeper", "bad_indent_shallower", "bad_kinds",
 	"bad_resources", "bad_templates", "bad_prompts", "bad_rate_limit",
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -112,8 +113,51 @@ func (d *decoder) syntaxError(err error, data []byte) {
 			name, _, _ = strings.Cut(name, "'")
 			msg = fmt.Sprintf("alias *%s refers to no anchor &%s", name, name)
 		}
-		d.errorf(p, "syntax error: %s", msg)
+		if slices.Contains(indentationErrors, msg) {
+			if ind, ok := findIndentation(data, p.Line); ok {
+				p, msg = ind.pos, ind.msg
+			} else if col, ok := colonInValue(sourceLine(data, p.Line)); ok && msg == indentationErrors[0] {
+				p.Column = col
+				msg += ` (a plain value cannot hold ": "; quote the value)`
+			}
+		}
+		d.diags = append(d.diags, Diagnostic{File: d.file, Pos: p, Message: "syntax error: " + msg, Source: sourceLine(data, p.Line)})
 	}
+}
+
+// colonInValue finds, in "key: a: b", the column of the second ": ",
+// which yaml.v3 reads as a mapping inside a plain value.
+func colonInValue(line string) (int, bool) {
+	_, value, ok := strings.Cut(line, ": ")
+	if !ok {
+		return 0, false
+	}
+	v := strings.TrimSpace(value)
+	if v == "" || strings.ContainsRune(`"'{[|>`, rune(v[0])) {
+		return 0, false
+	}
+	i := strings.Index(value, ": ")
+	if i < 0 {
+		return 0, false
+	}
+	before := line[:len(line)-len(value)+i]
+	return utf8.RuneCountInString(before) + 1, true
+}
+
+// sourceLine is line n (1-based) of data, without its line ending, or ""
+// when there is no such line or it is too long to show.
+func sourceLine(data []byte, n int) string {
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	line := strings.TrimRight(lines[n-1], "\r")
+	// Nothing that a terminal would interpret, and nothing too long to read.
+	if utf8.RuneCountInString(line) > 200 || !utf8.ValidString(line) ||
+		strings.IndexFunc(line, func(r rune) bool { return r < 0x20 && r != '\t' || r == 0x7f }) >= 0 {
+		return ""
+	}
+	return line
 }
 
 // guessPos finds where a yaml.v3 error that carries no line is: at the

@@ -12,6 +12,8 @@
 // resources, templates and prompts share are one embedded Item.
 package spec
 
+import "path"
+
 // Pos is a position in the spec file, 1-based. The zero Pos means "unknown".
 type Pos struct {
 	Line   int
@@ -109,10 +111,23 @@ type GoOptions struct {
 	// Output is the directory of the generated files, relative to the spec
 	// file's directory; "" means the spec's own directory.
 	Output string
+	// Client is the directory of the typed client package (over the
+	// official Go SDK's client), relative to the spec file's directory; ""
+	// for none. `client: true` means Output + "client" beside the server
+	// package. The client is its own package so that only code that imports
+	// it depends on the SDK.
+	Client string
 
-	// Positions of the values of package and output (zero when absent).
+	// Positions of the values of package, output and client (zero when absent).
 	PackagePos Pos
 	OutputPos  Pos
+	ClientPos  Pos
+}
+
+// ClientPackage is the name of the typed client package: the last element
+// of its directory.
+func (g *GoOptions) ClientPackage() string {
+	return path.Base(g.Client)
 }
 
 // NamedType is one entry of `types:`.

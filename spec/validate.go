@@ -157,6 +157,25 @@ func (v *validator) goOptions() {
 	if o := g.Output; o != "" && (path.IsAbs(o) || strings.Contains(o, `\`) || len(o) >= 2 && o[1] == ':') {
 		v.errorf(orPos(g.OutputPos, g.Pos), "output must be a relative path with forward slashes, such as internal/mcp")
 	}
+	if c := g.Client; c != "" {
+		p := orPos(g.ClientPos, g.Pos)
+		name := g.ClientPackage()
+		switch {
+		case path.IsAbs(c) || strings.Contains(c, `\`) || len(c) >= 2 && c[1] == ':':
+			v.errorf(p, "client must be true or a relative path with forward slashes, such as ordersclient")
+		case !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_":
+			v.errorf(p, "client %q: the package is named after the directory's last element, and %q is not a Go package name; use letters, digits and _", c, name)
+		case path.Clean(c) == path.Clean(orDot(g.Output)):
+			v.errorf(p, "client %q is the server package's directory; the client needs its own (such as %sclient)", c, g.Package)
+		}
+	}
+}
+
+func orDot(dir string) string {
+	if dir == "" {
+		return "."
+	}
+	return dir
 }
 
 var (

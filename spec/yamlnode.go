@@ -12,6 +12,9 @@ import (
 type decoder struct {
 	file  string
 	diags Diagnostics
+	// clientDefault is `go: {client: true}`, resolved once the whole go:
+	// mapping (its output) is read.
+	clientDefault bool
 	// skip holds the model elements that could not be decoded (a schema
 	// whose type is unknown, a section that is not a mapping, ...). The
 	// validator leaves them alone: their problem is already reported, and

@@ -89,6 +89,27 @@ func Register(s *runtime.Server, h Handler) {
 				"pattern": "^[A-Z]+$"
 			}
 		},
+		"notes": {
+			"type": "array",
+			"items": {
+				"type": "string",
+				"title": "Note",
+				"description": "A short note.",
+				"maxLength": 20,
+				"examples": [
+					"call back"
+				]
+			}
+		},
+		"scores": {
+			"type": "array",
+			"items": {
+				"type": "integer",
+				"minimum": 0,
+				"maximum": 100
+			},
+			"maxItems": 5
+		},
 		"levels": {
 			"type": "array",
 			"items": {

@@ -17,11 +17,15 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Tags is the spec's type "Tags" (mcpgen.yaml:6).
 //
 // Free-form labels.
-type Tags []TagsItem
+type Tags []string
 
 // JSONSchemaExtend adds to the reflected JSON Schema of Tags what struct tags cannot say.
 func (Tags) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "Free-form labels."
+	if s.Items != nil {
+		s.Items.MinLength = new(uint64(1))
+		s.Items.MaxLength = new(uint64(20))
+	}
 	s.MaxItems = new(uint64(10))
 	s.UniqueItems = true
 }
@@ -32,20 +36,13 @@ type Point struct {
 	Y float64 `json:"y"`
 }
 
-// TagsItem is the items of Tags (mcpgen.yaml:7).
-type TagsItem string
-
-// JSONSchemaExtend adds to the reflected JSON Schema of TagsItem what struct tags cannot say.
-func (TagsItem) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.MinLength = new(uint64(1))
-	s.MaxLength = new(uint64(20))
-}
-
 // CollectInput is the input of tool "collect" (mcpgen.yaml:20).
 type CollectInput struct {
 	Tags     Tags                                 `json:"tags,omitempty"`
 	Ids      []int64                              `json:"ids" jsonschema:"minItems=1,maxItems=50"`
-	Codes    []CollectInputCodesItem              `json:"codes,omitempty"`
+	Codes    []string                             `json:"codes,omitempty"`
+	Notes    []string                             `json:"notes,omitempty"`
+	Scores   []int64                              `json:"scores,omitempty" jsonschema:"maxItems=5"`
 	Levels   []CollectInputLevelsItem             `json:"levels,omitempty"`
 	Points   []Point                              `json:"points,omitempty"`
 	Matrix   [][]float64                          `json:"matrix,omitempty"`
@@ -55,16 +52,30 @@ type CollectInput struct {
 	Groups   map[string][]Point                   `json:"groups,omitempty"`
 }
 
-// CollectInputCodesItem is the items of CollectInputCodes (mcpgen.yaml:23).
-type CollectInputCodesItem string
-
-// JSONSchemaExtend adds to the reflected JSON Schema of CollectInputCodesItem what struct tags cannot
-// say.
-func (CollectInputCodesItem) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Pattern = `^[A-Z]+$`
+// JSONSchemaExtend adds to the reflected JSON Schema of CollectInput what struct tags cannot say.
+func (CollectInput) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("codes"); ok {
+		if p.Items != nil {
+			p.Items.Pattern = `^[A-Z]+$`
+		}
+	}
+	if p, ok := s.Properties.Get("notes"); ok {
+		if p.Items != nil {
+			p.Items.Title = "Note"
+			p.Items.Description = "A short note."
+			p.Items.MaxLength = new(uint64(20))
+			p.Items.Examples = []any{json.RawMessage(`"call back"`)}
+		}
+	}
+	if p, ok := s.Properties.Get("scores"); ok {
+		if p.Items != nil {
+			p.Items.Minimum = json.Number("0")
+			p.Items.Maximum = json.Number("100")
+		}
+	}
 }
 
-// CollectInputLevelsItem is the items of CollectInputLevels (mcpgen.yaml:24).
+// CollectInputLevelsItem is the items of CollectInputLevels (mcpgen.yaml:28).
 type CollectInputLevelsItem string
 
 const (
@@ -78,13 +89,13 @@ func (CollectInputLevelsItem) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"low", "high"}
 }
 
-// CollectInputEntriesItem is the items of CollectInputEntries (mcpgen.yaml:30).
+// CollectInputEntriesItem is the items of CollectInputEntries (mcpgen.yaml:34).
 type CollectInputEntriesItem struct {
 	Key   string             `json:"key"`
 	Value runtime.Opt[int64] `json:"value,omitzero"`
 }
 
-// CollectInputCountersValue is the values of CollectInputCounters (mcpgen.yaml:35).
+// CollectInputCountersValue is the values of CollectInputCounters (mcpgen.yaml:39).
 type CollectInputCountersValue int64
 
 // JSONSchemaExtend adds to the reflected JSON Schema of CollectInputCountersValue what struct tags
@@ -93,5 +104,5 @@ func (CollectInputCountersValue) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Minimum = json.Number("0")
 }
 
-// CollectOutput is the output of tool "collect" (mcpgen.yaml:39).
+// CollectOutput is the output of tool "collect" (mcpgen.yaml:43).
 type CollectOutput []Point

@@ -27,8 +27,17 @@ type ReactInput struct {
 	// The old spelling, still accepted.
 	LegacyUserID runtime.Opt[string]           `json:"userId,omitzero" jsonschema_description:"The old spelling, still accepted."`
 	Links        []Link                        `json:"links,omitempty"`
-	Codes        []Code                        `json:"codes,omitempty"`
+	Codes        []string                      `json:"codes,omitempty"`
 	Target       runtime.Opt[ReactInputTarget] `json:"target,omitzero"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ReactInput what struct tags cannot say.
+func (ReactInput) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("codes"); ok {
+		if p.Items != nil {
+			p.Items.Pattern = `^[A-Z]+$`
+		}
+	}
 }
 
 // ReactInputVote is property "vote" of ReactInput (mcpgen.yaml:15).
@@ -42,14 +51,6 @@ const (
 // JSONSchemaExtend adds to the reflected JSON Schema of ReactInputVote what struct tags cannot say.
 func (ReactInputVote) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"+1", "-1"}
-}
-
-// Code is the items of ReactInputCodes (mcpgen.yaml:19).
-type Code string
-
-// JSONSchemaExtend adds to the reflected JSON Schema of Code what struct tags cannot say.
-func (Code) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Pattern = `^[A-Z]+$`
 }
 
 // ReactInputTarget is property "target" of ReactInput (mcpgen.yaml:21).

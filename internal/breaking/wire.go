@@ -25,10 +25,18 @@ func (d *differ) tools() {
 	for _, t := range d.new.Tools {
 		newTools[t.Name] = t
 	}
+	oldNames := map[string]bool{}
+	for _, t := range d.old.Tools {
+		oldNames[t.Name] = true
+	}
 	for _, ot := range d.old.Tools {
 		nt := newTools[ot.Name]
 		if nt == nil {
-			d.gone("TOOL_NO_DELETE", spec.Pos{}, ot.Pos, "tool %q was deleted; clients that call it get an unknown-tool error", ot.Name)
+			msg := fmt.Sprintf("tool %q was deleted; clients that call it get an unknown-tool error", ot.Name)
+			if to := d.renamedTo(ot, oldNames); len(to) > 0 {
+				msg += fmt.Sprintf(" (renamed? %s has the same input and output schemas; clients call tools by name, so a rename breaks them as a deletion does)", strings.Join(to, " and "))
+			}
+			d.gone("TOOL_NO_DELETE", spec.Pos{}, ot.Pos, "%s", msg)
 			continue
 		}
 		d.toolPermission(ot, nt)
@@ -116,20 +124,47 @@ func (d *differ) toolScopes(ot, nt *spec.Tool) {
 
 // rawSchema compares a tool's schemas on the wire when either side is a raw
 // JSON Schema: equal after normalization, or reported for review.
-func (d *differ) rawSchema(nt *spec.Tool, key string, oldRaw, newRaw *spec.Value, oldTyped, newTyped *spec.Schema) {
-	wireOf := func(s *spec.Spec, raw *spec.Value, typed *spec.Schema) any {
-		var doc any
-		switch {
-		case raw != nil:
-			doc, _ = specschema.Decode(raw.JSON)
-		case typed != nil:
-			data, _ := specschema.Wire(s, typed)
-			doc, _ = specschema.Decode(data)
-		default:
-			doc = map[string]any{"type": "object", "additionalProperties": false}
-		}
-		return specschema.Normalize(doc, func(n string) string { return n })
+// wireOf is the normalized JSON Schema a client sees for a tool's input
+// or output: the raw schema, else the typed one, else an empty object.
+func wireOf(s *spec.Spec, raw *spec.Value, typed *spec.Schema) any {
+	var doc any
+	switch {
+	case raw != nil:
+		doc, _ = specschema.Decode(raw.JSON)
+	case typed != nil:
+		data, _ := specschema.Wire(s, typed)
+		doc, _ = specschema.Decode(data)
+	default:
+		doc = map[string]any{"type": "object", "additionalProperties": false}
 	}
+	return specschema.Normalize(doc, func(n string) string { return n })
+}
+
+// renamedTo names the added tools (in the new spec, absent from the old)
+// that have the deleted tool's input and output schemas, as a client sees
+// them: likely the same tool renamed. A tool that declares neither input
+// nor output matches nothing: its schema says too little.
+func (d *differ) renamedTo(gone *spec.Tool, oldNames map[string]bool) []string {
+	declares := func(t *spec.Tool) bool {
+		return t.Input != nil || t.Output != nil || t.InputSchema != nil || t.OutputSchema != nil
+	}
+	if !declares(gone) {
+		return nil
+	}
+	in, out := wireOf(d.old, gone.InputSchema, gone.Input), wireOf(d.old, gone.OutputSchema, gone.Output)
+	var names []string
+	for _, t := range d.new.Tools {
+		if oldNames[t.Name] || !declares(t) {
+			continue
+		}
+		if reflect.DeepEqual(in, wireOf(d.new, t.InputSchema, t.Input)) && reflect.DeepEqual(out, wireOf(d.new, t.OutputSchema, t.Output)) {
+			names = append(names, strconv.Quote(t.Name))
+		}
+	}
+	return names
+}
+
+func (d *differ) rawSchema(nt *spec.Tool, key string, oldRaw, newRaw *spec.Value, oldTyped, newTyped *spec.Schema) {
 	if reflect.DeepEqual(wireOf(d.old, oldRaw, oldTyped), wireOf(d.new, newRaw, newTyped)) {
 		return
 	}

@@ -39,7 +39,7 @@ const usage = `mcpgen turns an MCP server spec (mcpgen.yaml) into a typed Go ser
 Usage:
   mcpgen generate [-f spec] [-o dir]   write the generated Go files
   mcpgen check    [-f spec] [-o dir]   exit 100 with a diff when they are stale
-  mcpgen init     [dir] [-module m] [-name n]
+  mcpgen init     [dir] [-module m] [-name n] [-replace clone]
                                        scaffold a ready-to-run server (see init -h)
   mcpgen docs     [-f spec] [-o file]  write a Markdown reference of the server
   mcpgen schema                        print the JSON Schema of the spec format
@@ -170,10 +170,64 @@ func runGenerate(args []string, stdout, stderr io.Writer, check bool) error {
 	if dir == "" {
 		dir = filepath.Join(filepath.Dir(path), filepath.FromSlash(s.Go.Output))
 	}
-	if check {
-		return checkFiles(dir, files, stdout, stderr)
+	clientDir, clientFiles, err := client(path, s, dir)
+	if err != nil {
+		return err
 	}
-	return writeFiles(dir, files, stderr)
+	if check {
+		fix := selfCommand() + " generate"
+		if *specPath != "" {
+			fix += " -f " + shellQuote(*specPath)
+		}
+		if *outDir != "" {
+			fix += " -o " + shellQuote(*outDir)
+		}
+		err := checkFiles(dir, files, fix, stdout, stderr)
+		if clientDir != "" && (err == nil || errors.Is(err, errFindings)) {
+			if cerr := checkFiles(clientDir, clientFiles, fix, stdout, stderr); cerr != nil {
+				err = cerr
+			}
+		}
+		return err
+	}
+	if err := writeFiles(dir, files, stderr); err != nil {
+		return err
+	}
+	if clientDir != "" {
+		return writeFiles(clientDir, clientFiles, stderr)
+	}
+	return nil
+}
+
+// client generates the typed client package that go.client asks for, into
+// its directory (relative to the spec); "" and no files when there is
+// none. The client imports the server package, whose import path comes
+// from the go.mod above the server's directory, serverDir.
+func client(specPath string, s *spec.Spec, serverDir string) (string, []gen.File, error) {
+	if s.Go.Client == "" {
+		return "", nil, nil
+	}
+	absServer, err := filepath.Abs(serverDir)
+	if err != nil {
+		return "", nil, err
+	}
+	root, ok := moduleRoot(absServer)
+	if !ok {
+		return "", nil, fmt.Errorf("go.client: the client imports the server package, but no go.mod is above %s to give its import path", relative(serverDir))
+	}
+	modPath, err := modulePath(filepath.Join(root, "go.mod"))
+	if err != nil {
+		return "", nil, err
+	}
+	importPath := modPath
+	if rel, err := filepath.Rel(root, absServer); err == nil && rel != "." {
+		importPath += "/" + filepath.ToSlash(rel)
+	}
+	files, err := gen.Client(s, gen.ClientOptions{ServerImport: importPath})
+	if err != nil {
+		return "", nil, err
+	}
+	return filepath.Join(filepath.Dir(specPath), filepath.FromSlash(s.Go.Client)), files, nil
 }
 
 // load reads, validates and generates. Spec findings are printed to stderr

@@ -30,10 +30,6 @@ func TestHelp(t *testing.T) {
 	if code, _, _ := run(t, dir, "help", "frobnicate"); code == ExitOK {
 		t.Error("help for an unknown command succeeded")
 	}
-	// -replace is for developing mcpgen; it stays out of init's help.
-	if _, stdout, _ := run(t, dir, "init", "-h"); strings.Contains(stdout, "-replace") {
-		t.Error("init -h shows the development flag -replace")
-	}
 	// A bad flag is a usage error that points at the command's help.
 	if code, _, stderr := run(t, dir, "docs", "-x"); code != ExitUsage || !strings.Contains(stderr, "mcpgen docs -h") {
 		t.Errorf("docs -x: exit %d: %s", code, stderr)

@@ -15,8 +15,10 @@ const configHelp = `usage: mcpgen config claude|codex|cursor [-f spec] [--comman
 Prints the configuration a coding agent needs to use the server: how to
 start it (stdio) or reach it (--url, Streamable HTTP), and a permission per
 tool derived from its annotations: readOnlyHint: true is allowed,
-destructiveHint: true is denied, any other tool is asked about. A tool's
-permission: allow|ask|deny in the spec overrides that.
+destructiveHint: true is denied (asked about when the tool declares
+idempotency:, as a retry cannot act twice), any other tool is asked about.
+A tool's permission: allow|ask|deny in the spec overrides that. Each tool's
+permission, and why, is printed to stderr.
 
   claude  .mcp.json, and the permissions of .claude/settings.json
           (rules name tools mcp__NAME__TOOL)
@@ -104,6 +106,7 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	printReasons(stderr, clientconfig.Reasons(s))
 	if *outDir == "" {
 		clientconfig.Render(stdout, files)
 		return nil
@@ -132,4 +135,21 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 	}
 	clientconfig.Render(stdout, printed)
 	return nil
+}
+
+// printReasons tells the user why each tool got its permission, so that a
+// surprising deny can be traced to the annotation (or missing idempotency:)
+// behind it.
+func printReasons(w io.Writer, rows [][3]string) {
+	if len(rows) == 0 {
+		return
+	}
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r[0]))
+	}
+	fmt.Fprintln(w, "mcpgen: tool permissions:")
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %-*s  %-5s  %s\n", width, r[0], r[1], r[2])
+	}
 }

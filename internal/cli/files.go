@@ -47,8 +47,9 @@ func writeFiles(dir string, files []gen.File, stderr io.Writer) error {
 }
 
 // checkFiles compares the generated files with the disk: a unified diff for
-// each file that differs, and a line for each missing or stale one.
-func checkFiles(dir string, files []gen.File, stdout, stderr io.Writer) error {
+// each file that differs, and a line for each missing or stale one; then
+// the command that fixes them, fix.
+func checkFiles(dir string, files []gen.File, fix string, stdout, stderr io.Writer) error {
 	problems := 0
 	for _, f := range files {
 		path := filepath.Join(dir, f.Path)
@@ -73,7 +74,7 @@ func checkFiles(dir string, files []gen.File, stdout, stderr io.Writer) error {
 		problems++
 	}
 	if problems > 0 {
-		fmt.Fprintf(stderr, "mcpgen: %d generated file%s out of date; run 'mcpgen generate'\n", problems, plural(problems))
+		fmt.Fprintf(stderr, "mcpgen: %d generated file%s out of date; run '%s'\n", problems, plural(problems), fix)
 		return errFindings
 	}
 	return nil

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"slices"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 	"github.com/mcpgen/mcpgen/templates"
 )
 
-const initHelp = `usage: mcpgen init [dir] [-module path] [-name server-name]
+const initHelp = `usage: mcpgen init [dir] [-module path] [-name server-name] [-replace checkout]
 
 Scaffolds a ready-to-run MCP server in dir (default: the current directory;
 created if missing):
@@ -44,10 +45,15 @@ Flags:
                  (default: the server name); must match an existing go.mod
   -name name     the server's name (default: dir's name), letters, digits,
                  '.', '_' and '-'; the Go package is the name + "mcp"
+  -replace dir   build against a local clone of mcpgen: writes
+                 replace github.com/mcpgen/mcpgen => dir into go.mod, so
+                 nothing is fetched from the module proxy for mcpgen. A go.mod
+                 that already has such a replace is used as it is.
 
-Example:
+Examples:
   mkdir hello && cd hello && mcpgen init -module example.com/hello
   go run github.com/mcpgen/mcpgen/cmd/mcpgen@latest init hello
+  cd mcpgen && go run ./cmd/mcpgen init ../hello -module example.com/hello -replace .
 `
 
 // mcpgenModule is the module that the scaffolded server requires.
@@ -64,11 +70,10 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("init")
 	modFlag := fs.String("module", "", "module path for go mod init")
 	nameFlag := fs.String("name", "", "the server's name")
-	// -replace is for developing mcpgen itself: it writes
-	// `replace github.com/mcpgen/mcpgen => path` into go.mod (with a
-	// placeholder requirement) before anything is fetched, so that a
-	// scaffold builds against a checkout, offline. Not in -h on purpose.
-	replace := fs.String("replace", "", "")
+	// -replace writes `replace github.com/mcpgen/mcpgen => path` into
+	// go.mod (with a placeholder requirement) before anything is fetched,
+	// so that a scaffold builds against a local clone, offline.
+	replace := fs.String("replace", "", "a local clone of mcpgen to build against")
 	// Flags may come before or after dir.
 	var pos []string
 	for {
@@ -171,6 +176,11 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	}
 	if modPath != mcpgenModule {
 		if err := requireMcpgen(dir, *replace, stderr); err != nil {
+			if !haveMod {
+				// Leave no stray go.mod: init can run again as it was.
+				os.Remove(filepath.Join(dir, "go.mod"))
+				os.Remove(filepath.Join(dir, "go.sum"))
+			}
 			return err
 		}
 	}
@@ -269,12 +279,13 @@ func initConflicts(dir, root, pkg string, files []templates.File) error {
 }
 
 // requireMcpgen adds mcpgen to go.mod as a tool. A module that already
-// requires mcpgen keeps its version (go mod edit -tool only). Otherwise:
-// with -replace, go mod edit alone (no proxy needed); else go get -tool at
-// this binary's version (the latest when it has none).
+// requires mcpgen keeps its version (go mod edit -tool only). A -replace, or
+// a replace already in go.mod, needs no module proxy: go mod edit alone.
+// Otherwise go get -tool at this binary's version (the latest when it has
+// none), and when that fails the error says how to use a local clone.
 func requireMcpgen(dir, replace string, stderr io.Writer) error {
 	tool := mcpgenModule + "/cmd/mcpgen"
-	required, err := requires(dir, mcpgenModule)
+	mod, err := readGoMod(dir)
 	if err != nil {
 		return err
 	}
@@ -282,39 +293,76 @@ func requireMcpgen(dir, replace string, stderr io.Writer) error {
 	switch {
 	case replace != "":
 		edits = append(edits, "-replace="+mcpgenModule+"="+replace)
-		if !required {
+		if !mod.requires(mcpgenModule) {
 			edits = append(edits, "-require="+mcpgenModule+"@"+zeroVersion)
 		}
-	case !required:
+	case mod.replaces(mcpgenModule):
+		if !mod.requires(mcpgenModule) {
+			edits = append(edits, "-require="+mcpgenModule+"@"+zeroVersion)
+		}
+	case !mod.requires(mcpgenModule):
 		target := tool
 		if v := Version(); strings.HasPrefix(v, "v") {
 			target += "@" + v
 		}
-		return runGo(dir, stderr, "get", "-tool", target)
+		if err := runGo(dir, stderr, "get", "-tool", target); err != nil {
+			return fmt.Errorf("%w\n%s", err, localCloneHint())
+		}
+		return nil
 	}
 	return runGo(dir, stderr, edits...)
 }
 
-// requires reports whether the go.mod of dir requires module mod.
-func requires(dir, mod string) (bool, error) {
+// localCloneHint says what to do when go get cannot fetch mcpgen: it is not
+// on the module proxy yet, or the network is off. The clone this binary was
+// built from is named when its source is still where it was compiled.
+func localCloneHint() string {
+	clone := "/path/to/mcpgen"
+	if _, file, _, ok := goruntime.Caller(0); ok {
+		// file is CLONE/internal/cli/init.go unless built with -trimpath.
+		if root := filepath.Dir(filepath.Dir(filepath.Dir(file))); isFile(filepath.Join(root, "cmd", "mcpgen", "main.go")) {
+			clone = root
+		}
+	}
+	return fmt.Sprintf("mcpgen could not be fetched from the Go module proxy (not published there yet, or no network).\n"+
+		"To build against a local clone of https://github.com/mcpgen/mcpgen instead, run init again with\n"+
+		"  -replace %s\n"+
+		"(or add `replace %s => %s` to go.mod yourself); see its README.md, \"Quick start from a clone\".",
+		clone, mcpgenModule, clone)
+}
+
+// goMod is what init reads of a go.mod (go mod edit -json).
+type goMod struct {
+	Require []struct{ Path string }
+	Replace []struct{ Old struct{ Path string } }
+}
+
+func (m goMod) requires(mod string) bool {
+	return slices.ContainsFunc(m.Require, func(r struct{ Path string }) bool { return r.Path == mod })
+}
+
+func (m goMod) replaces(mod string) bool {
+	for _, r := range m.Replace {
+		if r.Old.Path == mod {
+			return true
+		}
+	}
+	return false
+}
+
+// readGoMod reads the go.mod of dir's module.
+func readGoMod(dir string) (goMod, error) {
 	cmd := exec.Command("go", "mod", "edit", "-json")
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
+	var mod goMod
 	out, err := cmd.Output()
 	if err != nil {
-		return false, fmt.Errorf("go mod edit -json: %v: %s", err, strings.TrimSpace(stderr.String()))
+		return mod, fmt.Errorf("go mod edit -json: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var gomod struct{ Require []struct{ Path string } }
-	if err := json.Unmarshal(out, &gomod); err != nil {
-		return false, err
-	}
-	for _, r := range gomod.Require {
-		if r.Path == mod {
-			return true, nil
-		}
-	}
-	return false, nil
+	err = json.Unmarshal(out, &mod)
+	return mod, err
 }
 
 // runGo runs the go command in dir, its output going to stderr (stdout is

@@ -196,8 +196,15 @@ tools:
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
 	code, out, stderr = run(t, dir, "config", "codex", "--env", "SHOP_TOKEN", "--name", "shop-dev")
 	if code != ExitOK || !strings.Contains(out, "[mcp_servers.shop-dev]") || !strings.Contains(out, `args = ["run", "."]`) ||
-		!strings.Contains(out, `env_vars = ["SHOP_TOKEN"]`) || stderr != "" {
+		!strings.Contains(out, `env_vars = ["SHOP_TOKEN"]`) {
 		t.Errorf("config codex: exit %d\n%s%s", code, out, stderr)
+	}
+	// Why each tool got its permission, on stderr (stdout stays the files).
+	wantReasons := "mcpgen: tool permissions:\n" +
+		"  lookup  allow  readOnlyHint: true\n" +
+		"  refund  deny   destructiveHint: true, without idempotency:\n"
+	if stderr != wantReasons {
+		t.Errorf("config codex: stderr\n%s\nwant\n%s", stderr, wantReasons)
 	}
 	// --out-dir writes the project files and merges into existing ones;
 	// the per-user Cursor file is printed.

@@ -75,33 +75,46 @@ const (
 
 // PermissionOf is what clients should do before calling a tool: the
 // spec's `permission:`, else allow a read-only tool, deny a destructive one
-// and ask about the others.
+// and ask about the others. A destructive tool that declares
+// `idempotency:` is asked about, not denied: the runtime runs it once per
+// key, so a retried call cannot act twice, and the user still confirms.
 func PermissionOf(t *spec.Tool) string {
+	p, _ := permission(t)
+	return p
+}
+
+// PermissionReason says why a tool gets PermissionOf's answer.
+func PermissionReason(t *spec.Tool) string {
+	_, why := permission(t)
+	return why
+}
+
+// permission is PermissionOf and PermissionReason, decided in one place.
+func permission(t *spec.Tool) (permission, why string) {
 	if t.Permission != "" {
-		return t.Permission
+		return t.Permission, "permission: " + t.Permission + " in the spec"
 	}
 	a := t.Annotations
 	switch {
 	case a != nil && a.ReadOnlyHint != nil && *a.ReadOnlyHint:
-		return Allow
+		return Allow, "readOnlyHint: true"
+	case a != nil && a.DestructiveHint != nil && *a.DestructiveHint && t.Idempotency != nil:
+		return Ask, "destructiveHint: true, with idempotency: a retry cannot act twice, so it is asked about, not denied"
 	case a != nil && a.DestructiveHint != nil && *a.DestructiveHint:
-		return Deny
+		return Deny, "destructiveHint: true, without idempotency:"
 	}
-	return Ask
+	return Ask, "neither readOnlyHint nor destructiveHint is true"
 }
 
-// PermissionReason says where PermissionOf's answer comes from.
-func PermissionReason(t *spec.Tool) string {
-	if t.Permission != "" {
-		return "permission: " + t.Permission + " in the spec"
+// Reasons lists each tool of s with its permission and why, in spec order,
+// for people reading what config wrote.
+func Reasons(s *spec.Spec) [][3]string {
+	var rows [][3]string
+	for _, t := range s.Tools {
+		p, why := permission(t)
+		rows = append(rows, [3]string{t.Name, p, why})
 	}
-	switch PermissionOf(t) {
-	case Allow:
-		return "readOnlyHint: true"
-	case Deny:
-		return "destructiveHint: true"
-	}
-	return "neither readOnlyHint nor destructiveHint is true"
+	return rows
 }
 
 // ClaudeToolName is the name Claude Code gives an MCP tool in tool calls

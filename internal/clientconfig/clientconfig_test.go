@@ -62,7 +62,7 @@ func TestGolden(t *testing.T) {
 
 func TestPermissionOf(t *testing.T) {
 	s := loadSpec(t)
-	want := map[string]string{"lookup_order": Allow, "create_note": Ask, "refund_order": Deny, "export.csv": Ask, "purge_cache": Allow}
+	want := map[string]string{"lookup_order": Allow, "create_note": Ask, "refund_order": Deny, "export.csv": Ask, "purge_cache": Allow, "cancel_order": Ask}
 	for _, tool := range s.Tools {
 		if got := PermissionOf(tool); got != want[tool.Name] {
 			t.Errorf("%s: %s, want %s (%s)", tool.Name, got, want[tool.Name], PermissionReason(tool))

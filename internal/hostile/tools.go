@@ -62,9 +62,9 @@ func (checkedCollections) Collect(ctx context.Context, in *collections.CollectIn
 	if len(in.Tags) > 10 {
 		bad = append(bad, fmt.Sprintf("%d tags", len(in.Tags)))
 	}
-	seen := map[collections.TagsItem]bool{}
+	seen := map[string]bool{}
 	for _, tg := range in.Tags {
-		if n := utf8.RuneCountInString(string(tg)); n < 1 || n > 20 {
+		if n := utf8.RuneCountInString(tg); n < 1 || n > 20 {
 			bad = append(bad, fmt.Sprintf("tag of %d characters", n))
 		}
 		if seen[tg] {
@@ -73,7 +73,7 @@ func (checkedCollections) Collect(ctx context.Context, in *collections.CollectIn
 		seen[tg] = true
 	}
 	for _, c := range in.Codes {
-		if !upper.MatchString(string(c)) {
+		if !upper.MatchString(c) {
 			bad = append(bad, fmt.Sprintf("code %q", c))
 		}
 	}

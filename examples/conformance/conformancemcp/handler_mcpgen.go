@@ -25,150 +25,150 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// TestSimpleText serves tool "test_simple_text" (mcpgen.yaml:18).
+	// TestSimpleText serves tool "test_simple_text" (mcpgen.yaml:21).
 	//
 	// Returns a simple text response.
 	TestSimpleText(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestImageContent serves tool "test_image_content" (mcpgen.yaml:20).
+	// TestImageContent serves tool "test_image_content" (mcpgen.yaml:23).
 	//
 	// Returns an image (a 1x1 PNG).
 	TestImageContent(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestAudioContent serves tool "test_audio_content" (mcpgen.yaml:22).
+	// TestAudioContent serves tool "test_audio_content" (mcpgen.yaml:25).
 	//
 	// Returns a short WAV sound.
 	TestAudioContent(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestEmbeddedResource serves tool "test_embedded_resource" (mcpgen.yaml:24).
+	// TestEmbeddedResource serves tool "test_embedded_resource" (mcpgen.yaml:27).
 	//
 	// Returns an embedded text resource.
 	TestEmbeddedResource(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestMultipleContentTypes serves tool "test_multiple_content_types" (mcpgen.yaml:26).
+	// TestMultipleContentTypes serves tool "test_multiple_content_types" (mcpgen.yaml:29).
 	//
 	// Returns text, an image and an embedded resource.
 	TestMultipleContentTypes(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestToolWithLogging serves tool "test_tool_with_logging" (mcpgen.yaml:28).
+	// TestToolWithLogging serves tool "test_tool_with_logging" (mcpgen.yaml:31).
 	//
 	// Sends three log messages while it runs.
 	TestToolWithLogging(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestErrorHandling serves tool "test_error_handling" (mcpgen.yaml:30).
+	// TestErrorHandling serves tool "test_error_handling" (mcpgen.yaml:33).
 	//
 	// Always fails with a tool execution error.
 	TestErrorHandling(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestToolWithProgress serves tool "test_tool_with_progress" (mcpgen.yaml:32).
+	// TestToolWithProgress serves tool "test_tool_with_progress" (mcpgen.yaml:35).
 	//
 	// Reports progress 0, 50 and 100 out of 100.
 	TestToolWithProgress(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestSampling serves tool "test_sampling" (mcpgen.yaml:34).
+	// TestSampling serves tool "test_sampling" (mcpgen.yaml:37).
 	//
 	// Asks the client's model to complete a prompt.
 	TestSampling(ctx context.Context, in *TestSamplingInput) (*runtime.CallToolResult, error)
 
-	// TestElicitation serves tool "test_elicitation" (mcpgen.yaml:40).
+	// TestElicitation serves tool "test_elicitation" (mcpgen.yaml:43).
 	//
 	// Asks the user for a username and an email.
 	TestElicitation(ctx context.Context, in *TestElicitationInput) (*runtime.CallToolResult, error)
 
-	// TestElicitationSep1034Defaults serves tool "test_elicitation_sep1034_defaults" (mcpgen.yaml:46).
+	// TestElicitationSep1034Defaults serves tool "test_elicitation_sep1034_defaults" (mcpgen.yaml:49).
 	//
 	// Asks the user for values that all have defaults (SEP-1034).
 	TestElicitationSep1034Defaults(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestElicitationSep1330Enums serves tool "test_elicitation_sep1330_enums" (mcpgen.yaml:48).
+	// TestElicitationSep1330Enums serves tool "test_elicitation_sep1330_enums" (mcpgen.yaml:51).
 	//
 	// Asks the user to choose among every enum form (SEP-1330).
 	TestElicitationSep1330Enums(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// JSONSchema202012Tool serves tool "json_schema_2020_12_tool" (mcpgen.yaml:50).
+	// JSONSchema202012Tool serves tool "json_schema_2020_12_tool" (mcpgen.yaml:53).
 	//
 	// Tool with JSON Schema 2020-12 features
 	JSONSchema202012Tool(ctx context.Context, args json.RawMessage) (*runtime.CallToolResult, error)
 
-	// TestReconnection serves tool "test_reconnection" (mcpgen.yaml:76).
+	// TestReconnection serves tool "test_reconnection" (mcpgen.yaml:79).
 	//
 	// Closes its response stream early, then answers (SEP-1699 polling).
 	TestReconnection(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestMissingCapability serves tool "test_missing_capability" (mcpgen.yaml:81).
+	// TestMissingCapability serves tool "test_missing_capability" (mcpgen.yaml:84).
 	//
 	// Needs the client's sampling capability; a request that does not declare it gets -32021.
 	TestMissingCapability(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestTriggerToolChange serves tool "test_trigger_tool_change" (mcpgen.yaml:83).
+	// TestTriggerToolChange serves tool "test_trigger_tool_change" (mcpgen.yaml:86).
 	//
 	// Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.
 	TestTriggerToolChange(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestTriggerPromptChange serves tool "test_trigger_prompt_change" (mcpgen.yaml:85).
+	// TestTriggerPromptChange serves tool "test_trigger_prompt_change" (mcpgen.yaml:88).
 	//
 	// Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.
 	TestTriggerPromptChange(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestStreamingElicitation serves tool "test_streaming_elicitation" (mcpgen.yaml:87).
+	// TestStreamingElicitation serves tool "test_streaming_elicitation" (mcpgen.yaml:90).
 	//
 	// Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never
 	// a request.
 	TestStreamingElicitation(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestLoggingTool serves tool "test_logging_tool" (mcpgen.yaml:89).
+	// TestLoggingTool serves tool "test_logging_tool" (mcpgen.yaml:92).
 	//
 	// Logs at info level; in 2026-07-28 only a request carrying a log level hears it.
 	TestLoggingTool(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestInputRequiredResultElicitation serves tool "test_input_required_result_elicitation"
-	// (mcpgen.yaml:91).
+	// (mcpgen.yaml:94).
 	//
 	// Asks the user's name (input key user_name), then greets them.
 	TestInputRequiredResultElicitation(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestInputRequiredResultSampling serves tool "test_input_required_result_sampling" (mcpgen.yaml:93).
+	// TestInputRequiredResultSampling serves tool "test_input_required_result_sampling" (mcpgen.yaml:96).
 	//
 	// Asks the client's model the capital of France (input key capital_question).
 	TestInputRequiredResultSampling(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestInputRequiredResultListRoots serves tool "test_input_required_result_list_roots"
-	// (mcpgen.yaml:95).
+	// (mcpgen.yaml:98).
 	//
 	// Asks the client for its roots (input key client_roots).
 	TestInputRequiredResultListRoots(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestInputRequiredResultRequestState serves tool "test_input_required_result_request_state"
-	// (mcpgen.yaml:97).
+	// (mcpgen.yaml:100).
 	//
 	// Asks for a confirmation (input key confirm); the retry's requestState is verified.
 	TestInputRequiredResultRequestState(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestInputRequiredResultMultipleInputs serves tool "test_input_required_result_multiple_inputs"
-	// (mcpgen.yaml:99).
+	// (mcpgen.yaml:102).
 	//
 	// Asks in one round for a name, a greeting from the model and the roots.
 	TestInputRequiredResultMultipleInputs(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestInputRequiredResultMultiRound serves tool "test_input_required_result_multi_round"
-	// (mcpgen.yaml:101).
+	// (mcpgen.yaml:104).
 	//
 	// Asks a name (step1), then a favorite color (step2), in two rounds.
 	TestInputRequiredResultMultiRound(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestInputRequiredResultTamperedState serves tool "test_input_required_result_tampered_state"
-	// (mcpgen.yaml:103).
+	// (mcpgen.yaml:106).
 	//
 	// Asks for a confirmation; a retry whose requestState was altered is refused.
 	TestInputRequiredResultTamperedState(ctx context.Context) (*runtime.CallToolResult, error)
 
 	// TestInputRequiredResultCapabilities serves tool "test_input_required_result_capabilities"
-	// (mcpgen.yaml:105).
+	// (mcpgen.yaml:108).
 	//
 	// Asks only for what the request's client capabilities allow (elicitation, sampling).
 	TestInputRequiredResultCapabilities(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// TestParamHeaders serves tool "test_param_headers" (mcpgen.yaml:107).
+	// TestParamHeaders serves tool "test_param_headers" (mcpgen.yaml:110).
 	//
 	// Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header,
 	// which the server checks.
@@ -178,28 +178,28 @@ type ToolsHandler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadStaticText reads resource "static_text" (mcpgen.yaml:116).
+	// ReadStaticText reads resource "static_text" (mcpgen.yaml:119).
 	//
 	// test://static-text
 	//
 	// A static text resource.
 	ReadStaticText(ctx context.Context) (string, error)
 
-	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:120).
+	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:123).
 	//
 	// test://static-binary
 	//
 	// A static binary resource (a 1x1 PNG).
 	ReadStaticBinary(ctx context.Context) ([]byte, error)
 
-	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:125).
+	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:128).
 	//
 	// test://watched-resource
 	//
 	// A resource clients can subscribe to.
 	ReadWatchedResource(ctx context.Context) (string, error)
 
-	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:131).
+	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:134).
 	//
 	// test://template/{id}/data
 	//
@@ -216,13 +216,13 @@ type PromptsHandler interface {
 	CompleteTestPromptWithArgumentsArg1(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
 	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource"
-	// (mcpgen.yaml:154).
+	// (mcpgen.yaml:157).
 	//
 	// A prompt that embeds a resource.
 	PromptTestPromptWithEmbeddedResource(ctx context.Context, args *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error)
 
 	// PromptTestInputRequiredResultPrompt builds prompt "test_input_required_result_prompt"
-	// (mcpgen.yaml:158).
+	// (mcpgen.yaml:161).
 	//
 	// A prompt that first asks the user what context to use (input key user_context).
 	PromptTestInputRequiredResultPrompt(ctx context.Context) (*runtime.GetPromptResult, error)

@@ -26,127 +26,127 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// ToolTestSimpleText is the name of tool "test_simple_text" (mcpgen.yaml:18).
+	// ToolTestSimpleText is the name of tool "test_simple_text" (mcpgen.yaml:21).
 	ToolTestSimpleText = "test_simple_text"
 
-	// ToolTestImageContent is the name of tool "test_image_content" (mcpgen.yaml:20).
+	// ToolTestImageContent is the name of tool "test_image_content" (mcpgen.yaml:23).
 	ToolTestImageContent = "test_image_content"
 
-	// ToolTestAudioContent is the name of tool "test_audio_content" (mcpgen.yaml:22).
+	// ToolTestAudioContent is the name of tool "test_audio_content" (mcpgen.yaml:25).
 	ToolTestAudioContent = "test_audio_content"
 
-	// ToolTestEmbeddedResource is the name of tool "test_embedded_resource" (mcpgen.yaml:24).
+	// ToolTestEmbeddedResource is the name of tool "test_embedded_resource" (mcpgen.yaml:27).
 	ToolTestEmbeddedResource = "test_embedded_resource"
 
-	// ToolTestMultipleContentTypes is the name of tool "test_multiple_content_types" (mcpgen.yaml:26).
+	// ToolTestMultipleContentTypes is the name of tool "test_multiple_content_types" (mcpgen.yaml:29).
 	ToolTestMultipleContentTypes = "test_multiple_content_types"
 
-	// ToolTestToolWithLogging is the name of tool "test_tool_with_logging" (mcpgen.yaml:28).
+	// ToolTestToolWithLogging is the name of tool "test_tool_with_logging" (mcpgen.yaml:31).
 	ToolTestToolWithLogging = "test_tool_with_logging"
 
-	// ToolTestErrorHandling is the name of tool "test_error_handling" (mcpgen.yaml:30).
+	// ToolTestErrorHandling is the name of tool "test_error_handling" (mcpgen.yaml:33).
 	ToolTestErrorHandling = "test_error_handling"
 
-	// ToolTestToolWithProgress is the name of tool "test_tool_with_progress" (mcpgen.yaml:32).
+	// ToolTestToolWithProgress is the name of tool "test_tool_with_progress" (mcpgen.yaml:35).
 	ToolTestToolWithProgress = "test_tool_with_progress"
 
-	// ToolTestSampling is the name of tool "test_sampling" (mcpgen.yaml:34).
+	// ToolTestSampling is the name of tool "test_sampling" (mcpgen.yaml:37).
 	ToolTestSampling = "test_sampling"
 
-	// ToolTestElicitation is the name of tool "test_elicitation" (mcpgen.yaml:40).
+	// ToolTestElicitation is the name of tool "test_elicitation" (mcpgen.yaml:43).
 	ToolTestElicitation = "test_elicitation"
 
 	// ToolTestElicitationSep1034Defaults is the name of tool "test_elicitation_sep1034_defaults"
-	// (mcpgen.yaml:46).
+	// (mcpgen.yaml:49).
 	ToolTestElicitationSep1034Defaults = "test_elicitation_sep1034_defaults"
 
 	// ToolTestElicitationSep1330Enums is the name of tool "test_elicitation_sep1330_enums"
-	// (mcpgen.yaml:48).
+	// (mcpgen.yaml:51).
 	ToolTestElicitationSep1330Enums = "test_elicitation_sep1330_enums"
 
-	// ToolJSONSchema202012Tool is the name of tool "json_schema_2020_12_tool" (mcpgen.yaml:50).
+	// ToolJSONSchema202012Tool is the name of tool "json_schema_2020_12_tool" (mcpgen.yaml:53).
 	ToolJSONSchema202012Tool = "json_schema_2020_12_tool"
 
-	// ToolTestReconnection is the name of tool "test_reconnection" (mcpgen.yaml:76).
+	// ToolTestReconnection is the name of tool "test_reconnection" (mcpgen.yaml:79).
 	ToolTestReconnection = "test_reconnection"
 
-	// ToolTestMissingCapability is the name of tool "test_missing_capability" (mcpgen.yaml:81).
+	// ToolTestMissingCapability is the name of tool "test_missing_capability" (mcpgen.yaml:84).
 	ToolTestMissingCapability = "test_missing_capability"
 
-	// ToolTestTriggerToolChange is the name of tool "test_trigger_tool_change" (mcpgen.yaml:83).
+	// ToolTestTriggerToolChange is the name of tool "test_trigger_tool_change" (mcpgen.yaml:86).
 	ToolTestTriggerToolChange = "test_trigger_tool_change"
 
-	// ToolTestTriggerPromptChange is the name of tool "test_trigger_prompt_change" (mcpgen.yaml:85).
+	// ToolTestTriggerPromptChange is the name of tool "test_trigger_prompt_change" (mcpgen.yaml:88).
 	ToolTestTriggerPromptChange = "test_trigger_prompt_change"
 
-	// ToolTestStreamingElicitation is the name of tool "test_streaming_elicitation" (mcpgen.yaml:87).
+	// ToolTestStreamingElicitation is the name of tool "test_streaming_elicitation" (mcpgen.yaml:90).
 	ToolTestStreamingElicitation = "test_streaming_elicitation"
 
-	// ToolTestLoggingTool is the name of tool "test_logging_tool" (mcpgen.yaml:89).
+	// ToolTestLoggingTool is the name of tool "test_logging_tool" (mcpgen.yaml:92).
 	ToolTestLoggingTool = "test_logging_tool"
 
 	// ToolTestInputRequiredResultElicitation is the name of tool "test_input_required_result_elicitation"
-	// (mcpgen.yaml:91).
+	// (mcpgen.yaml:94).
 	ToolTestInputRequiredResultElicitation = "test_input_required_result_elicitation"
 
 	// ToolTestInputRequiredResultSampling is the name of tool "test_input_required_result_sampling"
-	// (mcpgen.yaml:93).
+	// (mcpgen.yaml:96).
 	ToolTestInputRequiredResultSampling = "test_input_required_result_sampling"
 
 	// ToolTestInputRequiredResultListRoots is the name of tool "test_input_required_result_list_roots"
-	// (mcpgen.yaml:95).
+	// (mcpgen.yaml:98).
 	ToolTestInputRequiredResultListRoots = "test_input_required_result_list_roots"
 
 	// ToolTestInputRequiredResultRequestState is the name of tool
-	// "test_input_required_result_request_state" (mcpgen.yaml:97).
+	// "test_input_required_result_request_state" (mcpgen.yaml:100).
 	ToolTestInputRequiredResultRequestState = "test_input_required_result_request_state"
 
 	// ToolTestInputRequiredResultMultipleInputs is the name of tool
-	// "test_input_required_result_multiple_inputs" (mcpgen.yaml:99).
+	// "test_input_required_result_multiple_inputs" (mcpgen.yaml:102).
 	ToolTestInputRequiredResultMultipleInputs = "test_input_required_result_multiple_inputs"
 
 	// ToolTestInputRequiredResultMultiRound is the name of tool "test_input_required_result_multi_round"
-	// (mcpgen.yaml:101).
+	// (mcpgen.yaml:104).
 	ToolTestInputRequiredResultMultiRound = "test_input_required_result_multi_round"
 
 	// ToolTestInputRequiredResultTamperedState is the name of tool
-	// "test_input_required_result_tampered_state" (mcpgen.yaml:103).
+	// "test_input_required_result_tampered_state" (mcpgen.yaml:106).
 	ToolTestInputRequiredResultTamperedState = "test_input_required_result_tampered_state"
 
 	// ToolTestInputRequiredResultCapabilities is the name of tool
-	// "test_input_required_result_capabilities" (mcpgen.yaml:105).
+	// "test_input_required_result_capabilities" (mcpgen.yaml:108).
 	ToolTestInputRequiredResultCapabilities = "test_input_required_result_capabilities"
 
-	// ToolTestParamHeaders is the name of tool "test_param_headers" (mcpgen.yaml:107).
+	// ToolTestParamHeaders is the name of tool "test_param_headers" (mcpgen.yaml:110).
 	ToolTestParamHeaders = "test_param_headers"
 
-	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:116).
+	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:119).
 	ResourceStaticText = "static_text"
 
-	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:120).
+	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:123).
 	ResourceStaticBinary = "static_binary"
 
-	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:125).
+	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:128).
 	ResourceWatchedResource = "watched_resource"
 
-	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:131).
+	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:134).
 	TemplateTemplateData = "template_data"
 
-	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:143).
+	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:146).
 	PromptTestSimplePrompt = "test_simple_prompt"
 
-	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:147).
+	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:150).
 	PromptTestPromptWithArguments = "test_prompt_with_arguments"
 
 	// PromptTestPromptWithEmbeddedResource is the name of prompt "test_prompt_with_embedded_resource"
-	// (mcpgen.yaml:154).
+	// (mcpgen.yaml:157).
 	PromptTestPromptWithEmbeddedResource = "test_prompt_with_embedded_resource"
 
 	// PromptTestInputRequiredResultPrompt is the name of prompt "test_input_required_result_prompt"
-	// (mcpgen.yaml:158).
+	// (mcpgen.yaml:161).
 	PromptTestInputRequiredResultPrompt = "test_input_required_result_prompt"
 
-	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:160).
+	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:163).
 	PromptTestPromptWithImage = "test_prompt_with_image"
 )
 

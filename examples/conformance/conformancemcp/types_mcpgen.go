@@ -10,19 +10,19 @@ import "github.com/mcpgen/mcpgen/runtime"
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// TestSamplingInput is the input of tool "test_sampling" (mcpgen.yaml:37).
+// TestSamplingInput is the input of tool "test_sampling" (mcpgen.yaml:40).
 type TestSamplingInput struct {
 	// The prompt to send to the model.
 	Prompt string `json:"prompt" jsonschema_description:"The prompt to send to the model."`
 }
 
-// TestElicitationInput is the input of tool "test_elicitation" (mcpgen.yaml:43).
+// TestElicitationInput is the input of tool "test_elicitation" (mcpgen.yaml:46).
 type TestElicitationInput struct {
 	// The message shown to the user.
 	Message string `json:"message" jsonschema_description:"The message shown to the user."`
 }
 
-// TestParamHeadersInput is the input of tool "test_param_headers" (mcpgen.yaml:110).
+// TestParamHeadersInput is the input of tool "test_param_headers" (mcpgen.yaml:113).
 type TestParamHeadersInput struct {
 	// Where to run the query.
 	Region string `json:"region" jsonschema_description:"Where to run the query." jsonschema_extras:"x-mcp-header=Region"`
@@ -31,7 +31,7 @@ type TestParamHeadersInput struct {
 	Query string `json:"query" jsonschema_description:"The query."`
 }
 
-// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:131).
+// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:134).
 type TemplateDataParams struct {
 	ID string `json:"id"`
 }
@@ -56,7 +56,7 @@ func (p TemplateDataParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:136).
+// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:139).
 type TemplateDataContent struct {
 	ID           string `json:"id"`
 	TemplateTest bool   `json:"templateTest"`
@@ -64,7 +64,7 @@ type TemplateDataContent struct {
 }
 
 // TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments"
-// (mcpgen.yaml:147).
+// (mcpgen.yaml:150).
 type TestPromptWithArgumentsArgs struct {
 	// First test argument
 	Arg1 string `json:"arg1" jsonschema_description:"First test argument"`
@@ -74,7 +74,7 @@ type TestPromptWithArgumentsArgs struct {
 }
 
 // TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt
-// "test_prompt_with_embedded_resource" (mcpgen.yaml:154).
+// "test_prompt_with_embedded_resource" (mcpgen.yaml:157).
 type TestPromptWithEmbeddedResourceArgs struct {
 	// URI of the resource to embed
 	ResourceURI string `json:"resourceUri" jsonschema_description:"URI of the resource to embed"`

@@ -22,7 +22,7 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// ExploreExpenses serves tool "explore_expenses" (mcpgen.yaml:95).
+	// ExploreExpenses serves tool "explore_expenses" (mcpgen.yaml:98).
 	//
 	// Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and
 	// a snapshot id; optionally only one status or category. Use it to answer questions about spending
@@ -33,7 +33,7 @@ type ToolsHandler interface {
 	// TextSummary method).
 	ExploreExpenses(ctx context.Context, in *ExploreExpensesInput) (*Snapshot, error)
 
-	// ExpenseDetail serves tool "expense_detail" (mcpgen.yaml:111).
+	// ExpenseDetail serves tool "expense_detail" (mcpgen.yaml:114).
 	//
 	// The full record of one expense (purpose, line items, approval history), for the explorer view's
 	// drill-down.
@@ -43,7 +43,7 @@ type ToolsHandler interface {
 	// TextSummary method).
 	ExpenseDetail(ctx context.Context, in *ExpenseDetailInput) (*Detail, error)
 
-	// ApproveExpense serves tool "approve_expense" (mcpgen.yaml:123).
+	// ApproveExpense serves tool "approve_expense" (mcpgen.yaml:126).
 	//
 	// Approve one pending expense as the signed-in user, from the explorer view. The server checks again
 	// that the expense is pending, unchanged since the snapshot (expected_version) and within the

@@ -31,20 +31,20 @@ const Instructions = "explore_expenses returns a bounded, versioned snapshot of 
 	"behalf."
 
 const (
-	// ToolExploreExpenses is the name of tool "explore_expenses" (mcpgen.yaml:95).
+	// ToolExploreExpenses is the name of tool "explore_expenses" (mcpgen.yaml:98).
 	ToolExploreExpenses = "explore_expenses"
 
-	// ToolExpenseDetail is the name of tool "expense_detail" (mcpgen.yaml:111).
+	// ToolExpenseDetail is the name of tool "expense_detail" (mcpgen.yaml:114).
 	ToolExpenseDetail = "expense_detail"
 
-	// ToolApproveExpense is the name of tool "approve_expense" (mcpgen.yaml:123).
+	// ToolApproveExpense is the name of tool "approve_expense" (mcpgen.yaml:126).
 	ToolApproveExpense = "approve_expense"
 
-	// ResourceExplorer is the name of resource "explorer" (mcpgen.yaml:146).
+	// ResourceExplorer is the name of resource "explorer" (mcpgen.yaml:149).
 	ResourceExplorer = "explorer"
 )
 
-// htmlOfExplorer is the HTML of view "explorer", a copy of explorer.html (mcpgen.yaml:153).
+// htmlOfExplorer is the HTML of view "explorer", a copy of explorer.html (mcpgen.yaml:156).
 //
 //go:embed ui_explorer_mcpgen.html
 var htmlOfExplorer string

@@ -13,7 +13,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// ExpenseID is the spec's type "ExpenseID" (mcpgen.yaml:23).
+// ExpenseID is the spec's type "ExpenseID" (mcpgen.yaml:26).
 //
 // An expense id such as EXP-0042.
 type ExpenseID string
@@ -24,7 +24,7 @@ func (ExpenseID) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Pattern = `^EXP-\d{4}$`
 }
 
-// Month is the spec's type "Month" (mcpgen.yaml:27).
+// Month is the spec's type "Month" (mcpgen.yaml:30).
 //
 // A month such as 2026-10.
 type Month string
@@ -35,7 +35,7 @@ func (Month) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Pattern = `^\d{4}-(0[1-9]|1[0-2])$`
 }
 
-// Category is the spec's type "Category" (mcpgen.yaml:31).
+// Category is the spec's type "Category" (mcpgen.yaml:34).
 type Category string
 
 const (
@@ -51,7 +51,7 @@ func (Category) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"travel", "meals", "software", "hardware", "office"}
 }
 
-// Status is the spec's type "Status" (mcpgen.yaml:33).
+// Status is the spec's type "Status" (mcpgen.yaml:36).
 type Status string
 
 const (
@@ -65,7 +65,7 @@ func (Status) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"pending", "approved", "rejected"}
 }
 
-// Row is the spec's type "Row" (mcpgen.yaml:35).
+// Row is the spec's type "Row" (mcpgen.yaml:38).
 //
 // One expense as the snapshot shows it.
 type Row struct {
@@ -88,7 +88,7 @@ func (Row) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "One expense as the snapshot shows it."
 }
 
-// Totals is the spec's type "Totals" (mcpgen.yaml:47).
+// Totals is the spec's type "Totals" (mcpgen.yaml:50).
 type Totals struct {
 	Count        int64 `json:"count" jsonschema:"minimum=0"`
 	AmountCents  int64 `json:"amount_cents" jsonschema:"minimum=0"`
@@ -99,7 +99,7 @@ type Totals struct {
 	ByCategory map[string]int64 `json:"by_category" jsonschema_description:"Cents per category."`
 }
 
-// Provenance is the spec's type "Provenance" (mcpgen.yaml:55).
+// Provenance is the spec's type "Provenance" (mcpgen.yaml:58).
 type Provenance struct {
 	// The system of record the rows come from.
 	Source string `json:"source" jsonschema_description:"The system of record the rows come from."`
@@ -111,7 +111,7 @@ type Provenance struct {
 	DataVersion int64 `json:"data_version" jsonschema:"minimum=1" jsonschema_description:"The version of the whole ledger the snapshot reflects."`
 }
 
-// Snapshot is the spec's type "Snapshot" (mcpgen.yaml:61).
+// Snapshot is the spec's type "Snapshot" (mcpgen.yaml:64).
 //
 // A bounded, versioned snapshot of expenses.
 type Snapshot struct {
@@ -131,20 +131,20 @@ func (Snapshot) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "A bounded, versioned snapshot of expenses."
 }
 
-// LineItem is the spec's type "LineItem" (mcpgen.yaml:71).
+// LineItem is the spec's type "LineItem" (mcpgen.yaml:74).
 type LineItem struct {
 	Description string `json:"description"`
 	AmountCents int64  `json:"amount_cents" jsonschema:"minimum=0"`
 }
 
-// Event is the spec's type "Event" (mcpgen.yaml:76).
+// Event is the spec's type "Event" (mcpgen.yaml:79).
 type Event struct {
 	At   string `json:"at" jsonschema:"format=date-time"`
 	Who  string `json:"who"`
 	What string `json:"what"`
 }
 
-// Detail is the spec's type "Detail" (mcpgen.yaml:82).
+// Detail is the spec's type "Detail" (mcpgen.yaml:85).
 //
 // One expense in full.
 type Detail struct {
@@ -159,12 +159,12 @@ func (Detail) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "One expense in full."
 }
 
-// Approval is the spec's type "Approval" (mcpgen.yaml:90).
+// Approval is the spec's type "Approval" (mcpgen.yaml:93).
 type Approval struct {
 	Expense Row `json:"expense"`
 }
 
-// ExploreExpensesInput is the input of tool "explore_expenses" (mcpgen.yaml:104).
+// ExploreExpensesInput is the input of tool "explore_expenses" (mcpgen.yaml:107).
 type ExploreExpensesInput struct {
 	Month Month `json:"month" jsonschema_description:"A month such as 2026-10."`
 
@@ -175,12 +175,12 @@ type ExploreExpensesInput struct {
 	Category runtime.Opt[Category] `json:"category,omitzero" jsonschema_description:"Only expenses of this category."`
 }
 
-// ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:118).
+// ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:121).
 type ExpenseDetailInput struct {
 	ExpenseID ExpenseID `json:"expense_id" jsonschema_description:"An expense id such as EXP-0042."`
 }
 
-// ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:137).
+// ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:140).
 type ApproveExpenseInput struct {
 	ExpenseID ExpenseID `json:"expense_id" jsonschema_description:"An expense id such as EXP-0042."`
 

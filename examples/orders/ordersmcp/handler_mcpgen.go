@@ -22,17 +22,17 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// LookupOrder serves tool "lookup_order" (mcpgen.yaml:46).
+	// LookupOrder serves tool "lookup_order" (mcpgen.yaml:49).
 	//
 	// Look up an order by its id. Read-only; use it before any write.
 	LookupOrder(ctx context.Context, in *LookupOrderInput) (*Order, error)
 
-	// CreateNote serves tool "create_note" (mcpgen.yaml:56).
+	// CreateNote serves tool "create_note" (mcpgen.yaml:59).
 	//
 	// Add an internal note to an order. The customer never sees notes.
 	CreateNote(ctx context.Context, in *CreateNoteInput) (*CreateNoteOutput, error)
 
-	// RefundOrder serves tool "refund_order" (mcpgen.yaml:73).
+	// RefundOrder serves tool "refund_order" (mcpgen.yaml:76).
 	//
 	// Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before
 	// calling. Retrying with the same idempotency_key never refunds twice.

@@ -29,13 +29,13 @@ const Instructions = "Look orders up by id before acting on them. Notes are inte
 	"Refunds cannot be undone: confirm with the user first."
 
 const (
-	// ToolLookupOrder is the name of tool "lookup_order" (mcpgen.yaml:46).
+	// ToolLookupOrder is the name of tool "lookup_order" (mcpgen.yaml:49).
 	ToolLookupOrder = "lookup_order"
 
-	// ToolCreateNote is the name of tool "create_note" (mcpgen.yaml:56).
+	// ToolCreateNote is the name of tool "create_note" (mcpgen.yaml:59).
 	ToolCreateNote = "create_note"
 
-	// ToolRefundOrder is the name of tool "refund_order" (mcpgen.yaml:73).
+	// ToolRefundOrder is the name of tool "refund_order" (mcpgen.yaml:76).
 	ToolRefundOrder = "refund_order"
 )
 

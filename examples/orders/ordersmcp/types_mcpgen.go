@@ -14,7 +14,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// OrderID is the spec's type "OrderID" (mcpgen.yaml:19).
+// OrderID is the spec's type "OrderID" (mcpgen.yaml:22).
 //
 // An order id such as A-1042.
 type OrderID string
@@ -26,7 +26,7 @@ func (OrderID) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Examples = []any{json.RawMessage(`"A-1042"`)}
 }
 
-// Money is the spec's type "Money" (mcpgen.yaml:24).
+// Money is the spec's type "Money" (mcpgen.yaml:27).
 //
 // An amount in the smallest unit of its currency.
 type Money struct {
@@ -42,14 +42,14 @@ func (Money) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "An amount in the smallest unit of its currency."
 }
 
-// OrderLine is the spec's type "OrderLine" (mcpgen.yaml:30).
+// OrderLine is the spec's type "OrderLine" (mcpgen.yaml:33).
 type OrderLine struct {
 	Sku      string `json:"sku" jsonschema:"minLength=1,maxLength=32"`
 	Quantity int64  `json:"quantity" jsonschema:"minimum=1"`
 	Price    Money  `json:"price"`
 }
 
-// Order is the spec's type "Order" (mcpgen.yaml:36).
+// Order is the spec's type "Order" (mcpgen.yaml:39).
 type Order struct {
 	OrderID OrderID `json:"order_id" jsonschema_description:"An order id such as A-1042."`
 
@@ -63,7 +63,7 @@ type Order struct {
 	Notes []string `json:"notes,omitempty" jsonschema_description:"Internal notes, oldest first."`
 }
 
-// OrderStatus is property "status" of Order (mcpgen.yaml:38).
+// OrderStatus is property "status" of Order (mcpgen.yaml:41).
 //
 // Where the order is in its life.
 type OrderStatus string
@@ -80,12 +80,12 @@ func (OrderStatus) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"pending", "paid", "shipped", "refunded"}
 }
 
-// LookupOrderInput is the input of tool "lookup_order" (mcpgen.yaml:51).
+// LookupOrderInput is the input of tool "lookup_order" (mcpgen.yaml:54).
 type LookupOrderInput struct {
 	OrderID OrderID `json:"order_id" jsonschema_description:"An order id such as A-1042."`
 }
 
-// CreateNoteInput is the input of tool "create_note" (mcpgen.yaml:62).
+// CreateNoteInput is the input of tool "create_note" (mcpgen.yaml:65).
 type CreateNoteInput struct {
 	OrderID OrderID `json:"order_id" jsonschema_description:"An order id such as A-1042."`
 
@@ -112,7 +112,7 @@ func (x *CreateNoteInput) ApplyDefaults() {
 	}
 }
 
-// CreateNoteOutput is the output of tool "create_note" (mcpgen.yaml:68).
+// CreateNoteOutput is the output of tool "create_note" (mcpgen.yaml:71).
 type CreateNoteOutput struct {
 	// The id of the new note.
 	NoteID string `json:"note_id" jsonschema_description:"The id of the new note."`
@@ -121,7 +121,7 @@ type CreateNoteOutput struct {
 	Notes int64 `json:"notes" jsonschema:"minimum=1" jsonschema_description:"How many notes the order has now."`
 }
 
-// RefundOrderInput is the input of tool "refund_order" (mcpgen.yaml:88).
+// RefundOrderInput is the input of tool "refund_order" (mcpgen.yaml:91).
 type RefundOrderInput struct {
 	OrderID OrderID                `json:"order_id" jsonschema_description:"An order id such as A-1042."`
 	Reason  RefundOrderInputReason `json:"reason"`
@@ -133,7 +133,7 @@ type RefundOrderInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"format=uuid" jsonschema_description:"A UUID you choose; retries reuse it."`
 }
 
-// RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:90).
+// RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:93).
 type RefundOrderInputReason string
 
 const (

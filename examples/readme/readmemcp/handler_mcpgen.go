@@ -23,14 +23,14 @@ type Handler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadIndex reads resource "index" (mcpgen.yaml:21).
+	// ReadIndex reads resource "index" (mcpgen.yaml:24).
 	//
 	// readme://index
 	//
 	// The repositories whose README this server serves, as Markdown links.
 	ReadIndex(ctx context.Context) (string, error)
 
-	// ReadReadme reads resource template "readme" (mcpgen.yaml:28).
+	// ReadReadme reads resource template "readme" (mcpgen.yaml:31).
 	//
 	// github://{owner}/{repo}/readme
 	//
@@ -47,7 +47,7 @@ type ResourcesHandler interface {
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteReadmeRepo(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// ReadFile reads resource template "file" (mcpgen.yaml:41).
+	// ReadFile reads resource template "file" (mcpgen.yaml:44).
 	//
 	// files://{+path}
 	//

@@ -29,13 +29,13 @@ const Instructions = "readme://index lists the repositories whose README you can
 	"files://{+path} reads the shared folder; files:// alone lists its top level."
 
 const (
-	// ResourceIndex is the name of resource "index" (mcpgen.yaml:21).
+	// ResourceIndex is the name of resource "index" (mcpgen.yaml:24).
 	ResourceIndex = "index"
 
-	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:28).
+	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:31).
 	TemplateReadme = "readme"
 
-	// TemplateFile is the name of resource template "file" (mcpgen.yaml:41).
+	// TemplateFile is the name of resource template "file" (mcpgen.yaml:44).
 	TemplateFile = "file"
 )
 

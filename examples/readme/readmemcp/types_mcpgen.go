@@ -10,7 +10,7 @@ import "github.com/mcpgen/mcpgen/runtime"
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// ReadmeParams is the set of variables of resource template "readme" (mcpgen.yaml:28).
+// ReadmeParams is the set of variables of resource template "readme" (mcpgen.yaml:31).
 type ReadmeParams struct {
 	// A GitHub user or organisation.
 	Owner string `json:"owner" jsonschema:"pattern=^[A-Za-z0-9-]+$,maxLength=39" jsonschema_description:"A GitHub user or organisation."`
@@ -43,7 +43,7 @@ func (p ReadmeParams) Link() runtime.ResourceLink {
 	}
 }
 
-// FileParams is the set of variables of resource template "file" (mcpgen.yaml:41).
+// FileParams is the set of variables of resource template "file" (mcpgen.yaml:44).
 type FileParams struct {
 	// A slash-separated path relative to the shared folder.
 	Path string `json:"path" jsonschema:"maxLength=1024" jsonschema_description:"A slash-separated path relative to the shared folder."`

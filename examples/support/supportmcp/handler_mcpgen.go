@@ -24,7 +24,7 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// ReplyToTicket serves tool "reply_to_ticket" (mcpgen.yaml:98).
+	// ReplyToTicket serves tool "reply_to_ticket" (mcpgen.yaml:101).
 	//
 	// Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it:
 	// confirm the text with the user first. Retrying with the same idempotency_key never sends twice.
@@ -33,7 +33,7 @@ type ToolsHandler interface {
 	// retries with the first successful result.
 	ReplyToTicket(ctx context.Context, in *ReplyToTicketInput) (*ReplyToTicketOutput, error)
 
-	// EscalateTicket serves tool "escalate_ticket" (mcpgen.yaml:121).
+	// EscalateTicket serves tool "escalate_ticket" (mcpgen.yaml:124).
 	//
 	// Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is
 	// already at changes nothing; a ticket never goes back down a level.
@@ -43,21 +43,21 @@ type ToolsHandler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadCustomerAcme reads resource "customer_acme" (mcpgen.yaml:72).
+	// ReadCustomerAcme reads resource "customer_acme" (mcpgen.yaml:75).
 	//
 	// customer://acme
 	//
 	// Acme's profile, contacts and open tickets.
 	ReadCustomerAcme(ctx context.Context) (*Customer, error)
 
-	// ReadCustomerGlobex reads resource "customer_globex" (mcpgen.yaml:78).
+	// ReadCustomerGlobex reads resource "customer_globex" (mcpgen.yaml:81).
 	//
 	// customer://globex
 	//
 	// Globex's profile, contacts and open tickets.
 	ReadCustomerGlobex(ctx context.Context) (*Customer, error)
 
-	// ReadTicket reads resource template "ticket" (mcpgen.yaml:88).
+	// ReadTicket reads resource template "ticket" (mcpgen.yaml:91).
 	//
 	// ticket://{id}
 	//
@@ -83,7 +83,7 @@ type PromptsHandler interface {
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketCustomer(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// PromptDraftReply builds prompt "draft_reply" (mcpgen.yaml:168).
+	// PromptDraftReply builds prompt "draft_reply" (mcpgen.yaml:171).
 	//
 	// Drafts a reply to the customer's last message on a ticket, in the chosen tone.
 	PromptDraftReply(ctx context.Context, args *DraftReplyArgs) (*runtime.GetPromptResult, error)

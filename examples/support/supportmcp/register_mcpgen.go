@@ -30,25 +30,25 @@ const Instructions = "Tickets are resources at ticket://{id}; customers at custo
 	"ticket to hear about replies and escalations."
 
 const (
-	// ToolReplyToTicket is the name of tool "reply_to_ticket" (mcpgen.yaml:98).
+	// ToolReplyToTicket is the name of tool "reply_to_ticket" (mcpgen.yaml:101).
 	ToolReplyToTicket = "reply_to_ticket"
 
-	// ToolEscalateTicket is the name of tool "escalate_ticket" (mcpgen.yaml:121).
+	// ToolEscalateTicket is the name of tool "escalate_ticket" (mcpgen.yaml:124).
 	ToolEscalateTicket = "escalate_ticket"
 
-	// ResourceCustomerAcme is the name of resource "customer_acme" (mcpgen.yaml:72).
+	// ResourceCustomerAcme is the name of resource "customer_acme" (mcpgen.yaml:75).
 	ResourceCustomerAcme = "customer_acme"
 
-	// ResourceCustomerGlobex is the name of resource "customer_globex" (mcpgen.yaml:78).
+	// ResourceCustomerGlobex is the name of resource "customer_globex" (mcpgen.yaml:81).
 	ResourceCustomerGlobex = "customer_globex"
 
-	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:88).
+	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:91).
 	TemplateTicket = "ticket"
 
-	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:146).
+	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:149).
 	PromptTriageTicket = "triage_ticket"
 
-	// PromptDraftReply is the name of prompt "draft_reply" (mcpgen.yaml:168).
+	// PromptDraftReply is the name of prompt "draft_reply" (mcpgen.yaml:171).
 	PromptDraftReply = "draft_reply"
 )
 

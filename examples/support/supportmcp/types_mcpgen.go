@@ -14,7 +14,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// TicketID is the spec's type "TicketID" (mcpgen.yaml:21).
+// TicketID is the spec's type "TicketID" (mcpgen.yaml:24).
 //
 // A ticket id such as T-1001.
 type TicketID string
@@ -26,7 +26,7 @@ func (TicketID) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Examples = []any{json.RawMessage(`"T-1001"`)}
 }
 
-// TicketStatus is the spec's type "TicketStatus" (mcpgen.yaml:26).
+// TicketStatus is the spec's type "TicketStatus" (mcpgen.yaml:29).
 //
 // open (our move), pending_customer (their move) or solved.
 type TicketStatus string
@@ -43,7 +43,7 @@ func (TicketStatus) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"open", "pending_customer", "solved"}
 }
 
-// TicketLevel is the spec's type "TicketLevel" (mcpgen.yaml:29).
+// TicketLevel is the spec's type "TicketLevel" (mcpgen.yaml:32).
 //
 // Who handles the ticket.
 type TicketLevel string
@@ -60,14 +60,14 @@ func (TicketLevel) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"tier1", "tier2", "engineering"}
 }
 
-// Contact is the spec's type "Contact" (mcpgen.yaml:32).
+// Contact is the spec's type "Contact" (mcpgen.yaml:35).
 type Contact struct {
 	Name  string              `json:"name"`
 	Email string              `json:"email" jsonschema:"format=email"`
 	Role  runtime.Opt[string] `json:"role,omitzero"`
 }
 
-// Customer is the spec's type "Customer" (mcpgen.yaml:40).
+// Customer is the spec's type "Customer" (mcpgen.yaml:43).
 //
 // A customer's profile.
 type Customer struct {
@@ -92,7 +92,7 @@ func (Customer) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "A customer's profile."
 }
 
-// TicketMessage is the spec's type "TicketMessage" (mcpgen.yaml:51).
+// TicketMessage is the spec's type "TicketMessage" (mcpgen.yaml:54).
 type TicketMessage struct {
 	From   TicketMessageFrom `json:"from"`
 	Author string            `json:"author"`
@@ -100,7 +100,7 @@ type TicketMessage struct {
 	Body   string            `json:"body"`
 }
 
-// Ticket is the spec's type "Ticket" (mcpgen.yaml:59).
+// Ticket is the spec's type "Ticket" (mcpgen.yaml:62).
 type Ticket struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 
@@ -113,7 +113,7 @@ type Ticket struct {
 	Messages []TicketMessage `json:"messages"`
 }
 
-// CustomerPlan is property "plan" of Customer (mcpgen.yaml:44).
+// CustomerPlan is property "plan" of Customer (mcpgen.yaml:47).
 type CustomerPlan string
 
 const (
@@ -127,7 +127,7 @@ func (CustomerPlan) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"starter", "business", "enterprise"}
 }
 
-// TicketMessageFrom is property "from" of TicketMessage (mcpgen.yaml:52).
+// TicketMessageFrom is property "from" of TicketMessage (mcpgen.yaml:55).
 type TicketMessageFrom string
 
 const (
@@ -141,7 +141,7 @@ func (TicketMessageFrom) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"customer", "agent", "system"}
 }
 
-// TicketPriority is property "priority" of Ticket (mcpgen.yaml:65).
+// TicketPriority is property "priority" of Ticket (mcpgen.yaml:68).
 type TicketPriority string
 
 const (
@@ -156,7 +156,7 @@ func (TicketPriority) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"low", "normal", "high", "urgent"}
 }
 
-// ReplyToTicketInput is the input of tool "reply_to_ticket" (mcpgen.yaml:109).
+// ReplyToTicketInput is the input of tool "reply_to_ticket" (mcpgen.yaml:112).
 type ReplyToTicketInput struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 
@@ -167,7 +167,7 @@ type ReplyToTicketInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"format=uuid" jsonschema_description:"A UUID you choose; retries reuse it."`
 }
 
-// ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:115).
+// ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:118).
 type ReplyToTicketOutput struct {
 	ID     TicketID     `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 	Status TicketStatus `json:"status" jsonschema_description:"open (our move), pending_customer (their move) or solved."`
@@ -176,7 +176,7 @@ type ReplyToTicketOutput struct {
 	Messages int64 `json:"messages" jsonschema:"minimum=1" jsonschema_description:"How many messages the ticket has now."`
 }
 
-// EscalateTicketInput is the input of tool "escalate_ticket" (mcpgen.yaml:131).
+// EscalateTicketInput is the input of tool "escalate_ticket" (mcpgen.yaml:134).
 type EscalateTicketInput struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 
@@ -187,7 +187,7 @@ type EscalateTicketInput struct {
 	Reason string `json:"reason" jsonschema:"minLength=10,maxLength=1000" jsonschema_description:"What the next level needs to know, e.g. steps to reproduce."`
 }
 
-// EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:133).
+// EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:136).
 //
 // Who takes the ticket over.
 type EscalateTicketInputLevel string
@@ -203,7 +203,7 @@ func (EscalateTicketInputLevel) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"tier2", "engineering"}
 }
 
-// EscalateTicketOutput is the output of tool "escalate_ticket" (mcpgen.yaml:137).
+// EscalateTicketOutput is the output of tool "escalate_ticket" (mcpgen.yaml:140).
 type EscalateTicketOutput struct {
 	ID    TicketID    `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 	Level TicketLevel `json:"level" jsonschema_description:"Who handles the ticket."`
@@ -212,7 +212,7 @@ type EscalateTicketOutput struct {
 	Changed bool `json:"changed" jsonschema_description:"False when the ticket was already at that level."`
 }
 
-// TicketParams is the set of variables of resource template "ticket" (mcpgen.yaml:88).
+// TicketParams is the set of variables of resource template "ticket" (mcpgen.yaml:91).
 type TicketParams struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 }
@@ -238,7 +238,7 @@ func (p TicketParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:146).
+// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:149).
 type TriageTicketArgs struct {
 	// The ticket to triage, e.g. T-1001.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket to triage, e.g. T-1001."`
@@ -247,7 +247,7 @@ type TriageTicketArgs struct {
 	Customer string `json:"customer" jsonschema:"title=Customer" jsonschema_description:"The ticket's customer (acme, globex)."`
 }
 
-// DraftReplyArgs is the set of arguments of prompt "draft_reply" (mcpgen.yaml:168).
+// DraftReplyArgs is the set of arguments of prompt "draft_reply" (mcpgen.yaml:171).
 type DraftReplyArgs struct {
 	// The ticket to answer, e.g. T-1001.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket to answer, e.g. T-1001."`
@@ -256,7 +256,7 @@ type DraftReplyArgs struct {
 	Tone runtime.Opt[DraftReplyArgsTone] `json:"tone,omitzero" jsonschema_description:"How to write; formal when absent."`
 }
 
-// DraftReplyArgsTone is property "tone" of DraftReplyArgs (mcpgen.yaml:173).
+// DraftReplyArgsTone is property "tone" of DraftReplyArgs (mcpgen.yaml:176).
 //
 // How to write; formal when absent.
 type DraftReplyArgsTone string

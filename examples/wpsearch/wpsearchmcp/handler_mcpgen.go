@@ -23,7 +23,7 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// SearchPosts serves tool "search_posts" (mcpgen.yaml:34).
+	// SearchPosts serves tool "search_posts" (mcpgen.yaml:37).
 	//
 	// Full-text search over the blog's articles. Returns one resource_link per matching post (best match
 	// first), with its title and a short description, and never the article itself: read the posts you
@@ -34,7 +34,7 @@ type ToolsHandler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadPost reads resource template "post" (mcpgen.yaml:23).
+	// ReadPost reads resource template "post" (mcpgen.yaml:26).
 	//
 	// post://{id}
 	//

@@ -28,10 +28,10 @@ const Instructions = "Search the blog with search_posts: it returns links, not a
 	"and description fit the question, with resources/read on their post:// URI."
 
 const (
-	// ToolSearchPosts is the name of tool "search_posts" (mcpgen.yaml:34).
+	// ToolSearchPosts is the name of tool "search_posts" (mcpgen.yaml:37).
 	ToolSearchPosts = "search_posts"
 
-	// TemplatePost is the name of resource template "post" (mcpgen.yaml:23).
+	// TemplatePost is the name of resource template "post" (mcpgen.yaml:26).
 	TemplatePost = "post"
 )
 

@@ -14,7 +14,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// SearchPostsInput is the input of tool "search_posts" (mcpgen.yaml:43).
+// SearchPostsInput is the input of tool "search_posts" (mcpgen.yaml:46).
 type SearchPostsInput struct {
 	// Words to look for in titles and bodies; every word must match.
 	Query string `json:"query" jsonschema:"minLength=1,maxLength=200" jsonschema_description:"Words to look for in titles and bodies; every word must match."`
@@ -42,7 +42,7 @@ func (x *SearchPostsInput) ApplyDefaults() {
 	}
 }
 
-// PostParams is the set of variables of resource template "post" (mcpgen.yaml:23).
+// PostParams is the set of variables of resource template "post" (mcpgen.yaml:26).
 type PostParams struct {
 	// The post's numeric id.
 	ID int64 `json:"id" jsonschema:"minimum=1" jsonschema_description:"The post's numeric id."`
