@@ -109,11 +109,20 @@ func ask(ctx context.Context, method string, need clientCaps, capName string, pa
 	if c == nil {
 		return nil, fmt.Errorf("runtime: %s: ctx is not the context of a request served by a session", method)
 	}
-	ss := c.ss
-	p := c.peerInfo()
-	if p != nil && p.modern {
+	if c.task != nil {
+		return c.task.ask(ctx, c, inputKey(ctx), method, need, capName, params)
+	}
+	if p := c.peerInfo(); p != nil && p.modern {
 		return askModern(c, inputKey(ctx), method, need, capName, params)
 	}
+	return askSession(ctx, c, method, need, capName, params)
+}
+
+// askSession is ask in the legacy era: a request to the client on the
+// session.
+func askSession(ctx context.Context, c *call, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
+	ss := c.ss
+	p := c.peerInfo()
 	if ss.noRequests {
 		return nil, fmt.Errorf("runtime: %s: a stateless HTTP server cannot send requests to the client", method)
 	}

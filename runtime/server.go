@@ -55,6 +55,7 @@ type config struct {
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
 	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	tasks          taskConfig    // long-running tool calls (tasks.go)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -157,6 +158,8 @@ type Server struct {
 	infoEnc []byte // info encoded, for the _meta of modern results
 
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
+
+	taskRuns taskRuns // the tasks whose handlers run in this process
 }
 
 // NewServer returns a server that introduces itself as info.
@@ -185,6 +188,7 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	if s.cfg.idempotency == nil {
 		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
 	}
+	s.cfg.tasks.setDefaults()
 	if b, err := json.Marshal(info); err == nil {
 		s.infoEnc = b
 	} else {

@@ -76,6 +76,9 @@ type call struct {
 	req  CallToolRequest
 
 	progress progressState // Progress reports, which must increase
+
+	taskParam []byte   // a legacy tools/call's params.task, or nil
+	task      *taskRun // the task the call runs as, or nil (tasks.go)
 }
 
 func (c *call) Value(key any) any {
@@ -369,6 +372,7 @@ func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
 	}
 	var caps json.RawMessage
 	caps, pi.caps = ss.srv.capabilities()
+	caps = ss.srv.withTasksCapability(caps, pi.version)
 	ss.peer.Store(pi)
 	ss.ready.Store(true)
 	ss.mu.Unlock()

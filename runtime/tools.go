@@ -47,6 +47,10 @@ type Tool struct {
 	// argument: retries get the first result (see Idempotency).
 	Idempotency *Idempotency
 
+	// Execution says whether the tool runs as a task (tasks.go); nil:
+	// never.
+	Execution *ToolExecution
+
 	Handler ToolHandler
 
 	generated *schemaOrigin // set for the tools of generated code (genimpl), for their tests
@@ -116,8 +120,9 @@ func (s *Server) AddTool(t Tool) {
 		OutputSchema json.RawMessage  `json:"outputSchema,omitempty"`
 		Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 		Icons        []Icon           `json:"icons,omitempty"`
+		Execution    *ToolExecution   `json:"execution,omitempty"`
 		Meta         json.RawMessage  `json:"_meta,omitempty"`
-	}{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
+	}{t.Name, t.Title, t.Description, t.InputSchema, t.OutputSchema, t.Annotations, t.Icons, t.Execution, t.Meta})
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
@@ -170,7 +175,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.sendError(id, errorf(CodeInvalidParams, `invalid params: tools/call takes an object with "name" and "arguments"`))
 		return
 	}
-	var name, args, meta []byte
+	var name, args, meta, task []byte
 	if _, err := jsonwire.ScanObject(params, func(key, val []byte) {
 		switch string(key) {
 		case "name":
@@ -179,6 +184,8 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 			args = val
 		case "_meta":
 			meta = val
+		case "task":
+			task = val
 		}
 	}); err != nil {
 		ss.sendError(id, errorf(CodeInvalidParams, "invalid params: %v", err))
@@ -211,10 +218,18 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		c.req.Meta = bytes.Clone(meta)
 		c.meta = c.req.Meta
 	}
+	if !jsonwire.IsNull(task) {
+		c.taskParam = bytes.Clone(task)
+	}
 	ss.start(ctx, id, c)
 }
 
-func execTool(c *call) (encoder, *Error) { return c.ss.runTool(c, c.tool, &c.req) }
+func execTool(c *call) (encoder, *Error) {
+	if res, e, isTask := c.ss.toolTask(c); isTask {
+		return res, e
+	}
+	return c.ss.runTool(c, c.tool, &c.req)
+}
 
 // runTool runs a call: through the idempotency store when the tool has an
 // idempotency key.

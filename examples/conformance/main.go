@@ -42,6 +42,7 @@ func main() {
 
 	f := &fixtures{}
 	f.srv = conformancemcp.NewServer(f, opts...)
+	registerTaskFixtures(f.srv) // by hand until the spec can say a tool runs as a task (issue 14)
 	go f.touchWatched(ctx)
 	// An event store makes SSE streams resumable (Last-Event-ID), which
 	// test_reconnection needs (SEP-1699 polling).
