@@ -24,6 +24,8 @@ type Session struct {
 	tr  transport
 	id  string // the Mcp-Session-Id on Streamable HTTP; "" otherwise
 
+	taskKey string // who owns the session's tasks without authorization (tasks.go); set on first use, guarded by mu
+
 	// noRequests: the transport cannot carry server→client requests
 	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
 	noRequests bool

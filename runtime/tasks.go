@@ -152,7 +152,12 @@ func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 		return info.owner()
 	}
 	if !modern {
-		return "session " + ss.id
+		ss.mu.Lock()
+		defer ss.mu.Unlock()
+		if ss.taskKey == "" {
+			ss.taskKey = "session " + rand.Text()
+		}
+		return ss.taskKey
 	}
 	return ""
 }
@@ -365,7 +370,8 @@ func (r *taskRun) update(change func(*TaskRecord)) {
 		return
 	}
 	if stored && !r.modern && r.rec.Status != before {
-		r.ss.notification([]byte("notifications/tasks/status"), r.rec.appendLegacy(nil))
+		msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":`), r.rec.appendLegacy(nil)...)
+		r.ss.write("", false, append(msg, '}'))
 	}
 }
 
