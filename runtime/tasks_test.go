@@ -304,7 +304,7 @@ func TestTasksTTLExpiry(t *testing.T) {
 
 // Hostile callers: forged and foreign ids, a huge ttl, a full store.
 func TestTasksHostile(t *testing.T) {
-	srv, _, _ := taskServer(t, runtime.WithTaskStore(runtime.NewMemoryTaskStore(3)), runtime.WithTaskTTL(time.Minute, time.Hour))
+	srv, _, _ := taskServer(t, runtime.WithTaskStore(runtime.NewMemoryTaskStore(30)) /* 3 per owner */, runtime.WithTaskTTL(time.Minute, time.Hour))
 	a := newTaskClient(t, srv, `{}`)
 	b := newTaskClient(t, srv, `{}`)
 
@@ -329,7 +329,8 @@ func TestTasksHostile(t *testing.T) {
 			t.Errorf("the error repeats the forged id at length (%d bytes)", len(r.Error.Message))
 		}
 	}
-	// The store holds 3 tasks: the 4th call is refused, the others live.
+	// The store holds 3 tasks per owner: a's 4th call is refused, the
+	// others live, and b still has room.
 	a.startJob("20", `{}`)
 	a.startJob("21", `{}`)
 	r = a.call("22", "tools/call", `{"name":"job","arguments":{},"task":{}}`)
@@ -337,4 +338,5 @@ func TestTasksHostile(t *testing.T) {
 	if got := a.get("23", res.Task.TaskID); got.Status != "working" {
 		t.Errorf("the first task after the refusal: %q", got.Status)
 	}
+	b.startJob("24", `{}`)
 }

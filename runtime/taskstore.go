@@ -53,8 +53,8 @@ func (t *TaskRecord) clone() *TaskRecord {
 }
 
 // ErrTaskStoreFull is returned by TaskStore.Create when the store keeps as
-// many live tasks as it may: the tools/call is refused, the tasks already
-// running are not disturbed.
+// many live tasks as it may, in all or for the task's owner: the tools/call
+// is refused, the tasks already running are not disturbed.
 var ErrTaskStoreFull = errors.New("runtime: the task store is full")
 
 // TaskStore keeps task records until they expire. The in-memory default
@@ -81,32 +81,36 @@ type TaskStore interface {
 const DefaultMaxTasks = 10000
 
 // NewMemoryTaskStore returns a TaskStore in this process's memory, holding
-// at most max live tasks (DefaultMaxTasks if max <= 0). Expired tasks are
-// dropped when space is needed and never returned.
-func NewMemoryTaskStore(max int) TaskStore {
-	if max <= 0 {
-		max = DefaultMaxTasks
+// at most limit live tasks (DefaultMaxTasks if limit <= 0), and at most a tenth
+// of them (at least one) per owner, so that one caller cannot take all the
+// room. Expired tasks are dropped when space is needed and never returned.
+func NewMemoryTaskStore(limit int) TaskStore {
+	if limit <= 0 {
+		limit = DefaultMaxTasks
 	}
-	return &memoryTaskStore{max: max, byID: make(map[string]*TaskRecord)}
+	return &memoryTaskStore{max: limit, maxPerOwner: max(1, limit/10), byID: make(map[string]*TaskRecord), perOwner: make(map[string]int)}
 }
 
 type memoryTaskStore struct {
-	mu    sync.Mutex
-	max   int
-	byID  map[string]*TaskRecord
-	order []string // ids in creation order, for List and expiry sweeps
+	mu          sync.Mutex
+	max         int
+	maxPerOwner int
+	byID        map[string]*TaskRecord
+	perOwner    map[string]int // live tasks by owner
+	order       []string       // ids in creation order, for List and expiry sweeps
 }
 
 func (m *memoryTaskStore) Create(_ context.Context, t *TaskRecord) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if len(m.byID) >= m.max {
+	if len(m.byID) >= m.max || m.perOwner[t.Owner] >= m.maxPerOwner {
 		m.sweep(time.Now())
 	}
-	if len(m.byID) >= m.max {
+	if len(m.byID) >= m.max || m.perOwner[t.Owner] >= m.maxPerOwner {
 		return ErrTaskStoreFull
 	}
 	m.byID[t.ID] = t.clone()
+	m.perOwner[t.Owner]++
 	m.order = append(m.order, t.ID)
 	return nil
 }
@@ -120,6 +124,9 @@ func (m *memoryTaskStore) sweep(now time.Time) {
 		}
 		if now.After(t.Expires()) {
 			delete(m.byID, id)
+			if m.perOwner[t.Owner]--; m.perOwner[t.Owner] == 0 {
+				delete(m.perOwner, t.Owner)
+			}
 			return true
 		}
 		return false

@@ -9,10 +9,10 @@ import (
 )
 
 // The in-memory TaskStore: owners are isolated, a terminal task is not
-// overwritten, expired tasks are gone and make room, the bound holds.
+// overwritten, expired tasks are gone and make room, the bounds hold.
 func TestMemoryTaskStore(t *testing.T) {
 	ctx := context.Background()
-	st := runtime.NewMemoryTaskStore(2)
+	st := runtime.NewMemoryTaskStore(20) // 2 per owner
 	now := time.Now()
 	a := &runtime.TaskRecord{ID: "a", Owner: "alice", Status: runtime.TaskWorking, CreatedAt: now, TTL: time.Hour}
 	if err := st.Create(ctx, a); err != nil {
@@ -50,7 +50,10 @@ func TestMemoryTaskStore(t *testing.T) {
 		t.Fatalf("Create with an expired task to drop: %v", err)
 	}
 	if err := st.Create(ctx, &runtime.TaskRecord{ID: "c", Owner: "alice", CreatedAt: now, TTL: time.Hour}); err != runtime.ErrTaskStoreFull {
-		t.Errorf("Create beyond the bound: %v, want ErrTaskStoreFull", err)
+		t.Errorf("Create beyond alice's bound: %v, want ErrTaskStoreFull", err)
+	}
+	if err := st.Create(ctx, &runtime.TaskRecord{ID: "d", Owner: "bob", CreatedAt: now, TTL: time.Hour}); err != nil {
+		t.Errorf("alice's full share keeps bob out: %v", err)
 	}
 	list, _ := st.List(ctx, "alice", "", 10)
 	if len(list) != 2 || list[0].ID != "a" || list[1].ID != "b" {
