@@ -1,12 +1,16 @@
 package runtime_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
 )
 
 // Tasks in the 2026-07-28 era over Streamable HTTP: the server makes a
@@ -15,9 +19,10 @@ import (
 const tasksMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}}`
 
 type modernTasks struct {
-	t   *testing.T
-	url string
-	id  int
+	t    *testing.T
+	url  string
+	id   int
+	auth string // the Authorization header, if any
 }
 
 // post sends method with params (a JSON object's members, _meta added)
@@ -27,6 +32,9 @@ func (m *modernTasks) post(method, params, meta string) response {
 	m.id++
 	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q,"params":{%s,%s}}`, m.id, method, params, meta)
 	hdr := map[string]string{}
+	if m.auth != "" {
+		hdr["Authorization"] = m.auth
+	}
 	var p struct{ TaskID string }
 	_ = json.Unmarshal([]byte("{"+params+"}"), &p)
 	if p.TaskID != "" {
@@ -156,4 +164,30 @@ func TestTasksModernCancel(t *testing.T) {
 	if again := m.post("tasks/cancel", `"taskId":"`+created.TaskID+`"`, tasksMeta); again.Error != nil {
 		t.Errorf("second tasks/cancel: %s", errorJSON(again))
 	}
+}
+
+// With authorization a task is its user's: another user's token gets
+// -32602 for it, exactly as for an id that does not exist.
+func TestTasksModernOwner(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	srv := authServer()
+	srv.AddTool(runtime.Tool{Name: "job", Execution: &runtime.ToolExecution{TaskSupport: runtime.TaskRequired},
+		Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+			<-ctx.Done()
+			return nil, ctx.Err()
+		}})
+	ts := httptest.NewServer(srv.HTTPHandler(runtime.WithAuthorization(authConfig(t))))
+	t.Cleanup(ts.Close)
+	dave := &modernTasks{t: t, url: ts.URL, auth: "Bearer " + jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("dave", "mcp:access"))}
+	erin := &modernTasks{t: t, url: ts.URL, auth: "Bearer " + jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("erin", "mcp:access"))}
+	created := dave.task(dave.post("tools/call", `"name":"job","arguments":{}`, tasksMeta))
+	id := `"taskId":"` + created.TaskID + `"`
+	wantCode(t, erin.post("tasks/get", id, tasksMeta), -32602, "another user's tasks/get")
+	wantCode(t, erin.post("tasks/update", id+`,"inputResponses":{}`, tasksMeta), -32602, "another user's tasks/update")
+	wantCode(t, erin.post("tasks/cancel", id, tasksMeta), -32602, "another user's tasks/cancel")
+	if d := dave.task(dave.post("tasks/get", id, tasksMeta)); d.Status != "working" {
+		t.Errorf("dave's task after erin's attempts: %q", d.Status)
+	}
+	dave.post("tasks/cancel", id, tasksMeta)
+	dave.until(created.TaskID, "cancelled")
 }
