@@ -145,13 +145,14 @@ func errTasksNotDeclared(what string) *Error {
 }
 
 // taskOwner is who a task belongs to: the authorized user; else, in the
-// legacy era, the session; else nobody in particular (a modern request
-// without authorization: the unguessable task id is the only key).
+// legacy era, the session; else nobody in particular (a modern request, or
+// a stateless HTTP server's, without authorization: the unguessable task
+// id is the only key).
 func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 	if info, ok := AuthFromContext(ctx); ok {
 		return info.owner()
 	}
-	if !modern {
+	if !modern && !ss.noRequests {
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		if ss.taskKey == "" {
@@ -229,11 +230,11 @@ func (ss *Session) toolTask(c *call) (res encoder, e *Error, handled bool) {
 		if c.tool.tool.Execution.InputFirst && !answersInput(c.mrtr) {
 			return nil, nil, false
 		}
-		run, e := ss.startTask(c, 0)
+		created, e := ss.startTask(c, 0)
 		if e != nil {
 			return nil, e, true
 		}
-		return rawResult(run.snapshot().appendModern(nil, `{"resultType":"task",`, false)), nil, true
+		return rawResult(created.appendModern(nil, `{"resultType":"task",`, false)), nil, true
 	}
 	if c.taskParam == nil {
 		if support == TaskRequired {
@@ -257,11 +258,11 @@ func (ss *Session) toolTask(c *call) (res encoder, e *Error, handled bool) {
 		}
 		ttl = time.Duration(min(*p.TTL, ss.srv.cfg.tasks.maxTTL.Milliseconds())) * time.Millisecond
 	}
-	run, e := ss.startTask(c, ttl)
+	created, e := ss.startTask(c, ttl)
 	if e != nil {
 		return nil, e, true
 	}
-	b := append([]byte(`{"task":`), run.snapshot().appendLegacy(nil)...)
+	b := append([]byte(`{"task":`), created.appendLegacy(nil)...)
 	return rawResult(append(b, '}')), nil, true
 }
 
@@ -276,9 +277,10 @@ func answersInput(m *mrtr) bool {
 	return len(m.answers) > 0
 }
 
-// startTask records a new task for the call c and starts its handler.
+// startTask records a new task for the call c and starts its handler; it
+// returns the task as created (the handler may have moved it on already).
 // ttl 0 is the default.
-func (ss *Session) startTask(c *call, ttl time.Duration) (*taskRun, *Error) {
+func (ss *Session) startTask(c *call, ttl time.Duration) (*TaskRecord, *Error) {
 	srv := ss.srv
 	cfg := &srv.cfg.tasks
 	if ttl <= 0 {
@@ -306,9 +308,10 @@ func (ss *Session) startTask(c *call, ttl time.Duration) (*taskRun, *Error) {
 	run.cancel = cancel
 	tc := &call{Context: ctx, cancel: cancel, ss: ss, id: c.id, key: c.key, meta: c.meta, peer: c.peer,
 		mrtr: c.mrtr, tool: c.tool, req: c.req, task: run}
+	created := run.rec.clone()
 	srv.taskRuns.add(run)
 	go run.execute(tc)
-	return run, nil
+	return created, nil
 }
 
 // execute runs the handler and stores its outcome.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -190,4 +191,35 @@ func TestTasksModernOwner(t *testing.T) {
 	}
 	dave.post("tasks/cancel", id, tasksMeta)
 	dave.until(created.TaskID, "cancelled")
+}
+
+// A polling storm: many clients polling one task at once get consistent
+// answers (and, under -race, touch no shared state unguarded).
+func TestTasksModernPollingStorm(t *testing.T) {
+	srv, release, _ := taskServer(t)
+	ts := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(ts.Close)
+	m := &modernTasks{t: t, url: ts.URL}
+	created := m.task(m.post("tools/call", `"name":"job","arguments":{}`, tasksMeta))
+	errs := make(chan string, 400)
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Go(func() {
+			p := &modernTasks{t: t, url: ts.URL}
+			for range 20 {
+				r := p.post("tasks/get", `"taskId":"`+created.TaskID+`"`, tasksMeta)
+				var d detailedTask
+				if r.Error != nil || json.Unmarshal(r.Result, &d) != nil || d.TaskID != created.TaskID {
+					errs <- fmt.Sprintf("%s %s", r.Result, errorJSON(r))
+				}
+			}
+		})
+	}
+	close(release)
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("tasks/get in a storm: %s", e)
+	}
+	m.until(created.TaskID, "completed")
 }
