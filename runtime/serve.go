@@ -77,6 +77,7 @@ func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPO
 // WithStdioShutdownTimeout over stdio, 10s by default) and their responses
 // are written; new calls are refused.
 func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) error {
+	defer s.StopTasks("the server stopped before the task finished")
 	if httpAddr != "" {
 		return ListenAndServe(ctx, s, httpAddr, opts...)
 	}

@@ -551,3 +551,24 @@ func (s *Server) withTasksCapability(caps json.RawMessage, version string) json.
 	}
 	return append(out, `"tasks":{"list":{},"cancel":{},"requests":{"tools":{"call":{}}}}}`...)
 }
+
+// StopTasks ends the tasks whose handlers run in this process: each is
+// recorded failed with reason (never left working for a client to poll
+// forever) and its handler's context is cancelled. Serve calls it when it
+// returns; a server run otherwise calls it before it exits.
+func (s *Server) StopTasks(reason string) {
+	s.taskRuns.mu.Lock()
+	runs := make([]*taskRun, 0, len(s.taskRuns.runs))
+	for _, r := range s.taskRuns.runs {
+		runs = append(runs, r)
+	}
+	s.taskRuns.mu.Unlock()
+	e := errorf(CodeInternalError, "%s", reason)
+	for _, r := range runs {
+		r.update(func(rec *TaskRecord) {
+			rec.Status, rec.StatusMessage, rec.InputRequests = TaskFailed, reason, nil
+			rec.Result, rec.Error = nil, encodeError(e)
+		})
+		r.cancel()
+	}
+}

@@ -340,3 +340,21 @@ func TestTasksHostile(t *testing.T) {
 	}
 	b.startJob("24", `{}`)
 }
+
+// A server that stops leaves its running tasks failed with a reason.
+func TestTasksStopTasks(t *testing.T) {
+	srv, _, cancelled := taskServer(t)
+	c := newTaskClient(t, srv, `{}`)
+	task := c.startJob("1", `{}`)
+	srv.StopTasks("the server stopped")
+	select {
+	case <-cancelled:
+	case <-time.After(wait):
+		t.Fatal("StopTasks did not cancel the handler")
+	}
+	got := c.get("2", task.TaskID)
+	if got.Status != "failed" || got.StatusMessage != "the server stopped" {
+		t.Errorf("task after StopTasks = %+v, want failed with the reason", got)
+	}
+	wantCode(t, c.call("3", "tasks/result", `{"taskId":"`+task.TaskID+`"}`), -32603, "tasks/result of a stopped task")
+}
