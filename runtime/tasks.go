@@ -199,6 +199,8 @@ type taskRun struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the handler returned and the outcome is stored
 
+	streams chan string // ids of the client's tasks/result requests waiting on the task (legacy)
+
 	mu     sync.Mutex
 	rec    TaskRecord
 	asks   int                   // input requests numbered so far
@@ -289,7 +291,7 @@ func (ss *Session) startTask(c *call, ttl time.Duration) (*TaskRecord, *Error) {
 	modern := c.peer != nil && c.peer.modern
 	now := time.Now().UTC()
 	run := &taskRun{
-		id: rand.Text(), srv: srv, ss: ss, modern: modern, done: make(chan struct{}),
+		id: rand.Text(), srv: srv, ss: ss, modern: modern, done: make(chan struct{}), streams: make(chan string, 4),
 		inputs: make(map[string]*taskInput),
 	}
 	run.rec = TaskRecord{
@@ -392,9 +394,20 @@ func (r *taskRun) snapshot() *TaskRecord {
 func (r *taskRun) ask(ctx context.Context, c *call, named, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
 	if !r.modern {
 		r.update(func(rec *TaskRecord) { rec.Status = TaskInputRequired })
-		answer, err := askSession(ctx, c, method, need, capName, params)
-		r.update(func(rec *TaskRecord) { rec.Status = TaskWorking })
-		return answer, err
+		defer r.update(func(rec *TaskRecord) { rec.Status = TaskWorking })
+		// On the tools/call's stream if it is still open (stdio: the only
+		// stream); over HTTP it closed with the CreateTaskResult, and the
+		// request goes on the stream of the client's tasks/result
+		// (tasks.mdx: the client calls it on seeing input_required).
+		answer, err := askSession(ctx, c, c.id, method, need, capName, params)
+		if !errors.Is(err, errNoStream) {
+			return answer, err
+		}
+		rel, err := r.resultStream(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("runtime: %s: %w", method, err)
+		}
+		return askSession(ctx, c, rel, method, need, capName, params)
 	}
 	if c.peer.client&need != need {
 		return nil, fmt.Errorf("runtime: %s needs the client capability %s: %w", method, capName, ErrCapabilityNotSupported)
@@ -570,5 +583,28 @@ func (s *Server) StopTasks(reason string) {
 			rec.Result, rec.Error = nil, encodeError(e)
 		})
 		r.cancel()
+	}
+}
+
+// offerStream is called by a tasks/result waiting on the task: its
+// request's stream can carry the task's requests to the client. An offer
+// beyond the few kept is dropped (the client has one waiting already).
+func (r *taskRun) offerStream(rel string) {
+	select {
+	case r.streams <- rel:
+	default:
+	}
+}
+
+// resultStream waits for a tasks/result of the task and returns its id.
+// The offer is used once; the tasks/result keeps waiting (until the task
+// ends), so it is offered back for the handler's next request.
+func (r *taskRun) resultStream(ctx context.Context) (string, error) {
+	select {
+	case rel := <-r.streams:
+		r.offerStream(rel)
+		return rel, nil
+	case <-ctx.Done():
+		return "", context.Cause(ctx)
 	}
 }

@@ -151,6 +151,9 @@ func (ss *Session) tasksResult(ctx context.Context, _ *peerInfo, params json.Raw
 		var done chan struct{}
 		if run := ss.srv.taskRuns.get(rec.ID); run != nil {
 			done = run.done
+			if c := reqFrom(ctx); c != nil {
+				run.offerStream(c.id) // the task's requests to the client may go on this stream
+			}
 		}
 		select {
 		case <-done:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -357,4 +358,44 @@ func TestTasksStopTasks(t *testing.T) {
 		t.Errorf("task after StopTasks = %+v, want failed with the reason", got)
 	}
 	wantCode(t, c.call("3", "tasks/result", `{"taskId":"`+task.TaskID+`"}`), -32603, "tasks/result of a stopped task")
+}
+
+// Over Streamable HTTP the tools/call's stream is closed once the task is
+// created: a task's request to the client goes on the stream of the
+// client's tasks/result, and the answer, POSTed back, resumes the task.
+func TestTasksLegacyHTTPInputThroughTasksResult(t *testing.T) {
+	srv, release, _ := taskServer(t)
+	p := serveHTTP(t, srv)
+	p.initialize(`{"elicitation":{}}`)
+	res := p.result("tools/call", `{"name":"job","arguments":{"mode":"ask"},"task":{}}`)
+	var created struct{ Task wireTask }
+	if json.Unmarshal(res, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("tools/call with task: %s", res)
+	}
+	close(release) // the handler asks only now, its call's stream closed
+	resp, id := p.call("tasks/result", `{"taskId":"`+created.Task.TaskID+`"}`)
+	defer resp.Body.Close()
+	s := newSSE(resp.Body)
+	var ask struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	for ask.Method != "elicitation/create" {
+		ev := nextEvent(t, s)
+		if ev.Data != "" {
+			_ = json.Unmarshal([]byte(ev.Data), &ask)
+		}
+	}
+	answer := p.do(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
+	answer.Body.Close()
+	for {
+		ev := nextEvent(t, s)
+		if !strings.Contains(ev.Data, `"id":`+id) {
+			continue
+		}
+		if !strings.Contains(ev.Data, "hello Ada") {
+			t.Errorf("tasks/result = %s, want hello Ada", ev.Data)
+		}
+		return
+	}
 }
