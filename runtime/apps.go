@@ -221,15 +221,21 @@ func ClientSupportsUI(ctx context.Context) bool {
 // server/discover when a view is registered. Only 2026-07-28 has that
 // key; the 2025-11-25 initialize result's schema has no place for it.
 func (s *Server) withExtensions(caps json.RawMessage) json.RawMessage {
-	apps := slices.ContainsFunc(s.resources.snapshot().list, func(re *resourceEntry) bool { return re.res.MimeType == AppMIMEType })
-	if !apps {
+	var exts []string
+	if slices.ContainsFunc(s.resources.snapshot().list, func(re *resourceEntry) bool { return re.res.MimeType == AppMIMEType }) {
+		exts = append(exts, `"`+UIExtension+`":{}`)
+	}
+	if s.hasTaskTools() {
+		exts = append(exts, `"`+TasksExtension+`":{}`)
+	}
+	if len(exts) == 0 {
 		return caps
 	}
 	out := bytes.TrimSuffix(bytes.Clone(caps), []byte("}"))
 	if len(out) > 1 {
 		out = append(out, ',')
 	}
-	return append(out, `"extensions":{"`+UIExtension+`":{}}}`...)
+	return append(out, `"extensions":{`+strings.Join(exts, ",")+`}}`...)
 }
 
 // WithoutAppViews turns MCP Apps off: AddResource skips views (resources

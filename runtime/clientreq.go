@@ -109,11 +109,23 @@ func ask(ctx context.Context, method string, need clientCaps, capName string, pa
 	if c == nil {
 		return nil, fmt.Errorf("runtime: %s: ctx is not the context of a request served by a session", method)
 	}
-	ss := c.ss
-	p := c.peerInfo()
-	if p != nil && p.modern {
+	if c.task != nil {
+		return c.task.ask(ctx, c, inputKey(ctx), method, need, capName, params)
+	}
+	if p := c.peerInfo(); p != nil && p.modern {
 		return askModern(c, inputKey(ctx), method, need, capName, params)
 	}
+	return askSession(ctx, c, c.id, method, need, capName, params)
+}
+
+// errNoStream: a legacy request to the client found no stream to go on.
+var errNoStream = errors.New("no stream open to the client to send the request on")
+
+// askSession is ask in the legacy era: a request to the client on the
+// session, on the stream of the client's request rel.
+func askSession(ctx context.Context, c *call, rel, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
+	ss := c.ss
+	p := c.peerInfo()
 	if ss.noRequests {
 		return nil, fmt.Errorf("runtime: %s: a stateless HTTP server cannot send requests to the client", method)
 	}
@@ -149,12 +161,12 @@ func ask(ctx context.Context, method string, need clientCaps, capName string, pa
 	msg = append(msg, `","params":`...)
 	msg = append(msg, paramsJSON...)
 	msg = append(msg, '}')
-	if !ss.write(c.id, false, msg) {
+	if !ss.write(rel, false, msg) {
 		forget()
 		if ss.closed.Load() {
 			return nil, fmt.Errorf("runtime: %s: the session is closed", method)
 		}
-		return nil, fmt.Errorf("runtime: %s: no stream open to the client to send the request on", method)
+		return nil, fmt.Errorf("runtime: %s: %w", method, errNoStream)
 	}
 	select {
 	case a := <-ch:
@@ -167,7 +179,7 @@ func ask(ctx context.Context, method string, need clientCaps, capName string, pa
 		forget()
 		cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id +
 			`,"reason":` + string(jsonwire.AppendString(nil, context.Cause(ctx).Error())) + `}}`
-		ss.write(c.id, false, []byte(cancel))
+		ss.write(rel, false, []byte(cancel))
 		return nil, fmt.Errorf("runtime: %s: %w", method, context.Cause(ctx))
 	case <-ss.done:
 		forget()

@@ -116,6 +116,15 @@ func init() {
 
 		{name: methodComplete, eras: bothEras, needsSession: true, gate: capCompletions, userCode: true, start: (*Session).complete},
 		{name: methodSetLevel, eras: eraLegacy, needsSession: true, answer: (*Session).setLevel},
+		{name: methodTasksGet, eras: bothEras, needsSession: true, target: "taskId",
+			start: taskMethod(methodTasksGet, (*Session).tasksGet)},
+		{name: methodTasksUpdate, eras: eraModern, target: "taskId",
+			start: taskMethod(methodTasksUpdate, (*Session).tasksUpdate)},
+		{name: methodTasksCancel, eras: bothEras, needsSession: true, target: "taskId",
+			start: taskMethod(methodTasksCancel, (*Session).tasksCancel)},
+		{name: methodTasksResult, eras: eraLegacy, needsSession: true, start: (*Session).startTasksResult},
+		{name: methodTasksList, eras: eraLegacy, needsSession: true,
+			start: taskMethod(methodTasksList, (*Session).tasksList)},
 		{name: methodSubscriptionsOpen, eras: eraModern, start: func(ss *Session, ctx context.Context, id string, params json.RawMessage) {
 			ss.listen(ctx.(*modernCtx), id, params) // modern only: the dispatch's context is a *modernCtx (withRequest keeps it)
 		}},

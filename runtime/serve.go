@@ -85,6 +85,7 @@ func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPO
 // "orders 1.0.0: serving MCP over Streamable HTTP at http://127.0.0.1:8080/mcp",
 // so that whoever started the server knows it is up and where.
 func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) error {
+	defer s.StopTasks("the server stopped before the task finished")
 	if httpAddr != "" {
 		ln, err := net.Listen("tcp", httpAddr)
 		if err != nil {

@@ -65,6 +65,7 @@ type config struct {
 	quotaKey       func(ctx context.Context) string // WithQuotaKey
 	startLine      io.Writer                        // where Serve says it started (WithStartLine); nil: nowhere
 	startLineSet   bool                             // WithStartLine was given (else os.Stderr)
+	tasks          taskConfig                       // long-running tool calls (tasks.go)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -177,6 +178,8 @@ type Server struct {
 	chain Handler // the interceptors around the serving; nil without (intercept.go)
 
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
+
+	taskRuns taskRuns // the tasks whose handlers run in this process
 }
 
 // NewServer returns a server that introduces itself as info.
@@ -209,6 +212,7 @@ func NewServer(info Implementation, opts ...Option) *Server {
 	if s.cfg.idempotency == nil {
 		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
 	}
+	s.cfg.tasks.setDefaults()
 	if b, err := json.Marshal(info); err == nil {
 		s.infoEnc = b
 	} else {

@@ -25,6 +25,8 @@ type Session struct {
 	tr  transport
 	id  string // the Mcp-Session-Id on Streamable HTTP; "" otherwise
 
+	taskKey string // who owns the session's tasks without authorization (tasks.go); set on first use, guarded by mu
+
 	// noRequests: the transport cannot carry server→client requests
 	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
 	noRequests bool
@@ -83,6 +85,9 @@ type call struct {
 	req  CallToolRequest
 
 	progress progressState // Progress reports, which must increase
+
+	taskParam []byte   // a legacy tools/call's params.task, or nil
+	task      *taskRun // the task the call runs as, or nil (tasks.go)
 }
 
 func (c *call) Value(key any) any {
@@ -410,6 +415,7 @@ func (ss *Session) initialize(params json.RawMessage) (encoder, *Error) {
 	}
 	var caps json.RawMessage
 	caps, pi.caps = ss.srv.capabilities()
+	caps = ss.srv.withTasksCapability(caps, pi.version)
 	ss.peer.Store(pi)
 	ss.ready.Store(true)
 	ss.mu.Unlock()

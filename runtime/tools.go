@@ -21,14 +21,6 @@ type ToolAnnotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
-// ToolExecution is MCP's execution properties of a tool, advertised in
-// tools/list.
-type ToolExecution struct {
-	// TaskSupport is "forbidden", "optional" or "required": whether a
-	// client may call the tool as a task ("" leaves it unsaid).
-	TaskSupport string `json:"taskSupport,omitempty"`
-}
-
 // Tool is a tool as registered with AddTool: what tools/list advertises and
 // the handler tools/call runs.
 type Tool struct {
@@ -37,7 +29,7 @@ type Tool struct {
 	Description string
 	Icons       []Icon
 	Annotations *ToolAnnotations
-	Execution   *ToolExecution  // advertised as set; nil says nothing
+	Execution   *ToolExecution  // whether it runs as a task (tasks.go); advertised as set; nil: never
 	Meta        json.RawMessage // the tool's _meta object, or nil
 
 	// InputSchema is the JSON Schema of the arguments, a JSON object with
@@ -187,7 +179,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: tools/call takes an object with "name" and "arguments"`))
 		return
 	}
-	var name, args, meta []byte
+	var name, args, meta, task []byte
 	if _, err := jsonwire.ScanObject(params, func(key, val []byte) {
 		switch string(key) {
 		case "name":
@@ -196,6 +188,8 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 			args = val
 		case "_meta":
 			meta = val
+		case "task":
+			task = val
 		}
 	}); err != nil {
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "invalid params: %v", err))
@@ -228,11 +222,17 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		c.req.Meta = bytes.Clone(meta)
 		c.meta = c.req.Meta
 	}
+	if !jsonwire.IsNull(task) {
+		c.taskParam = bytes.Clone(task)
+	}
 	decoded(ctx, &c.req)
 	ss.start(ctx, id, c)
 }
 
 func execTool(ctx context.Context, c *call) (encoder, *Error) {
+	if res, e, isTask := c.ss.toolTask(ctx, c); isTask {
+		return res, e
+	}
 	return c.ss.runTool(ctx, c.tool, &c.req)
 }
 

@@ -1,0 +1,236 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+)
+
+// The tasks/* methods of both eras (see tasks.go). Each reads the task
+// from the store, as the caller's: another caller's task is unknown.
+
+// Names of the tasks methods.
+const (
+	methodTasksGet    = "tasks/get"
+	methodTasksUpdate = "tasks/update"
+	methodTasksCancel = "tasks/cancel"
+	methodTasksResult = "tasks/result"
+	methodTasksList   = "tasks/list"
+)
+
+// taskMethod adapts a tasks method to the method table: it answers at once,
+// with the context (for the caller's identity) and the era in hand.
+func taskMethod(name string, serve func(ss *Session, ctx context.Context, modern *peerInfo, params json.RawMessage) (encoder, *Error)) func(*Session, context.Context, string, json.RawMessage) {
+	return func(ss *Session, ctx context.Context, id string, params json.RawMessage) {
+		var peer *peerInfo
+		if mc, ok := ctx.(*modernCtx); ok {
+			peer = mc.peer
+			if !declaresTasks(peer) {
+				ss.sendError(id, errTasksNotDeclared(name))
+				return
+			}
+		}
+		res, e := serve(ss, ctx, peer, params)
+		if peer != nil && e == nil {
+			res = ss.srv.modernResult(name, res)
+		}
+		ss.reply(id, res, e)
+	}
+}
+
+// lookupTask reads params.taskId and the caller's task of that id.
+func (ss *Session) lookupTask(ctx context.Context, modern bool, params json.RawMessage) (*TaskRecord, *Error) {
+	id, ok := stringMember(params, "taskId")
+	if !ok || id == "" {
+		return nil, errorf(CodeInvalidParams, `invalid params: "taskId" must be the id of a task`)
+	}
+	if len(id) > 128 {
+		return nil, errorf(CodeInvalidParams, "invalid params: unknown task %s", sanitize(id, maxQuoted))
+	}
+	rec, err := ss.srv.cfg.tasks.store.Get(ctx, taskOwner(ctx, ss, modern), id)
+	if err != nil {
+		return nil, errorf(CodeInternalError, "internal error: reading the task: %v", err)
+	}
+	if rec == nil {
+		return nil, errorf(CodeInvalidParams, "invalid params: unknown task %s (it never existed, expired, or is not yours)", quote(id))
+	}
+	return rec, nil
+}
+
+func (ss *Session) tasksGet(ctx context.Context, peer *peerInfo, params json.RawMessage) (encoder, *Error) {
+	rec, e := ss.lookupTask(ctx, peer != nil, params)
+	if e != nil {
+		return nil, e
+	}
+	if peer != nil {
+		return rawResult(rec.appendModern(nil, "{", true)), nil
+	}
+	return rawResult(rec.appendLegacy(nil)), nil
+}
+
+// tasksUpdate answers input requests of a task (2026-07-28).
+func (ss *Session) tasksUpdate(ctx context.Context, peer *peerInfo, params json.RawMessage) (encoder, *Error) {
+	rec, e := ss.lookupTask(ctx, true, params)
+	if e != nil {
+		return nil, e
+	}
+	var responses map[string]json.RawMessage
+	raw := member(params, "inputResponses")
+	if jsonwire.FirstByte(raw) != '{' || json.Unmarshal(raw, &responses) != nil {
+		return nil, errorf(CodeInvalidParams, `invalid params: "inputResponses" must be an object of results by key`)
+	}
+	for k, v := range responses {
+		if jsonwire.FirstByte(v) != '{' {
+			return nil, errorf(CodeInvalidParams, "invalid params: inputResponses[%s] must be a result object", quote(k))
+		}
+	}
+	if rec.Status.Terminal() {
+		return rawResult(`{}`), nil
+	}
+	run := ss.srv.taskRuns.get(rec.ID)
+	if run == nil {
+		return nil, errorf(CodeInternalError, "task %s runs in another server process; send its answers there", quote(rec.ID))
+	}
+	run.answer(responses)
+	return rawResult(`{}`), nil
+}
+
+// tasksCancel cancels a task: its record becomes cancelled and its
+// handler's context is cancelled. 2026-07-28 acks with an empty result,
+// terminal tasks included; 2025-11-25 returns the task, and refuses a
+// terminal one.
+func (ss *Session) tasksCancel(ctx context.Context, peer *peerInfo, params json.RawMessage) (encoder, *Error) {
+	rec, e := ss.lookupTask(ctx, peer != nil, params)
+	if e != nil {
+		return nil, e
+	}
+	if !rec.Status.Terminal() {
+		cancelled := func(r *TaskRecord) {
+			r.Status, r.StatusMessage, r.InputRequests = TaskCancelled, "cancelled by the client", nil
+		}
+		if run := ss.srv.taskRuns.get(rec.ID); run != nil {
+			run.update(cancelled)
+			run.cancel()
+			rec = run.snapshot()
+		} else {
+			cancelled(rec)
+			rec.UpdatedAt = time.Now().UTC()
+			if _, err := ss.srv.cfg.tasks.store.Update(ctx, rec); err != nil {
+				return nil, errorf(CodeInternalError, "internal error: storing the task: %v", err)
+			}
+		}
+	} else if peer == nil {
+		return nil, errorf(CodeInvalidParams, "invalid params: task %s is already %s", quote(rec.ID), rec.Status)
+	}
+	if peer != nil {
+		return rawResult(`{}`), nil
+	}
+	return rawResult(rec.appendLegacy(nil)), nil
+}
+
+// startTasksResult runs tasks/result on a worker, since it waits: a
+// notifications/cancelled for it ends the wait.
+func (ss *Session) startTasksResult(ctx context.Context, id string, params json.RawMessage) {
+	params = bytes.Clone(params) // the message is gone when the call runs
+	ss.start(ctx, id, &call{exec: func(ctx context.Context, _ *call) (encoder, *Error) { return ss.tasksResult(ctx, nil, params) }})
+}
+
+// tasksResult (2025-11-25) waits until the task is terminal and answers
+// with exactly what the tools/call would have: its result, or its JSON-RPC
+// error, tagged with the task's id.
+func (ss *Session) tasksResult(ctx context.Context, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
+	rec, e := ss.lookupTask(ctx, false, params)
+	if e != nil {
+		return nil, e
+	}
+	for !rec.Status.Terminal() {
+		wait := time.After(rec.PollInterval) // a task run elsewhere: poll the store
+		var done chan struct{}
+		if run := ss.srv.taskRuns.get(rec.ID); run != nil {
+			done = run.done
+			if c := reqFrom(ctx); c != nil {
+				run.offerStream(c.id) // the task's requests to the client may go on this stream
+			}
+		}
+		select {
+		case <-done:
+		case <-wait:
+		case <-ctx.Done():
+			return nil, errorf(CodeInternalError, "tasks/result was cancelled before task %s finished", quote(rec.ID))
+		}
+		if rec, e = ss.lookupTask(ctx, false, params); e != nil {
+			return nil, e
+		}
+	}
+	related := `{"io.modelcontextprotocol/related-task":{"taskId":` + string(jsonwire.AppendString(nil, rec.ID)) + `}}`
+	switch {
+	case rec.Result != nil:
+		return rawResult(withMeta(rec.Result, related)), nil
+	case rec.Error != nil:
+		var je struct {
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		}
+		_ = json.Unmarshal(rec.Error, &je)
+		out := &Error{Code: je.Code, Message: je.Message}
+		if je.Data != nil {
+			out.Data = je.Data
+		}
+		return nil, out
+	}
+	return nil, errorf(CodeInternalError, "task %s was %s: %s", quote(rec.ID), rec.Status, rec.StatusMessage)
+}
+
+// withMeta returns the result object res with _meta set to meta (a
+// result's own _meta is replaced: tool results rarely carry one).
+func withMeta(res []byte, meta string) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(res, &m) != nil {
+		return res
+	}
+	m["_meta"] = json.RawMessage(meta)
+	b, err := json.Marshal(m)
+	if err != nil {
+		return res
+	}
+	return b
+}
+
+// tasksList (2025-11-25) lists the caller's tasks, a page at a time; the
+// cursor is the id of the last task of the previous page.
+func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
+	var after string
+	if raw := member(params, "cursor"); !jsonwire.IsNull(raw) {
+		var ok bool
+		if after, ok = stringMember(params, "cursor"); !ok {
+			return nil, errorf(CodeInvalidParams, `invalid params: "cursor" must be a string`)
+		}
+	}
+	page := ss.srv.cfg.pageSize
+	recs, err := ss.srv.cfg.tasks.store.List(ctx, taskOwner(ctx, ss, false), after, page+1)
+	if err != nil {
+		return nil, errorf(CodeInternalError, "internal error: listing tasks: %v", err)
+	}
+	if after != "" && len(recs) == 0 {
+		if rec, _ := ss.srv.cfg.tasks.store.Get(ctx, taskOwner(ctx, ss, false), after); rec == nil {
+			return nil, errorf(CodeInvalidParams, "invalid params: invalid cursor")
+		}
+	}
+	b := []byte(`{"tasks":[`)
+	for i, rec := range recs[:min(len(recs), page)] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = rec.appendLegacy(b)
+	}
+	b = append(b, ']')
+	if len(recs) > page {
+		b = append(b, `,"nextCursor":`...)
+		b = jsonwire.AppendString(b, recs[page-1].ID)
+	}
+	return rawResult(append(b, '}')), nil
+}
