@@ -90,6 +90,9 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.store == nil {
+		cfg.store = s.cfg.events // WithStore's, if any
+	}
 	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession)}
 	if cfg.auth != nil {
 		g, err := newAuthGate(cfg.auth)

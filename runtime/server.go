@@ -50,6 +50,7 @@ type config struct {
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
+	events         EventStore    // WithStore: the HTTP transport's default event store
 	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 }
 
