@@ -153,3 +153,21 @@ func storeError(store, op string, err error) error {
 	}
 	return fmt.Errorf("redisstore: %s store: %s: %w", store, op, err)
 }
+
+// FlagUsage is the help text of the -redis flag of the examples.
+const FlagUsage = "keep shared state (idempotent call results, SSE events) in this Redis, redis://HOST:PORT/DB, so that several replicas serve any request"
+
+// Option opens the Store that url names, with the default Config, and
+// returns runtime.WithStore of it; an empty url gives an option that
+// changes nothing (the in-memory defaults). It is what a command's -redis
+// flag needs.
+func Option(ctx context.Context, url string) (runtime.Option, error) {
+	if url == "" {
+		return runtime.WithStore(nil), nil
+	}
+	st, err := Open(ctx, url, Config{})
+	if err != nil {
+		return nil, err
+	}
+	return runtime.WithStore(st), nil
+}
