@@ -93,6 +93,7 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 	if cfg.store == nil {
 		cfg.store = s.cfg.events // WithStore's, if any
 	}
+	s.startBus()
 	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession)}
 	if cfg.auth != nil {
 		g, err := newAuthGate(cfg.auth)

@@ -50,8 +50,9 @@ type config struct {
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
-	events         EventStore    // WithStore: the HTTP transport's default event store
-	stdioShutdown  time.Duration // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
+	events         EventStore      // WithStore: the HTTP transport's default event store
+	bus            NotificationBus // WithStore, WithNotificationBus: carries change notifications
+	stdioShutdown  time.Duration   // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -148,6 +149,7 @@ type Server struct {
 
 	sessions      sessionSet             // initialized sessions, for notifications
 	subscriptions liveSet[*subscription] // open subscriptions/listen requests (modern era)
+	bus           busState               // receiving from cfg.bus
 
 	workers *workers // goroutines for requests, shared by the sessions
 

@@ -8,17 +8,21 @@ type SharedStore interface {
 	Idempotency() IdempotencyStore
 	// Events keeps the events of SSE streams, for resumption.
 	Events() EventStore
+	// Bus carries change notifications to every replica.
+	Bus() NotificationBus
 }
 
 // WithStore keeps the server's shared state in st: the results of
 // idempotent calls (as WithIdempotencyStore) and, over Streamable HTTP, the
 // events of SSE streams, which makes them resumable (as WithEventStore,
-// which takes precedence when both are given).
+// which takes precedence when both are given), and carries change
+// notifications to the clients of every replica (as WithNotificationBus).
 func WithStore(st SharedStore) Option {
 	return func(c *config) {
 		if st != nil {
 			c.idempotency = st.Idempotency()
 			c.events = st.Events()
+			c.bus = st.Bus()
 		}
 	}
 }
