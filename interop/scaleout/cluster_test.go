@@ -46,11 +46,19 @@ type cluster struct {
 	replicaByIP map[string]string // Addr → Name
 }
 
-// startCluster starts n replicas sharing one requestState key, then nginx.
+// startCluster starts n replicas of examples/conformance sharing one
+// requestState key, then nginx.
 func startCluster(t *testing.T, n int) *cluster {
 	t.Helper()
+	return startClusterOf(t, n, "conformance")
+}
+
+// startClusterOf starts n replicas of examples/name, each given args too,
+// sharing one requestState key, then nginx.
+func startClusterOf(t *testing.T, n int, name string, args ...string) *cluster {
+	t.Helper()
 	nginx := needNginx(t)
-	bin := buildConformance(t)
+	bin := examples.Bin(t, name)
 	dir := t.TempDir()
 	// nginx run by root serves with an unprivileged worker, which must reach
 	// the temporary paths.
@@ -62,7 +70,7 @@ func startCluster(t *testing.T, n int) *cluster {
 	c := &cluster{Dir: dir, replicaByIP: map[string]string{}}
 	for i := 1; i <= n; i++ {
 		r := replica{Name: fmt.Sprintf("r%d", i)}
-		r.Addr, r.stop = startReplica(t, bin, r.Name, hex.EncodeToString(key))
+		r.Addr, r.stop = startReplica(t, bin, r.Name, hex.EncodeToString(key), args...)
 		c.Replicas = append(c.Replicas, r)
 		c.replicaByIP[r.Addr] = r.Name
 	}
@@ -82,13 +90,8 @@ func needNginx(t *testing.T) string {
 	return ""
 }
 
-// examples builds examples/conformance, once per test binary.
+// examples builds the examples, each once per test binary.
 var examples = &testproc.Examples{ModuleRoot: filepath.Join("..", "..")}
-
-func buildConformance(t *testing.T) string {
-	t.Helper()
-	return examples.Bin(t, "conformance")
-}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -97,13 +100,18 @@ func TestMain(m *testing.M) {
 }
 
 // startReplica starts the example with -http on a free loopback port, its
-// session ids tagged name, and the shared key; stop (or cleanup)
+// session ids tagged name (examples/conformance only: the other examples
+// have no such flag), the shared key, and args; stop (or cleanup)
 // interrupts it.
-func startReplica(t *testing.T, bin, name, key string) (addr string, stop func()) {
+func startReplica(t *testing.T, bin, name, key string, args ...string) (addr string, stop func()) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
 		addr = testproc.FreeAddr(t)
-		cmd := exec.Command(bin, "-http", addr, "-session-id-prefix", name+".")
+		cmdArgs := append([]string{"-http", addr}, args...)
+		if filepath.Base(bin) == "conformance" {
+			cmdArgs = append(cmdArgs, "-session-id-prefix", name+".")
+		}
+		cmd := exec.Command(bin, cmdArgs...)
 		cmd.Env = append(os.Environ(), "MCP_REQUEST_STATE_KEY="+key)
 		out := &testproc.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out

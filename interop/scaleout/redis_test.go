@@ -1,0 +1,155 @@
+package scaleout
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/interop/internal/testproc"
+)
+
+// TestScaleOutRedis runs three replicas of examples/support sharing one
+// real redis-server (-redis) behind nginx's plain round robin, no
+// stickiness, and checks the state they share: an idempotent write sent to
+// the three at once runs once, and a change made through one replica
+// notifies the subscriber held by another.
+func TestScaleOutRedis(t *testing.T) {
+	redis := testproc.StartRedis(t)
+	c := startClusterOf(t, 3, "support", "-redis", redis.URL)
+	t.Run("idempotent-write-runs-once", func(t *testing.T) { testIdempotentAcrossReplicas(t, c) })
+	t.Run("notification-across-replicas", func(t *testing.T) { testNotificationAcrossReplicas(t, c) })
+}
+
+// direct connects the Go SDK client to one replica, bypassing nginx.
+func direct(t *testing.T, c *cluster, replica int, version string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	return connect(t, "http://"+c.Replicas[replica].Addr+"/mcp", version, newHopLog(c), opts)
+}
+
+// agentReplies counts the agent messages with body on ticket id, as one
+// replica has them.
+func agentReplies(t *testing.T, s *mcp.ClientSession, id, body string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ticket://" + id})
+	if err != nil {
+		t.Fatalf("read ticket://%s: %v", id, err)
+	}
+	var ticket struct {
+		Messages []struct{ From, Body string }
+	}
+	if err := json.Unmarshal([]byte(res.Contents[0].Text), &ticket); err != nil {
+		t.Fatalf("ticket://%s: %v", id, err)
+	}
+	n := 0
+	for _, m := range ticket.Messages {
+		if m.From == "agent" && m.Body == body {
+			n++
+		}
+	}
+	return n
+}
+
+// testIdempotentAcrossReplicas: three clients send the same
+// reply_to_ticket (same idempotency_key) through the balancer at once; the
+// round robin gives each to another replica. The reply is written by one
+// replica only (each keeps its tickets in its own memory, so the replicas'
+// tickets tell how many times the handler ran), and all three clients get
+// that run's result.
+func testIdempotentAcrossReplicas(t *testing.T, c *cluster) {
+	log := newHopLog(c)
+	clients := make([]*mcp.ClientSession, 3)
+	for i := range clients {
+		clients[i] = connect(t, c.plain, "2026-07-28", log, nil)
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	key := fmt.Sprintf("%x-0000-4000-8000-000000000000", b) // a UUID, new for each run
+	body := "Fixed in release 4.2, sorry for the wait (" + key + ")"
+	args := map[string]any{"id": "T-1001", "body": body, "idempotency_key": key}
+	results := make([]string, 3)
+	var wg sync.WaitGroup
+	for i, s := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "reply_to_ticket", Arguments: args})
+			if err != nil {
+				t.Errorf("client %d: reply_to_ticket: %v", i, err)
+				return
+			}
+			if res.IsError {
+				t.Errorf("client %d: reply_to_ticket is an error: %v", i, res.Content)
+			}
+			b, _ := json.Marshal(res.StructuredContent)
+			results[i] = string(b)
+		}()
+	}
+	wg.Wait()
+	served := map[string]bool{}
+	for _, h := range log.all() {
+		if h.Tool == "reply_to_ticket" {
+			served[h.Replica] = true
+		}
+	}
+	if len(served) != 3 {
+		t.Fatalf("the three calls reached replicas %v: the test needs one call per replica", served)
+	}
+	for i := 1; i < 3; i++ {
+		if results[i] != results[0] {
+			t.Errorf("client %d got %s, client 0 got %s: want the one run's result for all", i, results[i], results[0])
+		}
+	}
+	written := 0
+	for i := range c.Replicas {
+		written += agentReplies(t, direct(t, c, i, "2026-07-28", nil), "T-1001", body)
+	}
+	if written != 1 {
+		t.Errorf("the reply was written %d times across the replicas, want once", written)
+	}
+}
+
+// testNotificationAcrossReplicas: a legacy session on replica 1 subscribes
+// to a ticket; escalating it through replica 3 notifies that session once.
+func testNotificationAcrossReplicas(t *testing.T, c *cluster) {
+	updates := make(chan string, 10)
+	sub := direct(t, c, 0, "2025-11-25", &mcp.ClientOptions{
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			updates <- req.Params.URI
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := sub.Subscribe(ctx, &mcp.SubscribeParams{URI: "ticket://T-1002"}); err != nil {
+		t.Fatal(err)
+	}
+	writer := direct(t, c, 2, "2026-07-28", nil)
+	callText(t, writer, "escalate_ticket", map[string]any{"id": "T-1002", "level": "engineering", "reason": "SSO loop reproduced with the rotated IdP certificate"})
+	select {
+	case uri := <-updates:
+		if uri != "ticket://T-1002" {
+			t.Errorf("notified of %s, want ticket://T-1002", uri)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the subscriber on replica 1 heard nothing of the change made on replica 3")
+	}
+	// Once: a ping, answered after any notification already sent, then
+	// nothing more queued.
+	if err := sub.Ping(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case uri := <-updates:
+		t.Errorf("notified a second time (%s)", uri)
+	case <-time.After(500 * time.Millisecond):
+	}
+}
