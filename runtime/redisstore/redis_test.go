@@ -22,12 +22,12 @@ type redisServer struct {
 	Addr string
 	dir  string
 	cmd  *exec.Cmd
-	t    *testing.T
+	t    testing.TB
 }
 
 // startRedis starts a redis-server, or skips the test when there is none
 // and MCPGEN_REQUIRE_REDIS is unset (test.sh sets it: CI fails instead).
-func startRedis(t *testing.T) *redisServer {
+func startRedis(t testing.TB) *redisServer {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
@@ -85,7 +85,7 @@ func (r *redisServer) resume() { r.cmd.Process.Signal(syscall.SIGCONT) }
 func (r *redisServer) URL(db int) string { return "redis://" + r.Addr + "/" + strconv.Itoa(db) }
 
 // openStore opens a Store on r with cfg, closed by the test's cleanup.
-func openStore(t *testing.T, r *redisServer, cfg Config) *Store {
+func openStore(t testing.TB, r *redisServer, cfg Config) *Store {
 	t.Helper()
 	s, err := Open(context.Background(), r.URL(0), cfg)
 	if err != nil {
