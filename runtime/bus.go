@@ -73,6 +73,10 @@ func (s *Server) startBus() {
 const (
 	busListChanged = 'l'
 	busUpdated     = 'u'
+	// Of shared sessions (sessionstore.go): "<kind><session id>\n…".
+	busSession = 's' // its record changed: the record follows
+	busAnswer  = 'a' // the client answered a request: its id, "\n", then "r" and the result or "e" and the error
+	busEnded   = 'e' // it was deleted
 )
 
 // announce sends msg to every replica, or handles it here when there is no
@@ -93,6 +97,12 @@ func (s *Server) announce(msg string) {
 	s.receive([]byte(msg))
 }
 
+// publish sends a message of a shared session to every replica, this one
+// included (to this one only without a bus to send it on).
+func (s *Server) publish(kind byte, body string) {
+	s.announce(string(kind) + body)
+}
+
 // receive notifies this process's clients of a change announced by any
 // replica.
 func (s *Server) receive(msg []byte) {
@@ -106,6 +116,10 @@ func (s *Server) receive(msg []byte) {
 		}
 	case busUpdated:
 		s.notifyResourceUpdated(body)
+	case busSession, busAnswer, busEnded:
+		for _, h := range s.sharedHTTP.snapshot() {
+			h.fromBus(msg[0], body)
+		}
 	}
 }
 

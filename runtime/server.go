@@ -52,6 +52,7 @@ type config struct {
 	idempotency    IdempotencyStore
 	events         EventStore      // WithStore: the HTTP transport's default event store
 	bus            NotificationBus // WithStore, WithNotificationBus: carries change notifications
+	sessions       SessionStore    // WithStore: legacy HTTP sessions shared by replicas
 	stdioShutdown  time.Duration   // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 }
 
@@ -150,6 +151,7 @@ type Server struct {
 	sessions      sessionSet             // initialized sessions, for notifications
 	subscriptions liveSet[*subscription] // open subscriptions/listen requests (modern era)
 	bus           busState               // receiving from cfg.bus
+	sharedHTTP    liveSet[*httpHandler]  // HTTP handlers whose sessions are in cfg.sessions
 
 	workers *workers // goroutines for requests, shared by the sessions
 

@@ -8,6 +8,8 @@ type memShared struct {
 	bus    NotificationBus
 }
 
+func (m memShared) Sessions() SessionStore { return nil }
+
 func (m memShared) Idempotency() IdempotencyStore { return m.idem }
 func (m memShared) Events() EventStore            { return m.events }
 func (m memShared) Bus() NotificationBus          { return m.bus }

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -151,5 +152,92 @@ func testNotificationAcrossReplicas(t *testing.T, c *cluster) {
 	case uri := <-updates:
 		t.Errorf("notified a second time (%s)", uri)
 	case <-time.After(500 * time.Millisecond):
+	}
+}
+
+// TestScaleOutRedisLegacy: three replicas of examples/conformance with
+// -redis behind nginx's plain round robin. A whole legacy (2025-11-25) Go
+// SDK session (initialize, lists, calls, a subscription, an elicitation
+// round trip) has its requests spread over the replicas, with no
+// stickiness: 0 errors. Then DELETE ends it on every replica.
+func TestScaleOutRedisLegacy(t *testing.T) {
+	redis := testproc.StartRedis(t)
+	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL)
+	log := newHopLog(c)
+	updates := make(chan string, 100)
+	var mu sync.Mutex
+	elicited := 0
+	s := connect(t, c.plain, "2025-11-25", log, &mcp.ClientOptions{
+		ElicitationHandler: elicitAccept(&elicited, &mu),
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			updates <- req.Params.URI
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sid := s.ID()
+	if _, err := s.ListTools(ctx, nil); err != nil {
+		t.Fatalf("tools/list: %v", err)
+	}
+	if _, err := s.ListResources(ctx, nil); err != nil {
+		t.Fatalf("resources/list: %v", err)
+	}
+	if _, err := s.ListPrompts(ctx, nil); err != nil {
+		t.Fatalf("prompts/list: %v", err)
+	}
+	for range 4 {
+		if got := callText(t, s, "test_simple_text", nil); got != "This is a simple text response for testing." {
+			t.Errorf("test_simple_text = %q", got)
+		}
+	}
+	for range 3 { // the answer goes to another replica than the request's, most times
+		if got := callText(t, s, "test_elicitation", map[string]any{"message": "Who are you?"}); got != wantElicited {
+			t.Errorf("test_elicitation = %q, want %q", got, wantElicited)
+		}
+	}
+	if err := s.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://watched-resource"}); err != nil {
+		t.Fatalf("resources/subscribe: %v", err)
+	}
+	select { // every replica touches it every 3 s
+	case uri := <-updates:
+		if uri != "test://watched-resource" {
+			t.Errorf("notified of %s", uri)
+		}
+	case <-time.After(15 * time.Second):
+		t.Error("no resources/updated for the subscribed resource")
+	}
+	if err := s.Ping(ctx, nil); err != nil {
+		t.Fatalf("ping: %v", err)
+	}
+
+	replicas := map[string]int{}
+	for _, h := range log.all() {
+		if h.SessionID == sid {
+			replicas[h.Replica]++
+			if h.Status >= 300 {
+				t.Errorf("%s %s of session %s: HTTP %d from %s", h.Verb, h.Method, sid, h.Status, h.Replica)
+			}
+		}
+	}
+	if len(replicas) != 3 {
+		t.Errorf("the session's requests reached %v: want all three replicas", replicas)
+	}
+	mu.Lock()
+	if elicited != 3 {
+		t.Errorf("the client answered %d elicitations, want 3", elicited)
+	}
+	mu.Unlock()
+	t.Logf("session %s: requests per replica %v", sid, replicas)
+
+	// DELETE through the balancer ends it on every replica.
+	if err := s.Close(); err != nil {
+		t.Fatalf("close (DELETE): %v", err)
+	}
+	for _, r := range c.Replicas {
+		resp := send(t, http.DefaultClient, "http://"+r.Addr+"/mcp", sid, `{"jsonrpc":"2.0","id":9,"method":"ping"}`)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound {
+			t.Errorf("after DELETE, replica %s answers the session with %d, want 404", r.Name, resp.StatusCode)
+		}
 	}
 }

@@ -1,8 +1,9 @@
 // Package redisstore keeps a server's shared state in Redis (or Valkey), so
 // that several replicas behind a load balancer serve any request: the
 // results of idempotent tool calls (runtime.IdempotencyStore), the events
-// of resumable SSE streams (runtime.EventStore), and the change
-// notifications every replica's clients must hear (runtime.NotificationBus).
+// of resumable SSE streams (runtime.EventStore), the change notifications
+// every replica's clients must hear (runtime.NotificationBus), and legacy
+// sessions (runtime.SessionStore).
 //
 // It is apart from runtime so that a server without Redis does not link a
 // Redis client. One Store holds one connection pool; build the stores of
@@ -142,6 +143,9 @@ func (s *Store) Events() runtime.EventStore { return &eventStore{s} }
 
 // Bus returns the notification bus on this connection.
 func (s *Store) Bus() runtime.NotificationBus { return &bus{s} }
+
+// Sessions returns the legacy session store on this connection.
+func (s *Store) Sessions() runtime.SessionStore { return &sessionStore{s} }
 
 // op bounds one operation by the store's timeout.
 func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {
