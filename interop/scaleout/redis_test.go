@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -156,13 +158,19 @@ func testNotificationAcrossReplicas(t *testing.T, c *cluster) {
 }
 
 // TestScaleOutRedisLegacy: three replicas of examples/conformance with
-// -redis behind nginx's plain round robin. A whole legacy (2025-11-25) Go
+// -redis. Behind nginx's plain round robin, a whole legacy (2025-11-25) Go
 // SDK session (initialize, lists, calls, a subscription, an elicitation
 // round trip) has its requests spread over the replicas, with no
-// stickiness: 0 errors. Then DELETE ends it on every replica.
+// stickiness: 0 errors; then DELETE ends it on every replica. And an SSE
+// stream cut on one replica is resumed on another.
 func TestScaleOutRedisLegacy(t *testing.T) {
 	redis := testproc.StartRedis(t)
 	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL)
+	t.Run("go-sdk-session-round-robin", func(t *testing.T) { testLegacySessionRoundRobin(t, c) })
+	t.Run("stream-resumed-on-another-replica", func(t *testing.T) { testResumeOnAnotherReplica(t, c) })
+}
+
+func testLegacySessionRoundRobin(t *testing.T, c *cluster) {
 	log := newHopLog(c)
 	updates := make(chan string, 100)
 	var mu sync.Mutex
@@ -239,5 +247,66 @@ func TestScaleOutRedisLegacy(t *testing.T) {
 		if resp.StatusCode != http.StatusNotFound {
 			t.Errorf("after DELETE, replica %s answers the session with %d, want 404", r.Name, resp.StatusCode)
 		}
+	}
+}
+
+// sseEvents reads an SSE body and returns its events' ids and data.
+func sseEvents(t *testing.T, resp *http.Response) (ids, data []string) {
+	t.Helper()
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(body), "\n") {
+		if v, ok := strings.CutPrefix(line, "id: "); ok {
+			ids = append(ids, v)
+		} else if v, ok := strings.CutPrefix(line, "data: "); ok && strings.TrimSpace(v) != "" {
+			data = append(data, v)
+		}
+	}
+	return ids, data
+}
+
+// testResumeOnAnotherReplica: a legacy session initialized on replica 1
+// calls test_reconnection there, which closes its SSE stream before
+// answering (CloseSSEStream); the client comes back with GET and the last
+// event id to replica 2, which replays exactly what was missed: the
+// response, once.
+func testResumeOnAnotherReplica(t *testing.T, c *cluster) {
+	r1, r2 := "http://"+c.Replicas[0].Addr+"/mcp", "http://"+c.Replicas[1].Addr+"/mcp"
+	resp := send(t, http.DefaultClient, r1, "", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"scaleout-test","version":"1.0.0"}}}`)
+	sid := resp.Header.Get("Mcp-Session-Id")
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	if sid == "" {
+		t.Fatalf("initialize: %d, no session id", resp.StatusCode)
+	}
+	send(t, http.DefaultClient, r1, sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	resp = send(t, http.DefaultClient, r1, sid, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"test_reconnection"}}`)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("tools/call test_reconnection: Content-Type %q, want an SSE stream", ct)
+	}
+	ids, data := sseEvents(t, resp)
+	if len(ids) == 0 || len(data) != 0 {
+		t.Fatalf("the cut stream had ids %v and data %v: want an id to resume from and no response", ids, data)
+	}
+	time.Sleep(500 * time.Millisecond) // the tool answers 100 ms after the cut
+	req, _ := http.NewRequest(http.MethodGet, r2, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	req.Header.Set("Last-Event-ID", ids[len(ids)-1])
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET with Last-Event-ID on replica 2: %d %s", resp.StatusCode, b)
+	}
+	_, data = sseEvents(t, resp)
+	if len(data) != 1 || !strings.Contains(data[0], `"id":2`) || !strings.Contains(data[0], "Reconnection test completed") {
+		t.Errorf("replica 2 replayed %q, want the response to request 2, once", data)
 	}
 }
