@@ -510,7 +510,7 @@ func (h *httpHandler) register(hs *httpSession) bool {
 	h.sessions[hs.id] = hs
 	hs.registered = true
 	hs.lastSeen = time.Now()
-	hs.idle = time.AfterFunc(h.cfg.idleTimeout, hs.checkIdle)
+	hs.idle = time.AfterFunc(hs.idleCheckEvery(), hs.checkIdle)
 	return true
 }
 

@@ -102,6 +102,17 @@ func (sh *sharedSession) save() *Error {
 	return nil
 }
 
+// keepAlive extends the life of the record while this replica serves the
+// session a long request or stream.
+func (sh *sharedSession) keepAlive() {
+	h := sh.hs.h
+	ctx, cancel := context.WithTimeout(context.Background(), sessionStoreTimeout)
+	defer cancel()
+	if _, _, err := h.srv.cfg.sessions.Load(ctx, sh.hs.id, h.cfg.idleTimeout); err != nil {
+		h.srv.cfg.logger.Warn("runtime: session store failed", "op", "Load", "error", err)
+	}
+}
+
 // forwardAnswer sends the client's answer to every replica: the one whose
 // request waits for it takes it.
 func (sh *sharedSession) forwardAnswer(id, result, errObj json.RawMessage) {

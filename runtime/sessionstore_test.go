@@ -16,29 +16,40 @@ import (
 type memSessions struct {
 	mu      sync.Mutex
 	records map[string][]byte
+	expires map[string]time.Time
 	failing bool
+}
+
+func newMemSessions() *memSessions {
+	return &memSessions{records: map[string][]byte{}, expires: map[string]time.Time{}}
 }
 
 var errStoreDown = errors.New("store down")
 
-func (m *memSessions) Save(_ context.Context, id string, state []byte, _ time.Duration) error {
+func (m *memSessions) Save(_ context.Context, id string, state []byte, ttl time.Duration) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.failing {
 		return errStoreDown
 	}
 	m.records[id] = append([]byte(nil), state...)
+	m.expires[id] = time.Now().Add(ttl)
 	return nil
 }
 
-func (m *memSessions) Load(_ context.Context, id string, _ time.Duration) ([]byte, bool, error) {
+func (m *memSessions) Load(_ context.Context, id string, ttl time.Duration) ([]byte, bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.failing {
 		return nil, false, errStoreDown
 	}
 	b, ok := m.records[id]
-	return b, ok, nil
+	if !ok || time.Now().After(m.expires[id]) {
+		delete(m.records, id)
+		return nil, false, nil
+	}
+	m.expires[id] = time.Now().Add(ttl)
+	return b, true, nil
 }
 
 func (m *memSessions) Delete(_ context.Context, id string) error {
@@ -77,7 +88,7 @@ func (s *sharedInMemory) Sessions() runtime.SessionStore        { return s.sessi
 // the session on A too.
 func TestSharedSessionsAcrossReplicas(t *testing.T) {
 	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(),
-		&memSessions{records: map[string][]byte{}}}
+		newMemSessions()}
 	replica := func() *httpPeer {
 		srv := runtime.NewServer(testInfo(), runtime.WithStore(shared))
 		srv.AddResource(textResource("watched://r"))
@@ -135,5 +146,30 @@ func TestSharedSessionsAcrossReplicas(t *testing.T) {
 	}
 	if ev, _ := stream.next(); ev.Data != "" {
 		t.Errorf("A's GET stream after DELETE: %q, want its end", ev.Data)
+	}
+}
+
+// A shared session idles out of the store when no replica serves it, but
+// not while a replica holds its GET stream open.
+func TestSharedSessionIdleExpiry(t *testing.T) {
+	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
+	replica := func() *httpPeer {
+		return serveHTTP(t, runtime.NewServer(testInfo(), runtime.WithStore(shared)), runtime.WithSessionIdleTimeout(200*time.Millisecond))
+	}
+	a, b := replica(), replica()
+	a.initialize(`{}`)
+	b.session = a.session
+	get := a.do(http.MethodGet, "")
+	t.Cleanup(func() { get.Body.Close() }) // before the server's Close, which waits for the stream
+	time.Sleep(800 * time.Millisecond) // four idle timeouts with only the GET stream open
+	if got := string(b.result("ping", "")); got != `{}` {
+		t.Fatalf("ping while A holds the GET stream: %s", got)
+	}
+	get.Body.Close()
+	time.Sleep(800 * time.Millisecond)
+	resp, _ := b.call("ping", "")
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound {
+		t.Errorf("ping after the session idled out: %d, want 404", resp.StatusCode)
 	}
 }

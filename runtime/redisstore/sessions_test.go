@@ -14,17 +14,17 @@ func TestSessionsSharedExpireAndDelete(t *testing.T) {
 	a := openStore(t, r, Config{}).Sessions()
 	b := openStore(t, r, Config{}).Sessions()
 	ctx := context.Background()
-	if err := a.Save(ctx, "r1.abc", []byte(`{"version":"2025-11-25"}`), 300*time.Millisecond); err != nil {
+	if err := a.Save(ctx, "r1.abc", []byte(`{"version":"2025-11-25"}`), time.Second); err != nil {
 		t.Fatal(err)
 	}
-	for range 4 { // 800 ms in all, each load extending the 300 ms TTL
-		time.Sleep(200 * time.Millisecond)
-		state, ok, err := b.Load(ctx, "r1.abc", 300*time.Millisecond)
+	for range 4 { // 1.6 s in all, each load extending the 1 s TTL
+		time.Sleep(400 * time.Millisecond)
+		state, ok, err := b.Load(ctx, "r1.abc", time.Second)
 		if err != nil || !ok || string(state) != `{"version":"2025-11-25"}` {
 			t.Fatalf("Load through another replica: %q, %v, %v", state, ok, err)
 		}
 	}
-	time.Sleep(500 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond)
 	if _, ok, err := b.Load(ctx, "r1.abc", time.Minute); ok || err != nil {
 		t.Errorf("an idle session is still there after its TTL (ok=%v, err=%v)", ok, err)
 	}
