@@ -161,7 +161,7 @@ func TestSharedSessionIdleExpiry(t *testing.T) {
 	b.session = a.session
 	get := a.do(http.MethodGet, "")
 	t.Cleanup(func() { get.Body.Close() }) // before the server's Close, which waits for the stream
-	time.Sleep(800 * time.Millisecond) // four idle timeouts with only the GET stream open
+	time.Sleep(800 * time.Millisecond)     // four idle timeouts with only the GET stream open
 	if got := string(b.result("ping", "")); got != `{}` {
 		t.Fatalf("ping while A holds the GET stream: %s", got)
 	}
