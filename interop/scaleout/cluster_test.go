@@ -33,6 +33,8 @@ type replica struct {
 	Name string // its tag: session ids start with Name + "."
 	Addr string // 127.0.0.1:PORT
 	stop func() // interrupts it and waits for it to exit
+	// restart starts it again on Addr, after stop, and returns the new stop.
+	restart func() func()
 }
 
 // cluster is the replicas and nginx's two front doors.
@@ -71,6 +73,11 @@ func startClusterOf(t *testing.T, n int, name string, args ...string) *cluster {
 	for i := 1; i <= n; i++ {
 		r := replica{Name: fmt.Sprintf("r%d", i)}
 		r.Addr, r.stop = startReplica(t, bin, r.Name, hex.EncodeToString(key), args...)
+		name, addr := r.Name, r.Addr
+		r.restart = func() func() {
+			_, stop := startReplicaAt(t, addr, bin, name, hex.EncodeToString(key), args...)
+			return stop
+		}
 		c.Replicas = append(c.Replicas, r)
 		c.replicaByIP[r.Addr] = r.Name
 	}
@@ -105,8 +112,17 @@ func TestMain(m *testing.M) {
 // interrupts it.
 func startReplica(t *testing.T, bin, name, key string, args ...string) (addr string, stop func()) {
 	t.Helper()
+	return startReplicaAt(t, "", bin, name, key, args...)
+}
+
+// startReplicaAt is startReplica on addr ("": a free port).
+func startReplicaAt(t *testing.T, at, bin, name, key string, args ...string) (addr string, stop func()) {
+	t.Helper()
 	for attempt := 0; ; attempt++ {
-		addr = testproc.FreeAddr(t)
+		addr = at
+		if addr == "" {
+			addr = testproc.FreeAddr(t)
+		}
 		cmdArgs := append([]string{"-http", addr}, args...)
 		if filepath.Base(bin) == "conformance" {
 			cmdArgs = append(cmdArgs, "-session-id-prefix", name+".")
@@ -117,7 +133,7 @@ func startReplica(t *testing.T, bin, name, key string, args ...string) (addr str
 		cmd.Stdout, cmd.Stderr = out, out
 		if stop, err := testproc.Start(t, cmd, "replica "+name, out, syscall.SIGINT, addr); err == nil {
 			return addr, stop
-		} else if attempt == 2 || !strings.Contains(out.String(), "address already in use") {
+		} else if at != "" || attempt == 2 || !strings.Contains(out.String(), "address already in use") {
 			t.Fatalf("replica %s: %v\n%s", name, err, out)
 		}
 	}

