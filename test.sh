@@ -37,6 +37,10 @@ echo "== go test (interop module: the official Go and TypeScript SDK clients and
 if [ -f conformance/alpha/package.json ] && [ ! -d conformance/alpha/node_modules/@modelcontextprotocol/conformance ]; then
   (cd conformance/alpha && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
+# With Redis, they also run the 0.1.16 suite (conformance/) through the round robin.
+if [ -f conformance/package.json ] && [ ! -d conformance/node_modules/@modelcontextprotocol/conformance ]; then
+  (cd conformance && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
 (cd interop && go test -race -count=1 ./...)
 
 echo "== MCP Apps in a real browser: examples/expenses' view in a test host, headless Chromium (interop/apps)"
