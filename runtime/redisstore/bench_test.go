@@ -98,3 +98,20 @@ func BenchmarkBusRoundTrip(b *testing.B) {
 	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryBus()) })
 	b.Run("redis", func(b *testing.B) { run(b, openStore(b, startRedis(b), Config{}).Bus()) })
 }
+
+// One request of a shared legacy session: its record loaded (and its TTL
+// extended).
+func BenchmarkSessionLoad(b *testing.B) {
+	st := openStore(b, startRedis(b), Config{}).Sessions()
+	record := []byte(`{"version":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"},"logRank":1}`)
+	if err := st.Save(context.Background(), "r1.session", record, time.Hour); err != nil {
+		b.Fatal(err)
+	}
+	defer reportCPU(b)()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok, err := st.Load(context.Background(), "r1.session", time.Hour); err != nil || !ok {
+			b.Fatal(ok, err)
+		}
+	}
+}

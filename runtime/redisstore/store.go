@@ -163,7 +163,7 @@ func storeError(store, op string, err error) error {
 }
 
 // FlagUsage is the help text of the -redis flag of the examples.
-const FlagUsage = "keep shared state (idempotent call results, SSE events) in this Redis, redis://HOST:PORT/DB, so that several replicas serve any request"
+const FlagUsage = "share state with the other replicas (legacy sessions, idempotent call results, SSE events, change notifications) through this Redis, redis://HOST:PORT/DB"
 
 // Option opens the Store that url names, with the default Config, and
 // returns runtime.WithStore of it; an empty url gives an option that
