@@ -171,6 +171,7 @@ func TestScaleOutRedisLegacy(t *testing.T) {
 	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL)
 	t.Run("go-sdk-session-round-robin", func(t *testing.T) { testLegacySessionRoundRobin(t, c) })
 	t.Run("stream-resumed-on-another-replica", func(t *testing.T) { testResumeOnAnotherReplica(t, c) })
+	t.Run("typescript-sdk-v1-round-robin", func(t *testing.T) { testTypeScriptSDKv1RoundRobin(t, c) })
 	t.Run("conformance-round-robin", func(t *testing.T) { testConformanceRoundRobin(t, c) })
 }
 
@@ -377,4 +378,51 @@ func testConformanceRoundRobin(t *testing.T, c *cluster) {
 			t.Errorf("scenario %s fails through the round robin with Redis", s)
 		}
 	})
+}
+
+// testTypeScriptSDKv1RoundRobin: the TypeScript SDK v1 client
+// (../node/sdk-conformance.mjs) in a legacy session through the round
+// robin: a log level set through one replica filters the logs of a tool run
+// on another, progress, and sampling and elicitation requests whose
+// answers reach other replicas than the tools waiting for them.
+func testTypeScriptSDKv1RoundRobin(t *testing.T, c *cluster) {
+	node := tsNode(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, "sdk-conformance.mjs", "http", c.plain)
+	cmd.Dir = filepath.Join("..", "node")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node sdk-conformance.mjs http %s: %v\n%s\n%s", c.plain, err, out, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var s struct {
+		Steps map[string]struct {
+			Error *struct{ Message string } `json:"error"`
+		} `json:"steps"`
+		LogsAtDebug      []json.RawMessage `json:"logsAtDebug"`
+		LogsAtError      []json.RawMessage `json:"logsAtError"`
+		Progress         []json.RawMessage `json:"progress"`
+		SamplingRequests []json.RawMessage `json:"samplingRequests"`
+		ElicitRequests   []json.RawMessage `json:"elicitRequests"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &s); err != nil {
+		t.Fatalf("summary: %v\n%s", err, out)
+	}
+	if len(s.Steps) < 8 {
+		t.Errorf("%d steps ran, want the script's 8: %s", len(s.Steps), out)
+	}
+	for name, st := range s.Steps {
+		if st.Error != nil {
+			t.Errorf("step %s failed through the round robin: %s", name, st.Error.Message)
+		}
+	}
+	if len(s.LogsAtDebug) != 3 || len(s.LogsAtError) != 0 {
+		t.Errorf("logs at debug %d (want 3), at error %d (want 0): the level set through one replica must reach the others", len(s.LogsAtDebug), len(s.LogsAtError))
+	}
+	if len(s.Progress) == 0 || len(s.SamplingRequests) != 1 || len(s.ElicitRequests) != 2 {
+		t.Errorf("progress %d (want some), sampling requests %d (want 1), elicitation requests %d (want 2)", len(s.Progress), len(s.SamplingRequests), len(s.ElicitRequests))
+	}
 }
