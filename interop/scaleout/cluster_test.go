@@ -35,6 +35,7 @@ type replica struct {
 	stop func() // interrupts it and waits for it to exit
 	// restart starts it again on Addr, after stop, and returns the new stop.
 	restart func() func()
+	proc    *os.Process // the first process, for SIGKILL
 }
 
 // cluster is the replicas and nginx's two front doors.
@@ -72,10 +73,10 @@ func startClusterOf(t *testing.T, n int, name string, args ...string) *cluster {
 	c := &cluster{Dir: dir, replicaByIP: map[string]string{}}
 	for i := 1; i <= n; i++ {
 		r := replica{Name: fmt.Sprintf("r%d", i)}
-		r.Addr, r.stop = startReplica(t, bin, r.Name, hex.EncodeToString(key), args...)
+		r.Addr, r.stop, r.proc = startReplicaAt(t, "", bin, r.Name, hex.EncodeToString(key), args...)
 		name, addr := r.Name, r.Addr
 		r.restart = func() func() {
-			_, stop := startReplicaAt(t, addr, bin, name, hex.EncodeToString(key), args...)
+			_, stop, _ := startReplicaAt(t, addr, bin, name, hex.EncodeToString(key), args...)
 			return stop
 		}
 		c.Replicas = append(c.Replicas, r)
@@ -112,11 +113,13 @@ func TestMain(m *testing.M) {
 // interrupts it.
 func startReplica(t *testing.T, bin, name, key string, args ...string) (addr string, stop func()) {
 	t.Helper()
-	return startReplicaAt(t, "", bin, name, key, args...)
+	addr, stop, _ = startReplicaAt(t, "", bin, name, key, args...)
+	return addr, stop
 }
 
-// startReplicaAt is startReplica on addr ("": a free port).
-func startReplicaAt(t *testing.T, at, bin, name, key string, args ...string) (addr string, stop func()) {
+// startReplicaAt is startReplica on addr ("": a free port); it also
+// returns the process.
+func startReplicaAt(t *testing.T, at, bin, name, key string, args ...string) (addr string, stop func(), proc *os.Process) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
 		addr = at
@@ -132,7 +135,7 @@ func startReplicaAt(t *testing.T, at, bin, name, key string, args ...string) (ad
 		out := &testproc.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if stop, err := testproc.Start(t, cmd, "replica "+name, out, syscall.SIGINT, addr); err == nil {
-			return addr, stop
+			return addr, stop, cmd.Process
 		} else if at != "" || attempt == 2 || !strings.Contains(out.String(), "address already in use") {
 			t.Fatalf("replica %s: %v\n%s", name, err, out)
 		}
