@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,6 +84,10 @@ func startClusterOf(t *testing.T, n int, name string, args ...string) *cluster {
 		c.replicaByIP[r.Addr] = r.Name
 	}
 	startNginx(t, nginx, c)
+	// Before nginx's graceful stop (cleanups run last first): it waits for
+	// open client connections, idle keep-alive ones of the tests' clients
+	// among them.
+	t.Cleanup(func() { http.DefaultTransport.(*http.Transport).CloseIdleConnections() })
 	return c
 }
 
