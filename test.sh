@@ -50,16 +50,26 @@ for specfile in examples/*/mcpgen.yaml bench/mcpgen.yaml; do
   "${TMPDIR:-/tmp}/mcpgen-check" check -f "$specfile"
 done
 
+# nginx and redis-server, for runtime/redisstore's tests and the scale-out
+# ones; with MCPGEN_REQUIRE_REDIS set, those fail instead of skipping
+# without redis-server.
+./interop/scaleout/setup.sh
+export MCPGEN_REQUIRE_REDIS=1
+
 stage test "go test -race (main module)"
 go test -race -count=1 ./...
 
 stage interop "go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers, in both eras; replicas behind nginx)"
 ./interop/setup.sh
-./interop/scaleout/setup.sh # nginx, for the scale-out tests (three replicas behind it)
+./interop/scaleout/setup.sh # nginx and redis-server, for the scale-out tests (three replicas behind it)
 # The scale-out tests also run the alpha conformance suite through nginx
 # when conformance/alpha (the 2026-07-28 suite) is installed.
 if [ -f conformance/alpha/package.json ] && [ ! -d conformance/alpha/node_modules/@modelcontextprotocol/conformance ]; then
   (cd conformance/alpha && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+fi
+# With Redis, they also run the 0.1.16 suite (conformance/) through the round robin.
+if [ -f conformance/package.json ] && [ ! -d conformance/node_modules/@modelcontextprotocol/conformance ]; then
+  (cd conformance && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
 (cd interop && go test -race -count=1 ./...)
 

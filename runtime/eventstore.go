@@ -13,8 +13,8 @@ import (
 // The transport names the streams of a session and numbers each stream's
 // events; event ids on the wire are "<stream>_<index>". Configure one with
 // WithEventStore; NewMemoryEventStore is a store for one process. A store
-// shared by several processes also needs the session to be served by the
-// process that holds it: sessions themselves live in memory.
+// shared by several processes (WithStore, runtime/redisstore) resumes a
+// stream on any of them when the sessions are shared too (SessionStore).
 //
 // Its methods may be called concurrently, for different streams.
 type EventStore interface {

@@ -108,7 +108,14 @@ func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
+	if cfg.store == nil {
+		cfg.store = s.cfg.events // WithStore's, if any
+	}
+	s.startBus()
 	h := &httpHandler{srv: s, cfg: cfg, sessions: make(map[string]*httpSession), large: make(chan struct{}, cfg.maxLarge)}
+	if h.shared() {
+		s.sharedHTTP.add(h)
+	}
 	if cfg.auth != nil {
 		g, err := newAuthGate(cfg.auth)
 		if err != nil {
@@ -314,6 +321,14 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 			defer hs.ss.Close()
 		}
 	}
+	if hs.registered && hs.ss.shared != nil {
+		if e := hs.ss.shared.save(); e != nil {
+			h.endSession(hs)
+			w.Header().Set("Retry-After", "1")
+			httpError(w, http.StatusServiceUnavailable, echo, e)
+			return
+		}
+	}
 	if hs.registered {
 		w.Header()[headerSessionID] = hs.sidHeader
 	}
@@ -463,10 +478,18 @@ func (h *httpHandler) delete(w http.ResponseWriter, r *http.Request) {
 	if !h.checkVersion(w, r, "") {
 		return
 	}
-	if hs := h.session(w, r, ""); hs != nil {
-		h.endSession(hs)
-		w.WriteHeader(http.StatusNoContent)
+	hs := h.session(w, r, "")
+	if hs == nil {
+		return
 	}
+	if h.shared() {
+		if !h.endEverywhere(w, hs) {
+			return
+		}
+	} else {
+		h.endSession(hs)
+	}
+	w.WriteHeader(http.StatusNoContent)
 }
 
 // checkVersion answers 400 to an MCP-Protocol-Version this server does not
@@ -488,9 +511,16 @@ func (h *httpHandler) session(w http.ResponseWriter, r *http.Request, echo strin
 		httpError(w, http.StatusBadRequest, echo, errorf(CodeInvalidRequest, "bad request: %s header missing; initialize a session first", headerSessionID))
 		return nil
 	}
-	h.mu.Lock()
-	hs := h.sessions[id]
-	h.mu.Unlock()
+	var hs *httpSession
+	if h.shared() {
+		if hs = h.sharedSession(w, r, id, echo); hs == nil {
+			return nil
+		}
+	} else {
+		h.mu.Lock()
+		hs = h.sessions[id]
+		h.mu.Unlock()
+	}
 	if hs == nil {
 		httpError(w, http.StatusNotFound, echo, errorf(CodeInvalidRequest, "session not found: it ended or expired; initialize a new one"))
 		return nil
@@ -508,7 +538,12 @@ func (h *httpHandler) newSession() *httpSession {
 	if _, err := rand.Read(b[:]); err != nil {
 		return nil
 	}
-	id := h.cfg.sessionPrefix + base64.RawURLEncoding.EncodeToString(b[:]) // visible ASCII only
+	return h.newSessionWithID(h.cfg.sessionPrefix + base64.RawURLEncoding.EncodeToString(b[:])) // visible ASCII only
+}
+
+// newSessionWithID makes the session id, or a local copy of it when
+// sessions are shared.
+func (h *httpHandler) newSessionWithID(id string) *httpSession {
 	hs := &httpSession{h: h, id: id, sidHeader: []string{id}}
 	hs.ss = h.srv.newSession(hs)
 	hs.ss.id = id
@@ -516,6 +551,9 @@ func (h *httpHandler) newSession() *httpSession {
 	hs.standalone.sse, hs.standalone.storing = true, h.cfg.store != nil
 	if h.cfg.store != nil { // only resumption looks streams up by number
 		hs.byStream = map[int]*stream{0: hs.standalone}
+	}
+	if h.shared() {
+		h.share(hs)
 	}
 	return hs
 }
@@ -539,7 +577,7 @@ func (h *httpHandler) register(hs *httpSession) bool {
 	}
 	hs.registered = true
 	hs.lastSeen = time.Now()
-	hs.idle = time.AfterFunc(h.cfg.idleTimeout, hs.checkIdle)
+	hs.idle = time.AfterFunc(hs.idleCheckEvery(), hs.checkIdle)
 	h.mu.Unlock()
 	if victim != nil {
 		h.endSession(victim)
@@ -556,7 +594,7 @@ func (h *httpHandler) endSession(hs *httpSession) {
 		hs.idle.Stop()
 	}
 	hs.ss.Close()
-	if h.cfg.store != nil {
+	if h.cfg.store != nil && !h.shared() { // a shared session's events stay for the other replicas (see endEverywhere)
 		if err := h.cfg.store.SessionClosed(context.Background(), hs.id); err != nil {
 			h.srv.cfg.logger.Warn("runtime: event store", "op", "SessionClosed", "error", err)
 		}

@@ -86,17 +86,32 @@ func (hs *httpSession) checkIdle() {
 		return
 	}
 	if hs.active > 0 {
-		hs.idle.Reset(timeout)
+		hs.idle.Reset(hs.idleCheckEvery())
 		hs.mu.Unlock()
+		if sh := hs.ss.shared; sh != nil {
+			// A request or stream open here keeps the shared record
+			// alive, which no other request may load meanwhile.
+			sh.keepAlive()
+		}
 		return
 	}
 	if left := timeout - time.Since(hs.lastSeen); left > 0 {
-		hs.idle.Reset(left)
+		hs.idle.Reset(min(left, hs.idleCheckEvery()))
 		hs.mu.Unlock()
 		return
 	}
 	hs.mu.Unlock()
 	hs.h.endSession(hs)
+}
+
+// idleCheckEvery is how often checkIdle looks at the session: every idle
+// timeout, every half of it for a shared session, whose record in the
+// store it must extend before it expires.
+func (hs *httpSession) idleCheckEvery() time.Duration {
+	if hs.ss.shared != nil {
+		return hs.h.cfg.idleTimeout / 2
+	}
+	return hs.h.cfg.idleTimeout
 }
 
 // openStream makes the response stream of the POSTed request with raw id.

@@ -52,6 +52,9 @@ func (ss *Session) setLevel(params json.RawMessage) (encoder, *Error) {
 		return nil, errorf(CodeInvalidParams, `invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 	}
 	ss.logLevel.Store(int32(level.rank()))
+	if e := ss.persist(); e != nil {
+		return nil, e
+	}
 	return rawResult(`{}`), nil
 }
 

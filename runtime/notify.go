@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"slices"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -63,6 +64,11 @@ func (s *liveSet[T]) snapshot() []T {
 // initialize (the capabilities say listChanged for those), each
 // subscription only the kinds it listens to.
 func (s *Server) listChanged(kinds capSet) {
+	s.announce(string(busListChanged) + strconv.Itoa(int(kinds)))
+}
+
+// notifyListChanged is listChanged in this process.
+func (s *Server) notifyListChanged(kinds capSet) {
 	for _, ss := range s.sessions.snapshot() {
 		ss.out.listChanged(kinds)
 	}
@@ -77,8 +83,14 @@ func (s *Server) listChanged(kinds capSet) {
 // initialized session subscribed to uri (by resources/subscribe, with that
 // exact URI) and to every subscriptions/listen stream that listens to it.
 // It does not wait for the notifications to be written, and may be called
-// from any goroutine.
+// from any goroutine. With a NotificationBus (WithStore), it reaches the
+// clients of every replica.
 func (s *Server) NotifyResourceUpdated(uri string) {
+	s.announce(string(busUpdated) + uri)
+}
+
+// notifyResourceUpdated is NotifyResourceUpdated in this process.
+func (s *Server) notifyResourceUpdated(uri string) {
 	for _, ss := range s.sessions.snapshot() {
 		if ss.subscribed(uri) {
 			ss.out.resourceUpdated(uri)

@@ -55,6 +55,9 @@ type config struct {
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
 	idempotency    IdempotencyStore
+	events         EventStore                       // WithStore: the HTTP transport's default event store
+	bus            NotificationBus                  // WithStore, WithNotificationBus: carries change notifications
+	sessions       SessionStore                     // WithStore: legacy HTTP sessions shared by replicas
 	stdioShutdown  time.Duration                    // graceful ServeStdio shutdown (WithStdioShutdownTimeout); 0: none
 	json           jsonLimits                       // the shape of one message (WithMaxJSONValues, WithMaxObjectMembers)
 	interceptors   []Interceptor                    // WithInterceptors, outermost first
@@ -170,6 +173,8 @@ type Server struct {
 
 	sessions      sessionSet             // initialized sessions, for notifications
 	subscriptions liveSet[*subscription] // open subscriptions/listen requests (modern era)
+	bus           busState               // receiving from cfg.bus
+	sharedHTTP    liveSet[*httpHandler]  // HTTP handlers whose sessions are in cfg.sessions
 
 	workers *workers // goroutines for requests, shared by the sessions
 

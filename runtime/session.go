@@ -56,6 +56,10 @@ type Session struct {
 
 	logLevel atomic.Int32 // rank of the least severe LogLevel sent (logging/setLevel)
 
+	// shared is set when the session is kept in a SessionStore, for
+	// every replica to serve (see sessionstore.go); nil otherwise.
+	shared *sharedSession
+
 	pendMu  sync.Mutex                   // guards pending
 	pending map[string]chan clientAnswer // server→client requests awaiting an answer, by jsonwire.IDKey
 	lastID  atomic.Int64                 // the id of the last server→client request
@@ -357,16 +361,28 @@ func (ss *Session) handleNotification(method []byte, params json.RawMessage) {
 // and hands it to the request waiting for it (see ask). An answer to no
 // pending request (unknown, already answered, given up on) is ignored.
 func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
+	if ss.answer(id, result, errObj) {
+		return
+	}
+	if ss.shared != nil { // the request may wait on another replica
+		ss.shared.forwardAnswer(id, result, errObj)
+		return
+	}
+	ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
+}
+
+// answer hands a client's answer to the request of this session that
+// waits for it here, and reports whether one did.
+func (ss *Session) answer(id, result, errObj json.RawMessage) bool {
 	key := jsonwire.IDKey(string(id))
 	ss.pendMu.Lock()
 	ch := ss.pending[key]
 	delete(ss.pending, key)
 	ss.pendMu.Unlock()
-	if ch == nil {
-		ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
-		return
+	if ch != nil {
+		ch <- newClientAnswer(result, errObj)
 	}
-	ch <- newClientAnswer(result, errObj) // buffered: never blocks
+	return ch != nil
 }
 
 // initialize performs the handshake: negotiate the version, remember who the

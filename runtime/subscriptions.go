@@ -24,20 +24,27 @@ func (ss *Session) subscribe(params json.RawMessage, on bool) (encoder, *Error) 
 		ss.subMu.Lock()
 		delete(ss.subs, uri)
 		ss.subMu.Unlock()
+		if e := ss.persist(); e != nil {
+			return nil, e
+		}
 		return rawResult(`{}`), nil
 	}
 	if _, _, e := ss.srv.lookup(uri); e != nil {
 		return nil, e
 	}
 	ss.subMu.Lock()
-	defer ss.subMu.Unlock()
 	if _, ok := ss.subs[uri]; !ok && len(ss.subs) >= maxSubscriptions {
+		ss.subMu.Unlock()
 		return nil, errorf(CodeInvalidParams, "invalid params: this session already has %d subscriptions, the most it may have; unsubscribe from some first", maxSubscriptions)
 	}
 	if ss.subs == nil {
 		ss.subs = make(map[string]struct{})
 	}
 	ss.subs[uri] = struct{}{}
+	ss.subMu.Unlock()
+	if e := ss.persist(); e != nil {
+		return nil, e
+	}
 	return rawResult(`{}`), nil
 }
 

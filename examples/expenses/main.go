@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
+	"github.com/mcpgen/mcpgen/runtime/redisstore"
 
 	"github.com/mcpgen/mcpgen/examples/expenses/expensesmcp"
 )
@@ -27,9 +28,15 @@ import (
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
 	noViews := flag.Bool("no-views", false, "turn the MCP App view off: the tools stay, answered as text (the app's rollback switch)")
+	redisURL := flag.String("redis", "", redisstore.FlagUsage)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shared, err := redisstore.Option(ctx, *redisURL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "expenses:", err)
+		os.Exit(1)
+	}
 
 	var opts []runtime.Option
 	if *noViews {
@@ -37,7 +44,7 @@ func main() {
 	}
 	telemetry, stopTelemetry := otelenv.Start(ctx, "expenses") // OTEL_* variables; none: off
 	defer stopTelemetry()
-	srv := expensesmcp.NewServer(newExplorer(sampleLedger()), append(opts, telemetry...)...)
+	srv := expensesmcp.NewServer(newExplorer(sampleLedger()), append(append(opts, telemetry...), shared)...)
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "expenses:", err)
 		os.Exit(1)

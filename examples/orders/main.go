@@ -23,6 +23,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
+	"github.com/mcpgen/mcpgen/runtime/redisstore"
 
 	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
 )
@@ -32,6 +33,7 @@ func main() {
 	authIssuer := flag.String("auth-issuer", "", "with -http: require bearer JWTs issued by this authorization server (its issuer URL)")
 	authJWKS := flag.String("auth-jwks", "", "with -auth-issuer: the issuer's JWK set, a URL (fetched and cached) or a file")
 	authResource := flag.String("auth-resource", "", "with -auth-issuer: this server's URI, the audience tokens must name (default http://<-http>/mcp)")
+	redisURL := flag.String("redis", "", redisstore.FlagUsage)
 	flag.Parse()
 	httpOpts, err := authOptions(*authIssuer, *authJWKS, *authResource, *httpAddr)
 	if err != nil {
@@ -40,10 +42,15 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shared, err := redisstore.Option(ctx, *redisURL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "orders:", err)
+		os.Exit(1)
+	}
 
 	telemetry, stopTelemetry := otelenv.Start(ctx, "orders") // OTEL_* variables; none: off
 	defer stopTelemetry()
-	srv := ordersmcp.NewServer(newDesk(sampleOrders()), telemetry...)
+	srv := ordersmcp.NewServer(newDesk(sampleOrders()), append(telemetry, shared)...)
 	if err := runtime.Serve(ctx, srv, *httpAddr, httpOpts...); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "orders:", err)
 		os.Exit(1)

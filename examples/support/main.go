@@ -17,20 +17,27 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
+	"github.com/mcpgen/mcpgen/runtime/redisstore"
 
 	"github.com/mcpgen/mcpgen/examples/support/supportmcp"
 )
 
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	redisURL := flag.String("redis", "", redisstore.FlagUsage)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shared, err := redisstore.Option(ctx, *redisURL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "support:", err)
+		os.Exit(1)
+	}
 
 	d := newDesk(sampleCustomers(), sampleTickets())
 	telemetry, stopTelemetry := otelenv.Start(ctx, "support") // OTEL_* variables; none: off
 	defer stopTelemetry()
-	srv := supportmcp.NewServer(d, telemetry...)
+	srv := supportmcp.NewServer(d, append(telemetry, shared)...)
 	d.srv = srv // before serving: the tools notify subscribers of the tickets they change
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "support:", err)

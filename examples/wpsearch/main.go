@@ -17,19 +17,26 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/otelmcp/otelenv"
+	"github.com/mcpgen/mcpgen/runtime/redisstore"
 
 	"github.com/mcpgen/mcpgen/examples/wpsearch/wpsearchmcp"
 )
 
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	redisURL := flag.String("redis", "", redisstore.FlagUsage)
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	shared, err := redisstore.Option(ctx, *redisURL)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "wpsearch:", err)
+		os.Exit(1)
+	}
 
 	telemetry, stopTelemetry := otelenv.Start(ctx, "wpsearch") // OTEL_* variables; none: off
 	defer stopTelemetry()
-	srv := wpsearchmcp.NewServer(library{posts: blog}, telemetry...)
+	srv := wpsearchmcp.NewServer(library{posts: blog}, append(telemetry, shared)...)
 	if err := runtime.Serve(ctx, srv, *httpAddr); err != nil && ctx.Err() == nil {
 		fmt.Fprintln(os.Stderr, "wpsearch:", err)
 		os.Exit(1)

@@ -10,6 +10,7 @@ import (
 	_ "embed"
 	"encoding/hex"
 	"fmt"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,6 +34,9 @@ type replica struct {
 	Name string // its tag: session ids start with Name + "."
 	Addr string // 127.0.0.1:PORT
 	stop func() // interrupts it and waits for it to exit
+	// restart starts it again on Addr, after stop, and returns the new stop.
+	restart func() func()
+	proc    *os.Process // the first process, for SIGKILL
 }
 
 // cluster is the replicas and nginx's two front doors.
@@ -46,11 +50,19 @@ type cluster struct {
 	replicaByIP map[string]string // Addr → Name
 }
 
-// startCluster starts n replicas sharing one requestState key, then nginx.
+// startCluster starts n replicas of examples/conformance sharing one
+// requestState key, then nginx.
 func startCluster(t *testing.T, n int) *cluster {
 	t.Helper()
+	return startClusterOf(t, n, "conformance")
+}
+
+// startClusterOf starts n replicas of examples/name, each given args too,
+// sharing one requestState key, then nginx.
+func startClusterOf(t *testing.T, n int, name string, args ...string) *cluster {
+	t.Helper()
 	nginx := needNginx(t)
-	bin := buildConformance(t)
+	bin := examples.Bin(t, name)
 	dir := t.TempDir()
 	// nginx run by root serves with an unprivileged worker, which must reach
 	// the temporary paths.
@@ -62,11 +74,20 @@ func startCluster(t *testing.T, n int) *cluster {
 	c := &cluster{Dir: dir, replicaByIP: map[string]string{}}
 	for i := 1; i <= n; i++ {
 		r := replica{Name: fmt.Sprintf("r%d", i)}
-		r.Addr, r.stop = startReplica(t, bin, r.Name, hex.EncodeToString(key))
+		r.Addr, r.stop, r.proc = startReplicaAt(t, "", bin, r.Name, hex.EncodeToString(key), args...)
+		name, addr := r.Name, r.Addr
+		r.restart = func() func() {
+			_, stop, _ := startReplicaAt(t, addr, bin, name, hex.EncodeToString(key), args...)
+			return stop
+		}
 		c.Replicas = append(c.Replicas, r)
 		c.replicaByIP[r.Addr] = r.Name
 	}
 	startNginx(t, nginx, c)
+	// Before nginx's graceful stop (cleanups run last first): it waits for
+	// open client connections, idle keep-alive ones of the tests' clients
+	// among them.
+	t.Cleanup(func() { http.DefaultTransport.(*http.Transport).CloseIdleConnections() })
 	return c
 }
 
@@ -82,13 +103,8 @@ func needNginx(t *testing.T) string {
 	return ""
 }
 
-// examples builds examples/conformance, once per test binary.
+// examples builds the examples, each once per test binary.
 var examples = &testproc.Examples{ModuleRoot: filepath.Join("..", "..")}
-
-func buildConformance(t *testing.T) string {
-	t.Helper()
-	return examples.Bin(t, "conformance")
-}
 
 func TestMain(m *testing.M) {
 	code := m.Run()
@@ -97,19 +113,35 @@ func TestMain(m *testing.M) {
 }
 
 // startReplica starts the example with -http on a free loopback port, its
-// session ids tagged name, and the shared key; stop (or cleanup)
+// session ids tagged name (examples/conformance only: the other examples
+// have no such flag), the shared key, and args; stop (or cleanup)
 // interrupts it.
-func startReplica(t *testing.T, bin, name, key string) (addr string, stop func()) {
+func startReplica(t *testing.T, bin, name, key string, args ...string) (addr string, stop func()) {
+	t.Helper()
+	addr, stop, _ = startReplicaAt(t, "", bin, name, key, args...)
+	return addr, stop
+}
+
+// startReplicaAt is startReplica on addr ("": a free port); it also
+// returns the process.
+func startReplicaAt(t *testing.T, at, bin, name, key string, args ...string) (addr string, stop func(), proc *os.Process) {
 	t.Helper()
 	for attempt := 0; ; attempt++ {
-		addr = testproc.FreeAddr(t)
-		cmd := exec.Command(bin, "-http", addr, "-session-id-prefix", name+".")
+		addr = at
+		if addr == "" {
+			addr = testproc.FreeAddr(t)
+		}
+		cmdArgs := append([]string{"-http", addr}, args...)
+		if filepath.Base(bin) == "conformance" {
+			cmdArgs = append(cmdArgs, "-session-id-prefix", name+".")
+		}
+		cmd := exec.Command(bin, cmdArgs...)
 		cmd.Env = append(os.Environ(), "MCP_REQUEST_STATE_KEY="+key)
 		out := &testproc.Buffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if stop, err := testproc.Start(t, cmd, "replica "+name, out, syscall.SIGINT, addr); err == nil {
-			return addr, stop
-		} else if attempt == 2 || !strings.Contains(out.String(), "address already in use") {
+			return addr, stop, cmd.Process
+		} else if at != "" || attempt == 2 || !strings.Contains(out.String(), "address already in use") {
 			t.Fatalf("replica %s: %v\n%s", name, err, out)
 		}
 	}

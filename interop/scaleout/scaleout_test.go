@@ -131,7 +131,7 @@ func testModernRoundRobin(t *testing.T, c *cluster) {
 	t.Logf("test_elicitation: input_required from %s, retry completed by %s; requests per replica %v", rounds[0].Replica, rounds[1].Replica, served)
 
 	// The same retry, sent to a replica with another key, is refused.
-	stranger, _ := startReplica(t, buildConformance(t), "stranger", hex.EncodeToString([]byte("another key, 32 bytes long......")))
+	stranger, _ := startReplica(t, examples.Bin(t, "conformance"), "stranger", hex.EncodeToString([]byte("another key, 32 bytes long......")))
 	status, body := post(t, "http://"+stranger+"/mcp", rounds[1].header, rounds[1].body)
 	if status != http.StatusOK || !strings.Contains(body, "-32602") || !strings.Contains(body, "integrity check") {
 		t.Errorf("the retry sent to a replica with another key: %d %s, want a -32602 integrity error", status, body)

@@ -1,0 +1,116 @@
+package scaleout
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mcpgen/mcpgen/interop/internal/testproc"
+)
+
+// TestRedisReplicaKilled: three support replicas on Redis behind nginx's
+// round robin, under load of idempotent writes (2026-07-28, a new key
+// each); replica 2 gets SIGKILL. Only calls in flight on it fail (at most
+// one per client); each failed call, retried with its key until it
+// succeeds, has run at most once on the surviving replicas (their tickets
+// are read to count), and no call that succeeded ran again.
+func TestRedisReplicaKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes up to 40 s")
+	}
+	redis := testproc.StartRedis(t)
+	c := startClusterOf(t, 3, "support", "-redis", redis.URL)
+	const workers = 6
+	clients := make([]*mcp.ClientSession, workers)
+	for i := range clients {
+		clients[i] = connect(t, c.plain, "2026-07-28", newHopLog(c), nil)
+	}
+	reply := func(s *mcp.ClientSession, key string) error {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "reply_to_ticket",
+			Arguments: map[string]any{"id": "T-1002", "body": "kill test " + key, "idempotency_key": key}})
+		if err == nil && res.IsError {
+			b, _ := json.Marshal(res.Content)
+			err = fmt.Errorf("isError: %s", b)
+		}
+		return err
+	}
+	var (
+		mu     sync.Mutex
+		keys   []string
+		failed = map[string]string{} // key → error
+	)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w, s := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				key := fmt.Sprintf("%08x-0000-4000-8000-%012x", w+0x200, n)
+				err := reply(s, key)
+				mu.Lock()
+				keys = append(keys, key)
+				if err != nil {
+					failed[key] = err.Error()
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	time.Sleep(2 * time.Second)
+	if err := c.Replicas[1].proc.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(3 * time.Second)
+	close(stop)
+	wg.Wait()
+	t.Logf("%d calls, %d failed when replica 2 was killed", len(keys), len(failed))
+	if len(failed) > workers {
+		t.Errorf("%d calls failed, more than the %d that can be in flight on one replica: %v", len(failed), workers, failed)
+	}
+	start := time.Now()
+	for key := range failed {
+		if err := reply(clients[0], key); err != nil {
+			t.Errorf("retry of %s: %v", key, err)
+		}
+	}
+	t.Logf("retries of the failed calls took %v (a lock left by the killed replica holds for LockTTL)", time.Since(start).Round(time.Millisecond))
+
+	runs := map[string]int{}
+	for _, i := range []int{0, 2} {
+		s := direct(t, c, i, "2026-07-28", nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ticket://T-1002"})
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ticket struct{ Messages []struct{ Body string } }
+		if err := json.Unmarshal([]byte(res.Contents[0].Text), &ticket); err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range ticket.Messages {
+			if key, ok := strings.CutPrefix(m.Body, "kill test "); ok {
+				runs[key]++
+			}
+		}
+	}
+	for key, n := range runs {
+		if n > 1 {
+			t.Errorf("the call with key %s ran %d times on the surviving replicas", key, n)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package redisstore
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Events written through one replica are replayed by another.
+func TestEventsReplayedByAnotherReplica(t *testing.T) {
+	r := startRedis(t)
+	a := openStore(t, r, Config{MaxEventsPerStream: 5}).Events()
+	b := openStore(t, r, Config{MaxEventsPerStream: 5}).Events()
+	ctx := context.Background()
+	for i := 1; i <= 8; i++ {
+		if err := a.Append(ctx, "r1.sess", "3", i, fmt.Appendf(nil, `{"n":%d}`, i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a.Append(ctx, "r1.sess", "4", 1, []byte(`{"other":1}`))
+	got, err := b.After(ctx, "r1.sess", "3", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []runtime.StoredEvent{{Index: 6, Data: []byte(`{"n":6}`)}, {Index: 7, Data: []byte(`{"n":7}`)}, {Index: 8, Data: []byte(`{"n":8}`)}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("After(5) = %v, want %v", got, want)
+	}
+	// Only the last 5 are kept.
+	if got, _ := b.After(ctx, "r1.sess", "3", 0); len(got) != 5 || got[0].Index != 4 {
+		t.Errorf("After(0) = %v, want events 4 to 8", got)
+	}
+	if got, _ := b.After(ctx, "r1.sess", "9", 0); len(got) != 0 {
+		t.Errorf("an unknown stream has events: %v", got)
+	}
+	if err := b.SessionClosed(ctx, "r1.sess"); err != nil {
+		t.Fatal(err)
+	}
+	for _, stream := range []string{"3", "4"} {
+		if got, _ := a.After(ctx, "r1.sess", stream, 0); len(got) != 0 {
+			t.Errorf("stream %s of a closed session still has %v", stream, got)
+		}
+	}
+}
+
+func TestEventsRedisUnresponsive(t *testing.T) {
+	r := startRedis(t)
+	st := openStore(t, r, Config{Timeout: 200 * time.Millisecond}).Events()
+	r.pause()
+	err := st.Append(context.Background(), "s", "1", 1, []byte("{}"))
+	r.resume()
+	if err == nil {
+		t.Fatal("Append succeeded with Redis paused")
+	}
+	if err := st.Append(context.Background(), "s", "1", 1, []byte("{}")); err != nil {
+		t.Errorf("after Redis came back: %v", err)
+	}
+}

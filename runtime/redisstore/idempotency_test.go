@@ -1,0 +1,172 @@
+package redisstore
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+var refund = runtime.IdempotencyKey{Owner: "iss|alice", Tool: "refund_order", Key: "k-1", Fingerprint: "fp-1"}
+
+// Three replicas (three Stores, three connection pools) receive the same
+// call at once, ten times each: the handler runs once and all thirty get
+// its result.
+func TestIdempotencyOneRunAcrossReplicas(t *testing.T) {
+	r := startRedis(t)
+	replicas := []runtime.IdempotencyStore{
+		openStore(t, r, Config{}).Idempotency(),
+		openStore(t, r, Config{}).Idempotency(),
+		openStore(t, r, Config{}).Idempotency(),
+	}
+	var runs atomic.Int32
+	var wg sync.WaitGroup
+	results := make(chan string, 30)
+	for i := range 30 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := replicas[i%3].Do(context.Background(), refund, time.Minute, func() ([]byte, bool) {
+				n := runs.Add(1)
+				time.Sleep(200 * time.Millisecond) // the others arrive meanwhile
+				return []byte(`{"run":` + string(rune('0'+n)) + `}`), true
+			})
+			if err != nil {
+				t.Error(err)
+			}
+			results <- string(res)
+		}()
+	}
+	wg.Wait()
+	close(results)
+	if n := runs.Load(); n != 1 {
+		t.Fatalf("the call ran %d times, want once", n)
+	}
+	for res := range results {
+		if res != `{"run":1}` {
+			t.Errorf("a retry got %q, want the first result", res)
+		}
+	}
+}
+
+func TestIdempotencyConflictOwnerAndFailure(t *testing.T) {
+	r := startRedis(t)
+	st := openStore(t, r, Config{}).Idempotency()
+	ctx := context.Background()
+	keep := func(v string) func() ([]byte, bool) { return func() ([]byte, bool) { return []byte(v), true } }
+	if _, err := st.Do(ctx, refund, time.Minute, keep("a")); err != nil {
+		t.Fatal(err)
+	}
+	other := refund
+	other.Fingerprint = "fp-2"
+	if _, err := st.Do(ctx, other, time.Minute, keep("b")); !errors.Is(err, runtime.ErrIdempotencyConflict) {
+		t.Errorf("same key, other arguments: %v, want ErrIdempotencyConflict", err)
+	}
+	bob := refund
+	bob.Owner = "iss|bob"
+	if res, err := st.Do(ctx, bob, time.Minute, keep("bob's")); err != nil || string(res) != "bob's" {
+		t.Errorf("another owner's call with the same key got %q, %v; want its own run", res, err)
+	}
+	// A failed call keeps nothing: its retry runs.
+	failing := refund
+	failing.Key = "k-failing"
+	runs := 0
+	for range 2 {
+		st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { runs++; return nil, false })
+	}
+	if runs != 2 {
+		t.Errorf("a failed call's retry ran %d times in all, want 2", runs)
+	}
+	// A panic frees the key too.
+	panicking := refund
+	panicking.Key = "k-panic"
+	func() {
+		defer func() { recover() }()
+		st.Do(ctx, panicking, time.Minute, func() ([]byte, bool) { panic("handler bug") })
+	}()
+	if res, err := st.Do(ctx, panicking, time.Minute, keep("after panic")); err != nil || string(res) != "after panic" {
+		t.Errorf("after a panic: %q, %v; want a new run", res, err)
+	}
+}
+
+func TestIdempotencyResultExpires(t *testing.T) {
+	r := startRedis(t)
+	st := openStore(t, r, Config{}).Idempotency()
+	ctx := context.Background()
+	st.Do(ctx, refund, 100*time.Millisecond, func() ([]byte, bool) { return []byte("first"), true })
+	time.Sleep(200 * time.Millisecond)
+	res, err := st.Do(ctx, refund, time.Minute, func() ([]byte, bool) { return []byte("second"), true })
+	if err != nil || string(res) != "second" {
+		t.Errorf("after the TTL: %q, %v; want a new run", res, err)
+	}
+}
+
+// A replica that dies while running the call leaves its lock, which
+// expires after LockTTL; a retry then runs the call.
+func TestIdempotencyLockOfDeadReplicaExpires(t *testing.T) {
+	r := startRedis(t)
+	s := openStore(t, r, Config{LockTTL: 300 * time.Millisecond})
+	key := s.cfg.Prefix + "idem:" + entryName(refund)
+	// What a replica does before it dies in the handler: take the lock.
+	if err := claimScript.Run(context.Background(), s.client, []string{key}, refund.Fingerprint, "dead-replica", 300).Err(); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := s.Idempotency().Do(context.Background(), refund, time.Minute, func() ([]byte, bool) { return []byte("retry"), true })
+	if err != nil || string(res) != "retry" {
+		t.Fatalf("retry after a dead replica: %q, %v", res, err)
+	}
+	if waited := time.Since(start); waited < 200*time.Millisecond {
+		t.Errorf("the retry ran after %v, before the dead replica's lock expired", waited)
+	}
+}
+
+// A live replica renews its lock: a call longer than LockTTL is not run a
+// second time by a retry.
+func TestIdempotencyLongCallKeepsItsLock(t *testing.T) {
+	r := startRedis(t)
+	a := openStore(t, r, Config{LockTTL: 150 * time.Millisecond}).Idempotency()
+	b := openStore(t, r, Config{LockTTL: 150 * time.Millisecond}).Idempotency()
+	var runs atomic.Int32
+	call := func() ([]byte, bool) { runs.Add(1); time.Sleep(600 * time.Millisecond); return []byte("done"), true }
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { defer wg.Done(); a.Do(context.Background(), refund, time.Minute, call) }()
+	time.Sleep(50 * time.Millisecond)
+	res, err := b.Do(context.Background(), refund, time.Minute, call)
+	wg.Wait()
+	if err != nil || string(res) != "done" || runs.Load() != 1 {
+		t.Errorf("retry during a long call: %q, %v, %d runs; want the first result and one run", res, err, runs.Load())
+	}
+}
+
+// Redis that answers nothing: Do fails within the timeout, with an error
+// naming the store, and works again once Redis is back.
+func TestIdempotencyRedisUnresponsive(t *testing.T) {
+	r := startRedis(t)
+	st := openStore(t, r, Config{Timeout: 300 * time.Millisecond}).Idempotency()
+	r.pause()
+	start := time.Now()
+	ran := false
+	_, err := st.Do(context.Background(), refund, time.Minute, func() ([]byte, bool) { ran = true; return []byte("x"), true })
+	took := time.Since(start)
+	r.resume()
+	if err == nil || ran {
+		t.Fatalf("with Redis paused: ran=%v err=%v; want an error and no run", ran, err)
+	}
+	if !strings.Contains(err.Error(), "idempotency store") || !strings.Contains(err.Error(), "did not answer in time") {
+		t.Errorf("error %q does not name the store and the timeout", err)
+	}
+	if took > time.Second {
+		t.Errorf("Do took %v with a 300ms timeout", took)
+	}
+	res, err := st.Do(context.Background(), refund, time.Minute, func() ([]byte, bool) { return []byte("back"), true })
+	if err != nil || string(res) != "back" {
+		t.Errorf("after Redis came back: %q, %v", res, err)
+	}
+}

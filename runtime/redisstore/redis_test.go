@@ -1,0 +1,112 @@
+package redisstore
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// redisServer is a redis-server the test started on a free loopback port,
+// in a temporary directory, without persistence; the test's cleanup stops
+// it.
+type redisServer struct {
+	Addr string
+	dir  string
+	cmd  *exec.Cmd
+	t    testing.TB
+}
+
+// startRedis starts a redis-server, or skips the test when there is none
+// and MCPGEN_REQUIRE_REDIS is unset (test.sh sets it: CI fails instead).
+func startRedis(t testing.TB) *redisServer {
+	t.Helper()
+	if _, err := exec.LookPath("redis-server"); err != nil {
+		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
+			t.Fatal("redis-server not found and MCPGEN_REQUIRE_REDIS is set (apt-get install redis-server)")
+		}
+		t.Skip("redis-server not found (apt-get install redis-server); set MCPGEN_REQUIRE_REDIS=1 to fail instead")
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	r := &redisServer{Addr: addr, dir: t.TempDir(), t: t}
+	r.start()
+	t.Cleanup(r.stop)
+	return r
+}
+
+func (r *redisServer) start() {
+	r.t.Helper()
+	_, port, _ := net.SplitHostPort(r.Addr)
+	r.cmd = exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--dir", r.dir,
+		"--save", "", "--appendonly", "no", "--logfile", "redis.log")
+	if err := r.cmd.Start(); err != nil {
+		r.t.Fatal(err)
+	}
+	c := redis.NewClient(&redis.Options{Addr: r.Addr})
+	defer c.Close()
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if c.Ping(context.Background()).Err() == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(r.dir + "/redis.log")
+			r.t.Fatalf("redis-server on %s did not answer in 10 s:\n%s", r.Addr, log)
+		}
+	}
+}
+
+func (r *redisServer) stop() {
+	if r.cmd == nil {
+		return
+	}
+	r.cmd.Process.Kill()
+	r.cmd.Wait()
+	r.cmd = nil
+}
+
+// pause stops the server (SIGSTOP): it accepts connections but answers
+// nothing, like a Redis that is overloaded or cut off.
+func (r *redisServer) pause()  { r.cmd.Process.Signal(syscall.SIGSTOP) }
+func (r *redisServer) resume() { r.cmd.Process.Signal(syscall.SIGCONT) }
+
+func (r *redisServer) URL(db int) string { return "redis://" + r.Addr + "/" + strconv.Itoa(db) }
+
+// openStore opens a Store on r with cfg, closed by the test's cleanup.
+func openStore(t testing.TB, r *redisServer, cfg Config) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), r.URL(0), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestOpenErrors(t *testing.T) {
+	if _, err := Open(context.Background(), "http://x", Config{}); err == nil {
+		t.Error("Open accepted an http URL")
+	}
+	l, _ := net.Listen("tcp", "127.0.0.1:0")
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	_, err := Open(context.Background(), "redis://"+addr+"/0", Config{Timeout: 200 * time.Millisecond})
+	if err == nil {
+		t.Fatal("Open succeeded with no Redis")
+	}
+	if want := fmt.Sprintf("Redis at %s does not answer", addr); !strings.Contains(err.Error(), want) {
+		t.Errorf("error %q does not say %q", err, want)
+	}
+}
