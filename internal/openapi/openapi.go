@@ -11,12 +11,15 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"runtime"
 	"slices"
 	"strings"
 
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel"
+	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+	"github.com/pb33f/libopenapi/orderedmap"
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
@@ -47,7 +50,29 @@ type Result struct {
 	Tools map[string]string
 	// Operations is the number of operations in the description.
 	Operations int
-	Notes      []string
+	// Tags counts the imported tools per tag, in order of appearance.
+	Tags  []TagCount
+	Notes []string
+}
+
+// TagCount is how many tools came from operations with one tag.
+type TagCount struct {
+	Tag   string
+	Count int
+}
+
+func (r *Result) countTags(tags []string) {
+	if len(tags) == 0 {
+		tags = []string{"(untagged)"}
+	}
+	for _, t := range tags {
+		i := slices.IndexFunc(r.Tags, func(tc TagCount) bool { return tc.Tag == t })
+		if i < 0 {
+			r.Tags = append(r.Tags, TagCount{Tag: t})
+			i = len(r.Tags) - 1
+		}
+		r.Tags[i].Count++
+	}
 }
 
 type notes struct{ list []string }
@@ -145,6 +170,7 @@ func (im *importer) run() ([]byte, error) {
 					im.notes.add("%s: tool name %q is longer than %d characters; named %q", o, name, maxToolName, got)
 				}
 				im.res.Tools[got] = o.String()
+				im.res.countTags(op.Tags)
 				tools.set(got, im.tool(o, got, x))
 			}
 		}
@@ -153,7 +179,12 @@ func (im *importer) run() ([]byte, error) {
 		return nil, fmt.Errorf("no operation selected (the description has %d)", im.res.Operations)
 	}
 	types := im.types(tools)
-	return im.write(types, tools)
+	info := im.doc.Info
+	// The parsed description is most of the memory (GitHub's: ~380 MB);
+	// let it go before the spec is encoded, so the two never add up.
+	im.doc = nil
+	runtime.GC()
+	return im.write(info, types, tools)
 }
 
 // toolName is the operationId in snake_case, else method and path words
@@ -252,10 +283,15 @@ func (im *importer) nameTypes() {
 		return
 	}
 	names := newNameSet(1 << 10)
+	inline := inlineTypeNames(im.doc.Components.Schemas)
 	for name := range im.doc.Components.Schemas.KeysFromOldest() {
 		t := naming.Exported(name)
 		if t == "" || !(t[0] >= 'A' && t[0] <= 'Z') {
 			t = "T" + t
+		}
+		if owner, ok := inline[t]; ok {
+			im.notes.add("components.schemas.%s: %s is the Go name of an inline schema of %s; named %sType", name, t, owner, t)
+			t += "Type"
 		}
 		got, renamed := names.take(t)
 		if renamed {
@@ -264,6 +300,28 @@ func (im *importer) nameTypes() {
 		}
 		im.conv.typeNames[name] = got
 	}
+}
+
+// inlineTypeNames are the Go names gen gives the inline enums and objects
+// of the components' properties (Owner + Property), mapped to their owner:
+// a component of that name would collide with them.
+func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy]) map[string]string {
+	out := map[string]string{}
+	for name, sp := range schemas.FromOldest() {
+		s := sp.Schema()
+		if s == nil || s.Properties == nil {
+			continue
+		}
+		for prop, p := range s.Properties.FromOldest() {
+			if p.IsReference() {
+				continue
+			}
+			if ps := p.Schema(); ps != nil && (len(ps.Enum) > 0 || (ps.Properties != nil && ps.Properties.Len() > 0)) {
+				out[naming.Exported(name)+naming.Exported(prop)] = name
+			}
+		}
+	}
+	return out
 }
 
 // tool converts one operation.

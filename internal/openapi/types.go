@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
 	"gopkg.in/yaml.v3"
@@ -54,6 +55,7 @@ func (im *importer) types(tools ymap) ymap {
 		converted[t] = m
 		queue = refsIn(m.n, queue)
 	}
+	nullableTypes(converted, tools)
 	breakCycles(converted, &im.notes)
 	types := newMap()
 	for comp := range im.doc.Components.Schemas.KeysFromOldest() {
@@ -63,6 +65,33 @@ func (im *importer) types(tools ymap) ymap {
 		}
 	}
 	return types
+}
+
+// nullableTypes moves nullable from a named type (3.0's nullable-simple-user)
+// to every reference to it, where the spec wants it.
+func nullableTypes(types map[string]ymap, tools ymap) {
+	nullable := map[string]bool{}
+	for t, m := range types {
+		if n := m.get("nullable"); n != nil {
+			m.del("nullable")
+			nullable[t] = n.Value == "true"
+		}
+	}
+	var mark func(n *yaml.Node)
+	mark = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			if r := (ymap{n}).get("$ref"); r != nil && nullable[r.Value] {
+				ymap{n}.set("nullable", boolean(true))
+			}
+		}
+		for _, c := range n.Content {
+			mark(c)
+		}
+	}
+	for _, m := range types {
+		mark(m.n)
+	}
+	mark(tools.n)
 }
 
 // refsIn appends the type names n refers to.
@@ -146,8 +175,7 @@ func breakCycles(types map[string]ymap, n *notes) {
 }
 
 // write assembles the spec.
-func (im *importer) write(types, tools ymap) ([]byte, error) {
-	info := im.doc.Info
+func (im *importer) write(info *base.Info, types, tools ymap) ([]byte, error) {
 	title, version := "api", "0.0.0"
 	if info != nil {
 		if info.Title != "" {
