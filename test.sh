@@ -20,6 +20,9 @@ for specfile in examples/*/mcpgen.yaml bench/mcpgen.yaml; do
   "${TMPDIR:-/tmp}/mcpgen-check" check -f "$specfile"
 done
 
+echo "== real OpenAPI descriptions for the importer's tests (internal/openapi/testdata/npm, pinned by its package-lock.json)"
+./internal/openapi/testdata/npm/setup.sh
+
 echo "== go test -race (main module)"
 go test -race -count=1 ./...
 

@@ -92,8 +92,3 @@ func TestCircular(t *testing.T) {
 	}
 }
 
-func TestGitHubScratch(t *testing.T) {
-	res, s := importChecked(t, "/work/scratch/openapi-measure/data/octokit/package/generated/api.github.com.json", Options{})
-	t.Logf("%d tools of %d operations, %d types, %d notes", len(s.Tools), res.Operations, len(s.Types), len(res.Notes))
-	os.WriteFile("/tmp/github.yaml", res.YAML, 0o644)
-}

@@ -290,7 +290,7 @@ func (im *importer) nameTypes() {
 			t = "T" + t
 		}
 		if owner, ok := inline[t]; ok {
-			im.notes.add("components.schemas.%s: %s is the Go name of an inline schema of %s; named %sType", name, t, owner, t)
+			im.notes.add("components.schemas.%s: %s is a Go name gen makes for %s; named %sType", name, t, owner, t)
 			t += "Type"
 		}
 		got, renamed := names.take(t)
@@ -302,14 +302,25 @@ func (im *importer) nameTypes() {
 	}
 }
 
-// inlineTypeNames are the Go names gen gives the inline enums and objects
-// of the components' properties (Owner + Property), mapped to their owner:
-// a component of that name would collide with them.
+// inlineTypeNames are the Go names gen makes from the components' own
+// names: the types of inline enums and objects of their properties (Owner +
+// Property) and the constants of enums (Type + Value), mapped to the
+// component they come from. A component of such a name would collide.
 func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy]) map[string]string {
 	out := map[string]string{}
+	constants := func(prefix string, s *base.Schema, owner string) {
+		for _, v := range s.Enum {
+			out[prefix+naming.Exported(v.Value)] = owner
+		}
+	}
 	for name, sp := range schemas.FromOldest() {
 		s := sp.Schema()
-		if s == nil || s.Properties == nil {
+		if s == nil {
+			continue
+		}
+		owner := naming.Exported(name)
+		constants(owner, s, name)
+		if s.Properties == nil {
 			continue
 		}
 		for prop, p := range s.Properties.FromOldest() {
@@ -317,7 +328,8 @@ func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy]) map[str
 				continue
 			}
 			if ps := p.Schema(); ps != nil && (len(ps.Enum) > 0 || (ps.Properties != nil && ps.Properties.Len() > 0)) {
-				out[naming.Exported(name)+naming.Exported(prop)] = name
+				out[owner+naming.Exported(prop)] = name
+				constants(owner+naming.Exported(prop), ps, name)
 			}
 		}
 	}
