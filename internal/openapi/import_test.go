@@ -91,4 +91,3 @@ func TestCircular(t *testing.T) {
 		})
 	}
 }
-

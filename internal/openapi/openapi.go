@@ -53,6 +53,10 @@ type Result struct {
 	// Tags counts the imported tools per tag, in order of appearance.
 	Tags  []TagCount
 	Notes []string
+	// Changes is what a re-import found changed upstream and kept of the
+	// person's curation (Reimport only).
+	Changes []string
+	lock    *Lock
 }
 
 // TagCount is how many tools came from operations with one tag.
@@ -172,6 +176,9 @@ func (im *importer) run() ([]byte, error) {
 				im.res.Tools[got] = o.String()
 				im.res.countTags(op.Tags)
 				tools.set(got, im.tool(o, got, x))
+				// The operation stays with the tool when a person renames it
+				// (see Reimport).
+				tools.n.Content[len(tools.n.Content)-2].HeadComment = provenance + o.String()
 			}
 		}
 	}

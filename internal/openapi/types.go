@@ -221,5 +221,8 @@ func (im *importer) write(info *base.Info, types, tools ymap) ([]byte, error) {
 	if err := enc.Encode(doc); err != nil {
 		return nil, err
 	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
 	return []byte(b.String()), nil
 }
