@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/lint"
@@ -32,7 +34,7 @@ describes its tool.
 
 Flags (each selection flag may be repeated or take a comma-separated list):
   -o FILE                  the spec to write (default mcpgen.yaml; - for standard output)
-  -force                   overwrite FILE if it exists
+  -force                   overwrite FILE if it exists, instead of re-importing
   -tag T                   operations with tag T
   -path GLOB               operations on matching paths (* is any run of characters: /repos/*/issues*)
   -operation ID            the operation with this operationId (or tool name)
@@ -42,6 +44,15 @@ Flags (each selection flag may be repeated or take a comma-separated list):
   -unions                  write oneOf/anyOf, const and type lists as JSON Schema
                            keywords instead of type: any (needs a spec grammar
                            with unions)
+
+Re-import: beside FILE the import writes FILE's name with .openapi-lock.json
+(what it imported). When FILE exists, importing again (a newer description)
+keeps what a person changed since: renamed tools (the comment "# openapi:
+METHOD /path" above each tool says where it came from; keep it), edited
+titles, descriptions and annotations, keys added to a tool, removed tools,
+and tools and types added by hand; inputs, outputs and the imported types
+follow the description. It prints what changed upstream and what it kept;
+then 'mcpgen diff' shows the wire impact.
 
 Without a selection every operation is imported; when that is more than
 lint's maxTools (20), it prints the context budget and the tags to select.
@@ -103,20 +114,35 @@ func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var lock *openapi.Lock
+	lockPath := lockFile(*out)
 	if *out != "-" && !*force && isFile(*out) {
-		return usageError{fmt.Sprintf("%s exists; pass -force to overwrite it, or -o another file", *out)}
+		if lock, err = readLock(lockPath); err != nil {
+			return usageError{fmt.Sprintf("%s exists but %s, which a re-import needs, cannot be read (%v); pass -force to overwrite the spec, or -o another file", *out, lockPath, err)}
+		}
 	}
-	res, err := openapi.Import(data, opts)
+	var res *openapi.Result
+	if lock != nil {
+		var curated []byte
+		if curated, err = os.ReadFile(*out); err == nil {
+			res, err = openapi.Reimport(curated, lock, data, opts)
+		}
+	} else {
+		res, err = openapi.Import(data, opts)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", rest[0], err)
 	}
 	for _, n := range res.Notes {
 		fmt.Fprintf(stderr, "note: %s\n", n)
 	}
+	for _, c := range res.Changes {
+		fmt.Fprintf(stdout, "%s\n", c)
+	}
 	if *out == "-" {
 		_, err = stdout.Write(res.YAML)
 	} else {
-		err = os.WriteFile(*out, res.YAML, 0o644)
+		err = writeSpecAndLock(*out, lockPath, res)
 	}
 	if err != nil {
 		return err
@@ -128,6 +154,39 @@ func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	fmt.Fprintln(stderr)
 	budgetWarning(res, stderr)
 	return nil
+}
+
+// lockFile is where an import records what it wrote (mcpgen.yaml →
+// mcpgen.openapi-lock.json), for the next re-import.
+func lockFile(spec string) string {
+	return strings.TrimSuffix(spec, filepath.Ext(spec)) + ".openapi-lock.json"
+}
+
+func readLock(path string) (*openapi.Lock, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var l openapi.Lock
+	if err := json.Unmarshal(data, &l); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &l, nil
+}
+
+func writeSpecAndLock(spec, lockPath string, res *openapi.Result) error {
+	lock, err := res.Lock()
+	if err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(lock, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(spec, res.YAML, 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(lockPath, append(data, '\n'), 0o644)
 }
 
 // budgetWarning prints lint's context budget when the import has more tools
