@@ -8,7 +8,6 @@ package openapi
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"net/http"
 	"runtime"
@@ -119,11 +118,12 @@ func Import(data []byte, opts Options) (*Result, error) {
 	return im.res, nil
 }
 
+// unwrap lists the errors of a joined error, or err alone.
 func unwrap(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
 		return j.Unwrap()
 	}
-	return []error{errors.Unwrap(err)}[:0:0]
+	return []error{err}
 }
 
 type importer struct {
