@@ -38,15 +38,15 @@ func realPath(t testing.TB, rel string) string {
 // TestRealDescriptions imports every operation of large public
 // descriptions: each imports without error, every tool name is unique and
 // at most 64 characters, and the spec loads and generates without a
-// finding (what mcpgen check asks). Their time and memory are
-// BenchmarkImport's.
+// finding (what mcpgen check asks; under -race, only loads: see
+// raceEnabled). Their time and memory are BenchmarkImport's.
 func TestRealDescriptions(t *testing.T) {
 	if testing.Short() {
 		t.Skip("imports descriptions of megabytes; not in -short")
 	}
 	for _, d := range realDescriptions {
 		t.Run(d.name, func(t *testing.T) {
-			res, s := importChecked(t, realPath(t, d.path), Options{})
+			res, s := importCheckedGen(t, realPath(t, d.path), Options{}, !raceEnabled)
 			if len(s.Tools) != res.Operations {
 				t.Errorf("%d tools of %d operations", len(s.Tools), res.Operations)
 			}
