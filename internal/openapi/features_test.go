@@ -42,7 +42,7 @@ func toolNames(doc map[string]any) []string {
 func TestToolNames(t *testing.T) {
 	res, doc := importFeatures(t, Options{})
 	names := toolNames(doc)
-	want := []string{"get_item", "list_items", "list_items_2", "reindex_everything_in_the_whole_catalogue_including_arc_7f627f65",
+	want := []string{"get_item", "list_items", "list_items_2", "ping_legacy", "reindex_everything_in_the_whole_catalogue_including_arc_7f627f65",
 		"reindex_everything_in_the_whole_catalogue_including_arc_d75a862b", "remove_item", "replace_item"}
 	if !slices.Equal(names, want) {
 		t.Errorf("tools %q, want %q", names, want)
@@ -54,6 +54,7 @@ func TestToolNames(t *testing.T) {
 	}
 	// Every renaming is a note, saying which operation and why.
 	for _, want := range []string{`GET /list-items: tool name "list_items" is taken; named "list_items_2"`,
+		`GET /ping: x-mcp name "Ping (legacy)" is not a tool name (letters, digits, _ . -); named "ping_legacy"`,
 		`POST /admin/reindex: tool name "reindex_everything_in_the_whole_catalogue_including_archived_items_and_their_history" is longer than 64 characters`} {
 		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
 			t.Errorf("no note %q in\n%s", want, strings.Join(res.Notes, "\n"))
@@ -137,7 +138,7 @@ func TestSelection(t *testing.T) {
 		{Options{Tags: []string{"legacy"}}, []string{"list_items"}},
 		{Options{Paths: []string{"/items*"}, ExcludeOperations: []string{"replaceItem"}}, []string{"get_item", "list_items", "remove_item"}},
 		{Options{Operations: []string{"get_item", "listItems"}}, []string{"get_item", "list_items"}},
-		{Options{ExcludeTags: []string{"items", "admin"}}, []string{"list_items"}},
+		{Options{ExcludeTags: []string{"items", "admin"}}, []string{"list_items", "ping_legacy"}},
 		{Options{Tags: []string{"admin"}, ExcludePaths: []string{"*fast"}}, []string{"reindex_everything_in_the_whole_catalogue_including_arc_d75a862b"}},
 	} {
 		_, doc := importFeatures(t, c.opts)

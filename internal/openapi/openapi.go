@@ -10,6 +10,7 @@ import (
 	"bytes"
 	"fmt"
 	"net/http"
+	"regexp"
 	"runtime"
 	"slices"
 	"strings"
@@ -162,6 +163,10 @@ func (im *importer) run() ([]byte, error) {
 					continue
 				}
 				name := x.name
+				if name != "" && !toolNameRE.MatchString(name) {
+					im.notes.add("%s: x-mcp name %q is not a tool name (letters, digits, _ . -); named %q", o, name, snake(name))
+					name = snake(name)
+				}
 				if name == "" {
 					name = toolName(o)
 				}
@@ -193,6 +198,9 @@ func (im *importer) run() ([]byte, error) {
 	runtime.GC()
 	return im.write(info, types, tools)
 }
+
+// toolNameRE is MCP's (and the spec's) tool name, length aside.
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 // toolName is the operationId in snake_case, else method and path words
 // (get_pets_pet_id).
