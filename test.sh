@@ -56,6 +56,10 @@ done
 ./interop/scaleout/setup.sh
 export MCPGEN_REQUIRE_REDIS=1
 
+# Real OpenAPI descriptions for the importer's tests (internal/openapi/testdata/npm,
+# pinned by its package-lock.json).
+./internal/openapi/testdata/npm/setup.sh
+
 stage test "go test -race (main module)"
 go test -race -count=1 ./...
 

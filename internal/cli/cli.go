@@ -41,6 +41,8 @@ Usage:
   mcpgen check    [-f spec] [-o dir]   exit 100 with a diff when they are stale
   mcpgen init     [dir] [-module m] [-name n] [-replace clone]
                                        scaffold a ready-to-run server (see init -h)
+  mcpgen import   openapi [flags] FILE|-
+                                       write a spec from an OpenAPI 3 description (see import -h)
   mcpgen docs     [-f spec] [-o file]  write a Markdown reference of the server
   mcpgen schema                        print the JSON Schema of the spec format
   mcpgen lint     [-f spec] [flags]    lint the spec, estimate its context cost (see lint -h)
@@ -72,6 +74,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runGenerate(rest, stdout, stderr, true)
 	case "init":
 		err = runInit(rest, stdout, stderr)
+	case "import":
+		err = runImport(rest, stdin, stdout, stderr)
 	case "docs":
 		err = runDocs(rest, stdout, stderr)
 	case "schema":

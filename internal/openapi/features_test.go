@@ -1,0 +1,188 @@
+package openapi
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+func importFeatures(t *testing.T, opts Options) (*Result, map[string]any) {
+	t.Helper()
+	res, _ := importChecked(t, "testdata/features-3.1.yaml", opts)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return res, doc
+}
+
+func dig(v any, path ...string) any {
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+func toolNames(doc map[string]any) []string {
+	var out []string
+	for name := range doc["tools"].(map[string]any) {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestToolNames(t *testing.T) {
+	res, doc := importFeatures(t, Options{})
+	names := toolNames(doc)
+	want := []string{"get_item", "list_items", "list_items_2", "ping_legacy", "reindex_everything_in_the_whole_catalogue_including_arc_7f627f65",
+		"reindex_everything_in_the_whole_catalogue_including_arc_d75a862b", "remove_item", "replace_item"}
+	if !slices.Equal(names, want) {
+		t.Errorf("tools %q, want %q", names, want)
+	}
+	for _, n := range names {
+		if len(n) > maxToolName {
+			t.Errorf("%q is longer than %d", n, maxToolName)
+		}
+	}
+	// Every renaming is a note, saying which operation and why.
+	for _, want := range []string{`GET /list-items: tool name "list_items" is taken; named "list_items_2"`,
+		`GET /ping: x-mcp name "Ping (legacy)" is not a tool name (letters, digits, _ . -); named "ping_legacy"`,
+		`POST /admin/reindex: tool name "reindex_everything_in_the_whole_catalogue_including_archived_items_and_their_history" is longer than 64 characters`} {
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, want) }) {
+			t.Errorf("no note %q in\n%s", want, strings.Join(res.Notes, "\n"))
+		}
+	}
+	if res.Tools["remove_item"] != "DELETE /items/{id}" {
+		t.Errorf("remove_item comes from %q", res.Tools["remove_item"])
+	}
+}
+
+func TestShortenIsStable(t *testing.T) {
+	long := strings.Repeat("a", 70)
+	if a, b := shorten(long, 64), shorten(long, 64); a != b || len(a) != 64 {
+		t.Errorf("shorten: %q, %q", a, b)
+	}
+	if shorten(long+"x", 64) == shorten(long+"y", 64) {
+		t.Error("two long names that differ at the end got one name")
+	}
+	if s := shorten("short", 64); s != "short" {
+		t.Errorf("shorten(short) = %q", s)
+	}
+}
+
+func TestToolShape(t *testing.T) {
+	_, doc := importFeatures(t, Options{})
+	get := dig(doc, "tools", "get_item").(map[string]any)
+	if get["title"] != "Get an item" || dig(get, "annotations", "readOnlyHint") != true {
+		t.Errorf("get_item: %v", get)
+	}
+	// Path (from the path item), header and cookie parameters are inputs.
+	for _, p := range []string{"id", "X-Trace", "session"} {
+		if dig(get, "input", "properties", p) == nil {
+			t.Errorf("get_item lacks input %q: %v", p, dig(get, "input"))
+		}
+	}
+	if dig(get, "output", "$ref") != "Item" {
+		t.Errorf("get_item output: %v", get["output"])
+	}
+	// The body's id clashes with the path's id and is renamed, visibly.
+	put := dig(doc, "tools", "replace_item").(map[string]any)
+	if dig(put, "input", "properties", "body_id") == nil || dig(put, "annotations", "idempotentHint") != true {
+		t.Errorf("replace_item: %v", put)
+	}
+	if req := dig(put, "input", "required"); !slices.Equal(toStrings(req), []string{"id", "body_id", "name"}) {
+		t.Errorf("replace_item required %v", req)
+	}
+	del := dig(doc, "tools", "remove_item").(map[string]any)
+	if del["description"] != "Remove an item for good." || dig(del, "annotations", "destructiveHint") != true {
+		t.Errorf("remove_item (x-mcp name and description): %v", del)
+	}
+	// A 3.1 type list with null is a nullable value; the default is kept.
+	limit := dig(doc, "tools", "list_items", "input", "properties", "limit").(map[string]any)
+	if limit["type"] != "integer" || limit["nullable"] != true || limit["default"] != 20 {
+		t.Errorf("limit: %v", limit)
+	}
+	// allOf merged into one object.
+	item := dig(doc, "types", "Item").(map[string]any)
+	if !slices.Equal(toStrings(item["required"]), []string{"id", "name"}) || dig(item, "properties", "kind", "$ref") != "Kind" {
+		t.Errorf("Item: %v", item)
+	}
+	if _, ok := dig(doc, "tools").(map[string]any)["admin_secret"]; ok {
+		t.Error("x-mcp: false did not leave admin_secret out")
+	}
+}
+
+func toStrings(v any) []string {
+	var out []string
+	if l, ok := v.([]any); ok {
+		for _, s := range l {
+			out = append(out, s.(string))
+		}
+	}
+	return out
+}
+
+func TestSelection(t *testing.T) {
+	for _, c := range []struct {
+		opts Options
+		want []string
+	}{
+		{Options{Tags: []string{"legacy"}}, []string{"list_items"}},
+		{Options{Paths: []string{"/items*"}, ExcludeOperations: []string{"replaceItem"}}, []string{"get_item", "list_items", "remove_item"}},
+		{Options{Operations: []string{"get_item", "listItems"}}, []string{"get_item", "list_items"}},
+		{Options{ExcludeTags: []string{"items", "admin"}}, []string{"list_items", "ping_legacy"}},
+		{Options{Tags: []string{"admin"}, ExcludePaths: []string{"*fast"}}, []string{"reindex_everything_in_the_whole_catalogue_including_arc_d75a862b"}},
+	} {
+		_, doc := importFeatures(t, c.opts)
+		if got := toolNames(doc); !slices.Equal(got, c.want) {
+			t.Errorf("%+v: tools %q, want %q", c.opts, got, c.want)
+		}
+	}
+	data, _ := os.ReadFile("testdata/features-3.1.yaml")
+	if _, err := Import(data, Options{Tags: []string{"nothing"}}); err == nil || !strings.Contains(err.Error(), "no operation selected") {
+		t.Errorf("an empty selection: %v", err)
+	}
+}
+
+// TestUnions: without Unions, oneOf is `type: any` naming the alternatives
+// (today's spec grammar); with it, the JSON Schema keywords of issue 14.
+// Once issue 14 lands, the Unions import should load too: importChecked.
+func TestUnions(t *testing.T) {
+	_, doc := importFeatures(t, Options{})
+	shape := dig(doc, "types", "Item", "properties", "shape").(map[string]any)
+	if shape["type"] != "any" || !strings.Contains(shape["description"].(string), "One of: Circle, Square.") {
+		t.Errorf("shape without unions: %v", shape)
+	}
+	data, _ := os.ReadFile("testdata/features-3.1.yaml")
+	res, err := Import(data, Options{Unions: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"oneOf:\n", "- {$ref: Circle}", "label: {const: fixed}", "\n  Square:"} {
+		if !strings.Contains(string(res.YAML), want) {
+			t.Errorf("with unions, no %q in\n%s", want, res.YAML)
+		}
+	}
+}
+
+func TestSwaggerIsRefused(t *testing.T) {
+	_, err := Import([]byte(`{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}}`), Options{})
+	if err == nil || !strings.Contains(err.Error(), "Swagger 2.0") || !strings.Contains(err.Error(), "convert it first") {
+		t.Errorf("Swagger 2.0: %v", err)
+	}
+}
+
+func TestBrokenDescription(t *testing.T) {
+	_, err := Import([]byte("openapi: 3.0.0\ninfo: [\n"), Options{})
+	if err == nil {
+		t.Error("a broken description imported")
+	}
+}

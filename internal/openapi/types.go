@@ -1,0 +1,228 @@
+package openapi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pb33f/libopenapi/datamodel/high/base"
+	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+	"github.com/pb33f/libopenapi/orderedmap"
+	"gopkg.in/yaml.v3"
+)
+
+// jsonMedia picks application/json, else another JSON media type
+// (application/vnd.github+json, application/problem+json).
+func jsonMedia(content *orderedmap.Map[string, *v3.MediaType]) *v3.MediaType {
+	if m := content.GetOrZero("application/json"); m != nil {
+		return m
+	}
+	for mt, m := range content.FromOldest() {
+		base, _, _ := strings.Cut(mt, ";")
+		if strings.HasSuffix(base, "+json") || base == "application/json" || base == "*/*" {
+			return m
+		}
+	}
+	return nil
+}
+
+func keys[V any](m *orderedmap.Map[string, V]) []string {
+	var out []string
+	for k := range m.KeysFromOldest() {
+		out = append(out, k)
+	}
+	return out
+}
+
+// types converts the component schemas the tools reach (and those they
+// reach), in the description's order.
+func (im *importer) types(tools ymap) ymap {
+	byName := map[string]string{} // type name → component name
+	for comp, t := range im.conv.typeNames {
+		byName[t] = comp
+	}
+	converted := map[string]ymap{}
+	queue := refsIn(tools.n, nil)
+	for len(queue) > 0 {
+		t := queue[0]
+		queue = queue[1:]
+		if _, done := converted[t]; done {
+			continue
+		}
+		comp := byName[t]
+		sp := im.doc.Components.Schemas.GetOrZero(comp)
+		m := im.conv.inline(sp, "components.schemas."+comp, 0)
+		converted[t] = m
+		queue = refsIn(m.n, queue)
+	}
+	nullableTypes(converted, tools)
+	breakCycles(converted, &im.notes)
+	types := newMap()
+	for comp := range im.doc.Components.Schemas.KeysFromOldest() {
+		t := im.conv.typeNames[comp]
+		if m, ok := converted[t]; ok {
+			types.set(t, m.n)
+		}
+	}
+	return types
+}
+
+// nullableTypes moves nullable from a named type (3.0's nullable-simple-user)
+// to every reference to it, where the spec wants it.
+func nullableTypes(types map[string]ymap, tools ymap) {
+	nullable := map[string]bool{}
+	for t, m := range types {
+		if n := m.get("nullable"); n != nil {
+			m.del("nullable")
+			nullable[t] = n.Value == "true"
+		}
+	}
+	var mark func(n *yaml.Node)
+	mark = func(n *yaml.Node) {
+		if n.Kind == yaml.MappingNode {
+			if r := (ymap{n}).get("$ref"); r != nil && nullable[r.Value] {
+				ymap{n}.set("nullable", boolean(true))
+			}
+		}
+		for _, c := range n.Content {
+			mark(c)
+		}
+	}
+	for _, m := range types {
+		mark(m.n)
+	}
+	mark(tools.n)
+}
+
+// refsIn appends the type names n refers to.
+func refsIn(n *yaml.Node, out []string) []string {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == "$ref" && n.Content[i+1].Kind == yaml.ScalarNode {
+				out = append(out, n.Content[i+1].Value)
+			}
+		}
+	}
+	for _, c := range n.Content {
+		out = refsIn(c, out)
+	}
+	return out
+}
+
+// byValueRefs are the $ref mappings of a type held by value: not under an
+// array's items, a map's values, or a nullable schema. Go can hold a
+// recursive type only through those (the spec's rule, see spec/cycles.go).
+func byValueRefs(m *yaml.Node, out []*yaml.Node) []*yaml.Node {
+	if m.Kind != yaml.MappingNode {
+		return out
+	}
+	mm := ymap{m}
+	if n := mm.get("nullable"); n != nil && n.Value == "true" {
+		return out
+	}
+	if mm.get("$ref") != nil {
+		return append(out, m)
+	}
+	if t := mm.get("type"); t != nil && (t.Value == "array" || (t.Value == "object" && mm.get("properties") == nil)) {
+		return out
+	}
+	if props := mm.get("properties"); props != nil {
+		for i := 1; i < len(props.Content); i += 2 {
+			out = byValueRefs(props.Content[i], out)
+		}
+	}
+	return out
+}
+
+// breakCycles makes each $ref that closes a loop of types held by value
+// nullable (a pointer in Go): a circular description stays circular, as a
+// recursive type, instead of being an error or an endless expansion.
+func breakCycles(types map[string]ymap, n *notes) {
+	names := make([]string, 0, len(types))
+	for t := range types {
+		names = append(names, t)
+	}
+	slices.Sort(names)
+	const (
+		unvisited = iota
+		onPath
+		done
+	)
+	state := map[string]int{}
+	var visit func(t string)
+	visit = func(t string) {
+		state[t] = onPath
+		m, ok := types[t]
+		if ok {
+			for _, ref := range byValueRefs(m.n, nil) {
+				to := ymap{ref}.get("$ref").Value
+				switch state[to] {
+				case onPath:
+					ymap{ref}.set("nullable", boolean(true))
+					n.add("types.%s: holds %s, which holds it back; the reference is nullable (a pointer in Go)", t, to)
+				case unvisited:
+					visit(to)
+				}
+			}
+		}
+		state[t] = done
+	}
+	for _, t := range names {
+		if state[t] == unvisited {
+			visit(t)
+		}
+	}
+}
+
+// write assembles the spec.
+func (im *importer) write(info *base.Info, types, tools ymap) ([]byte, error) {
+	title, version := "api", "0.0.0"
+	if info != nil {
+		if info.Title != "" {
+			title = info.Title
+		}
+		if info.Version != "" {
+			version = info.Version
+		}
+	}
+	name := im.opts.ServerName
+	if name == "" {
+		name = strings.ReplaceAll(snake(title), "_", "-")
+	}
+	pkg := im.opts.Package
+	if pkg == "" {
+		pkg = strings.ReplaceAll(snake(title), "_", "") + "mcp"
+		if pkg[0] >= '0' && pkg[0] <= '9' {
+			pkg = "api" + pkg
+		}
+	}
+	root := newMap()
+	root.set("mcpgen", scalar("!!int", "1"))
+	server := newMap()
+	server.set("name", str(name))
+	server.set("title", str(title))
+	server.set("version", str(version))
+	if info != nil && strings.TrimSpace(info.Description) != "" {
+		server.set("description", str(strings.TrimSpace(info.Description)))
+	}
+	root.set("server", server.n)
+	goSec := newMap()
+	goSec.set("package", str(pkg))
+	root.set("go", goSec.n)
+	if types.len() > 0 {
+		root.set("types", types.n)
+	}
+	root.set("tools", tools.n)
+	root.n.HeadComment = fmt.Sprintf("Imported from the OpenAPI description %q %s by mcpgen import openapi.\nReview it: rename tools, edit descriptions, remove what the model does not need.", title, version)
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.n}}
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
