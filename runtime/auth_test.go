@@ -19,8 +19,9 @@ import (
 // WithAuthorization, tokens signed by the test keys, requests as an MCP
 // client sends them.
 
-// authServer is a server with two tools: whoami (no scope of its own)
-// answers with the identity it sees; refund needs orders:write.
+// authServer is a server with three tools: whoami (no scope of its own)
+// answers with the identity it sees; refund needs orders:write; transfer
+// needs orders:write and payments:write (every scope, not just the first).
 func authServer(opts ...runtime.Option) *runtime.Server {
 	srv := runtime.NewServer(runtime.Implementation{Name: "orders", Title: "Orders desk", Version: "1"}, opts...)
 	whoami := func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
@@ -34,6 +35,10 @@ func authServer(opts ...runtime.Option) *runtime.Server {
 	srv.AddTool(runtime.Tool{Name: "refund", Description: "Refund.", Scopes: []string{"orders:write"},
 		Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
 			return runtime.TextResult("refunded"), nil
+		}})
+	srv.AddTool(runtime.Tool{Name: "transfer", Description: "Transfer.", Scopes: []string{"orders:write", "payments:write"},
+		Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+			return runtime.TextResult("transferred"), nil
 		}})
 	return srv
 }
@@ -192,6 +197,17 @@ func TestAuthSession(t *testing.T) {
 	if got := toolText(t, p, `{"name":"refund"}`, stepped); got != "refunded" {
 		t.Errorf("refund after step-up: %q", got)
 	}
+	// transfer needs two scopes: holding the first is not enough, and the
+	// challenge names both.
+	resp, _ = p.call("tools/call", `{"name":"transfer"}`, stepped...)
+	status, www, msg = challenge(t, resp)
+	if status != 403 || !strings.Contains(www, `scope="mcp:access orders:write payments:write"`) || !strings.Contains(msg, "payments:write") {
+		t.Errorf("transfer with orders:write only: %d %q %q", status, www, msg)
+	}
+	both := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "mcp:access orders:write payments:write")))
+	if got := toolText(t, p, `{"name":"transfer"}`, both); got != "transferred" {
+		t.Errorf("transfer with both scopes: %q", got)
+	}
 	// tools/list shows every tool, whatever the token's scopes.
 	resp, _ = p.call("tools/list", `{}`, alice...)
 	if msgs := readAll(t, resp); len(msgs) != 1 || !strings.Contains(msgs[0].Data, `"refund"`) {
@@ -303,7 +319,7 @@ func TestAuthMetadata(t *testing.T) {
 			t.Errorf("%s: %d %v", path, resp.StatusCode, resp.Header)
 		}
 		jsonEqual(t, `{"resource":"https://mcp.test/mcp","authorization_servers":["https://auth.test"],`+
-			`"scopes_supported":["mcp:access","orders:write"],"bearer_methods_supported":["header"],"resource_name":"Orders desk"}`, b)
+			`"scopes_supported":["mcp:access","orders:write","payments:write"],"bearer_methods_supported":["header"],"resource_name":"Orders desk"}`, b)
 	}
 	cfg := authConfig(t)
 	if got := cfg.MetadataURL(); got != "https://mcp.test/.well-known/oauth-protected-resource/mcp" {
