@@ -22,15 +22,20 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// APIV2GetUser serves tool "api.v2.get-user" (mcpgen.yaml:9).
+	// APIV2GetUser serves tool "api.v2.get-user" (mcpgen.yaml:12).
 	//
 	// Dots and dashes in a tool name.
 	APIV2GetUser(ctx context.Context, in *APIV2GetUserInput) (*APIV2GetUserOutput, error)
 
-	// GetUserURL serves tool "get_user_url" (mcpgen.yaml:22).
+	// GetUserURL serves tool "get_user_url" (mcpgen.yaml:25).
 	//
 	// Initialisms at the end.
 	GetUserURL(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// ListUsers serves tool "list_users" (mcpgen.yaml:27).
+	//
+	// Enum values that are not words.
+	ListUsers(ctx context.Context, in *ListUsersInput) (*runtime.CallToolResult, error)
 }
 
 // UnimplementedHandler answers every call with a runtime.NotImplementedError.
@@ -53,5 +58,13 @@ func (UnimplementedHandler) GetUserURL(context.Context) (*runtime.CallToolResult
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "get_user_url",
+	}
+}
+
+// ListUsers reports that tool "list_users" is not implemented.
+func (UnimplementedHandler) ListUsers(context.Context, *ListUsersInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "list_users",
 	}
 }

@@ -24,11 +24,14 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:9).
+	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:12).
 	ToolAPIV2GetUser = "api.v2.get-user"
 
-	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:22).
+	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:25).
 	ToolGetUserURL = "get_user_url"
+
+	// ToolListUsers is the name of tool "list_users" (mcpgen.yaml:27).
+	ToolListUsers = "list_users"
 )
 
 // NewServer returns a server for h with everything the spec declares registered.
@@ -97,5 +100,26 @@ func Register(s *runtime.Server, h Handler) {
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.GetUserURL(ctx)
 		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Enum values that are not words.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"order": {
+			"type": "string",
+			"enum": [
+				"asc",
+				"-",
+				"+"
+			]
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolListUsers,
+		},
+		h.ListUsers,
 	))
 }

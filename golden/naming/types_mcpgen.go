@@ -27,10 +27,24 @@ func (HTTPStatus) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"ok", "not-found", "500"}
 }
 
-// UserID is the spec's type "user_id" (mcpgen.yaml:7).
+// SortOrder is the spec's type "sort_order" (mcpgen.yaml:9).
+type SortOrder string
+
+const (
+	SortOrderAsc    SortOrder = "asc"
+	SortOrderValue1 SortOrder = "-"
+	SortOrderValue2 SortOrder = "+"
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of SortOrder what struct tags cannot say.
+func (SortOrder) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Enum = []any{"asc", "-", "+"}
+}
+
+// UserID is the spec's type "user_id" (mcpgen.yaml:10).
 type UserID string
 
-// APIV2GetUserInput is the input of tool "api.v2.get-user" (mcpgen.yaml:12).
+// APIV2GetUserInput is the input of tool "api.v2.get-user" (mcpgen.yaml:15).
 type APIV2GetUserInput struct {
 	UserID     UserID              `json:"user_id"`
 	UserURL    runtime.Opt[string] `json:"userUrl,omitzero" jsonschema:"format=uri"`
@@ -38,7 +52,12 @@ type APIV2GetUserInput struct {
 	N2Fa       runtime.Opt[bool]   `json:"2fa,omitzero"`
 }
 
-// APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:19).
+// APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:22).
 type APIV2GetUserOutput struct {
 	Status HTTPStatus `json:"status"`
+}
+
+// ListUsersInput is the input of tool "list_users" (mcpgen.yaml:30).
+type ListUsersInput struct {
+	Order runtime.Opt[SortOrder] `json:"order,omitzero"`
 }
