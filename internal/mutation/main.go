@@ -109,9 +109,9 @@ type result struct {
 
 // plant applies m in the copy at root, runs its tests, and restores the
 // file whatever happens.
-func plant(root string, m Mutant, timeout time.Duration) result {
+func plant(root string, m Mutant, timeout time.Duration) (r result) {
 	start := time.Now()
-	r := result{mutant: m}
+	r.mutant = m
 	defer func() { r.took = time.Since(start) }()
 	path := filepath.Join(root, filepath.FromSlash(m.File))
 	orig, err := os.ReadFile(path)
