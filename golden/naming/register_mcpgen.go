@@ -24,14 +24,17 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:12).
+	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:14).
 	ToolAPIV2GetUser = "api.v2.get-user"
 
-	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:25).
+	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:27).
 	ToolGetUserURL = "get_user_url"
 
-	// ToolListUsers is the name of tool "list_users" (mcpgen.yaml:27).
+	// ToolListUsers is the name of tool "list_users" (mcpgen.yaml:29).
 	ToolListUsers = "list_users"
+
+	// TemplateUserPage is the name of resource template "user_page" (mcpgen.yaml:35).
+	TemplateUserPage = "user_page"
 )
 
 // NewServer returns a server for h with everything the spec declares registered.
@@ -121,5 +124,25 @@ func Register(s *runtime.Server, h Handler) {
 			Name: ToolListUsers,
 		},
 		h.ListUsers,
+	))
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
+		runtime.ResourceTemplate{
+			Name:        TemplateUserPage,
+			URITemplate: UserPageURITemplate,
+		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"page": {
+			"type": "integer",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"page"
+	],
+	"additionalProperties": false
+}`),
+		h.ReadUserPage,
 	))
 }
