@@ -51,7 +51,7 @@ var Catalogue = []Mutant{
 		Packages: pkgRuntime, Why: "an allowed Host entry with a port accepts every port"},
 	{ID: "runtime/origin-any-scheme", File: "runtime/http.go",
 		Original: `(u.Scheme != "http" && u.Scheme != "https")`, Mutated: `(u.Scheme == "ftp")`,
-		Packages: pkgRuntime, Why: "a null or file: Origin passes the loopback check"},
+		Packages: pkgRuntime, Why: "an Origin such as ws://localhost passes the loopback check"},
 	{ID: "runtime/origin-wildcard", File: "runtime/http.go",
 		Original: `if a == "*" || strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {`, Mutated: `if strings.EqualFold(strings.TrimSuffix(a, "/"), origin) {`,
 		Packages: pkgRuntime, Why: `WithAllowedOrigins("*") refuses every origin`},
@@ -292,6 +292,13 @@ var Catalogue = []Mutant{
 	{ID: "clientconfig/safe-name", File: "internal/clientconfig/clientconfig.go",
 		Original: "if r == '_' || r == '-' || 'a' <= r", Mutated: "if r == '_' || r == '-' || r == '.' || 'a' <= r",
 		Packages: pkgConfig, Why: "a dot in a server name reaches the client's tool names"},
+
+	{ID: "clientconfig/empty-quotes", File: "internal/clientconfig/command.go",
+		Original: "if end < 0 {", Mutated: "if end <= 0 {",
+		Packages: pkgConfig, Why: "an empty quoted argument ('') is refused as unclosed"},
+	{ID: "clientconfig/safe-name-nine", File: "internal/clientconfig/clientconfig.go",
+		Original: "'0' <= r && r <= '9'", Mutated: "'0' <= r && r < '9'",
+		Packages: pkgConfig, Why: "a 9 in a server name becomes _"},
 
 	// internal/specschema.
 	{ID: "specschema/true-schema", File: "internal/specschema/normalize.go",
