@@ -73,6 +73,10 @@ func bearer(token string) []string { return []string{"Authorization", "Bearer " 
 // message.
 func challenge(t *testing.T, resp *http.Response) (int, string, string) {
 	t.Helper()
+	// A request that should have been refused but opened a stream must
+	// fail the test in seconds, not hang it: the body is cut after wait.
+	cut := time.AfterFunc(wait, func() { resp.Body.Close() })
+	defer cut.Stop()
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	var body struct {
