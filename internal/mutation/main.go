@@ -24,9 +24,11 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -59,6 +61,15 @@ func main() {
 		os.Exit(1)
 	}
 	defer os.RemoveAll(scratch)
+	// Stopped with ^C or kill: the copy goes too (the go commands, in the
+	// same process group, get the signal themselves).
+	stop := make(chan os.Signal, 1)
+	signal.Notify(stop, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-stop
+		os.RemoveAll(scratch)
+		os.Exit(130)
+	}()
 	if err := copyTree(root, scratch); err != nil {
 		fmt.Fprintln(os.Stderr, "mutation: copying the module:", err)
 		os.Exit(1)
