@@ -372,6 +372,9 @@ func TestAuthConfigIncomplete(t *testing.T) {
 		{"no resource", func(c *runtime.AuthConfig) { c.Resource = "" }, "Resource is required"},
 		{"relative resource", func(c *runtime.AuthConfig) { c.Resource = "/mcp" }, "absolute"},
 		{"resource with fragment", func(c *runtime.AuthConfig) { c.Resource = "https://mcp.test/mcp#x" }, "no query or fragment"},
+		{"resource with query", func(c *runtime.AuthConfig) { c.Resource = "https://mcp.test/mcp?tenant=a" }, "no query or fragment"},
+		{"resource not http", func(c *runtime.AuthConfig) { c.Resource = "ftp://mcp.test/mcp" }, "absolute http(s)"},
+		{"relative authorization server", func(c *runtime.AuthConfig) { c.AuthorizationServers = []string{"auth.test"} }, "not an absolute URL"},
 		{"no authorization server", func(c *runtime.AuthConfig) { c.AuthorizationServers = nil }, "at least one"},
 		{"no verifier", func(c *runtime.AuthConfig) { c.Verifier = nil }, "Verifier is required"},
 	} {
