@@ -140,7 +140,7 @@ var Catalogue = []Mutant{
 		Original: "if len(tokens) > pointerHead+pointerTail+1 {", Mutated: "if len(tokens) > 1000 {",
 		Packages: pkgValidate, Why: "a 5 000-level pointer goes whole into the error message"},
 	{ID: "oauth/same-resource-slash", File: "runtime/internal/oauth/oauth.go",
-		Original: `return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")`, Mutated: `return a == b`,
+		Original: `return strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")`, Mutated: `return strings.TrimSuffix(a, "/") == b`,
 		Packages: pkgOAuth, Why: "a token for https://x/mcp/ is refused at https://x/mcp"},
 	{ID: "oauth/audience-any", File: "runtime/internal/oauth/oauth.go",
 		Original: "\t\tif SameResource(a, resource) {\n\t\t\treturn true", Mutated: "\t\tif a != \"\" {\n\t\t\treturn true",
