@@ -19,8 +19,9 @@ import (
 // WithAuthorization, tokens signed by the test keys, requests as an MCP
 // client sends them.
 
-// authServer is a server with two tools: whoami (no scope of its own)
-// answers with the identity it sees; refund needs orders:write.
+// authServer is a server with three tools: whoami (no scope of its own)
+// answers with the identity it sees; refund needs orders:write; transfer
+// needs orders:write and payments:write (every scope, not just the first).
 func authServer(opts ...runtime.Option) *runtime.Server {
 	srv := runtime.NewServer(runtime.Implementation{Name: "orders", Title: "Orders desk", Version: "1"}, opts...)
 	whoami := func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
@@ -34,6 +35,10 @@ func authServer(opts ...runtime.Option) *runtime.Server {
 	srv.AddTool(runtime.Tool{Name: "refund", Description: "Refund.", Scopes: []string{"orders:write"},
 		Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
 			return runtime.TextResult("refunded"), nil
+		}})
+	srv.AddTool(runtime.Tool{Name: "transfer", Description: "Transfer.", Scopes: []string{"orders:write", "payments:write"},
+		Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+			return runtime.TextResult("transferred"), nil
 		}})
 	return srv
 }
@@ -68,6 +73,10 @@ func bearer(token string) []string { return []string{"Authorization", "Bearer " 
 // message.
 func challenge(t *testing.T, resp *http.Response) (int, string, string) {
 	t.Helper()
+	// A request that should have been refused but opened a stream must
+	// fail the test in seconds, not hang it: the body is cut after wait.
+	cut := time.AfterFunc(wait, func() { resp.Body.Close() })
+	defer cut.Stop()
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	var body struct {
@@ -200,6 +209,17 @@ func TestAuthSession(t *testing.T) {
 	stepped := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "mcp:access orders:write")))
 	if got := toolText(t, p, `{"name":"refund"}`, stepped); got != "refunded" {
 		t.Errorf("refund after step-up: %q", got)
+	}
+	// transfer needs two scopes: holding the first is not enough, and the
+	// challenge names both.
+	resp, _ = p.call("tools/call", `{"name":"transfer"}`, stepped...)
+	status, www, msg = challenge(t, resp)
+	if status != 403 || !strings.Contains(www, `scope="mcp:access orders:write payments:write"`) || !strings.Contains(msg, "payments:write") {
+		t.Errorf("transfer with orders:write only: %d %q %q", status, www, msg)
+	}
+	both := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "mcp:access orders:write payments:write")))
+	if got := toolText(t, p, `{"name":"transfer"}`, both); got != "transferred" {
+		t.Errorf("transfer with both scopes: %q", got)
 	}
 	// tools/list shows every tool, whatever the token's scopes.
 	resp, _ = p.call("tools/list", `{}`, alice...)
@@ -348,7 +368,7 @@ func TestAuthMetadata(t *testing.T) {
 			t.Errorf("%s: %d %v", path, resp.StatusCode, resp.Header)
 		}
 		jsonEqual(t, `{"resource":"https://mcp.test/mcp","authorization_servers":["https://auth.test"],`+
-			`"scopes_supported":["mcp:access","orders:write"],"bearer_methods_supported":["header"],"resource_name":"Orders desk"}`, b)
+			`"scopes_supported":["mcp:access","orders:write","payments:write"],"bearer_methods_supported":["header"],"resource_name":"Orders desk"}`, b)
 	}
 	cfg := authConfig(t)
 	if got := cfg.MetadataURL(); got != "https://mcp.test/.well-known/oauth-protected-resource/mcp" {
@@ -397,6 +417,9 @@ func TestAuthConfigIncomplete(t *testing.T) {
 		{"no resource", func(c *runtime.AuthConfig) { c.Resource = "" }, "Resource is required"},
 		{"relative resource", func(c *runtime.AuthConfig) { c.Resource = "/mcp" }, "absolute"},
 		{"resource with fragment", func(c *runtime.AuthConfig) { c.Resource = "https://mcp.test/mcp#x" }, "no query or fragment"},
+		{"resource with query", func(c *runtime.AuthConfig) { c.Resource = "https://mcp.test/mcp?tenant=a" }, "no query or fragment"},
+		{"resource not http", func(c *runtime.AuthConfig) { c.Resource = "ftp://mcp.test/mcp" }, "absolute http(s)"},
+		{"relative authorization server", func(c *runtime.AuthConfig) { c.AuthorizationServers = []string{"auth.test"} }, "not an absolute URL"},
 		{"no authorization server", func(c *runtime.AuthConfig) { c.AuthorizationServers = nil }, "at least one"},
 		{"no verifier", func(c *runtime.AuthConfig) { c.Verifier = nil }, "Verifier is required"},
 	} {

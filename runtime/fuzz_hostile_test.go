@@ -23,7 +23,8 @@ import (
 )
 
 // Fuzz targets over the protocol surface, each with a seed corpus in
-// testdata/fuzz (written from the hostile table by TestWriteFuzzCorpus).
+// testdata/fuzz (written from the hostile table by TestFuzzCorpus, which
+// checks them in every run).
 // Run one with, e.g.:
 //
 //	go test ./runtime -run '^$' -fuzz '^FuzzHandleMessage$' -fuzztime 60s
@@ -401,16 +402,64 @@ func FuzzHTTPHandler(f *testing.F) {
 	})
 }
 
-// TestWriteFuzzCorpus writes the seed corpora of the fuzz targets above to
-// testdata/fuzz from the hostile table and the seed lists, when
-// HOSTILE_WRITE_CORPUS=1 (run it after changing them; commit the files):
+// TestFuzzCorpus checks that the committed seed corpora of the fuzz targets
+// above, testdata/fuzz/<target>/seed-*, are exactly what the hostile table
+// and the seed lists give: no file missing, stale or left over. After
+// changing them, rewrite the files (and commit them) with
 //
-//	HOSTILE_WRITE_CORPUS=1 go test ./runtime -run TestWriteFuzzCorpus
-func TestWriteFuzzCorpus(t *testing.T) {
-	if os.Getenv("HOSTILE_WRITE_CORPUS") != "1" {
-		t.Skip("set HOSTILE_WRITE_CORPUS=1 to write testdata/fuzz")
+//	HOSTILE_WRITE_CORPUS=1 go test ./runtime -run TestFuzzCorpus
+//
+// Files that are not seed-* (inputs the fuzzer found and saved) are left
+// alone.
+func TestFuzzCorpus(t *testing.T) {
+	want := fuzzCorpus(t)
+	write := os.Getenv("HOSTILE_WRITE_CORPUS") == "1"
+	for _, target := range []string{"FuzzHandleMessage", "FuzzHTTPHandler", "FuzzTemplateRead", "FuzzToolArguments"} {
+		dir := filepath.Join("testdata", "fuzz", target)
+		if write {
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+		have, err := filepath.Glob(filepath.Join(dir, "seed-*"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range have {
+			if _, ok := want[f]; ok {
+				continue
+			}
+			if write {
+				if err := os.Remove(f); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			t.Errorf("%s is no seed of the table any more (run HOSTILE_WRITE_CORPUS=1 go test ./runtime -run TestFuzzCorpus)", f)
+		}
 	}
-	write := func(target, name string, vals ...any) {
+	for f, content := range want {
+		if write {
+			if err := os.WriteFile(f, []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		got, err := os.ReadFile(f)
+		if err != nil {
+			t.Errorf("%v (run HOSTILE_WRITE_CORPUS=1 go test ./runtime -run TestFuzzCorpus)", err)
+		} else if string(got) != content {
+			t.Errorf("%s differs from the table:\n%s\nwant\n%s(run HOSTILE_WRITE_CORPUS=1 go test ./runtime -run TestFuzzCorpus)", f, got, content)
+		}
+	}
+}
+
+// fuzzCorpus returns the seed files of the fuzz targets, by path: one per
+// case of the hostile table (for both message targets) and per entry of
+// the seed lists.
+func fuzzCorpus(t *testing.T) map[string]string {
+	files := map[string]string{}
+	add := func(target, name string, vals ...any) {
 		var b strings.Builder
 		b.WriteString("go test fuzz v1\n")
 		for _, v := range vals {
@@ -427,24 +476,19 @@ func TestWriteFuzzCorpus(t *testing.T) {
 				t.Fatalf("%T", v)
 			}
 		}
-		dir := filepath.Join("testdata", "fuzz", target)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "seed-"+corpusName(name)), []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		files[filepath.Join("testdata", "fuzz", target, "seed-"+corpusName(name))] = b.String()
 	}
 	for _, tc := range seedMessages() {
-		write("FuzzHandleMessage", tc.Name, []byte(tc.Send), !tc.Fresh)
-		write("FuzzHTTPHandler", tc.Name, uint8(0), uint8(0), "", "", []byte(tc.Send))
+		add("FuzzHandleMessage", tc.Name, []byte(tc.Send), !tc.Fresh)
+		add("FuzzHTTPHandler", tc.Name, uint8(0), uint8(0), "", "", []byte(tc.Send))
 	}
 	for i, s := range templateSeeds {
-		write("FuzzTemplateRead", fmt.Sprintf("%02d-%s", i, s), s)
+		add("FuzzTemplateRead", fmt.Sprintf("%02d-%s", i, s), s)
 	}
 	for i, s := range toolSeeds {
-		write("FuzzToolArguments", fmt.Sprintf("%02d-%s", i, hostile.ToolNames[int(s.tool)%len(hostile.ToolNames)]), s.tool, []byte(s.args))
+		add("FuzzToolArguments", fmt.Sprintf("%02d-%s", i, hostile.ToolNames[int(s.tool)%len(hostile.ToolNames)]), s.tool, []byte(s.args))
 	}
+	return files
 }
 
 // corpusName makes a file name of a case name.

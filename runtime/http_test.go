@@ -338,6 +338,11 @@ func TestHTTPDNSRebinding(t *testing.T) {
 		{"configured host and port", []runtime.HTTPOption{runtime.WithAllowedHosts("mcp.example.com:8443")}, "mcp.example.com:9000", "", 403},
 		{"configured origin", []runtime.HTTPOption{runtime.WithAllowedOrigins("https://app.example.com")}, "localhost", "https://app.example.com", 200},
 		{"any host", []runtime.HTTPOption{runtime.WithAllowedHosts("*")}, "evil.example.com", "", 200},
+		{"loopback origin, not a web scheme", nil, "localhost", "ws://localhost:3000", 403},
+		{"loopback origin with a path", nil, "localhost", "http://localhost:3000/app", 403},
+		{"configured origin with a slash", []runtime.HTTPOption{runtime.WithAllowedOrigins("https://app.example.com/")}, "localhost", "https://app.example.com", 200},
+		{"configured origin replaces loopback", []runtime.HTTPOption{runtime.WithAllowedOrigins("https://app.example.com")}, "localhost", "http://localhost", 403},
+		{"any origin", []runtime.HTTPOption{runtime.WithAllowedOrigins("*")}, "localhost", "https://anywhere.example", 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := serveHTTP(t, runtime.NewServer(testInfo()), tc.opts...)

@@ -1,7 +1,6 @@
 package runtime_test
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -146,15 +145,18 @@ func TestListenHTTP(t *testing.T) {
 	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" || resp.Header.Get("X-Accel-Buffering") != "no" {
 		t.Fatalf("Content-Type %q, X-Accel-Buffering %q: want an SSE stream that proxies do not buffer", ct, resp.Header.Get("X-Accel-Buffering"))
 	}
-	lines := bufio.NewScanner(resp.Body)
+	// Every read has its own deadline (nextEvent): a notification that
+	// never comes fails the test in seconds, not at go test's timeout.
+	events := newSSE(resp.Body)
 	exerciseListen(t, srv, func() string {
-		for lines.Scan() {
-			if d, ok := strings.CutPrefix(lines.Text(), "data: "); ok && d != "" {
-				return d
+		for {
+			switch ev := nextEvent(t, events); {
+			case ev.Event == "EOF":
+				t.Fatal("the stream ended")
+			case ev.Data != "":
+				return ev.Data
 			}
 		}
-		t.Fatalf("the stream ended: %v", lines.Err())
-		return ""
 	})
 	cancel() // the client closes the stream: the subscription ends
 	waitClosed(t, srv)

@@ -241,6 +241,40 @@ go: {packge: x, package: my-pkg, output: /abs}
 		},
 	},
 	{
+		// A path tied to one OS: a backslash, then a drive letter.
+		name:   "go_output_backslash",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p, output: 'internal\mcp'}
+`,
+		want: []string{
+			`mcpgen.yaml:3:26: output must be a relative path with forward slashes, such as internal/mcp`,
+		},
+	},
+	{
+		name:   "go_output_drive",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p, output: 'C:mcp'}
+`,
+		want: []string{
+			`mcpgen.yaml:3:26: output must be a relative path with forward slashes, such as internal/mcp`,
+		},
+	},
+	{
+		name:   "cache_scope_typo",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1', caching: {scope: pubic}}
+go: {package: p}
+`,
+		want: []string{
+			`mcpgen.yaml:2:50: scope "pubic" must be public or private; did you mean "public"?`,
+		},
+	},
+	{
 		name:   "go_kw",
 		noBase: true,
 		src: `mcpgen: 1

@@ -3,6 +3,7 @@ package spec
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -465,5 +466,29 @@ func TestLoadGoldenSpecs(t *testing.T) {
 func TestLoadFileIOError(t *testing.T) {
 	if _, _, err := LoadFile(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
 		t.Error("LoadFile of a missing file: no error")
+	}
+}
+
+// TestToolScopes: the server's scopes are the default of a tool that names
+// none; a tool's own list replaces them, and [] means no scope at all
+// (golden/scopes).
+func TestToolScopes(t *testing.T) {
+	data, err := os.ReadFile("../golden/scopes/mcpgen.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := Load("mcpgen.yaml", data)
+	if len(diags) > 0 {
+		t.Fatal(diags.Error())
+	}
+	want := map[string][]string{
+		"list_expenses": {"expenses:read"},
+		"file_expense":  {"expenses:write", "https://example.com/scopes/audit"},
+		"ping":          nil,
+	}
+	for _, tool := range s.Tools {
+		if got, ok := want[tool.Name]; ok && !slices.Equal(s.ToolScopes(tool), got) {
+			t.Errorf("ToolScopes(%s) = %q, want %q", tool.Name, s.ToolScopes(tool), got)
+		}
 	}
 }

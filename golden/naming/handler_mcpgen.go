@@ -18,19 +18,34 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Assert that your type implements it with: var _ naming.Handler = (*MyServer)(nil)
 type Handler interface {
 	ToolsHandler
+	ResourcesHandler
 }
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// APIV2GetUser serves tool "api.v2.get-user" (mcpgen.yaml:9).
+	// APIV2GetUser serves tool "api.v2.get-user" (mcpgen.yaml:14).
 	//
 	// Dots and dashes in a tool name.
 	APIV2GetUser(ctx context.Context, in *APIV2GetUserInput) (*APIV2GetUserOutput, error)
 
-	// GetUserURL serves tool "get_user_url" (mcpgen.yaml:22).
+	// GetUserURL serves tool "get_user_url" (mcpgen.yaml:27).
 	//
 	// Initialisms at the end.
 	GetUserURL(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// ListUsers serves tool "list_users" (mcpgen.yaml:29).
+	//
+	// Enum values that are not words.
+	ListUsers(ctx context.Context, in *ListUsersInput) (*runtime.CallToolResult, error)
+}
+
+// ResourcesHandler reads the resources and resource templates of the spec, in spec order,
+// and completes template variables marked complete: true.
+type ResourcesHandler interface {
+	// ReadUserPage reads resource template "user_page" (mcpgen.yaml:35).
+	//
+	// users://page/{page}
+	ReadUserPage(ctx context.Context, p *UserPageParams) (string, error)
 }
 
 // UnimplementedHandler answers every call with a runtime.NotImplementedError.
@@ -53,5 +68,21 @@ func (UnimplementedHandler) GetUserURL(context.Context) (*runtime.CallToolResult
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "get_user_url",
+	}
+}
+
+// ListUsers reports that tool "list_users" is not implemented.
+func (UnimplementedHandler) ListUsers(context.Context, *ListUsersInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "list_users",
+	}
+}
+
+// ReadUserPage reports that resource template "user_page" is not implemented.
+func (UnimplementedHandler) ReadUserPage(context.Context, *UserPageParams) (string, error) {
+	return "", &runtime.NotImplementedError{
+		Kind: "resource template",
+		Name: "user_page",
 	}
 }

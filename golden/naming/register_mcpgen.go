@@ -24,11 +24,17 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:9).
+	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:14).
 	ToolAPIV2GetUser = "api.v2.get-user"
 
-	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:22).
+	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:27).
 	ToolGetUserURL = "get_user_url"
+
+	// ToolListUsers is the name of tool "list_users" (mcpgen.yaml:29).
+	ToolListUsers = "list_users"
+
+	// TemplateUserPage is the name of resource template "user_page" (mcpgen.yaml:35).
+	TemplateUserPage = "user_page"
 )
 
 // NewServer returns a server for h with everything the spec declares registered.
@@ -97,5 +103,46 @@ func Register(s *runtime.Server, h Handler) {
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.GetUserURL(ctx)
 		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Enum values that are not words.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"order": {
+			"type": "string",
+			"enum": [
+				"asc",
+				"-",
+				"+"
+			]
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolListUsers,
+		},
+		h.ListUsers,
+	))
+	s.AddResourceTemplate(genimpl.GeneratedTemplate(
+		runtime.ResourceTemplate{
+			Name:        TemplateUserPage,
+			URITemplate: UserPageURITemplate,
+		},
+		json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"page": {
+			"type": "integer",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"page"
+	],
+	"additionalProperties": false
+}`),
+		h.ReadUserPage,
 	))
 }

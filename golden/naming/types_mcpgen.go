@@ -4,6 +4,7 @@
 package naming
 
 import (
+	"encoding/json"
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 )
@@ -27,10 +28,32 @@ func (HTTPStatus) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"ok", "not-found", "500"}
 }
 
-// UserID is the spec's type "user_id" (mcpgen.yaml:7).
+// SortOrder is the spec's type "sort_order" (mcpgen.yaml:9).
+type SortOrder string
+
+const (
+	SortOrderAsc    SortOrder = "asc"
+	SortOrderValue1 SortOrder = "-"
+	SortOrderValue2 SortOrder = "+"
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of SortOrder what struct tags cannot say.
+func (SortOrder) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Enum = []any{"asc", "-", "+"}
+}
+
+// PageNumber is the spec's type "page_number" (mcpgen.yaml:11).
+type PageNumber int64
+
+// JSONSchemaExtend adds to the reflected JSON Schema of PageNumber what struct tags cannot say.
+func (PageNumber) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Minimum = json.Number("1")
+}
+
+// UserID is the spec's type "user_id" (mcpgen.yaml:12).
 type UserID string
 
-// APIV2GetUserInput is the input of tool "api.v2.get-user" (mcpgen.yaml:12).
+// APIV2GetUserInput is the input of tool "api.v2.get-user" (mcpgen.yaml:17).
 type APIV2GetUserInput struct {
 	UserID     UserID              `json:"user_id"`
 	UserURL    runtime.Opt[string] `json:"userUrl,omitzero" jsonschema:"format=uri"`
@@ -38,7 +61,35 @@ type APIV2GetUserInput struct {
 	N2Fa       runtime.Opt[bool]   `json:"2fa,omitzero"`
 }
 
-// APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:19).
+// APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:24).
 type APIV2GetUserOutput struct {
 	Status HTTPStatus `json:"status"`
+}
+
+// ListUsersInput is the input of tool "list_users" (mcpgen.yaml:32).
+type ListUsersInput struct {
+	Order runtime.Opt[SortOrder] `json:"order,omitzero"`
+}
+
+// UserPageParams is the set of variables of resource template "user_page" (mcpgen.yaml:35).
+type UserPageParams struct {
+	Page PageNumber `json:"page"`
+}
+
+// UserPageURITemplate is the URI template of resource template "user_page".
+const UserPageURITemplate = "users://page/{page}"
+
+// Expand returns the URI that these values name.
+func (p UserPageParams) Expand() string {
+	vars := map[string]any{"page": int64(p.Page)}
+	return runtime.ExpandURITemplate(UserPageURITemplate, vars)
+}
+
+// Link returns a resource_link content block to the resource these values name. Set its
+// Title or Description to say more about this one resource.
+func (p UserPageParams) Link() runtime.ResourceLink {
+	return runtime.ResourceLink{
+		Name: TemplateUserPage,
+		URI:  p.Expand(),
+	}
 }

@@ -100,8 +100,10 @@ func TestGenerateThenCheck(t *testing.T) {
 func TestSpecFindingsExit100(t *testing.T) {
 	dir := writeSpec(t, strings.Replace(goodSpec, "description: Says hello.", "descripton: Says hello.", 1))
 	code, _, stderr := run(t, dir, "generate")
-	if code != ExitFindings {
-		t.Errorf("exit %d, want %d", code, ExitFindings)
+	// The literal, not the constant: CI scripts test for 100, so a change
+	// of the constant is a change of the contract.
+	if code != 100 {
+		t.Errorf("exit %d, want 100", code)
 	}
 	if !strings.Contains(stderr, `mcpgen.yaml:6:5: unknown key "descripton"`) || !strings.Contains(stderr, `did you mean "description"?`) {
 		t.Errorf("stderr:\n%s", stderr)
@@ -138,5 +140,24 @@ func TestDiscoveryAndUsage(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "types_mcpgen.go")); err != nil {
 		t.Errorf("-o ignored: %v", err)
+	}
+}
+
+// TestExitCodesDistinct pins the documented exit codes as literals, end to
+// end: CI must be able to tell "your spec is wrong" (100) from "the tool
+// broke" (1).
+func TestExitCodesDistinct(t *testing.T) {
+	findings := writeSpec(t, strings.Replace(goodSpec, "description: Says hello.", "descripton: Says hello.", 1))
+	findingsCode, _, _ := run(t, findings, "generate")
+
+	// The output directory is a file: writing fails, which is the tool's
+	// problem (or the disk's), not the spec's.
+	broken := writeSpec(t, goodSpec)
+	if err := os.WriteFile(filepath.Join(broken, "demomcp"), []byte("in the way"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	internalCode, _, stderr := run(t, broken, "generate")
+	if findingsCode != 100 || internalCode != 1 {
+		t.Errorf("findings exit %d, internal error exit %d; want 100 and 1\n%s", findingsCode, internalCode, stderr)
 	}
 }

@@ -183,6 +183,9 @@ func TestSplitCommand(t *testing.T) {
 		`  node 'my server.js' --x  `: {"node", "my server.js", "--x"},
 		`sh -c "echo \"hi\" there"`:   {"sh", "-c", `echo "hi" there`},
 		`a\ b c`:                      {"a b", "c"},
+		`srv '' x`:                    {"srv", "", "x"},
+		`srv "" x`:                    {"srv", "", "x"},
+		`x "\$HOME" "a\b"`:            {"x", "$HOME", `a\b`},
 	} {
 		got, err := SplitCommand(in)
 		if err != nil || !cmp.Equal(got, want) {
@@ -207,5 +210,12 @@ func TestDefaultCommand(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
 	if cmd, ok := DefaultCommand(dir, dir); !cmp.Equal(cmd, []string{"go", "run", "."}) || !ok {
 		t.Errorf("in the spec's directory: %q %v", cmd, ok)
+	}
+}
+
+// TestSafeName: letters, digits, _ and - stay; anything else becomes _.
+func TestSafeName(t *testing.T) {
+	if got := SafeName("Srv-09_z.é/"); got != "Srv-09_z___" {
+		t.Errorf("SafeName = %q, want Srv-09_z___", got)
 	}
 }

@@ -175,3 +175,39 @@ func TestBudgetNearTheWire(t *testing.T) {
 		t.Fatalf("only %d tools checked", checked)
 	}
 }
+
+// TestUnboundedIDBounds: each of the four bounds alone quiets
+// STRING_UNBOUNDED_ID, on the property and through a $ref; an id with none
+// is reported.
+func TestUnboundedIDBounds(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: 1.0.0}
+go: {package: p}
+types:
+  Slug: {type: string, maxLength: 40}
+tools:
+  find:
+    description: Find an order by one of its identifiers.
+    input:
+      properties:
+        by_pattern_id: {type: string, pattern: '^[a-z]+$'}
+        by_enum_id: {enum: [a, b]}
+        by_format_id: {type: string, format: uuid}
+        by_length_id: {type: string, maxLength: 64}
+        slug: {$ref: Slug}
+        free_id: {type: string}
+`
+	s, diags := spec.Load("mcpgen.yaml", []byte(src))
+	if len(diags) > 0 {
+		t.Fatal(diags.Error())
+	}
+	var got []string
+	for _, f := range Lint(s, Options{}).Findings {
+		if f.Rule == "STRING_UNBOUNDED_ID" {
+			got = append(got, f.Message)
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], `"free_id"`) {
+		t.Errorf("STRING_UNBOUNDED_ID findings %q, want one, for free_id", got)
+	}
+}

@@ -103,7 +103,11 @@ func (n *normalizer) object(m map[string]any, stack []string) any {
 				merged[k] = v
 			}
 			for k, v := range m {
-				if k != keyword {
+				switch k {
+				case keyword:
+				case "nullable":
+					merged[k] = v // a flag, not a schema: true must not become {}
+				default:
 					merged[k] = n.walk(v, stack)
 				}
 			}
@@ -115,6 +119,8 @@ func (n *normalizer) object(m map[string]any, stack []string) any {
 		switch k {
 		case "$defs", "$schema", "$id":
 			continue
+		case "nullable":
+			out[k] = v // a flag, not a schema: true must not become {}
 		case "required":
 			names := n.walk(v, stack).([]any)
 			sort.Slice(names, func(i, j int) bool { return names[i].(string) < names[j].(string) })

@@ -10,6 +10,7 @@ func TestAudienceHas(t *testing.T) {
 	}{
 		{[]string{"https://mcp.test/mcp"}, "https://mcp.test/mcp", true},
 		{[]string{"https://other.test", "https://mcp.test/mcp/"}, "https://mcp.test/mcp", true}, // a trailing slash is the same resource
+		{[]string{"https://mcp.test/mcp"}, "https://mcp.test/mcp/", true},                       // on either side
 		{[]string{"https://mcp.test/mcp"}, "https://mcp.test/mcp2", false},
 		{nil, "https://mcp.test/mcp", false},
 	} {

@@ -83,6 +83,7 @@ func TestExpandErrors(t *testing.T) {
 		{"x://{}", nil, "empty expression"},
 		{"x://{=a}", nil, "reserved for future extensions"},
 		{"x://{a b}", nil, "invalid variable name"},
+		{"x://{a-b}", nil, "invalid variable name"},
 		{"x://{a:0}", nil, "invalid prefix length"},
 		{"x://{a}", map[string]any{"a": struct{}{}}, `variable "a" has unsupported type struct {}`},
 	} {

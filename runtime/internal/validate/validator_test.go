@@ -73,3 +73,16 @@ func TestCountsAreWordedForOne(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestWriteViolationsCap: at most 50 violations are listed, then how many
+// more there are.
+func TestWriteViolationsCap(t *testing.T) {
+	var vs []Violation
+	for i := range 53 {
+		vs = append(vs, Violation{Ptr: "/" + strings.Repeat("a", i+1), Msg: "bad"})
+	}
+	got := InvalidArguments("t", vs)
+	if n := strings.Count(got, "\n- /"); n != 50 || !strings.HasSuffix(got, "\n- … and 3 more") {
+		t.Errorf("%d violations listed, want 50 and a last line saying 3 more:\n%s", n, got)
+	}
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// root is the module root, seen from this package's directory.
+const root = "../.."
+
+// TestCatalogue keeps the catalogue current as code moves: each mutant's
+// snippet occurs exactly once in its file, the mutated file still parses,
+// and its test packages exist. It runs in CI (it plants nothing).
+func TestCatalogue(t *testing.T) {
+	if len(Catalogue) < 60 {
+		t.Errorf("%d mutants, want at least 60", len(Catalogue))
+	}
+	ids := map[string]bool{}
+	for _, m := range Catalogue {
+		if ids[m.ID] {
+			t.Errorf("two mutants are named %s", m.ID)
+		}
+		ids[m.ID] = true
+		if m.Original == m.Mutated || m.Why == "" || len(m.Packages) == 0 {
+			t.Errorf("%s: needs an Original unlike its Mutated, a Why and test Packages", m.ID)
+		}
+		src, err := os.ReadFile(filepath.Join(root, m.File))
+		if err != nil {
+			t.Errorf("%s: %v", m.ID, err)
+			continue
+		}
+		mutated, err := apply(src, m)
+		if err != nil {
+			t.Errorf("%s: %v", m.ID, err)
+			continue
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), m.File, mutated, parser.SkipObjectResolution); err != nil {
+			t.Errorf("%s: the mutated file does not parse: %v", m.ID, err)
+		}
+		for _, p := range m.Packages {
+			if _, err := os.Stat(filepath.Join(root, p)); err != nil || !strings.HasPrefix(p, "./") {
+				t.Errorf("%s: test package %q: want ./dir of this module (%v)", m.ID, p, err)
+			}
+		}
+	}
+}
+
+// TestCatalogueCoversPackages: every package with production code has
+// mutants, so that none is left out as packages are added.
+func TestCatalogueCoversPackages(t *testing.T) {
+	covered := map[string]int{}
+	for _, m := range Catalogue {
+		covered[filepath.Dir(m.File)]++
+	}
+	for _, dir := range []string{
+		"spec", "gen", "runtime", "runtime/jwtauth", "runtime/genimpl",
+		"runtime/internal/jsonwire", "runtime/internal/uritemplate", "runtime/internal/safetext",
+		"runtime/internal/validate", "runtime/internal/oauth",
+		"internal/cli", "internal/lint", "internal/breaking", "internal/docs",
+		"internal/clientconfig", "internal/specschema",
+	} {
+		if covered[dir] == 0 {
+			t.Errorf("no mutant in %s", dir)
+		}
+	}
+}
+
+func TestSelectMutants(t *testing.T) {
+	got, err := selectMutants(Catalogue, "^cli/")
+	if err != nil || len(got) == 0 {
+		t.Fatalf("-run ^cli/: %d mutants, %v", len(got), err)
+	}
+	for _, m := range got {
+		if !strings.HasPrefix(m.ID, "cli/") {
+			t.Errorf("-run ^cli/ selected %s", m.ID)
+		}
+	}
+	if _, err := selectMutants(Catalogue, "^nothing$"); err == nil {
+		t.Error("a pattern that matches nothing is not an error")
+	}
+}
