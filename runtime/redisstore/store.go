@@ -51,6 +51,11 @@ type Config struct {
 	// MaxEventsPerStream is how many of the last events of each stream are
 	// kept (1000 when 0).
 	MaxEventsPerStream int
+	// MaxTasksPerOwner is how many live tasks each owner (authorized user,
+	// or legacy session) may have (DefaultMaxTasksPerOwner when 0); a
+	// tools/call that would make one more is refused. Redis's memory is the
+	// bound of all owners together.
+	MaxTasksPerOwner int
 }
 
 const (
@@ -69,7 +74,12 @@ type Store struct {
 	owned  bool // Close closes client: Open made it
 }
 
-var _ runtime.SharedStore = (*Store)(nil)
+var (
+	_ runtime.SharedStore             = (*Store)(nil)
+	_ runtime.SharedTaskStore         = (*Store)(nil)
+	_ runtime.SharedQuotaStore        = (*Store)(nil)
+	_ runtime.SharedRequestStateStore = (*Store)(nil)
+)
 
 // Open connects to the Redis that url names (redis://[user:password@]host:port/db,
 // or rediss:// for TLS) and checks that it answers.
@@ -117,6 +127,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxEventsPerStream <= 0 {
 		c.MaxEventsPerStream = defaultMaxEvents
 	}
+	if c.MaxTasksPerOwner <= 0 {
+		c.MaxTasksPerOwner = DefaultMaxTasksPerOwner
+	}
 	return c
 }
 
@@ -146,6 +159,9 @@ func (s *Store) Bus() runtime.NotificationBus { return &bus{s} }
 
 // Sessions returns the legacy session store on this connection.
 func (s *Store) Sessions() runtime.SessionStore { return &sessionStore{s} }
+
+// Tasks returns the task store on this connection.
+func (s *Store) Tasks() runtime.TaskStore { return &taskStore{s} }
 
 // op bounds one operation by the store's timeout.
 func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {
