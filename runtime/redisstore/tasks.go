@@ -127,6 +127,13 @@ func decodeTask(owner string, v []any) (*runtime.TaskRecord, error) {
 	if time.Now().After(t.Expires()) { // Redis's expiry is to the millisecond
 		return nil, nil
 	}
+	// A nil json.RawMessage is stored as null: give it back as nil, as
+	// it was, since the runtime tells "none" by length.
+	for _, m := range []*json.RawMessage{&t.Result, &t.Error, &t.InputRequests} {
+		if string(*m) == "null" {
+			*m = nil
+		}
+	}
 	return &t, nil
 }
 

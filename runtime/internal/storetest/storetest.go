@@ -26,7 +26,8 @@ func TaskStore(t *testing.T, st runtime.TaskStore) {
 		t.Fatal(err)
 	}
 	if got, err := st.Get(ctx, "alice", "a"); err != nil || got == nil || got.Status != runtime.TaskWorking ||
-		!got.CreatedAt.Equal(now) || got.TTL != time.Hour || got.PollInterval != time.Second || string(got.Result) != `{"x":1}` {
+		!got.CreatedAt.Equal(now) || got.TTL != time.Hour || got.PollInterval != time.Second || string(got.Result) != `{"x":1}` ||
+		got.Error != nil || got.InputRequests != nil {
 		t.Fatalf("Get of a created task = %+v, %v", got, err)
 	}
 	if got, _ := st.Get(ctx, "bob", "a"); got != nil {
