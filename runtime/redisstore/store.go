@@ -3,7 +3,9 @@
 // results of idempotent tool calls (runtime.IdempotencyStore), the events
 // of resumable SSE streams (runtime.EventStore), the change notifications
 // every replica's clients must hear (runtime.NotificationBus), and legacy
-// sessions (runtime.SessionStore).
+// sessions (runtime.SessionStore), task records (runtime.TaskStore), rate
+// limits' buckets (runtime.QuotaStore) and used requestStates
+// (runtime.RequestStateStore).
 //
 // It is apart from runtime so that a server without Redis does not link a
 // Redis client. One Store holds one connection pool; build the stores of
@@ -179,7 +181,7 @@ func storeError(store, op string, err error) error {
 }
 
 // FlagUsage is the help text of the -redis flag of the examples.
-const FlagUsage = "share state with the other replicas (legacy sessions, idempotent call results, SSE events, change notifications) through this Redis, redis://HOST:PORT/DB"
+const FlagUsage = "share state with the other replicas (legacy sessions, idempotent call results, SSE events, change notifications, tasks, rate limits, used requestStates) through this Redis, redis://HOST:PORT/DB"
 
 // Option opens the Store that url names, with the default Config, and
 // returns runtime.WithStore of it; an empty url gives an option that
