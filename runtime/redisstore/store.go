@@ -22,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -44,7 +45,8 @@ type Config struct {
 	// LockTTL is how long the lock of a running idempotent call outlives
 	// the replica that holds it (30 s when 0): the replica renews it while
 	// the call runs; if the replica dies, a retry waits this long at most
-	// before running the call itself.
+	// before running the call itself. A task's lease is the same: a task
+	// whose replica died is reported failed this long after.
 	LockTTL time.Duration
 	// EventTTL is how long the events of a stream are kept after its last
 	// one (1 h when 0); a session that ends normally drops its events at
@@ -74,6 +76,9 @@ type Store struct {
 	client redis.UniversalClient
 	cfg    Config
 	owned  bool // Close closes client: Open made it
+
+	leasesOnce sync.Once
+	leases     *taskLeases // of the tasks this process runs (tasks.go)
 }
 
 var (
@@ -144,6 +149,9 @@ func (s *Store) Prefix() string { return s.cfg.Prefix }
 
 // Close closes the connections, if Open made them.
 func (s *Store) Close() error {
+	if s.leases != nil {
+		s.leases.stop()
+	}
 	if !s.owned {
 		return nil
 	}
@@ -163,7 +171,10 @@ func (s *Store) Bus() runtime.NotificationBus { return &bus{s} }
 func (s *Store) Sessions() runtime.SessionStore { return &sessionStore{s} }
 
 // Tasks returns the task store on this connection.
-func (s *Store) Tasks() runtime.TaskStore { return &taskStore{s} }
+func (s *Store) Tasks() runtime.TaskStore {
+	s.leasesOnce.Do(func() { s.leases = newTaskLeases(s) })
+	return &taskStore{s}
+}
 
 // op bounds one operation by the store's timeout.
 func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {

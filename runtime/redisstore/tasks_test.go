@@ -95,3 +95,36 @@ func TestTasksRedisUnresponsive(t *testing.T) {
 		t.Errorf("Get took %v with a 200ms timeout", took)
 	}
 }
+
+// A replica killed mid-task (here: its Store closed, so nothing renews the
+// task's lease) leaves the task failed, with a reason, once its lease
+// lapses; a live replica's task stays working however long it runs.
+func TestTaskOfDeadReplicaFails(t *testing.T) {
+	r := startRedis(t)
+	cfg := Config{LockTTL: 300 * time.Millisecond}
+	dead, live, reader := openStore(t, r, cfg), openStore(t, r, cfg), openStore(t, r, cfg).Tasks()
+	ctx := context.Background()
+	deadID, liveID := "dead-replica's", "live-replica's"
+	for id, s := range map[string]*Store{deadID: dead, liveID: live} {
+		task := &runtime.TaskRecord{ID: id, Owner: "alice", Status: runtime.TaskWorking, CreatedAt: time.Now(), TTL: time.Minute}
+		if err := s.Tasks().Create(ctx, task); err != nil {
+			t.Fatal(err)
+		}
+	}
+	dead.Close() // SIGKILL: no StopTasks, no renewal
+	time.Sleep(time.Second)
+	got, err := reader.Get(ctx, "alice", deadID)
+	if err != nil || got == nil || got.Status != runtime.TaskFailed || got.StatusMessage != OrphanedTaskMessage || !strings.Contains(string(got.Error), "-32603") {
+		t.Errorf("the dead replica's task: %+v, %v; want failed with %q", got, err, OrphanedTaskMessage)
+	}
+	if got, err := reader.Get(ctx, "alice", liveID); err != nil || got == nil || got.Status != runtime.TaskWorking {
+		t.Errorf("the live replica's task after 3 lease TTLs: %+v, %v; want working", got, err)
+	}
+	done := runtime.TaskRecord{ID: liveID, Owner: "alice", Status: runtime.TaskCompleted, CreatedAt: time.Now(), TTL: time.Minute}
+	if ok, err := live.Tasks().Update(ctx, &done); !ok || err != nil {
+		t.Errorf("completing the live task: %v, %v", ok, err)
+	}
+	if n, _ := r.client(t).Exists(ctx, "mcpgen:task-lease:"+liveID).Result(); n != 0 {
+		t.Error("a completed task keeps its lease")
+	}
+}
