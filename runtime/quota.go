@@ -75,7 +75,13 @@ func WithRateLimit(limit RateLimit) Option {
 
 // WithQuotaStore keeps the rate limits' buckets in store instead of in
 // memory.
-func WithQuotaStore(store QuotaStore) Option { return func(c *config) { c.quotaStore = store } }
+func WithQuotaStore(store QuotaStore) Option {
+	return func(c *config) {
+		if store != nil {
+			c.quotaStore, c.quotaStoreSet = store, true
+		}
+	}
+}
 
 // WithQuotaKey sets whom a request's buckets belong to when it has no
 // verified subject (stdio, HTTP without WithAuthorization): key returns

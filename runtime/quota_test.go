@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 func limitedServer(opts ...runtime.Option) *runtime.Server {
@@ -132,3 +133,5 @@ func TestRateLimitSeenByInterceptors(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 }
+
+func TestMemoryQuotaStore(t *testing.T) { storetest.QuotaStore(t, runtime.NewMemoryQuotaStore()) }

@@ -98,7 +98,7 @@ type RequestStateStore interface {
 func WithRequestStateStore(store RequestStateStore) Option {
 	return func(c *config) {
 		if store != nil {
-			c.stateStore = store
+			c.stateStore, c.stateStoreSet = store, true
 		}
 	}
 }

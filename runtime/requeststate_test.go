@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
+	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 // flipInside changes one bit in the middle of a requestState.
@@ -103,4 +104,8 @@ func TestMemoryRequestStateStore(t *testing.T) {
 	if use("c", later) {
 		t.Error("c was forgotten before older records")
 	}
+}
+
+func TestMemoryRequestStateStoreContract(t *testing.T) {
+	storetest.RequestStateStore(t, runtime.NewMemoryRequestStateStore(0))
 }

@@ -51,6 +51,7 @@ type config struct {
 	stateKey       []byte                // seals requestState (WithRequestStateKey)
 	stateBox       *sealed.Box           // from stateKey
 	stateStore     RequestStateStore     // records used requestStates
+	stateStoreSet  bool                  // WithRequestStateStore was given: WithStore keeps it
 	stateTTL       time.Duration         // how long a requestState is accepted
 	legacyOnly     bool                  // do not serve 2026-07-28 requests (WithoutModernEra)
 	noAppViews     bool                  // MCP Apps turned off (WithoutAppViews)
@@ -65,6 +66,7 @@ type config struct {
 	inputChecks    []InputInterceptor               // WithInputInterceptors
 	rateLimit      *RateLimit                       // WithRateLimit; nil: none
 	quotaStore     QuotaStore                       // WithQuotaStore; default in memory
+	quotaStoreSet  bool                             // WithQuotaStore was given: WithStore keeps it
 	quotaKey       func(ctx context.Context) string // WithQuotaKey
 	startLine      io.Writer                        // where Serve says it started (WithStartLine); nil: nowhere
 	startLineSet   bool                             // WithStartLine was given (else os.Stderr)

@@ -77,6 +77,7 @@ const (
 
 type taskConfig struct {
 	store        TaskStore
+	storeSet     bool // WithTaskStore was given: WithStore keeps it
 	ttl, maxTTL  time.Duration
 	pollInterval time.Duration
 }
@@ -99,7 +100,13 @@ func (c *taskConfig) setDefaults() {
 
 // WithTaskStore keeps task records in st instead of this process's memory
 // (NewMemoryTaskStore(0)).
-func WithTaskStore(st TaskStore) Option { return func(c *config) { c.tasks.store = st } }
+func WithTaskStore(st TaskStore) Option {
+	return func(c *config) {
+		if st != nil {
+			c.tasks.store, c.tasks.storeSet = st, true
+		}
+	}
+}
 
 // WithTaskTTL sets how long a task is kept after it is created (default
 // 30 minutes) and the most a 2025-11-25 client may ask for with

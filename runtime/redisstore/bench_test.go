@@ -115,3 +115,63 @@ func BenchmarkSessionLoad(b *testing.B) {
 		}
 	}
 }
+
+// A task's life as the runtime stores it: created, completed, read once
+// by a poll.
+func BenchmarkTaskCreateCompleteGet(b *testing.B) {
+	run := func(b *testing.B, st runtime.TaskStore) {
+		defer reportCPU(b)()
+		result := []byte(`{"content":[{"type":"text","text":"the report"}]}`)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			t := &runtime.TaskRecord{ID: "task-" + strconv.Itoa(i), Owner: "owner-" + strconv.Itoa(i%100), Status: runtime.TaskWorking,
+				CreatedAt: time.Now(), TTL: time.Minute, PollInterval: time.Second}
+			if err := st.Create(context.Background(), t); err != nil {
+				b.Fatal(err)
+			}
+			t.Status, t.Result = runtime.TaskCompleted, result
+			if ok, err := st.Update(context.Background(), t); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+			if got, err := st.Get(context.Background(), t.Owner, t.ID); got == nil || err != nil {
+				b.Fatal(got, err)
+			}
+		}
+	}
+	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryTaskStore(1_000_000)) })
+	b.Run("redis", func(b *testing.B) {
+		run(b, openStore(b, startRedis(b), Config{MaxTasksPerOwner: 1_000_000}).Tasks())
+	})
+}
+
+// One token taken from a caller's bucket (a rate-limited call).
+func BenchmarkQuotaTake(b *testing.B) {
+	run := func(b *testing.B, st runtime.QuotaStore) {
+		defer reportCPU(b)()
+		limit := runtime.RateLimit{Requests: 1 << 30, Per: time.Second}
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if ok, _, err := st.Take(context.Background(), "sub:iss|user-"+strconv.Itoa(i%100), limit); !ok || err != nil {
+				b.Fatal(ok, err)
+			}
+		}
+	}
+	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryQuotaStore()) })
+	b.Run("redis", func(b *testing.B) { run(b, openStore(b, startRedis(b), Config{}).Quotas()) })
+}
+
+// One requestState's first use recorded (a multi round-trip retry).
+func BenchmarkRequestStateFirstUse(b *testing.B) {
+	run := func(b *testing.B, st runtime.RequestStateStore) {
+		defer reportCPU(b)()
+		until := time.Now().Add(time.Hour)
+		b.ReportAllocs()
+		for i := 0; b.Loop(); i++ {
+			if first, err := st.FirstUse(context.Background(), "state-"+strconv.Itoa(i), until); !first || err != nil {
+				b.Fatal(first, err)
+			}
+		}
+	}
+	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryRequestStateStore(0)) })
+	b.Run("redis", func(b *testing.B) { run(b, openStore(b, startRedis(b), Config{}).RequestStates()) })
+}

@@ -166,9 +166,13 @@ func (st *idempotencyStore) renew(key, token string, stop <-chan struct{}) {
 
 // entryName hashes the parts of k that name the call, so that keys stay
 // short whatever the client sent, and parts cannot run into each other.
-func entryName(k runtime.IdempotencyKey) string {
+func entryName(k runtime.IdempotencyKey) string { return hashParts(k.Owner, k.Tool, k.Key) }
+
+// hashParts is a short key name for parts a client may choose: the hex
+// SHA-256 of the parts, each prefixed by its length.
+func hashParts(parts ...string) string {
 	h := sha256.New()
-	for _, part := range []string{k.Owner, k.Tool, k.Key} {
+	for _, part := range parts {
 		fmt.Fprintf(h, "%d:%s", len(part), part)
 	}
 	return hex.EncodeToString(h.Sum(nil))

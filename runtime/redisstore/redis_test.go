@@ -110,3 +110,10 @@ func TestOpenErrors(t *testing.T) {
 		t.Errorf("error %q does not say %q", err, want)
 	}
 }
+
+// client is a client of r for the test to look into the keys.
+func (r *redisServer) client(t testing.TB) *redis.Client {
+	c := redis.NewClient(&redis.Options{Addr: r.Addr})
+	t.Cleanup(func() { c.Close() })
+	return c
+}

@@ -3,7 +3,9 @@
 // results of idempotent tool calls (runtime.IdempotencyStore), the events
 // of resumable SSE streams (runtime.EventStore), the change notifications
 // every replica's clients must hear (runtime.NotificationBus), and legacy
-// sessions (runtime.SessionStore).
+// sessions (runtime.SessionStore), task records (runtime.TaskStore), rate
+// limits' buckets (runtime.QuotaStore) and used requestStates
+// (runtime.RequestStateStore).
 //
 // It is apart from runtime so that a server without Redis does not link a
 // Redis client. One Store holds one connection pool; build the stores of
@@ -20,6 +22,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -42,7 +45,8 @@ type Config struct {
 	// LockTTL is how long the lock of a running idempotent call outlives
 	// the replica that holds it (30 s when 0): the replica renews it while
 	// the call runs; if the replica dies, a retry waits this long at most
-	// before running the call itself.
+	// before running the call itself. A task's lease is the same: a task
+	// whose replica died is reported failed this long after.
 	LockTTL time.Duration
 	// EventTTL is how long the events of a stream are kept after its last
 	// one (1 h when 0); a session that ends normally drops its events at
@@ -51,6 +55,11 @@ type Config struct {
 	// MaxEventsPerStream is how many of the last events of each stream are
 	// kept (1000 when 0).
 	MaxEventsPerStream int
+	// MaxTasksPerOwner is how many live tasks each owner (authorized user,
+	// or legacy session) may have (DefaultMaxTasksPerOwner when 0); a
+	// tools/call that would make one more is refused. Redis's memory is the
+	// bound of all owners together.
+	MaxTasksPerOwner int
 }
 
 const (
@@ -67,9 +76,17 @@ type Store struct {
 	client redis.UniversalClient
 	cfg    Config
 	owned  bool // Close closes client: Open made it
+
+	leasesOnce sync.Once
+	leases     *taskLeases // of the tasks this process runs (tasks.go)
 }
 
-var _ runtime.SharedStore = (*Store)(nil)
+var (
+	_ runtime.SharedStore             = (*Store)(nil)
+	_ runtime.SharedTaskStore         = (*Store)(nil)
+	_ runtime.SharedQuotaStore        = (*Store)(nil)
+	_ runtime.SharedRequestStateStore = (*Store)(nil)
+)
 
 // Open connects to the Redis that url names (redis://[user:password@]host:port/db,
 // or rediss:// for TLS) and checks that it answers.
@@ -117,6 +134,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxEventsPerStream <= 0 {
 		c.MaxEventsPerStream = defaultMaxEvents
 	}
+	if c.MaxTasksPerOwner <= 0 {
+		c.MaxTasksPerOwner = DefaultMaxTasksPerOwner
+	}
 	return c
 }
 
@@ -129,6 +149,9 @@ func (s *Store) Prefix() string { return s.cfg.Prefix }
 
 // Close closes the connections, if Open made them.
 func (s *Store) Close() error {
+	if s.leases != nil {
+		s.leases.stop()
+	}
 	if !s.owned {
 		return nil
 	}
@@ -147,6 +170,12 @@ func (s *Store) Bus() runtime.NotificationBus { return &bus{s} }
 // Sessions returns the legacy session store on this connection.
 func (s *Store) Sessions() runtime.SessionStore { return &sessionStore{s} }
 
+// Tasks returns the task store on this connection.
+func (s *Store) Tasks() runtime.TaskStore {
+	s.leasesOnce.Do(func() { s.leases = newTaskLeases(s) })
+	return &taskStore{s}
+}
+
 // op bounds one operation by the store's timeout.
 func (s *Store) op(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, s.cfg.Timeout)
@@ -163,7 +192,7 @@ func storeError(store, op string, err error) error {
 }
 
 // FlagUsage is the help text of the -redis flag of the examples.
-const FlagUsage = "share state with the other replicas (legacy sessions, idempotent call results, SSE events, change notifications) through this Redis, redis://HOST:PORT/DB"
+const FlagUsage = "share state with the other replicas (legacy sessions, idempotent call results, SSE events, change notifications, tasks, rate limits, used requestStates) through this Redis, redis://HOST:PORT/DB"
 
 // Option opens the Store that url names, with the default Config, and
 // returns runtime.WithStore of it; an empty url gives an option that

@@ -1,0 +1,156 @@
+// Package storetest holds the contract tests of the runtime's store
+// interfaces, run against the in-memory defaults (package runtime's tests)
+// and against every other implementation (runtime/redisstore's), so that
+// they all behave alike.
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// TaskStore checks a TaskStore that keeps at most two live tasks per
+// owner: owners are isolated, a terminal task is not overwritten, expired
+// tasks are gone and make room, the bound holds, List pages in creation
+// order.
+func TaskStore(t *testing.T, st runtime.TaskStore) {
+	t.Helper()
+	ctx := context.Background()
+	now := time.Now()
+	a := &runtime.TaskRecord{ID: "a", Owner: "alice", Status: runtime.TaskWorking, CreatedAt: now, TTL: time.Hour,
+		PollInterval: time.Second, Result: []byte(`{"x":1}`)}
+	if err := st.Create(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Get(ctx, "alice", "a"); err != nil || got == nil || got.Status != runtime.TaskWorking ||
+		!got.CreatedAt.Equal(now) || got.TTL != time.Hour || got.PollInterval != time.Second || string(got.Result) != `{"x":1}` ||
+		got.Error != nil || got.InputRequests != nil {
+		t.Fatalf("Get of a created task = %+v, %v", got, err)
+	}
+	if got, _ := st.Get(ctx, "bob", "a"); got != nil {
+		t.Error("bob reads alice's task")
+	}
+	cancelled := *a
+	cancelled.Status = runtime.TaskCancelled
+	if ok, err := st.Update(ctx, &cancelled); !ok || err != nil {
+		t.Fatalf("Update of a working task refused: %v", err)
+	}
+	completed := *a
+	completed.Status = runtime.TaskCompleted
+	if ok, _ := st.Update(ctx, &completed); ok {
+		t.Error("Update overwrote a cancelled task")
+	}
+	if got, _ := st.Get(ctx, "alice", "a"); got == nil || got.Status != runtime.TaskCancelled {
+		t.Errorf("alice's task = %+v, want cancelled", got)
+	}
+	if ok, _ := st.Update(ctx, &runtime.TaskRecord{ID: "nope", Status: runtime.TaskWorking}); ok {
+		t.Error("Update created a task")
+	}
+	if got, _ := st.Get(ctx, "alice", "nope"); got != nil {
+		t.Error("Update created a task")
+	}
+
+	old := &runtime.TaskRecord{ID: "old", Owner: "alice", Status: runtime.TaskWorking, CreatedAt: now.Add(-2 * time.Hour), TTL: time.Hour}
+	if err := st.Create(ctx, old); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := st.Get(ctx, "alice", "old"); got != nil {
+		t.Error("an expired task is returned")
+	}
+	// Full (a and old), but old has expired: it makes room.
+	if err := st.Create(ctx, &runtime.TaskRecord{ID: "b", Owner: "alice", CreatedAt: now, TTL: time.Hour}); err != nil {
+		t.Fatalf("Create with an expired task to drop: %v", err)
+	}
+	if err := st.Create(ctx, &runtime.TaskRecord{ID: "c", Owner: "alice", CreatedAt: now, TTL: time.Hour}); err != runtime.ErrTaskStoreFull {
+		t.Errorf("Create beyond alice's bound: %v, want ErrTaskStoreFull", err)
+	}
+	if err := st.Create(ctx, &runtime.TaskRecord{ID: "d", Owner: "bob", CreatedAt: now, TTL: time.Hour}); err != nil {
+		t.Errorf("alice's full share keeps bob out: %v", err)
+	}
+	list, _ := st.List(ctx, "alice", "", 10)
+	if len(list) != 2 || list[0].ID != "a" || list[1].ID != "b" {
+		t.Errorf("List = %v, want a, b", ids(list))
+	}
+	if list, _ := st.List(ctx, "alice", "", 1); len(list) != 1 || list[0].ID != "a" {
+		t.Errorf("List of 1 = %v, want a", ids(list))
+	}
+	if list, _ := st.List(ctx, "alice", "a", 10); len(list) != 1 || list[0].ID != "b" {
+		t.Errorf("List after a = %v, want b", ids(list))
+	}
+	if list, _ := st.List(ctx, "alice", "d", 10); len(list) != 0 {
+		t.Errorf("List after bob's task = %v, want nothing", ids(list))
+	}
+}
+
+func ids(list []*runtime.TaskRecord) []string {
+	var out []string
+	for _, t := range list {
+		out = append(out, t.ID)
+	}
+	return out
+}
+
+// QuotaStore checks a QuotaStore's token buckets: a bucket of 3 a minute
+// gives 3 tokens, then refuses with the time until the next one (about
+// 20 s); another key has its own bucket; a bucket refills at its rate.
+func QuotaStore(t *testing.T, st runtime.QuotaStore) {
+	t.Helper()
+	ctx := context.Background()
+	limit := runtime.RateLimit{Requests: 3, Per: time.Minute}
+	for i := range 3 {
+		if ok, _, err := st.Take(ctx, "alice", limit); !ok || err != nil {
+			t.Fatalf("take %d of 3: ok=%v, %v", i+1, ok, err)
+		}
+	}
+	ok, after, err := st.Take(ctx, "alice", limit)
+	if ok || err != nil || after < 15*time.Second || after > 21*time.Second {
+		t.Errorf("4th take: ok=%v retryAfter=%v, %v; want a refusal for about 20 s", ok, after, err)
+	}
+	if ok, _, _ := st.Take(ctx, "bob", limit); !ok {
+		t.Error("alice's empty bucket refuses bob")
+	}
+	fast := runtime.RateLimit{Requests: 1, Per: 100 * time.Millisecond}
+	st.Take(ctx, "fast", fast)
+	if ok, _, _ := st.Take(ctx, "fast", fast); ok {
+		t.Error("a bucket of 1 gave 2 tokens at once")
+	}
+	time.Sleep(150 * time.Millisecond)
+	if ok, _, _ := st.Take(ctx, "fast", fast); !ok {
+		t.Error("a bucket did not refill at its rate")
+	}
+}
+
+// RequestStateStore checks that a state id is accepted once until it
+// expires.
+func RequestStateStore(t *testing.T, st runtime.RequestStateStore) {
+	t.Helper()
+	ctx := context.Background()
+	later := time.Now().Add(time.Hour)
+	use := func(id string, until time.Time) bool {
+		t.Helper()
+		first, err := st.FirstUse(ctx, id, until)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return first
+	}
+	if !use("a", later) || use("a", later) {
+		t.Error("a: want first use then a refusal")
+	}
+	if !use("b", later) {
+		t.Error("b refused after a was used")
+	}
+	if !use("past", time.Now().Add(-time.Second)) || !use("past", later) {
+		t.Error("an expired record must not refuse its id")
+	}
+	if !use("short", time.Now().Add(100*time.Millisecond)) {
+		t.Error("short: first use refused")
+	}
+	time.Sleep(200 * time.Millisecond)
+	if !use("short", later) {
+		t.Error("a record outlived its expiry")
+	}
+}

@@ -1,0 +1,25 @@
+package redisstore
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
+)
+
+func TestRequestStateStoreContract(t *testing.T) {
+	storetest.RequestStateStore(t, openStore(t, startRedis(t), Config{}).RequestStates())
+}
+
+func TestRequestStateRedisUnresponsive(t *testing.T) {
+	r := startRedis(t)
+	st := openStore(t, r, Config{Timeout: 200 * time.Millisecond}).RequestStates()
+	r.pause()
+	_, err := st.FirstUse(context.Background(), "s", time.Now().Add(time.Minute))
+	r.resume()
+	if err == nil || !strings.Contains(err.Error(), "requestState store") {
+		t.Errorf("FirstUse with Redis paused: %v, want an error naming the requestState store", err)
+	}
+}
