@@ -11,17 +11,18 @@ import (
 	"github.com/mcpgen/mcpgen/templates"
 )
 
-const registryHelp = `usage: mcpgen registry [-f spec] -name NAMESPACE/NAME [-image REF] [-remote URL] [-o file] [-dockerfile path]
+const registryHelp = `usage: mcpgen registry [-f spec] [-name NAMESPACE/NAME] [-image REF] [-remote URL] [-o file] [-dockerfile path]
 
 Writes server.json, the entry of the official MCP registry
 (registry.modelcontextprotocol.io), and checks it against the registry's
 published schema (2025-12-11, pinned in mcpgen) before writing; publish it
 with the registry's mcp-publisher. From the spec: version (server.version),
 title, description (server.description, else server.title), websiteUrl and
-icons. From the flags:
+icons. From the spec's registry: section or these flags (a flag wins):
 
   -name         the registry name, reverse DNS: io.github.OWNER/NAME for a
-                GitHub login, com.example/NAME for a domain you own (required)
+                GitHub login, com.example/NAME for a domain you own (required,
+                here or as registry.name)
   -image        an OCI image with a tag or digest, such as
                 ghcr.io/OWNER/orders:1.0.0: a package the client runs with
                 docker, speaking stdio

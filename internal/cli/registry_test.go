@@ -72,8 +72,8 @@ func TestRegistryRefuses(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-image", "ghcr.io/shop/demo:1.0.0"}, "-name is required"},
-		{[]string{"-name", "demo"}, `-name "demo" is not a registry name: want NAMESPACE/NAME in reverse DNS, such as io.github.OWNER/demo`},
+		{[]string{"-image", "ghcr.io/shop/demo:1.0.0"}, "-name (or registry.name) is required"},
+		{[]string{"-name", "demo"}, `name "demo" is not a registry name: want NAMESPACE/NAME in reverse DNS, such as io.github.OWNER/demo`},
 		{[]string{"-name", "io.github.shop/demo", "-image", "ghcr.io/shop/demo"}, "has no tag or digest"},
 		{[]string{"-name", "io.github.shop/demo", "extra"}, "takes no arguments"},
 	} {

@@ -11,6 +11,7 @@ package registry
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -38,7 +39,8 @@ const (
 	maxTitle       = 100
 )
 
-// Options is what server.json needs beyond the spec.
+// Options is what server.json needs beyond the server section: the flags
+// of mcpgen registry, each defaulting to the spec's registry: section.
 type Options struct {
 	// Name is the registry name, reverse DNS: io.github.OWNER/NAME for a
 	// GitHub login, com.example/NAME for a domain you own.
@@ -104,46 +106,41 @@ var namePattern = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?/[
 // Build makes the server.json of s. Every problem is reported, each
 // naming the field or flag to change.
 func Build(s *spec.Spec, o Options) (*ServerJSON, error) {
+	o = o.orSpec(s.Registry)
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 
 	switch {
 	case o.Name == "":
-		bad("-name is required: the registry name in reverse DNS, such as io.github.OWNER/%s", s.Server.Name)
+		bad("-name (or registry.name) is required: the registry name in reverse DNS, such as io.github.OWNER/%s", s.Server.Name)
 	case !namePattern.MatchString(o.Name):
-		bad("-name %q is not a registry name: want NAMESPACE/NAME in reverse DNS, such as io.github.OWNER/%s "+
+		bad("name %q is not a registry name: want NAMESPACE/NAME in reverse DNS, such as io.github.OWNER/%s "+
 			"(one slash; letters, digits, '.' and '-' in the namespace, also '_' in the name)", o.Name, s.Server.Name)
 	}
-	desc := o.Description
-	if desc == "" {
-		desc = s.Server.Description
-	}
-	if desc == "" {
-		desc = s.Server.Title
-	}
+	desc := cmp.Or(o.Description, s.Server.Description, s.Server.Title)
 	switch {
 	case strings.TrimSpace(desc) == "":
-		bad("server.description (or -description) is required: one line of at most %d characters", maxDescription)
+		bad("server.description (or registry.description, or -description) is required: one line of at most %d characters", maxDescription)
 	case len([]rune(desc)) > maxDescription:
-		bad("the description is %d characters; the registry allows %d: shorten server.description or pass -description",
+		bad("the description is %d characters; the registry allows %d: shorten it, or give registry.description or -description",
 			len([]rune(desc)), maxDescription)
 	}
 	if n := len([]rune(s.Server.Title)); n > maxTitle {
 		bad("server.title is %d characters; the registry allows %d", n, maxTitle)
 	}
 	if o.Image != "" && !hasTagOrDigest(o.Image) {
-		bad("-image %q has no tag or digest; the registry needs one, such as %s:%s", o.Image, o.Image, s.Server.Version)
+		bad("image %q has no tag or digest; the registry needs one, such as %s:%s", o.Image, o.Image, s.Server.Version)
 	}
 	if o.Remote != "" {
 		if u, err := url.Parse(o.Remote); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-			bad("-remote %q is not an http(s) URL, such as https://%s.example.com/mcp", o.Remote, s.Server.Name)
+			bad("remote %q is not an http(s) URL, such as https://%s.example.com/mcp", o.Remote, s.Server.Name)
 		}
 	}
 	var repo *Repository
 	if o.Repository != "" {
 		u, err := url.Parse(o.Repository)
 		if err != nil || u.Scheme != "https" || u.Host == "" {
-			bad("-repository %q is not an https URL, such as https://github.com/OWNER/%s", o.Repository, s.Server.Name)
+			bad("repository %q is not an https URL, such as https://github.com/OWNER/%s", o.Repository, s.Server.Name)
 		} else {
 			repo = &Repository{URL: o.Repository, Source: strings.TrimSuffix(strings.TrimPrefix(u.Host, "www."), ".com")}
 		}
@@ -173,6 +170,25 @@ func Build(s *spec.Spec, o Options) (*ServerJSON, error) {
 		out.Remotes = append(out.Remotes, Transport{Type: "streamable-http", URL: o.Remote})
 	}
 	return out, nil
+}
+
+// orSpec fills the options not given with the spec's registry: section.
+func (o Options) orSpec(r *spec.RegistryConfig) Options {
+	if r == nil {
+		return o
+	}
+	for _, f := range []struct {
+		opt  *string
+		spec string
+	}{
+		{&o.Name, r.Name}, {&o.Description, r.Description}, {&o.Image, r.Image},
+		{&o.Remote, r.Remote}, {&o.Repository, r.Repository},
+	} {
+		if *f.opt == "" {
+			*f.opt = f.spec
+		}
+	}
+	return o
 }
 
 // hasTagOrDigest reports whether an image reference names a tag (a colon

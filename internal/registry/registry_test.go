@@ -77,12 +77,12 @@ func TestBuildRefuses(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{Options{}, "-name is required"},
-		{Options{Name: "orders"}, `-name "orders" is not a registry name`},
+		{Options{}, "-name (or registry.name) is required"},
+		{Options{Name: "orders"}, `name "orders" is not a registry name`},
 		{Options{Name: "io.github.me/orders/v2"}, "is not a registry name"},
 		{Options{Name: "io.github.me/-orders"}, "is not a registry name"},
 		{Options{Name: "io.github.me/orders", Image: "ghcr.io/me/orders"}, "has no tag or digest"},
-		{Options{Name: "io.github.me/orders", Remote: "orders.example.com/mcp"}, "-remote"},
+		{Options{Name: "io.github.me/orders", Remote: "orders.example.com/mcp"}, `remote "orders.example.com/mcp" is not an http(s) URL`},
 		{Options{Name: "io.github.me/orders", Description: strings.Repeat("x", 101)}, "101 characters"},
 	} {
 		_, err := Build(s, tc.o)
@@ -106,5 +106,38 @@ func TestValidateRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Validate(%s) = %v, want an error containing %q", tc.doc, err, tc.want)
 		}
+	}
+}
+
+// The spec's registry: section fills what the flags leave out; a flag wins.
+func TestSpecSection(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: shop, version: 2.1.0, description: Sells things.}
+go: {package: shopmcp}
+registry:
+  name: com.example/shop
+  image: ghcr.io/example/shop:2.1.0
+  remote: https://shop.example.com/mcp
+`
+	s, diags := spec.Load("mcpgen.yaml", []byte(src))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	sj, err := Build(s, Options{Remote: "https://eu.shop.example.com/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sj.Name != "com.example/shop" || sj.Packages[0].Identifier != "ghcr.io/example/shop:2.1.0" ||
+		sj.Remotes[0].URL != "https://eu.shop.example.com/mcp" || sj.Description != "Sells things." {
+		t.Errorf("got %+v", sj)
+	}
+	if _, err := Marshal(sj); err != nil {
+		t.Fatal(err)
+	}
+
+	// A typo in the section is a spec finding with a suggestion.
+	_, diags = spec.Load("mcpgen.yaml", []byte(strings.Replace(src, "image:", "imag:", 1)))
+	if len(diags) != 1 || !strings.Contains(diags[0].String(), `unknown key "imag" in registry`) {
+		t.Errorf("diagnostics = %v", diags)
 	}
 }
