@@ -15,7 +15,8 @@ import (
 // package beside the spec with the registry's label.
 func TestRegistry(t *testing.T) {
 	root := t.TempDir()
-	gomod := "module example.com/shop\n\ngo 1.26.8\n"
+	// A replace by a directory is outside docker build's context: said.
+	gomod := "module example.com/shop\n\ngo 1.26.8\n\nreplace example.com/lib => ../lib\n"
 	if err := os.WriteFile(filepath.Join(root, "go.mod"), []byte(gomod), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -31,6 +32,9 @@ func TestRegistry(t *testing.T) {
 		"-description", "Look up orders.", "-dockerfile", filepath.Join(root, "Dockerfile"))
 	if code != ExitOK {
 		t.Fatalf("registry: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "go.mod replaces example.com/lib with the directory ../lib, which docker build cannot see") {
+		t.Errorf("no warning about the directory replace; stderr:\n%s", stderr)
 	}
 	doc, err := os.ReadFile(filepath.Join(dir, "server.json"))
 	if err != nil {
