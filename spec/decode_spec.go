@@ -29,6 +29,8 @@ var topFields = fields[*Spec]{
 		schema: mapOf(defRef("Prompt")), decode: func(d *decoder, s *Spec, e entry) { s.Prompts = d.prompts(e.value) }},
 	{key: "lint", doc: "Settings of mcpgen lint.",
 		schema: defRef("Lint"), decode: func(d *decoder, s *Spec, e entry) { s.Lint = d.lint(e.value) }},
+	{key: "registry", doc: "What mcpgen registry writes in the MCP registry's server.json beyond the server section (its flags override these).",
+		schema: defRef("Registry"), decode: func(d *decoder, s *Spec, e entry) { s.Registry = d.registry(e.value) }},
 }
 
 // spec decodes the document's root mapping into s.

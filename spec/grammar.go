@@ -120,6 +120,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "Duration", Schema: `{"oneOf":[{"type":"string","minLength":1},{"type":"integer","enum":[0]}]}`},
 		{Name: "Version", Schema: `{"anyOf":[{"type":"string","minLength":1},{"type":"number"}]}`},
 		{Name: "Lint", Keys: formatKeys(lintFields)},
+		{Name: "Registry", Keys: formatKeys(registryFields)},
 		{Name: "LintRules", Schema: `{"type":"array","items":` + stringEnum(LintRuleIDs) + `}`},
 		{Name: "Schema", Keys: schema},
 		{Name: "AdditionalProperties", Schema: `{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/Schema"}],"default":false}`},

@@ -47,6 +47,9 @@ type Spec struct {
 	// Lint is the `lint:` section (rules `mcpgen lint` skips, and its
 	// limits); nil when absent.
 	Lint *LintConfig
+	// Registry is the `registry:` section (for `mcpgen registry`); nil
+	// when absent.
+	Registry *RegistryConfig
 }
 
 // LintConfig is the `lint:` section. Zero limits mean the defaults of

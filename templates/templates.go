@@ -1,7 +1,8 @@
 // Package templates holds what `mcpgen init` scaffolds: a fully commented
 // mcpgen.yaml with one tool, resource, resource template and prompt; the
 // main.go that serves it; the handlers.go that implements it (the user's
-// file from then on); generate.go; and .mcp.json for Claude Code.
+// file from then on); generate.go; and .mcp.json for Claude Code. It also
+// holds the Dockerfile that `mcpgen registry -dockerfile` writes.
 //
 // The files are text/template sources embedded from init/, with <% %> as
 // delimiters so that the {{.arg}} placeholders of prompt messages and Go's
@@ -19,8 +20,8 @@ import (
 	"text/template"
 )
 
-//go:embed init/*.tmpl
-var initFS embed.FS
+//go:embed init/*.tmpl registry/*.tmpl
+var templateFS embed.FS
 
 // Scaffold is what the init templates are filled with.
 type Scaffold struct {
@@ -72,24 +73,10 @@ func Init(s Scaffold) ([]File, error) {
 	}{s, s.Package}
 	var files []File
 	for _, f := range initFiles {
-		src, err := initFS.ReadFile("init/" + f.tmpl)
+		out, err := render("init/"+f.tmpl, data)
 		if err != nil {
 			return nil, err
 		}
-		t, err := template.New(f.tmpl).Delims("<%", "%>").Option("missingkey=error").Funcs(template.FuncMap{
-			"json": func(v any) (string, error) {
-				b, err := json.Marshal(v)
-				return string(b), err
-			},
-		}).Parse(string(src))
-		if err != nil {
-			return nil, err
-		}
-		var buf bytes.Buffer
-		if err := t.Execute(&buf, data); err != nil {
-			return nil, err
-		}
-		out := buf.Bytes()
 		if strings.HasSuffix(f.path, ".go") {
 			if out, err = format.Source(out); err != nil {
 				return nil, fmt.Errorf("templates: %s does not format: %w", f.path, err)
@@ -98,4 +85,51 @@ func Init(s Scaffold) ([]File, error) {
 		files = append(files, File{Path: f.path, Bytes: out})
 	}
 	return files, nil
+}
+
+// render fills the embedded template at path with data.
+func render(path string, data any) ([]byte, error) {
+	src, err := templateFS.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	t, err := template.New(path).Delims("<%", "%>").Option("missingkey=error").Funcs(template.FuncMap{
+		"json": func(v any) (string, error) {
+			b, err := json.Marshal(v)
+			return string(b), err
+		},
+	}).Parse(string(src))
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Docker is what the Dockerfile template is filled with.
+type Docker struct {
+	// ServerName is the server's MCP name (server.name), such as "orders".
+	ServerName string
+	// RegistryName is its name in the MCP registry, such as
+	// io.github.you/orders: the value of the image's
+	// io.modelcontextprotocol.server.name label.
+	RegistryName string
+	// Image is the image reference shown in the build command.
+	Image string
+	// GoVersion is the golang image tag of the build stage, such as "1.26".
+	GoVersion string
+	// MainPackage is the main package to build, relative to the module
+	// root, such as "." or "./cmd/orders".
+	MainPackage string
+	// Path is where the Dockerfile is written, relative to the module root.
+	Path string
+}
+
+// Dockerfile fills the Dockerfile template: a multi-stage build of the
+// server into a distroless static image carrying the registry's label.
+func Dockerfile(d Docker) ([]byte, error) {
+	return render("registry/Dockerfile.tmpl", d)
 }

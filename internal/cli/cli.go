@@ -49,6 +49,8 @@ Usage:
   mcpgen diff     OLD NEW | --against REF
                                        report breaking changes, WIRE and GO (see diff -h)
   mcpgen config   claude|codex|cursor  client configuration with per-tool permissions
+  mcpgen registry -name NS/NAME [-image REF] [-remote URL] [-dockerfile path]
+                                       server.json for the MCP registry, and a Dockerfile (see registry -h)
   mcpgen version                       print the version
   mcpgen help [command]                this text, or a command's (as command -h)
 
@@ -86,6 +88,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		err = runDiff(rest, stdout, stderr)
 	case "config":
 		err = runConfig(rest, stdout, stderr)
+	case "registry":
+		err = runRegistry(rest, stdout, stderr)
 	case "version", "-version", "--version":
 		err = runVersion(rest, stdout)
 	case "help", "-h", "-help", "--help":

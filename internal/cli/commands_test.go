@@ -13,7 +13,7 @@ import (
 // example to stdout and exit 0; so does `help <command>`.
 func TestHelp(t *testing.T) {
 	dir := t.TempDir()
-	for _, cmd := range []string{"generate", "check", "init", "docs", "schema", "lint", "diff", "config", "version"} {
+	for _, cmd := range []string{"generate", "check", "init", "docs", "schema", "lint", "diff", "config", "registry", "version"} {
 		for _, flag := range []string{"-h", "-help", "--help"} {
 			code, stdout, stderr := run(t, dir, cmd, flag)
 			if code != ExitOK || !strings.HasPrefix(stdout, "usage: mcpgen "+cmd) || !strings.Contains(stdout, "Example") || stderr != "" {

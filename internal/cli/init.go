@@ -331,10 +331,13 @@ func localCloneHint() string {
 		clone, mcpgenModule, clone)
 }
 
-// goMod is what init reads of a go.mod (go mod edit -json).
+// goMod is what init and registry read of a go.mod (go mod edit -json).
 type goMod struct {
+	Go      string
 	Require []struct{ Path string }
-	Replace []struct{ Old struct{ Path string } }
+	Replace []struct {
+		Old, New struct{ Path, Version string }
+	}
 }
 
 func (m goMod) requires(mod string) bool {

@@ -24,7 +24,7 @@ func TestHelpNamesReadmeSections(t *testing.T) {
 		}
 	}
 	texts := map[string]string{"init's local-clone hint": localCloneHint(), "mcpgen help": usage}
-	for _, cmd := range []string{"generate", "check", "init", "docs", "schema", "lint", "diff", "config", "version"} {
+	for _, cmd := range []string{"generate", "check", "init", "docs", "schema", "lint", "diff", "config", "registry", "version"} {
 		_, stdout, _ := run(t, t.TempDir(), cmd, "-h")
 		texts[cmd+" -h"] = stdout
 	}
