@@ -15,17 +15,9 @@ import (
 // The fixtures of the conformance suite's tasks-* scenarios (the
 // io.modelcontextprotocol/tasks extension, SEP-2663). Each is an ordinary
 // tool method; mcpgen.yaml's `execution: {taskSupport: …}` lets the runtime
-// run it as a task. Only test_tool_with_task is registered by hand: it is
-// InputFirst (it gathers its input with input_required rounds before it
-// becomes a task), which the spec does not say.
+// run it as a task.
 
 const confirmForm = `{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}`
-
-func registerTaskFixtures(srv *runtime.Server) {
-	srv.AddTool(runtime.Tool{Name: "test_tool_with_task", Description: "Asks the user's name, then greets them as a task.",
-		InputSchema: json.RawMessage(`{"type":"object"}`),
-		Execution:   &runtime.ToolExecution{TaskSupport: runtime.TaskRequired, InputFirst: true}, Handler: toolWithTask})
-}
 
 func (f *fixtures) Greet(_ context.Context, in *conformancemcp.GreetInput) (*runtime.CallToolResult, error) {
 	return runtime.TextResult("Hello, " + in.Name + "!"), nil
@@ -81,9 +73,9 @@ func (f *fixtures) MultiInput(ctx context.Context) (*runtime.CallToolResult, err
 	return runtime.TextResult(fmt.Sprintf("name=%v confirm=%v", answers[0].Content["name"], answers[1].Content["confirm"])), nil
 }
 
-// toolWithTask gathers the user's name with input_required rounds (its
-// tool is InputFirst), then works on as a task.
-func toolWithTask(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+// TestToolWithTask gathers the user's name with input_required rounds (its
+// tool is inputFirst), then works on as a task.
+func (f *fixtures) TestToolWithTask(ctx context.Context) (*runtime.CallToolResult, error) {
 	res, err := elicitAs(ctx, "user_name", "What is your name?", nameSchema)
 	if err != nil {
 		return nil, err

@@ -54,7 +54,6 @@ func main() {
 	telemetry, stopTelemetry := otelenv.Start(ctx, "conformance") // OTEL_* variables; none: off
 	defer stopTelemetry()
 	f.srv = conformancemcp.NewServer(f, append(append(opts, telemetry...), shared)...)
-	registerTaskFixtures(f.srv) // test_tool_with_task: InputFirst, which the spec does not say
 	go f.touchWatched(ctx)
 	// An event store makes SSE streams resumable (Last-Event-ID), which
 	// test_reconnection needs (SEP-1699 polling); with -redis, the events

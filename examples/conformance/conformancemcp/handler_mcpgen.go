@@ -203,33 +203,38 @@ type ToolsHandler interface {
 	//
 	// Asks two questions at once (a task).
 	MultiInput(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestToolWithTask serves tool "test_tool_with_task" (mcpgen.yaml:149).
+	//
+	// Asks the user's name, then greets them as a task.
+	TestToolWithTask(ctx context.Context) (*runtime.CallToolResult, error)
 }
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadStaticText reads resource "static_text" (mcpgen.yaml:151).
+	// ReadStaticText reads resource "static_text" (mcpgen.yaml:156).
 	//
 	// test://static-text
 	//
 	// A static text resource.
 	ReadStaticText(ctx context.Context) (string, error)
 
-	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:155).
+	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:160).
 	//
 	// test://static-binary
 	//
 	// A static binary resource (a 1x1 PNG).
 	ReadStaticBinary(ctx context.Context) ([]byte, error)
 
-	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:160).
+	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:165).
 	//
 	// test://watched-resource
 	//
 	// A resource clients can subscribe to.
 	ReadWatchedResource(ctx context.Context) (string, error)
 
-	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:166).
+	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:171).
 	//
 	// test://template/{id}/data
 	//
@@ -246,13 +251,13 @@ type PromptsHandler interface {
 	CompleteTestPromptWithArgumentsArg1(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
 	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource"
-	// (mcpgen.yaml:189).
+	// (mcpgen.yaml:194).
 	//
 	// A prompt that embeds a resource.
 	PromptTestPromptWithEmbeddedResource(ctx context.Context, args *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error)
 
 	// PromptTestInputRequiredResultPrompt builds prompt "test_input_required_result_prompt"
-	// (mcpgen.yaml:193).
+	// (mcpgen.yaml:198).
 	//
 	// A prompt that first asks the user what context to use (input key user_context).
 	PromptTestInputRequiredResultPrompt(ctx context.Context) (*runtime.GetPromptResult, error)
@@ -543,6 +548,14 @@ func (UnimplementedHandler) MultiInput(context.Context) (*runtime.CallToolResult
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "multi_input",
+	}
+}
+
+// TestToolWithTask reports that tool "test_tool_with_task" is not implemented.
+func (UnimplementedHandler) TestToolWithTask(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_tool_with_task",
 	}
 }
 

@@ -138,33 +138,36 @@ const (
 	// ToolMultiInput is the name of tool "multi_input" (mcpgen.yaml:146).
 	ToolMultiInput = "multi_input"
 
-	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:151).
+	// ToolTestToolWithTask is the name of tool "test_tool_with_task" (mcpgen.yaml:149).
+	ToolTestToolWithTask = "test_tool_with_task"
+
+	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:156).
 	ResourceStaticText = "static_text"
 
-	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:155).
+	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:160).
 	ResourceStaticBinary = "static_binary"
 
-	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:160).
+	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:165).
 	ResourceWatchedResource = "watched_resource"
 
-	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:166).
+	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:171).
 	TemplateTemplateData = "template_data"
 
-	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:178).
+	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:183).
 	PromptTestSimplePrompt = "test_simple_prompt"
 
-	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:182).
+	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:187).
 	PromptTestPromptWithArguments = "test_prompt_with_arguments"
 
 	// PromptTestPromptWithEmbeddedResource is the name of prompt "test_prompt_with_embedded_resource"
-	// (mcpgen.yaml:189).
+	// (mcpgen.yaml:194).
 	PromptTestPromptWithEmbeddedResource = "test_prompt_with_embedded_resource"
 
 	// PromptTestInputRequiredResultPrompt is the name of prompt "test_input_required_result_prompt"
-	// (mcpgen.yaml:193).
+	// (mcpgen.yaml:198).
 	PromptTestInputRequiredResultPrompt = "test_input_required_result_prompt"
 
-	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:195).
+	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:200).
 	PromptTestPromptWithImage = "test_prompt_with_image"
 )
 
@@ -639,6 +642,19 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.MultiInput(ctx)
+		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks the user's name, then greets them as a task.",
+			Execution: &runtime.ToolExecution{
+				InputFirst:  true,
+				TaskSupport: "required",
+			},
+			Name: ToolTestToolWithTask,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestToolWithTask(ctx)
 		},
 	))
 	s.AddResource(runtime.TypedResource(

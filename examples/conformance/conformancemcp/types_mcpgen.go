@@ -52,7 +52,7 @@ type ConfirmDeleteInput struct {
 	Filename runtime.Opt[string] `json:"filename,omitzero" jsonschema_description:"The file to delete."`
 }
 
-// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:166).
+// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:171).
 type TemplateDataParams struct {
 	ID string `json:"id"`
 }
@@ -77,7 +77,7 @@ func (p TemplateDataParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:171).
+// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:176).
 type TemplateDataContent struct {
 	ID           string `json:"id"`
 	TemplateTest bool   `json:"templateTest"`
@@ -85,7 +85,7 @@ type TemplateDataContent struct {
 }
 
 // TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments"
-// (mcpgen.yaml:182).
+// (mcpgen.yaml:187).
 type TestPromptWithArgumentsArgs struct {
 	// First test argument
 	Arg1 string `json:"arg1" jsonschema_description:"First test argument"`
@@ -95,7 +95,7 @@ type TestPromptWithArgumentsArgs struct {
 }
 
 // TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt
-// "test_prompt_with_embedded_resource" (mcpgen.yaml:189).
+// "test_prompt_with_embedded_resource" (mcpgen.yaml:194).
 type TestPromptWithEmbeddedResourceArgs struct {
 	// URI of the resource to embed
 	ResourceURI string `json:"resourceUri" jsonschema_description:"URI of the resource to embed"`

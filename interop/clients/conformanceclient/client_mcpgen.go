@@ -701,8 +701,26 @@ func (c *Client) MultiInput(ctx context.Context) (*mcp.CallToolResult, error) {
 	return res, nil
 }
 
+// TestToolWithTask calls tool "test_tool_with_task" (mcpgen.yaml:149). The tool declares no output: its result is returned as is.
+func (c *Client) TestToolWithTask(ctx context.Context) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: map[string]any{},
+		Name:      conformancemcp.ToolTestToolWithTask,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "test_tool_with_task",
+		}
+	}
+	return res, nil
+}
+
 /*
-ReadTemplateData reads resource template "template_data" (mcpgen.yaml:166) at the URI that p names
+ReadTemplateData reads resource template "template_data" (mcpgen.yaml:171) at the URI that p names
 (test://template/{id}/data). It returns the resource's JSON, decoded.
 */
 func (c *Client) ReadTemplateData(ctx context.Context, p conformancemcp.TemplateDataParams) (*conformancemcp.TemplateDataContent, error) {
@@ -720,7 +738,7 @@ func (c *Client) ReadTemplateData(ctx context.Context, p conformancemcp.Template
 	return out, nil
 }
 
-// GetTestSimplePrompt gets prompt "test_simple_prompt" (mcpgen.yaml:178).
+// GetTestSimplePrompt gets prompt "test_simple_prompt" (mcpgen.yaml:183).
 func (c *Client) GetTestSimplePrompt(ctx context.Context) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(nil)
 	if err != nil {
@@ -732,7 +750,7 @@ func (c *Client) GetTestSimplePrompt(ctx context.Context) (*mcp.GetPromptResult,
 	})
 }
 
-// GetTestPromptWithArguments gets prompt "test_prompt_with_arguments" (mcpgen.yaml:182).
+// GetTestPromptWithArguments gets prompt "test_prompt_with_arguments" (mcpgen.yaml:187).
 func (c *Client) GetTestPromptWithArguments(ctx context.Context, args *conformancemcp.TestPromptWithArgumentsArgs) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(args)
 	if err != nil {
@@ -744,7 +762,7 @@ func (c *Client) GetTestPromptWithArguments(ctx context.Context, args *conforman
 	})
 }
 
-// GetTestPromptWithEmbeddedResource gets prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:189).
+// GetTestPromptWithEmbeddedResource gets prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:194).
 func (c *Client) GetTestPromptWithEmbeddedResource(ctx context.Context, args *conformancemcp.TestPromptWithEmbeddedResourceArgs) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(args)
 	if err != nil {
@@ -756,7 +774,7 @@ func (c *Client) GetTestPromptWithEmbeddedResource(ctx context.Context, args *co
 	})
 }
 
-// GetTestInputRequiredResultPrompt gets prompt "test_input_required_result_prompt" (mcpgen.yaml:193).
+// GetTestInputRequiredResultPrompt gets prompt "test_input_required_result_prompt" (mcpgen.yaml:198).
 func (c *Client) GetTestInputRequiredResultPrompt(ctx context.Context) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(nil)
 	if err != nil {
@@ -768,7 +786,7 @@ func (c *Client) GetTestInputRequiredResultPrompt(ctx context.Context) (*mcp.Get
 	})
 }
 
-// GetTestPromptWithImage gets prompt "test_prompt_with_image" (mcpgen.yaml:195).
+// GetTestPromptWithImage gets prompt "test_prompt_with_image" (mcpgen.yaml:200).
 func (c *Client) GetTestPromptWithImage(ctx context.Context) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(nil)
 	if err != nil {
