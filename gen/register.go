@@ -360,6 +360,9 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 				if x.TaskSupport != "" {
 					xd[jen.Id("TaskSupport")] = jen.Lit(x.TaskSupport)
 				}
+				if x.InputFirst {
+					xd[jen.Id("InputFirst")] = jen.True()
+				}
 			}))
 		}
 		if len(t.Icons) > 0 {

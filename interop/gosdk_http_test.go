@@ -53,7 +53,7 @@ func TestSupportOverHTTPWithGoSDK(t *testing.T) {
 	for _, tool := range tools.Tools {
 		toolNames = append(toolNames, tool.Name)
 	}
-	if diff := cmp.Diff([]string{"reply_to_ticket", "escalate_ticket"}, toolNames); diff != "" {
+	if diff := cmp.Diff([]string{"reply_to_ticket", "escalate_ticket", "build_report"}, toolNames); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	resources, err := agent.ListResources(ctx, nil)

@@ -41,7 +41,7 @@ func TestSupportOverStdioWithGoSDK(t *testing.T) {
 		toolNames = append(toolNames, tool.Name)
 		toolsByName[tool.Name] = tool
 	}
-	if diff := cmp.Diff([]string{"reply_to_ticket", "escalate_ticket"}, toolNames); diff != "" {
+	if diff := cmp.Diff([]string{"reply_to_ticket", "escalate_ticket", "build_report"}, toolNames); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
 	if a := toolsByName["reply_to_ticket"].Annotations; a == nil || a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {

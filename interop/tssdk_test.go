@@ -142,7 +142,7 @@ func TestTypeScriptSDKSupport(t *testing.T) {
 				for _, tool := range tools.Tools {
 					names = append(names, tool.Name)
 				}
-				if diff := cmp.Diff([]string{"reply_to_ticket", "escalate_ticket"}, names); diff != "" {
+				if diff := cmp.Diff([]string{"reply_to_ticket", "escalate_ticket", "build_report"}, names); diff != "" {
 					t.Errorf("tools (-want +got):\n%s", diff)
 				}
 			}

@@ -309,7 +309,7 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.OutputSchema = d.rawSchema(e.value, "outputSchema") }},
 	{key: "annotations", doc: "Hints for hosts about the tool's behaviour.", schema: defRef("ToolAnnotations"),
 		decode: func(d *decoder, t *Tool, e entry) { t.Annotations = d.toolAnnotations(e.value) }},
-	{key: "execution", doc: "How the tool runs: taskSupport says whether a client may (optional), must (required) or may not (forbidden) call it as a task. Advertised as written.", schema: defRef("ToolExecution"),
+	{key: "execution", doc: "How the tool runs: taskSupport says whether a client may (optional), must (required) or may not (forbidden) call it as a task, and is advertised as written; inputFirst is mcpgen's.", schema: defRef("ToolExecution"),
 		decode: func(d *decoder, t *Tool, e entry) { t.Execution = d.toolExecution(e.value) }},
 	iconsField[*Tool]("Icons for the tool."),
 	metaField[*Tool]("The tool's _meta object, sent as written."),
@@ -386,6 +386,11 @@ var toolExecutionFields = fields[*ToolExecution]{
 				d.errorf(x.TaskSupportPos, "unknown taskSupport %q%s", x.TaskSupport, orHint(didYouMean(x.TaskSupport, TaskSupports), "; use "+joinList(TaskSupports, "or")))
 			}
 		}},
+	{key: "inputFirst", doc: "mcpgen's, not advertised: in 2026-07-28 a call without answers runs as a plain call, so that the input the handler asks for first is gathered with input_required rounds; the retry carrying the answers becomes the task. Needs taskSupport optional or required.", schema: flagSchema,
+		decode: func(d *decoder, x *ToolExecution, e entry) {
+			x.InputFirstPos = posOf(e.value)
+			x.InputFirst, _ = d.boolean(e.value, "inputFirst")
+		}},
 }
 
 func (d *decoder) toolExecution(n *yaml.Node) *ToolExecution {
@@ -397,6 +402,9 @@ func (d *decoder) toolExecution(n *yaml.Node) *ToolExecution {
 	decodeMapping(d, m, x, toolExecutionFields, func(e entry) {
 		d.unknownKey(e, "in execution", toolExecutionFields.keys())
 	})
+	if x.InputFirst && x.TaskSupport != "optional" && x.TaskSupport != "required" {
+		d.errorf(x.InputFirstPos, "inputFirst needs taskSupport optional or required: it says how a call becomes a task")
+	}
 	return x
 }
 

@@ -791,11 +791,13 @@ go: {package: p}
 		src: `tools:
   a: {description: x, execution: {taskSupport: optinal}}
   b: {description: x, execution: {taskSupport: sometimes, tasks: 1}}
+  c: {description: x, execution: {inputFirst: true}}
 `,
 		want: []string{
 			`mcpgen.yaml:5:48: unknown taskSupport "optinal"; did you mean "optional"?`,
 			`mcpgen.yaml:6:48: unknown taskSupport "sometimes"; use forbidden, optional or required`,
 			`mcpgen.yaml:6:59: unknown key "tasks" in execution`,
+			`mcpgen.yaml:7:47: inputFirst needs taskSupport optional or required: it says how a call becomes a task`,
 		},
 	},
 	{

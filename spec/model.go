@@ -404,6 +404,11 @@ type ToolExecution struct {
 	// "" when not said.
 	TaskSupport    string
 	TaskSupportPos Pos
+	// InputFirst (mcpgen's, not advertised): in 2026-07-28 the input the
+	// handler asks for first is gathered with input_required rounds before
+	// the call becomes a task (runtime.ToolExecution.InputFirst).
+	InputFirst    bool
+	InputFirstPos Pos
 }
 
 // TaskSupports are the values of a tool's execution.taskSupport.

@@ -8,86 +8,54 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/examples/conformance/conformancemcp"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // The fixtures of the conformance suite's tasks-* scenarios (the
-// io.modelcontextprotocol/tasks extension, SEP-2663). They are registered
-// by hand until the spec grammar has a key for a tool's task support
-// (issue 14); then they move to mcpgen.yaml. Each handler is an ordinary
-// tool handler: the runtime runs it as a task.
+// io.modelcontextprotocol/tasks extension, SEP-2663). Each is an ordinary
+// tool method; mcpgen.yaml's `execution: {taskSupport: …}` lets the runtime
+// run it as a task.
 
-const (
-	greetSchema   = `{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`
-	computeSchema = `{"type":"object","properties":{"seconds":{"type":"number","minimum":0,"maximum":600},"label":{"type":"string"}}}`
-	fileSchema    = `{"type":"object","properties":{"filename":{"type":"string"}}}`
-	confirmForm   = `{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}`
-)
+const confirmForm = `{"type":"object","properties":{"confirm":{"type":"boolean"}},"required":["confirm"]}`
 
-func registerTaskFixtures(srv *runtime.Server) {
-	optional := &runtime.ToolExecution{TaskSupport: runtime.TaskOptional}
-	add := func(name, description, schema string, exec *runtime.ToolExecution, h runtime.ToolHandler) {
-		srv.AddTool(runtime.Tool{Name: name, Description: description, InputSchema: json.RawMessage(schema), Execution: exec, Handler: h})
-	}
-	add("greet", "Greets name (never a task).", greetSchema, nil, greet)
-	add("slow_compute", "Sleeps seconds, then answers (a task).", computeSchema, optional, slowCompute)
-	add("failing_job", "Fails with a tool error after a second (always a task).", `{"type":"object"}`,
-		&runtime.ToolExecution{TaskSupport: runtime.TaskRequired}, failingJob)
-	add("protocol_error_job", "Panics: a protocol error (a task).", `{"type":"object"}`, optional, protocolErrorJob)
-	add("confirm_delete", "Asks to confirm deleting filename (a task).", fileSchema, optional, confirmDelete)
-	add("multi_input", "Asks two questions at once (a task).", `{"type":"object"}`, optional, multiInput)
-	add("test_tool_with_task", "Asks the user's name, then greets them as a task.", `{"type":"object"}`,
-		&runtime.ToolExecution{TaskSupport: runtime.TaskRequired, InputFirst: true}, toolWithTask)
+func (f *fixtures) Greet(_ context.Context, in *conformancemcp.GreetInput) (*runtime.CallToolResult, error) {
+	return runtime.TextResult("Hello, " + in.Name + "!"), nil
 }
 
-func greet(_ context.Context, req *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
-	var a struct{ Name string }
-	_ = json.Unmarshal(req.Arguments, &a)
-	return runtime.TextResult("Hello, " + a.Name + "!"), nil
+func (f *fixtures) SlowCompute(ctx context.Context, in *conformancemcp.SlowComputeInput) (*runtime.CallToolResult, error) {
+	seconds := in.Seconds.Or(0)
+	if err := sleep(ctx, time.Duration(min(seconds, 600)*float64(time.Second))); err != nil {
+		return nil, err // cancelled: the task already says so
+	}
+	return runtime.TextResult(fmt.Sprintf("computed %s after %gs", in.Label.Or(""), seconds)), nil
 }
 
-func slowCompute(ctx context.Context, req *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
-	var a struct {
-		Seconds float64
-		Label   string
-	}
-	_ = json.Unmarshal(req.Arguments, &a)
-	select {
-	case <-time.After(time.Duration(min(a.Seconds, 600) * float64(time.Second))):
-	case <-ctx.Done():
-		return nil, ctx.Err() // cancelled: the task already says so
-	}
-	return runtime.TextResult(fmt.Sprintf("computed %s after %gs", a.Label, a.Seconds)), nil
-}
-
-func failingJob(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
-	select {
-	case <-time.After(time.Second):
-	case <-ctx.Done():
-		return nil, ctx.Err()
+func (f *fixtures) FailingJob(ctx context.Context) (*runtime.CallToolResult, error) {
+	if err := sleep(ctx, time.Second); err != nil {
+		return nil, err
 	}
 	return nil, errors.New("the job failed: its input was rejected")
 }
 
-func protocolErrorJob(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+func (f *fixtures) ProtocolErrorJob(context.Context) (*runtime.CallToolResult, error) {
 	panic("protocol_error_job: a crash inside the handler")
 }
 
-func confirmDelete(ctx context.Context, req *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
-	var a struct{ Filename string }
-	_ = json.Unmarshal(req.Arguments, &a)
-	res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Delete " + a.Filename + "?", RequestedSchema: json.RawMessage(confirmForm)})
+func (f *fixtures) ConfirmDelete(ctx context.Context, in *conformancemcp.ConfirmDeleteInput) (*runtime.CallToolResult, error) {
+	filename := in.Filename.Or("")
+	res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: "Delete " + filename + "?", RequestedSchema: json.RawMessage(confirmForm)})
 	if err != nil {
 		return nil, err
 	}
 	if res.Action == "accept" && res.Content["confirm"] == true {
-		return runtime.TextResult("deleted " + a.Filename), nil
+		return runtime.TextResult("deleted " + filename), nil
 	}
-	return runtime.TextResult("kept " + a.Filename), nil
+	return runtime.TextResult("kept " + filename), nil
 }
 
-// multiInput asks two things at once, so that both are pending together.
-func multiInput(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+// MultiInput asks two things at once, so that both are pending together.
+func (f *fixtures) MultiInput(ctx context.Context) (*runtime.CallToolResult, error) {
 	questions := []struct{ key, message, schema string }{
 		{"name", "What is your name?", nameSchema},
 		{"confirm", "Proceed?", confirmForm},
@@ -105,17 +73,15 @@ func multiInput(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallT
 	return runtime.TextResult(fmt.Sprintf("name=%v confirm=%v", answers[0].Content["name"], answers[1].Content["confirm"])), nil
 }
 
-// toolWithTask gathers the user's name with input_required rounds (its
-// tool is InputFirst), then works on as a task.
-func toolWithTask(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+// TestToolWithTask gathers the user's name with input_required rounds (its
+// tool is inputFirst), then works on as a task.
+func (f *fixtures) TestToolWithTask(ctx context.Context) (*runtime.CallToolResult, error) {
 	res, err := elicitAs(ctx, "user_name", "What is your name?", nameSchema)
 	if err != nil {
 		return nil, err
 	}
-	select {
-	case <-time.After(time.Second):
-	case <-ctx.Done():
-		return nil, ctx.Err()
+	if err := sleep(ctx, time.Second); err != nil {
+		return nil, err
 	}
 	return runtime.TextResult(fmt.Sprintf("Hello, %v!", res.Content["name"])), nil
 }

@@ -54,7 +54,6 @@ func main() {
 	telemetry, stopTelemetry := otelenv.Start(ctx, "conformance") // OTEL_* variables; none: off
 	defer stopTelemetry()
 	f.srv = conformancemcp.NewServer(f, append(append(opts, telemetry...), shared)...)
-	registerTaskFixtures(f.srv) // by hand until the spec can say a tool runs as a task (issue 14)
 	go f.touchWatched(ctx)
 	// An event store makes SSE streams resumable (Last-Event-ID), which
 	// test_reconnection needs (SEP-1699 polling); with -redis, the events

@@ -21,6 +21,9 @@ type desk struct {
 	// ticket they changed. nil in tests that call the methods directly.
 	srv *runtime.Server
 	now func() time.Time
+	// reportStep is how long build_report works on each ticket
+	// (defaultReportStep; tests make it short).
+	reportStep time.Duration
 
 	mu        sync.Mutex
 	customers map[string]*supportmcp.Customer
@@ -31,9 +34,10 @@ var _ supportmcp.Handler = (*desk)(nil)
 
 func newDesk(customers []supportmcp.Customer, tickets []supportmcp.Ticket) *desk {
 	d := &desk{
-		now:       time.Now,
-		customers: map[string]*supportmcp.Customer{},
-		tickets:   map[supportmcp.TicketID]*supportmcp.Ticket{},
+		now:        time.Now,
+		reportStep: defaultReportStep,
+		customers:  map[string]*supportmcp.Customer{},
+		tickets:    map[supportmcp.TicketID]*supportmcp.Ticket{},
 	}
 	for i := range customers {
 		d.customers[customers[i].Slug] = &customers[i]

@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -24,40 +22,10 @@ func testDesk() *desk {
 // the desk, deduplicates replies by their idempotency_key.
 func TestReplyIsIdempotent(t *testing.T) {
 	d := testDesk()
-	srv := supportmcp.NewServer(d)
-	d.srv = srv
-	var mu sync.Mutex
-	var sent []string
-	ss := srv.NewSession(func(msg []byte) {
-		mu.Lock()
-		defer mu.Unlock()
-		sent = append(sent, string(msg))
-	})
-	defer ss.Close()
-	// call sends a request and waits for its response (the tools run in
-	// their own goroutine).
-	call := func(id int, msg string) string {
-		t.Helper()
-		ss.HandleMessage(context.Background(), []byte(msg))
-		prefix := `{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,`
-		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-			mu.Lock()
-			for _, m := range sent {
-				if strings.HasPrefix(m, prefix) {
-					mu.Unlock()
-					return strings.TrimPrefix(m, prefix)
-				}
-			}
-			mu.Unlock()
-		}
-		t.Fatalf("no response to %s", msg)
-		return ""
-	}
-	call(1, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
-	ss.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	w := newLegacyWire(t, d, `{}`)
 	reply := func(id int, ticket string) string {
-		return call(id, `{"jsonrpc":"2.0","id":`+strconv.Itoa(id)+`,"method":"tools/call","params":{"name":"reply_to_ticket","arguments":`+
-			`{"id":"`+ticket+`","body":"The fix ships tonight.","idempotency_key":"6f1c1d2e-8d9b-4f7a-9c1e-2b3a4c5d6e7f"}}}`)
+		return w.call(id, `"method":"tools/call","params":{"name":"reply_to_ticket","arguments":`+
+			`{"id":"`+ticket+`","body":"The fix ships tonight.","idempotency_key":"6f1c1d2e-8d9b-4f7a-9c1e-2b3a4c5d6e7f"}}`)
 	}
 	first := reply(2, "T-1001")
 	if !strings.Contains(first, `"structuredContent":{"id":"T-1001","status":"pending_customer","messages":4}`) {

@@ -4,7 +4,9 @@
 //	go run ./examples/support
 //
 // With -http 127.0.0.1:PORT it serves Streamable HTTP at /mcp instead. It
-// shuts down gracefully on SIGINT and SIGTERM.
+// shuts down gracefully on SIGINT and SIGTERM. Its build_report tool is a
+// long job (a second per ticket; -report-step changes that) that runs as a
+// task for clients that can follow one.
 package main
 
 import (
@@ -25,6 +27,7 @@ import (
 func main() {
 	httpAddr := flag.String("http", "", "serve Streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
 	redisURL := flag.String("redis", "", redisstore.FlagUsage)
+	reportStep := flag.Duration("report-step", defaultReportStep, "how long build_report works on each ticket (the stand-in for a slow ticketing system)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -35,6 +38,7 @@ func main() {
 	}
 
 	d := newDesk(sampleCustomers(), sampleTickets())
+	d.reportStep = *reportStep
 	telemetry, stopTelemetry := otelenv.Start(ctx, "support") // OTEL_* variables; none: off
 	defer stopTelemetry()
 	srv := supportmcp.NewServer(d, append(telemetry, shared)...)

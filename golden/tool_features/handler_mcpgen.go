@@ -32,12 +32,12 @@ type ToolsHandler interface {
 	// Deletes a thing.
 	DeleteThing(ctx context.Context, in *DeleteThingInput) (*runtime.CallToolResult, error)
 
-	// CountThings serves tool "count_things" (mcpgen.yaml:35).
+	// CountThings serves tool "count_things" (mcpgen.yaml:37).
 	//
 	// Counts things; the output is a bare integer.
 	CountThings(ctx context.Context) (*CountThingsOutput, error)
 
-	// Render serves tool "render" (mcpgen.yaml:38).
+	// Render serves tool "render" (mcpgen.yaml:40).
 	//
 	// Returns content blocks built by the handler.
 	Render(ctx context.Context, in *RenderInput) (*runtime.CallToolResult, error)

@@ -48,10 +48,10 @@ const (
 	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:26).
 	ToolDeleteThing = "delete_thing"
 
-	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:35).
+	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:37).
 	ToolCountThings = "count_things"
 
-	// ToolRender is the name of tool "render" (mcpgen.yaml:38).
+	// ToolRender is the name of tool "render" (mcpgen.yaml:40).
 	ToolRender = "render"
 )
 
@@ -104,7 +104,10 @@ func Register(s *runtime.Server, h Handler) {
 				IdempotentHint:  new(true),
 			},
 			Description: "Deletes a thing.",
-			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+			Execution: &runtime.ToolExecution{
+				InputFirst:  true,
+				TaskSupport: "optional",
+			},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {

@@ -17,12 +17,12 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // ListThingsOutput is the output of tool "list_things" (mcpgen.yaml:24).
 type ListThingsOutput []string
 
-// DeleteThingInput is the input of tool "delete_thing" (mcpgen.yaml:32).
+// DeleteThingInput is the input of tool "delete_thing" (mcpgen.yaml:34).
 type DeleteThingInput struct {
 	ID string `json:"id"`
 }
 
-// CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:37).
+// CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:39).
 type CountThingsOutput int64
 
 // JSONSchemaExtend adds to the reflected JSON Schema of CountThingsOutput what struct tags cannot say.
@@ -30,12 +30,12 @@ func (CountThingsOutput) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Minimum = json.Number("0")
 }
 
-// RenderInput is the input of tool "render" (mcpgen.yaml:41).
+// RenderInput is the input of tool "render" (mcpgen.yaml:43).
 type RenderInput struct {
 	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero"`
 }
 
-// RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:42).
+// RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).
 type RenderInputFormat string
 
 const (

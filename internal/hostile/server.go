@@ -45,7 +45,7 @@ type Options struct {
 	Runtime []runtime.Option
 }
 
-// NewServer returns examples/support's generated server (two tools, two
+// NewServer returns examples/support's generated server (three tools, two
 // static resources, a typed ticket://{id} template, a declarative and a
 // typed prompt, completions) served by Desk, plus the tools of
 // golden/refs (recursive inputs), golden/numbers (every numeric
@@ -204,6 +204,22 @@ func (d *Desk) EscalateTicket(ctx context.Context, in *supportmcp.EscalateTicket
 	d.mu.Unlock()
 	d.updated(in.ID)
 	return &supportmcp.EscalateTicketOutput{ID: in.ID, Level: to, Changed: changed}, nil
+}
+
+// BuildReport counts the tickets at once (examples/support reads them one
+// by one and reports more): here it is one more typed tool that may run as
+// a task.
+func (d *Desk) BuildReport(ctx context.Context, in *supportmcp.BuildReportInput) (*supportmcp.BuildReportOutput, error) {
+	slug := in.Customer.Or("")
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := &supportmcp.BuildReportOutput{Customer: slug, PastSLA: []supportmcp.TicketID{}}
+	for _, t := range d.tickets {
+		if slug == "" || t.Customer == slug {
+			out.Tickets++
+		}
+	}
+	return out, nil
 }
 
 func (d *Desk) updated(id supportmcp.TicketID) {

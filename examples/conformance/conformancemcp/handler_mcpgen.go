@@ -173,33 +173,68 @@ type ToolsHandler interface {
 	// Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header,
 	// which the server checks.
 	TestParamHeaders(ctx context.Context, in *TestParamHeadersInput) (*runtime.CallToolResult, error)
+
+	// Greet serves tool "greet" (mcpgen.yaml:121).
+	//
+	// Greets name (never a task).
+	Greet(ctx context.Context, in *GreetInput) (*runtime.CallToolResult, error)
+
+	// SlowCompute serves tool "slow_compute" (mcpgen.yaml:127).
+	//
+	// Sleeps seconds, then answers (a task).
+	SlowCompute(ctx context.Context, in *SlowComputeInput) (*runtime.CallToolResult, error)
+
+	// FailingJob serves tool "failing_job" (mcpgen.yaml:134).
+	//
+	// Fails with a tool error after a second (always a task).
+	FailingJob(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// ProtocolErrorJob serves tool "protocol_error_job" (mcpgen.yaml:137).
+	//
+	// Panics: a protocol error (a task).
+	ProtocolErrorJob(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// ConfirmDelete serves tool "confirm_delete" (mcpgen.yaml:140).
+	//
+	// Asks to confirm deleting filename (a task).
+	ConfirmDelete(ctx context.Context, in *ConfirmDeleteInput) (*runtime.CallToolResult, error)
+
+	// MultiInput serves tool "multi_input" (mcpgen.yaml:146).
+	//
+	// Asks two questions at once (a task).
+	MultiInput(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// TestToolWithTask serves tool "test_tool_with_task" (mcpgen.yaml:149).
+	//
+	// Asks the user's name, then greets them as a task.
+	TestToolWithTask(ctx context.Context) (*runtime.CallToolResult, error)
 }
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadStaticText reads resource "static_text" (mcpgen.yaml:119).
+	// ReadStaticText reads resource "static_text" (mcpgen.yaml:156).
 	//
 	// test://static-text
 	//
 	// A static text resource.
 	ReadStaticText(ctx context.Context) (string, error)
 
-	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:123).
+	// ReadStaticBinary reads resource "static_binary" (mcpgen.yaml:160).
 	//
 	// test://static-binary
 	//
 	// A static binary resource (a 1x1 PNG).
 	ReadStaticBinary(ctx context.Context) ([]byte, error)
 
-	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:128).
+	// ReadWatchedResource reads resource "watched_resource" (mcpgen.yaml:165).
 	//
 	// test://watched-resource
 	//
 	// A resource clients can subscribe to.
 	ReadWatchedResource(ctx context.Context) (string, error)
 
-	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:134).
+	// ReadTemplateData reads resource template "template_data" (mcpgen.yaml:171).
 	//
 	// test://template/{id}/data
 	//
@@ -216,13 +251,13 @@ type PromptsHandler interface {
 	CompleteTestPromptWithArgumentsArg1(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
 	// PromptTestPromptWithEmbeddedResource builds prompt "test_prompt_with_embedded_resource"
-	// (mcpgen.yaml:157).
+	// (mcpgen.yaml:194).
 	//
 	// A prompt that embeds a resource.
 	PromptTestPromptWithEmbeddedResource(ctx context.Context, args *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error)
 
 	// PromptTestInputRequiredResultPrompt builds prompt "test_input_required_result_prompt"
-	// (mcpgen.yaml:161).
+	// (mcpgen.yaml:198).
 	//
 	// A prompt that first asks the user what context to use (input key user_context).
 	PromptTestInputRequiredResultPrompt(ctx context.Context) (*runtime.GetPromptResult, error)
@@ -465,6 +500,62 @@ func (UnimplementedHandler) TestParamHeaders(context.Context, *TestParamHeadersI
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "test_param_headers",
+	}
+}
+
+// Greet reports that tool "greet" is not implemented.
+func (UnimplementedHandler) Greet(context.Context, *GreetInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "greet",
+	}
+}
+
+// SlowCompute reports that tool "slow_compute" is not implemented.
+func (UnimplementedHandler) SlowCompute(context.Context, *SlowComputeInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "slow_compute",
+	}
+}
+
+// FailingJob reports that tool "failing_job" is not implemented.
+func (UnimplementedHandler) FailingJob(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "failing_job",
+	}
+}
+
+// ProtocolErrorJob reports that tool "protocol_error_job" is not implemented.
+func (UnimplementedHandler) ProtocolErrorJob(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "protocol_error_job",
+	}
+}
+
+// ConfirmDelete reports that tool "confirm_delete" is not implemented.
+func (UnimplementedHandler) ConfirmDelete(context.Context, *ConfirmDeleteInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "confirm_delete",
+	}
+}
+
+// MultiInput reports that tool "multi_input" is not implemented.
+func (UnimplementedHandler) MultiInput(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "multi_input",
+	}
+}
+
+// TestToolWithTask reports that tool "test_tool_with_task" is not implemented.
+func (UnimplementedHandler) TestToolWithTask(context.Context) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "test_tool_with_task",
 	}
 }
 

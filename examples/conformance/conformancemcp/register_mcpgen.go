@@ -120,33 +120,54 @@ const (
 	// ToolTestParamHeaders is the name of tool "test_param_headers" (mcpgen.yaml:110).
 	ToolTestParamHeaders = "test_param_headers"
 
-	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:119).
+	// ToolGreet is the name of tool "greet" (mcpgen.yaml:121).
+	ToolGreet = "greet"
+
+	// ToolSlowCompute is the name of tool "slow_compute" (mcpgen.yaml:127).
+	ToolSlowCompute = "slow_compute"
+
+	// ToolFailingJob is the name of tool "failing_job" (mcpgen.yaml:134).
+	ToolFailingJob = "failing_job"
+
+	// ToolProtocolErrorJob is the name of tool "protocol_error_job" (mcpgen.yaml:137).
+	ToolProtocolErrorJob = "protocol_error_job"
+
+	// ToolConfirmDelete is the name of tool "confirm_delete" (mcpgen.yaml:140).
+	ToolConfirmDelete = "confirm_delete"
+
+	// ToolMultiInput is the name of tool "multi_input" (mcpgen.yaml:146).
+	ToolMultiInput = "multi_input"
+
+	// ToolTestToolWithTask is the name of tool "test_tool_with_task" (mcpgen.yaml:149).
+	ToolTestToolWithTask = "test_tool_with_task"
+
+	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:156).
 	ResourceStaticText = "static_text"
 
-	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:123).
+	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:160).
 	ResourceStaticBinary = "static_binary"
 
-	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:128).
+	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:165).
 	ResourceWatchedResource = "watched_resource"
 
-	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:134).
+	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:171).
 	TemplateTemplateData = "template_data"
 
-	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:146).
+	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:183).
 	PromptTestSimplePrompt = "test_simple_prompt"
 
-	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:150).
+	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:187).
 	PromptTestPromptWithArguments = "test_prompt_with_arguments"
 
 	// PromptTestPromptWithEmbeddedResource is the name of prompt "test_prompt_with_embedded_resource"
-	// (mcpgen.yaml:157).
+	// (mcpgen.yaml:194).
 	PromptTestPromptWithEmbeddedResource = "test_prompt_with_embedded_resource"
 
 	// PromptTestInputRequiredResultPrompt is the name of prompt "test_input_required_result_prompt"
-	// (mcpgen.yaml:161).
+	// (mcpgen.yaml:198).
 	PromptTestInputRequiredResultPrompt = "test_input_required_result_prompt"
 
-	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:163).
+	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:200).
 	PromptTestPromptWithImage = "test_prompt_with_image"
 )
 
@@ -530,6 +551,111 @@ func Register(s *runtime.Server, h Handler) {
 			Name: ToolTestParamHeaders,
 		},
 		h.TestParamHeaders,
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Greets name (never a task).",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string",
+			"description": "Who to greet."
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolGreet,
+		},
+		h.Greet,
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Sleeps seconds, then answers (a task).",
+			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"seconds": {
+			"type": "number",
+			"description": "How long to work.",
+			"minimum": 0,
+			"maximum": 600
+		},
+		"label": {
+			"type": "string",
+			"description": "Named in the answer."
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolSlowCompute,
+		},
+		h.SlowCompute,
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Fails with a tool error after a second (always a task).",
+			Execution:   &runtime.ToolExecution{TaskSupport: "required"},
+			Name:        ToolFailingJob,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.FailingJob(ctx)
+		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Panics: a protocol error (a task).",
+			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+			Name:        ToolProtocolErrorJob,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.ProtocolErrorJob(ctx)
+		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks to confirm deleting filename (a task).",
+			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"filename": {
+			"type": "string",
+			"description": "The file to delete."
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolConfirmDelete,
+		},
+		h.ConfirmDelete,
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks two questions at once (a task).",
+			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+			Name:        ToolMultiInput,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.MultiInput(ctx)
+		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Asks the user's name, then greets them as a task.",
+			Execution: &runtime.ToolExecution{
+				InputFirst:  true,
+				TaskSupport: "required",
+			},
+			Name: ToolTestToolWithTask,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.TestToolWithTask(ctx)
+		},
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{

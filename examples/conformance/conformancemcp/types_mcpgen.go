@@ -31,7 +31,28 @@ type TestParamHeadersInput struct {
 	Query string `json:"query" jsonschema_description:"The query."`
 }
 
-// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:134).
+// GreetInput is the input of tool "greet" (mcpgen.yaml:124).
+type GreetInput struct {
+	// Who to greet.
+	Name string `json:"name" jsonschema_description:"Who to greet."`
+}
+
+// SlowComputeInput is the input of tool "slow_compute" (mcpgen.yaml:131).
+type SlowComputeInput struct {
+	// How long to work.
+	Seconds runtime.Opt[float64] `json:"seconds,omitzero" jsonschema:"minimum=0,maximum=600" jsonschema_description:"How long to work."`
+
+	// Named in the answer.
+	Label runtime.Opt[string] `json:"label,omitzero" jsonschema_description:"Named in the answer."`
+}
+
+// ConfirmDeleteInput is the input of tool "confirm_delete" (mcpgen.yaml:144).
+type ConfirmDeleteInput struct {
+	// The file to delete.
+	Filename runtime.Opt[string] `json:"filename,omitzero" jsonschema_description:"The file to delete."`
+}
+
+// TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:171).
 type TemplateDataParams struct {
 	ID string `json:"id"`
 }
@@ -56,7 +77,7 @@ func (p TemplateDataParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:139).
+// TemplateDataContent is the content of resource template "template_data" (mcpgen.yaml:176).
 type TemplateDataContent struct {
 	ID           string `json:"id"`
 	TemplateTest bool   `json:"templateTest"`
@@ -64,7 +85,7 @@ type TemplateDataContent struct {
 }
 
 // TestPromptWithArgumentsArgs is the set of arguments of prompt "test_prompt_with_arguments"
-// (mcpgen.yaml:150).
+// (mcpgen.yaml:187).
 type TestPromptWithArgumentsArgs struct {
 	// First test argument
 	Arg1 string `json:"arg1" jsonschema_description:"First test argument"`
@@ -74,7 +95,7 @@ type TestPromptWithArgumentsArgs struct {
 }
 
 // TestPromptWithEmbeddedResourceArgs is the set of arguments of prompt
-// "test_prompt_with_embedded_resource" (mcpgen.yaml:157).
+// "test_prompt_with_embedded_resource" (mcpgen.yaml:194).
 type TestPromptWithEmbeddedResourceArgs struct {
 	// URI of the resource to embed
 	ResourceURI string `json:"resourceUri" jsonschema_description:"URI of the resource to embed"`

@@ -38,6 +38,13 @@ type ToolsHandler interface {
 	// Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is
 	// already at changes nothing; a ticket never goes back down a level.
 	EscalateTicket(ctx context.Context, in *EscalateTicketInput) (*EscalateTicketOutput, error)
+
+	// BuildReport serves tool "build_report" (mcpgen.yaml:146).
+	//
+	// Go through every ticket of a customer (or of all customers) and report how many are open, waiting
+	// on the customer, solved and escalated, and which open ones are past the customer's SLA. It reads
+	// each ticket in turn and takes a few seconds: call it as a task if you can.
+	BuildReport(ctx context.Context, in *BuildReportInput) (*BuildReportOutput, error)
 }
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
@@ -83,7 +90,7 @@ type PromptsHandler interface {
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketCustomer(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// PromptDraftReply builds prompt "draft_reply" (mcpgen.yaml:171).
+	// PromptDraftReply builds prompt "draft_reply" (mcpgen.yaml:197).
 	//
 	// Drafts a reply to the customer's last message on a ticket, in the chosen tone.
 	PromptDraftReply(ctx context.Context, args *DraftReplyArgs) (*runtime.GetPromptResult, error)
@@ -114,6 +121,14 @@ func (UnimplementedHandler) EscalateTicket(context.Context, *EscalateTicketInput
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "escalate_ticket",
+	}
+}
+
+// BuildReport reports that tool "build_report" is not implemented.
+func (UnimplementedHandler) BuildReport(context.Context, *BuildReportInput) (*BuildReportOutput, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "build_report",
 	}
 }
 

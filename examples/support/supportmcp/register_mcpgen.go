@@ -36,6 +36,9 @@ const (
 	// ToolEscalateTicket is the name of tool "escalate_ticket" (mcpgen.yaml:124).
 	ToolEscalateTicket = "escalate_ticket"
 
+	// ToolBuildReport is the name of tool "build_report" (mcpgen.yaml:146).
+	ToolBuildReport = "build_report"
+
 	// ResourceCustomerAcme is the name of resource "customer_acme" (mcpgen.yaml:75).
 	ResourceCustomerAcme = "customer_acme"
 
@@ -45,10 +48,10 @@ const (
 	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:91).
 	TemplateTicket = "ticket"
 
-	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:149).
+	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:175).
 	PromptTriageTicket = "triage_ticket"
 
-	// PromptDraftReply is the name of prompt "draft_reply" (mcpgen.yaml:171).
+	// PromptDraftReply is the name of prompt "draft_reply" (mcpgen.yaml:197).
 	PromptDraftReply = "draft_reply"
 )
 
@@ -222,6 +225,84 @@ func Register(s *runtime.Server, h Handler) {
 			Title: "Escalate a ticket",
 		},
 		h.EscalateTicket,
+	))
+	s.AddTool(genimpl.GeneratedTool(
+		runtime.Tool{
+			Annotations: &runtime.ToolAnnotations{
+				OpenWorldHint: new(false),
+				ReadOnlyHint:  new(true),
+			},
+			Description: "Go through every ticket of a customer (or of all customers) and report how many are open, waiting " +
+				"on the customer, solved and escalated, and which open ones are past the customer's SLA. It reads " +
+				"each ticket in turn and takes a few seconds: call it as a task if you can.",
+			Execution: &runtime.ToolExecution{TaskSupport: "optional"},
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"customer": {
+			"type": "string",
+			"description": "The customer's slug (acme, globex); every customer when absent."
+		}
+	},
+	"additionalProperties": false
+}`),
+			Name: ToolBuildReport,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"customer": {
+			"type": "string",
+			"description": "The customer reported on; empty for all."
+		},
+		"tickets": {
+			"type": "integer",
+			"description": "How many tickets were read.",
+			"minimum": 0
+		},
+		"open": {
+			"type": "integer",
+			"minimum": 0
+		},
+		"pending_customer": {
+			"type": "integer",
+			"minimum": 0
+		},
+		"solved": {
+			"type": "integer",
+			"minimum": 0
+		},
+		"escalated": {
+			"type": "integer",
+			"description": "Tickets at tier2 or engineering.",
+			"minimum": 0
+		},
+		"past_sla": {
+			"type": "array",
+			"items": {
+				"type": "string",
+				"description": "A ticket id such as T-1001.",
+				"pattern": "^T-\\d+$",
+				"examples": [
+					"T-1001"
+				]
+			},
+			"description": "Open tickets whose customer's last message waits longer than the SLA."
+		}
+	},
+	"required": [
+		"customer",
+		"tickets",
+		"open",
+		"pending_customer",
+		"solved",
+		"escalated",
+		"past_sla"
+	],
+	"additionalProperties": false
+}`),
+			Title: "Build the support report",
+		},
+		h.BuildReport,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{

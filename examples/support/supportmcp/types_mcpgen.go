@@ -212,6 +212,30 @@ type EscalateTicketOutput struct {
 	Changed bool `json:"changed" jsonschema_description:"False when the ticket was already at that level."`
 }
 
+// BuildReportInput is the input of tool "build_report" (mcpgen.yaml:159).
+type BuildReportInput struct {
+	// The customer's slug (acme, globex); every customer when absent.
+	Customer runtime.Opt[string] `json:"customer,omitzero" jsonschema_description:"The customer's slug (acme, globex); every customer when absent."`
+}
+
+// BuildReportOutput is the output of tool "build_report" (mcpgen.yaml:162).
+type BuildReportOutput struct {
+	// The customer reported on; empty for all.
+	Customer string `json:"customer" jsonschema_description:"The customer reported on; empty for all."`
+
+	// How many tickets were read.
+	Tickets         int64 `json:"tickets" jsonschema:"minimum=0" jsonschema_description:"How many tickets were read."`
+	Open            int64 `json:"open" jsonschema:"minimum=0"`
+	PendingCustomer int64 `json:"pending_customer" jsonschema:"minimum=0"`
+	Solved          int64 `json:"solved" jsonschema:"minimum=0"`
+
+	// Tickets at tier2 or engineering.
+	Escalated int64 `json:"escalated" jsonschema:"minimum=0" jsonschema_description:"Tickets at tier2 or engineering."`
+
+	// Open tickets whose customer's last message waits longer than the SLA.
+	PastSLA []TicketID `json:"past_sla" jsonschema_description:"Open tickets whose customer's last message waits longer than the SLA."`
+}
+
 // TicketParams is the set of variables of resource template "ticket" (mcpgen.yaml:91).
 type TicketParams struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
@@ -238,7 +262,7 @@ func (p TicketParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:149).
+// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:175).
 type TriageTicketArgs struct {
 	// The ticket to triage, e.g. T-1001.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket to triage, e.g. T-1001."`
@@ -247,7 +271,7 @@ type TriageTicketArgs struct {
 	Customer string `json:"customer" jsonschema:"title=Customer" jsonschema_description:"The ticket's customer (acme, globex)."`
 }
 
-// DraftReplyArgs is the set of arguments of prompt "draft_reply" (mcpgen.yaml:171).
+// DraftReplyArgs is the set of arguments of prompt "draft_reply" (mcpgen.yaml:197).
 type DraftReplyArgs struct {
 	// The ticket to answer, e.g. T-1001.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket to answer, e.g. T-1001."`
@@ -256,7 +280,7 @@ type DraftReplyArgs struct {
 	Tone runtime.Opt[DraftReplyArgsTone] `json:"tone,omitzero" jsonschema_description:"How to write; formal when absent."`
 }
 
-// DraftReplyArgsTone is property "tone" of DraftReplyArgs (mcpgen.yaml:176).
+// DraftReplyArgsTone is property "tone" of DraftReplyArgs (mcpgen.yaml:202).
 //
 // How to write; formal when absent.
 type DraftReplyArgsTone string

@@ -593,8 +593,134 @@ func (c *Client) TestParamHeaders(ctx context.Context, in *conformancemcp.TestPa
 	return res, nil
 }
 
+// Greet calls tool "greet" (mcpgen.yaml:121). The tool declares no output: its result is returned as is.
+func (c *Client) Greet(ctx context.Context, in *conformancemcp.GreetInput) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: in,
+		Name:      conformancemcp.ToolGreet,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "greet",
+		}
+	}
+	return res, nil
+}
+
+// SlowCompute calls tool "slow_compute" (mcpgen.yaml:127). The tool declares no output: its result is returned as is.
+func (c *Client) SlowCompute(ctx context.Context, in *conformancemcp.SlowComputeInput) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: in,
+		Name:      conformancemcp.ToolSlowCompute,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "slow_compute",
+		}
+	}
+	return res, nil
+}
+
+// FailingJob calls tool "failing_job" (mcpgen.yaml:134). The tool declares no output: its result is returned as is.
+func (c *Client) FailingJob(ctx context.Context) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: map[string]any{},
+		Name:      conformancemcp.ToolFailingJob,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "failing_job",
+		}
+	}
+	return res, nil
+}
+
+// ProtocolErrorJob calls tool "protocol_error_job" (mcpgen.yaml:137). The tool declares no output: its result is returned as is.
+func (c *Client) ProtocolErrorJob(ctx context.Context) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: map[string]any{},
+		Name:      conformancemcp.ToolProtocolErrorJob,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "protocol_error_job",
+		}
+	}
+	return res, nil
+}
+
+// ConfirmDelete calls tool "confirm_delete" (mcpgen.yaml:140). The tool declares no output: its result is returned as is.
+func (c *Client) ConfirmDelete(ctx context.Context, in *conformancemcp.ConfirmDeleteInput) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: in,
+		Name:      conformancemcp.ToolConfirmDelete,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "confirm_delete",
+		}
+	}
+	return res, nil
+}
+
+// MultiInput calls tool "multi_input" (mcpgen.yaml:146). The tool declares no output: its result is returned as is.
+func (c *Client) MultiInput(ctx context.Context) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: map[string]any{},
+		Name:      conformancemcp.ToolMultiInput,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "multi_input",
+		}
+	}
+	return res, nil
+}
+
+// TestToolWithTask calls tool "test_tool_with_task" (mcpgen.yaml:149). The tool declares no output: its result is returned as is.
+func (c *Client) TestToolWithTask(ctx context.Context) (*mcp.CallToolResult, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: map[string]any{},
+		Name:      conformancemcp.ToolTestToolWithTask,
+	})
+	if err != nil {
+		return nil, err
+	}
+	if res.IsError {
+		return res, &ToolError{
+			Result: res,
+			Tool:   "test_tool_with_task",
+		}
+	}
+	return res, nil
+}
+
 /*
-ReadTemplateData reads resource template "template_data" (mcpgen.yaml:134) at the URI that p names
+ReadTemplateData reads resource template "template_data" (mcpgen.yaml:171) at the URI that p names
 (test://template/{id}/data). It returns the resource's JSON, decoded.
 */
 func (c *Client) ReadTemplateData(ctx context.Context, p conformancemcp.TemplateDataParams) (*conformancemcp.TemplateDataContent, error) {
@@ -612,7 +738,7 @@ func (c *Client) ReadTemplateData(ctx context.Context, p conformancemcp.Template
 	return out, nil
 }
 
-// GetTestSimplePrompt gets prompt "test_simple_prompt" (mcpgen.yaml:146).
+// GetTestSimplePrompt gets prompt "test_simple_prompt" (mcpgen.yaml:183).
 func (c *Client) GetTestSimplePrompt(ctx context.Context) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(nil)
 	if err != nil {
@@ -624,7 +750,7 @@ func (c *Client) GetTestSimplePrompt(ctx context.Context) (*mcp.GetPromptResult,
 	})
 }
 
-// GetTestPromptWithArguments gets prompt "test_prompt_with_arguments" (mcpgen.yaml:150).
+// GetTestPromptWithArguments gets prompt "test_prompt_with_arguments" (mcpgen.yaml:187).
 func (c *Client) GetTestPromptWithArguments(ctx context.Context, args *conformancemcp.TestPromptWithArgumentsArgs) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(args)
 	if err != nil {
@@ -636,7 +762,7 @@ func (c *Client) GetTestPromptWithArguments(ctx context.Context, args *conforman
 	})
 }
 
-// GetTestPromptWithEmbeddedResource gets prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:157).
+// GetTestPromptWithEmbeddedResource gets prompt "test_prompt_with_embedded_resource" (mcpgen.yaml:194).
 func (c *Client) GetTestPromptWithEmbeddedResource(ctx context.Context, args *conformancemcp.TestPromptWithEmbeddedResourceArgs) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(args)
 	if err != nil {
@@ -648,7 +774,7 @@ func (c *Client) GetTestPromptWithEmbeddedResource(ctx context.Context, args *co
 	})
 }
 
-// GetTestInputRequiredResultPrompt gets prompt "test_input_required_result_prompt" (mcpgen.yaml:161).
+// GetTestInputRequiredResultPrompt gets prompt "test_input_required_result_prompt" (mcpgen.yaml:198).
 func (c *Client) GetTestInputRequiredResultPrompt(ctx context.Context) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(nil)
 	if err != nil {
@@ -660,7 +786,7 @@ func (c *Client) GetTestInputRequiredResultPrompt(ctx context.Context) (*mcp.Get
 	})
 }
 
-// GetTestPromptWithImage gets prompt "test_prompt_with_image" (mcpgen.yaml:163).
+// GetTestPromptWithImage gets prompt "test_prompt_with_image" (mcpgen.yaml:200).
 func (c *Client) GetTestPromptWithImage(ctx context.Context) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(nil)
 	if err != nil {

@@ -121,6 +121,22 @@ func (c *Client) EscalateTicket(ctx context.Context, in *supportmcp.EscalateTick
 	return out, nil
 }
 
+// BuildReport calls tool "build_report" (mcpgen.yaml:146). It returns the tool's structuredContent, decoded.
+func (c *Client) BuildReport(ctx context.Context, in *supportmcp.BuildReportInput) (*supportmcp.BuildReportOutput, error) {
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{
+		Arguments: in,
+		Name:      supportmcp.ToolBuildReport,
+	})
+	if err != nil {
+		return nil, err
+	}
+	out := new(supportmcp.BuildReportOutput)
+	if err := structured("build_report", res, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 /*
 ReadTicket reads resource template "ticket" (mcpgen.yaml:91) at the URI that p names
 (ticket://{id}). It returns the resource's JSON, decoded.
@@ -140,7 +156,7 @@ func (c *Client) ReadTicket(ctx context.Context, p supportmcp.TicketParams) (*su
 	return out, nil
 }
 
-// GetTriageTicket gets prompt "triage_ticket" (mcpgen.yaml:149).
+// GetTriageTicket gets prompt "triage_ticket" (mcpgen.yaml:175).
 func (c *Client) GetTriageTicket(ctx context.Context, args *supportmcp.TriageTicketArgs) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(args)
 	if err != nil {
@@ -152,7 +168,7 @@ func (c *Client) GetTriageTicket(ctx context.Context, args *supportmcp.TriageTic
 	})
 }
 
-// GetDraftReply gets prompt "draft_reply" (mcpgen.yaml:171).
+// GetDraftReply gets prompt "draft_reply" (mcpgen.yaml:197).
 func (c *Client) GetDraftReply(ctx context.Context, args *supportmcp.DraftReplyArgs) (*mcp.GetPromptResult, error) {
 	arguments, err := promptArguments(args)
 	if err != nil {
