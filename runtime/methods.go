@@ -107,9 +107,13 @@ func init() {
 		{name: methodResourcesRead, eras: bothEras, needsSession: true, gate: capResources, userCode: true, cacheable: true,
 			target: "uri", inputRounds: true, start: (*Session).resourcesRead},
 		{name: methodSubscribe, eras: eraLegacy, needsSession: true, gate: capResources,
-			answer: func(ss *Session, _ *peerInfo, params json.RawMessage) (encoder, *Error) { return ss.subscribe(params, true) }},
+			answer: func(ss *Session, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
+				return ss.subscribe(params, true)
+			}},
 		{name: methodUnsubscribe, eras: eraLegacy, needsSession: true, gate: capResources,
-			answer: func(ss *Session, _ *peerInfo, params json.RawMessage) (encoder, *Error) { return ss.subscribe(params, false) }},
+			answer: func(ss *Session, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
+				return ss.subscribe(params, false)
+			}},
 
 		{name: methodPromptsList, eras: bothEras, needsSession: true, gate: capPrompts, cacheable: true, answer: (*Session).promptsList},
 		{name: methodPromptsGet, eras: bothEras, needsSession: true, gate: capPrompts, userCode: true, target: "name",

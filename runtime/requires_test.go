@@ -193,7 +193,9 @@ func TestRequiresModern(t *testing.T) {
 // server's default; one that does not keeps it.
 func TestRequiresCacheScope(t *testing.T) {
 	srv := gatedServer(runtime.WithCaching(time.Minute, "public"))
-	srv.AddPrompt(runtime.Prompt{Name: "x", Handler: func(context.Context, *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) { return textPrompt("x"), nil }})
+	srv.AddPrompt(runtime.Prompt{Name: "x", Handler: func(context.Context, *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) {
+		return textPrompt("x"), nil
+	}})
 	c := serve(t, srv)
 	for method, want := range map[string]string{"tools/list": "private", "resources/list": "private"} {
 		var r struct {
