@@ -29,7 +29,8 @@ func gatedServer(opts ...runtime.Option) *runtime.Server {
 		return textPrompt("hi"), nil
 	}
 	srv.AddPrompt(runtime.Prompt{Name: "plain", Handler: prompt})
-	srv.AddPrompt(runtime.Prompt{Name: "sampled", Handler: prompt, Requires: &runtime.Requires{Capabilities: []string{"sampling"}}})
+	srv.AddPrompt(runtime.Prompt{Name: "sampled", Handler: prompt, Arguments: []runtime.PromptArgument{{Name: "tone", Enum: []string{"dry", "warm"}}},
+		Requires: &runtime.Requires{Capabilities: []string{"sampling"}}})
 
 	read := func(_ context.Context, req *runtime.ReadResourceRequest) (*runtime.ReadResourceResult, error) {
 		return &runtime.ReadResourceResult{Contents: []runtime.ResourceContents{{Text: "x"}}}, nil
@@ -93,6 +94,7 @@ var hiddenCalls = []struct {
 }{
 	{"tools/call", map[string]any{"name": "ask_user"}, runtime.CodeInvalidParams},
 	{"prompts/get", map[string]any{"name": "sampled"}, runtime.CodeInvalidParams},
+	{"completion/complete", map[string]any{"ref": map[string]any{"type": "ref/prompt", "name": "sampled"}, "argument": map[string]any{"name": "tone", "value": "d"}}, runtime.CodeInvalidParams},
 	{"resources/read", map[string]any{"uri": "file:///rooted"}, runtime.CodeResourceNotFound},
 	{"resources/read", map[string]any{"uri": "task://7"}, runtime.CodeResourceNotFound},
 }
