@@ -221,3 +221,34 @@ func TestRequiresCacheScope(t *testing.T) {
 		t.Errorf("ungated tools/list: cacheScope %q, want public", r.CacheScope)
 	}
 }
+
+// benchToolsList is tools/list of 19 tools, gated of them requiring
+// sampling, for a client that declares caps, through a Session.
+func benchToolsList(b *testing.B, gated int, caps string) {
+	srv := runtime.NewServer(testInfo())
+	for i := range 19 {
+		t := echoTool("tool_" + string(rune('a'+i)))
+		if i >= 19-gated {
+			t.Requires = &runtime.Requires{Capabilities: []string{"sampling"}}
+		}
+		srv.AddTool(t)
+	}
+	done := make(chan struct{}, 1)
+	ss := srv.NewSession(func([]byte) { done <- struct{}{} })
+	defer ss.Close()
+	ctx := context.Background()
+	ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":`+caps+`,"clientInfo":{"name":"bench","version":"1"}}}`))
+	<-done
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		ss.HandleMessage(ctx, req)
+		<-done
+	}
+}
+
+// The price of gating: 19 ungated tools, against 6 of 19 gated for a bare
+// client (13 listed) and a capable one (19 listed).
+func BenchmarkToolsListUngated(b *testing.B)      { benchToolsList(b, 0, `{}`) }
+func BenchmarkToolsListGatedBare(b *testing.B)    { benchToolsList(b, 6, `{}`) }
+func BenchmarkToolsListGatedCapable(b *testing.B) { benchToolsList(b, 6, `{"sampling":{}}`) }
