@@ -30,6 +30,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/prompts"
 	raw "github.com/mcpgen/mcpgen/golden/raw_schemas"
 	"github.com/mcpgen/mcpgen/golden/refs"
+	gated "github.com/mcpgen/mcpgen/golden/requires"
 	"github.com/mcpgen/mcpgen/golden/resources"
 	scoped "github.com/mcpgen/mcpgen/golden/scopes"
 	"github.com/mcpgen/mcpgen/golden/strings"
@@ -67,6 +68,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/idempotency/mcpgen.yaml":   func(s *runtime.Server) { idempotency.Register(s, idempotency.UnimplementedHandler{}) },
 	"../golden/scopes/mcpgen.yaml":        func(s *runtime.Server) { scoped.Register(s, scoped.UnimplementedHandler{}) },
 	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
+	"../golden/requires/mcpgen.yaml":      func(s *runtime.Server) { gated.Register(s, gated.UnimplementedHandler{}) },
 	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },
 	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },

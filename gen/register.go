@@ -106,6 +106,7 @@ func (g *generator) resourceLiteral(rp *resourcePlan) jen.Code {
 		d[jen.Id("URI")] = jen.Lit(r.URI)
 		d[jen.Id("Name")] = jen.Id(rp.nameConst)
 		g.describe(d, r.Title, r.Description, r.MimeType, r.Annotations, r.Icons, r.Meta)
+		requires(d, r.Requires)
 		if r.Size != nil {
 			d[jen.Id("Size")] = jen.New(jen.Int64().Call(jen.Lit(*r.Size)))
 		}
@@ -119,10 +120,35 @@ func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
 		d[jen.Id("URITemplate")] = jen.Id(tp.base + "URITemplate")
 		d[jen.Id("Name")] = jen.Id(tp.nameConst)
 		g.describe(d, t.Title, t.Description, t.MimeType, t.Annotations, t.Icons, t.Meta)
+		requires(d, t.Requires)
 		if c := g.completeFunc(tp.completions); c != nil {
 			d[jen.Id("Complete")] = c
 		}
 		g.ownCache(d, t.Cache)
+	}))
+}
+
+// requires sets the Requires of an item that declares `requires:`: the
+// runtime lists and serves it only to clients that declared them.
+func requires(d jen.Dict, r *spec.Requires) {
+	if r == nil {
+		return
+	}
+	d[jen.Id("Requires")] = jen.Op("&").Qual(runtimePkg, "Requires").Values(jen.DictFunc(func(rd jen.Dict) {
+		if len(r.Capabilities) > 0 {
+			rd[jen.Id("Capabilities")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, c := range r.Capabilities {
+					g.Lit(c)
+				}
+			})
+		}
+		if len(r.Extensions) > 0 {
+			rd[jen.Id("Extensions")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
+				for _, x := range r.Extensions {
+					g.Lit(x)
+				}
+			})
+		}
 	}))
 }
 
@@ -236,6 +262,7 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 		if pr.Meta != nil {
 			d[jen.Id("Meta")] = rawJSON(pr.Meta)
 		}
+		requires(d, pr.Requires)
 		if c := g.completeFunc(pp.completions); c != nil {
 			d[jen.Id("Complete")] = c
 		}
@@ -371,6 +398,7 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 		if t.Meta != nil {
 			d[jen.Id("Meta")] = rawJSON(t.Meta)
 		}
+		requires(d, t.Requires)
 		if t.InputSchema != nil {
 			d[jen.Id("InputSchema")] = rawSchemaLiteral(t.InputSchema)
 		}

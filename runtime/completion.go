@@ -60,7 +60,7 @@ func CompleteValues(prefix string, values ...string) *Completion {
 // template is invalid params; a known one that does not complete the
 // argument offers no values.
 func (ss *Session) complete(ctx context.Context, id string, params json.RawMessage) {
-	h, req, what, e := ss.srv.completionFor(params)
+	h, req, what, e := ss.srv.completionFor(ss.declaredBy(ctx), params)
 	if e != nil {
 		ss.respond(ctx, id, nil, e)
 		return
@@ -84,8 +84,9 @@ func (s *Server) completes() bool {
 const badRef = `invalid params: "ref" must be {"type":"ref/prompt","name":…} or {"type":"ref/resource","uri":…}`
 
 // completionFor resolves a completion/complete request to the handler that
-// answers it (nil: no values) and what it completes, for messages.
-func (s *Server) completionFor(params json.RawMessage) (CompleteHandler, *CompleteRequest, string, *Error) {
+// answers it (nil: no values) and what it completes, for messages. What the
+// client may not see (requires.go) is unknown.
+func (s *Server) completionFor(client *peerInfo, params json.RawMessage) (CompleteHandler, *CompleteRequest, string, *Error) {
 	if jsonwire.FirstByte(params) != '{' {
 		return nil, nil, "", errorf(CodeInvalidParams, `invalid params: completion/complete takes an object with "ref" and "argument"`)
 	}
@@ -122,7 +123,7 @@ func (s *Server) completionFor(params json.RawMessage) (CompleteHandler, *Comple
 	switch p.Ref.Type {
 	case "ref/prompt":
 		pe := s.prompts.snapshot().byKey[p.Ref.Name]
-		if pe == nil {
+		if pe == nil || !visible(pe, client) {
 			return nil, nil, "", errorf(CodeInvalidParams, "unknown prompt %s", quote(p.Ref.Name))
 		}
 		arg := pe.arg(req.Argument)
@@ -138,7 +139,7 @@ func (s *Server) completionFor(params json.RawMessage) (CompleteHandler, *Comple
 		return pe.p.Complete, req, "prompt " + quote(pe.p.Name), nil
 	case "ref/resource":
 		for _, te := range s.templates.snapshot().list {
-			if te.tmpl.URITemplate != p.Ref.URI {
+			if te.tmpl.URITemplate != p.Ref.URI || !visible(te, client) {
 				continue
 			}
 			if !te.t.HasVar(req.Argument) {
@@ -146,7 +147,7 @@ func (s *Server) completionFor(params json.RawMessage) (CompleteHandler, *Comple
 			}
 			return te.tmpl.Complete, req, "resource template " + quote(te.tmpl.URITemplate), nil
 		}
-		if s.resources.snapshot().byKey[p.Ref.URI] != nil {
+		if re := s.resources.snapshot().byKey[p.Ref.URI]; re != nil && visible(re, client) {
 			return nil, req, "", nil // a static resource has nothing to complete
 		}
 		return nil, nil, "", errorf(CodeInvalidParams, "unknown resource or resource template %s", quote(p.Ref.URI))

@@ -47,7 +47,7 @@ func (sub *subscription) listensTo(uri string) bool {
 // listen handles subscriptions/listen: the request runs like a handler
 // (cancellable, in the session's in-flight table) until it is cancelled.
 func (ss *Session) listen(ctx *modernCtx, id string, params json.RawMessage) {
-	sub, ack, e := ss.srv.newSubscription(id, params)
+	sub, ack, e := ss.srv.newSubscription(id, ctx.peer, params)
 	if e != nil {
 		ss.respond(ctx, id, nil, e)
 		return
@@ -114,7 +114,7 @@ func (sub *subscription) run(c *call, ack []byte) (encoder, *Error) {
 // list kinds asked for, and the resource URIs this server serves (a URI it
 // does not serve is left out rather than refused, so that the client learns
 // which ones it will hear about).
-func (s *Server) newSubscription(id string, params []byte) (*subscription, []byte, *Error) {
+func (s *Server) newSubscription(id string, peer *peerInfo, params []byte) (*subscription, []byte, *Error) {
 	var raw []byte
 	if jsonwire.FirstByte(params) == '{' {
 		raw = member(params, "notifications")
@@ -154,7 +154,7 @@ func (s *Server) newSubscription(id string, params []byte) (*subscription, []byt
 		}
 	}
 	for _, uri := range p.URIs {
-		if _, _, e := s.lookup(uri); e != nil {
+		if _, _, e := s.lookup(uri, peer); e != nil {
 			continue
 		}
 		if sub.uris == nil {

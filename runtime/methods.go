@@ -79,9 +79,10 @@ type methodInfo struct {
 	inputRounds bool
 
 	// Exactly one of answer and start is set. answer computes the result at
-	// once; the dispatch sends it. start answers the request itself, when
+	// once (for the client p, which list methods filter by, requires.go);
+	// the dispatch sends it. start answers the request itself, when
 	// the work it started is done.
-	answer func(ss *Session, params json.RawMessage) (encoder, *Error)
+	answer func(ss *Session, p *peerInfo, params json.RawMessage) (encoder, *Error)
 	start  func(ss *Session, ctx context.Context, id string, params json.RawMessage)
 }
 
@@ -91,9 +92,9 @@ var methods = map[string]*methodInfo{}
 func init() {
 	for _, m := range []*methodInfo{
 		{name: methodInitialize, eras: eraLegacy, start: (*Session).handshake},
-		{name: methodPing, eras: eraLegacy, answer: func(*Session, json.RawMessage) (encoder, *Error) { return rawResult(`{}`), nil }},
+		{name: methodPing, eras: eraLegacy, answer: func(*Session, *peerInfo, json.RawMessage) (encoder, *Error) { return rawResult(`{}`), nil }},
 		{name: methodDiscover, eras: eraModern, cacheable: true,
-			answer: func(ss *Session, _ json.RawMessage) (encoder, *Error) { return ss.srv.discover(), nil }},
+			answer: func(ss *Session, _ *peerInfo, _ json.RawMessage) (encoder, *Error) { return ss.srv.discover(), nil }},
 
 		{name: methodToolsList, eras: bothEras, needsSession: true, gate: capTools, cacheable: true, answer: (*Session).toolsList},
 		{name: methodToolsCall, eras: bothEras, needsSession: true, userCode: true, target: "name", inputRounds: true,
@@ -106,16 +107,20 @@ func init() {
 		{name: methodResourcesRead, eras: bothEras, needsSession: true, gate: capResources, userCode: true, cacheable: true,
 			target: "uri", inputRounds: true, start: (*Session).resourcesRead},
 		{name: methodSubscribe, eras: eraLegacy, needsSession: true, gate: capResources,
-			answer: func(ss *Session, params json.RawMessage) (encoder, *Error) { return ss.subscribe(params, true) }},
+			answer: func(ss *Session, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
+				return ss.subscribe(params, true)
+			}},
 		{name: methodUnsubscribe, eras: eraLegacy, needsSession: true, gate: capResources,
-			answer: func(ss *Session, params json.RawMessage) (encoder, *Error) { return ss.subscribe(params, false) }},
+			answer: func(ss *Session, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
+				return ss.subscribe(params, false)
+			}},
 
 		{name: methodPromptsList, eras: bothEras, needsSession: true, gate: capPrompts, cacheable: true, answer: (*Session).promptsList},
 		{name: methodPromptsGet, eras: bothEras, needsSession: true, gate: capPrompts, userCode: true, target: "name",
 			inputRounds: true, start: (*Session).promptsGet},
 
 		{name: methodComplete, eras: bothEras, needsSession: true, gate: capCompletions, userCode: true, start: (*Session).complete},
-		{name: methodSetLevel, eras: eraLegacy, needsSession: true, answer: (*Session).setLevel},
+		{name: methodSetLevel, eras: eraLegacy, needsSession: true, answer: func(ss *Session, _ *peerInfo, params json.RawMessage) (encoder, *Error) { return ss.setLevel(params) }},
 		{name: methodTasksGet, eras: bothEras, needsSession: true, target: "taskId",
 			start: taskMethod(methodTasksGet, (*Session).tasksGet)},
 		{name: methodTasksUpdate, eras: eraModern, target: "taskId",
@@ -201,10 +206,11 @@ func (ss *Session) serveMethod(ctx context.Context, m *methodInfo, id string, pa
 	}
 	var res encoder
 	var e *Error
+	peer := ss.declaredBy(ctx)
 	if req != nil {
-		res, e = ss.srv.intercepted(ctx, req, func(context.Context) (encoder, *Error) { return m.answer(ss, params) })
+		res, e = ss.srv.intercepted(ctx, req, func(context.Context) (encoder, *Error) { return m.answer(ss, peer, params) })
 	} else {
-		res, e = m.answer(ss, params)
+		res, e = m.answer(ss, peer, params)
 	}
 	if modern && e == nil {
 		res = ss.srv.modernResult(m.name, res)

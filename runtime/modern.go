@@ -244,9 +244,17 @@ func (s *Server) modernResult(method string, res encoder) encoder {
 	var cache *CacheHint
 	if isCacheable(method) {
 		cache = s.cacheFor(method)
+		if pc, ok := res.(perClientResult); ok && pc.perClient() && cache.Scope != "private" {
+			cache = &CacheHint{TTL: cache.TTL, Scope: "private"} // another client may see another list
+		}
 	}
 	return modernEncoder{inner: res, srv: s, cache: cache}
 }
+
+// perClientResult is a result that depends on the client's declared
+// capabilities (a list with a capability-gated item, requires.go): a
+// shared cache must not serve it to another client.
+type perClientResult interface{ perClient() bool }
 
 type modernEncoder struct {
 	inner encoder

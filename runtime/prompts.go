@@ -23,6 +23,9 @@ type Prompt struct {
 	Arguments   []PromptArgument
 	Icons       []Icon
 	Meta        json.RawMessage // the prompt's _meta object, or nil
+	// Requires, when set, lists it and serves it only to clients that
+	// declared these capabilities (requires.go); it is not advertised.
+	Requires *Requires
 
 	Handler  PromptHandler
 	Complete CompleteHandler // optional: completes arguments without an Enum
@@ -74,8 +77,9 @@ type promptEntry struct {
 	wire []byte // the prompts/list entry, encoded once at AddPrompt
 }
 
-func (pe *promptEntry) key() string      { return pe.p.Name }
-func (pe *promptEntry) listJSON() []byte { return pe.wire }
+func (pe *promptEntry) key() string         { return pe.p.Name }
+func (pe *promptEntry) listJSON() []byte    { return pe.wire }
+func (pe *promptEntry) requires() *Requires { return pe.p.Requires }
 
 // completes reports whether completion/complete offers anything for the
 // prompt.
@@ -150,14 +154,14 @@ func (s *Server) Prompts() []Prompt {
 	return values(&s.prompts, func(pe *promptEntry) Prompt { return pe.p })
 }
 
-func (ss *Session) promptsList(params json.RawMessage) (encoder, *Error) {
-	return listMethod(ss, "prompts", &ss.srv.prompts, params)
+func (ss *Session) promptsList(p *peerInfo, params json.RawMessage) (encoder, *Error) {
+	return listMethod(ss, p, "prompts", &ss.srv.prompts, params)
 }
 
 // promptsGet checks a prompts/get request, its arguments against the
 // prompt's, and runs the prompt in its own goroutine.
 func (ss *Session) promptsGet(ctx context.Context, id string, params json.RawMessage) {
-	pe, req, e := ss.promptRequest(params)
+	pe, req, e := ss.promptRequest(ss.declaredBy(ctx), params)
 	if e != nil {
 		ss.respond(ctx, id, nil, e)
 		return
@@ -172,7 +176,7 @@ func (ss *Session) promptsGet(ctx context.Context, id string, params json.RawMes
 	}})
 }
 
-func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetPromptRequest, *Error) {
+func (ss *Session) promptRequest(p *peerInfo, params json.RawMessage) (*promptEntry, *GetPromptRequest, *Error) {
 	v := ss.srv.prompts.snapshot()
 	if jsonwire.FirstByte(params) != '{' {
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: prompts/get takes an object with "name" and "arguments"`)
@@ -195,7 +199,7 @@ func (ss *Session) promptRequest(params json.RawMessage) (*promptEntry, *GetProm
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a prompt`)
 	}
 	pe := v.byKey[string(name)]
-	if pe == nil {
+	if pe == nil || !visible(pe, p) { // a hidden prompt is an unknown one (requires.go)
 		return nil, nil, errorf(CodeInvalidParams, "unknown prompt %s", quote(string(name)))
 	}
 	req := &GetPromptRequest{Name: pe.p.Name, Arguments: map[string]string{}}

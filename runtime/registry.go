@@ -28,11 +28,13 @@ type listed interface {
 	comparable
 	key() string
 	listJSON() []byte
+	requires() *Requires // the client capabilities it is listed for (requires.go); nil: any
 }
 
 type regView[E listed] struct {
 	list  []E
 	byKey map[string]E
+	gated bool // some entry has Requires: the list depends on the client
 }
 
 // add registers e; it reports false, and changes nothing, when its key is
@@ -77,6 +79,7 @@ func (r *registry[E]) snapshot() *regView[E] {
 		return v
 	}
 	v := &regView[E]{list: slices.Clone(r.list), byKey: maps.Clone(r.byKey)}
+	v.gated = slices.ContainsFunc(v.list, func(e E) bool { return e.requires() != nil })
 	r.view.Store(v)
 	return v
 }
@@ -93,9 +96,10 @@ func values[E listed, T any](r *registry[E], get func(E) T) []T {
 }
 
 // listMethod answers KIND/list (tools/list, prompts/list) with a page of r
-// (the dispatch checked that the session offers the capability).
-func listMethod[E listed](ss *Session, kind string, r *registry[E], params json.RawMessage) (encoder, *Error) {
-	return page(ss, kind, r.snapshot(), params)
+// as the client p sees it (the dispatch checked that the session offers the
+// capability).
+func listMethod[E listed](ss *Session, p *peerInfo, kind string, r *registry[E], params json.RawMessage) (encoder, *Error) {
+	return page(ss, p, kind, r.snapshot(), params)
 }
 
 // listPage is one page of a list method ({"tools":[…],"nextCursor":…}),
@@ -104,7 +108,12 @@ type listPage[E listed] struct {
 	field string // "tools", "resources", "resourceTemplates", "prompts"
 	items []E
 	next  string
+	gated bool // the list depends on the client's capabilities
 }
+
+// perClient reports whether the page depends on who asked: its modern
+// cacheScope is then private (modernResult).
+func (p listPage[E]) perClient() bool { return p.gated }
 
 func (p listPage[E]) appendJSON(dst []byte) ([]byte, error) {
 	dst = append(dst, `{"`...)
@@ -124,16 +133,22 @@ func (p listPage[E]) appendJSON(dst []byte) ([]byte, error) {
 	return append(dst, '}'), nil
 }
 
-// page answers a list method over v from the cursor in params.
-func page[E listed](ss *Session, field string, v *regView[E], params json.RawMessage) (encoder, *Error) {
-	start, e := pageStart(params, len(v.list))
+// page answers a list method over v, as the client p sees it, from the
+// cursor in params. The cursor counts the entries p sees, so a client's
+// pages follow each other as long as what it declares stays the same.
+func page[E listed](ss *Session, p *peerInfo, field string, v *regView[E], params json.RawMessage) (encoder, *Error) {
+	list := v.list
+	if v.gated {
+		list = slices.DeleteFunc(slices.Clone(list), func(e E) bool { return !visible(e, p) })
+	}
+	start, e := pageStart(params, len(list))
 	if e != nil {
 		return nil, e
 	}
-	end := min(start+ss.srv.cfg.pageSize, len(v.list))
-	p := listPage[E]{field: field, items: v.list[start:end]}
-	if end < len(v.list) {
-		p.next = encodeCursor(end)
+	end := min(start+ss.srv.cfg.pageSize, len(list))
+	lp := listPage[E]{field: field, items: list[start:end], gated: v.gated}
+	if end < len(list) {
+		lp.next = encodeCursor(end)
 	}
-	return p, nil
+	return lp, nil
 }

@@ -26,6 +26,9 @@ type Resource struct {
 	Annotations *Annotations
 	Icons       []Icon
 	Meta        json.RawMessage // the resource's _meta object, or nil
+	// Requires, when set, lists it and serves it only to clients that
+	// declared these capabilities (requires.go); it is not advertised.
+	Requires *Requires
 	// Cache, when set, is the caching hint of its reads in the 2026-07-28
 	// era (else WithMethodCaching's for resources/read, else WithCaching's).
 	Cache *CacheHint
@@ -71,8 +74,9 @@ type resourceEntry struct {
 	cache *CacheHint // res.Cache, normalized
 }
 
-func (re *resourceEntry) key() string      { return re.res.URI }
-func (re *resourceEntry) listJSON() []byte { return re.wire }
+func (re *resourceEntry) key() string         { return re.res.URI }
+func (re *resourceEntry) listJSON() []byte    { return re.wire }
+func (re *resourceEntry) requires() *Requires { return re.res.Requires }
 
 // AddResource registers r. It panics, as these are programming errors in the
 // (generated) registration code: on an empty, invalid (see resources/read)
@@ -180,8 +184,8 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-func (ss *Session) resourcesList(params json.RawMessage) (encoder, *Error) {
-	return page(ss, "resources", ss.srv.resources.snapshot(), params)
+func (ss *Session) resourcesList(p *peerInfo, params json.RawMessage) (encoder, *Error) {
+	return page(ss, p, "resources", ss.srv.resources.snapshot(), params)
 }
 
 // uriParams reads the params of resources/read, resources/subscribe and
@@ -239,14 +243,18 @@ func (ss *Session) resourcesRead(ctx context.Context, id string, params json.Raw
 
 // lookup finds what serves uri: the static resource with exactly this URI,
 // else the first resource template, in registration order, that matches.
-func (s *Server) lookup(uri string) (ResourceHandler, *templateMatch, *Error) {
-	if re := s.resources.snapshot().byKey[uri]; re != nil {
+// What the client p may not see (requires.go) is passed over, as if absent.
+func (s *Server) lookup(uri string, p *peerInfo) (ResourceHandler, *templateMatch, *Error) {
+	if re := s.resources.snapshot().byKey[uri]; re != nil && visible(re, p) {
 		return re.res.Handler, nil, nil
 	}
 	if len(uri) > maxURI {
 		return nil, nil, errorf(CodeInvalidParams, "invalid params: the uri is %d bytes long; this server serves URIs of at most %d bytes", len(uri), maxURI)
 	}
 	for _, te := range s.templates.snapshot().list {
+		if !visible(te, p) {
+			continue
+		}
 		if vars := te.t.Match(uri); vars != nil {
 			return te.tmpl.Handler, &templateMatch{t: te.t, vars: vars}, nil
 		}
@@ -257,7 +265,7 @@ func (s *Server) lookup(uri string) (ResourceHandler, *templateMatch, *Error) {
 // read serves req through this server's resources: the dispatch of
 // resources/read, also used by declarative prompts to embed resources.
 func (ss *Session) read(ctx context.Context, req *ReadResourceRequest) (res *ReadResourceResult, rpcErr *Error) {
-	h, m, e := ss.srv.lookup(req.URI)
+	h, m, e := ss.srv.lookup(req.URI, peerFrom(ctx))
 	if e != nil {
 		return nil, e
 	}

@@ -29,7 +29,7 @@ func (ss *Session) subscribe(params json.RawMessage, on bool) (encoder, *Error) 
 		}
 		return rawResult(`{}`), nil
 	}
-	if _, _, e := ss.srv.lookup(uri); e != nil {
+	if _, _, e := ss.srv.lookup(uri, ss.peer.Load()); e != nil {
 		return nil, e
 	}
 	ss.subMu.Lock()

@@ -20,6 +20,9 @@ type ResourceTemplate struct {
 	Annotations *Annotations
 	Icons       []Icon
 	Meta        json.RawMessage // the template's _meta object, or nil
+	// Requires, when set, lists it and serves it only to clients that
+	// declared these capabilities (requires.go); it is not advertised.
+	Requires *Requires
 
 	// Cache, when set, is the caching hint of the reads of its resources in
 	// the 2026-07-28 era (else WithMethodCaching's for resources/read, else
@@ -43,8 +46,9 @@ type templateEntry struct {
 	cache *CacheHint // tmpl.Cache, normalized
 }
 
-func (te *templateEntry) key() string      { return te.tmpl.Name }
-func (te *templateEntry) listJSON() []byte { return te.wire }
+func (te *templateEntry) key() string         { return te.tmpl.Name }
+func (te *templateEntry) listJSON() []byte    { return te.wire }
+func (te *templateEntry) requires() *Requires { return te.tmpl.Requires }
 
 // AddResourceTemplate registers t. It panics, as these are programming errors
 // in the (generated) registration code: on a URITemplate that does not parse
@@ -112,8 +116,8 @@ func (s *Server) ResourceTemplates() []ResourceTemplate {
 	return values(&s.templates, func(te *templateEntry) ResourceTemplate { return te.tmpl })
 }
 
-func (ss *Session) templatesList(params json.RawMessage) (encoder, *Error) {
-	return page(ss, "resourceTemplates", ss.srv.templates.snapshot(), params)
+func (ss *Session) templatesList(p *peerInfo, params json.RawMessage) (encoder, *Error) {
+	return page(ss, p, "resourceTemplates", ss.srv.templates.snapshot(), params)
 }
 
 // templateMatch is a template that matched a URI, and the variables it

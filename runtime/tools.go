@@ -31,6 +31,9 @@ type Tool struct {
 	Annotations *ToolAnnotations
 	Execution   *ToolExecution  // whether it runs as a task (tasks.go); advertised as set; nil: never
 	Meta        json.RawMessage // the tool's _meta object, or nil
+	// Requires, when set, lists it and serves it only to clients that
+	// declared these capabilities (requires.go); it is not advertised.
+	Requires *Requires
 
 	// InputSchema is the JSON Schema of the arguments, a JSON object with
 	// "type":"object". nil advertises {"type":"object","additionalProperties":false}.
@@ -81,8 +84,9 @@ type toolEntry struct {
 	headers []paramHeader // its x-mcp-header declarations
 }
 
-func (te *toolEntry) key() string      { return te.tool.Name }
-func (te *toolEntry) listJSON() []byte { return te.wire }
+func (te *toolEntry) key() string         { return te.tool.Name }
+func (te *toolEntry) listJSON() []byte    { return te.wire }
+func (te *toolEntry) requires() *Requires { return te.tool.Requires }
 
 // AddTool registers t. It panics, as these are programming errors in the
 // (generated) registration code: on an empty or duplicate name, a nil
@@ -166,8 +170,8 @@ func (s *Server) Tools() []Tool {
 	return values(&s.tools, func(te *toolEntry) Tool { return te.tool })
 }
 
-func (ss *Session) toolsList(params json.RawMessage) (encoder, *Error) {
-	return listMethod(ss, "tools", &ss.srv.tools, params)
+func (ss *Session) toolsList(p *peerInfo, params json.RawMessage) (encoder, *Error) {
+	return listMethod(ss, p, "tools", &ss.srv.tools, params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own
@@ -201,7 +205,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		return
 	}
 	te := ss.srv.tools.snapshot().byKey[string(name)]
-	if te == nil {
+	if te == nil || !visible(te, ss.declaredBy(ctx)) { // a hidden tool is an unknown one (requires.go)
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
 		return
 	}

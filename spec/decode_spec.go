@@ -314,6 +314,7 @@ var toolFields = fields[*Tool]{
 	iconsField[*Tool]("Icons for the tool."),
 	metaField[*Tool]("The tool's _meta object, sent as written."),
 	goNameField[*Tool](),
+	requiresField[*Tool](),
 	{key: "ui", doc: "MCP Apps: the view (a ui:// resource) the host shows this tool's results in, and who may call the tool.", schema: defRef("ToolUI"),
 		decode: func(d *decoder, t *Tool, e entry) { t.UI = d.toolUI(e.value) }},
 	{key: "permission", doc: "What mcpgen config grants the tool in client settings (default: from the annotations: read-only → allow, destructive → deny, else ask).", schema: stringEnum(Permissions),

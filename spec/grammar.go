@@ -130,6 +130,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "ToolAnnotations", Keys: formatKeys(toolAnnotationFields)},
 		{Name: "ToolExecution", Keys: formatKeys(toolExecutionFields)},
 		{Name: "ToolUI", Keys: formatKeys(toolUIFields)},
+		{Name: "Requires", Keys: formatKeys(requiresFields)},
 		{Name: "Idempotency", Keys: formatKeys(idempotencyFields)},
 		{Name: "RateLimit", Keys: formatKeys(rateLimitFields)},
 		{Name: "Resource", Keys: formatKeys(resourceFields)},

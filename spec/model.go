@@ -318,6 +318,9 @@ type Item struct {
 	// GoName is `goName:`, the Go spelling of Name for its handler method,
 	// name constant and types; "" derives it from Name.
 	GoName string
+	// Requires is `requires:`, the client capabilities it is listed for
+	// (requires.go); nil: any client.
+	Requires *Requires
 }
 
 // item gives the table of each section's keys (grammar.go) one way to the

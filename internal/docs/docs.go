@@ -189,6 +189,7 @@ func (w *writer) tool(t *spec.Tool) {
 	}
 	w.heading(t.Name, title, toolBadges(t.Annotations))
 	w.description(t.Description)
+	w.requires(t.Requires)
 	if id := t.Idempotency; id != nil {
 		ttl := "24h"
 		if id.TTL > 0 {
@@ -528,9 +529,26 @@ func (w *writer) meta(v *spec.Value) {
 	}
 }
 
+// requires says which clients see an item with `requires:`.
+func (w *writer) requires(r *spec.Requires) {
+	if r == nil {
+		return
+	}
+	var names []string
+	for _, c := range r.Capabilities {
+		names = append(names, code(c))
+	}
+	for _, x := range r.Extensions {
+		names = append(names, "extension "+code(x))
+	}
+	w.p("**Listed only to clients that declare** %s; to others it does not exist.", strings.Join(names, ", "))
+	w.p("")
+}
+
 func (w *writer) resource(r *spec.Resource) {
 	w.heading(r.Name, r.Title, nil)
 	w.description(r.Description)
+	w.requires(r.Requires)
 	w.p("- URI: %s", code(r.URI))
 	if r.IsApp() {
 		w.appFields(r)
@@ -594,6 +612,7 @@ func (w *writer) contentBody(c *spec.Content) {
 func (w *writer) template(t *spec.ResourceTemplate) {
 	w.heading(t.Name, t.Title, nil)
 	w.description(t.Description)
+	w.requires(t.Requires)
 	w.p("- URI template: %s", code(t.URITemplate))
 	w.resourceFields(t.MimeType, t.Annotations, t.Content)
 	w.p("")
@@ -626,6 +645,7 @@ func (w *writer) prompt(p *spec.Prompt) {
 	}
 	w.heading(p.Name, p.Title, badges)
 	w.description(p.Description)
+	w.requires(p.Requires)
 	if len(p.Arguments) == 0 {
 		w.p("**Arguments:** none.")
 		w.p("")

@@ -90,7 +90,7 @@ var Catalogue = []Mutant{
 		Original: "if err != nil || off <= 0 || off > n {", Mutated: "if err != nil || off <= 0 {",
 		Packages: pkgRuntime, Why: "a forged cursor past the end panics or lists nothing"},
 	{ID: "runtime/page-next-cursor", File: "runtime/registry.go",
-		Original: "if end < len(v.list) {", Mutated: "if end < len(v.list)-1 {",
+		Original: "if end < len(list) {", Mutated: "if end < len(list)-1 {",
 		Packages: pkgRuntime, Why: "the last item of a long list is never reached"},
 	{ID: "runtime/method-not-found-code", File: "runtime/errors.go",
 		Original: "CodeMethodNotFound   = -32601", Mutated: "CodeMethodNotFound   = -32600",
