@@ -41,9 +41,6 @@ Flags (each selection flag may be repeated or take a comma-separated list):
   -exclude-tag, -exclude-path, -exclude-operation
                            drop operations the selection took
   -name N, -package P      server.name and go.package (default: from info.title)
-  -unions                  write oneOf/anyOf, const and type lists as JSON Schema
-                           keywords instead of type: any (needs a spec grammar
-                           with unions)
 
 Re-import: beside FILE the import writes FILE's name with .openapi-lock.json
 (what it imported). When FILE exists, importing again (a newer description)
@@ -97,7 +94,6 @@ func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	fs.StringVar(&opts.ServerName, "name", "", "server.name")
 	fs.StringVar(&opts.Package, "package", "", "go.package")
-	fs.BoolVar(&opts.Unions, "unions", false, "write unions as JSON Schema keywords")
 	rest, err := parseInterspersed(fs, args[1:], importHelp, stdout)
 	if err != nil {
 		return err

@@ -11,7 +11,18 @@ import (
 
 func importFeatures(t *testing.T, opts Options) (*Result, map[string]any) {
 	t.Helper()
-	res, _ := importChecked(t, "testdata/features-3.1.yaml", opts)
+	return importDocWith(t, "testdata/features-3.1.yaml", opts)
+}
+
+func importDoc(t *testing.T, path string) (*Result, map[string]any) {
+	t.Helper()
+	return importDocWith(t, path, Options{})
+}
+
+// importDocWith is importChecked, with the spec as plain YAML values.
+func importDocWith(t *testing.T, path string, opts Options) (*Result, map[string]any) {
+	t.Helper()
+	res, _ := importChecked(t, path, opts)
 	var doc map[string]any
 	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
 		t.Fatal(err)
@@ -152,24 +163,50 @@ func TestSelection(t *testing.T) {
 	}
 }
 
-// TestUnions: without Unions, oneOf is `type: any` naming the alternatives
-// (today's spec grammar); with it, the JSON Schema keywords of issue 14.
-// Once issue 14 lands, the Unions import should load too: importChecked.
+// TestUnions: oneOf/anyOf, const and 3.1 type lists are written with the
+// spec's keys, and the result loads and generates (importChecked).
 func TestUnions(t *testing.T) {
-	_, doc := importFeatures(t, Options{})
-	shape := dig(doc, "types", "Item", "properties", "shape").(map[string]any)
-	if shape["type"] != "any" || !strings.Contains(shape["description"].(string), "One of: Circle, Square.") {
-		t.Errorf("shape without unions: %v", shape)
-	}
-	data, _ := os.ReadFile("testdata/features-3.1.yaml")
-	res, err := Import(data, Options{Unions: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"oneOf:\n", "- {$ref: Circle}", "label: {const: fixed}", "\n  Square:"} {
+	res, _ := importFeatures(t, Options{})
+	for _, want := range []string{"oneOf:\n", "- {$ref: Circle}", "label: {const: fixed}", "\n  Square:", "type: [string, integer]"} {
 		if !strings.Contains(string(res.YAML), want) {
-			t.Errorf("with unions, no %q in\n%s", want, res.YAML)
+			t.Errorf("no %q in\n%s", want, res.YAML)
 		}
+	}
+}
+
+// TestDiscriminator: an OpenAPI discriminator (propertyName, mapping or the
+// schema names) becomes the spec's: the union names the property, and each
+// variant type requires it with its value as a const. One the spec cannot
+// say is left out with a note, and the spec still loads.
+func TestDiscriminator(t *testing.T) {
+	res, doc := importDoc(t, "testdata/circular-3.1.yaml")
+	if d := dig(doc, "types", "Pet", "discriminator"); d != "kind" {
+		t.Errorf("Pet's discriminator: %v\n%s", d, res.YAML)
+	}
+	for typ, value := range map[string]string{"Cat": "Cat", "Dog": "Dog"} {
+		if c := dig(doc, "types", typ, "properties", "kind", "const"); c != value {
+			t.Errorf("%s.kind const %v, want %q", typ, c, value)
+		}
+		if !slices.Contains(toStrings(dig(doc, "types", typ, "required")), "kind") {
+			t.Errorf("%s does not require kind", typ)
+		}
+	}
+	res, doc = importDoc(t, "testdata/discriminator-3.0.yaml")
+	// The mapping's values, not the schema names.
+	if c := dig(doc, "types", "CardPayment", "properties", "method", "const"); c != "card" {
+		t.Errorf("CardPayment.method const %v, want card", c)
+	}
+	if d := dig(doc, "types", "Payment", "discriminator"); d != "method" {
+		t.Errorf("Payment's discriminator: %v", d)
+	}
+	// Refund reuses CardPayment with another value: left out, noted.
+	if d := dig(doc, "types", "Refund", "discriminator"); d != nil {
+		t.Errorf("Refund's conflicting discriminator written: %v", d)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, "Refund: discriminator method left out") && strings.Contains(n, `CardPayment is already told apart by method "card"`)
+	}) {
+		t.Errorf("no note for Refund's discriminator in\n%s", strings.Join(res.Notes, "\n"))
 	}
 }
 

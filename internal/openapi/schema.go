@@ -36,9 +36,9 @@ var jsonSchemaFormats = []string{
 // references cost nothing here; cycles held by value are broken later (see
 // breakCycles).
 type converter struct {
-	typeNames map[string]string // component name → spec type name
-	unions    bool              // write anyOf/oneOf (issue 14's spec grammar) instead of `type: any`
-	notes     *notes
+	typeNames      map[string]string // component name → spec type name
+	discriminators []*pendingDiscriminator
+	notes          *notes
 }
 
 // ref is the spec type name of a component reference, or "" for a
@@ -83,6 +83,9 @@ func (c *converter) inline(sp *base.SchemaProxy, where string, depth int) ymap {
 	c.describe(m, s)
 	types, nullable := typesOf(s)
 	switch {
+	case len(types) == 0 && nullable && len(s.Type) > 0:
+		m.set("type", str("null")) // 3.1's {type: "null"}, a union's null variant
+		return m
 	case len(s.AllOf) > 0:
 		c.allOf(m, s, where, depth)
 	case len(s.OneOf) > 0 || len(s.AnyOf) > 0:
@@ -90,11 +93,7 @@ func (c *converter) inline(sp *base.SchemaProxy, where string, depth int) ymap {
 	case s.Const != nil:
 		c.constant(m, s, where)
 	case len(types) > 1:
-		if c.unions {
-			m.set("type", strList(types))
-		} else {
-			m.set("type", str("any"))
-		}
+		m.set("type", strList(types))
 	default:
 		t := ""
 		if len(types) == 1 {
@@ -329,54 +328,29 @@ func (c *converter) allOf(m ymap, s *base.Schema, where string, depth int) {
 	}
 }
 
-// union writes oneOf/anyOf as issue 14's spec grammar spells them, or,
-// until it lands, as `type: any` naming the alternatives in the description.
+// union writes oneOf/anyOf as the spec spells them: a list of schemas,
+// each converted as any other (a $ref stays a reference).
 func (c *converter) union(m ymap, s *base.Schema, where string, depth int) {
 	key, list := "oneOf", s.OneOf
 	if len(list) == 0 {
 		key, list = "anyOf", s.AnyOf
 	}
-	if c.unions {
-		seq := &yaml.Node{Kind: yaml.SequenceNode}
-		for i, p := range list {
-			seq.Content = append(seq.Content, flow(c.schema(p, fmt.Sprintf("%s.%s[%d]", where, key, i), depth+1)))
-		}
-		m.set(key, seq)
-		return
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	for i, p := range list {
+		seq.Content = append(seq.Content, flow(c.schema(p, fmt.Sprintf("%s.%s[%d]", where, key, i), depth+1)))
 	}
-	var names []string
-	for _, p := range list {
-		if t := c.ref(p); t != "" {
-			names = append(names, t)
-		} else if ps := p.Schema(); ps != nil && len(ps.Type) > 0 {
-			names = append(names, strings.Join(ps.Type, "|"))
-		} else {
-			names = append(names, "object")
-		}
-	}
-	alt := "One of: " + strings.Join(names, ", ") + "."
-	if d := m.get("description"); d != nil {
-		d.Value += "\n\n" + alt
-	} else {
-		m.set("description", str(alt))
-	}
-	m.set("type", str("any"))
+	m.set(key, seq)
+	c.noteDiscriminator(m, s.Discriminator, where)
 }
 
-// constant writes const as the spec would (issue 14), or as a one-value
-// enum until then when the value is a string.
+// constant writes a scalar const as the spec's const; a const object or
+// list says nothing the spec can hold and is `type: any`.
 func (c *converter) constant(m ymap, s *base.Schema, where string) {
-	if c.unions {
-		if s.Const.Kind == oyaml.ScalarNode {
-			m.set("const", scalar(s.Const.Tag, s.Const.Value))
-			return
-		}
-	}
-	if s.Const.Tag == "!!str" {
-		m.set("type", str("string"))
-		m.set("enum", &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: []*yaml.Node{str(s.Const.Value)}})
+	if s.Const.Kind == oyaml.ScalarNode && s.Const.Tag != "!!null" && s.Const.Tag != "!!bool" {
+		m.set("const", scalar(s.Const.Tag, s.Const.Value))
 		return
 	}
+	c.notes.add("%s: const %s is not a string or number; written as type: any", where, s.Const.Value)
 	m.set("type", str("any"))
 }
 

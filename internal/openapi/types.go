@@ -55,6 +55,7 @@ func (im *importer) types(tools ymap) ymap {
 		converted[t] = m
 		queue = refsIn(m.n, queue)
 	}
+	im.conv.settleDiscriminators(converted)
 	nullableTypes(converted, tools)
 	breakCycles(converted, &im.notes)
 	types := newMap()
