@@ -95,6 +95,9 @@ type generator struct {
 	// path: PlanAPI describes types as text, where a package's name alone
 	// could hide a change of import path.
 	goTypeText map[string]string
+	// sharedSchemas are the schemas registerFile writes once as constants,
+	// in the order Register names them.
+	sharedSchemas []sharedSchema
 }
 
 func (g *generator) newFile() *jen.File {

@@ -79,6 +79,7 @@ func (g *generator) registerFile(f *jen.File) {
 	f.Comment("Schemas (of tool inputs and outputs, of template variables) and prompt arguments")
 	f.Comment("are computed from the spec by the generator; tests prove they equal the reflection")
 	f.Comment("of the types in types" + Suffix + ".")
+	g.sharedSchemas = nil
 	f.Func().Id("Register").Params(jen.Id("s").Op("*").Qual(runtimePkg, "Server"), jen.Id("h").Id("Handler")).BlockFunc(func(gr *jen.Group) {
 		for _, tp := range g.plan.tools {
 			gr.Id("s").Dot("AddTool").Call(g.appTool(tp, g.typedTool(tp)))
@@ -98,6 +99,11 @@ func (g *generator) registerFile(f *jen.File) {
 			gr.Id("s").Dot("AddPrompt").Call(g.promptRegistration(pp))
 		}
 	})
+	for _, sc := range g.sharedSchemas {
+		f.Line()
+		f.Comment(sc.name + " is the schema of both the input and the output of a tool.")
+		f.Const().Id(sc.name).Op("=").Add(schemaText(sc.schema))
+	}
 }
 
 func (g *generator) resourceLiteral(rp *resourcePlan) jen.Code {
@@ -425,38 +431,63 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 				}
 			})
 		}
-		g.generatedSchemas(d, t)
+		g.generatedSchemas(d, tp)
 	}))
 }
 
 // generatedSchemas sets the schemas of a typed input and output as constants
-// (specschema.Wire), so that registering the tool reflects nothing.
-func (g *generator) generatedSchemas(d jen.Dict, t *spec.Tool) {
+// (specschema.Wire), so that registering the tool reflects nothing. When the
+// input and output schemas are the same bytes, they are written once, as an
+// unexported constant (sharedSchemas) that both fields name.
+func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
+	t := tp.tool
+	var in, out []byte
 	if t.Input != nil {
-		if b := g.toolSchema(t.Input); b != nil {
-			d[jen.Id("InputSchema")] = schemaLiteral(b)
-		}
+		in = g.toolSchema(t.Input)
 	}
 	if t.Output != nil {
-		if b := g.toolSchema(t.Output); b != nil {
-			d[jen.Id("OutputSchema")] = schemaLiteral(b)
-		}
+		out = g.toolSchema(t.Output)
+	}
+	if in != nil && bytes.Equal(in, out) {
+		name := "schema" + tp.nameConst
+		g.sharedSchemas = append(g.sharedSchemas, sharedSchema{name, in})
+		d[jen.Id("InputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name))
+		d[jen.Id("OutputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name))
+		return
+	}
+	if in != nil {
+		d[jen.Id("InputSchema")] = schemaLiteral(in)
+	}
+	if out != nil {
+		d[jen.Id("OutputSchema")] = schemaLiteral(out)
 	}
 }
 
-// schemaLiteral writes a schema as indented JSON, one keyword a line, so that
-// a spec edit shows in review as the few lines it changes. The runtime
-// compacts it once at registration: clients receive the compact bytes.
-func schemaLiteral(compact []byte) jen.Code {
+// sharedSchema is a schema that a tool's input and output both use, written
+// once as the constant name.
+type sharedSchema struct {
+	name   string
+	schema []byte
+}
+
+// schemaText is a schema as indented JSON text, for a constant.
+func schemaText(compact []byte) jen.Code {
 	var b bytes.Buffer
 	if err := json.Indent(&b, compact, "", "\t"); err != nil {
 		panic("gen: indenting a schema: " + err.Error()) // marshal wrote it
 	}
 	text := b.String()
 	if !canBeRaw(text) {
-		return jen.Qual(jsonPkg, "RawMessage").Call(textLit(text)) // one quoted line per JSON line
+		return textLit(text)
 	}
-	return jen.Qual(jsonPkg, "RawMessage").Call(rawString(text))
+	return rawString(text)
+}
+
+// schemaLiteral writes a schema as indented JSON, one keyword a line, so that
+// a spec edit shows in review as the few lines it changes. The runtime
+// compacts it once at registration: clients receive the compact bytes.
+func schemaLiteral(compact []byte) jen.Code {
+	return jen.Qual(jsonPkg, "RawMessage").Call(schemaText(compact)) // raw, or one quoted line per JSON line
 }
 
 // rawSchemaLiteral is a schema the spec writes out in full. The runtime

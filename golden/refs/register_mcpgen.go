@@ -88,129 +88,73 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description: "Takes a named type as its whole input.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Node": {
-			"type": "object",
-			"properties": {
-				"name": {
-					"type": "string"
-				},
-				"children": {
-					"type": "array",
-					"items": {
-						"$ref": "#/$defs/Node"
-					}
-				},
-				"parent": {
-					"oneOf": [
-						{
-							"$ref": "#/$defs/Node"
-						},
-						{
-							"type": "null"
-						}
-					]
-				}
-			},
-			"required": [
-				"name"
-			],
-			"additionalProperties": false,
-			"description": "A tree node; trees nest through children."
-		}
-	},
-	"type": "object",
-	"properties": {
-		"name": {
-			"type": "string"
-		},
-		"children": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Node"
-			}
-		},
-		"parent": {
-			"oneOf": [
-				{
-					"$ref": "#/$defs/Node"
-				},
-				{
-					"type": "null"
-				}
-			]
-		}
-	},
-	"required": [
-		"name"
-	],
-	"additionalProperties": false,
-	"description": "A tree node; trees nest through children."
-}`),
-			Name: ToolDescribeNode,
-			OutputSchema: json.RawMessage(`{
-	"$defs": {
-		"Node": {
-			"type": "object",
-			"properties": {
-				"name": {
-					"type": "string"
-				},
-				"children": {
-					"type": "array",
-					"items": {
-						"$ref": "#/$defs/Node"
-					}
-				},
-				"parent": {
-					"oneOf": [
-						{
-							"$ref": "#/$defs/Node"
-						},
-						{
-							"type": "null"
-						}
-					]
-				}
-			},
-			"required": [
-				"name"
-			],
-			"additionalProperties": false,
-			"description": "A tree node; trees nest through children."
-		}
-	},
-	"type": "object",
-	"properties": {
-		"name": {
-			"type": "string"
-		},
-		"children": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Node"
-			}
-		},
-		"parent": {
-			"oneOf": [
-				{
-					"$ref": "#/$defs/Node"
-				},
-				{
-					"type": "null"
-				}
-			]
-		}
-	},
-	"required": [
-		"name"
-	],
-	"additionalProperties": false,
-	"description": "A tree node; trees nest through children."
-}`),
+			Description:  "Takes a named type as its whole input.",
+			InputSchema:  json.RawMessage(schemaToolDescribeNode),
+			Name:         ToolDescribeNode,
+			OutputSchema: json.RawMessage(schemaToolDescribeNode),
 		},
 		h.DescribeNode,
 	))
 }
+
+// schemaToolDescribeNode is the schema of both the input and the output of a tool.
+const schemaToolDescribeNode = `{
+	"$defs": {
+		"Node": {
+			"type": "object",
+			"properties": {
+				"name": {
+					"type": "string"
+				},
+				"children": {
+					"type": "array",
+					"items": {
+						"$ref": "#/$defs/Node"
+					}
+				},
+				"parent": {
+					"oneOf": [
+						{
+							"$ref": "#/$defs/Node"
+						},
+						{
+							"type": "null"
+						}
+					]
+				}
+			},
+			"required": [
+				"name"
+			],
+			"additionalProperties": false,
+			"description": "A tree node; trees nest through children."
+		}
+	},
+	"type": "object",
+	"properties": {
+		"name": {
+			"type": "string"
+		},
+		"children": {
+			"type": "array",
+			"items": {
+				"$ref": "#/$defs/Node"
+			}
+		},
+		"parent": {
+			"oneOf": [
+				{
+					"$ref": "#/$defs/Node"
+				},
+				{
+					"type": "null"
+				}
+			]
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false,
+	"description": "A tree node; trees nest through children."
+}`
