@@ -63,6 +63,26 @@ func TestTooManyValuesRefused(t *testing.T) {
 	}
 }
 
+// WithMaxObjectMembers lowers the cap on the members of one object.
+func TestMaxObjectMembersOption(t *testing.T) {
+	srv := runtime.NewServer(testInfo(), runtime.WithMaxObjectMembers(5)) // initialize and the envelope fit in 5
+	srv.AddTool(runtime.Tool{Name: "any", Description: "Takes any object.", InputSchema: json.RawMessage(`{"type":"object"}`),
+		Handler: func(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+			return runtime.TextResult("ok"), nil
+		}})
+	p := serveHTTP(t, srv)
+	p.initialize(`{}`)
+	resp, _ := p.call("tools/call", `{"name":"any","arguments":{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6}}`)
+	msgs := readAll(t, resp)
+	if resp.StatusCode != http.StatusBadRequest || len(msgs) != 1 || !strings.Contains(msgs[0].Data, "more than 5 members") {
+		t.Errorf("6 members with a cap of 5: %d %v", resp.StatusCode, msgs)
+	}
+	resp, _ = p.call("tools/call", `{"name":"any","arguments":{"a":1,"b":2}}`)
+	if msgs := readAll(t, resp); resp.StatusCode != http.StatusOK || len(msgs) != 1 || !strings.Contains(msgs[0].Data, `"text":"ok"`) {
+		t.Errorf("2 members with a cap of 5: %d %v", resp.StatusCode, msgs)
+	}
+}
+
 func TestLargeRequestsInFlight(t *testing.T) {
 	srv := runtime.NewServer(testInfo())
 	release := make(chan struct{})
