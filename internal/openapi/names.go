@@ -3,6 +3,7 @@ package openapi
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
@@ -53,24 +54,11 @@ func (ns *nameSet) take(name string) (string, bool) {
 		return name, false
 	}
 	for i := 2; ; i++ {
-		suffix := "_" + itoa(i)
+		suffix := "_" + strconv.Itoa(i)
 		cand := shorten(name, ns.max-len(suffix)) + suffix
 		if !ns.used[ns.key(cand)] {
 			ns.used[ns.key(cand)] = true
 			return cand, true
-		}
-	}
-}
-
-func itoa(i int) string {
-	var b [20]byte
-	n := len(b)
-	for {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-		if i == 0 {
-			return string(b[n:])
 		}
 	}
 }
