@@ -17,7 +17,7 @@ stage() {
 logs=$(mktemp -d)
 finish() {
   local rc=$?
-    if [ "$rc" -eq 0 ]; then
+  if [ "$rc" -eq 0 ]; then
     passed+=("$current")
     echo
     echo "test.sh: PASSED, all ${#passed[@]} stages (${passed[*]}); ${conformance_summary:-conformance not run}"
@@ -50,7 +50,7 @@ for specfile in examples/*/mcpgen.yaml bench/mcpgen.yaml; do
   "${TMPDIR:-/tmp}/mcpgen-check" check -f "$specfile"
 done
 
-# nginx and redis-server, for runtime/redisstore's tests and the scale-out
+# nginx and redis-server, for runtime/redisstore's tests and the interop stage's scale-out
 # ones; with MCPGEN_REQUIRE_REDIS set, those fail instead of skipping
 # without redis-server.
 ./interop/scaleout/setup.sh
@@ -65,7 +65,6 @@ go test -race -count=1 ./...
 
 stage interop "go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers, in both eras; replicas behind nginx)"
 ./interop/setup.sh
-./interop/scaleout/setup.sh # nginx and redis-server, for the scale-out tests (three replicas behind it)
 # The scale-out tests also run the alpha conformance suite through nginx
 # when conformance/alpha (the 2026-07-28 suite) is installed.
 if [ -f conformance/alpha/package.json ] && [ ! -d conformance/alpha/node_modules/@modelcontextprotocol/conformance ]; then

@@ -74,7 +74,7 @@ func (c *converter) settleDiscriminators(types map[string]ymap) {
 			ref := vm.get("$ref")
 			if ref == nil {
 				if !hasConst(vm, d.property) {
-					reason = "variant " + itoa(i+1) + " is inline and its " + d.property + " has no single value"
+					reason = "variant " + strconv.Itoa(i+1) + " is inline and its " + d.property + " has no single value"
 				}
 				continue
 			}

@@ -3,6 +3,7 @@ package openapi
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strconv"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
@@ -43,34 +44,19 @@ type nameSet struct {
 
 func newNameSet(max int) *nameSet { return &nameSet{used: map[string]bool{}, max: max} }
 
-func (ns *nameSet) key(name string) string { return naming.Exported(name) }
-
 // take reserves name (already within max), adding _2, _3… on a collision.
 // It returns the name given and whether it had to change it.
 func (ns *nameSet) take(name string) (string, bool) {
-	if !ns.used[ns.key(name)] {
-		ns.used[ns.key(name)] = true
+	if k := naming.Exported(name); !ns.used[k] {
+		ns.used[k] = true
 		return name, false
 	}
 	for i := 2; ; i++ {
-		suffix := "_" + itoa(i)
+		suffix := "_" + strconv.Itoa(i)
 		cand := shorten(name, ns.max-len(suffix)) + suffix
-		if !ns.used[ns.key(cand)] {
-			ns.used[ns.key(cand)] = true
+		if k := naming.Exported(cand); !ns.used[k] {
+			ns.used[k] = true
 			return cand, true
-		}
-	}
-}
-
-func itoa(i int) string {
-	var b [20]byte
-	n := len(b)
-	for {
-		n--
-		b[n] = byte('0' + i%10)
-		i /= 10
-		if i == 0 {
-			return string(b[n:])
 		}
 	}
 }
