@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
 // A union of the spec (anyOf, oneOf, a list of types) is generated as a
@@ -164,11 +166,9 @@ func (s Shape) refuses(typ string, data []byte) string {
 // jsonType is the JSON type of a JSON text: integer for a number without a
 // fraction or exponent (1.0 too, as JSON Schema counts it), else number.
 func jsonType(data []byte) string {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if len(data) == 0 {
+	switch jsonwire.FirstByte(data) {
+	case 0:
 		return ""
-	}
-	switch data[0] {
 	case '"':
 		return "string"
 	case '{':

@@ -292,6 +292,7 @@ func (l *taskLeases) stop() { l.once.Do(func() { close(l.done) }) }
 
 func (l *taskLeases) renew() {
 	s := l.s
+	st := &taskStore{s}
 	tick := time.NewTicker(s.cfg.LockTTL / 3)
 	defer tick.Stop()
 	for {
@@ -318,7 +319,7 @@ func (l *taskLeases) renew() {
 			pipe := s.client.Pipeline()
 			renewed := make([]*redis.BoolCmd, len(batch))
 			for i, id := range batch {
-				renewed[i] = pipe.PExpire(ctx, s.cfg.Prefix+"task-lease:"+id, s.cfg.LockTTL)
+				renewed[i] = pipe.PExpire(ctx, st.lease(id), s.cfg.LockTTL)
 			}
 			_, err := pipe.Exec(ctx)
 			cancel()

@@ -28,16 +28,7 @@ type valueParser struct {
 	i    int
 }
 
-func (p *valueParser) skipSpace() {
-	for p.i < len(p.data) {
-		switch p.data[p.i] {
-		case ' ', '\t', '\n', '\r':
-			p.i++
-		default:
-			return
-		}
-	}
-}
+func (p *valueParser) skipSpace() { p.i = skipSpace(p.data, p.i) }
 
 func (p *valueParser) value(depth int) (any, error) {
 	if p.i >= len(p.data) {
@@ -62,12 +53,9 @@ func (p *valueParser) value(depth int) (any, error) {
 	return nil, ErrSyntax
 }
 
-func (p *valueParser) literal(lit string) error {
-	if len(p.data)-p.i < len(lit) || string(p.data[p.i:p.i+len(lit)]) != lit {
-		return ErrSyntax
-	}
-	p.i += len(lit)
-	return nil
+func (p *valueParser) literal(lit string) (err error) {
+	p.i, err = skipLiteral(p.data, p.i, lit)
+	return err
 }
 
 func (p *valueParser) object(depth int) (any, error) {
