@@ -39,16 +39,17 @@ type RateLimit struct {
 	Burst    int
 }
 
-// capacity is the most tokens the bucket holds.
-func (l RateLimit) capacity() float64 {
+// Capacity is the most tokens the bucket holds: Burst, or Requests without
+// one. A QuotaStore applies it and PerSecond.
+func (l RateLimit) Capacity() float64 {
 	if l.Burst > 0 {
 		return float64(l.Burst)
 	}
 	return float64(l.Requests)
 }
 
-// perSecond is how many tokens the bucket gains a second.
-func (l RateLimit) perSecond() float64 { return float64(l.Requests) / l.Per.Seconds() }
+// PerSecond is how many tokens the bucket gains a second.
+func (l RateLimit) PerSecond() float64 { return float64(l.Requests) / l.Per.Seconds() }
 
 func (l RateLimit) valid() bool { return l.Requests > 0 && l.Per > 0 && l.Burst >= 0 }
 
@@ -176,7 +177,7 @@ func (m *MemoryQuotaStore) Take(_ context.Context, key string, limit RateLimit) 
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sweep(now)
-	capacity, rate := limit.capacity(), limit.perSecond()
+	capacity, rate := limit.Capacity(), limit.PerSecond()
 	b := m.buckets[key]
 	if b == nil {
 		b = &bucket{tokens: capacity, at: now}

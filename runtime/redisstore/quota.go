@@ -46,11 +46,7 @@ func (s *Store) Quotas() runtime.QuotaStore { return &quotaStore{s} }
 // Take implements runtime.QuotaStore.
 func (st *quotaStore) Take(ctx context.Context, key string, limit runtime.RateLimit) (bool, time.Duration, error) {
 	s := st.s
-	capacity := limit.Burst
-	if capacity <= 0 {
-		capacity = limit.Requests
-	}
-	perMs := float64(limit.Requests) / float64(limit.Per.Milliseconds())
+	capacity, perMs := limit.Capacity(), limit.PerSecond()/1000
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	v, err := takeScript.Run(ctx, s.client, []string{s.cfg.Prefix + "quota:" + hashParts(key)}, capacity, perMs).Int64Slice()
