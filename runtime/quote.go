@@ -9,6 +9,4 @@ const maxQuoted = safetext.MaxLen
 
 func quote(s string) string { return safetext.Quote(s) }
 
-func quoteN(s string, limit int) string { return safetext.QuoteN(s, limit) }
-
 func sanitize(s string, limit int) string { return safetext.Sanitize(s, limit) }
