@@ -46,13 +46,19 @@ func (r *Requires) metBy(p *peerInfo) bool {
 			return false
 		}
 	}
-	ext := member(p.capabilities, "extensions")
 	for _, x := range r.Extensions {
-		if jsonwire.FirstByte(ext) != '{' || jsonwire.FirstByte(member(ext, x)) != '{' {
+		if !p.declaresExtension(x) {
 			return false
 		}
 	}
 	return true
+}
+
+// declaresExtension reports whether p's capabilities.extensions has name as
+// an object.
+func (p *peerInfo) declaresExtension(name string) bool {
+	ext := member(p.capabilities, "extensions")
+	return jsonwire.FirstByte(ext) == '{' && jsonwire.FirstByte(member(ext, name)) == '{'
 }
 
 // declaredBy is what the client of a request being dispatched declared: its

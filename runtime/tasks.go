@@ -134,11 +134,7 @@ func (s *Server) hasTaskTools() bool {
 
 // declaresTasks reports whether a modern request declared the extension.
 func declaresTasks(p *peerInfo) bool {
-	if p == nil {
-		return false
-	}
-	ext := member(p.capabilities, "extensions")
-	return jsonwire.FirstByte(ext) == '{' && jsonwire.FirstByte(member(ext, TasksExtension)) == '{'
+	return p != nil && p.declaresExtension(TasksExtension)
 }
 
 // errTasksNotDeclared is -32021 for a modern request that needs the
