@@ -117,3 +117,27 @@ func (r *redisServer) client(t testing.TB) *redis.Client {
 	t.Cleanup(func() { c.Close() })
 	return c
 }
+
+// New shares a client the caller made and keeps: the store works on it,
+// and closing the store leaves the client open.
+func TestNewOnCallersClient(t *testing.T) {
+	r := startRedis(t)
+	client := redis.NewClient(&redis.Options{Addr: r.Addr})
+	defer client.Close()
+	st := New(client, Config{})
+	ctx := context.Background()
+	states := st.RequestStates()
+	expires := time.Now().Add(time.Minute)
+	if first, err := states.FirstUse(ctx, "state-1", expires); err != nil || !first {
+		t.Fatalf("first use = %v, %v; want true", first, err)
+	}
+	if first, err := states.FirstUse(ctx, "state-1", expires); err != nil || first {
+		t.Fatalf("second use = %v, %v; want false", first, err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := client.Ping(ctx).Err(); err != nil {
+		t.Errorf("the caller's client was closed with the store: %v", err)
+	}
+}
