@@ -255,7 +255,7 @@ func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequ
 func (ss *Session) callTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: tool handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: tool handler panicked",
 				"tool", te.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error in tool %s", quote(te.tool.Name))
 		}
