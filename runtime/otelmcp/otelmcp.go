@@ -238,13 +238,26 @@ func spanName(req *runtime.Request) string {
 	if req.Target != "" && (req.Method == "tools/call" || req.Method == "prompts/get") {
 		return req.Method + " " + req.Target
 	}
+	return methodName(req)
+}
+
+// otherMethod names, as the OpenTelemetry RPC conventions do, a method the
+// server does not know: a client may send any name, and names become span
+// names and metric attributes.
+const otherMethod = "_OTHER"
+
+// methodName is mcp.method.name of req.
+func methodName(req *runtime.Request) string {
+	if req.Refused && !runtime.KnownMethod(req.Method) {
+		return otherMethod
+	}
 	return req.Method
 }
 
 // commonAttributes appends to attrs those of both the span and the
 // duration metric (low cardinality).
 func commonAttributes(attrs []attribute.KeyValue, req *runtime.Request) []attribute.KeyValue {
-	attrs = append(attrs, semconv.McpMethodNameKey.String(req.Method))
+	attrs = append(attrs, semconv.McpMethodNameKey.String(methodName(req)))
 	switch req.Method {
 	case "tools/call":
 		if req.Target != "" {
@@ -394,7 +407,7 @@ const maxCached = 4096
 
 // route returns the route of req.
 func (in *Instrumentation) route(req *runtime.Request) *route {
-	k := routeKey{req.Method, req.Target, req.ProtocolVersion, req.Transport, req.HTTPVersion}
+	k := routeKey{methodName(req), req.Target, req.ProtocolVersion, req.Transport, req.HTTPVersion}
 	if req.Method != "tools/call" && req.Method != "prompts/get" {
 		k.target = "" // neither in the span name nor an attribute of the metric
 	}
