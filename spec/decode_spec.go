@@ -117,6 +117,11 @@ var serverFields = fields[*Server]{
 		decode: func(d *decoder, srv *Server, e entry) { srv.Caching = d.caching(e.value) }},
 	{key: "rateLimit", doc: "A per-caller limit on the requests that run server code (tools/call, resources/read, prompts/get, completion/complete): a token bucket keyed on the verified subject.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, srv *Server, e entry) { srv.RateLimit = d.rateLimit(e.value, "the server") }},
+	{key: "schemaProfile", doc: "The model API whose JSON Schema subset the advertised tool input schemas keep to: gemini, openai-strict or anthropic. What the API does not take is rewritten (references inlined, other keywords said in the description); arguments are still validated against the spec's schema. See mcpgen lint --profile.", schema: stringEnum(SchemaProfiles),
+		decode: func(d *decoder, srv *Server, e entry) {
+			srv.SchemaProfile, _ = d.str(e.value, "schemaProfile")
+			srv.SchemaProfilePos = posOf(e.value)
+		}},
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {

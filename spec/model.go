@@ -86,6 +86,11 @@ type Server struct {
 	// RateLimit is `rateLimit:`, a per-caller limit on the requests that
 	// run server code; nil when absent.
 	RateLimit *RateLimit
+	// SchemaProfile is `schemaProfile:`, the model API (one of
+	// SchemaProfiles) whose schema subset the advertised tool input
+	// schemas keep to; "" for plain JSON Schema.
+	SchemaProfile    string
+	SchemaProfilePos Pos
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -93,6 +98,10 @@ type Server struct {
 	VersionPos    Pos
 	WebsiteURLPos Pos
 }
+
+// SchemaProfiles are the model APIs server.schemaProfile may name (see
+// internal/specschema.Profiles, which implements them).
+var SchemaProfiles = []string{"gemini", "openai-strict", "anthropic"}
 
 // Icon is an MCP Icon: {src, mimeType, sizes, theme}.
 type Icon struct {
