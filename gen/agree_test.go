@@ -32,6 +32,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/refs"
 	gated "github.com/mcpgen/mcpgen/golden/requires"
 	"github.com/mcpgen/mcpgen/golden/resources"
+	schemaprofile "github.com/mcpgen/mcpgen/golden/schema_profile"
 	scoped "github.com/mcpgen/mcpgen/golden/scopes"
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
@@ -70,12 +71,15 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
 	"../golden/requires/mcpgen.yaml":      func(s *runtime.Server) { gated.Register(s, gated.UnimplementedHandler{}) },
 	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },
-	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
-	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
-	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
-	"../examples/support/mcpgen.yaml":     func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
-	"../examples/expenses/mcpgen.yaml":    func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
-	"../examples/books/mcpgen.yaml":       func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
+	"../golden/schema_profile/mcpgen.yaml": func(s *runtime.Server) {
+		schemaprofile.Register(s, schemaprofile.UnimplementedHandler{})
+	},
+	"../examples/orders/mcpgen.yaml":   func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
+	"../examples/wpsearch/mcpgen.yaml": func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
+	"../examples/readme/mcpgen.yaml":   func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
+	"../examples/support/mcpgen.yaml":  func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
+	"../examples/expenses/mcpgen.yaml": func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
+	"../examples/books/mcpgen.yaml":    func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive
@@ -128,6 +132,7 @@ func TestAdvertisedSchemas(t *testing.T) {
 					compareSchema(t, st.Name+" input", map[string]any{"type": "object", "additionalProperties": false}, rt.InputSchema)
 				default:
 					sameAsWire(t, st.Name+" input", s, st.Input, rt.InputSchema)
+					advertisedAsProfiled(t, st.Name, s, st.Input, rt.AdvertisedInputSchema)
 				}
 				switch {
 				case st.OutputSchema != nil:
@@ -139,6 +144,28 @@ func TestAdvertisedSchemas(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// advertisedAsProfiled checks what tools/list shows of a typed input under
+// the spec's server.schemaProfile: the profile's rewrite of Wire's schema,
+// or nothing (the validated schema itself) without a profile.
+func advertisedAsProfiled(t *testing.T, tool string, s *spec.Spec, sch *spec.Schema, got json.RawMessage) {
+	t.Helper()
+	p := specschema.ProfileNamed(s.Server.SchemaProfile)
+	if p == nil {
+		if got != nil {
+			t.Errorf("%s: AdvertisedInputSchema without a schemaProfile:\n%s", tool, got)
+		}
+		return
+	}
+	wire, _ := specschema.Wire(s, sch)
+	want, err := p.Apply(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s: advertised\n%s\nwant the %s profile of Wire's schema\n%s", tool, got, p.Name, want)
 	}
 }
 

@@ -181,7 +181,7 @@ func (c *checker) schema(s object, path string, depth int) {
 	}
 	for _, m := range s {
 		k, sub := m.key, path+"/"+pointerToken(m.key)
-		if !slices.Contains(p.keywords, k) {
+		if !slices.Contains(p.keywords, k) && k != "x-mcp-header" { // MCP's, for the host (Apply keeps it)
 			c.add(sub, "keyword", true, "%s is not taken", k)
 		}
 		switch k {

@@ -65,8 +65,12 @@ func (a *applier) schema(s object, stack []string) object {
 	for _, m := range s {
 		k, v := m.key, m.val
 		switch {
+		case k == "x-mcp-header":
+			// MCP's own (2026-07-28 clients mirror the argument into a
+			// header), not the model's: hosts read it before calling the
+			// model, so it stays.
 		case strings.HasPrefix(k, "x-"):
-			continue // mcpgen's own annotations (x-mcp-header): nothing for a model
+			continue // other annotations: nothing for a model
 		case k == "type" && a.p.nullable:
 			out = a.typeList(out, v)
 			continue

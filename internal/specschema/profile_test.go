@@ -48,11 +48,11 @@ func TestProfileCheckFindsWhatEachAPIRefuses(t *testing.T) {
 	schemas := inputSchemas(loadSpec(t, "testdata/profiles.yaml"))
 	want := map[string][]string{
 		"gemini": {"$defs", "$ref", "additionalProperties", "const", "enum", "examples", "exclusiveMinimum", "format",
-			"multipleOf", "oneOf", "recursion", "type-list", "uniqueItems", "x-mcp-header"},
+			"multipleOf", "oneOf", "recursion", "type-list", "uniqueItems"},
 		"openai-strict": {"default", "examples", "format", "maxLength", "minLength", "oneOf", "open-object",
-			"optional-property", "uniqueItems", "x-mcp-header"},
+			"optional-property", "uniqueItems"},
 		"anthropic": {"default", "examples", "exclusiveMinimum", "maxLength", "maximum", "min-items",
-			"minLength", "minimum", "multipleOf", "oneOf", "open-object", "recursion", "uniqueItems", "x-mcp-header"},
+			"minLength", "minimum", "multipleOf", "oneOf", "open-object", "recursion", "uniqueItems"},
 	}
 	for _, p := range Profiles {
 		got := map[string]bool{}
