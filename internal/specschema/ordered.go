@@ -1,7 +1,6 @@
 package specschema
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 )
@@ -11,8 +10,7 @@ import (
 // json.Number, strings, booleans and null as themselves. Schema profiles
 // rewrite this form, so that the keys stay in the spec's order.
 func decodeOrdered(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
+	dec := exactDecoder(data)
 	v, err := orderedValue(dec)
 	if err != nil {
 		return nil, err

@@ -37,40 +37,31 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	var req, resp proto.Message
 	switch r.URL.Path {
 	case "/v1/traces":
-		var req colltrace.ExportTraceServiceRequest
-		if err := proto.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		rc.traces = append(rc.traces, &req)
-		b, _ := proto.Marshal(&colltrace.ExportTraceServiceResponse{})
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		w.Write(b)
+		t := &colltrace.ExportTraceServiceRequest{}
+		rc.traces = append(rc.traces, t)
+		req, resp = t, &colltrace.ExportTraceServiceResponse{}
 	case "/v1/metrics":
-		var req collmetrics.ExportMetricsServiceRequest
-		if err := proto.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		rc.metrics = append(rc.metrics, &req)
-		b, _ := proto.Marshal(&collmetrics.ExportMetricsServiceResponse{})
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		w.Write(b)
+		m := &collmetrics.ExportMetricsServiceRequest{}
+		rc.metrics = append(rc.metrics, m)
+		req, resp = m, &collmetrics.ExportMetricsServiceResponse{}
 	case "/v1/logs":
-		var req colllogs.ExportLogsServiceRequest
-		if err := proto.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		rc.logs = append(rc.logs, &req)
-		b, _ := proto.Marshal(&colllogs.ExportLogsServiceResponse{})
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		w.Write(b)
+		l := &colllogs.ExportLogsServiceRequest{}
+		rc.logs = append(rc.logs, l)
+		req, resp = l, &colllogs.ExportLogsServiceResponse{}
 	default:
 		http.NotFound(w, r)
+		return
 	}
+	if err := proto.Unmarshal(body, req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	b, _ := proto.Marshal(resp)
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	w.Write(b)
 }
 
 func clearEnv(t *testing.T) {
