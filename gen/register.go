@@ -448,8 +448,12 @@ func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
 	if t.Output != nil {
 		out = g.toolSchema(t.Output)
 	}
-	if listed := g.profiled(in); listed != nil {
-		d[jen.Id("AdvertisedInputSchema")] = schemaLiteral(listed)
+	if in != nil {
+		// The server validates against in; under server.schemaProfile it
+		// advertises the profile's rewrite of it.
+		if listed, _ := specschema.AdvertisedInput(g.spec, t.Input); !bytes.Equal(listed, in) {
+			d[jen.Id("AdvertisedInputSchema")] = schemaLiteral(listed)
+		}
 	}
 	if in != nil && bytes.Equal(in, out) {
 		name := "schema" + tp.nameConst
@@ -464,25 +468,6 @@ func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
 	if out != nil {
 		d[jen.Id("OutputSchema")] = schemaLiteral(out)
 	}
-}
-
-// profiled is the input schema in as tools/list advertises it under the
-// spec's server.schemaProfile (specschema.Profile.Apply), or nil when
-// there is no profile or it changes nothing: the runtime validates
-// arguments against in, whatever it advertises.
-func (g *generator) profiled(in []byte) []byte {
-	p := specschema.ProfileNamed(g.spec.Server.SchemaProfile)
-	if p == nil || in == nil {
-		return nil
-	}
-	listed, err := p.Apply(in)
-	if err != nil {
-		panic("gen: applying the schema profile to " + string(in) + ": " + err.Error()) // Wire wrote in
-	}
-	if bytes.Equal(listed, in) {
-		return nil
-	}
-	return listed
 }
 
 // sharedSchema is a schema that a tool's input and output both use, written

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Apply rewrites the schema doc (a tool's input schema, as Wire writes it)
@@ -223,4 +225,21 @@ func numberAbove(v any, limit int64) bool {
 	}
 	i, err := n.Int64()
 	return err == nil && i > limit
+}
+
+// AdvertisedInput is the input schema of a tool whose input is root, as
+// tools/list shows it: Wire's, rewritten by the spec's server.schemaProfile
+// when it has one (the server validates against Wire's). A schema that
+// reaches a Go type is Wire's, unrewritten: only reflection knows it.
+func AdvertisedInput(s *spec.Spec, root *spec.Schema) (doc []byte, reachesGoType bool) {
+	doc, reachesGoType = Wire(s, root)
+	p := ProfileNamed(s.Server.SchemaProfile)
+	if p == nil || reachesGoType {
+		return doc, reachesGoType
+	}
+	out, err := p.Apply(doc)
+	if err != nil {
+		panic("specschema: applying the " + p.Name + " profile to Wire's schema: " + err.Error()) // Wire writes JSON
+	}
+	return out, false
 }
