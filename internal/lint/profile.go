@@ -1,7 +1,12 @@
 package lint
 
 import (
+	"strconv"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/internal/specschema"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // schemaProfile reports, for SCHEMA_PROFILE, what the model API of the
@@ -45,7 +50,77 @@ func (l *linter) schemaProfile(name string) {
 			default:
 				what = "server.schemaProfile: " + p.Name + " advertises it rewritten (validation stays as the spec says)"
 			}
-			l.report(owner{disabled: t.LintDisable}, "SCHEMA_PROFILE", t.Pos, "tool %q input, %s (%s, %s); %s", t.Name, f, p.Name, p.Source, what)
+			pos := t.Pos
+			if t.InputSchema == nil {
+				pos = l.schemaPos(t.Input, f.Path, t.Pos)
+			}
+			l.report(owner{disabled: t.LintDisable}, "SCHEMA_PROFILE", pos, "tool %q input, %s (%s, %s); %s", t.Name, f, p.Name, p.Source, what)
 		}
 	}
+}
+
+// schemaPos is the position in the spec of what pointer (a JSON Pointer
+// into Wire's schema of root) is about: the deepest schema the pointer
+// reaches through properties, items, values, variants and $defs; at when
+// it reaches none.
+func (l *linter) schemaPos(root *spec.Schema, pointer string, at spec.Pos) spec.Pos {
+	cur := root
+	tokens := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i := 0; cur != nil && i < len(tokens); i++ {
+		if cur.Pos != (spec.Pos{}) {
+			at = cur.Pos
+		}
+		tok := strings.NewReplacer("~1", "/", "~0", "~").Replace(tokens[i])
+		next := func() string { // the token after this one, consumed
+			if i+1 < len(tokens) {
+				i++
+				return tokens[i]
+			}
+			return ""
+		}
+		use := cur // where the schema is written; cur becomes what it names
+		for cur.Kind == spec.KindRef && l.types[cur.Ref] != nil {
+			cur = l.types[cur.Ref].Schema
+		}
+		switch tok {
+		case "properties":
+			name := next()
+			var found *spec.Schema
+			for _, p := range cur.Properties {
+				if p.Name == name {
+					found = p.Schema
+				}
+			}
+			cur = found
+		case "items":
+			cur = cur.Items
+		case "additionalProperties":
+			cur = cur.Values
+		case "anyOf", "oneOf":
+			n, _ := strconv.Atoi(next())
+			if cur.Kind != spec.KindUnion { // the oneOf Wire wraps a nullable schema in
+				cur = use
+				continue
+			}
+			if n < len(cur.Variants) {
+				cur = cur.Variants[n]
+			} else {
+				cur = nil
+			}
+		case "$defs":
+			name := next()
+			cur = nil
+			for _, nt := range l.s.Types {
+				if nt.Name == name || nt.Schema.GoName == name || naming.Exported(nt.Name) == name {
+					cur = nt.Schema
+				}
+			}
+		default:
+			return at // a keyword
+		}
+	}
+	if cur != nil && cur.Pos != (spec.Pos{}) {
+		at = cur.Pos
+	}
+	return at
 }
