@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"sync"
 	"time"
 )
@@ -127,6 +128,13 @@ func (lw *lineWriter) send(msg []byte) {
 	}
 	lw.writing = true
 	for len(lw.pending) > 0 {
+		// Let the goroutines that are ready to run (other calls finishing)
+		// queue their answers first: on a busy server they join this write
+		// instead of each making their own. On a quiet one nothing else is
+		// ready and this returns at once.
+		lw.mu.Unlock()
+		goruntime.Gosched()
+		lw.mu.Lock()
 		batch := lw.pending
 		lw.pending = lw.spare[:0]
 		lw.mu.Unlock()
