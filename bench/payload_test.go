@@ -1,9 +1,7 @@
 package bench
 
 import (
-	"bufio"
 	"bytes"
-	"context"
 	"io"
 	goruntime "runtime"
 	"strings"
@@ -34,7 +32,8 @@ func BenchmarkLargePayload(b *testing.B) {
 		}
 		b.Run(s.name, func(b *testing.B) {
 			var probe heapProbe
-			w, r := startPayloadPipe(b, s.serve, &probe)
+			// The reader holds a response of the payload's size.
+			w, r := startPipeWith(b, s.serve, func(w io.WriteCloser) io.WriteCloser { return probeWriter{w, &probe} }, 4*payloadSize)
 			call := func() {
 				if _, err := w.Write(req); err != nil {
 					b.Fatal(err)
@@ -105,33 +104,4 @@ func (w probeWriter) Write(b []byte) (int, error) {
 		w.p.atWrite = max(w.p.atWrite, w.p.live())
 	}
 	return w.WriteCloser.Write(b)
-}
-
-// startPayloadPipe is startPipe with a probe on the server's output and a
-// reader that holds a response of the payload's size.
-func startPayloadPipe(b *testing.B, serve pipeServer, p *heapProbe) (io.Writer, *bufio.Reader) {
-	inR, inW := io.Pipe()
-	outR, outW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		serve(ctx, inR, probeWriter{outW, p})
-		outW.Close()
-	}()
-	b.Cleanup(func() {
-		inW.Close()
-		cancel()
-		outR.Close()
-		<-done
-	})
-	r := bufio.NewReaderSize(outR, 4*payloadSize)
-	if _, err := io.WriteString(inW, initLine+"\n"); err != nil {
-		b.Fatal(err)
-	}
-	if line, err := r.ReadSlice('\n'); err != nil || !bytes.Contains(line, []byte(`"result"`)) {
-		b.Fatalf("initialize: %s %v", line, err)
-	}
-	io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
-	return inW, r
 }
