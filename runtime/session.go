@@ -575,6 +575,13 @@ func (ss *Session) Wait() { ss.wg.Wait() }
 // later messages are ignored, the server forgets the session (no more
 // notifications), and once Close returns send is never called again. It does
 // not wait for handlers to return.
+// callsInFlight reports whether calls of the session are running.
+func (ss *Session) callsInFlight() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return len(ss.inflight) > 0
+}
+
 // callParent is the context a call's own derives from. Over stdio, every
 // call would otherwise register with the one context of the whole session,
 // under its lock, and leave it again when done: a cost per call that buys

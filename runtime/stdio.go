@@ -50,6 +50,7 @@ func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace
 	lw := &lineWriter{w: w, ctx: run, fail: stop}
 	lw.drained.L = &lw.mu
 	ss := s.NewSession(lw.send)
+	lw.othersInFlight = ss.callsInFlight
 	ss.stdio = true
 	defer ss.Close()
 
@@ -100,6 +101,9 @@ type lineWriter struct {
 	w    io.Writer
 	ctx  context.Context
 	fail context.CancelCauseFunc
+	// othersInFlight reports calls still running, whose answers could join
+	// a write; nil: none are expected.
+	othersInFlight func() bool
 
 	mu      sync.Mutex
 	drained sync.Cond // signalled after each write
@@ -151,10 +155,12 @@ func (lw *lineWriter) send(msg []byte) {
 	for len(lw.pending) > 0 {
 		// Let the goroutines that are ready to run (other calls finishing)
 		// queue their answers first: on a busy server they join this write
-		// instead of each making their own. On a quiet one nothing else is
-		// ready and this returns at once.
+		// instead of each making their own. With no other call in flight
+		// there is nothing to wait for, and the answer goes at once.
 		lw.mu.Unlock()
-		goruntime.Gosched()
+		if lw.othersInFlight != nil && lw.othersInFlight() {
+			goruntime.Gosched()
+		}
 		lw.mu.Lock()
 		batch := lw.pending
 		lw.pending = lw.spare[:0]
