@@ -499,7 +499,7 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 			return ss.srv.intercepted(ctx, req, func(ctx context.Context) (encoder, *Error) { return c.spendThen(ctx, inner) })
 		}
 	}
-	c.Context, c.cancel = context.WithCancel(ctx)
+	c.Context, c.cancel = context.WithCancel(ss.callParent(ctx))
 	ss.mu.Lock()
 	if ss.closed.Load() {
 		ss.mu.Unlock()
@@ -575,6 +575,29 @@ func (ss *Session) Wait() { ss.wg.Wait() }
 // later messages are ignored, the server forgets the session (no more
 // notifications), and once Close returns send is never called again. It does
 // not wait for handlers to return.
+// callsInFlight reports whether calls of the session are running.
+func (ss *Session) callsInFlight() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return len(ss.inflight) > 0
+}
+
+// callParent is the context a call's own derives from. Over stdio, every
+// call would otherwise register with the one context of the whole session,
+// under its lock, and leave it again when done: a cost per call that buys
+// nothing, since Close cancels every call in flight and serveStdio closes
+// the session as soon as that context ends. The values stay; a deadline
+// keeps the link, so that handlers see it.
+func (ss *Session) callParent(ctx context.Context) context.Context {
+	if !ss.stdio {
+		return ctx
+	}
+	if _, ok := ctx.Deadline(); ok {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
 func (ss *Session) Close() {
 	ss.closed.Store(true)
 	ss.closeOnce.Do(func() {
