@@ -1,0 +1,514 @@
+package mcpimport
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/naming"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// untypable is why a schema cannot be written in the spec's schema
+// language: the keyword that forced the raw fallback, and where it is.
+type untypable struct {
+	keyword, where string
+}
+
+func (u *untypable) Error() string {
+	return fmt.Sprintf("%s: %s cannot be typed", u.where, u.keyword)
+}
+
+// The keywords each kind of schema keeps, beside the ones every schema
+// keeps (annotations). Anything else forces the raw fallback.
+var (
+	commonKeys = []string{"type", "title", "description", "default", "examples", "enum", "const"}
+	kindKeys   = map[string][]string{
+		"string":  {"pattern", "format", "minLength", "maxLength"},
+		"integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+		"number":  {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+		"array":   {"items", "minItems", "maxItems", "uniqueItems"},
+		"object":  {"properties", "required", "additionalProperties"},
+		"boolean": {},
+		"any":     {},
+		"union":   {"anyOf", "oneOf"},
+		"list":    {"pattern", "format", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+	}
+	// rootOnly are keywords of a document's root that say nothing a value
+	// is checked against here: the dialect and the definitions (which
+	// become named types).
+	rootOnly = []string{"$schema", "$id", "$defs", "definitions"}
+)
+
+// converter turns the JSON Schemas a server advertises (parsed as YAML
+// nodes, which keep key order) into schemas of the spec language. One
+// converter serves a whole import, so that the named types of all tools
+// share one namespace.
+type converter struct {
+	types     ymap              // the spec's types:, in order of creation
+	typeSrc   map[string]string // type name → the compact JSON of its source, to share equal definitions
+	defs      map[string]*yaml.Node
+	defNames  map[string]string // the current document's definition → type name
+	converted map[string]bool   // type names whose schema is written (or being written)
+}
+
+func newConverter() *converter {
+	return &converter{types: newMap(), typeSrc: map[string]string{}}
+}
+
+// document converts the root of one schema document (a tool's input or
+// output): its $defs become named types. It returns the spec schema, or an
+// *untypable.
+func (c *converter) document(root *yaml.Node, where string) (*yaml.Node, error) {
+	c.defs, c.defNames, c.converted = map[string]*yaml.Node{}, map[string]string{}, map[string]bool{}
+	if root.Kind == yaml.MappingNode {
+		for _, key := range []string{"$defs", "definitions"} {
+			if d := (ymap{root}).get(key); d != nil && d.Kind == yaml.MappingNode {
+				ymap{d}.each(func(name string, v *yaml.Node) {
+					c.defs["#/"+key+"/"+name] = v
+				})
+			}
+		}
+	}
+	// The names are taken before any conversion, so that definitions may
+	// refer to each other (and themselves) in any order.
+	for ref, def := range orderedDefs(root) {
+		name := c.typeName(ref[strings.LastIndex(ref, "/")+1:], def)
+		c.defNames[ref] = name
+		if _, exists := c.typeSrc[name]; !exists {
+			c.typeSrc[name] = compact(def)
+		}
+	}
+	return c.schema(root, where, true)
+}
+
+// mark is the state of the named types before a document is converted;
+// reset goes back to it when the document falls back to a raw schema, so
+// that its definitions do not linger as unused types.
+type mark struct {
+	types int
+	names map[string]bool
+}
+
+func (c *converter) mark() mark {
+	names := map[string]bool{}
+	for n := range c.typeSrc {
+		names[n] = true
+	}
+	return mark{len(c.types.n.Content), names}
+}
+
+func (c *converter) reset(m mark) {
+	c.types.n.Content = c.types.n.Content[:m.types]
+	for n := range c.typeSrc {
+		if !m.names[n] {
+			delete(c.typeSrc, n)
+		}
+	}
+}
+
+// check loads a spec holding the named types and one tool with s as its
+// input or output, and returns the first finding, if any: the spec's own
+// rules (formats it knows, RE2 patterns, Go names) decide what stays typed.
+func (c *converter) check(tool, key string, s *yaml.Node) string {
+	t := newMap()
+	t.set("description", str("check"))
+	t.set(key, s)
+	tools := newMap()
+	tools.set(tool, t.n)
+	root := newMap()
+	root.set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	server := newMap()
+	server.set("name", str("check"))
+	server.set("version", str("1"))
+	root.set("server", server.n)
+	goSec := newMap()
+	goSec.set("package", str("check"))
+	root.set("go", goSec.n)
+	if c.types.len() > 0 {
+		root.set("types", c.types.n)
+	}
+	root.set("tools", tools.n)
+	b, err := encode(root.n)
+	if err != nil {
+		return err.Error()
+	}
+	if _, diags := spec.Load("check.yaml", b); len(diags) > 0 {
+		return diags[0].Message
+	}
+	return ""
+}
+
+// orderedDefs yields a document's definitions in the order written.
+func orderedDefs(root *yaml.Node) func(yield func(string, *yaml.Node) bool) {
+	return func(yield func(string, *yaml.Node) bool) {
+		if root.Kind != yaml.MappingNode {
+			return
+		}
+		for _, key := range []string{"$defs", "definitions"} {
+			d := (ymap{root}).get(key)
+			if d == nil || d.Kind != yaml.MappingNode {
+				continue
+			}
+			for i := 0; i+1 < len(d.Content); i += 2 {
+				if !yield("#/"+key+"/"+d.Content[i].Value, d.Content[i+1]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+var typeNameRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+
+// typeName is the type name of a definition: its own name when the spec
+// allows it, else its Go spelling; a name another document already uses
+// for a different schema gets 2, 3…
+func (c *converter) typeName(def string, src *yaml.Node) string {
+	base := def
+	if !typeNameRe.MatchString(base) {
+		base = naming.Exported(def)
+		if base == "" {
+			base = "Type"
+		}
+	}
+	want := compact(src)
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name = base + strconv.Itoa(i)
+		}
+		if got, ok := c.typeSrc[name]; !ok || got == want {
+			return name
+		}
+	}
+}
+
+// compact is the JSON of a node, for comparing two schemas.
+func compact(n *yaml.Node) string {
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// schema converts one schema. root allows the document-level keywords.
+func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, error) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
+		if n.Value == "true" {
+			return flowSmall(ymap{&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{str("type"), str("any")}}}.n), nil
+		}
+		return nil, &untypable{"the schema false", where}
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, &untypable{"a schema that is not an object", where}
+	}
+	src := ymap{n}
+	if ref := src.get("$ref"); ref != nil {
+		return c.ref(src, ref.Value, where)
+	}
+	kind, err := kindOf(src, where)
+	if err != nil {
+		return nil, err
+	}
+	out := newMap()
+	var failed error
+	src.each(func(key string, v *yaml.Node) {
+		if failed != nil {
+			return
+		}
+		if root && slices.Contains(rootOnly, key) {
+			return
+		}
+		if !slices.Contains(commonKeys, key) && !slices.Contains(kindKeys[kind], key) {
+			failed = &untypable{keywordLabel(key), where}
+			return
+		}
+		failed = c.keyword(out, src, kind, key, v, where)
+	})
+	if failed != nil {
+		return nil, failed
+	}
+	if kind == "object" {
+		if err := c.closeObject(out, src, where); err != nil {
+			return nil, err
+		}
+	}
+	if kind == "any" && out.get("type") == nil {
+		out.set("type", str("any"))
+	}
+	return flowSmall(out.n), nil
+}
+
+func keywordLabel(key string) string {
+	if key == "const" {
+		return "const of this type"
+	}
+	return "the keyword " + key
+}
+
+// kindOf tells what a schema is: a union (anyOf, oneOf), a list of scalar
+// types, one of JSON's types, or any.
+func kindOf(src ymap, where string) (string, error) {
+	if src.get("allOf") != nil {
+		return "", &untypable{"the keyword allOf", where}
+	}
+	if src.get("anyOf") != nil || src.get("oneOf") != nil {
+		if src.get("anyOf") != nil && src.get("oneOf") != nil {
+			return "", &untypable{"anyOf beside oneOf", where}
+		}
+		if src.get("type") != nil {
+			return "", &untypable{"type beside anyOf/oneOf", where}
+		}
+		return "union", nil
+	}
+	t := src.get("type")
+	switch {
+	case t == nil:
+	case t.Kind == yaml.SequenceNode:
+		for _, e := range t.Content {
+			if !slices.Contains([]string{"string", "integer", "number", "boolean", "null"}, e.Value) {
+				return "", &untypable{"a list of types with " + e.Value, where}
+			}
+		}
+		if len(t.Content) == 1 {
+			if t.Content[0].Value == "null" {
+				return "", &untypable{"type [null]", where}
+			}
+			return t.Content[0].Value, nil
+		}
+		return "list", nil
+	case t.Value == "null":
+		return "", &untypable{"type null outside a union", where}
+	case kindKeys[t.Value] != nil && t.Value != "any" && t.Value != "union" && t.Value != "list":
+		return t.Value, nil
+	default:
+		return "", &untypable{fmt.Sprintf("type %q", t.Value), where}
+	}
+	// No type written: what the keywords say.
+	switch {
+	case src.get("properties") != nil || src.get("additionalProperties") != nil || src.get("required") != nil:
+		return "object", nil
+	case src.get("items") != nil:
+		return "array", nil
+	}
+	for _, key := range []string{"enum", "const"} {
+		if v := src.get(key); v != nil {
+			if v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
+				v = v.Content[0]
+			}
+			switch v.Tag {
+			case "!!str":
+				return "string", nil
+			case "!!int":
+				return "integer", nil
+			case "!!float":
+				return "number", nil
+			}
+			return "", &untypable{key + " without type", where}
+		}
+	}
+	return "any", nil
+}
+
+// ref converts {$ref: "#/$defs/X"} into {$ref: TypeName}, converting the
+// definition the first time.
+func (c *converter) ref(src ymap, target, where string) (*yaml.Node, error) {
+	def, ok := c.defs[target]
+	if !ok {
+		return nil, &untypable{fmt.Sprintf("$ref %q (only #/$defs/… and #/definitions/… of the same document are followed)", target), where}
+	}
+	out := newMap()
+	var failed error
+	src.each(func(key string, v *yaml.Node) {
+		switch {
+		case failed != nil:
+		case key == "$ref":
+			out.set("$ref", str(c.defNames[target]))
+		case key == "title" || key == "description":
+			out.set(key, plain(v))
+		default:
+			failed = &untypable{"the keyword " + key + " beside $ref", where}
+		}
+	})
+	if failed != nil {
+		return nil, failed
+	}
+	name := c.defNames[target]
+	if !c.converted[name] && c.types.get(name) == nil {
+		c.converted[name] = true
+		s, err := c.schema(def, "$defs."+target[strings.LastIndex(target, "/")+1:], false)
+		if err != nil {
+			return nil, err
+		}
+		c.types.set(name, s)
+	}
+	return flowSmall(out.n), nil
+}
+
+// keyword converts one keyword of a schema of the given kind.
+func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where string) error {
+	switch key {
+	case "type":
+		if kind == "any" {
+			return nil
+		}
+		out.set("type", plain(v))
+	case "anyOf", "oneOf":
+		if v.Kind != yaml.SequenceNode {
+			return &untypable{key + " that is not a list", where}
+		}
+		seq := &yaml.Node{Kind: yaml.SequenceNode}
+		for i, variant := range v.Content {
+			if isNullSchema(variant) {
+				seq.Content = append(seq.Content, flowSmall(ymap{&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{str("type"), str("null")}}}.n))
+				continue
+			}
+			s, err := c.schema(variant, fmt.Sprintf("%s.%s[%d]", where, key, i), false)
+			if err != nil {
+				return err
+			}
+			seq.Content = append(seq.Content, s)
+		}
+		out.set(key, seq)
+	case "const":
+		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!int" && v.Tag != "!!float") {
+			return &untypable{"const " + compact(v) + " (the spec's const takes a string or a number)", where}
+		}
+		out.set(key, plain(v))
+	case "enum":
+		return c.enum(out, kind, v, where)
+	case "items":
+		if v.Kind == yaml.SequenceNode {
+			return &untypable{"items as a list (a tuple)", where}
+		}
+		s, err := c.schema(v, where+"[]", false)
+		if err != nil {
+			return err
+		}
+		out.set("items", s)
+	case "properties":
+		if v.Kind != yaml.MappingNode {
+			return &untypable{"properties that is not an object", where}
+		}
+		props := newMap()
+		goNames := map[string]bool{}
+		var failed error
+		ymap{v}.each(func(name string, p *yaml.Node) {
+			if failed != nil {
+				return
+			}
+			s, err := c.schema(p, where+"."+name, false)
+			if err != nil {
+				failed = err
+				return
+			}
+			if g := naming.Exported(name); g == "" || goNames[g] {
+				// +1 and -1 are both N1: the wire name stays, the Go
+				// field gets its own.
+				s = withGoName(s, fmt.Sprintf("Field%d", props.len()+1))
+			} else {
+				goNames[g] = true
+			}
+			props.set(name, s)
+		})
+		if failed != nil {
+			return failed
+		}
+		out.set("properties", props.n)
+	case "required":
+		if v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
+			return nil // required: [] says nothing
+		}
+		v = plain(v)
+		v.Style = yaml.FlowStyle
+		out.set("required", v)
+	case "additionalProperties":
+		// closeObject decides, with properties in view.
+	default:
+		out.set(key, plain(v))
+	}
+	return nil
+}
+
+// withGoName adds goName to a converted schema.
+func withGoName(s *yaml.Node, goName string) *yaml.Node {
+	m := ymap{s}
+	m.set("goName", str(goName))
+	return flowSmall(s)
+}
+
+func isNullSchema(n *yaml.Node) bool {
+	if n.Kind != yaml.MappingNode || len(n.Content) != 2 {
+		return false
+	}
+	return n.Content[0].Value == "type" && n.Content[1].Value == "null"
+}
+
+// enum keeps an enum of strings, integers or numbers; string values whose
+// Go constant names collide or are empty get goNames.
+func (c *converter) enum(out ymap, kind string, v *yaml.Node, where string) error {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return &untypable{"an enum that is not a list of values", where}
+	}
+	goNames := newMap()
+	seen := map[string]bool{}
+	for i, e := range v.Content {
+		ok := e.Kind == yaml.ScalarNode && (e.Tag == "!!str" && (kind == "string" || kind == "list") ||
+			e.Tag == "!!int" && (kind == "integer" || kind == "number" || kind == "list") ||
+			e.Tag == "!!float" && (kind == "number" || kind == "list"))
+		if !ok {
+			return &untypable{"an enum value " + compact(e) + " of a " + kind + " schema", where}
+		}
+		if e.Tag == "!!str" {
+			if g := naming.Exported(e.Value); g == "" || seen[g] {
+				goNames.set(e.Value, str(fmt.Sprintf("Value%d", i+1)))
+			} else {
+				seen[g] = true
+			}
+		}
+	}
+	seq := plain(v)
+	seq.Style = yaml.FlowStyle
+	out.set("enum", seq)
+	if goNames.len() > 0 {
+		out.set("goNames", flowSmall(goNames.n))
+	}
+	return nil
+}
+
+// closeObject writes what additionalProperties says, in the spec's terms:
+// its objects are closed unless they say additionalProperties: true, and an
+// object of free keys with one value schema is a map.
+func (c *converter) closeObject(out, src ymap, where string) error {
+	ap := src.get("additionalProperties")
+	props := src.get("properties")
+	open := ap == nil || (ap.Kind == yaml.ScalarNode && ap.Value == "true")
+	closed := ap != nil && ap.Kind == yaml.ScalarNode && ap.Value == "false"
+	switch {
+	case props == nil && open:
+		out.set("type", str("object")) // any object
+	case open:
+		out.set("additionalProperties", boolean(true))
+	case closed && props == nil:
+		out.set("properties", &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle})
+	case closed:
+	case props != nil:
+		return &untypable{"additionalProperties as a schema beside properties", where}
+	default:
+		values, err := c.schema(ap, where+"{}", false)
+		if err != nil {
+			return err
+		}
+		out.set("type", str("map"))
+		out.set("values", values)
+	}
+	return nil
+}

@@ -1,0 +1,567 @@
+// Package mcpimport writes an mcpgen spec from what a running MCP server
+// advertises (`mcpgen import mcp`): it starts the server as a child process
+// (stdio) or connects to its URL (Streamable HTTP), initializes, pages
+// through tools/list, resources/list, resources/templates/list and
+// prompts/list, and turns every JSON Schema into the spec's typed schema
+// language, keeping a raw inputSchema/outputSchema only where a keyword
+// cannot be typed (and saying which).
+package mcpimport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// Options says which server to import and how.
+type Options struct {
+	// Command starts a stdio server (the program and its arguments); URL
+	// names a Streamable HTTP endpoint instead.
+	Command []string
+	URL     string
+	// Headers go with every HTTP request (Authorization, API keys).
+	Headers http.Header
+	// Timeout bounds each request, starting the server included (default 30s).
+	Timeout time.Duration
+	// Package overrides go.package (default: from the server's name).
+	Package string
+}
+
+// Result is the imported spec and what the import saw.
+type Result struct {
+	YAML []byte
+	// Counts is the number of items of each list, in the order tools,
+	// resources, resource templates, prompts.
+	Counts Counts
+	// Raw names the tools (and where) that kept a raw schema.
+	Raw   []string
+	Notes []string
+	// Protocol is the revision the server agreed to.
+	Protocol string
+}
+
+// Counts is the number of items the server listed.
+type Counts struct{ Tools, Resources, Templates, Prompts int }
+
+// StepError says which step of the import failed.
+type StepError struct {
+	Step string
+	Err  error
+}
+
+func (e *StepError) Error() string { return e.Step + ": " + e.Err.Error() }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Import connects to the server, reads its lists and writes the spec.
+func Import(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Second
+	}
+	var c conn
+	switch {
+	case len(opts.Command) > 0:
+		sc, err := startStdio(opts.Command, nil)
+		if err != nil {
+			return nil, &StepError{"starting the server", err}
+		}
+		c = sc
+	case opts.URL != "":
+		c = &httpConn{url: opts.URL, headers: opts.Headers, client: &http.Client{}}
+	default:
+		return nil, errors.New("import mcp needs a command (-- CMD ARGS…) or a URL")
+	}
+	defer c.close()
+	im := &importer{c: c, opts: opts, conv: newConverter()}
+	if err := im.run(ctx); err != nil {
+		return nil, err
+	}
+	return &im.res, nil
+}
+
+type importer struct {
+	c    conn
+	opts Options
+	conv *converter
+	res  Result
+	init initializeResult
+}
+
+type initializeResult struct {
+	ProtocolVersion string                     `json:"protocolVersion"`
+	Capabilities    map[string]json.RawMessage `json:"capabilities"`
+	ServerInfo      map[string]any             `json:"serverInfo"`
+	Instructions    string                     `json:"instructions"`
+}
+
+func (im *importer) call(ctx context.Context, step, method string, params any) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, im.opts.Timeout)
+	defer cancel()
+	r, err := im.c.call(ctx, method, params)
+	if err != nil {
+		return nil, &StepError{step, err}
+	}
+	return r, nil
+}
+
+func (im *importer) note(format string, args ...any) {
+	im.res.Notes = append(im.res.Notes, fmt.Sprintf(format, args...))
+}
+
+func (im *importer) run(ctx context.Context) error {
+	if err := im.initialize(ctx); err != nil {
+		return err
+	}
+	nctx, cancel := context.WithTimeout(ctx, im.opts.Timeout)
+	err := im.c.notify(nctx, "notifications/initialized")
+	cancel()
+	if err != nil {
+		return &StepError{"notifications/initialized", err}
+	}
+	lists := []struct {
+		capability, method, key string
+		items                   *[]json.RawMessage
+	}{
+		{"tools", "tools/list", "tools", new([]json.RawMessage)},
+		{"resources", "resources/list", "resources", new([]json.RawMessage)},
+		{"resources", "resources/templates/list", "resourceTemplates", new([]json.RawMessage)},
+		{"prompts", "prompts/list", "prompts", new([]json.RawMessage)},
+	}
+	for _, l := range lists {
+		if _, ok := im.init.Capabilities[l.capability]; !ok {
+			continue // not offered: nothing to list
+		}
+		items, err := im.list(ctx, l.method, l.key)
+		if err != nil {
+			return err
+		}
+		*l.items = items
+	}
+	im.res.Counts = Counts{len(*lists[0].items), len(*lists[1].items), len(*lists[2].items), len(*lists[3].items)}
+	root, err := im.spec(*lists[0].items, *lists[1].items, *lists[2].items, *lists[3].items)
+	if err != nil {
+		return err
+	}
+	im.res.YAML, err = encode(root)
+	return err
+}
+
+// initialize offers the newest revision first; a server that refuses it
+// with an error (instead of answering with the revision it speaks, as the
+// protocol says) is offered the older ones.
+func (im *importer) initialize(ctx context.Context) error {
+	var firstErr error
+	for _, v := range protocols {
+		params := map[string]any{
+			"protocolVersion": v,
+			"capabilities":    map[string]any{},
+			"clientInfo":      map[string]any{"name": "mcpgen-import", "version": "1"},
+		}
+		r, err := im.call(ctx, "initialize", "initialize", params)
+		if err != nil {
+			var rpc *rpcError
+			if firstErr == nil {
+				firstErr = err
+			}
+			if errors.As(err, &rpc) {
+				continue
+			}
+			return err
+		}
+		if err := json.Unmarshal(r, &im.init); err != nil {
+			return &StepError{"initialize", fmt.Errorf("the result is not an InitializeResult (%v): %s", err, clip(r))}
+		}
+		if im.init.ProtocolVersion == "" {
+			return &StepError{"initialize", fmt.Errorf("the result has no protocolVersion: %s", clip(r))}
+		}
+		im.res.Protocol = im.init.ProtocolVersion
+		if h, ok := im.c.(*httpConn); ok {
+			h.protocol = im.init.ProtocolVersion
+		}
+		return nil
+	}
+	return firstErr
+}
+
+// maxPages stops a server whose cursors never end.
+const maxPages = 10000
+
+// list pages through one list method.
+func (im *importer) list(ctx context.Context, method, key string) ([]json.RawMessage, error) {
+	var all []json.RawMessage
+	cursor := ""
+	seen := map[string]bool{}
+	for page := 1; ; page++ {
+		var params any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		step := method
+		if page > 1 {
+			step = fmt.Sprintf("%s (page %d)", method, page)
+		}
+		r, err := im.call(ctx, step, method, params)
+		if err != nil {
+			return nil, err
+		}
+		var res map[string]json.RawMessage
+		if err := json.Unmarshal(r, &res); err != nil {
+			return nil, &StepError{step, fmt.Errorf("the result is not an object: %s", clip(r))}
+		}
+		var items []json.RawMessage
+		if raw, ok := res[key]; !ok || json.Unmarshal(raw, &items) != nil {
+			return nil, &StepError{step, fmt.Errorf("the result has no list %q: %s", key, clip(r))}
+		}
+		all = append(all, items...)
+		var next string
+		if raw, ok := res["nextCursor"]; ok {
+			json.Unmarshal(raw, &next)
+		}
+		if next == "" {
+			return all, nil
+		}
+		if seen[next] || page >= maxPages {
+			return nil, &StepError{step, fmt.Errorf("the server repeats nextCursor %q: its paging never ends", next)}
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// node parses JSON into a YAML node, which keeps the key order.
+func node(raw json.RawMessage) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, errors.New("not one JSON value")
+	}
+	return doc.Content[0], nil
+}
+
+var toolNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+// spec assembles the spec document.
+func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage) (*yaml.Node, error) {
+	root := newMap()
+	root.set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	root.set("server", im.server())
+	goSec := newMap()
+	goSec.set("package", str(im.packageName()))
+	root.set("go", goSec.n)
+	toolMap := newMap()
+	for i, raw := range tools {
+		n, err := node(raw)
+		if err != nil || n.Kind != yaml.MappingNode {
+			return nil, &StepError{"tools/list", fmt.Errorf("tool %d is not an object: %s", i+1, clip(raw))}
+		}
+		t := ymap{n}
+		name := scalarOf(t, "name")
+		if !toolNameRe.MatchString(name) {
+			im.note("tools[%d]: the name %q is not a valid tool name (^[A-Za-z0-9_.-]{1,64}$); left out", i, name)
+			continue
+		}
+		if toolMap.get(name) != nil {
+			im.note("tools.%s: listed twice; the second left out", name)
+			continue
+		}
+		toolMap.set(name, im.tool(name, t, root))
+	}
+	if im.conv.types.len() > 0 {
+		root.set("types", im.conv.types.n)
+	}
+	if toolMap.len() > 0 {
+		root.set("tools", toolMap.n)
+	}
+	im.items(root, "resources", "resources/list", resources, []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"})
+	im.items(root, "resourceTemplates", "resources/templates/list", templates, []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta"})
+	im.prompts(root, prompts)
+	// Move types before tools, the order a reader expects.
+	if types := root.get("types"); types != nil {
+		reorder(root, "types", "tools")
+	}
+	if _, diags := spec.Load("mcpgen.yaml", mustEncode(root)); len(diags) > 0 {
+		for _, d := range diags {
+			im.note("the written spec does not load: %s", d)
+		}
+	}
+	return root.n, nil
+}
+
+// reorder moves key before other (both present).
+func reorder(m ymap, key, before string) {
+	c := m.n.Content
+	ki, bi := -1, -1
+	for i := 0; i+1 < len(c); i += 2 {
+		switch c[i].Value {
+		case key:
+			ki = i
+		case before:
+			bi = i
+		}
+	}
+	if ki < 0 || bi < 0 || ki < bi {
+		return
+	}
+	k, v := c[ki], c[ki+1]
+	c = append(c[:ki], c[ki+2:]...)
+	c = append(c[:bi], append([]*yaml.Node{k, v}, c[bi:]...)...)
+	m.n.Content = c
+}
+
+func scalarOf(m ymap, key string) string {
+	if v := m.get(key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// server is the server section, from serverInfo and instructions.
+func (im *importer) server() *yaml.Node {
+	s := newMap()
+	info := im.init.ServerInfo
+	get := func(k string) string { v, _ := info[k].(string); return v }
+	name := get("name")
+	if name == "" {
+		name = "imported"
+		im.note("server: serverInfo has no name; named %q", name)
+	}
+	s.set("name", str(name))
+	for _, k := range []string{"title", "description"} {
+		if v := get(k); v != "" {
+			s.set(k, str(v))
+		}
+	}
+	version := get("version")
+	if version == "" {
+		version = "0.0.0"
+	}
+	s.set("version", str(version))
+	if v := get("websiteUrl"); v != "" {
+		s.set("websiteUrl", str(v))
+	}
+	if icons, ok := info["icons"]; ok {
+		b, _ := json.Marshal(icons)
+		if n, err := node(b); err == nil {
+			s.set("icons", plain(n))
+		}
+	}
+	if im.init.Instructions != "" {
+		s.set("instructions", str(im.init.Instructions))
+	}
+	return s.n
+}
+
+// packageName is go.package: the server's name in lower-case letters and
+// digits, with mcp after it.
+func (im *importer) packageName() string {
+	if im.opts.Package != "" {
+		return im.opts.Package
+	}
+	name, _ := im.init.ServerInfo["name"].(string)
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' && b.Len() > 0 {
+			b.WriteRune(r)
+		}
+	}
+	p := strings.TrimSuffix(b.String(), "mcp") + "mcp"
+	return p
+}
+
+var annotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+
+// tool converts one tool of tools/list.
+func (im *importer) tool(name string, t ymap, root ymap) *yaml.Node {
+	out := newMap()
+	where := "tools." + name
+	t.each(func(key string, v *yaml.Node) {
+		switch key {
+		case "name":
+		case "title", "description":
+			out.set(key, plain(v))
+		case "inputSchema", "outputSchema":
+			im.toolSchema(out, name, key, v)
+		case "annotations":
+			a := newMap()
+			ymap{v}.each(func(k string, av *yaml.Node) {
+				if slices.Contains(annotationKeys, k) {
+					a.set(k, plain(av))
+				} else {
+					im.note("%s.annotations.%s: not an MCP tool annotation; left out", where, k)
+				}
+			})
+			if a.len() > 0 {
+				out.set("annotations", flowSmall(a.n))
+			}
+		case "execution":
+			e := newMap()
+			ymap{v}.each(func(k string, ev *yaml.Node) {
+				if k == "taskSupport" {
+					e.set(k, plain(ev))
+				} else {
+					im.note("%s.execution.%s: unknown; left out", where, k)
+				}
+			})
+			if e.len() > 0 {
+				out.set("execution", flowSmall(e.n))
+			}
+		case "icons", "_meta":
+			out.set(key, plain(v))
+		default:
+			im.note("%s.%s: not a field of an MCP tool; left out", where, key)
+		}
+	})
+	if out.get("description") == nil {
+		im.note("%s: the server gives no description; the spec needs one (clients reject tools without one), so it says TODO", where)
+		out.set("description", str("TODO"))
+	}
+	return out.n
+}
+
+// toolSchema writes a tool's input or output typed when it can; else the
+// raw schema, with a note naming the keyword that forced it. A typed
+// schema that the spec then refuses (a format it does not know, a pattern
+// that is not RE2) falls back the same way.
+func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
+	typedKey := map[string]string{"inputSchema": "input", "outputSchema": "output"}[key]
+	where := "tools." + tool + "." + typedKey
+	mark := im.conv.mark()
+	s, err := im.conv.document(v, where)
+	if err == nil {
+		if why := im.conv.check(tool, typedKey, s); why != "" {
+			err = fmt.Errorf("%s: the spec refuses the typed schema: %s", where, why)
+		}
+	}
+	if err == nil {
+		out.set(typedKey, s)
+		return
+	}
+	im.conv.reset(mark)
+	im.note("%s: written as raw %s (%v)", where, key, err)
+	im.res.Raw = append(im.res.Raw, tool+"."+key)
+	out.set(key, plain(v))
+}
+
+func mustEncode(m ymap) []byte {
+	b, err := encode(m.n)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func encode(n *yaml.Node) ([]byte, error) {
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// items converts resources or resource templates: each keyed by its name
+// (any string), with the fields the spec knows.
+func (im *importer) items(root ymap, key, method string, list []json.RawMessage, fields []string) {
+	if len(list) == 0 {
+		return
+	}
+	out := newMap()
+	for i, raw := range list {
+		n, err := node(raw)
+		if err != nil || n.Kind != yaml.MappingNode {
+			im.note("%s: item %d is not an object; left out", method, i+1)
+			continue
+		}
+		m := ymap{n}
+		name := scalarOf(m, "name")
+		if name == "" || out.get(name) != nil {
+			im.note("%s: item %d has no name or a name listed before (%q); left out", method, i+1, name)
+			continue
+		}
+		item := newMap()
+		m.each(func(k string, v *yaml.Node) {
+			switch {
+			case k == "name":
+			case slices.Contains(fields, k):
+				item.set(k, plain(v))
+			default:
+				im.note("%s.%s.%s: not a field the spec carries; left out", key, name, k)
+			}
+		})
+		out.set(name, flowSmall(item.n))
+	}
+	root.set(key, out.n)
+}
+
+// prompts converts prompts/list; arguments become a mapping by name.
+func (im *importer) prompts(root ymap, list []json.RawMessage) {
+	if len(list) == 0 {
+		return
+	}
+	out := newMap()
+	for i, raw := range list {
+		n, err := node(raw)
+		if err != nil || n.Kind != yaml.MappingNode {
+			im.note("prompts/list: item %d is not an object; left out", i+1)
+			continue
+		}
+		m := ymap{n}
+		name := scalarOf(m, "name")
+		if name == "" || out.get(name) != nil {
+			im.note("prompts/list: item %d has no name or a name listed before (%q); left out", i+1, name)
+			continue
+		}
+		p := newMap()
+		m.each(func(k string, v *yaml.Node) {
+			switch k {
+			case "name":
+			case "title", "description", "icons", "_meta":
+				p.set(k, plain(v))
+			case "arguments":
+				if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+					return
+				}
+				args := newMap()
+				for _, a := range v.Content {
+					am := ymap{a}
+					an := scalarOf(am, "name")
+					arg := newMap()
+					am.each(func(ak string, av *yaml.Node) {
+						switch ak {
+						case "name":
+						case "title", "description", "required":
+							arg.set(ak, plain(av))
+						default:
+							im.note("prompts.%s.arguments.%s.%s: not a field the spec carries; left out", name, an, ak)
+						}
+					})
+					args.set(an, flowSmall(arg.n))
+				}
+				p.set("arguments", args.n)
+			default:
+				im.note("prompts.%s.%s: not a field the spec carries; left out", name, k)
+			}
+		})
+		if p.get("description") == nil {
+			im.note("prompts.%s: the server gives no description; the spec needs one, so it says TODO", name)
+			p.set("description", str("TODO"))
+		}
+		out.set(name, p.n)
+	}
+	root.set("prompts", out.n)
+}
