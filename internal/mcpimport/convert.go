@@ -29,12 +29,12 @@ func (u *untypable) Error() string {
 var (
 	commonKeys = []string{"type", "title", "description", "default", "examples", "enum", "const"}
 	kindKeys   = map[string][]string{
-		"string":  {"pattern", "format", "minLength", "maxLength"},
-		"integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+		"string":  {"pattern", "format", "minLength", "maxLength", "x-mcp-header"},
+		"integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "x-mcp-header"},
 		"number":  {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
 		"array":   {"items", "minItems", "maxItems", "uniqueItems"},
 		"object":  {"properties", "required", "additionalProperties"},
-		"boolean": {},
+		"boolean": {"x-mcp-header"},
 		"any":     {},
 		"union":   {"anyOf", "oneOf"},
 		"list":    {"pattern", "format", "minLength", "maxLength", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},

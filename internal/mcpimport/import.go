@@ -62,8 +62,17 @@ type StepError struct {
 func (e *StepError) Error() string { return e.Step + ": " + e.Err.Error() }
 func (e *StepError) Unwrap() error { return e.Err }
 
-// Import connects to the server, reads its lists and writes the spec.
-func Import(ctx context.Context, opts Options) (*Result, error) {
+// Lists is what a server lists, item by item as it sent them.
+type Lists struct {
+	Tools, Resources, Templates, Prompts []json.RawMessage
+	// Protocol is the revision the server agreed to.
+	Protocol string
+	init     initializeResult
+}
+
+// List connects to the server and reads its four lists, paging through
+// cursors; a list whose capability the server does not declare is empty.
+func List(ctx context.Context, opts Options) (*Lists, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Second
 	}
@@ -81,15 +90,43 @@ func Import(ctx context.Context, opts Options) (*Result, error) {
 		return nil, errors.New("import mcp needs a command (-- CMD ARGS…) or a URL")
 	}
 	defer c.close()
-	im := &importer{c: c, opts: opts, conv: newConverter()}
-	if err := im.run(ctx); err != nil {
+	l := &lister{c: c, timeout: opts.Timeout}
+	return l.run(ctx)
+}
+
+// Import connects to the server, reads its lists and writes the spec.
+func Import(ctx context.Context, opts Options) (*Result, error) {
+	lists, err := List(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return FromLists(lists, opts)
+}
+
+// FromLists writes the spec of lists that List read (opts.Package is the
+// one option it reads).
+func FromLists(lists *Lists, opts Options) (*Result, error) {
+	im := &importer{opts: opts, conv: newConverter(), init: lists.init}
+	im.res.Protocol = lists.Protocol
+	im.res.Counts = Counts{len(lists.Tools), len(lists.Resources), len(lists.Templates), len(lists.Prompts)}
+	root, err := im.spec(lists.Tools, lists.Resources, lists.Templates, lists.Prompts)
+	if err != nil {
+		return nil, err
+	}
+	if im.res.YAML, err = encode(root); err != nil {
 		return nil, err
 	}
 	return &im.res, nil
 }
 
+// lister speaks to one server: initialize, then the list methods.
+type lister struct {
+	c       conn
+	timeout time.Duration
+	init    initializeResult
+}
+
 type importer struct {
-	c    conn
 	opts Options
 	conv *converter
 	res  Result
@@ -103,10 +140,10 @@ type initializeResult struct {
 	Instructions    string                     `json:"instructions"`
 }
 
-func (im *importer) call(ctx context.Context, step, method string, params any) (json.RawMessage, error) {
-	ctx, cancel := context.WithTimeout(ctx, im.opts.Timeout)
+func (l *lister) call(ctx context.Context, step, method string, params any) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, l.timeout)
 	defer cancel()
-	r, err := im.c.call(ctx, method, params)
+	r, err := l.c.call(ctx, method, params)
 	if err != nil {
 		return nil, &StepError{step, err}
 	}
@@ -117,48 +154,40 @@ func (im *importer) note(format string, args ...any) {
 	im.res.Notes = append(im.res.Notes, fmt.Sprintf(format, args...))
 }
 
-func (im *importer) run(ctx context.Context) error {
-	if err := im.initialize(ctx); err != nil {
-		return err
+func (l *lister) run(ctx context.Context) (*Lists, error) {
+	if err := l.initialize(ctx); err != nil {
+		return nil, err
 	}
-	nctx, cancel := context.WithTimeout(ctx, im.opts.Timeout)
-	err := im.c.notify(nctx, "notifications/initialized")
+	nctx, cancel := context.WithTimeout(ctx, l.timeout)
+	err := l.c.notify(nctx, "notifications/initialized")
 	cancel()
 	if err != nil {
-		return &StepError{"notifications/initialized", err}
+		return nil, &StepError{"notifications/initialized", err}
 	}
-	lists := []struct {
+	out := &Lists{Protocol: l.init.ProtocolVersion, init: l.init}
+	for _, list := range []struct {
 		capability, method, key string
 		items                   *[]json.RawMessage
 	}{
-		{"tools", "tools/list", "tools", new([]json.RawMessage)},
-		{"resources", "resources/list", "resources", new([]json.RawMessage)},
-		{"resources", "resources/templates/list", "resourceTemplates", new([]json.RawMessage)},
-		{"prompts", "prompts/list", "prompts", new([]json.RawMessage)},
-	}
-	for _, l := range lists {
-		if _, ok := im.init.Capabilities[l.capability]; !ok {
+		{"tools", "tools/list", "tools", &out.Tools},
+		{"resources", "resources/list", "resources", &out.Resources},
+		{"resources", "resources/templates/list", "resourceTemplates", &out.Templates},
+		{"prompts", "prompts/list", "prompts", &out.Prompts},
+	} {
+		if _, ok := l.init.Capabilities[list.capability]; !ok {
 			continue // not offered: nothing to list
 		}
-		items, err := im.list(ctx, l.method, l.key)
-		if err != nil {
-			return err
+		if *list.items, err = l.list(ctx, list.method, list.key); err != nil {
+			return nil, err
 		}
-		*l.items = items
 	}
-	im.res.Counts = Counts{len(*lists[0].items), len(*lists[1].items), len(*lists[2].items), len(*lists[3].items)}
-	root, err := im.spec(*lists[0].items, *lists[1].items, *lists[2].items, *lists[3].items)
-	if err != nil {
-		return err
-	}
-	im.res.YAML, err = encode(root)
-	return err
+	return out, nil
 }
 
 // initialize offers the newest revision first; a server that refuses it
 // with an error (instead of answering with the revision it speaks, as the
 // protocol says) is offered the older ones.
-func (im *importer) initialize(ctx context.Context) error {
+func (l *lister) initialize(ctx context.Context) error {
 	var firstErr error
 	for _, v := range protocols {
 		params := map[string]any{
@@ -166,7 +195,7 @@ func (im *importer) initialize(ctx context.Context) error {
 			"capabilities":    map[string]any{},
 			"clientInfo":      map[string]any{"name": "mcpgen-import", "version": "1"},
 		}
-		r, err := im.call(ctx, "initialize", "initialize", params)
+		r, err := l.call(ctx, "initialize", "initialize", params)
 		if err != nil {
 			var rpc *rpcError
 			if firstErr == nil {
@@ -177,15 +206,14 @@ func (im *importer) initialize(ctx context.Context) error {
 			}
 			return err
 		}
-		if err := json.Unmarshal(r, &im.init); err != nil {
+		if err := json.Unmarshal(r, &l.init); err != nil {
 			return &StepError{"initialize", fmt.Errorf("the result is not an InitializeResult (%v): %s", err, clip(r))}
 		}
-		if im.init.ProtocolVersion == "" {
+		if l.init.ProtocolVersion == "" {
 			return &StepError{"initialize", fmt.Errorf("the result has no protocolVersion: %s", clip(r))}
 		}
-		im.res.Protocol = im.init.ProtocolVersion
-		if h, ok := im.c.(*httpConn); ok {
-			h.protocol = im.init.ProtocolVersion
+		if h, ok := l.c.(*httpConn); ok {
+			h.protocol = l.init.ProtocolVersion
 		}
 		return nil
 	}
@@ -196,7 +224,7 @@ func (im *importer) initialize(ctx context.Context) error {
 const maxPages = 10000
 
 // list pages through one list method.
-func (im *importer) list(ctx context.Context, method, key string) ([]json.RawMessage, error) {
+func (l *lister) list(ctx context.Context, method, key string) ([]json.RawMessage, error) {
 	var all []json.RawMessage
 	cursor := ""
 	seen := map[string]bool{}
@@ -209,7 +237,7 @@ func (im *importer) list(ctx context.Context, method, key string) ([]json.RawMes
 		if page > 1 {
 			step = fmt.Sprintf("%s (page %d)", method, page)
 		}
-		r, err := im.call(ctx, step, method, params)
+		r, err := l.call(ctx, step, method, params)
 		if err != nil {
 			return nil, err
 		}
