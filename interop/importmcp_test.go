@@ -9,14 +9,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpgen/mcpgen/internal/mcpimport"
-	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/interop/internal/testproc"
 )
 
@@ -26,12 +24,12 @@ import (
 // every item with the original's:
 //
 //   - exact: JSON-equal (keys in any order);
-//   - equivalent: equal once each inputSchema and outputSchema is in the
-//     canonical form of specschema.Normalize (definitions expanded, null
-//     spellings and additionalProperties: true as JSON Schema reads them,
-//     $schema dropped, numbers as numbers, required sorted) and, further,
-//     required: [], properties: {} and items: {} are dropped (each accepts
-//     what its absence accepts);
+//   - equivalent: equal once each inputSchema and outputSchema is in
+//     mcpimport.EquivalentForm (definitions expanded, null spellings and
+//     additionalProperties: true as JSON Schema reads them, $schema
+//     dropped, numbers as numbers, required sorted, and required: [],
+//     properties: {} and items: {} dropped: each accepts what its
+//     absence accepts);
 //   - different: anything else, printed as a diff.
 //
 // A difference or a raw schema fails the test unless it is listed below
@@ -240,12 +238,10 @@ func main() {
 	return bin
 }
 
-type verdict int
-
 const (
-	exact verdict = iota
-	equivalent
-	different
+	exact      = mcpimport.Exact
+	equivalent = mcpimport.Equivalent
+	different  = mcpimport.Different
 )
 
 // compareList pairs the items of one list by name and classifies each.
@@ -294,79 +290,11 @@ func compareList(t *testing.T, server, list string, orig, got []json.RawMessage)
 	return counts
 }
 
-func decodeJSON(raw json.RawMessage) any {
-	v, err := specschema.Decode(raw)
-	if err != nil {
-		return string(raw)
+// classify compares two items of a list, with a diff when they differ.
+func classify(orig, got json.RawMessage) (mcpimport.Verdict, string) {
+	v := mcpimport.Compare(orig, got)
+	if v != different {
+		return v, ""
 	}
-	return v
+	return v, cmp.Diff(mcpimport.EquivalentForm(mcpimport.DecodeItem(orig)), mcpimport.EquivalentForm(mcpimport.DecodeItem(got)))
 }
-
-// classify compares two items of a list.
-func classify(orig, got json.RawMessage) (verdict, string) {
-	o, g := decodeJSON(orig), decodeJSON(got)
-	if reflect.DeepEqual(o, g) {
-		return exact, ""
-	}
-	on, gn := equivalentForm(o), equivalentForm(g)
-	if diff := cmp.Diff(on, gn); diff != "" {
-		return different, diff
-	}
-	return equivalent, ""
-}
-
-// equivalentForm puts the schemas of an item in canonical form.
-func equivalentForm(item any) any {
-	m, ok := item.(map[string]any)
-	if !ok {
-		return item
-	}
-	out := map[string]any{}
-	for k, v := range m {
-		if k == "inputSchema" || k == "outputSchema" {
-			v = dropEmpty(specschema.Normalize(v, func(s string) string { return s }))
-		}
-		out[k] = v
-	}
-	return out
-}
-
-// dropEmpty removes required: [], properties: {} and items: {}, which
-// accept what their absence accepts.
-func dropEmpty(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := map[string]any{}
-		keys := make([]string, 0, len(v))
-		for k := range v {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			e := v[k]
-			if k == "properties" && isEmptyMap(e) || k == "items" && isEmptyMap(e) || k == "required" && isEmptyList(e) {
-				continue
-			}
-			if k == "properties" {
-				props := map[string]any{}
-				for pk, pv := range e.(map[string]any) {
-					props[pk] = dropEmpty(pv)
-				}
-				out[k] = props
-				continue
-			}
-			out[k] = dropEmpty(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = dropEmpty(e)
-		}
-		return out
-	}
-	return v
-}
-
-func isEmptyMap(v any) bool  { m, ok := v.(map[string]any); return ok && len(m) == 0 }
-func isEmptyList(v any) bool { l, ok := v.([]any); return ok && len(l) == 0 }
