@@ -77,13 +77,19 @@ func TestImportMCPRoundTrip(t *testing.T) {
 	mcpgen := buildMcpgen(t, tmp)
 	module := filepath.Join(tmp, "roundtrip")
 	originals := map[string]*mcpimport.Lists{}
+	bareNames := map[string]*mcpimport.Lists{}
 	raw := map[string]string{}
 	for _, src := range sources {
-		lists, err := mcpimport.List(ctx, src.opts)
+		// What a client with every capability is shown, with what each
+		// item a bare client is not shown needs (requires:).
+		lists, err := mcpimport.Probe(ctx, src.opts)
 		if err != nil {
 			t.Fatalf("%s: listing the original: %v", src.name, err)
 		}
 		originals[src.name] = lists
+		if bareNames[src.name], err = mcpimport.List(ctx, src.opts); err != nil {
+			t.Fatalf("%s: listing the original as a bare client: %v", src.name, err)
+		}
 		res, err := mcpimport.FromLists(lists, mcpimport.Options{Package: src.name + "mcp"})
 		if err != nil {
 			t.Fatalf("%s: import: %v", src.name, err)
@@ -115,9 +121,17 @@ func TestImportMCPRoundTrip(t *testing.T) {
 	bin := buildRoundTrip(t, module, sources)
 
 	for _, src := range sources {
-		got, err := mcpimport.List(ctx, mcpimport.Options{Command: []string{bin, src.name}})
+		generated := mcpimport.Options{Command: []string{bin, src.name}}
+		got, err := mcpimport.ListAs(ctx, generated, mcpimport.FullCapabilities)
 		if err != nil {
 			t.Fatalf("%s: listing the generated server: %v", src.name, err)
+		}
+		bare, err := mcpimport.List(ctx, generated)
+		if err != nil {
+			t.Fatalf("%s: listing the generated server as a bare client: %v", src.name, err)
+		}
+		if diff := cmp.Diff(names(bareNames[src.name]), names(bare)); diff != "" {
+			t.Errorf("%s: a bare client is shown other items (-original +generated):\n%s", src.name, diff)
 		}
 		orig := originals[src.name]
 		var summary []string
@@ -133,8 +147,22 @@ func TestImportMCPRoundTrip(t *testing.T) {
 			counts := compareList(t, src.name, l.name, l.orig, l.got)
 			summary = append(summary, fmt.Sprintf("%s %d/%d/%d", l.name, counts[exact], counts[equivalent], counts[different]))
 		}
-		t.Logf("%s (exact/equivalent/different): %s; raw schemas %d", src.name, strings.Join(summary, ", "), countPrefix(raw, src.name+"/"))
+		t.Logf("%s (exact/equivalent/different): %s; raw schemas %d; %d items need a client capability (a bare client is shown %d tools of %d)",
+			src.name, strings.Join(summary, ", "), countPrefix(raw, src.name+"/"), len(orig.Requires), len(bare.Tools), len(got.Tools))
 	}
+}
+
+// names lists the names of each list's items, in order.
+func names(l *mcpimport.Lists) [4][]string {
+	var out [4][]string
+	for i, items := range [][]json.RawMessage{l.Tools, l.Resources, l.Templates, l.Prompts} {
+		for _, it := range items {
+			var head struct{ Name string }
+			json.Unmarshal(it, &head)
+			out[i] = append(out[i], head.Name)
+		}
+	}
+	return out
 }
 
 func countPrefix(m map[string]string, prefix string) int {

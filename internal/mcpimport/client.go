@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -220,17 +221,22 @@ func (c *stdioConn) exited() string {
 }
 
 func (c *stdioConn) close() error {
-	c.in.Close() // MCP's stdio shutdown: close the input, then wait
+	// MCP's stdio shutdown: close the input and wait; then SIGTERM; then
+	// SIGKILL.
+	c.in.Close()
 	go func() {
 		for range c.lines { // what the child still writes is not read
 		}
 	}()
-	select {
-	case <-c.waited:
-	case <-time.After(2 * time.Second):
-		c.cmd.Process.Kill()
-		<-c.waited
+	for _, step := range []func(){func() {}, func() { c.cmd.Process.Signal(syscall.SIGTERM) }, func() { c.cmd.Process.Kill() }} {
+		step()
+		select {
+		case <-c.waited:
+			return nil
+		case <-time.After(500 * time.Millisecond):
+		}
 	}
+	<-c.waited
 	return nil
 }
 

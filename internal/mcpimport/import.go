@@ -67,12 +67,22 @@ type Lists struct {
 	Tools, Resources, Templates, Prompts []json.RawMessage
 	// Protocol is the revision the server agreed to.
 	Protocol string
+	// Requires holds, for an item that only a capable client is shown
+	// (see Probe), the client capabilities it needs, by "tools/NAME",
+	// "resources/NAME", "resourceTemplates/NAME" or "prompts/NAME".
+	Requires map[string][]string
 	init     initializeResult
 }
 
-// List connects to the server and reads its four lists, paging through
-// cursors; a list whose capability the server does not declare is empty.
+// List connects to the server as a client that declares no capabilities
+// and reads its four lists, paging through cursors; a list whose
+// capability the server does not declare is empty.
 func List(ctx context.Context, opts Options) (*Lists, error) {
+	return ListAs(ctx, opts, nil)
+}
+
+// ListAs is List for a client that declares caps in initialize.
+func ListAs(ctx context.Context, opts Options, caps map[string]any) (*Lists, error) {
 	if opts.Timeout <= 0 {
 		opts.Timeout = 30 * time.Second
 	}
@@ -90,13 +100,17 @@ func List(ctx context.Context, opts Options) (*Lists, error) {
 		return nil, errors.New("import mcp needs a command (-- CMD ARGS…) or a URL")
 	}
 	defer c.close()
-	l := &lister{c: c, timeout: opts.Timeout}
+	if caps == nil {
+		caps = map[string]any{}
+	}
+	l := &lister{c: c, timeout: opts.Timeout, caps: caps}
 	return l.run(ctx)
 }
 
-// Import connects to the server, reads its lists and writes the spec.
+// Import connects to the server, reads its lists (Probe) and writes the
+// spec.
 func Import(ctx context.Context, opts Options) (*Result, error) {
-	lists, err := List(ctx, opts)
+	lists, err := Probe(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +120,7 @@ func Import(ctx context.Context, opts Options) (*Result, error) {
 // FromLists writes the spec of lists that List read (opts.Package is the
 // one option it reads).
 func FromLists(lists *Lists, opts Options) (*Result, error) {
-	im := &importer{opts: opts, conv: newConverter(), init: lists.init}
+	im := &importer{opts: opts, conv: newConverter(), init: lists.init, requires: lists.Requires}
 	im.res.Protocol = lists.Protocol
 	im.res.Counts = Counts{len(lists.Tools), len(lists.Resources), len(lists.Templates), len(lists.Prompts)}
 	root, err := im.spec(lists.Tools, lists.Resources, lists.Templates, lists.Prompts)
@@ -122,15 +136,17 @@ func FromLists(lists *Lists, opts Options) (*Result, error) {
 // lister speaks to one server: initialize, then the list methods.
 type lister struct {
 	c       conn
+	caps    map[string]any
 	timeout time.Duration
 	init    initializeResult
 }
 
 type importer struct {
-	opts Options
-	conv *converter
-	res  Result
-	init initializeResult
+	opts     Options
+	requires map[string][]string // Lists.Requires
+	conv     *converter
+	res      Result
+	init     initializeResult
 }
 
 type initializeResult struct {
@@ -192,7 +208,7 @@ func (l *lister) initialize(ctx context.Context) error {
 	for _, v := range protocols {
 		params := map[string]any{
 			"protocolVersion": v,
-			"capabilities":    map[string]any{},
+			"capabilities":    l.caps,
 			"clientInfo":      map[string]any{"name": "mcpgen-import", "version": "1"},
 		}
 		r, err := l.call(ctx, "initialize", "initialize", params)
@@ -303,7 +319,7 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 			im.note("tools.%s: listed twice; the second left out", name)
 			continue
 		}
-		toolMap.set(name, im.tool(name, t, root))
+		toolMap.set(name, im.withRequires(im.tool(name, t, root), "tools", name))
 	}
 	if im.conv.types.len() > 0 {
 		root.set("types", im.conv.types.n)
@@ -324,6 +340,24 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 		}
 	}
 	return root.n, nil
+}
+
+// withRequires adds requires: to an item only capable clients are shown.
+func (im *importer) withRequires(item *yaml.Node, key, name string) *yaml.Node {
+	caps := im.requires[key+"/"+name]
+	if len(caps) == 0 {
+		return item
+	}
+	list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, c := range caps {
+		list.Content = append(list.Content, str(c))
+	}
+	r := newMap()
+	r.set("capabilities", list)
+	r.n.Style = yaml.FlowStyle
+	item.Style = 0
+	ymap{item}.set("requires", r.n)
+	return item
 }
 
 // reorder moves key before other (both present).
@@ -531,7 +565,7 @@ func (im *importer) items(root ymap, key, method string, list []json.RawMessage,
 				im.note("%s.%s.%s: not a field the spec carries; left out", key, name, k)
 			}
 		})
-		out.set(name, flowSmall(item.n))
+		out.set(name, im.withRequires(flowSmall(item.n), key, name))
 	}
 	root.set(key, out.n)
 }
@@ -589,7 +623,7 @@ func (im *importer) prompts(root ymap, list []json.RawMessage) {
 			im.note("prompts.%s: the server gives no description; the spec needs one, so it says TODO", name)
 			p.set("description", str("TODO"))
 		}
-		out.set(name, p.n)
+		out.set(name, im.withRequires(p.n, "prompts", name))
 	}
 	root.set("prompts", out.n)
 }
