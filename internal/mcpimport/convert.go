@@ -68,8 +68,8 @@ func (c *converter) document(root *yaml.Node, where string) (*yaml.Node, error) 
 	c.defs, c.defNames, c.converted = map[string]*yaml.Node{}, map[string]string{}, map[string]bool{}
 	if root.Kind == yaml.MappingNode {
 		for _, key := range []string{"$defs", "definitions"} {
-			if d := (ymap{root}).get(key); d != nil && d.Kind == yaml.MappingNode {
-				ymap{d}.each(func(name string, v *yaml.Node) {
+			if d := (ymap{N: root}).Get(key); d != nil && d.Kind == yaml.MappingNode {
+				ymap{N: d}.Each(func(name string, v *yaml.Node) {
 					c.defs["#/"+key+"/"+name] = v
 				})
 			}
@@ -100,11 +100,11 @@ func (c *converter) mark() mark {
 	for n := range c.typeSrc {
 		names[n] = true
 	}
-	return mark{len(c.types.n.Content), names}
+	return mark{len(c.types.N.Content), names}
 }
 
 func (c *converter) reset(m mark) {
-	c.types.n.Content = c.types.n.Content[:m.types]
+	c.types.N.Content = c.types.N.Content[:m.types]
 	for n := range c.typeSrc {
 		if !m.names[n] {
 			delete(c.typeSrc, n)
@@ -117,24 +117,24 @@ func (c *converter) reset(m mark) {
 // rules (formats it knows, RE2 patterns, Go names) decide what stays typed.
 func (c *converter) check(tool, key string, s *yaml.Node) string {
 	t := newMap()
-	t.set("description", str("check"))
-	t.set(key, s)
+	t.Set("description", str("check"))
+	t.Set(key, s)
 	tools := newMap()
-	tools.set(tool, t.n)
+	tools.Set(tool, t.N)
 	root := newMap()
-	root.set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	root.Set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
 	server := newMap()
-	server.set("name", str("check"))
-	server.set("version", str("1"))
-	root.set("server", server.n)
+	server.Set("name", str("check"))
+	server.Set("version", str("1"))
+	root.Set("server", server.N)
 	goSec := newMap()
-	goSec.set("package", str("check"))
-	root.set("go", goSec.n)
-	if c.types.len() > 0 {
-		root.set("types", c.types.n)
+	goSec.Set("package", str("check"))
+	root.Set("go", goSec.N)
+	if c.types.Len() > 0 {
+		root.Set("types", c.types.N)
 	}
-	root.set("tools", tools.n)
-	b, err := encode(root.n)
+	root.Set("tools", tools.N)
+	b, err := encode(root.N)
 	if err != nil {
 		return err.Error()
 	}
@@ -151,7 +151,7 @@ func orderedDefs(root *yaml.Node) func(yield func(string, *yaml.Node) bool) {
 			return
 		}
 		for _, key := range []string{"$defs", "definitions"} {
-			d := (ymap{root}).get(key)
+			d := (ymap{N: root}).Get(key)
 			if d == nil || d.Kind != yaml.MappingNode {
 				continue
 			}
@@ -203,15 +203,15 @@ func compact(n *yaml.Node) string {
 func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, error) {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
 		if n.Value == "true" {
-			return flowSmall(ymap{&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{str("type"), str("any")}}}.n), nil
+			return typeOnly("any"), nil
 		}
 		return nil, &untypable{"the schema false", where}
 	}
 	if n.Kind != yaml.MappingNode {
 		return nil, &untypable{"a schema that is not an object", where}
 	}
-	src := ymap{n}
-	if ref := src.get("$ref"); ref != nil {
+	src := ymap{N: n}
+	if ref := src.Get("$ref"); ref != nil {
 		return c.ref(src, ref.Value, where)
 	}
 	kind, err := kindOf(src, where)
@@ -220,7 +220,7 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 	}
 	out := newMap()
 	var failed error
-	src.each(func(key string, v *yaml.Node) {
+	src.Each(func(key string, v *yaml.Node) {
 		if failed != nil {
 			return
 		}
@@ -241,10 +241,10 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 			return nil, err
 		}
 	}
-	if kind == "any" && out.get("type") == nil {
-		out.set("type", str("any"))
+	if kind == "any" && out.Get("type") == nil {
+		out.Set("type", str("any"))
 	}
-	return flowSmall(out.n), nil
+	return flowSmall(out.N), nil
 }
 
 func keywordLabel(key string) string {
@@ -257,19 +257,19 @@ func keywordLabel(key string) string {
 // kindOf tells what a schema is: a union (anyOf, oneOf), a list of scalar
 // types, one of JSON's types, or any.
 func kindOf(src ymap, where string) (string, error) {
-	if src.get("allOf") != nil {
+	if src.Get("allOf") != nil {
 		return "", &untypable{"the keyword allOf", where}
 	}
-	if src.get("anyOf") != nil || src.get("oneOf") != nil {
-		if src.get("anyOf") != nil && src.get("oneOf") != nil {
+	if src.Get("anyOf") != nil || src.Get("oneOf") != nil {
+		if src.Get("anyOf") != nil && src.Get("oneOf") != nil {
 			return "", &untypable{"anyOf beside oneOf", where}
 		}
-		if src.get("type") != nil {
+		if src.Get("type") != nil {
 			return "", &untypable{"type beside anyOf/oneOf", where}
 		}
 		return "union", nil
 	}
-	t := src.get("type")
+	t := src.Get("type")
 	switch {
 	case t == nil:
 	case t.Kind == yaml.SequenceNode:
@@ -294,13 +294,13 @@ func kindOf(src ymap, where string) (string, error) {
 	}
 	// No type written: what the keywords say.
 	switch {
-	case src.get("properties") != nil || src.get("additionalProperties") != nil || src.get("required") != nil:
+	case src.Get("properties") != nil || src.Get("additionalProperties") != nil || src.Get("required") != nil:
 		return "object", nil
-	case src.get("items") != nil:
+	case src.Get("items") != nil:
 		return "array", nil
 	}
 	for _, key := range []string{"enum", "const"} {
-		if v := src.get(key); v != nil {
+		if v := src.Get(key); v != nil {
 			if v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
 				v = v.Content[0]
 			}
@@ -327,13 +327,13 @@ func (c *converter) ref(src ymap, target, where string) (*yaml.Node, error) {
 	}
 	out := newMap()
 	var failed error
-	src.each(func(key string, v *yaml.Node) {
+	src.Each(func(key string, v *yaml.Node) {
 		switch {
 		case failed != nil:
 		case key == "$ref":
-			out.set("$ref", str(c.defNames[target]))
+			out.Set("$ref", str(c.defNames[target]))
 		case key == "title" || key == "description":
-			out.set(key, plain(v))
+			out.Set(key, plain(v))
 		default:
 			failed = &untypable{"the keyword " + key + " beside $ref", where}
 		}
@@ -342,15 +342,15 @@ func (c *converter) ref(src ymap, target, where string) (*yaml.Node, error) {
 		return nil, failed
 	}
 	name := c.defNames[target]
-	if !c.converted[name] && c.types.get(name) == nil {
+	if !c.converted[name] && c.types.Get(name) == nil {
 		c.converted[name] = true
 		s, err := c.schema(def, "$defs."+target[strings.LastIndex(target, "/")+1:], false)
 		if err != nil {
 			return nil, err
 		}
-		c.types.set(name, s)
+		c.types.Set(name, s)
 	}
-	return flowSmall(out.n), nil
+	return flowSmall(out.N), nil
 }
 
 // keyword converts one keyword of a schema of the given kind.
@@ -360,7 +360,7 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 		if kind == "any" {
 			return nil
 		}
-		out.set("type", plain(v))
+		out.Set("type", plain(v))
 	case "anyOf", "oneOf":
 		if v.Kind != yaml.SequenceNode {
 			return &untypable{key + " that is not a list", where}
@@ -368,7 +368,7 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 		seq := &yaml.Node{Kind: yaml.SequenceNode}
 		for i, variant := range v.Content {
 			if isNullSchema(variant) {
-				seq.Content = append(seq.Content, flowSmall(ymap{&yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{str("type"), str("null")}}}.n))
+				seq.Content = append(seq.Content, typeOnly("null"))
 				continue
 			}
 			s, err := c.schema(variant, fmt.Sprintf("%s.%s[%d]", where, key, i), false)
@@ -377,12 +377,12 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 			}
 			seq.Content = append(seq.Content, s)
 		}
-		out.set(key, seq)
+		out.Set(key, seq)
 	case "const":
 		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!int" && v.Tag != "!!float") {
 			return &untypable{"const " + compact(v) + " (the spec's const takes a string or a number)", where}
 		}
-		out.set(key, plain(v))
+		out.Set(key, plain(v))
 	case "enum":
 		return c.enum(out, kind, v, where)
 	case "items":
@@ -393,7 +393,7 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 		if err != nil {
 			return err
 		}
-		out.set("items", s)
+		out.Set("items", s)
 	case "properties":
 		if v.Kind != yaml.MappingNode {
 			return &untypable{"properties that is not an object", where}
@@ -401,7 +401,7 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 		props := newMap()
 		goNames := map[string]bool{}
 		var failed error
-		ymap{v}.each(func(name string, p *yaml.Node) {
+		ymap{N: v}.Each(func(name string, p *yaml.Node) {
 			if failed != nil {
 				return
 			}
@@ -413,35 +413,35 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 			if g := naming.Exported(name); g == "" || goNames[g] {
 				// +1 and -1 are both N1: the wire name stays, the Go
 				// field gets its own.
-				s = withGoName(s, fmt.Sprintf("Field%d", props.len()+1))
+				s = withGoName(s, fmt.Sprintf("Field%d", props.Len()+1))
 			} else {
 				goNames[g] = true
 			}
-			props.set(name, s)
+			props.Set(name, s)
 		})
 		if failed != nil {
 			return failed
 		}
-		out.set("properties", props.n)
+		out.Set("properties", props.N)
 	case "required":
 		if v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
 			return nil // required: [] says nothing
 		}
 		v = plain(v)
 		v.Style = yaml.FlowStyle
-		out.set("required", v)
+		out.Set("required", v)
 	case "additionalProperties":
 		// closeObject decides, with properties in view.
 	default:
-		out.set(key, plain(v))
+		out.Set(key, plain(v))
 	}
 	return nil
 }
 
 // withGoName adds goName to a converted schema.
 func withGoName(s *yaml.Node, goName string) *yaml.Node {
-	m := ymap{s}
-	m.set("goName", str(goName))
+	m := ymap{N: s}
+	m.Set("goName", str(goName))
 	return flowSmall(s)
 }
 
@@ -469,7 +469,7 @@ func (c *converter) enum(out ymap, kind string, v *yaml.Node, where string) erro
 		}
 		if e.Tag == "!!str" {
 			if g := naming.Exported(e.Value); g == "" || seen[g] {
-				goNames.set(e.Value, str(fmt.Sprintf("Value%d", i+1)))
+				goNames.Set(e.Value, str(fmt.Sprintf("Value%d", i+1)))
 			} else {
 				seen[g] = true
 			}
@@ -477,9 +477,9 @@ func (c *converter) enum(out ymap, kind string, v *yaml.Node, where string) erro
 	}
 	seq := plain(v)
 	seq.Style = yaml.FlowStyle
-	out.set("enum", seq)
-	if goNames.len() > 0 {
-		out.set("goNames", flowSmall(goNames.n))
+	out.Set("enum", seq)
+	if goNames.Len() > 0 {
+		out.Set("goNames", flowSmall(goNames.N))
 	}
 	return nil
 }
@@ -488,17 +488,17 @@ func (c *converter) enum(out ymap, kind string, v *yaml.Node, where string) erro
 // its objects are closed unless they say additionalProperties: true, and an
 // object of free keys with one value schema is a map.
 func (c *converter) closeObject(out, src ymap, where string) error {
-	ap := src.get("additionalProperties")
-	props := src.get("properties")
+	ap := src.Get("additionalProperties")
+	props := src.Get("properties")
 	open := ap == nil || (ap.Kind == yaml.ScalarNode && ap.Value == "true")
 	closed := ap != nil && ap.Kind == yaml.ScalarNode && ap.Value == "false"
 	switch {
 	case props == nil && open:
-		out.set("type", str("object")) // any object
+		out.Set("type", str("object")) // any object
 	case open:
-		out.set("additionalProperties", boolean(true))
+		out.Set("additionalProperties", boolean(true))
 	case closed && props == nil:
-		out.set("properties", &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle})
+		out.Set("properties", &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle})
 	case closed:
 	case props != nil:
 		return &untypable{"additionalProperties as a schema beside properties", where}
@@ -507,8 +507,15 @@ func (c *converter) closeObject(out, src ymap, where string) error {
 		if err != nil {
 			return err
 		}
-		out.set("type", str("map"))
-		out.set("values", values)
+		out.Set("type", str("map"))
+		out.Set("values", values)
 	}
 	return nil
+}
+
+// typeOnly is {type: t}.
+func typeOnly(t string) *yaml.Node {
+	m := newMap()
+	m.Set("type", str(t))
+	return flowSmall(m.N)
 }

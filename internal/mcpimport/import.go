@@ -298,40 +298,40 @@ var toolNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 // spec assembles the spec document.
 func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage) (*yaml.Node, error) {
 	root := newMap()
-	root.set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
-	root.set("server", im.server())
+	root.Set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	root.Set("server", im.server())
 	goSec := newMap()
-	goSec.set("package", str(im.packageName()))
-	root.set("go", goSec.n)
+	goSec.Set("package", str(im.packageName()))
+	root.Set("go", goSec.N)
 	toolMap := newMap()
 	for i, raw := range tools {
 		n, err := node(raw)
 		if err != nil || n.Kind != yaml.MappingNode {
 			return nil, &StepError{"tools/list", fmt.Errorf("tool %d is not an object: %s", i+1, clip(raw))}
 		}
-		t := ymap{n}
+		t := ymap{N: n}
 		name := scalarOf(t, "name")
 		if !toolNameRe.MatchString(name) {
 			im.note("tools[%d]: the name %q is not a valid tool name (^[A-Za-z0-9_.-]{1,64}$); left out", i, name)
 			continue
 		}
-		if toolMap.get(name) != nil {
+		if toolMap.Get(name) != nil {
 			im.note("tools.%s: listed twice; the second left out", name)
 			continue
 		}
-		toolMap.set(name, im.withRequires(im.tool(name, t, root), "tools", name))
+		toolMap.Set(name, im.withRequires(im.tool(name, t, root), "tools", name))
 	}
-	if im.conv.types.len() > 0 {
-		root.set("types", im.conv.types.n)
+	if im.conv.types.Len() > 0 {
+		root.Set("types", im.conv.types.N)
 	}
-	if toolMap.len() > 0 {
-		root.set("tools", toolMap.n)
+	if toolMap.Len() > 0 {
+		root.Set("tools", toolMap.N)
 	}
 	im.items(root, "resources", "resources/list", resources, []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"})
 	im.items(root, "resourceTemplates", "resources/templates/list", templates, []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta"})
 	im.prompts(root, prompts)
 	// Move types before tools, the order a reader expects.
-	if types := root.get("types"); types != nil {
+	if types := root.Get("types"); types != nil {
 		reorder(root, "types", "tools")
 	}
 	if _, diags := spec.Load("mcpgen.yaml", mustEncode(root)); len(diags) > 0 {
@@ -339,7 +339,7 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 			im.note("the written spec does not load: %s", d)
 		}
 	}
-	return root.n, nil
+	return root.N, nil
 }
 
 // withRequires adds requires: to an item only capable clients are shown.
@@ -353,16 +353,16 @@ func (im *importer) withRequires(item *yaml.Node, key, name string) *yaml.Node {
 		list.Content = append(list.Content, str(c))
 	}
 	r := newMap()
-	r.set("capabilities", list)
-	r.n.Style = yaml.FlowStyle
+	r.Set("capabilities", list)
+	r.N.Style = yaml.FlowStyle
 	item.Style = 0
-	ymap{item}.set("requires", r.n)
+	ymap{N: item}.Set("requires", r.N)
 	return item
 }
 
 // reorder moves key before other (both present).
 func reorder(m ymap, key, before string) {
-	c := m.n.Content
+	c := m.N.Content
 	ki, bi := -1, -1
 	for i := 0; i+1 < len(c); i += 2 {
 		switch c[i].Value {
@@ -378,11 +378,11 @@ func reorder(m ymap, key, before string) {
 	k, v := c[ki], c[ki+1]
 	c = append(c[:ki], c[ki+2:]...)
 	c = append(c[:bi], append([]*yaml.Node{k, v}, c[bi:]...)...)
-	m.n.Content = c
+	m.N.Content = c
 }
 
 func scalarOf(m ymap, key string) string {
-	if v := m.get(key); v != nil && v.Kind == yaml.ScalarNode {
+	if v := m.Get(key); v != nil && v.Kind == yaml.ScalarNode {
 		return v.Value
 	}
 	return ""
@@ -398,30 +398,30 @@ func (im *importer) server() *yaml.Node {
 		name = "imported"
 		im.note("server: serverInfo has no name; named %q", name)
 	}
-	s.set("name", str(name))
+	s.Set("name", str(name))
 	for _, k := range []string{"title", "description"} {
 		if v := get(k); v != "" {
-			s.set(k, str(v))
+			s.Set(k, str(v))
 		}
 	}
 	version := get("version")
 	if version == "" {
 		version = "0.0.0"
 	}
-	s.set("version", str(version))
+	s.Set("version", str(version))
 	if v := get("websiteUrl"); v != "" {
-		s.set("websiteUrl", str(v))
+		s.Set("websiteUrl", str(v))
 	}
 	if icons, ok := info["icons"]; ok {
 		b, _ := json.Marshal(icons)
 		if n, err := node(b); err == nil {
-			s.set("icons", plain(n))
+			s.Set("icons", plain(n))
 		}
 	}
 	if im.init.Instructions != "" {
-		s.set("instructions", str(im.init.Instructions))
+		s.Set("instructions", str(im.init.Instructions))
 	}
-	return s.n
+	return s.N
 }
 
 // packageName is go.package: the server's name in lower-case letters and
@@ -447,48 +447,48 @@ var annotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idemp
 func (im *importer) tool(name string, t ymap, root ymap) *yaml.Node {
 	out := newMap()
 	where := "tools." + name
-	t.each(func(key string, v *yaml.Node) {
+	t.Each(func(key string, v *yaml.Node) {
 		switch key {
 		case "name":
 		case "title", "description":
-			out.set(key, plain(v))
+			out.Set(key, plain(v))
 		case "inputSchema", "outputSchema":
 			im.toolSchema(out, name, key, v)
 		case "annotations":
 			a := newMap()
-			ymap{v}.each(func(k string, av *yaml.Node) {
+			ymap{N: v}.Each(func(k string, av *yaml.Node) {
 				if slices.Contains(annotationKeys, k) {
-					a.set(k, plain(av))
+					a.Set(k, plain(av))
 				} else {
 					im.note("%s.annotations.%s: not an MCP tool annotation; left out", where, k)
 				}
 			})
-			if a.len() > 0 {
-				out.set("annotations", flowSmall(a.n))
+			if a.Len() > 0 {
+				out.Set("annotations", flowSmall(a.N))
 			}
 		case "execution":
 			e := newMap()
-			ymap{v}.each(func(k string, ev *yaml.Node) {
+			ymap{N: v}.Each(func(k string, ev *yaml.Node) {
 				if k == "taskSupport" {
-					e.set(k, plain(ev))
+					e.Set(k, plain(ev))
 				} else {
 					im.note("%s.execution.%s: unknown; left out", where, k)
 				}
 			})
-			if e.len() > 0 {
-				out.set("execution", flowSmall(e.n))
+			if e.Len() > 0 {
+				out.Set("execution", flowSmall(e.N))
 			}
 		case "icons", "_meta":
-			out.set(key, plain(v))
+			out.Set(key, plain(v))
 		default:
 			im.note("%s.%s: not a field of an MCP tool; left out", where, key)
 		}
 	})
-	if out.get("description") == nil {
+	if out.Get("description") == nil {
 		im.note("%s: the server gives no description; the spec needs one (clients reject tools without one), so it says TODO", where)
-		out.set("description", str("TODO"))
+		out.Set("description", str("TODO"))
 	}
-	return out.n
+	return out.N
 }
 
 // toolSchema writes a tool's input or output typed when it can; else the
@@ -506,17 +506,17 @@ func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
 		}
 	}
 	if err == nil {
-		out.set(typedKey, s)
+		out.Set(typedKey, s)
 		return
 	}
 	im.conv.reset(mark)
 	im.note("%s: written as raw %s (%v)", where, key, err)
 	im.res.Raw = append(im.res.Raw, tool+"."+key)
-	out.set(key, plain(v))
+	out.Set(key, plain(v))
 }
 
 func mustEncode(m ymap) []byte {
-	b, err := encode(m.n)
+	b, err := encode(m.N)
 	if err != nil {
 		return nil
 	}
@@ -536,6 +536,23 @@ func encode(n *yaml.Node) ([]byte, error) {
 	return []byte(b.String()), nil
 }
 
+// named parses item i of a list; an item that is not an object, or has no
+// name or one already in out, is left out with a note.
+func (im *importer) named(out ymap, method string, i int, raw json.RawMessage) (ymap, string, bool) {
+	n, err := node(raw)
+	if err != nil || n.Kind != yaml.MappingNode {
+		im.note("%s: item %d is not an object; left out", method, i+1)
+		return ymap{}, "", false
+	}
+	m := ymap{N: n}
+	name := scalarOf(m, "name")
+	if name == "" || out.Get(name) != nil {
+		im.note("%s: item %d has no name or a name listed before (%q); left out", method, i+1, name)
+		return ymap{}, "", false
+	}
+	return m, name, true
+}
+
 // items converts resources or resource templates: each keyed by its name
 // (any string), with the fields the spec knows.
 func (im *importer) items(root ymap, key, method string, list []json.RawMessage, fields []string) {
@@ -544,30 +561,23 @@ func (im *importer) items(root ymap, key, method string, list []json.RawMessage,
 	}
 	out := newMap()
 	for i, raw := range list {
-		n, err := node(raw)
-		if err != nil || n.Kind != yaml.MappingNode {
-			im.note("%s: item %d is not an object; left out", method, i+1)
-			continue
-		}
-		m := ymap{n}
-		name := scalarOf(m, "name")
-		if name == "" || out.get(name) != nil {
-			im.note("%s: item %d has no name or a name listed before (%q); left out", method, i+1, name)
+		m, name, ok := im.named(out, method, i, raw)
+		if !ok {
 			continue
 		}
 		item := newMap()
-		m.each(func(k string, v *yaml.Node) {
+		m.Each(func(k string, v *yaml.Node) {
 			switch {
 			case k == "name":
 			case slices.Contains(fields, k):
-				item.set(k, plain(v))
+				item.Set(k, plain(v))
 			default:
 				im.note("%s.%s.%s: not a field the spec carries; left out", key, name, k)
 			}
 		})
-		out.set(name, im.withRequires(flowSmall(item.n), key, name))
+		out.Set(name, im.withRequires(flowSmall(item.N), key, name))
 	}
-	root.set(key, out.n)
+	root.Set(key, out.N)
 }
 
 // prompts converts prompts/list; arguments become a mapping by name.
@@ -577,53 +587,46 @@ func (im *importer) prompts(root ymap, list []json.RawMessage) {
 	}
 	out := newMap()
 	for i, raw := range list {
-		n, err := node(raw)
-		if err != nil || n.Kind != yaml.MappingNode {
-			im.note("prompts/list: item %d is not an object; left out", i+1)
-			continue
-		}
-		m := ymap{n}
-		name := scalarOf(m, "name")
-		if name == "" || out.get(name) != nil {
-			im.note("prompts/list: item %d has no name or a name listed before (%q); left out", i+1, name)
+		m, name, ok := im.named(out, "prompts/list", i, raw)
+		if !ok {
 			continue
 		}
 		p := newMap()
-		m.each(func(k string, v *yaml.Node) {
+		m.Each(func(k string, v *yaml.Node) {
 			switch k {
 			case "name":
 			case "title", "description", "icons", "_meta":
-				p.set(k, plain(v))
+				p.Set(k, plain(v))
 			case "arguments":
 				if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
 					return
 				}
 				args := newMap()
 				for _, a := range v.Content {
-					am := ymap{a}
+					am := ymap{N: a}
 					an := scalarOf(am, "name")
 					arg := newMap()
-					am.each(func(ak string, av *yaml.Node) {
+					am.Each(func(ak string, av *yaml.Node) {
 						switch ak {
 						case "name":
 						case "title", "description", "required":
-							arg.set(ak, plain(av))
+							arg.Set(ak, plain(av))
 						default:
 							im.note("prompts.%s.arguments.%s.%s: not a field the spec carries; left out", name, an, ak)
 						}
 					})
-					args.set(an, flowSmall(arg.n))
+					args.Set(an, flowSmall(arg.N))
 				}
-				p.set("arguments", args.n)
+				p.Set("arguments", args.N)
 			default:
 				im.note("prompts.%s.%s: not a field the spec carries; left out", name, k)
 			}
 		})
-		if p.get("description") == nil {
+		if p.Get("description") == nil {
 			im.note("prompts.%s: the server gives no description; the spec needs one, so it says TODO", name)
-			p.set("description", str("TODO"))
+			p.Set("description", str("TODO"))
 		}
-		out.set(name, im.withRequires(p.n, "prompts", name))
+		out.Set(name, im.withRequires(p.N, "prompts", name))
 	}
-	root.set("prompts", out.n)
+	root.Set("prompts", out.N)
 }
