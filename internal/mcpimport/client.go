@@ -303,7 +303,11 @@ func (c *httpConn) call(ctx context.Context, method string, params any) (json.Ra
 		if json.Unmarshal(body, &m) == nil && m.Error != nil {
 			return nil, fmt.Errorf("HTTP %s: %w", resp.Status, m.Error)
 		}
-		return nil, fmt.Errorf("HTTP %s: %s", resp.Status, clip(body))
+		hint := ""
+		if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed {
+			hint = " (is this the MCP endpoint? a Streamable HTTP server takes POSTs there; a server of the older HTTP+SSE transport, 2024-11-05, is not supported: import it over stdio)"
+		}
+		return nil, fmt.Errorf("HTTP %s: %s%s", resp.Status, clip(body), hint)
 	}
 	want := fmt.Sprint(c.nextID)
 	answer := func(data []byte) (json.RawMessage, bool, error) {

@@ -3,6 +3,7 @@ package mcpimport
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -185,5 +186,15 @@ func TestDeadServer(t *testing.T) {
 				t.Errorf("%s: the error %q does not say %q", name, err, w)
 			}
 		}
+	}
+}
+
+// TestWrongEndpoint checks the error of a URL that is not an MCP endpoint.
+func TestWrongEndpoint(t *testing.T) {
+	ts := httptest.NewServer(http.NotFoundHandler())
+	defer ts.Close()
+	_, err := Import(context.Background(), Options{URL: ts.URL + "/sse", Timeout: 5 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "initialize: HTTP 404") || !strings.Contains(err.Error(), "is this the MCP endpoint?") {
+		t.Errorf("got %v", err)
 	}
 }
