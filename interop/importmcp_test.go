@@ -307,6 +307,9 @@ func compareList(t *testing.T, server, list string, orig, got []json.RawMessage)
 		}
 		v, diff := classify(o[n], gv)
 		counts[v]++
+		if v == equivalent && testing.Verbose() {
+			t.Logf("%s: equivalent (-original +generated, before EquivalentForm):\n%s", key, cmp.Diff(mcpimport.DecodeItem(o[n]), mcpimport.DecodeItem(gv)))
+		}
 		if v == different {
 			if why, ok := knownDifferent[key]; ok {
 				t.Logf("%s: different, as listed (%s)", key, why)
