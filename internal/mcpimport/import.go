@@ -334,6 +334,7 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	if types := root.Get("types"); types != nil {
 		reorder(root, "types", "tools")
 	}
+	im.settleGoNames(root)
 	if _, diags := spec.Load("mcpgen.yaml", mustEncode(root)); len(diags) > 0 {
 		for _, d := range diags {
 			im.note("the written spec does not load: %s", d)
@@ -431,6 +432,9 @@ func (im *importer) packageName() string {
 		return im.opts.Package
 	}
 	name, _ := im.init.ServerInfo["name"].(string)
+	if name == "" {
+		name = "imported"
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(name) {
 		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' && b.Len() > 0 {
