@@ -304,6 +304,9 @@ func (c *httpConn) call(ctx context.Context, method string, params any) (json.Ra
 			return nil, fmt.Errorf("HTTP %s: %w", resp.Status, m.Error)
 		}
 		hint := ""
+		if resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden {
+			hint = " (the server wants credentials: pass them with -H 'Authorization: Bearer …')"
+		}
 		if resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed {
 			hint = " (is this the MCP endpoint? a Streamable HTTP server takes POSTs there; a server of the older HTTP+SSE transport, 2024-11-05, is not supported: import it over stdio)"
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -29,15 +30,17 @@ import (
 // with no raw schema.
 func TestGoldenRoundTrip(t *testing.T) {
 	servers := map[string]*runtime.Server{
-		"collections":  collections.NewServer(collections.UnimplementedHandler{}),
-		"consts":       consts.NewServer(consts.UnimplementedHandler{}),
-		"nullable":     nullable.NewServer(nullable.UnimplementedHandler{}),
-		"objects":      objects.NewServer(objects.UnimplementedHandler{}),
-		"open_objects": openobjects.NewServer(openobjects.UnimplementedHandler{}),
-		"prompts":      prompts.NewServer(prompts.UnimplementedHandler{}),
-		"refs":         refs.NewServer(refs.UnimplementedHandler{}),
-		"unions":       unions.NewServer(unions.UnimplementedHandler{}),
-		"wire_names":   wirenames.NewServer(wirenames.UnimplementedHandler{}),
+		"collections": collections.NewServer(collections.UnimplementedHandler{}),
+		// One item per page: the import follows nextCursor.
+		"prompts paged": prompts.NewServer(prompts.UnimplementedHandler{}, runtime.WithPageSize(1)),
+		"consts":        consts.NewServer(consts.UnimplementedHandler{}),
+		"nullable":      nullable.NewServer(nullable.UnimplementedHandler{}),
+		"objects":       objects.NewServer(objects.UnimplementedHandler{}),
+		"open_objects":  openobjects.NewServer(openobjects.UnimplementedHandler{}),
+		"prompts":       prompts.NewServer(prompts.UnimplementedHandler{}),
+		"refs":          refs.NewServer(refs.UnimplementedHandler{}),
+		"unions":        unions.NewServer(unions.UnimplementedHandler{}),
+		"wire_names":    wirenames.NewServer(wirenames.UnimplementedHandler{}),
 	}
 	for name, srv := range servers {
 		t.Run(name, func(t *testing.T) {
@@ -46,6 +49,17 @@ func TestGoldenRoundTrip(t *testing.T) {
 			lists, err := List(context.Background(), Options{URL: ts.URL, Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
+			}
+			if unpaged, ok := servers[strings.TrimSuffix(name, " paged")]; ok && unpaged != srv {
+				whole := httptest.NewServer(unpaged.HTTPHandler())
+				defer whole.Close()
+				want, err := List(context.Background(), Options{URL: whole.URL})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got, want := lists.names(), want.names(); !reflect.DeepEqual(got, want) || len(want["prompts"]) < 2 {
+					t.Errorf("paged one item at a time: %q; all at once: %q", got, want)
+				}
 			}
 			res, err := FromLists(lists, Options{})
 			if err != nil {
