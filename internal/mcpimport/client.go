@@ -105,6 +105,7 @@ func startStdio(argv []string, env []string) (*stdioConn, error) {
 	cmd.Env = append(os.Environ(), env...)
 	c := &stdioConn{cmd: cmd, lines: make(chan []byte, 64), waited: make(chan struct{}), stderr: &tailBuffer{}}
 	cmd.Stderr = c.stderr
+	ownGroup(cmd)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -228,7 +229,7 @@ func (c *stdioConn) close() error {
 		for range c.lines { // what the child still writes is not read
 		}
 	}()
-	for _, step := range []func(){func() {}, func() { c.cmd.Process.Signal(syscall.SIGTERM) }, func() { c.cmd.Process.Kill() }} {
+	for _, step := range []func(){func() {}, func() { signalGroup(c.cmd, syscall.SIGTERM) }, func() { signalGroup(c.cmd, syscall.SIGKILL) }} {
 		step()
 		select {
 		case <-c.waited:
