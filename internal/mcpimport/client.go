@@ -26,6 +26,8 @@ var protocols = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
 // conn sends JSON-RPC requests to one server and returns their results.
 type conn interface {
 	call(ctx context.Context, method string, params any) (json.RawMessage, error)
+	// strayLines are the lines of output that were not messages.
+	strayLines() []string
 	notify(ctx context.Context, method string) error
 	close() error
 }
@@ -73,6 +75,7 @@ type stdioConn struct {
 	readErr error         // set before lines is closed
 	waited  chan struct{} // closed once the child has exited and been waited for
 	stderr  *tailBuffer
+	stray   []string // lines of standard output that are not JSON
 	nextID  int
 	wmu     sync.Mutex
 }
@@ -141,6 +144,8 @@ func startStdio(argv []string, env []string) (*stdioConn, error) {
 	return c, nil
 }
 
+func (c *stdioConn) strayLines() []string { return c.stray }
+
 func (c *stdioConn) write(b []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
@@ -171,6 +176,13 @@ func (c *stdioConn) call(ctx context.Context, method string, params any) (json.R
 		case line, ok := <-c.lines:
 			if !ok {
 				return nil, fmt.Errorf("the server closed its output without answering%s", c.exited())
+			}
+			if t := bytes.TrimSpace(line); t[0] != '{' && t[0] != '[' {
+				// A banner or a log line on standard output: MCP allows
+				// none, but servers in the field print them; kept to
+				// show, the answer may still come.
+				c.stray = append(c.stray, clip(t))
+				continue
 			}
 			var m message
 			if err := json.Unmarshal(line, &m); err != nil {
@@ -207,6 +219,9 @@ func (c *stdioConn) call(ctx context.Context, method string, params any) (json.R
 // it has.
 func (c *stdioConn) exited() string {
 	var b strings.Builder
+	if len(c.stray) > 0 {
+		fmt.Fprintf(&b, "; it wrote %d lines that are not JSON-RPC, the first: %s", len(c.stray), c.stray[0])
+	}
 	select {
 	case <-c.waited:
 		fmt.Fprintf(&b, "; the server exited (%s)", c.cmd.ProcessState)
@@ -367,6 +382,8 @@ func (c *httpConn) call(ctx context.Context, method string, params any) (json.Ra
 	}
 	return nil, fmt.Errorf("HTTP %s with Content-Type %q: a Streamable HTTP server answers with application/json or text/event-stream", resp.Status, resp.Header.Get("Content-Type"))
 }
+
+func (c *httpConn) strayLines() []string { return nil }
 
 func (c *httpConn) close() error {
 	if c.session == "" {

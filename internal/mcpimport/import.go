@@ -71,7 +71,10 @@ type Lists struct {
 	// (see Probe), the client capabilities it needs, by "tools/NAME",
 	// "resources/NAME", "resourceTemplates/NAME" or "prompts/NAME".
 	Requires map[string][]string
-	init     initializeResult
+	// Stray holds lines a stdio server wrote to its standard output that
+	// are not messages (banners, logs), which MCP does not allow.
+	Stray []string
+	init  initializeResult
 }
 
 // List connects to the server as a client that declares no capabilities
@@ -122,6 +125,9 @@ func Import(ctx context.Context, opts Options) (*Result, error) {
 func FromLists(lists *Lists, opts Options) (*Result, error) {
 	im := &importer{opts: opts, conv: newConverter(), init: lists.init, requires: lists.Requires}
 	im.res.Protocol = lists.Protocol
+	if n := len(lists.Stray); n > 0 {
+		im.note("the server wrote %d lines to its standard output that are not MCP messages (stdio allows none; log to standard error), the first: %s", n, lists.Stray[0])
+	}
 	im.res.Counts = Counts{len(lists.Tools), len(lists.Resources), len(lists.Templates), len(lists.Prompts)}
 	root, err := im.spec(lists.Tools, lists.Resources, lists.Templates, lists.Prompts)
 	if err != nil {
@@ -181,6 +187,7 @@ func (l *lister) run(ctx context.Context) (*Lists, error) {
 		return nil, &StepError{"notifications/initialized", err}
 	}
 	out := &Lists{Protocol: l.init.ProtocolVersion, init: l.init}
+	defer func() { out.Stray = l.c.strayLines() }()
 	for _, list := range []struct {
 		capability, method, key string
 		items                   *[]json.RawMessage

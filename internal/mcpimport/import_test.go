@@ -212,3 +212,19 @@ func TestWrongEndpoint(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestStrayOutput checks that a stdio server that prints a banner on its
+// standard output is still imported, with a note.
+func TestStrayOutput(t *testing.T) {
+	script := `read l; echo "Server ready on stdio"; echo '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"banner","version":"1"}}}'; read l`
+	res, err := Import(context.Background(), Options{Command: []string{"sh", "-c", script}, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, "1 lines to its standard output that are not MCP messages") || !strings.Contains(notes, "Server ready on stdio") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+	if !strings.Contains(string(res.YAML), "name: banner") {
+		t.Errorf("spec:\n%s", res.YAML)
+	}
+}
