@@ -211,6 +211,13 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 		return nil, &untypable{"a schema that is not an object", where}
 	}
 	src := ymap{N: n}
+	if bad := unknownKeywords(src, root); len(bad) > 0 {
+		label := "the keyword " + bad[0]
+		if len(bad) > 1 {
+			label = "the keywords " + strings.Join(bad, ", ")
+		}
+		return nil, &untypable{label, where}
+	}
 	if ref := src.Get("$ref"); ref != nil {
 		return c.ref(src, ref.Value, where)
 	}
@@ -247,6 +254,22 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 	return flowSmall(out.N), nil
 }
 
+// unknownKeywords are the keywords of a schema that no kind of spec schema
+// keeps (allOf, if, then, not…), all of them, for the note.
+func unknownKeywords(src ymap, root bool) []string {
+	var bad []string
+	src.Each(func(key string, _ *yaml.Node) {
+		known := slices.Contains(commonKeys, key) || key == "$ref" || root && slices.Contains(rootOnly, key)
+		for _, keys := range kindKeys {
+			known = known || slices.Contains(keys, key)
+		}
+		if !known {
+			bad = append(bad, key)
+		}
+	})
+	return bad
+}
+
 func keywordLabel(key string) string {
 	if key == "const" {
 		return "const of this type"
@@ -257,9 +280,6 @@ func keywordLabel(key string) string {
 // kindOf tells what a schema is: a union (anyOf, oneOf), a list of scalar
 // types, one of JSON's types, or any.
 func kindOf(src ymap, where string) (string, error) {
-	if src.Get("allOf") != nil {
-		return "", &untypable{"the keyword allOf", where}
-	}
 	if src.Get("anyOf") != nil || src.Get("oneOf") != nil {
 		if src.Get("anyOf") != nil && src.Get("oneOf") != nil {
 			return "", &untypable{"anyOf beside oneOf", where}
