@@ -55,10 +55,14 @@ type converter struct {
 	defs      map[string]*yaml.Node
 	defNames  map[string]string // the current document's definition → type name
 	converted map[string]bool   // type names whose schema is written (or being written)
+	// nullable are the named types whose definition allows null: the
+	// spec says nullable where a type is used, so the null moves from the
+	// definition to every reference (markNullableRefs).
+	nullable map[string]bool
 }
 
 func newConverter() *converter {
-	return &converter{types: newMap(), typeSrc: map[string]string{}}
+	return &converter{types: newMap(), typeSrc: map[string]string{}, nullable: map[string]bool{}}
 }
 
 // document converts the root of one schema document (a tool's input or
@@ -368,6 +372,9 @@ func (c *converter) ref(src ymap, target, where string) (*yaml.Node, error) {
 		if err != nil {
 			return nil, err
 		}
+		if withoutNull(s) {
+			c.nullable[name] = true
+		}
 		c.types.Set(name, s)
 	}
 	return flowSmall(out.N), nil
@@ -538,4 +545,67 @@ func typeOnly(t string) *yaml.Node {
 	m := newMap()
 	m.Set("type", str(t))
 	return flowSmall(m.N)
+}
+
+// withoutNull takes null out of a converted schema that allows it (a
+// {type: null} variant, or null in a list of types) and reports whether
+// it did; a union left with one variant becomes that variant, with the
+// keywords written beside the union.
+func withoutNull(s *yaml.Node) bool {
+	m := ymap{N: s}
+	if t := m.Get("type"); t != nil && t.Kind == yaml.SequenceNode {
+		kept := slices.DeleteFunc(slices.Clone(t.Content), func(n *yaml.Node) bool { return n.Value == "null" })
+		if len(kept) == len(t.Content) {
+			return false
+		}
+		if len(kept) == 1 {
+			m.Set("type", kept[0])
+		} else {
+			t.Content = kept
+		}
+		return true
+	}
+	for _, key := range []string{"anyOf", "oneOf"} {
+		list := m.Get(key)
+		if list == nil {
+			continue
+		}
+		kept := slices.DeleteFunc(slices.Clone(list.Content), isNullSchema)
+		if len(kept) == len(list.Content) {
+			return false
+		}
+		if len(kept) > 1 {
+			list.Content = kept
+			return true
+		}
+		// T or null: T, with what was written beside the union.
+		merged := newMap()
+		ymap{N: kept[0]}.Each(func(k string, v *yaml.Node) { merged.Set(k, v) })
+		m.Each(func(k string, v *yaml.Node) {
+			if k != key {
+				merged.Set(k, v)
+			}
+		})
+		s.Content = merged.N.Content
+		s.Style = 0
+		return true
+	}
+	return false
+}
+
+// markNullableRefs writes nullable: true beside every $ref to a type whose
+// definition allowed null.
+func (c *converter) markNullableRefs(n *yaml.Node) {
+	if len(c.nullable) == 0 {
+		return
+	}
+	if n.Kind == yaml.MappingNode {
+		m := ymap{N: n}
+		if r := m.Get("$ref"); r != nil && c.nullable[r.Value] && m.Get("nullable") == nil {
+			m.Set("nullable", boolean(true))
+		}
+	}
+	for _, k := range n.Content {
+		c.markNullableRefs(k)
+	}
 }

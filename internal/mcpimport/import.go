@@ -341,6 +341,7 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	if types := root.Get("types"); types != nil {
 		reorder(root, "types", "tools")
 	}
+	im.conv.markNullableRefs(root.N)
 	im.settleGoNames(root)
 	if _, diags := spec.Load("mcpgen.yaml", mustEncode(root)); len(diags) > 0 {
 		for _, d := range diags {

@@ -149,10 +149,11 @@ func TestUntypable(t *testing.T) {
 }
 
 // TestTyped checks constructs that the spec types, including $defs that
-// refer to each other, goName for colliding names, and nullable as written.
+// refer to each other, named types that allow null (the null moves to each
+// reference), goName for colliding names, and nullable as written.
 func TestTyped(t *testing.T) {
-	input := `{"type":"object","$defs":{"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}},"v":{"type":["string","null"]}},"required":["v"],"additionalProperties":false}},
-	 "properties":{"root":{"$ref":"#/$defs/node"},"+1":{"type":"integer"},"-1":{"type":"integer"},"dir":{"type":"string","enum":["+","-"]},
+	input := `{"type":"object","$defs":{"maybe":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"null"}],"description":"T or null"},"maybeS":{"type":["string","null"]},"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}},"v":{"type":["string","null"]}},"required":["v"],"additionalProperties":false}},
+	 "properties":{"m":{"$ref":"#/$defs/maybe"},"s":{"$ref":"#/$defs/maybeS"},"root":{"$ref":"#/$defs/node"},"+1":{"type":"integer"},"-1":{"type":"integer"},"dir":{"type":"string","enum":["+","-"]},
 	 "u":{"anyOf":[{"type":"string"},{"type":"object","properties":{"k":{"const":"x"}},"required":["k"]},{"type":"null"}],"description":"beside"}},
 	 "required":["root"]}`
 	tool := `{"name":"t","description":"d","inputSchema":` + input + `}`
