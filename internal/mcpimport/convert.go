@@ -335,6 +335,10 @@ func kindOf(src ymap, where string) (string, error) {
 				return "integer", nil
 			case "!!float":
 				return "number", nil
+			case "!!bool":
+				if key == "const" {
+					return "boolean", nil
+				}
 			}
 			return "", &untypable{key + " without type", where}
 		}
@@ -406,8 +410,8 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 		}
 		out.Set(key, seq)
 	case "const":
-		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!int" && v.Tag != "!!float") {
-			return &untypable{"const " + compact(v) + " (the spec's const takes a string or a number)", where}
+		if v.Kind != yaml.ScalarNode || (v.Tag != "!!str" && v.Tag != "!!int" && v.Tag != "!!float" && v.Tag != "!!bool") {
+			return &untypable{"const " + compact(v) + " (the spec's const takes a string, a number or a boolean)", where}
 		}
 		out.Set(key, plain(v))
 	case "enum":

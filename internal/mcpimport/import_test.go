@@ -120,7 +120,7 @@ func TestUntypable(t *testing.T) {
 	cases := map[string]string{
 		`{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"required":["a"]}]}`:              "allOf",
 		`{"type":"object","patternProperties":{"^x":{"type":"string"}}}`:                                   "patternProperties",
-		`{"type":"object","properties":{"a":{"const":true}}}`:                                              "const",
+		`{"type":"object","properties":{"a":{"const":{"k":1}}}}`:                                           "const",
 		`{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}}}`:                "items as a list",
 		`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`:                       "$ref",
 		`{"type":"object","properties":{"a":{"type":"string","pattern":"(?=lookahead)"}}}`:                 "pattern",
@@ -154,6 +154,7 @@ func TestUntypable(t *testing.T) {
 func TestTyped(t *testing.T) {
 	input := `{"type":"object","$defs":{"maybe":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"}}},{"type":"null"}],"description":"T or null"},"maybeS":{"type":["string","null"]},"node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/node"}},"v":{"type":["string","null"]}},"required":["v"],"additionalProperties":false}},
 	 "properties":{"m":{"$ref":"#/$defs/maybe"},"s":{"$ref":"#/$defs/maybeS"},"root":{"$ref":"#/$defs/node"},"+1":{"type":"integer"},"-1":{"type":"integer"},"dir":{"type":"string","enum":["+","-"]},
+	 "ok":{"const":true},"off":{"type":"boolean","const":false},
 	 "u":{"anyOf":[{"type":"string"},{"type":"object","properties":{"k":{"const":"x"}},"required":["k"]},{"type":"null"}],"description":"beside"}},
 	 "required":["root"]}`
 	tool := `{"name":"t","description":"d","inputSchema":` + input + `}`
