@@ -70,7 +70,7 @@ type Lists struct {
 	// Requires holds, for an item that only a capable client is shown
 	// (see Probe), the client capabilities it needs, by "tools/NAME",
 	// "resources/NAME", "resourceTemplates/NAME" or "prompts/NAME".
-	Requires map[string][]string
+	Requires map[string]*Requirement
 	// Stray holds lines a stdio server wrote to its standard output that
 	// are not messages (banners, logs), which MCP does not allow.
 	Stray []string
@@ -149,7 +149,7 @@ type lister struct {
 
 type importer struct {
 	opts     Options
-	requires map[string][]string // Lists.Requires
+	requires map[string]*Requirement // Lists.Requires
 	conv     *converter
 	res      Result
 	init     initializeResult
@@ -353,16 +353,28 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 
 // withRequires adds requires: to an item only capable clients are shown.
 func (im *importer) withRequires(item *yaml.Node, key, name string) *yaml.Node {
-	caps := im.requires[key+"/"+name]
-	if len(caps) == 0 {
+	req := im.requires[key+"/"+name]
+	if req == nil {
 		return item
 	}
-	list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
-	for _, c := range caps {
-		list.Content = append(list.Content, str(c))
+	if len(req.Capabilities)+len(req.Extensions) == 0 {
+		im.note("%s.%s: listed only to a client with every capability, but to none that lacks one; no requires: written", key, name)
+		return item
 	}
 	r := newMap()
-	r.Set("capabilities", list)
+	for _, l := range []struct {
+		key   string
+		names []string
+	}{{"capabilities", req.Capabilities}, {"extensions", req.Extensions}} {
+		if len(l.names) == 0 {
+			continue
+		}
+		list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, c := range l.names {
+			list.Content = append(list.Content, str(c))
+		}
+		r.Set(l.key, list)
+	}
 	r.N.Style = yaml.FlowStyle
 	item.Style = 0
 	ymap{N: item}.Set("requires", r.N)

@@ -3,11 +3,17 @@ package mcpimport
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 )
 
-// FullCapabilities is every client capability a server may list more
-// items for, as a client that has them all declares them.
+// uiExtension is the MCP Apps extension: servers list their app tools only
+// to clients that declare it.
+const uiExtension = "io.modelcontextprotocol/ui"
+
+// FullCapabilities is every client capability (and the extension) a
+// server may list more items for, as a client that has them all declares
+// them.
 var FullCapabilities = map[string]any{
 	"roots":       map[string]any{"listChanged": true},
 	"sampling":    map[string]any{},
@@ -16,15 +22,53 @@ var FullCapabilities = map[string]any{
 		"sampling":    map[string]any{"createMessage": map[string]any{}},
 		"elicitation": map[string]any{"create": map[string]any{}},
 	}},
+	"extensions": map[string]any{uiExtension: map[string]any{"mimeTypes": []string{"text/html;profile=mcp-app"}}},
+}
+
+// Requirement is what a client must declare to be shown an item.
+type Requirement struct {
+	Capabilities, Extensions []string
+}
+
+// probeUnits are what Probe leaves out one at a time: each capability,
+// then each extension.
+func probeUnits() (caps, exts []string) {
+	for c := range FullCapabilities {
+		if c != "extensions" {
+			caps = append(caps, c)
+		}
+	}
+	slices.Sort(caps)
+	for e := range FullCapabilities["extensions"].(map[string]any) {
+		exts = append(exts, e)
+	}
+	slices.Sort(exts)
+	return caps, exts
+}
+
+// without is FullCapabilities less one capability or one extension.
+func without(capability, extension string) map[string]any {
+	out := maps.Clone(FullCapabilities)
+	delete(out, capability)
+	if extension != "" {
+		ext := maps.Clone(out["extensions"].(map[string]any))
+		delete(ext, extension)
+		out["extensions"] = ext
+		if len(ext) == 0 {
+			delete(out, "extensions")
+		}
+	}
+	return out
 }
 
 // Probe reads the lists as a client with every capability, and finds the
 // items a bare client is not shown: servers list some tools only to
-// clients that can serve them (sampling, elicitation, roots, tasks). For
-// each such item, the capabilities it needs are those without which it
-// is no longer listed, each left out in turn; Lists.Requires holds them.
-// Over stdio every listing starts the server anew (a session each): 2
-// sessions when every client is shown the same lists, 2 + 4 otherwise.
+// clients that can serve them (sampling, elicitation, roots, tasks, MCP
+// Apps). For each such item, what it needs is what without which it is no
+// longer listed, each capability and extension left out in turn;
+// Lists.Requires holds it. Over stdio every listing starts the server
+// anew (a session each): 2 sessions when every client is shown the same
+// lists, 7 otherwise.
 func Probe(ctx context.Context, opts Options) (*Lists, error) {
 	bare, err := ListAs(ctx, opts, nil)
 	if err != nil {
@@ -35,10 +79,10 @@ func Probe(ctx context.Context, opts Options) (*Lists, error) {
 		return nil, err
 	}
 	extra := map[string]bool{}
+	shown := bare.names()
 	for key, names := range full.names() {
-		shown := bare.names()[key]
 		for _, n := range names {
-			if !slices.Contains(shown, n) {
+			if !slices.Contains(shown[key], n) {
 				extra[key+"/"+n] = true
 			}
 		}
@@ -46,41 +90,46 @@ func Probe(ctx context.Context, opts Options) (*Lists, error) {
 	if len(extra) == 0 {
 		return bare, nil
 	}
-	full.Requires = map[string][]string{}
-	caps := make([]string, 0, len(FullCapabilities))
-	for c := range FullCapabilities {
-		caps = append(caps, c)
+	full.Requires = map[string]*Requirement{}
+	for item := range extra {
+		full.Requires[item] = &Requirement{}
 	}
-	slices.Sort(caps)
-	for _, c := range caps {
-		without := map[string]any{}
-		for k, v := range FullCapabilities {
-			if k != c {
-				without[k] = v
-			}
-		}
-		l, err := ListAs(ctx, opts, without)
+	caps, exts := probeUnits()
+	check := func(caps map[string]any, add func(r *Requirement)) error {
+		l, err := ListAs(ctx, opts, caps)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		listed := l.names()
 		for item := range extra {
-			key, name, _ := cutKey(item)
+			key, name := cutKey(item)
 			if !slices.Contains(listed[key], name) {
-				full.Requires[item] = append(full.Requires[item], c)
+				add(full.Requires[item])
 			}
+		}
+		return nil
+	}
+	for _, c := range caps {
+		if err := check(without(c, ""), func(r *Requirement) { r.Capabilities = append(r.Capabilities, c) }); err != nil {
+			return nil, err
+		}
+	}
+	for _, e := range exts {
+		if err := check(without("", e), func(r *Requirement) { r.Extensions = append(r.Extensions, e) }); err != nil {
+			return nil, err
 		}
 	}
 	return full, nil
 }
 
-func cutKey(item string) (key, name string, ok bool) {
+// cutKey splits "tools/NAME" (resources/, resourceTemplates/, prompts/).
+func cutKey(item string) (key, name string) {
 	for _, k := range []string{"tools", "resources", "resourceTemplates", "prompts"} {
 		if len(item) > len(k) && item[:len(k)+1] == k+"/" {
-			return k, item[len(k)+1:], true
+			return k, item[len(k)+1:]
 		}
 	}
-	return "", item, false
+	return "", item
 }
 
 // names is the names in each list.
