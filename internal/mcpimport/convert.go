@@ -70,18 +70,10 @@ func newConverter() *converter {
 // *untypable.
 func (c *converter) document(root *yaml.Node, where string) (*yaml.Node, error) {
 	c.defs, c.defNames, c.converted = map[string]*yaml.Node{}, map[string]string{}, map[string]bool{}
-	if root.Kind == yaml.MappingNode {
-		for _, key := range []string{"$defs", "definitions"} {
-			if d := (ymap{N: root}).Get(key); d != nil && d.Kind == yaml.MappingNode {
-				ymap{N: d}.Each(func(name string, v *yaml.Node) {
-					c.defs["#/"+key+"/"+name] = v
-				})
-			}
-		}
-	}
 	// The names are taken before any conversion, so that definitions may
 	// refer to each other (and themselves) in any order.
 	for ref, def := range orderedDefs(root) {
+		c.defs[ref] = def
 		name := c.typeName(ref[strings.LastIndex(ref, "/")+1:], def)
 		c.defNames[ref] = name
 		if _, exists := c.typeSrc[name]; !exists {
