@@ -87,6 +87,8 @@ type toolEntry struct {
 func (te *toolEntry) key() string         { return te.tool.Name }
 func (te *toolEntry) listJSON() []byte    { return te.wire }
 func (te *toolEntry) requires() *Requires { return te.tool.Requires }
+func (te *toolEntry) kind() itemKind      { return kindTool }
+func (te *toolEntry) scopes() []string    { return te.tool.Scopes }
 
 // AddTool registers t. It panics, as these are programming errors in the
 // (generated) registration code: on an empty or duplicate name, a nil
