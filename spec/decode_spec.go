@@ -27,6 +27,8 @@ var topFields = fields[*Spec]{
 		schema: mapOf(defRef("ResourceTemplate")), decode: func(d *decoder, s *Spec, e entry) { s.ResourceTemplates = d.resourceTemplates(e.value) }},
 	{key: "prompts", doc: "Prompts, in prompts/list order.",
 		schema: mapOf(defRef("Prompt")), decode: func(d *decoder, s *Spec, e entry) { s.Prompts = d.prompts(e.value) }},
+	{key: "toolsets", doc: "Named groups of tools, prompts, resources and resource templates; a server serves a chosen set of them (server.toolsets, -toolsets, the Mcp-Toolsets header). What is in no toolset is always served. A name matches ^[A-Za-z0-9_-]{1,64}$.",
+		schema: namedMapOf(defRef("Toolset"), `^[A-Za-z0-9_-]{1,64}$`), decode: func(d *decoder, s *Spec, e entry) { s.Toolsets = d.toolsets(e.value) }},
 	{key: "lint", doc: "Settings of mcpgen lint.",
 		schema: defRef("Lint"), decode: func(d *decoder, s *Spec, e entry) { s.Lint = d.lint(e.value) }},
 	{key: "registry", doc: "What mcpgen registry writes in the MCP registry's server.json beyond the server section (its flags override these).",
@@ -117,6 +119,10 @@ var serverFields = fields[*Server]{
 		decode: func(d *decoder, srv *Server, e entry) { srv.Caching = d.caching(e.value) }},
 	{key: "rateLimit", doc: "A per-caller limit on the requests that run server code (tools/call, resources/read, prompts/get, completion/complete): a token bucket keyed on the verified subject.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, srv *Server, e entry) { srv.RateLimit = d.rateLimit(e.value, "the server") }},
+	{key: "toolsets", doc: "Which toolsets are served by default, and dynamic mode (tools to list and enable toolsets).", schema: defRef("ServerToolsets"),
+		decode: func(d *decoder, srv *Server, e entry) { srv.Toolsets = d.serverToolsets(e.value) }},
+	{key: "listByScope", doc: "With authorization over HTTP: each caller's tools/list shows only the tools its token's scopes allow (their cacheScope becomes private).", schema: flagSchema,
+		decode: func(d *decoder, srv *Server, e entry) { srv.ListByScope, _ = d.boolean(e.value, "listByScope") }},
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {

@@ -43,6 +43,8 @@ type Spec struct {
 	ResourceTemplates []*ResourceTemplate
 	// Prompts are the entries of the `prompts:` section.
 	Prompts []*Prompt
+	// Toolsets are the entries of `toolsets:` (toolsets.go).
+	Toolsets []*Toolset
 
 	// Lint is the `lint:` section (rules `mcpgen lint` skips, and its
 	// limits); nil when absent.
@@ -86,6 +88,11 @@ type Server struct {
 	// RateLimit is `rateLimit:`, a per-caller limit on the requests that
 	// run server code; nil when absent.
 	RateLimit *RateLimit
+	// Toolsets is `toolsets:` (toolsets.go); nil when absent.
+	Toolsets *ServerToolsets
+	// ListByScope: with authorization, each caller's tools/list shows only
+	// the tools its token's scopes allow (runtime.WithListsByScope).
+	ListByScope bool
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).

@@ -51,6 +51,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.cachingHints()
 	v.mcpHeaders()
 	v.prompts()
+	v.toolsets()
 	v.lint()
 	v.scopes()
 	v.cycles()
