@@ -247,6 +247,9 @@ func (ss *Session) resourcesRead(ctx context.Context, id string, params json.Raw
 // else the first resource template, in registration order, that matches.
 // What the client p may not see (requires.go) is passed over, as if absent.
 func (s *Server) lookup(uri string, p *peerInfo) (ResourceHandler, *templateMatch, *Error) {
+	if strings.HasPrefix(uri, resultScheme) && s.linksResults() {
+		return readResult, nil, nil // a result over budget (resultbudget.go)
+	}
 	if re := s.resources.snapshot().byKey[uri]; re != nil && visible(re, p) {
 		return re.res.Handler, nil, nil
 	}

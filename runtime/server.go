@@ -280,7 +280,7 @@ func (s *Server) capabilities() (json.RawMessage, capSet) {
 		add(capTools, `"tools":{"listChanged":true}`)
 	}
 	templates := s.templates.snapshot().list
-	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 {
+	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 || s.linksResults() {
 		add(capResources, `"resources":{"subscribe":true,"listChanged":true}`)
 	}
 	prompts := s.prompts.snapshot().list
