@@ -412,6 +412,15 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 				}
 			}))
 		}
+		if b := t.ResultBudget; b != nil && b.MaxBytes > 0 {
+			d[jen.Id("MaxResultBytes")] = jen.Lit(int(b.MaxBytes))
+			if b.OnOverflow == "link" {
+				d[jen.Id("Overflow")] = jen.Qual(runtimePkg, "OverflowLink")
+			}
+			if b.TTL > 0 {
+				d[jen.Id("ResultTTL")] = durationCode(b.TTL)
+			}
+		}
 		if t.RateLimit != nil {
 			d[jen.Id("RateLimit")] = jen.Op("&").Add(rateLimitValue(t.RateLimit))
 		}

@@ -302,7 +302,7 @@ func lintDisableField[T any](doc string, into func(T) (*[]string, *[]Pos)) field
 		}}
 }
 
-var toolFields = fields[*Tool]{
+var toolFields = append(fields[*Tool]{
 	titleField[*Tool]("A human-readable name for the tool."),
 	descriptionField[*Tool]("What the tool does, for the model (required: clients reject tools without one).", true),
 	{key: "input", doc: "The arguments: an object schema, or {$ref: Name} of a named object type. Absent: no arguments.", schema: defRef("Schema"),
@@ -335,7 +335,7 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.Idempotency = d.idempotency(e.value, t.Name) }},
 	{key: "rateLimit", doc: "A per-caller limit on the calls of this tool (beside the server's): a token bucket keyed on the verified subject; a call over it is refused with a JSON-RPC error, 429 over HTTP.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, t *Tool, e entry) { t.RateLimit = d.rateLimit(e.value, fmt.Sprintf("tool %q", t.Name)) }},
-}
+}, resultBudgetFields...)
 
 func (d *decoder) tool(te entry) *Tool {
 	t := &Tool{Item: Item{Pos: posOf(te.keyNode), Name: te.key}}

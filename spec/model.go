@@ -360,6 +360,9 @@ type Tool struct {
 	// Idempotency is the `idempotency:` mapping (a key argument that
 	// deduplicates retries); nil when absent.
 	Idempotency *Idempotency
+	// ResultBudget is maxResultBytes, onOverflow and resultTTL
+	// (resultbudget.go); nil when none is written.
+	ResultBudget *ResultBudget
 	// RateLimit is `rateLimit:`, a per-caller limit on the tool's calls;
 	// nil when absent.
 	RateLimit *RateLimit

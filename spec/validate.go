@@ -234,6 +234,7 @@ func (v *validator) tools() {
 		}
 		v.rawSchemas(t)
 		v.idempotency(t)
+		v.resultBudget(t)
 		v.icons(t.Icons)
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")

@@ -43,19 +43,24 @@ type ToolsHandler interface {
 	//
 	// Lists the repositories.
 	ListRepos(ctx context.Context) (*runtime.CallToolResult, error)
+
+	// SearchCode serves tool "search_code" (mcpgen.yaml:46).
+	//
+	// Searches code; a result over 8 KiB is an error that says so.
+	SearchCode(ctx context.Context, in *SearchCodeInput) (*runtime.CallToolResult, error)
 }
 
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadReadme reads resource "readme" (mcpgen.yaml:44).
+	// ReadReadme reads resource "readme" (mcpgen.yaml:54).
 	//
 	// repo://readme
 	//
 	// The project's README.
 	ReadReadme(ctx context.Context) (string, error)
 
-	// ReadFile reads resource template "file" (mcpgen.yaml:49).
+	// ReadFile reads resource template "file" (mcpgen.yaml:59).
 	//
 	// repo://files/{path}
 	//
@@ -66,7 +71,7 @@ type ResourcesHandler interface {
 // PromptsHandler builds the prompts of the spec that have no declarative messages, and
 // completes prompt arguments marked complete: true.
 type PromptsHandler interface {
-	// PromptTriage builds prompt "triage" (mcpgen.yaml:54).
+	// PromptTriage builds prompt "triage" (mcpgen.yaml:64).
 	//
 	// Triage an issue.
 	PromptTriage(ctx context.Context, args *TriageArgs) (*runtime.GetPromptResult, error)
@@ -108,6 +113,14 @@ func (UnimplementedHandler) ListRepos(context.Context) (*runtime.CallToolResult,
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "list_repos",
+	}
+}
+
+// SearchCode reports that tool "search_code" is not implemented.
+func (UnimplementedHandler) SearchCode(context.Context, *SearchCodeInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "search_code",
 	}
 }
 

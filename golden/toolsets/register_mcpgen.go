@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
+	"time"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -37,13 +38,16 @@ const (
 	// ToolListRepos is the name of tool "list_repos" (mcpgen.yaml:41).
 	ToolListRepos = "list_repos"
 
-	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:44).
+	// ToolSearchCode is the name of tool "search_code" (mcpgen.yaml:46).
+	ToolSearchCode = "search_code"
+
+	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:54).
 	ResourceReadme = "readme"
 
-	// TemplateFile is the name of resource template "file" (mcpgen.yaml:49).
+	// TemplateFile is the name of resource template "file" (mcpgen.yaml:59).
 	TemplateFile = "file"
 
-	// PromptTriage is the name of prompt "triage" (mcpgen.yaml:54).
+	// PromptTriage is the name of prompt "triage" (mcpgen.yaml:64).
 	PromptTriage = "triage"
 )
 
@@ -63,7 +67,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 				Name:        "repos",
 				Resources:   []string{"repo://readme"},
 				Templates:   []string{"file"},
-				Tools:       []string{"list_repos"},
+				Tools:       []string{"list_repos", "search_code"},
 			},
 		),
 		runtime.WithEnabledToolsets("issues"),
@@ -134,13 +138,37 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Lists the repositories.",
-			Name:        ToolListRepos,
-			Scopes:      []string{"issues:read"},
+			Description:    "Lists the repositories.",
+			MaxResultBytes: 16384,
+			Name:           ToolListRepos,
+			Overflow:       runtime.OverflowLink,
+			ResultTTL:      30 * time.Minute,
+			Scopes:         []string{"issues:read"},
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.ListRepos(ctx)
 		},
+	))
+	s.AddTool(genimpl.GeneratedToolResult(
+		runtime.Tool{
+			Description: "Searches code; a result over 8 KiB is an error that says so.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"q": {
+			"type": "string"
+		}
+	},
+	"required": [
+		"q"
+	],
+	"additionalProperties": false
+}`),
+			MaxResultBytes: 8192,
+			Name:           ToolSearchCode,
+			Scopes:         []string{"issues:read"},
+		},
+		h.SearchCode,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{

@@ -20,7 +20,12 @@ type CreateIssueInput struct {
 	Title string `json:"title"`
 }
 
-// FileParams is the set of variables of resource template "file" (mcpgen.yaml:49).
+// SearchCodeInput is the input of tool "search_code" (mcpgen.yaml:50).
+type SearchCodeInput struct {
+	Q string `json:"q"`
+}
+
+// FileParams is the set of variables of resource template "file" (mcpgen.yaml:59).
 type FileParams struct {
 	Path string `json:"path"`
 }
@@ -45,7 +50,7 @@ func (p FileParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TriageArgs is the set of arguments of prompt "triage" (mcpgen.yaml:54).
+// TriageArgs is the set of arguments of prompt "triage" (mcpgen.yaml:64).
 type TriageArgs struct {
 	// The issue number.
 	ID string `json:"id" jsonschema_description:"The issue number."`
