@@ -57,16 +57,7 @@ var resultBudgetFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) {
 			b := t.budget()
 			b.TTLPos = posOf(e.value)
-			s, ok := d.str(e.value, "resultTTL")
-			if !ok {
-				return
-			}
-			ttl, err := time.ParseDuration(s)
-			if err != nil || ttl <= 0 {
-				d.errorf(b.TTLPos, "resultTTL must be a positive duration such as 10m or 1h, not %q", s)
-				return
-			}
-			b.TTL = ttl
+			b.TTL, _ = d.positiveDuration(e.value, "resultTTL", "10m or 1h")
 		}},
 }
 

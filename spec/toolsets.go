@@ -60,17 +60,22 @@ func memberList(key, doc string, get func(*Toolset) (*[]string, *[]Pos)) field[*
 	return field[*Toolset]{key: key, doc: doc, schema: `{"type":"array","uniqueItems":true,"items":{"type":"string"}}`,
 		decode: func(d *decoder, ts *Toolset, e entry) {
 			names, poss := get(ts)
-			items, ok := d.list(e.value, key)
-			if !ok {
-				return
-			}
-			for _, item := range items {
-				if name, ok := d.str(item, "each of "+key); ok {
-					*names = append(*names, name)
-					*poss = append(*poss, posOf(item))
-				}
-			}
+			*names, *poss = d.stringList(e.value, key)
 		}}
+}
+
+// stringList decodes a list of strings, with the position of each.
+func (d *decoder) stringList(n *yaml.Node, key string) ([]string, []Pos) {
+	items, _ := d.list(n, key)
+	var out []string
+	var poss []Pos
+	for _, item := range items {
+		if s, ok := d.str(item, "each of "+key); ok {
+			out = append(out, s)
+			poss = append(poss, posOf(item))
+		}
+	}
+	return out, poss
 }
 
 var toolsetFields = fields[*Toolset]{
@@ -91,13 +96,7 @@ var serverToolsetFields = fields[*ServerToolsets]{
 		schema: `{"type":"array","uniqueItems":true,"items":{"type":"string"}}`,
 		decode: func(d *decoder, st *ServerToolsets, e entry) {
 			st.HasEnabled = true
-			items, _ := d.list(e.value, "enabled")
-			for _, item := range items {
-				if name, ok := d.str(item, "each of enabled"); ok {
-					st.Enabled = append(st.Enabled, name)
-					st.EnabledPos = append(st.EnabledPos, posOf(item))
-				}
-			}
+			st.Enabled, st.EnabledPos = d.stringList(e.value, "enabled")
 		}},
 	{key: "dynamic", doc: "Dynamic mode: the model starts with what is in no toolset (and enabled), plus a tool that lists the toolsets and one that enables a toolset for the session (list_changed follows).", schema: flagSchema,
 		decode: func(d *decoder, st *ServerToolsets, e entry) { st.Dynamic, _ = d.boolean(e.value, "dynamic") }},
@@ -150,19 +149,7 @@ func (v *validator) toolsets() {
 	for _, ts := range sets {
 		names = append(names, ts.Name)
 	}
-	var tools, prompts, resources, templates []string
-	for _, t := range v.s.Tools {
-		tools = append(tools, t.Name)
-	}
-	for _, p := range v.s.Prompts {
-		prompts = append(prompts, p.Name)
-	}
-	for _, r := range v.s.Resources {
-		resources = append(resources, r.Name)
-	}
-	for _, t := range v.s.ResourceTemplates {
-		templates = append(templates, t.Name)
-	}
+	tools, resources, templates, prompts := v.s.ItemNames()
 	for _, ts := range sets {
 		where := fmt.Sprintf("toolset %q", ts.Name)
 		switch {
@@ -243,4 +230,21 @@ func (s *Spec) ToolsetsOf(kind, name string) []string {
 		}
 	}
 	return out
+}
+
+// ItemNames lists the names of the spec's items by section, in spec order.
+func (s *Spec) ItemNames() (tools, resources, templates, prompts []string) {
+	for _, t := range s.Tools {
+		tools = append(tools, t.Name)
+	}
+	for _, r := range s.Resources {
+		resources = append(resources, r.Name)
+	}
+	for _, t := range s.ResourceTemplates {
+		templates = append(templates, t.Name)
+	}
+	for _, p := range s.Prompts {
+		prompts = append(prompts, p.Name)
+	}
+	return tools, resources, templates, prompts
 }
