@@ -126,6 +126,7 @@ type toolsetIndex struct {
 	byName  map[string]int
 	member  [kindCount]map[string]toolsetSet // the toolsets each item is in
 	start   toolsetSet                       // served when a request does not choose
+	static  listView                         // the view of a request that does not choose
 	dynamic *DynamicToolsets
 	err     error // an unknown name in WithEnabledToolsets, reported when serving starts
 }
@@ -163,6 +164,7 @@ func newToolsetIndex(cfg toolsetConfig) *toolsetIndex {
 	case cfg.dynamic == nil:
 		x.start = x.all()
 	}
+	x.static = listView{toolsets: x, enabled: x.start}
 	return x
 }
 
@@ -297,7 +299,7 @@ func (ss *Session) view(ctx context.Context, p *peerInfo) *peerInfo {
 	if s.toolsets == nil && !s.cfg.listsByScope {
 		return p
 	}
-	v := &listView{toolsets: s.toolsets}
+	v := listView{toolsets: s.toolsets}
 	if x := s.toolsets; x != nil {
 		v.enabled = x.start
 		if set, ok := ctx.Value(toolsetsKey{}).(toolsetSet); ok {
@@ -313,6 +315,29 @@ func (ss *Session) view(ctx context.Context, p *peerInfo) *peerInfo {
 			v.caller, v.private = info, true
 		}
 	}
+	switch {
+	case v.private:
+		own := v // v itself stays on the stack for the common case below
+		return withView(p, &own)
+	case s.toolsets == nil:
+		return p // lists by scope without a verified caller: nothing to hide
+	}
+	// The server's own selection: the same view for every request of the
+	// session, made once (a legacy session's peer does not change).
+	if c := ss.viewCache.Load(); c != nil && c.peer == p {
+		return c.viewed
+	}
+	viewed := withView(p, &s.toolsets.static)
+	ss.viewCache.Store(&viewCache{peer: p, viewed: viewed})
+	return viewed
+}
+
+// viewCache is a session's peer with the server's own list view.
+type viewCache struct{ peer, viewed *peerInfo }
+
+// withView is a copy of p with the list view v (p nil: a client that
+// declared nothing).
+func withView(p *peerInfo, v *listView) *peerInfo {
 	var out peerInfo
 	if p != nil {
 		out = *p
