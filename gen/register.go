@@ -446,6 +446,13 @@ func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
 	if t.Output != nil {
 		out = g.toolSchema(t.Output)
 	}
+	if in != nil {
+		// The server validates against in; under server.schemaProfile it
+		// advertises the profile's rewrite of it.
+		if listed, _ := specschema.AdvertisedInput(g.spec, t.Input); !bytes.Equal(listed, in) {
+			d[jen.Id("AdvertisedInputSchema")] = schemaLiteral(listed)
+		}
+	}
 	if in != nil && bytes.Equal(in, out) {
 		name := "schema" + tp.nameConst
 		g.sharedSchemas = append(g.sharedSchemas, sharedSchema{name, in})

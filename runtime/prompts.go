@@ -309,7 +309,7 @@ func oneOf(enum []string) string {
 func (ss *Session) runPrompt(ctx context.Context, pe *promptEntry, req *GetPromptRequest) (res *GetPromptResult, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: prompt handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: prompt handler panicked",
 				"prompt", pe.p.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error in prompt %s", quote(pe.p.Name))
 		}

@@ -280,7 +280,7 @@ func (ss *Session) read(ctx context.Context, req *ReadResourceRequest) (res *Rea
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: resource handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: resource handler panicked",
 				"uri", sanitize(req.URI, maxQuoted), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error reading resource %s", quote(req.URI))
 		}

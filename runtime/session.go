@@ -174,7 +174,7 @@ func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
 	var env envelope
 	kind, echo, e := parseMessage(msg, &env, ss.srv.cfg.json)
 	if e != nil {
-		ss.sendError(echo, e)
+		ss.refuse(ctx, echo, env.method, nil, e)
 		return
 	}
 	ss.dispatch(ctx, kind, &env)
@@ -282,7 +282,7 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
 		p, e := ss.srv.modernPeer(params)
 		if e != nil {
-			ss.sendError(id, e)
+			ss.refuse(ctx, id, method, params, e)
 			return
 		}
 		ss.serveModern(&modernCtx{Context: ctx, peer: p}, id, method, params)
@@ -290,11 +290,11 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 	}
 	m := lookupMethod(method, eraLegacy)
 	if (m == nil || m.needsSession) && !ss.ready.Load() {
-		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
+		ss.refuse(ctx, id, method, params, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
 		return
 	}
 	if m == nil {
-		ss.sendError(id, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
+		ss.refuse(ctx, id, method, params, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
 		return
 	}
 	ss.serveMethod(ctx, m, id, params, false)

@@ -39,6 +39,11 @@ type Tool struct {
 	// InputSchema is the JSON Schema of the arguments, a JSON object with
 	// "type":"object". nil advertises {"type":"object","additionalProperties":false}.
 	InputSchema json.RawMessage
+	// AdvertisedInputSchema, when set, is what tools/list shows instead of
+	// InputSchema: InputSchema rewritten into what a model API takes (the
+	// spec's server.schemaProfile). Arguments are still validated against
+	// InputSchema.
+	AdvertisedInputSchema json.RawMessage
 	// OutputSchema is the JSON Schema of structuredContent; nil advertises none.
 	OutputSchema json.RawMessage
 
@@ -121,6 +126,10 @@ func (s *Server) AddTool(t Tool) {
 	if t.OutputSchema != nil {
 		t.OutputSchema = mustObject(where, "OutputSchema", t.OutputSchema)
 	}
+	advertised := t.InputSchema
+	if t.AdvertisedInputSchema != nil {
+		advertised = mustObject(where, "AdvertisedInputSchema", t.AdvertisedInputSchema)
+	}
 	if t.Meta != nil {
 		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
 	}
@@ -140,7 +149,7 @@ func (s *Server) AddTool(t Tool) {
 		Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 		Icons        []Icon           `json:"icons,omitempty"`
 		Meta         json.RawMessage  `json:"_meta,omitempty"`
-	}{t.Name, t.Title, t.Description, t.InputSchema, t.Execution, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
+	}{t.Name, t.Title, t.Description, advertised, t.Execution, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
@@ -270,7 +279,7 @@ func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequ
 func (ss *Session) callTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: tool handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: tool handler panicked",
 				"tool", te.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error in tool %s", quote(te.tool.Name))
 		}

@@ -123,6 +123,11 @@ var serverFields = fields[*Server]{
 		decode: func(d *decoder, srv *Server, e entry) { srv.Toolsets = d.serverToolsets(e.value) }},
 	{key: "listByScope", doc: "With authorization over HTTP: each caller's tools/list shows only the tools its token's scopes allow (their cacheScope becomes private).", schema: flagSchema,
 		decode: func(d *decoder, srv *Server, e entry) { srv.ListByScope, _ = d.boolean(e.value, "listByScope") }},
+	{key: "schemaProfile", doc: "The model API whose JSON Schema subset the advertised tool input schemas keep to: gemini, openai-strict or anthropic. What the API does not take is rewritten (references inlined, other keywords said in the description); arguments are still validated against the spec's schema. See mcpgen lint --profile.", schema: stringEnum(SchemaProfiles),
+		decode: func(d *decoder, srv *Server, e entry) {
+			srv.SchemaProfile, _ = d.str(e.value, "schemaProfile")
+			srv.SchemaProfilePos = posOf(e.value)
+		}},
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {

@@ -93,6 +93,11 @@ type Server struct {
 	// ListByScope: with authorization, each caller's tools/list shows only
 	// the tools its token's scopes allow (runtime.WithListsByScope).
 	ListByScope bool
+	// SchemaProfile is `schemaProfile:`, the model API (one of
+	// SchemaProfiles) whose schema subset the advertised tool input
+	// schemas keep to; "" for plain JSON Schema.
+	SchemaProfile    string
+	SchemaProfilePos Pos
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -100,6 +105,10 @@ type Server struct {
 	VersionPos    Pos
 	WebsiteURLPos Pos
 }
+
+// SchemaProfiles are the model APIs server.schemaProfile may name (see
+// internal/specschema.Profiles, which implements them).
+var SchemaProfiles = []string{"gemini", "openai-strict", "anthropic"}
 
 // Icon is an MCP Icon: {src, mimeType, sizes, theme}.
 type Icon struct {

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -101,6 +102,9 @@ func (v *validator) server() {
 	v.requiredString(srv.Version, srv.VersionPos, srv.Pos, "version", "server")
 	if srv.WebsiteURL != "" && !isHTTPURL(srv.WebsiteURL) {
 		v.errorf(orPos(srv.WebsiteURLPos, srv.Pos), "websiteUrl must be an absolute http(s) URL, such as https://example.com")
+	}
+	if srv.SchemaProfile != "" && !slices.Contains(SchemaProfiles, srv.SchemaProfile) {
+		v.errorf(orPos(srv.SchemaProfilePos, srv.Pos), "schemaProfile %q is not a profile: use one of %s", srv.SchemaProfile, strings.Join(SchemaProfiles, ", "))
 	}
 	v.icons(srv.Icons)
 }

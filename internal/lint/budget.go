@@ -174,7 +174,8 @@ func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
 	case t.InputSchema != nil:
 		e["inputSchema"] = json.RawMessage(t.InputSchema.JSON)
 	case t.Input != nil:
-		e["inputSchema"] = wireSchema(s, t.Input)
+		b, _ := specschema.AdvertisedInput(s, t.Input) // under server.schemaProfile, its rewrite
+		e["inputSchema"] = json.RawMessage(b)
 	default:
 		e["inputSchema"] = map[string]any{"type": "object", "additionalProperties": false}
 	}

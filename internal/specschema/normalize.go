@@ -10,11 +10,16 @@ import (
 
 // Decode parses a JSON Schema document keeping numbers exact.
 func Decode(data []byte) (any, error) {
+	var v any
+	err := exactDecoder(data).Decode(&v)
+	return v, err
+}
+
+// exactDecoder reads data keeping numbers as written (json.Number).
+func exactDecoder(data []byte) *json.Decoder {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
+	return dec
 }
 
 // Normalize rewrites a schema document into a canonical form in which two
