@@ -346,7 +346,8 @@ func withView(p *peerInfo, v *listView) *peerInfo {
 	return &out
 }
 
-// visibleTo reports whether the list view of p (if any) shows e.
+// shows reports whether the list view of p (if any) shows the item of kind
+// with key, needing scopes.
 func (p *peerInfo) shows(kind itemKind, key string, scopes []string) bool {
 	return p == nil || p.view == nil || p.view.shows(kind, key, scopes)
 }
@@ -372,7 +373,7 @@ func (ss *Session) enableToolsets(set toolsetSet) (toolsetSet, *Error) {
 	return set, nil
 }
 
-// toolsetsTools are the tools of dynamic mode.
+// addToolsetTools adds the two tools of dynamic mode.
 func (s *Server) addToolsetTools() {
 	x := s.toolsets
 	if x == nil || x.dynamic == nil {
