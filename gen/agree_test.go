@@ -37,6 +37,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
+	tracker "github.com/mcpgen/mcpgen/golden/toolsets"
 	"github.com/mcpgen/mcpgen/golden/unions"
 	wirenames "github.com/mcpgen/mcpgen/golden/wire_names"
 	"github.com/mcpgen/mcpgen/internal/specschema"
@@ -71,6 +72,7 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
 	"../golden/requires/mcpgen.yaml":      func(s *runtime.Server) { gated.Register(s, gated.UnimplementedHandler{}) },
 	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },
+	"../golden/toolsets/mcpgen.yaml":      func(s *runtime.Server) { tracker.Register(s, tracker.UnimplementedHandler{}) },
 	"../golden/schema_profile/mcpgen.yaml": func(s *runtime.Server) {
 		schemaprofile.Register(s, schemaprofile.UnimplementedHandler{})
 	},

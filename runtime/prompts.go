@@ -80,6 +80,8 @@ type promptEntry struct {
 func (pe *promptEntry) key() string         { return pe.p.Name }
 func (pe *promptEntry) listJSON() []byte    { return pe.wire }
 func (pe *promptEntry) requires() *Requires { return pe.p.Requires }
+func (pe *promptEntry) kind() itemKind      { return kindPrompt }
+func (pe *promptEntry) scopes() []string    { return nil }
 
 // completes reports whether completion/complete offers anything for the
 // prompt.

@@ -56,6 +56,9 @@ type Session struct {
 
 	logLevel atomic.Int32 // rank of the least severe LogLevel sent (logging/setLevel)
 
+	enabledToolsets atomic.Uint64             // a toolsetSet: what the session enabled in dynamic mode (toolsets.go)
+	viewCache       atomic.Pointer[viewCache] // its peer with the server's list view (toolsets.go)
+
 	// shared is set when the session is kept in a SessionStore, for
 	// every replica to serve (see sessionstore.go); nil otherwise.
 	shared *sharedSession

@@ -29,6 +29,9 @@ import (
 // when its pending Read returns (a reader that cannot be interrupted, like
 // os.Stdin, is left to the process exit).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	if err := s.configErr(); err != nil {
+		return err
+	}
 	s.startBus()
 	return s.serveStdio(ctx, r, w, s.cfg.stdioShutdown)
 }

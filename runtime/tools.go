@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -60,6 +61,13 @@ type Tool struct {
 	// WithRateLimit for the server's limit, and quota.go).
 	RateLimit *RateLimit
 
+	// MaxResultBytes, when > 0, bounds the encoded result: one over it
+	// becomes what Overflow says, kept for ResultTTL (default
+	// DefaultResultTTL) behind a link (resultbudget.go).
+	MaxResultBytes int
+	Overflow       Overflow
+	ResultTTL      time.Duration
+
 	Handler ToolHandler
 
 	generated *schemaOrigin // set for the tools of generated code (genimpl), for their tests
@@ -92,6 +100,8 @@ type toolEntry struct {
 func (te *toolEntry) key() string         { return te.tool.Name }
 func (te *toolEntry) listJSON() []byte    { return te.wire }
 func (te *toolEntry) requires() *Requires { return te.tool.Requires }
+func (te *toolEntry) kind() itemKind      { return kindTool }
+func (te *toolEntry) scopes() []string    { return te.tool.Scopes }
 
 // AddTool registers t. It panics, as these are programming errors in the
 // (generated) registration code: on an empty or duplicate name, a nil
@@ -251,11 +261,16 @@ func execTool(ctx context.Context, c *call) (encoder, *Error) {
 
 // runTool runs a call: through the idempotency store when the tool has an
 // idempotency key.
-func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (encoder, *Error) {
+func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, e *Error) {
 	if te.tool.Idempotency != nil {
-		return ss.runIdempotent(ctx, te, req)
+		res, e = ss.runIdempotent(ctx, te, req)
+	} else {
+		res, e = ss.callTool(ctx, te, req)
 	}
-	return ss.callTool(ctx, te, req)
+	if e != nil || te.tool.MaxResultBytes <= 0 {
+		return res, e
+	}
+	return ss.overBudget(ctx, te, res)
 }
 
 // callTool calls the handler and turns its outcome into a result or a protocol

@@ -52,6 +52,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.cachingHints()
 	v.mcpHeaders()
 	v.prompts()
+	v.toolsets()
 	v.lint()
 	v.scopes()
 	v.cycles()
@@ -237,6 +238,7 @@ func (v *validator) tools() {
 		}
 		v.rawSchemas(t)
 		v.idempotency(t)
+		v.resultBudget(t)
 		v.icons(t.Icons)
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")
