@@ -148,7 +148,8 @@ func errTasksNotDeclared(what string) *Error {
 }
 
 // taskOwner is who a task belongs to: the authorized user; else, in the
-// legacy era, the session; else nobody in particular (a modern request, or
+// legacy era, the session (a shared one by its id, which every replica
+// knows it by); else nobody in particular (a modern request, or
 // a stateless HTTP server's, without authorization: the unguessable task
 // id is the only key).
 func taskOwner(ctx context.Context, ss *Session, modern bool) string {
@@ -156,6 +157,9 @@ func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 		return info.owner()
 	}
 	if !modern && !ss.noRequests {
+		if ss.shared != nil { // the same session on every replica
+			return "session " + ss.shared.hs.id
+		}
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		if ss.taskKey == "" {
@@ -202,7 +206,7 @@ type taskRun struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the handler returned and the outcome is stored
 
-	streams chan string // ids of the client's tasks/result requests waiting on the task (legacy)
+	streams chan streamOffer // the client's tasks/result requests waiting on the task (legacy)
 
 	mu     sync.Mutex
 	rec    TaskRecord
@@ -294,7 +298,7 @@ func (ss *Session) startTask(ctx context.Context, c *call, ttl time.Duration) (*
 	modern := c.peer != nil && c.peer.modern
 	now := time.Now().UTC()
 	run := &taskRun{
-		id: rand.Text(), srv: srv, ss: ss, modern: modern, done: make(chan struct{}), streams: make(chan string, 4),
+		id: rand.Text(), srv: srv, ss: ss, modern: modern, done: make(chan struct{}), streams: make(chan streamOffer, 4),
 		inputs: make(map[string]*taskInput),
 	}
 	run.rec = TaskRecord{
@@ -407,11 +411,19 @@ func (r *taskRun) ask(ctx context.Context, c *call, named, method string, need c
 		if !errors.Is(err, errNoStream) {
 			return answer, err
 		}
-		rel, err := r.resultStream(ctx)
+		on, err := r.resultStream(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("runtime: %s: %w", method, err)
 		}
-		return askSession(ctx, c, rel, method, need, capName, params)
+		if on.token == "" {
+			return askSession(ctx, c, on.rel, method, need, capName, params)
+		}
+		// The tasks/result waits on another replica: the request goes
+		// there over the bus, and the answer comes back as any answer of
+		// the shared session does.
+		return askOn(ctx, c, func(msg []byte) bool {
+			return r.srv.tellReplicas(busTaskRequest, on.token+"\n"+string(msg))
+		}, method, need, capName, params)
 	}
 	if c.peer.client&need != need {
 		return nil, fmt.Errorf("runtime: %s needs the client capability %s: %w", method, capName, ErrCapabilityNotSupported)
@@ -590,25 +602,25 @@ func (s *Server) StopTasks(reason string) {
 	}
 }
 
-// offerStream is called by a tasks/result waiting on the task: its
-// request's stream can carry the task's requests to the client. An offer
-// beyond the few kept is dropped (the client has one waiting already).
-func (r *taskRun) offerStream(rel string) {
+// offer is called by a tasks/result waiting on the task: its request's
+// stream can carry the task's requests to the client. An offer beyond the
+// few kept is dropped (the client has one waiting already).
+func (r *taskRun) offer(on streamOffer) {
 	select {
-	case r.streams <- rel:
+	case r.streams <- on:
 	default:
 	}
 }
 
-// resultStream waits for a tasks/result of the task and returns its id.
-// The offer is used once; the tasks/result keeps waiting (until the task
-// ends), so it is offered back for the handler's next request.
-func (r *taskRun) resultStream(ctx context.Context) (string, error) {
+// resultStream waits for a tasks/result of the task and returns where it
+// waits. The offer is used once; the tasks/result keeps waiting (until the
+// task ends), so it is offered back for the handler's next request.
+func (r *taskRun) resultStream(ctx context.Context) (streamOffer, error) {
 	select {
-	case rel := <-r.streams:
-		r.offerStream(rel)
-		return rel, nil
+	case on := <-r.streams:
+		r.offer(on)
+		return on, nil
 	case <-ctx.Done():
-		return "", context.Cause(ctx)
+		return streamOffer{}, context.Cause(ctx)
 	}
 }

@@ -1,0 +1,149 @@
+package runtime_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// Tasks across replicas that share a task store and a bus: what must reach
+// the handler (tasks/update's answers, tasks/cancel, the 2025-11-25
+// handler's requests to the client) reaches the replica running it,
+// wherever the client's request lands.
+
+// taskReplica is one replica of taskServer, serving over HTTP.
+type taskReplica struct {
+	url                string
+	release, cancelled chan struct{}
+}
+
+func taskReplicas(t *testing.T, n int, opts ...runtime.Option) []taskReplica {
+	var out []taskReplica
+	for range n {
+		srv, release, cancelled := taskServer(t, append(opts, runtime.WithTaskPollInterval(20*time.Millisecond))...)
+		out = append(out, taskReplica{serveHTTP(t, srv).url, release, cancelled})
+	}
+	return out
+}
+
+// 2026-07-28: created on A, its input answered through B, polled through
+// C; another cancelled through C, which cancels the handler on A.
+func TestTasksModernAcrossReplicas(t *testing.T) {
+	store, bus := runtime.NewMemoryTaskStore(0), runtime.NewMemoryBus()
+	r := taskReplicas(t, 3, runtime.WithTaskStore(store), runtime.WithNotificationBus(bus))
+	a, b, c := &modernTasks{t: t, url: r[0].url}, &modernTasks{t: t, url: r[1].url}, &modernTasks{t: t, url: r[2].url}
+
+	close(r[0].release)
+	created := a.task(a.post("tools/call", `"name":"job","arguments":{"mode":"ask"}`, tasksMeta))
+	d := b.until(created.TaskID, "input_required")
+	var key string
+	for k := range d.InputRequests {
+		key = k
+	}
+	ack := b.post("tasks/update", `"taskId":"`+created.TaskID+`","inputResponses":{"`+key+`":{"action":"accept","content":{"name":"Ada"}}}`, tasksMeta)
+	if ack.Error != nil {
+		t.Fatalf("tasks/update through another replica: %s", errorJSON(ack))
+	}
+	// B answered once A took the answers: no replica shows them pending.
+	if d := c.task(c.post("tasks/get", `"taskId":"`+created.TaskID+`"`, tasksMeta)); d.Status == "input_required" {
+		t.Errorf("right after tasks/update, the task is still input_required: %+v", d)
+	}
+	if d := c.until(created.TaskID, "completed"); !strings.Contains(string(d.Result), "hello Ada") {
+		t.Errorf("result polled through a third replica: %s", d.Result)
+	}
+
+	// A job that runs until cancelled (B's release stays open), created
+	// on B and cancelled through C.
+	created = b.task(b.post("tools/call", `"name":"job","arguments":{}`, tasksMeta))
+	if ack := c.post("tasks/cancel", `"taskId":"`+created.TaskID+`"`, tasksMeta); ack.Error != nil {
+		t.Fatalf("tasks/cancel through another replica: %s", errorJSON(ack))
+	}
+	select {
+	case <-r[1].cancelled:
+	case <-time.After(wait):
+		t.Fatal("tasks/cancel through C did not cancel the handler's context on B")
+	}
+	if d := b.until(created.TaskID, "cancelled"); d.Result != nil {
+		t.Errorf("cancelled task with a result: %s", d.Result)
+	}
+}
+
+// Without a bus the replica running the task cannot be reached: tasks/update
+// says so, instead of pretending.
+func TestTasksModernUpdateWithoutBus(t *testing.T) {
+	store := runtime.NewMemoryTaskStore(0)
+	r := taskReplicas(t, 2, runtime.WithTaskStore(store))
+	a, b := &modernTasks{t: t, url: r[0].url}, &modernTasks{t: t, url: r[1].url}
+	close(r[0].release)
+	created := a.task(a.post("tools/call", `"name":"job","arguments":{"mode":"ask"}`, tasksMeta))
+	b.until(created.TaskID, "input_required")
+	r2 := b.post("tasks/update", `"taskId":"`+created.TaskID+`","inputResponses":{"x":{"action":"decline"}}`, tasksMeta)
+	wantCode(t, r2, -32603, "tasks/update on a replica that cannot reach the task's")
+	if !strings.Contains(r2.Error.Message, "cannot reach") {
+		t.Errorf("the error does not say why: %s", r2.Error.Message)
+	}
+}
+
+// 2025-11-25 in a shared session: the task runs on A; the client's
+// tasks/result waits on B, whose stream carries A's elicitation; the
+// answer, POSTed to B, reaches A, and B's tasks/result gets the result.
+func TestTasksLegacyAcrossReplicas(t *testing.T) {
+	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
+	r := taskReplicas(t, 2, runtime.WithStore(shared), runtime.WithTaskStore(runtime.NewMemoryTaskStore(0)))
+	a, b := &httpPeer{t: t, url: r[0].url}, &httpPeer{t: t, url: r[1].url}
+	a.initialize(`{"elicitation":{}}`)
+	b.session = a.session
+	b.nextID.Store(100)
+
+	res := a.result("tools/call", `{"name":"job","arguments":{"mode":"ask"},"task":{}}`)
+	var created struct{ Task wireTask }
+	if json.Unmarshal(res, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("tools/call with task: %s", res)
+	}
+	close(r[0].release) // A's handler asks only now, its call's stream closed
+	resp, id := b.call("tasks/result", `{"taskId":"`+created.Task.TaskID+`"}`)
+	defer resp.Body.Close()
+	s := newSSE(resp.Body)
+	var ask struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	for ask.Method != "elicitation/create" {
+		ev := nextEvent(t, s)
+		if ev.Data != "" {
+			_ = json.Unmarshal([]byte(ev.Data), &ask)
+		}
+	}
+	answer := b.do(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
+	answer.Body.Close()
+	for {
+		ev := nextEvent(t, s)
+		if !strings.Contains(ev.Data, `"id":`+id) {
+			continue
+		}
+		if !strings.Contains(ev.Data, "hello Ada") {
+			t.Errorf("tasks/result through B = %s, want hello Ada", ev.Data)
+		}
+		break
+	}
+
+	// tasks/cancel through A cancels the handler on B (whose release
+	// stays open).
+	res = b.result("tools/call", `{"name":"job","arguments":{},"task":{}}`)
+	if json.Unmarshal(res, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("tools/call with task: %s", res)
+	}
+	got := a.result("tasks/cancel", `{"taskId":"`+created.Task.TaskID+`"}`)
+	if !strings.Contains(string(got), `"status":"cancelled"`) {
+		t.Errorf("tasks/cancel through A = %s", got)
+	}
+	select {
+	case <-r[1].cancelled:
+	case <-time.After(wait):
+		t.Fatal("tasks/cancel through A did not cancel the handler's context on B")
+	}
+}
