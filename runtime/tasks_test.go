@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -397,5 +398,39 @@ func TestTasksLegacyHTTPInputThroughTasksResult(t *testing.T) {
 			t.Errorf("tasks/result = %s, want hello Ada", ev.Data)
 		}
 		return
+	}
+}
+
+// WithTaskPollInterval is the interval advertised in both eras: in the
+// task as created and as tasks/get returns it; without it, the default.
+func TestTasksPollInterval(t *testing.T) {
+	for _, tc := range []struct {
+		opts []runtime.Option
+		want int64
+	}{
+		{nil, runtime.DefaultTaskPollInterval.Milliseconds()},
+		{[]runtime.Option{runtime.WithTaskPollInterval(250 * time.Millisecond)}, 250},
+		{[]runtime.Option{runtime.WithTaskPollInterval(100 * time.Microsecond)}, 1}, // a whole millisecond at least
+	} {
+		srv, release, _ := taskServer(t, tc.opts...)
+		c := newTaskClient(t, srv, `{}`)
+		task := c.startJob("1", `{}`)
+		if task.PollInterval != tc.want {
+			t.Errorf("2025-11-25 CreateTaskResult pollInterval = %d, want %d", task.PollInterval, tc.want)
+		}
+		if got := c.get("2", task.TaskID); got.PollInterval != tc.want {
+			t.Errorf("2025-11-25 tasks/get pollInterval = %d, want %d", got.PollInterval, tc.want)
+		}
+		ts := httptest.NewServer(srv.HTTPHandler())
+		m := &modernTasks{t: t, url: ts.URL}
+		var created struct {
+			PollIntervalMs int64 `json:"pollIntervalMs"`
+		}
+		r := m.post("tools/call", `"name":"job","arguments":{}`, tasksMeta)
+		if json.Unmarshal(r.Result, &created) != nil || created.PollIntervalMs != tc.want {
+			t.Errorf("2026-07-28 CreateTaskResult = %s, want pollIntervalMs %d", r.Result, tc.want)
+		}
+		close(release)
+		ts.Close()
 	}
 }
