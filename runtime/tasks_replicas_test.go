@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -145,5 +146,108 @@ func TestTasksLegacyAcrossReplicas(t *testing.T) {
 	case <-r[1].cancelled:
 	case <-time.After(wait):
 		t.Fatal("tasks/cancel through A did not cancel the handler's context on B")
+	}
+}
+
+// A flood of task-making calls from many sessions, across two replicas
+// sharing a store, fills the store to its bound and no further: each
+// session gets its share (a tenth), the rest are refused, counted.
+func TestTasksFloodBounded(t *testing.T) {
+	const limit = 30 // 3 per owner
+	store := runtime.NewMemoryTaskStore(limit)
+	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
+	r := taskReplicas(t, 2, runtime.WithStore(shared), runtime.WithTaskStore(store))
+	refused := 0
+	for s := range 12 { // 12 sessions × 5 calls: 2 sessions more than the store has shares for
+		p := &httpPeer{t: t, url: r[s%2].url}
+		p.initialize(`{}`)
+		for range 5 {
+			resp, _ := p.call("tools/call", `{"name":"job","arguments":{},"task":{}}`)
+			msgs := readAll(t, resp)
+			if parse(t, msgs[len(msgs)-1].Data).Error != nil {
+				refused++
+			}
+		}
+	}
+	if n := runtime.StoredTasks(store); n != limit || refused != 60-limit {
+		t.Errorf("after 60 calls: %d tasks stored, %d refused; want %d and %d", n, refused, limit, 60-limit)
+	}
+}
+
+// A polling storm on one task through the replica running it (A) and
+// another (B): every tasks/result gets the result, every tasks/get the
+// task; B holds one waiter per tasks/result waiting there, no more, and
+// neither replica holds anything once the task is over.
+func TestTasksPollingStormAcrossReplicas(t *testing.T) {
+	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
+	var srvs []*runtime.Server
+	var peers []*httpPeer
+	var release chan struct{}
+	store := runtime.NewMemoryTaskStore(0)
+	for i := range 2 {
+		srv, rel, _ := taskServer(t, runtime.WithStore(shared), runtime.WithTaskStore(store), runtime.WithTaskPollInterval(5*time.Millisecond))
+		if i == 0 {
+			release = rel
+		}
+		srvs, peers = append(srvs, srv), append(peers, serveHTTP(t, srv))
+	}
+	a, b := peers[0], peers[1]
+	a.initialize(`{}`)
+	b.session = a.session
+	b.nextID.Store(1 << 20)
+	var created struct{ Task wireTask }
+	_ = json.Unmarshal(a.result("tools/call", `{"name":"job","arguments":{},"task":{}}`), &created)
+	id := `{"taskId":"` + created.Task.TaskID + `"}`
+
+	const results, getters = 8, 8 // tasks/result on each replica; tasks/get pollers
+	errs := make(chan string, 2*results+getters*20)
+	var wg sync.WaitGroup
+	for i := range 2 * results {
+		p := peers[i%2]
+		wg.Go(func() {
+			resp, rid := p.call("tasks/result", id)
+			msgs := readAll(t, resp)
+			if last := msgs[len(msgs)-1].Data; !strings.Contains(last, `"id":`+rid) || !strings.Contains(last, "done") {
+				errs <- "tasks/result: " + last
+			}
+		})
+	}
+	for i := range getters {
+		p := peers[i%2]
+		wg.Go(func() {
+			for range 20 {
+				resp, _ := p.call("tasks/get", id)
+				msgs := readAll(t, resp)
+				if last := msgs[len(msgs)-1].Data; !strings.Contains(last, created.Task.TaskID) {
+					errs <- "tasks/get: " + last
+				}
+			}
+		})
+	}
+	// Every tasks/result on B waits with one waiter there, and no more.
+	deadline := time.Now().Add(wait)
+	for {
+		_, waiters := runtime.TaskCounts(srvs[1])
+		if waiters > results {
+			t.Fatalf("B holds %d waiters for %d tasks/result", waiters, results)
+		}
+		if waiters == results {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("B holds %d waiters, want %d", waiters, results)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(release)
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	for i, srv := range srvs {
+		if runs, waiters := runtime.TaskCounts(srv); runs != 0 || waiters != 0 {
+			t.Errorf("replica %d after the task: %d runs, %d waiters; want none", i, runs, waiters)
+		}
 	}
 }
