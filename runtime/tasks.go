@@ -337,7 +337,8 @@ func (r *taskRun) execute(c *call) {
 			if err != nil {
 				e = errorf(CodeInternalError, "internal error: encoding the result of tool %s", quote(c.tool.tool.Name))
 			} else {
-				rec.Status, rec.Result = TaskCompleted, b
+				// The last progress report is stale once the task is over.
+				rec.Status, rec.Result, rec.StatusMessage = TaskCompleted, b, ""
 				// 2025-11-25 makes a tool error a failed task; SEP-2663
 				// keeps failed for JSON-RPC errors.
 				if !r.modern && string(member(b, "isError")) == "true" {
