@@ -7,13 +7,7 @@ func OpenSubscriptions(s *Server) int { return len(s.subscriptions.snapshot()) }
 // TaskCounts is what s holds for tasks now: the handlers running here, and
 // the tasks/result requests waiting on tasks run by other replicas.
 func TaskCounts(s *Server) (runs, waiters int) {
-	s.taskRuns.mu.Lock()
-	runs = len(s.taskRuns.runs)
-	s.taskRuns.mu.Unlock()
-	s.taskWaiters.mu.Lock()
-	waiters = len(s.taskWaiters.byToken)
-	s.taskWaiters.mu.Unlock()
-	return runs, waiters
+	return len(s.taskRuns.values()), len(s.taskWaiters.values())
 }
 
 // StoredTasks is how many records a NewMemoryTaskStore holds.

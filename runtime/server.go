@@ -186,8 +186,8 @@ type Server struct {
 
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 
-	taskRuns    taskRuns    // the tasks whose handlers run in this process
-	taskWaiters taskWaiters // this process's tasks/result requests on tasks run elsewhere
+	taskRuns    byID[*taskRun]    // the tasks whose handlers run in this process
+	taskWaiters byID[*taskWaiter] // this process's tasks/result requests on tasks run elsewhere, by token
 }
 
 // NewServer returns a server that introduces itself as info.

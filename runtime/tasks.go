@@ -170,31 +170,44 @@ func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 	return ""
 }
 
-// taskRuns are the tasks whose handlers run in this process, by id.
-type taskRuns struct {
-	mu   sync.Mutex
-	runs map[string]*taskRun
+// byID is a map of what this process keeps of tasks, by task id (or
+// waiter token), safe for concurrent use.
+type byID[T any] struct {
+	mu sync.Mutex
+	m  map[string]T
 }
 
-func (t *taskRuns) add(r *taskRun) {
-	t.mu.Lock()
-	if t.runs == nil {
-		t.runs = make(map[string]*taskRun)
+func (b *byID[T]) add(id string, v T) {
+	b.mu.Lock()
+	if b.m == nil {
+		b.m = make(map[string]T)
 	}
-	t.runs[r.id] = r
-	t.mu.Unlock()
+	b.m[id] = v
+	b.mu.Unlock()
 }
 
-func (t *taskRuns) remove(id string) {
-	t.mu.Lock()
-	delete(t.runs, id)
-	t.mu.Unlock()
+func (b *byID[T]) remove(id string) {
+	b.mu.Lock()
+	delete(b.m, id)
+	b.mu.Unlock()
 }
 
-func (t *taskRuns) get(id string) *taskRun {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.runs[id]
+// get returns the value of id, or the zero value.
+func (b *byID[T]) get(id string) T {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.m[id]
+}
+
+// values returns what the map holds now, in no order.
+func (b *byID[T]) values() []T {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]T, 0, len(b.m))
+	for _, v := range b.m {
+		out = append(out, v)
+	}
+	return out
 }
 
 // taskRun is a task whose handler runs in this process.
@@ -319,7 +332,7 @@ func (ss *Session) startTask(ctx context.Context, c *call, ttl time.Duration) (*
 	tc := &call{Context: ctx, cancel: cancel, ss: ss, id: c.id, key: c.key, meta: c.meta, peer: c.peer,
 		mrtr: c.mrtr, tool: c.tool, req: c.req, task: run}
 	created := run.rec.clone()
-	srv.taskRuns.add(run)
+	srv.taskRuns.add(run.id, run)
 	go run.execute(tc)
 	return created, nil
 }
@@ -587,12 +600,7 @@ func (s *Server) withTasksCapability(caps json.RawMessage, version string) json.
 // forever) and its handler's context is cancelled. Serve calls it when it
 // returns; a server run otherwise calls it before it exits.
 func (s *Server) StopTasks(reason string) {
-	s.taskRuns.mu.Lock()
-	runs := make([]*taskRun, 0, len(s.taskRuns.runs))
-	for _, r := range s.taskRuns.runs {
-		runs = append(runs, r)
-	}
-	s.taskRuns.mu.Unlock()
+	runs := s.taskRuns.values()
 	e := errorf(CodeInternalError, "%s", reason)
 	for _, r := range runs {
 		r.update(func(rec *TaskRecord) {

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"time"
 
@@ -185,7 +186,8 @@ func (ss *Session) tasksResult(ctx context.Context, _ *peerInfo, params json.Raw
 			// The task's replica may need this stream: tell it (again,
 			// while the task waits for input: it may have missed it).
 			if token == "" {
-				token = ss.srv.taskWaiters.add(&taskWaiter{ss: ss, rel: c.id})
+				token = rand.Text()
+				ss.srv.taskWaiters.add(token, &taskWaiter{ss: ss, rel: c.id})
 			}
 			ss.srv.tellReplicas(busTaskWaiting, rec.ID+"\n"+token)
 		}

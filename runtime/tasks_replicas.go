@@ -2,10 +2,8 @@ package runtime
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -130,38 +128,10 @@ type streamOffer struct {
 	token string
 }
 
-// taskWaiters are the tasks/result requests of this process that wait on
-// tasks running in other replicas, by token: the owner's requests to the
-// client come back for their streams.
-type taskWaiters struct {
-	mu      sync.Mutex
-	byToken map[string]*taskWaiter
-}
-
+// taskWaiter is a tasks/result request of this process waiting on a task
+// run by another replica (Server.taskWaiters, by a random token): the
+// owner's requests to the client come back for its stream.
 type taskWaiter struct {
 	ss  *Session
 	rel string // the tasks/result's request id
-}
-
-func (t *taskWaiters) add(w *taskWaiter) (token string) {
-	token = rand.Text()
-	t.mu.Lock()
-	if t.byToken == nil {
-		t.byToken = make(map[string]*taskWaiter)
-	}
-	t.byToken[token] = w
-	t.mu.Unlock()
-	return token
-}
-
-func (t *taskWaiters) remove(token string) {
-	t.mu.Lock()
-	delete(t.byToken, token)
-	t.mu.Unlock()
-}
-
-func (t *taskWaiters) get(token string) *taskWaiter {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.byToken[token]
 }

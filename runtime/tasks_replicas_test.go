@@ -2,7 +2,6 @@ package runtime_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -106,30 +105,8 @@ func TestTasksLegacyAcrossReplicas(t *testing.T) {
 		t.Fatalf("tools/call with task: %s", res)
 	}
 	close(r[0].release) // A's handler asks only now, its call's stream closed
-	resp, id := b.call("tasks/result", `{"taskId":"`+created.Task.TaskID+`"}`)
-	defer resp.Body.Close()
-	s := newSSE(resp.Body)
-	var ask struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	for ask.Method != "elicitation/create" {
-		ev := nextEvent(t, s)
-		if ev.Data != "" {
-			_ = json.Unmarshal([]byte(ev.Data), &ask)
-		}
-	}
-	answer := b.do(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
-	answer.Body.Close()
-	for {
-		ev := nextEvent(t, s)
-		if !strings.Contains(ev.Data, `"id":`+id) {
-			continue
-		}
-		if !strings.Contains(ev.Data, "hello Ada") {
-			t.Errorf("tasks/result through B = %s, want hello Ada", ev.Data)
-		}
-		break
+	if got := answerOnTasksResult(t, b, b, created.Task.TaskID); !strings.Contains(got, "hello Ada") {
+		t.Errorf("tasks/result through B = %s, want hello Ada", got)
 	}
 
 	// tasks/cancel through A cancels the handler on B (whose release

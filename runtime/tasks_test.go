@@ -374,7 +374,17 @@ func TestTasksLegacyHTTPInputThroughTasksResult(t *testing.T) {
 		t.Fatalf("tools/call with task: %s", res)
 	}
 	close(release) // the handler asks only now, its call's stream closed
-	resp, id := p.call("tasks/result", `{"taskId":"`+created.Task.TaskID+`"}`)
+	if got := answerOnTasksResult(t, p, p, created.Task.TaskID); !strings.Contains(got, "hello Ada") {
+		t.Errorf("tasks/result = %s, want hello Ada", got)
+	}
+}
+
+// answerOnTasksResult sends tasks/result for taskID through waiter, answers
+// the elicitation that comes on its stream (POSTed through answerer) with
+// the name Ada, and returns the tasks/result's response.
+func answerOnTasksResult(t *testing.T, waiter, answerer *httpPeer, taskID string) string {
+	t.Helper()
+	resp, id := waiter.call("tasks/result", `{"taskId":"`+taskID+`"}`)
 	defer resp.Body.Close()
 	s := newSSE(resp.Body)
 	var ask struct {
@@ -387,17 +397,12 @@ func TestTasksLegacyHTTPInputThroughTasksResult(t *testing.T) {
 			_ = json.Unmarshal([]byte(ev.Data), &ask)
 		}
 	}
-	answer := p.do(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
+	answer := answerer.do(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
 	answer.Body.Close()
 	for {
-		ev := nextEvent(t, s)
-		if !strings.Contains(ev.Data, `"id":`+id) {
-			continue
+		if ev := nextEvent(t, s); strings.Contains(ev.Data, `"id":`+id) {
+			return ev.Data
 		}
-		if !strings.Contains(ev.Data, "hello Ada") {
-			t.Errorf("tasks/result = %s, want hello Ada", ev.Data)
-		}
-		return
 	}
 }
 
