@@ -623,13 +623,21 @@ func (r *taskRun) offer(on streamOffer) {
 
 // resultStream waits for a tasks/result of the task and returns where it
 // waits. The offer is used once; the tasks/result keeps waiting (until the
-// task ends), so it is offered back for the handler's next request.
+// task ends), so it is offered back for the handler's next request. An
+// offer of another replica older than two poll intervals is dropped: that
+// replica renews it every poll interval while the task waits for input,
+// unless its tasks/result has ended.
 func (r *taskRun) resultStream(ctx context.Context) (streamOffer, error) {
-	select {
-	case on := <-r.streams:
-		r.offer(on)
-		return on, nil
-	case <-ctx.Done():
-		return streamOffer{}, context.Cause(ctx)
+	for {
+		select {
+		case on := <-r.streams:
+			if on.token != "" && time.Since(on.at) > 2*r.srv.cfg.tasks.pollInterval {
+				continue
+			}
+			r.offer(on)
+			return on, nil
+		case <-ctx.Done():
+			return streamOffer{}, context.Cause(ctx)
+		}
 	}
 }

@@ -70,7 +70,7 @@ func (s *Server) fromBusTask(kind byte, body string) {
 		}
 	case busTaskWaiting:
 		if run := s.taskRuns.get(id); run != nil && !run.modern {
-			run.offer(streamOffer{token: rest})
+			run.offer(streamOffer{token: rest, at: time.Now()})
 		}
 	case busTaskRequest: // id is the waiter's token
 		if w := s.taskWaiters.get(id); w != nil {
@@ -122,10 +122,11 @@ func (ss *Session) awaitTaskChange(ctx context.Context, before *TaskRecord) (*Ta
 
 // streamOffer is a stream a 2025-11-25 task's requests to the client can
 // go on: that of a tasks/result of this process (rel, its request id), or
-// of another replica's (token, its waiter there).
+// of another replica's (token, its waiter there, announced at at).
 type streamOffer struct {
 	rel   string
 	token string
+	at    time.Time
 }
 
 // taskWaiter is a tasks/result request of this process waiting on a task

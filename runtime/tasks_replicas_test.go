@@ -1,7 +1,9 @@
 package runtime_test
 
 import (
+	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -17,6 +19,7 @@ import (
 
 // taskReplica is one replica of taskServer, serving over HTTP.
 type taskReplica struct {
+	srv                *runtime.Server
 	url                string
 	release, cancelled chan struct{}
 }
@@ -25,7 +28,7 @@ func taskReplicas(t *testing.T, n int, opts ...runtime.Option) []taskReplica {
 	var out []taskReplica
 	for range n {
 		srv, release, cancelled := taskServer(t, append(opts, runtime.WithTaskPollInterval(20*time.Millisecond))...)
-		out = append(out, taskReplica{serveHTTP(t, srv).url, release, cancelled})
+		out = append(out, taskReplica{srv, serveHTTP(t, srv).url, release, cancelled})
 	}
 	return out
 }
@@ -226,5 +229,59 @@ func TestTasksPollingStormAcrossReplicas(t *testing.T) {
 		if runs, waiters := runtime.TaskCounts(srv); runs != 0 || waiters != 0 {
 			t.Errorf("replica %d after the task: %d runs, %d waiters; want none", i, runs, waiters)
 		}
+	}
+}
+
+// A tasks/result cancelled on B (notifications/cancelled) before the task
+// asked leaves a stale offer of B's stream on A; the task's elicitation
+// still reaches the client on the tasks/result it sends next.
+func TestTasksLegacyAbandonedTasksResult(t *testing.T) {
+	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
+	r := taskReplicas(t, 2, runtime.WithStore(shared), runtime.WithTaskStore(runtime.NewMemoryTaskStore(0)))
+	a, b := &httpPeer{t: t, url: r[0].url}, &httpPeer{t: t, url: r[1].url}
+	a.initialize(`{"elicitation":{}}`)
+	b.session = a.session
+	b.nextID.Store(100)
+	var created struct{ Task wireTask }
+	if json.Unmarshal(a.result("tools/call", `{"name":"job","arguments":{"mode":"ask"},"task":{}}`), &created) != nil || created.Task.TaskID == "" {
+		t.Fatal("tools/call with task: no task")
+	}
+	// The abandoned tasks/result: B sends nothing before the task asks
+	// (not even headers); the client cancels it and hangs up.
+	ctx, abandon := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, b.url, strings.NewReader(`{"jsonrpc":"2.0","id":99,"method":"tasks/result","params":{"taskId":"`+created.Task.TaskID+`"}}`))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	req.Header.Set("Mcp-Session-Id", b.session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	waitFor(t, "B's waiter", func() bool { _, w := runtime.TaskCounts(r[1].srv); return w == 1 })
+	cancel := b.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":99}}`)
+	cancel.Body.Close()
+	abandon()
+	<-done
+	waitFor(t, "B's waiter gone", func() bool { _, w := runtime.TaskCounts(r[1].srv); return w == 0 })
+	time.Sleep(50 * time.Millisecond) // the stale offer outlives its two poll intervals (20 ms each)
+	close(r[0].release)
+	if got := answerOnTasksResult(t, b, b, created.Task.TaskID); !strings.Contains(got, "hello Ada") {
+		t.Errorf("tasks/result through B after an abandoned one = %s, want hello Ada", got)
+	}
+}
+
+// waitFor polls cond until it holds, failing after wait.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after %v", what, wait)
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
