@@ -95,12 +95,7 @@ func TestTasksModernUpdateWithoutBus(t *testing.T) {
 // tasks/result waits on B, whose stream carries A's elicitation; the
 // answer, POSTed to B, reaches A, and B's tasks/result gets the result.
 func TestTasksLegacyAcrossReplicas(t *testing.T) {
-	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
-	r := taskReplicas(t, 2, runtime.WithStore(shared), runtime.WithTaskStore(runtime.NewMemoryTaskStore(0)))
-	a, b := &httpPeer{t: t, url: r[0].url}, &httpPeer{t: t, url: r[1].url}
-	a.initialize(`{"elicitation":{}}`)
-	b.session = a.session
-	b.nextID.Store(100)
+	r, a, b := legacyOnTwoReplicas(t)
 
 	res := a.result("tools/call", `{"name":"job","arguments":{"mode":"ask"},"task":{}}`)
 	var created struct{ Task wireTask }
@@ -236,12 +231,7 @@ func TestTasksPollingStormAcrossReplicas(t *testing.T) {
 // asked leaves a stale offer of B's stream on A; the task's elicitation
 // still reaches the client on the tasks/result it sends next.
 func TestTasksLegacyAbandonedTasksResult(t *testing.T) {
-	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
-	r := taskReplicas(t, 2, runtime.WithStore(shared), runtime.WithTaskStore(runtime.NewMemoryTaskStore(0)))
-	a, b := &httpPeer{t: t, url: r[0].url}, &httpPeer{t: t, url: r[1].url}
-	a.initialize(`{"elicitation":{}}`)
-	b.session = a.session
-	b.nextID.Store(100)
+	r, a, b := legacyOnTwoReplicas(t)
 	var created struct{ Task wireTask }
 	if json.Unmarshal(a.result("tools/call", `{"name":"job","arguments":{"mode":"ask"},"task":{}}`), &created) != nil || created.Task.TaskID == "" {
 		t.Fatal("tools/call with task: no task")
@@ -284,4 +274,17 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// legacyOnTwoReplicas starts two replicas sharing sessions, tasks and a
+// bus, and one 2025-11-25 session (with elicitation) initialized on the
+// first, a, and used through the second too, b.
+func legacyOnTwoReplicas(t *testing.T) (r []taskReplica, a, b *httpPeer) {
+	shared := &sharedInMemory{runtime.NewMemoryIdempotencyStore(0), runtime.NewMemoryEventStore(100), runtime.NewMemoryBus(), newMemSessions()}
+	r = taskReplicas(t, 2, runtime.WithStore(shared), runtime.WithTaskStore(runtime.NewMemoryTaskStore(0)))
+	a, b = &httpPeer{t: t, url: r[0].url}, &httpPeer{t: t, url: r[1].url}
+	a.initialize(`{"elicitation":{}}`)
+	b.session = a.session
+	b.nextID.Store(100) // ids of its own, as a client's
+	return r, a, b
 }
