@@ -77,6 +77,7 @@ const (
 	busSession = 's' // its record changed: the record follows
 	busAnswer  = 'a' // the client answered a request: its id, "\n", then "r" and the result or "e" and the error
 	busEnded   = 'e' // it was deleted
+	// Of tasks: busTask* in tasks_replicas.go.
 )
 
 // announce sends msg to every replica, or handles it here when there is no
@@ -120,6 +121,8 @@ func (s *Server) receive(msg []byte) {
 		for _, h := range s.sharedHTTP.snapshot() {
 			h.fromBus(msg[0], body)
 		}
+	case busTaskUpdate, busTaskCancel, busTaskWaiting, busTaskRequest:
+		s.fromBusTask(msg[0], body)
 	}
 }
 

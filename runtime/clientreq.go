@@ -124,6 +124,12 @@ var errNoStream = errors.New("no stream open to the client to send the request o
 // askSession is ask in the legacy era: a request to the client on the
 // session, on the stream of the client's request rel.
 func askSession(ctx context.Context, c *call, rel, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
+	return askOn(ctx, c, func(msg []byte) bool { return c.ss.write(rel, false, msg) }, method, need, capName, params)
+}
+
+// askOn is askSession with the request (and its cancellation) handed to
+// send, which reports whether it went out.
+func askOn(ctx context.Context, c *call, send func(msg []byte) bool, method string, need clientCaps, capName string, params any) (json.RawMessage, error) {
 	ss := c.ss
 	p := c.peerInfo()
 	if ss.noRequests {
@@ -161,7 +167,7 @@ func askSession(ctx context.Context, c *call, rel, method string, need clientCap
 	msg = append(msg, `","params":`...)
 	msg = append(msg, paramsJSON...)
 	msg = append(msg, '}')
-	if !ss.write(rel, false, msg) {
+	if !send(msg) {
 		forget()
 		if ss.closed.Load() {
 			return nil, fmt.Errorf("runtime: %s: the session is closed", method)
@@ -179,7 +185,7 @@ func askSession(ctx context.Context, c *call, rel, method string, need clientCap
 		forget()
 		cancel := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":` + id +
 			`,"reason":` + string(jsonwire.AppendString(nil, context.Cause(ctx).Error())) + `}}`
-		ss.write(rel, false, []byte(cancel))
+		send([]byte(cancel))
 		return nil, fmt.Errorf("runtime: %s: %w", method, context.Cause(ctx))
 	case <-ss.done:
 		forget()

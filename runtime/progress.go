@@ -38,7 +38,8 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 	if !p.parsed {
 		p.token, p.parsed = progressToken(c.meta), true
 	}
-	if p.token == nil {
+	modernTask := c.task != nil && c.task.modern
+	if p.token == nil && !modernTask {
 		return nil
 	}
 	if math.IsNaN(progress) || math.IsInf(progress, 0) || math.IsNaN(total) || math.IsInf(total, 0) {
@@ -46,6 +47,14 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 	}
 	if p.sent && progress <= p.last {
 		return fmt.Errorf("runtime: Progress: progress must increase: %v after %v", progress, p.last)
+	}
+	if modernTask {
+		// SEP-2663 has no notifications/progress for a task: a client
+		// polling tasks/get reads how far it came in its statusMessage.
+		p.sent, p.last = true, progress
+		msg := progressMessage(progress, total, message)
+		c.task.update(func(rec *TaskRecord) { rec.StatusMessage = msg })
+		return nil
 	}
 	bp := getBuf()
 	defer putBuf(bp)
@@ -100,4 +109,17 @@ func appendFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// progressMessage is a progress report as a task's status message: the
+// handler's message, else how far it came ("3 of 10", or "3").
+func progressMessage(progress, total float64, message string) string {
+	if message != "" {
+		return message
+	}
+	b := appendFloat(nil, progress)
+	if total > 0 {
+		b = appendFloat(append(b, " of "...), total)
+	}
+	return string(b)
 }

@@ -188,7 +188,8 @@ type Server struct {
 
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 
-	taskRuns taskRuns // the tasks whose handlers run in this process
+	taskRuns    byID[*taskRun]    // the tasks whose handlers run in this process
+	taskWaiters byID[*taskWaiter] // this process's tasks/result requests on tasks run elsewhere, by token
 
 	toolsets *toolsetIndex // the toolsets (toolsets.go); nil: none
 }

@@ -148,7 +148,8 @@ func errTasksNotDeclared(what string) *Error {
 }
 
 // taskOwner is who a task belongs to: the authorized user; else, in the
-// legacy era, the session; else nobody in particular (a modern request, or
+// legacy era, the session (a shared one by its id, which every replica
+// knows it by); else nobody in particular (a modern request, or
 // a stateless HTTP server's, without authorization: the unguessable task
 // id is the only key).
 func taskOwner(ctx context.Context, ss *Session, modern bool) string {
@@ -156,6 +157,9 @@ func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 		return info.owner()
 	}
 	if !modern && !ss.noRequests {
+		if ss.shared != nil { // the same session on every replica
+			return "session " + ss.shared.hs.id
+		}
 		ss.mu.Lock()
 		defer ss.mu.Unlock()
 		if ss.taskKey == "" {
@@ -166,31 +170,44 @@ func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 	return ""
 }
 
-// taskRuns are the tasks whose handlers run in this process, by id.
-type taskRuns struct {
-	mu   sync.Mutex
-	runs map[string]*taskRun
+// byID is a map of what this process keeps of tasks, by task id (or
+// waiter token), safe for concurrent use.
+type byID[T any] struct {
+	mu sync.Mutex
+	m  map[string]T
 }
 
-func (t *taskRuns) add(r *taskRun) {
-	t.mu.Lock()
-	if t.runs == nil {
-		t.runs = make(map[string]*taskRun)
+func (b *byID[T]) add(id string, v T) {
+	b.mu.Lock()
+	if b.m == nil {
+		b.m = make(map[string]T)
 	}
-	t.runs[r.id] = r
-	t.mu.Unlock()
+	b.m[id] = v
+	b.mu.Unlock()
 }
 
-func (t *taskRuns) remove(id string) {
-	t.mu.Lock()
-	delete(t.runs, id)
-	t.mu.Unlock()
+func (b *byID[T]) remove(id string) {
+	b.mu.Lock()
+	delete(b.m, id)
+	b.mu.Unlock()
 }
 
-func (t *taskRuns) get(id string) *taskRun {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.runs[id]
+// get returns the value of id, or the zero value.
+func (b *byID[T]) get(id string) T {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.m[id]
+}
+
+// values returns what the map holds now, in no order.
+func (b *byID[T]) values() []T {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]T, 0, len(b.m))
+	for _, v := range b.m {
+		out = append(out, v)
+	}
+	return out
 }
 
 // taskRun is a task whose handler runs in this process.
@@ -202,7 +219,7 @@ type taskRun struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the handler returned and the outcome is stored
 
-	streams chan string // ids of the client's tasks/result requests waiting on the task (legacy)
+	streams chan streamOffer // the client's tasks/result requests waiting on the task (legacy)
 
 	mu     sync.Mutex
 	rec    TaskRecord
@@ -294,7 +311,7 @@ func (ss *Session) startTask(ctx context.Context, c *call, ttl time.Duration) (*
 	modern := c.peer != nil && c.peer.modern
 	now := time.Now().UTC()
 	run := &taskRun{
-		id: rand.Text(), srv: srv, ss: ss, modern: modern, done: make(chan struct{}), streams: make(chan string, 4),
+		id: rand.Text(), srv: srv, ss: ss, modern: modern, done: make(chan struct{}), streams: make(chan streamOffer, 4),
 		inputs: make(map[string]*taskInput),
 	}
 	run.rec = TaskRecord{
@@ -315,7 +332,7 @@ func (ss *Session) startTask(ctx context.Context, c *call, ttl time.Duration) (*
 	tc := &call{Context: ctx, cancel: cancel, ss: ss, id: c.id, key: c.key, meta: c.meta, peer: c.peer,
 		mrtr: c.mrtr, tool: c.tool, req: c.req, task: run}
 	created := run.rec.clone()
-	srv.taskRuns.add(run)
+	srv.taskRuns.add(run.id, run)
 	go run.execute(tc)
 	return created, nil
 }
@@ -333,7 +350,8 @@ func (r *taskRun) execute(c *call) {
 			if err != nil {
 				e = errorf(CodeInternalError, "internal error: encoding the result of tool %s", quote(c.tool.tool.Name))
 			} else {
-				rec.Status, rec.Result = TaskCompleted, b
+				// The last progress report is stale once the task is over.
+				rec.Status, rec.Result, rec.StatusMessage = TaskCompleted, b, ""
 				// 2025-11-25 makes a tool error a failed task; SEP-2663
 				// keeps failed for JSON-RPC errors.
 				if !r.modern && string(member(b, "isError")) == "true" {
@@ -407,11 +425,19 @@ func (r *taskRun) ask(ctx context.Context, c *call, named, method string, need c
 		if !errors.Is(err, errNoStream) {
 			return answer, err
 		}
-		rel, err := r.resultStream(ctx)
+		on, err := r.resultStream(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("runtime: %s: %w", method, err)
 		}
-		return askSession(ctx, c, rel, method, need, capName, params)
+		if on.token == "" {
+			return askSession(ctx, c, on.rel, method, need, capName, params)
+		}
+		// The tasks/result waits on another replica: the request goes
+		// there over the bus, and the answer comes back as any answer of
+		// the shared session does.
+		return askOn(ctx, c, func(msg []byte) bool {
+			return r.srv.tellReplicas(busTaskRequest, on.token+"\n"+string(msg))
+		}, method, need, capName, params)
 	}
 	if c.peer.client&need != need {
 		return nil, fmt.Errorf("runtime: %s needs the client capability %s: %w", method, capName, ErrCapabilityNotSupported)
@@ -574,12 +600,7 @@ func (s *Server) withTasksCapability(caps json.RawMessage, version string) json.
 // forever) and its handler's context is cancelled. Serve calls it when it
 // returns; a server run otherwise calls it before it exits.
 func (s *Server) StopTasks(reason string) {
-	s.taskRuns.mu.Lock()
-	runs := make([]*taskRun, 0, len(s.taskRuns.runs))
-	for _, r := range s.taskRuns.runs {
-		runs = append(runs, r)
-	}
-	s.taskRuns.mu.Unlock()
+	runs := s.taskRuns.values()
 	e := errorf(CodeInternalError, "%s", reason)
 	for _, r := range runs {
 		r.update(func(rec *TaskRecord) {
@@ -590,25 +611,33 @@ func (s *Server) StopTasks(reason string) {
 	}
 }
 
-// offerStream is called by a tasks/result waiting on the task: its
-// request's stream can carry the task's requests to the client. An offer
-// beyond the few kept is dropped (the client has one waiting already).
-func (r *taskRun) offerStream(rel string) {
+// offer is called by a tasks/result waiting on the task: its request's
+// stream can carry the task's requests to the client. An offer beyond the
+// few kept is dropped (the client has one waiting already).
+func (r *taskRun) offer(on streamOffer) {
 	select {
-	case r.streams <- rel:
+	case r.streams <- on:
 	default:
 	}
 }
 
-// resultStream waits for a tasks/result of the task and returns its id.
-// The offer is used once; the tasks/result keeps waiting (until the task
-// ends), so it is offered back for the handler's next request.
-func (r *taskRun) resultStream(ctx context.Context) (string, error) {
-	select {
-	case rel := <-r.streams:
-		r.offerStream(rel)
-		return rel, nil
-	case <-ctx.Done():
-		return "", context.Cause(ctx)
+// resultStream waits for a tasks/result of the task and returns where it
+// waits. The offer is used once; the tasks/result keeps waiting (until the
+// task ends), so it is offered back for the handler's next request. An
+// offer of another replica older than two poll intervals is dropped: that
+// replica renews it every poll interval while the task waits for input,
+// unless its tasks/result has ended.
+func (r *taskRun) resultStream(ctx context.Context) (streamOffer, error) {
+	for {
+		select {
+		case on := <-r.streams:
+			if on.token != "" && time.Since(on.at) > 2*r.srv.cfg.tasks.pollInterval {
+				continue
+			}
+			r.offer(on)
+			return on, nil
+		case <-ctx.Done():
+			return streamOffer{}, context.Cause(ctx)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"time"
 
@@ -90,11 +91,23 @@ func (ss *Session) tasksUpdate(ctx context.Context, peer *peerInfo, params json.
 	if rec.Status.Terminal() {
 		return rawResult(`{}`), nil
 	}
-	run := ss.srv.taskRuns.get(rec.ID)
-	if run == nil {
-		return nil, errorf(CodeInternalError, "task %s runs in another server process; send its answers there", quote(rec.ID))
+	if run := ss.srv.taskRuns.get(rec.ID); run != nil {
+		run.answer(responses)
+		return rawResult(`{}`), nil
 	}
-	run.answer(responses)
+	// The handler runs on another replica: the answers go there, and the
+	// client hears back once that replica stored them, so that its next
+	// tasks/get, wherever it lands, sees them taken.
+	if !ss.srv.tellReplicas(busTaskUpdate, rec.ID+"\n"+string(raw)) {
+		return nil, errorf(CodeInternalError, "task %s runs in another server process, which this one cannot reach (no notification bus); retry later", quote(rec.ID))
+	}
+	after, err := ss.awaitTaskChange(ctx, rec)
+	switch {
+	case err != nil:
+		return nil, errorf(CodeInternalError, "internal error: reading the task: %v", err)
+	case after == nil:
+		return nil, errorf(CodeInternalError, "task %s runs in another server process, which did not take the answers within %v; retry", quote(rec.ID), busTimeout)
+	}
 	return rawResult(`{}`), nil
 }
 
@@ -108,19 +121,27 @@ func (ss *Session) tasksCancel(ctx context.Context, peer *peerInfo, params json.
 		return nil, e
 	}
 	if !rec.Status.Terminal() {
-		cancelled := func(r *TaskRecord) {
-			r.Status, r.StatusMessage, r.InputRequests = TaskCancelled, "cancelled by the client", nil
-		}
 		if run := ss.srv.taskRuns.get(rec.ID); run != nil {
-			run.update(cancelled)
-			run.cancel()
+			run.stop(taskCancelledMessage)
 			rec = run.snapshot()
 		} else {
-			cancelled(rec)
+			// The handler runs on another replica: the record is
+			// cancelled here, and the handler's context there.
+			rec.Status, rec.StatusMessage, rec.InputRequests = TaskCancelled, taskCancelledMessage, nil
 			rec.UpdatedAt = time.Now().UTC()
-			if _, err := ss.srv.cfg.tasks.store.Update(ctx, rec); err != nil {
+			stored, err := ss.srv.cfg.tasks.store.Update(ctx, rec)
+			if err != nil {
 				return nil, errorf(CodeInternalError, "internal error: storing the task: %v", err)
 			}
+			if !stored { // it ended meanwhile
+				if rec, e = ss.lookupTask(ctx, peer != nil, params); e != nil {
+					return nil, e
+				}
+				if peer == nil && rec.Status != TaskCancelled {
+					return nil, errorf(CodeInvalidParams, "invalid params: task %s is already %s", quote(rec.ID), rec.Status)
+				}
+			}
+			ss.srv.tellReplicas(busTaskCancel, rec.ID)
 		}
 	} else if peer == nil {
 		return nil, errorf(CodeInvalidParams, "invalid params: task %s is already %s", quote(rec.ID), rec.Status)
@@ -146,14 +167,29 @@ func (ss *Session) tasksResult(ctx context.Context, _ *peerInfo, params json.Raw
 	if e != nil {
 		return nil, e
 	}
-	for !rec.Status.Terminal() {
+	c := reqFrom(ctx)
+	var token string // this tasks/result's waiter, for a task run on another replica
+	defer func() {
+		if token != "" {
+			ss.srv.taskWaiters.remove(token)
+		}
+	}()
+	for first := true; !rec.Status.Terminal(); first = false {
 		wait := time.After(rec.PollInterval) // a task run elsewhere: poll the store
 		var done chan struct{}
-		if run := ss.srv.taskRuns.get(rec.ID); run != nil {
+		switch run := ss.srv.taskRuns.get(rec.ID); {
+		case c == nil:
+		case run != nil:
 			done = run.done
-			if c := reqFrom(ctx); c != nil {
-				run.offerStream(c.id) // the task's requests to the client may go on this stream
+			run.offer(streamOffer{rel: c.id}) // the task's requests to the client may go on this stream
+		case first || rec.Status == TaskInputRequired:
+			// The task's replica may need this stream: tell it (again,
+			// while the task waits for input: it may have missed it).
+			if token == "" {
+				token = rand.Text()
+				ss.srv.taskWaiters.add(token, &taskWaiter{ss: ss, rel: c.id})
 			}
+			ss.srv.tellReplicas(busTaskWaiting, rec.ID+"\n"+token)
 		}
 		select {
 		case <-done:

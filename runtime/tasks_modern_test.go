@@ -223,3 +223,35 @@ func TestTasksModernPollingStorm(t *testing.T) {
 	}
 	m.until(created.TaskID, "completed")
 }
+
+// SEP-2663 carries no notifications/progress for a task: a 2026-07-28
+// task's Progress reports become its statusMessage, which tasks/get shows
+// while it works, and which is gone once it completed.
+func TestTasksModernProgress(t *testing.T) {
+	srv, release, _ := taskServer(t)
+	ts := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(ts.Close)
+	m := &modernTasks{t: t, url: ts.URL}
+	created := m.task(m.post("tools/call", `"name":"job","arguments":{}`, tasksMeta))
+	var got struct {
+		Status, StatusMessage string
+	}
+	deadline := time.Now().Add(wait)
+	for got.StatusMessage != "half way" {
+		r := m.post("tasks/get", `"taskId":"`+created.TaskID+`"`, tasksMeta)
+		_ = json.Unmarshal(r.Result, &got)
+		if time.Now().After(deadline) {
+			t.Fatalf("tasks/get = %s, want statusMessage \"half way\" (the handler's progress)", r.Result)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if got.Status != "working" {
+		t.Errorf("status %q with the progress message, want working", got.Status)
+	}
+	close(release)
+	m.until(created.TaskID, "completed")
+	r := m.post("tasks/get", `"taskId":"`+created.TaskID+`"`, tasksMeta)
+	if strings.Contains(string(r.Result), "half way") {
+		t.Errorf("a completed task keeps the progress message: %s", r.Result)
+	}
+}

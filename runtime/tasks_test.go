@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -373,7 +374,17 @@ func TestTasksLegacyHTTPInputThroughTasksResult(t *testing.T) {
 		t.Fatalf("tools/call with task: %s", res)
 	}
 	close(release) // the handler asks only now, its call's stream closed
-	resp, id := p.call("tasks/result", `{"taskId":"`+created.Task.TaskID+`"}`)
+	if got := answerOnTasksResult(t, p, p, created.Task.TaskID); !strings.Contains(got, "hello Ada") {
+		t.Errorf("tasks/result = %s, want hello Ada", got)
+	}
+}
+
+// answerOnTasksResult sends tasks/result for taskID through waiter, answers
+// the elicitation that comes on its stream (POSTed through answerer) with
+// the name Ada, and returns the tasks/result's response.
+func answerOnTasksResult(t *testing.T, waiter, answerer *httpPeer, taskID string) string {
+	t.Helper()
+	resp, id := waiter.call("tasks/result", `{"taskId":"`+taskID+`"}`)
 	defer resp.Body.Close()
 	s := newSSE(resp.Body)
 	var ask struct {
@@ -386,16 +397,45 @@ func TestTasksLegacyHTTPInputThroughTasksResult(t *testing.T) {
 			_ = json.Unmarshal([]byte(ev.Data), &ask)
 		}
 	}
-	answer := p.do(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
+	answer := answerer.do(http.MethodPost, `{"jsonrpc":"2.0","id":`+string(ask.ID)+`,"result":{"action":"accept","content":{"name":"Ada"}}}`)
 	answer.Body.Close()
 	for {
-		ev := nextEvent(t, s)
-		if !strings.Contains(ev.Data, `"id":`+id) {
-			continue
+		if ev := nextEvent(t, s); strings.Contains(ev.Data, `"id":`+id) {
+			return ev.Data
 		}
-		if !strings.Contains(ev.Data, "hello Ada") {
-			t.Errorf("tasks/result = %s, want hello Ada", ev.Data)
+	}
+}
+
+// WithTaskPollInterval is the interval advertised in both eras: in the
+// task as created and as tasks/get returns it; without it, the default.
+func TestTasksPollInterval(t *testing.T) {
+	for _, tc := range []struct {
+		opts []runtime.Option
+		want int64
+	}{
+		{nil, runtime.DefaultTaskPollInterval.Milliseconds()},
+		{[]runtime.Option{runtime.WithTaskPollInterval(250 * time.Millisecond)}, 250},
+		{[]runtime.Option{runtime.WithTaskPollInterval(100 * time.Microsecond)}, 1}, // a whole millisecond at least
+	} {
+		srv, release, _ := taskServer(t, tc.opts...)
+		c := newTaskClient(t, srv, `{}`)
+		task := c.startJob("1", `{}`)
+		if task.PollInterval != tc.want {
+			t.Errorf("2025-11-25 CreateTaskResult pollInterval = %d, want %d", task.PollInterval, tc.want)
 		}
-		return
+		if got := c.get("2", task.TaskID); got.PollInterval != tc.want {
+			t.Errorf("2025-11-25 tasks/get pollInterval = %d, want %d", got.PollInterval, tc.want)
+		}
+		ts := httptest.NewServer(srv.HTTPHandler())
+		m := &modernTasks{t: t, url: ts.URL}
+		var created struct {
+			PollIntervalMs int64 `json:"pollIntervalMs"`
+		}
+		r := m.post("tools/call", `"name":"job","arguments":{}`, tasksMeta)
+		if json.Unmarshal(r.Result, &created) != nil || created.PollIntervalMs != tc.want {
+			t.Errorf("2026-07-28 CreateTaskResult = %s, want pollIntervalMs %d", r.Result, tc.want)
+		}
+		close(release)
+		ts.Close()
 	}
 }

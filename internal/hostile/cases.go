@@ -32,6 +32,9 @@ type Case struct {
 	Fresh bool
 	// Slow cases are left out of -short runs.
 	Slow bool
+	// Legacy cases mean something in the 2025-11-25 era only (params.task
+	// is not read in 2026-07-28): the modern table leaves them out.
+	Legacy bool
 }
 
 // Want is the expected outcome of a case.
@@ -406,7 +409,32 @@ func Cases() []Case {
 		{Name: "stray response before initialize", Send: `{"jsonrpc":"2.0","id":1,"result":{}}`, Fresh: true, Want: ignored(), HTTP: &Want{Code: InvalidRequest, ID: "null", Status: 400}},
 		{Name: "notification before initialize", Send: notif("notifications/cancelled", `{"requestId":1}`), Fresh: true, Want: ignored(), HTTP: &Want{Code: InvalidRequest, ID: "null", Status: 400}},
 	}...)
-	return cs
+	return append(cs, taskCases()...)
+}
+
+// taskCases are hostile uses of tasks (2025-11-25): forged, foreign and
+// malformed task ids, a huge ttl, task params on a tool that forbids them.
+// A task another caller owns looks exactly like one that does not exist,
+// so a forged id stands for both. build_report takes tasks; echo does not.
+func taskCases() []Case {
+	get := func(id string) string { return req("tasks/get", `{"taskId":`+id+`}`) }
+	return []Case{
+		{Name: "tasks/get of a forged id", Send: get(`"../../etc/passwd"`), Want: Want{Code: InvalidParams, Contains: "unknown task"}},
+		{Name: "tasks/get of a 1 MB id", Send: get(`"` + mb + `"`), Want: rpcError(InvalidParams)},
+		{Name: "tasks/get of an id with control bytes", Send: get(controls), Want: rpcError(InvalidParams)},
+		{Name: "tasks/get of a number id", Send: get(`12`), Want: rpcError(InvalidParams)},
+		{Name: "tasks/get of a null id", Send: get(`null`), Want: rpcError(InvalidParams)},
+		{Name: "tasks/get without params", Send: req("tasks/get", ""), Want: rpcError(InvalidParams)},
+		{Name: "tasks/get with array params", Send: req("tasks/get", `["x"]`), Want: rpcError(InvalidParams)},
+		{Name: "tasks/cancel of a forged id", Send: req("tasks/cancel", `{"taskId":"AAAAAAAAAAAAAAAAAAAAAAAAAA"}`), Want: rpcError(InvalidParams)},
+		{Name: "tasks/result of a forged id", Send: req("tasks/result", `{"taskId":"AAAAAAAAAAAAAAAAAAAAAAAAAA"}`), Want: rpcError(InvalidParams)},
+		{Name: "tasks/list with a forged cursor", Send: req("tasks/list", `{"cursor":"../../etc"}`), Want: Want{Code: InvalidParams, Contains: "invalid cursor"}},
+		{Name: "tasks/list with a number cursor", Send: req("tasks/list", `{"cursor":5}`), Want: rpcError(InvalidParams)},
+		{Name: "tools/call with a huge task ttl", Send: req("tools/call", `{"name":"build_report","arguments":{},"task":{"ttl":9007199254740991}}`), Want: Want{Contains: `"ttl":86400000`}, Legacy: true},
+		{Name: "tools/call with a negative task ttl", Send: req("tools/call", `{"name":"build_report","arguments":{},"task":{"ttl":-1}}`), Want: rpcError(InvalidParams), Legacy: true},
+		{Name: "tools/call with a string task", Send: req("tools/call", `{"name":"build_report","arguments":{},"task":"now"}`), Want: rpcError(InvalidParams), Legacy: true},
+		{Name: "tools/call with a task on a tool that forbids them", Send: req("tools/call", `{"name":"`+EchoTool+`","arguments":{},"task":{}}`), Want: rpcError(MethodNotFound), Legacy: true},
+	}
 }
 
 // manyMembers is an object of n members "k0"…, each with value v.

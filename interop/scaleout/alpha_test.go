@@ -130,22 +130,25 @@ var (
 	unscoredLine = regexp.MustCompile(`(?m)^\s+[✓✗] ([a-z0-9-]+) \(`)
 )
 
-// runAlpha runs the suite's 2026-07-28 requirements against url and
-// returns the required scenarios that passed and those that failed.
-func runAlpha(t *testing.T, node, suite, url string) (passed, failed []string) {
+// runSuite runs a conformance suite (its entry point, on node) against url
+// with args and returns the scenarios that passed and those that failed;
+// with scoredOnly, it leaves out those the suite runs without scoring them
+// (the alpha's extensions and pending scenarios). A run with failures logs
+// the suite's output.
+func runSuite(t *testing.T, node, suite, url string, scoredOnly bool, args ...string) (passed, failed []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	dir := t.TempDir()
-	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--requirements", "2026-07-28", "-o", filepath.Join(dir, "results"))
+	cmd := exec.CommandContext(ctx, node, append([]string{suite, "server", "--url", url, "-o", filepath.Join(dir, "results")}, args...)...)
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()
 	if ctx.Err() != nil {
-		t.Fatalf("alpha suite against %s: timed out\n%s", url, out)
+		t.Fatalf("conformance suite %v against %s: timed out\n%s", args, url, out)
 	}
 	unscored := map[string]bool{}
 	for _, m := range unscoredLine.FindAllStringSubmatch(string(out), -1) {
-		unscored[m[1]] = true
+		unscored[m[1]] = scoredOnly
 	}
 	for _, m := range scenarioLine.FindAllStringSubmatch(string(out), -1) {
 		switch {
@@ -157,10 +160,20 @@ func runAlpha(t *testing.T, node, suite, url string) (passed, failed []string) {
 		}
 	}
 	if len(passed)+len(failed) == 0 {
-		t.Fatalf("alpha suite against %s (%v): no scenario results\n%s", url, err, out)
+		t.Fatalf("conformance suite %v against %s (%v): no scenario results\n%s", args, url, err, out)
+	}
+	if len(failed) > 0 {
+		t.Logf("conformance suite %v against %s:\n%s", args, url, out)
 	}
 	return passed, failed
 }
+
+// The suites' arguments: the alpha's 2026-07-28 requirements, and every
+// server scenario of 0.1.16.
+var (
+	alphaArgs  = []string{"--requirements", "2026-07-28"}
+	legacyArgs = []string{"--suite", "all"}
+)
 
 // testAlphaThroughBalancer: every required 2026-07-28 scenario passes
 // through nginx, where consecutive requests (an input_required round and
@@ -169,13 +182,13 @@ func runAlpha(t *testing.T, node, suite, url string) (passed, failed []string) {
 // whether the balancer or the server is at fault.
 func testAlphaThroughBalancer(t *testing.T, c *cluster) {
 	node, suite := alphaSuite(t)
-	passed, failed := runAlpha(t, node, suite, c.sticky)
+	passed, failed := runSuite(t, node, suite, c.sticky, true, alphaArgs...)
 	t.Logf("2026-07-28 required scenarios through nginx: %d passed, %d failed %v", len(passed), len(failed), failed)
 	if len(failed) == 0 {
 		return
 	}
 	direct := "http://localhost:" + c.Replicas[0].Addr[strings.LastIndex(c.Replicas[0].Addr, ":")+1:] + "/mcp"
-	_, aloneFailed := runAlpha(t, node, suite, direct)
+	_, aloneFailed := runSuite(t, node, suite, direct, true, alphaArgs...)
 	for _, s := range failed {
 		if slices.Contains(aloneFailed, s) {
 			t.Errorf("scenario %s fails through nginx, and against one replica alone too (the server's gap)", s)

@@ -331,40 +331,16 @@ func legacySuite(t *testing.T) (node, suite string) {
 	return node, suite
 }
 
-// runLegacySuite runs every server scenario of the 0.1.16 suite against
-// url and returns the failed ones.
-func runLegacySuite(t *testing.T, node, suite, url string) (passed, failed []string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	dir := t.TempDir()
-	cmd := exec.CommandContext(ctx, node, suite, "server", "--url", url, "--suite", "all", "-o", filepath.Join(dir, "results"))
-	cmd.Dir = dir
-	out, _ := cmd.CombinedOutput()
-	for _, m := range scenarioLine.FindAllStringSubmatch(string(out), -1) {
-		if m[1] == "✓" {
-			passed = append(passed, m[2])
-		} else {
-			failed = append(failed, m[2])
-		}
-	}
-	if len(passed)+len(failed) == 0 {
-		t.Fatalf("the 0.1.16 suite reported no scenario:\n%s", out)
-	}
-	if len(failed) > 0 {
-		t.Logf("0.1.16 suite output:\n%s", out)
-	}
-	return passed, failed
-}
-
 // testConformanceRoundRobin: both official suites through nginx's plain
-// round robin, the replicas sharing Redis: the 2026-07-28 requirements of
-// the alpha suite and every server scenario of 0.1.16 (legacy sessions,
-// each request on the next replica).
+// round robin, the replicas sharing Redis: every server scenario of 0.1.16
+// (legacy sessions, each request on the next replica) and every scenario
+// the alpha runs, scored or not: the 2026-07-28 requirements, the pending
+// ones and each tasks-* one, whose tasks are created on one replica and
+// polled, updated and cancelled through the others.
 func testConformanceRoundRobin(t *testing.T, c *cluster) {
 	t.Run("0.1.16", func(t *testing.T) {
 		node, suite := legacySuite(t)
-		passed, failed := runLegacySuite(t, node, suite, c.plain)
+		passed, failed := runSuite(t, node, suite, c.plain, false, legacyArgs...)
 		t.Logf("0.1.16, every server scenario, through the round robin with Redis: %d passed, %d failed %v", len(passed), len(failed), failed)
 		for _, s := range failed {
 			t.Errorf("scenario %s fails through the round robin with Redis", s)
@@ -372,12 +348,25 @@ func testConformanceRoundRobin(t *testing.T, c *cluster) {
 	})
 	t.Run("alpha", func(t *testing.T) {
 		node, suite := alphaSuite(t)
-		passed, failed := runAlpha(t, node, suite, c.plain)
-		t.Logf("2026-07-28 required scenarios through the round robin with Redis: %d passed, %d failed %v", len(passed), len(failed), failed)
+		passed, failed := runSuite(t, node, suite, c.plain, false, alphaArgs...)
+		t.Logf("alpha, every scenario (2026-07-28 requirements, pending, tasks-*), through the round robin with Redis: %d passed, %d failed %v", len(passed), len(failed), failed)
 		for _, s := range failed {
 			t.Errorf("scenario %s fails through the round robin with Redis", s)
 		}
+		if tasks := countPrefix(passed, "tasks-"); tasks == 0 {
+			t.Errorf("no tasks-* scenario passed (of %d): the suite's output changed?", len(passed))
+		}
 	})
+}
+
+func countPrefix(names []string, prefix string) int {
+	n := 0
+	for _, s := range names {
+		if strings.HasPrefix(s, prefix) {
+			n++
+		}
+	}
+	return n
 }
 
 // testTypeScriptSDKv1RoundRobin: the TypeScript SDK v1 client
