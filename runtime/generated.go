@@ -45,7 +45,7 @@ func init() {
 // handler once, not a handler and the closures typedHandler would take.
 func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall) Tool {
 	in := generatedSchemas(&t, inPtr, outPtr)
-	codec := inputCodec{schema: trustedInputSchema(&t)}
+	codec := inputCodec{schema: trustedInputSchema(&t), decoded: inPtr.Implements(validatingDecoderType)}
 	name := t.Name
 	var out *outputCodec // nil: call returns a *CallToolResult
 	if outPtr != nil {
@@ -74,6 +74,8 @@ func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall)
 	}
 	return t
 }
+
+var validatingDecoderType = reflect.TypeFor[validatingDecoder]()
 
 // generatedSchemas fills the schemas the generator left out by reflection
 // and records where each came from, for the schema sources. inPtr and
