@@ -34,7 +34,9 @@ func init() {
 // the schema sources, that they equal the reflection of the types). A nil
 // schema, which the generator leaves where only reflection knows it (fields
 // of an existing Go type), is reflected as TypedTool does. Validation per
-// call is the same as TypedTool's.
+// call is the same as TypedTool's, except that an input type with a
+// generated validating decoder (DecodeValidated) decodes valid arguments
+// in one pass; what it refuses goes through TypedTool's path.
 //
 // The handler's types are erased (call takes and returns any): genimpl's
 // generic adapters are generic over pointer types, which share one GC
