@@ -248,7 +248,9 @@ func (g *generator) decoderMethods(f *jen.File, d *decl) {
 		f.Comment("goes. On false x is left zero: the runtime's general validator then decides, and says")
 		f.Comment("what is wrong.")
 		f.Func().Params(jen.Id("x").Op("*").Id(d.name)).Id(validatingMethod).Params(jen.Id("args").Index().Byte()).Bool().Block(
-			jen.Return(jen.Qual(genimplPkg, "DecodeObject").Call(jen.Id("args"), jen.Id("x"), jen.Parens(jen.Op("*").Id(d.name)).Dot(decoderMethod))))
+			jen.If(jen.Qual(genimplPkg, "DecodeObject").Call(jen.Id("args"), jen.Id("x").Dot(decoderMethod))).Block(jen.Return(jen.True())),
+			jen.Op("*").Id("x").Op("=").Id(d.name).Values(),
+			jen.Return(jen.False()))
 	}
 }
 
@@ -282,6 +284,9 @@ type rule struct {
 func (g *generator) decodeCall(ptr jen.Code, s *spec.Schema, name string) jen.Code {
 	v := g.scalarView(s)
 	d := jen.Id("d")
+	if v.Kind != spec.KindArray && g.declFor(s) != nil {
+		ptr = jen.Parens(jen.Op("*").Add(g.underlying(v))).Parens(ptr) // *Tier → *string: the helpers are not generic
+	}
 	switch v.Kind {
 	case spec.KindString:
 		return jen.Qual(genimplPkg, "String").Call(d, ptr, g.stringRule(v, name))
@@ -295,6 +300,8 @@ func (g *generator) decodeCall(ptr jen.Code, s *spec.Schema, name string) jen.Co
 		var item jen.Code
 		if g.isStruct(v.Items) {
 			item = jen.Parens(jen.Op("*").Add(g.typeOf(v.Items))).Dot(decoderMethod)
+		} else if plain := plainItemHelper(v.Items); plain != "" && g.declFor(v.Items) == nil {
+			item = jen.Qual(genimplPkg, plain)
 		} else {
 			item = jen.Func().Params(jen.Id("p").Op("*").Add(g.typeOf(v.Items)), jen.Id("d").Op("*").Qual(genimplPkg, "Decoder")).
 				Block(g.decodeCall(jen.Id("p"), v.Items, name+"_item"))
@@ -307,6 +314,25 @@ func (g *generator) decodeCall(ptr jen.Code, s *spec.Schema, name string) jen.Co
 		return jen.Qual(genimplPkg, "Array").Call(d, ptr, ar, item)
 	}
 	panic("gen: decodeCall on a schema valueDecodable refused")
+}
+
+// plainItemHelper is the genimpl helper that decodes an item of s, a
+// scalar without constraints, or "".
+func plainItemHelper(s *spec.Schema) string {
+	if hasScalarConstraints(s) || len(s.Enum) > 0 {
+		return ""
+	}
+	switch s.Kind {
+	case spec.KindString:
+		return "StringItem"
+	case spec.KindInteger:
+		return "IntItem"
+	case spec.KindNumber:
+		return "NumberItem"
+	case spec.KindBoolean:
+		return "BoolItem"
+	}
+	return ""
 }
 
 func bound(n *int64) int {

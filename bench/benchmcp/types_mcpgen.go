@@ -92,7 +92,7 @@ func (x *Customer) decodeMCP(d *genimpl.Decoder) {
 			genimpl.String(d, &x.Email, nil)
 		case "tier":
 			d.Once(&seen, 3)
-			genimpl.String(d, &x.Tier, ruleCustomer_Tier)
+			genimpl.String(d, (*string)(&x.Tier), ruleCustomer_Tier)
 		default:
 			d.Refuse()
 		}
@@ -198,7 +198,11 @@ func (x *EchoInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *EchoInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*EchoInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = EchoInput{}
+	return false
 }
 
 // OrderInput is the input of tool "order" (mcpgen.yaml:45).
@@ -247,10 +251,10 @@ func (x *OrderInput) decodeMCP(d *genimpl.Decoder) {
 			genimpl.Array(d, &x.Lines, ruleOrderInput_Lines, (*LineItem).decodeMCP)
 		case "currency":
 			d.Once(&seen, 5)
-			genimpl.String(d, &x.Currency, ruleOrderInput_Currency)
+			genimpl.String(d, (*string)(&x.Currency), ruleOrderInput_Currency)
 		case "priority":
 			d.Once(&seen, 6)
-			genimpl.String(d, &x.Priority, ruleOrderInput_Priority)
+			genimpl.String(d, (*string)(&x.Priority), ruleOrderInput_Priority)
 		case "gift":
 			d.Once(&seen, 7)
 			x.Gift.Set = genimpl.Bool(d, &x.Gift.Value)
@@ -265,9 +269,7 @@ func (x *OrderInput) decodeMCP(d *genimpl.Decoder) {
 			x.Note.Set = genimpl.String(d, &x.Note.Value, ruleOrderInput_Note)
 		case "tags":
 			d.Once(&seen, 11)
-			genimpl.Array(d, &x.Tags, nil, func(p *string, d *genimpl.Decoder) {
-				genimpl.String(d, p, nil)
-			})
+			genimpl.Array(d, &x.Tags, nil, genimpl.StringItem)
 		default:
 			d.Refuse()
 		}
@@ -318,7 +320,11 @@ var ruleOrderInput_Note = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *OrderInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*OrderInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = OrderInput{}
+	return false
 }
 
 // OrderInputCurrency is property "currency" of OrderInput (mcpgen.yaml:51).
@@ -370,9 +376,7 @@ func (x *StatsInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "values":
 			d.Once(&seen, 0)
-			genimpl.Array(d, &x.Values, ruleStatsInput_Values, func(p *float64, d *genimpl.Decoder) {
-				genimpl.Number(d, p, nil)
-			})
+			genimpl.Array(d, &x.Values, ruleStatsInput_Values, genimpl.NumberItem)
 		default:
 			d.Refuse()
 		}
@@ -389,7 +393,11 @@ var ruleStatsInput_Values = &genimpl.ArrayRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *StatsInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*StatsInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = StatsInput{}
+	return false
 }
 
 // StatsOutput is the output of tool "stats" (mcpgen.yaml:67).

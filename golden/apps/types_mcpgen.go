@@ -57,7 +57,11 @@ var ruleCardDetailInput_Card = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *CardDetailInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*CardDetailInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = CardDetailInput{}
+	return false
 }
 
 // MoveCardInput is the input of tool "move_card" (mcpgen.yaml:35).
@@ -89,7 +93,7 @@ func (x *MoveCardInput) decodeMCP(d *genimpl.Decoder) {
 			genimpl.String(d, &x.Card, ruleMoveCardInput_Card)
 		case "column":
 			d.Once(&seen, 1)
-			genimpl.String(d, &x.Column, ruleMoveCardInput_Column)
+			genimpl.String(d, (*string)(&x.Column), ruleMoveCardInput_Column)
 		case "idempotency_key":
 			d.Once(&seen, 2)
 			genimpl.String(d, &x.IdempotencyKey, ruleMoveCardInput_IdempotencyKey)
@@ -120,7 +124,11 @@ var ruleMoveCardInput_IdempotencyKey = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *MoveCardInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*MoveCardInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = MoveCardInput{}
+	return false
 }
 
 // MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:37).

@@ -56,7 +56,7 @@ func (x *TransferInput) decodeMCP(d *genimpl.Decoder) {
 			genimpl.Int(d, &x.Cents, ruleTransferInput_Cents)
 		case "request_key":
 			d.Once(&seen, 3)
-			genimpl.String(d, &x.RequestKey, ruleTransferInput_RequestKey)
+			genimpl.String(d, (*string)(&x.RequestKey), ruleTransferInput_RequestKey)
 		default:
 			d.Refuse()
 		}
@@ -79,7 +79,11 @@ var ruleTransferInput_RequestKey = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TransferInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*TransferInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = TransferInput{}
+	return false
 }
 
 // SendMessageInput is the input of tool "send_message" (mcpgen.yaml:21).
@@ -126,7 +130,11 @@ var ruleSendMessageInput_IdempotencyKey = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SendMessageInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*SendMessageInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = SendMessageInput{}
+	return false
 }
 
 // SendMessageOutput is the output of tool "send_message" (mcpgen.yaml:27).

@@ -57,7 +57,11 @@ func (x *RouteQueryInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *RouteQueryInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*RouteQueryInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = RouteQueryInput{}
+	return false
 }
 
 // PageParams is the set of variables of resource template "page" (mcpgen.yaml:34).

@@ -76,7 +76,7 @@ func (x *APIV2GetUserInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "user_id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.UserID, nil)
+			genimpl.String(d, (*string)(&x.UserID), nil)
 		case "userUrl":
 			d.Once(&seen, 1)
 			x.UserURL.Set = genimpl.String(d, &x.UserURL.Value, ruleAPIV2GetUserInput_UserURL)
@@ -103,7 +103,11 @@ var ruleAPIV2GetUserInput_UserURL = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *APIV2GetUserInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*APIV2GetUserInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = APIV2GetUserInput{}
+	return false
 }
 
 // APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:24).
@@ -130,7 +134,7 @@ func (x *ListUsersInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "order":
 			d.Once(&seen, 0)
-			x.Order.Set = genimpl.String(d, &x.Order.Value, ruleListUsersInput_Order)
+			x.Order.Set = genimpl.String(d, (*string)(&x.Order.Value), ruleListUsersInput_Order)
 		default:
 			d.Refuse()
 		}
@@ -147,7 +151,11 @@ var ruleListUsersInput_Order = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ListUsersInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*ListUsersInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ListUsersInput{}
+	return false
 }
 
 // UserPageParams is the set of variables of resource template "user_page" (mcpgen.yaml:35).

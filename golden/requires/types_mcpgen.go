@@ -44,7 +44,11 @@ func (x *SearchInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SearchInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*SearchInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = SearchInput{}
+	return false
 }
 
 // ConfirmDeleteInput is the input of tool "confirm_delete" (mcpgen.yaml:18).
@@ -78,7 +82,11 @@ func (x *ConfirmDeleteInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ConfirmDeleteInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*ConfirmDeleteInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ConfirmDeleteInput{}
+	return false
 }
 
 // ShowChartOutput is the output of tool "show_chart" (mcpgen.yaml:28).

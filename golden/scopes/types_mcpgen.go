@@ -49,5 +49,9 @@ var ruleFileExpenseInput_Amount = &genimpl.IntRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *FileExpenseInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*FileExpenseInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = FileExpenseInput{}
+	return false
 }

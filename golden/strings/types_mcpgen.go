@@ -103,7 +103,7 @@ func (x *CheckStringsInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "slug":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.Slug, ruleCheckStringsInput_Slug)
+			genimpl.String(d, (*string)(&x.Slug), ruleCheckStringsInput_Slug)
 		case "plain":
 			d.Once(&seen, 1)
 			genimpl.String(d, &x.Plain, nil)
@@ -121,10 +121,10 @@ func (x *CheckStringsInput) decodeMCP(d *genimpl.Decoder) {
 			x.Short.Set = genimpl.String(d, &x.Short.Value, ruleCheckStringsInput_Short)
 		case "color":
 			d.Once(&seen, 6)
-			genimpl.String(d, &x.Color, ruleCheckStringsInput_Color)
+			genimpl.String(d, (*string)(&x.Color), ruleCheckStringsInput_Color)
 		case "size":
 			d.Once(&seen, 7)
-			x.Size.Set = genimpl.String(d, &x.Size.Value, ruleCheckStringsInput_Size)
+			x.Size.Set = genimpl.String(d, (*string)(&x.Size.Value), ruleCheckStringsInput_Size)
 		case "note":
 			d.Once(&seen, 8)
 			x.Note.Set = genimpl.String(d, &x.Note.Value, nil)
@@ -189,7 +189,11 @@ var ruleCheckStringsInput_Quoted = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *CheckStringsInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*CheckStringsInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = CheckStringsInput{}
+	return false
 }
 
 // CheckStringsInputSize is property "size" of CheckStringsInput (mcpgen.yaml:26).

@@ -49,7 +49,11 @@ func (x *DeleteThingInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *DeleteThingInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*DeleteThingInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = DeleteThingInput{}
+	return false
 }
 
 // CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:39).
@@ -79,7 +83,7 @@ func (x *RenderInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "format":
 			d.Once(&seen, 0)
-			x.Format.Set = genimpl.String(d, &x.Format.Value, ruleRenderInput_Format)
+			x.Format.Set = genimpl.String(d, (*string)(&x.Format.Value), ruleRenderInput_Format)
 		default:
 			d.Refuse()
 		}
@@ -96,7 +100,11 @@ var ruleRenderInput_Format = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *RenderInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*RenderInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = RenderInput{}
+	return false
 }
 
 // RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).

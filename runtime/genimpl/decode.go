@@ -46,22 +46,18 @@ const maxDepth = 500
 // general path screens longer ones.
 const maxNumberLength = 100
 
-// DecodeObject decodes data, a whole JSON text, into x with decode (a
-// generated method) and reports whether it accepted it: the value is one
-// object, decode accepted it, and nothing but whitespace follows. On
-// refusal *x is reset to its zero value, for the general path to decode
-// into.
-func DecodeObject[T any](data []byte, x *T, decode func(*T, *Decoder)) bool {
+// DecodeObject decodes data, a whole JSON text, with decode (a generated
+// method bound to the value to fill) and reports whether it accepted it:
+// the value is one object, decode accepted it, and nothing but whitespace
+// follows. On false the caller resets its value for the general path to
+// decode into. It is not generic: an instance per input type would cost
+// build time for 1,000-tool servers.
+func DecodeObject(data []byte, decode func(*Decoder)) bool {
 	d := Decoder{data: data}
 	d.space()
-	decode(x, &d)
+	decode(&d)
 	d.space()
-	if d.refused || d.i != len(d.data) {
-		var zero T
-		*x = zero
-		return false
-	}
-	return true
+	return !d.refused && d.i == len(d.data)
 }
 
 // Refuse makes the decoding fail: the general path decides.
@@ -314,7 +310,7 @@ func (r *StringRule) accepts(s string) bool {
 
 // String decodes a string into *p, checked against r (nil: any string),
 // and reports whether it did.
-func String[S ~string](d *Decoder, p *S, r *StringRule) bool {
+func String(d *Decoder, p *string, r *StringRule) bool {
 	s, ok := d.str()
 	if !ok {
 		return false
@@ -323,12 +319,12 @@ func String[S ~string](d *Decoder, p *S, r *StringRule) bool {
 		d.refused = true
 		return false
 	}
-	*p = S(s)
+	*p = s
 	return true
 }
 
 // Bool decodes a boolean into *p and reports whether it did.
-func Bool[B ~bool](d *Decoder, p *B) bool {
+func Bool(d *Decoder, p *bool) bool {
 	if d.refused {
 		return false
 	}
@@ -362,7 +358,7 @@ type IntRule struct {
 // against r (nil: none), and reports whether it did. 1e2 and 5.0 are
 // integers to JSON Schema but not to encoding/json: the general path
 // rewrites them, so the decoder refuses them.
-func Int[I ~int64](d *Decoder, p *I, r *IntRule) bool {
+func Int(d *Decoder, p *int64, r *IntRule) bool {
 	text, ok := d.number()
 	if !ok {
 		return false
@@ -372,7 +368,7 @@ func Int[I ~int64](d *Decoder, p *I, r *IntRule) bool {
 		d.refused = true
 		return false
 	}
-	*p = I(n)
+	*p = n
 	return true
 }
 
@@ -393,7 +389,7 @@ type Bound struct {
 
 // Number decodes a number into *p, checked against r (nil: none), and
 // reports whether it did.
-func Number[F ~float64](d *Decoder, p *F, r *NumberRule) bool {
+func Number(d *Decoder, p *float64, r *NumberRule) bool {
 	text, ok := d.number()
 	if !ok {
 		return false
@@ -407,7 +403,7 @@ func Number[F ~float64](d *Decoder, p *F, r *NumberRule) bool {
 		d.refused = true
 		return false
 	}
-	*p = F(f)
+	*p = f
 	return true
 }
 
@@ -503,14 +499,17 @@ func Array[S ~[]T, T any](d *Decoder, p *S, r *ArrayRule, item func(*T, *Decoder
 }
 
 // StringItem, BoolItem, IntItem and NumberItem decode an unconstrained
-// scalar item of an array.
-func StringItem[S ~string](p *S, d *Decoder) { String(d, p, nil) }
+// scalar item of an array. Like String, Bool, Int and Number they are not
+// generic: generated code converts a pointer to a named type (*Tier to
+// *string), and one compiled function serves every type, which keeps the
+// build of a 1,000-tool server fast.
+func StringItem(p *string, d *Decoder) { String(d, p, nil) }
 
 // BoolItem: see StringItem.
-func BoolItem[B ~bool](p *B, d *Decoder) { Bool(d, p) }
+func BoolItem(p *bool, d *Decoder) { Bool(d, p) }
 
 // IntItem: see StringItem.
-func IntItem[I ~int64](p *I, d *Decoder) { Int(d, p, nil) }
+func IntItem(p *int64, d *Decoder) { Int(d, p, nil) }
 
 // NumberItem: see StringItem.
-func NumberItem[F ~float64](p *F, d *Decoder) { Number(d, p, nil) }
+func NumberItem(p *float64, d *Decoder) { Number(d, p, nil) }

@@ -45,7 +45,11 @@ func (x *TestSamplingInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TestSamplingInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*TestSamplingInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = TestSamplingInput{}
+	return false
 }
 
 // TestElicitationInput is the input of tool "test_elicitation" (mcpgen.yaml:46).
@@ -80,7 +84,11 @@ func (x *TestElicitationInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TestElicitationInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*TestElicitationInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = TestElicitationInput{}
+	return false
 }
 
 // TestParamHeadersInput is the input of tool "test_param_headers" (mcpgen.yaml:113).
@@ -121,7 +129,11 @@ func (x *TestParamHeadersInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TestParamHeadersInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*TestParamHeadersInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = TestParamHeadersInput{}
+	return false
 }
 
 // GreetInput is the input of tool "greet" (mcpgen.yaml:124).
@@ -156,7 +168,11 @@ func (x *GreetInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *GreetInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*GreetInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = GreetInput{}
+	return false
 }
 
 // SlowComputeInput is the input of tool "slow_compute" (mcpgen.yaml:131).
@@ -207,7 +223,11 @@ var ruleSlowComputeInput_Seconds = &genimpl.NumberRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SlowComputeInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*SlowComputeInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = SlowComputeInput{}
+	return false
 }
 
 // ConfirmDeleteInput is the input of tool "confirm_delete" (mcpgen.yaml:144).
@@ -241,7 +261,11 @@ func (x *ConfirmDeleteInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ConfirmDeleteInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*ConfirmDeleteInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ConfirmDeleteInput{}
+	return false
 }
 
 // TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:171).

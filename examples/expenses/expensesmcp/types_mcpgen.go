@@ -190,13 +190,13 @@ func (x *ExploreExpensesInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "month":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.Month, ruleExploreExpensesInput_Month)
+			genimpl.String(d, (*string)(&x.Month), ruleExploreExpensesInput_Month)
 		case "status":
 			d.Once(&seen, 1)
-			x.Status.Set = genimpl.String(d, &x.Status.Value, ruleExploreExpensesInput_Status)
+			x.Status.Set = genimpl.String(d, (*string)(&x.Status.Value), ruleExploreExpensesInput_Status)
 		case "category":
 			d.Once(&seen, 2)
-			x.Category.Set = genimpl.String(d, &x.Category.Value, ruleExploreExpensesInput_Category)
+			x.Category.Set = genimpl.String(d, (*string)(&x.Category.Value), ruleExploreExpensesInput_Category)
 		default:
 			d.Refuse()
 		}
@@ -226,7 +226,11 @@ var ruleExploreExpensesInput_Category = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ExploreExpensesInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*ExploreExpensesInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ExploreExpensesInput{}
+	return false
 }
 
 // ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:121).
@@ -248,7 +252,7 @@ func (x *ExpenseDetailInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "expense_id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.ExpenseID, ruleExpenseDetailInput_ExpenseID)
+			genimpl.String(d, (*string)(&x.ExpenseID), ruleExpenseDetailInput_ExpenseID)
 		default:
 			d.Refuse()
 		}
@@ -266,7 +270,11 @@ var ruleExpenseDetailInput_ExpenseID = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ExpenseDetailInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*ExpenseDetailInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ExpenseDetailInput{}
+	return false
 }
 
 // ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:140).
@@ -294,7 +302,7 @@ func (x *ApproveExpenseInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "expense_id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.ExpenseID, ruleApproveExpenseInput_ExpenseID)
+			genimpl.String(d, (*string)(&x.ExpenseID), ruleApproveExpenseInput_ExpenseID)
 		case "expected_version":
 			d.Once(&seen, 1)
 			genimpl.Int(d, &x.ExpectedVersion, ruleApproveExpenseInput_ExpectedVersion)
@@ -329,5 +337,9 @@ var ruleApproveExpenseInput_IdempotencyKey = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ApproveExpenseInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*ApproveExpenseInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ApproveExpenseInput{}
+	return false
 }

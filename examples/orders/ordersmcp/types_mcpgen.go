@@ -136,7 +136,7 @@ func (x *LookupOrderInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "order_id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.OrderID, ruleLookupOrderInput_OrderID)
+			genimpl.String(d, (*string)(&x.OrderID), ruleLookupOrderInput_OrderID)
 		default:
 			d.Refuse()
 		}
@@ -154,7 +154,11 @@ var ruleLookupOrderInput_OrderID = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *LookupOrderInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*LookupOrderInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = LookupOrderInput{}
+	return false
 }
 
 // CreateNoteInput is the input of tool "create_note" (mcpgen.yaml:65).
@@ -198,7 +202,7 @@ func (x *CreateNoteInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "order_id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.OrderID, ruleCreateNoteInput_OrderID)
+			genimpl.String(d, (*string)(&x.OrderID), ruleCreateNoteInput_OrderID)
 		case "text":
 			d.Once(&seen, 1)
 			genimpl.String(d, &x.Text, ruleCreateNoteInput_Text)
@@ -227,7 +231,11 @@ var ruleCreateNoteInput_Text = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *CreateNoteInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*CreateNoteInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = CreateNoteInput{}
+	return false
 }
 
 // CreateNoteOutput is the output of tool "create_note" (mcpgen.yaml:71).
@@ -265,10 +273,10 @@ func (x *RefundOrderInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "order_id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.OrderID, ruleRefundOrderInput_OrderID)
+			genimpl.String(d, (*string)(&x.OrderID), ruleRefundOrderInput_OrderID)
 		case "reason":
 			d.Once(&seen, 1)
-			genimpl.String(d, &x.Reason, ruleRefundOrderInput_Reason)
+			genimpl.String(d, (*string)(&x.Reason), ruleRefundOrderInput_Reason)
 		case "amount":
 			d.Once(&seen, 2)
 			x.Amount.Value.decodeMCP(d)
@@ -305,7 +313,11 @@ var ruleRefundOrderInput_IdempotencyKey = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *RefundOrderInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*RefundOrderInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = RefundOrderInput{}
+	return false
 }
 
 // RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:93).

@@ -182,7 +182,7 @@ func (x *ReplyToTicketInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.ID, ruleReplyToTicketInput_ID)
+			genimpl.String(d, (*string)(&x.ID), ruleReplyToTicketInput_ID)
 		case "body":
 			d.Once(&seen, 1)
 			genimpl.String(d, &x.Body, ruleReplyToTicketInput_Body)
@@ -217,7 +217,11 @@ var ruleReplyToTicketInput_IdempotencyKey = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ReplyToTicketInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*ReplyToTicketInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ReplyToTicketInput{}
+	return false
 }
 
 // ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:118).
@@ -254,10 +258,10 @@ func (x *EscalateTicketInput) decodeMCP(d *genimpl.Decoder) {
 		switch key {
 		case "id":
 			d.Once(&seen, 0)
-			genimpl.String(d, &x.ID, ruleEscalateTicketInput_ID)
+			genimpl.String(d, (*string)(&x.ID), ruleEscalateTicketInput_ID)
 		case "level":
 			d.Once(&seen, 1)
-			genimpl.String(d, &x.Level, ruleEscalateTicketInput_Level)
+			genimpl.String(d, (*string)(&x.Level), ruleEscalateTicketInput_Level)
 		case "reason":
 			d.Once(&seen, 2)
 			genimpl.String(d, &x.Reason, ruleEscalateTicketInput_Reason)
@@ -289,7 +293,11 @@ var ruleEscalateTicketInput_Reason = &genimpl.StringRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *EscalateTicketInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*EscalateTicketInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = EscalateTicketInput{}
+	return false
 }
 
 // EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:136).
@@ -348,7 +356,11 @@ func (x *BuildReportInput) decodeMCP(d *genimpl.Decoder) {
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *BuildReportInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*BuildReportInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = BuildReportInput{}
+	return false
 }
 
 // BuildReportOutput is the output of tool "build_report" (mcpgen.yaml:162).

@@ -84,7 +84,11 @@ var ruleSearchPostsInput_Limit = &genimpl.IntRule{
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SearchPostsInput) DecodeValidated(args []byte) bool {
-	return genimpl.DecodeObject(args, x, (*SearchPostsInput).decodeMCP)
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = SearchPostsInput{}
+	return false
 }
 
 // PostParams is the set of variables of resource template "post" (mcpgen.yaml:26).
