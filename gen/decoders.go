@@ -75,7 +75,8 @@ func (g *generator) decodedDecls() map[*decl]bool {
 			reach(v.Items)
 		}
 	}
-	for d := range g.toolInputs() {
+	g.decodedInputs = g.toolInputs()
+	for d := range g.decodedInputs {
 		reach(d.schema)
 	}
 	g.decoded = reached
@@ -242,7 +243,7 @@ func (g *generator) decoderMethods(f *jen.File, d *decl) {
 		f.Var().Id(r.name).Op("=").Add(r.value)
 	}
 	g.pendingRules = nil
-	if g.toolInputs()[d] {
+	if g.decodedInputs[d] {
 		f.Line()
 		f.Comment(validatingMethod + " decodes tool arguments into x, checking them against the input schema as it")
 		f.Comment("goes. On false x is left zero: the runtime's general validator then decides, and says")

@@ -101,8 +101,9 @@ type generator struct {
 	// decoded holds the structs that get a validating decoder (computed
 	// once, by decodedDecls); pendingRules the rule variables of the
 	// decoder being written.
-	decoded      map[*decl]bool
-	pendingRules []rule
+	decoded       map[*decl]bool
+	decodedInputs map[*decl]bool // tools' input types
+	pendingRules  []rule
 }
 
 func (g *generator) newFile() *jen.File {
