@@ -60,6 +60,16 @@ var validSamples = map[string][]string{
 		`{"order_id":"A-1042","reason":"late","idempotency_key":"0b7c6f1e-7d55-4d53-a4a5-2c1b4f0e9d11"}`,
 		`{"order_id":"A-1042","reason":"other","amount":{"amount":150,"currency":"EUR"},"idempotency_key":"0b7c6f1e-7d55-4d53-a4a5-2c1b4f0e9d11"}`,
 	},
+	"transfer":         {`{"from":"a","to":"b","cents":1,"request_key":"0b7c6f1e-7d55-4d53-a4a5-2c1b4f0e9d11"}`},
+	"slow_compute":     {`{"seconds":0}`, `{"seconds":600,"label":"x"}`, `{"seconds":2.5}`},
+	"approve_expense":  {`{"expense_id":"EXP-0042","expected_version":3,"idempotency_key":"abcdefgh-1234"}`},
+	"explore_expenses": {`{"month":"2026-10","status":"pending","category":"meals"}`},
+	"escalate_ticket":  {`{"id":"T-1001","level":"tier2","reason":"steps to reproduce: none"}`},
+	"reply_to_ticket":  {`{"id":"T-1","body":"b","idempotency_key":"0b7c6f1e-7d55-4d53-a4a5-2c1b4f0e9d11"}`},
+	"send_message":     {`{"to":"a","text":"t","idempotency_key":"12345678"}`},
+	"api.v2.get-user":  {`{"user_id":"u","userUrl":"https://example.com/u","x-request-id":"r","2fa":false}`},
+	"list_users":       {`{"order":"+"}`},
+	"render":           {`{"format":"image"}`},
 	"check_strings": {`{"slug":"hello-world","plain":"","color":"red"}`,
 		`{"slug":"a","plain":"x","color":"light-blue","code":"FRA","email":"ada@example.com","when":"2026-11-29T12:00:00Z","short":"","size":"XL","note":"n","quoted":"\"ok\""}`},
 }
@@ -77,6 +87,11 @@ func TestDecodersAgreeWithValidator(t *testing.T) {
 	}
 	inputs := map[string][]string{}
 	for name, samples := range validSamples {
+		for _, sample := range samples {
+			if !agree(t, tools[name], []byte(sample), true) {
+				t.Errorf("%s: the sample %s is refused", name, sample)
+			}
+		}
 		inputs[name] = append(inputs[name], samples...)
 	}
 	var calls []struct {
