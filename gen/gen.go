@@ -98,6 +98,12 @@ type generator struct {
 	// sharedSchemas are the schemas registerFile writes once as constants,
 	// in the order Register names them.
 	sharedSchemas []sharedSchema
+	// decoded holds the structs that get a validating decoder (computed
+	// once, by decodedDecls); pendingRules the rule variables of the
+	// decoder being written.
+	decoded       map[*decl]bool
+	decodedInputs map[*decl]bool // tools' input types
+	pendingRules  []rule
 }
 
 func (g *generator) newFile() *jen.File {

@@ -25,6 +25,7 @@ func (g *generator) typesFile(f *jen.File) {
 		f.Line()
 		g.declare(f, d)
 		g.applyDefaultsMethod(f, d)
+		g.decoderMethods(f, d)
 		if tp := templateOf[d]; tp != nil {
 			g.templateHelpers(f, tp)
 		}

@@ -34,7 +34,9 @@ func init() {
 // the schema sources, that they equal the reflection of the types). A nil
 // schema, which the generator leaves where only reflection knows it (fields
 // of an existing Go type), is reflected as TypedTool does. Validation per
-// call is the same as TypedTool's.
+// call is the same as TypedTool's, except that an input type with a
+// generated validating decoder (DecodeValidated) decodes valid arguments
+// in one pass; what it refuses goes through TypedTool's path.
 //
 // The handler's types are erased (call takes and returns any): genimpl's
 // generic adapters are generic over pointer types, which share one GC
@@ -45,7 +47,7 @@ func init() {
 // handler once, not a handler and the closures typedHandler would take.
 func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall) Tool {
 	in := generatedSchemas(&t, inPtr, outPtr)
-	codec := inputCodec{schema: trustedInputSchema(&t)}
+	codec := inputCodec{schema: trustedInputSchema(&t), decoded: inPtr.Implements(validatingDecoderType)}
 	name := t.Name
 	var out *outputCodec // nil: call returns a *CallToolResult
 	if outPtr != nil {
@@ -74,6 +76,8 @@ func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall)
 	}
 	return t
 }
+
+var validatingDecoderType = reflect.TypeFor[validatingDecoder]()
 
 // generatedSchemas fills the schemas the generator left out by reflection
 // and records where each came from, for the schema sources. inPtr and

@@ -112,7 +112,21 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 // so a handler can hold it without allocating it). Its validator is
 // compiled at registration (TypedTool) or on first use (genimpl.GeneratedTool,
 // whose schemas are trusted), through validate.Lazy.
-type inputCodec struct{ schema *validate.Lazy }
+type inputCodec struct {
+	schema *validate.Lazy
+	// decoded: the input type is a generated one with a validating
+	// decoder (genimpl/decode.go) for this very schema.
+	decoded bool
+}
+
+// validatingDecoder is implemented by generated input types whose schema
+// the generator could write a decoder for: DecodeValidated decodes and
+// validates the arguments in one pass and reports whether they are valid
+// (on false the value is left zero and the general path decides, and
+// words the violations).
+type validatingDecoder interface {
+	DecodeValidated(args []byte) bool
+}
 
 func newInputCodec[In any](t *Tool) *inputCodec {
 	if t.InputSchema == nil {
@@ -144,6 +158,10 @@ func (c inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToo
 		args = emptyObject
 	} else if jsonwire.FirstByte(args) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`)
+	}
+	if c.decoded && dst.(validatingDecoder).DecodeValidated(args) {
+		applyDefaults(dst)
+		return nil, nil
 	}
 	v, err := c.schema.Validator()
 	if err != nil {

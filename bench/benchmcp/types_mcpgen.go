@@ -6,6 +6,7 @@ package benchmcp
 import (
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -23,12 +24,86 @@ type Address struct {
 	Country string `json:"country" jsonschema:"pattern=^[A-Z]{2}$" jsonschema_description:"ISO 3166-1 alpha-2 code."`
 }
 
+// decodeMCP decodes the JSON object of a Address, checking it against its schema (genimpl/decode.go).
+func (x *Address) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "street":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.Street, nil)
+		case "city":
+			d.Once(&seen, 1)
+			genimpl.String(d, &x.City, nil)
+		case "postal_code":
+			d.Once(&seen, 2)
+			genimpl.String(d, &x.PostalCode, nil)
+		case "country":
+			d.Once(&seen, 3)
+			genimpl.String(d, &x.Country, ruleAddress_Country)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0xf))
+}
+
+var ruleAddress_Country = &genimpl.StringRule{
+	MaxLength: -1,
+	MinLength: -1,
+	Pattern:   "^[A-Z]{2}$",
+}
+
 // Customer is the spec's type "Customer" (mcpgen.yaml:21).
 type Customer struct {
 	ID    string       `json:"id"`
 	Name  string       `json:"name"`
 	Email string       `json:"email"`
 	Tier  CustomerTier `json:"tier"`
+}
+
+// decodeMCP decodes the JSON object of a Customer, checking it against its schema (genimpl/decode.go).
+func (x *Customer) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "id":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.ID, nil)
+		case "name":
+			d.Once(&seen, 1)
+			genimpl.String(d, &x.Name, nil)
+		case "email":
+			d.Once(&seen, 2)
+			genimpl.String(d, &x.Email, nil)
+		case "tier":
+			d.Once(&seen, 3)
+			genimpl.String(d, (*string)(&x.Tier), ruleCustomer_Tier)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0xf))
+}
+
+var ruleCustomer_Tier = &genimpl.StringRule{
+	Enum:      []string{"free", "pro", "enterprise"},
+	MaxLength: -1,
+	MinLength: -1,
 }
 
 // LineItem is the spec's type "LineItem" (mcpgen.yaml:28).
@@ -39,6 +114,44 @@ type LineItem struct {
 	// Price of one unit.
 	UnitPrice float64 `json:"unit_price" jsonschema:"minimum=0" jsonschema_description:"Price of one unit."`
 }
+
+// decodeMCP decodes the JSON object of a LineItem, checking it against its schema (genimpl/decode.go).
+func (x *LineItem) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "sku":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.Sku, nil)
+		case "quantity":
+			d.Once(&seen, 1)
+			genimpl.Int(d, &x.Quantity, ruleLineItem_Quantity)
+		case "unit_price":
+			d.Once(&seen, 2)
+			genimpl.Number(d, &x.UnitPrice, ruleLineItem_UnitPrice)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x7))
+}
+
+var ruleLineItem_Quantity = &genimpl.IntRule{
+	HasMin: true,
+	Min:    int64(1),
+}
+
+var ruleLineItem_UnitPrice = &genimpl.NumberRule{Min: genimpl.Bound{
+	Set:   true,
+	Value: 0.0,
+}}
 
 // CustomerTier is property "tier" of Customer (mcpgen.yaml:25).
 type CustomerTier string
@@ -59,6 +172,39 @@ type EchoInput struct {
 	Text string `json:"text"`
 }
 
+// decodeMCP decodes the JSON object of a EchoInput, checking it against its schema (genimpl/decode.go).
+func (x *EchoInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "text":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.Text, nil)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *EchoInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = EchoInput{}
+	return false
+}
+
 // OrderInput is the input of tool "order" (mcpgen.yaml:45).
 type OrderInput struct {
 	OrderID         string               `json:"order_id" jsonschema:"pattern=^[A-Z]-\\d{4}$"`
@@ -73,6 +219,112 @@ type OrderInput struct {
 	DiscountPercent runtime.Opt[float64] `json:"discount_percent,omitzero" jsonschema:"minimum=0,maximum=100"`
 	Note            runtime.Opt[string]  `json:"note,omitzero" jsonschema:"maxLength=500"`
 	Tags            []string             `json:"tags,omitempty"`
+}
+
+// decodeMCP decodes the JSON object of a OrderInput, checking it against its schema (genimpl/decode.go).
+func (x *OrderInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "order_id":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.OrderID, ruleOrderInput_OrderID)
+		case "customer":
+			d.Once(&seen, 1)
+			x.Customer.decodeMCP(d)
+		case "shipping_address":
+			d.Once(&seen, 2)
+			x.ShippingAddress.decodeMCP(d)
+		case "billing_address":
+			d.Once(&seen, 3)
+			x.BillingAddress.Value.decodeMCP(d)
+			x.BillingAddress.Set = true
+		case "lines":
+			d.Once(&seen, 4)
+			genimpl.Array(d, &x.Lines, ruleOrderInput_Lines, (*LineItem).decodeMCP)
+		case "currency":
+			d.Once(&seen, 5)
+			genimpl.String(d, (*string)(&x.Currency), ruleOrderInput_Currency)
+		case "priority":
+			d.Once(&seen, 6)
+			genimpl.String(d, (*string)(&x.Priority), ruleOrderInput_Priority)
+		case "gift":
+			d.Once(&seen, 7)
+			x.Gift.Set = genimpl.Bool(d, &x.Gift.Value)
+		case "express":
+			d.Once(&seen, 8)
+			x.Express.Set = genimpl.Bool(d, &x.Express.Value)
+		case "discount_percent":
+			d.Once(&seen, 9)
+			x.DiscountPercent.Set = genimpl.Number(d, &x.DiscountPercent.Value, ruleOrderInput_DiscountPercent)
+		case "note":
+			d.Once(&seen, 10)
+			x.Note.Set = genimpl.String(d, &x.Note.Value, ruleOrderInput_Note)
+		case "tags":
+			d.Once(&seen, 11)
+			genimpl.Array(d, &x.Tags, nil, genimpl.StringItem)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x77))
+}
+
+var ruleOrderInput_OrderID = &genimpl.StringRule{
+	MaxLength: -1,
+	MinLength: -1,
+	Pattern:   "^[A-Z]-\\d{4}$",
+}
+
+var ruleOrderInput_Lines = &genimpl.ArrayRule{
+	MaxItems: -1,
+	MinItems: 1,
+}
+
+var ruleOrderInput_Currency = &genimpl.StringRule{
+	Enum:      []string{"EUR", "USD", "GBP"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+var ruleOrderInput_Priority = &genimpl.StringRule{
+	Enum:      []string{"low", "normal", "high"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+var ruleOrderInput_DiscountPercent = &genimpl.NumberRule{
+	Max: genimpl.Bound{
+		Set:   true,
+		Value: 100.0,
+	},
+	Min: genimpl.Bound{
+		Set:   true,
+		Value: 0.0,
+	},
+}
+
+var ruleOrderInput_Note = &genimpl.StringRule{
+	MaxLength: 500,
+	MinLength: -1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *OrderInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = OrderInput{}
+	return false
 }
 
 // OrderInputCurrency is property "currency" of OrderInput (mcpgen.yaml:51).
@@ -108,6 +360,44 @@ func (OrderInputPriority) JSONSchemaExtend(s *jsonschema.Schema) {
 // StatsInput is the input of tool "stats" (mcpgen.yaml:63).
 type StatsInput struct {
 	Values []float64 `json:"values" jsonschema:"minItems=1"`
+}
+
+// decodeMCP decodes the JSON object of a StatsInput, checking it against its schema (genimpl/decode.go).
+func (x *StatsInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "values":
+			d.Once(&seen, 0)
+			genimpl.Array(d, &x.Values, ruleStatsInput_Values, genimpl.NumberItem)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+var ruleStatsInput_Values = &genimpl.ArrayRule{
+	MaxItems: -1,
+	MinItems: 1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *StatsInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = StatsInput{}
+	return false
 }
 
 // StatsOutput is the output of tool "stats" (mcpgen.yaml:67).

@@ -6,6 +6,7 @@ package apps
 import (
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -25,6 +26,44 @@ type CardDetailInput struct {
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
 }
 
+// decodeMCP decodes the JSON object of a CardDetailInput, checking it against its schema (genimpl/decode.go).
+func (x *CardDetailInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "card":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.Card, ruleCardDetailInput_Card)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+var ruleCardDetailInput_Card = &genimpl.StringRule{
+	MaxLength: 64,
+	MinLength: -1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *CardDetailInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = CardDetailInput{}
+	return false
+}
+
 // MoveCardInput is the input of tool "move_card" (mcpgen.yaml:35).
 type MoveCardInput struct {
 	// The card's id.
@@ -35,6 +74,61 @@ type MoveCardInput struct {
 
 	// One key per move; a retry reuses it.
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"maxLength=64" jsonschema_description:"One key per move; a retry reuses it."`
+}
+
+// decodeMCP decodes the JSON object of a MoveCardInput, checking it against its schema (genimpl/decode.go).
+func (x *MoveCardInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "card":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.Card, ruleMoveCardInput_Card)
+		case "column":
+			d.Once(&seen, 1)
+			genimpl.String(d, (*string)(&x.Column), ruleMoveCardInput_Column)
+		case "idempotency_key":
+			d.Once(&seen, 2)
+			genimpl.String(d, &x.IdempotencyKey, ruleMoveCardInput_IdempotencyKey)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x7))
+}
+
+var ruleMoveCardInput_Card = &genimpl.StringRule{
+	MaxLength: 64,
+	MinLength: -1,
+}
+
+var ruleMoveCardInput_Column = &genimpl.StringRule{
+	Enum:      []string{"todo", "doing", "done"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+var ruleMoveCardInput_IdempotencyKey = &genimpl.StringRule{
+	MaxLength: 64,
+	MinLength: -1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *MoveCardInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = MoveCardInput{}
+	return false
 }
 
 // MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:37).

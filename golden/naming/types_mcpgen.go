@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -61,6 +62,54 @@ type APIV2GetUserInput struct {
 	N2Fa       runtime.Opt[bool]   `json:"2fa,omitzero"`
 }
 
+// decodeMCP decodes the JSON object of a APIV2GetUserInput, checking it against its schema (genimpl/decode.go).
+func (x *APIV2GetUserInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "user_id":
+			d.Once(&seen, 0)
+			genimpl.String(d, (*string)(&x.UserID), nil)
+		case "userUrl":
+			d.Once(&seen, 1)
+			x.UserURL.Set = genimpl.String(d, &x.UserURL.Value, ruleAPIV2GetUserInput_UserURL)
+		case "x-request-id":
+			d.Once(&seen, 2)
+			x.XRequestID.Set = genimpl.String(d, &x.XRequestID.Value, nil)
+		case "2fa":
+			d.Once(&seen, 3)
+			x.N2Fa.Set = genimpl.Bool(d, &x.N2Fa.Value)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+var ruleAPIV2GetUserInput_UserURL = &genimpl.StringRule{
+	Format:    "uri",
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *APIV2GetUserInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = APIV2GetUserInput{}
+	return false
+}
+
 // APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:24).
 type APIV2GetUserOutput struct {
 	Status HTTPStatus `json:"status"`
@@ -69,6 +118,44 @@ type APIV2GetUserOutput struct {
 // ListUsersInput is the input of tool "list_users" (mcpgen.yaml:32).
 type ListUsersInput struct {
 	Order runtime.Opt[SortOrder] `json:"order,omitzero"`
+}
+
+// decodeMCP decodes the JSON object of a ListUsersInput, checking it against its schema (genimpl/decode.go).
+func (x *ListUsersInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "order":
+			d.Once(&seen, 0)
+			x.Order.Set = genimpl.String(d, (*string)(&x.Order.Value), ruleListUsersInput_Order)
+		default:
+			d.Refuse()
+		}
+	}
+}
+
+var ruleListUsersInput_Order = &genimpl.StringRule{
+	Enum:      []string{"asc", "-", "+"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *ListUsersInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ListUsersInput{}
+	return false
 }
 
 // UserPageParams is the set of variables of resource template "user_page" (mcpgen.yaml:35).

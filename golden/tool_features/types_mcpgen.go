@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -22,6 +23,39 @@ type DeleteThingInput struct {
 	ID string `json:"id"`
 }
 
+// decodeMCP decodes the JSON object of a DeleteThingInput, checking it against its schema (genimpl/decode.go).
+func (x *DeleteThingInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "id":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.ID, nil)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *DeleteThingInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = DeleteThingInput{}
+	return false
+}
+
 // CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:39).
 type CountThingsOutput int64
 
@@ -33,6 +67,44 @@ func (CountThingsOutput) JSONSchemaExtend(s *jsonschema.Schema) {
 // RenderInput is the input of tool "render" (mcpgen.yaml:43).
 type RenderInput struct {
 	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero"`
+}
+
+// decodeMCP decodes the JSON object of a RenderInput, checking it against its schema (genimpl/decode.go).
+func (x *RenderInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "format":
+			d.Once(&seen, 0)
+			x.Format.Set = genimpl.String(d, (*string)(&x.Format.Value), ruleRenderInput_Format)
+		default:
+			d.Refuse()
+		}
+	}
+}
+
+var ruleRenderInput_Format = &genimpl.StringRule{
+	Enum:      []string{"text", "image"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *RenderInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = RenderInput{}
+	return false
 }
 
 // RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).

@@ -25,6 +25,10 @@
 //     generated ApplyDefaults, Expand, completion and MCP Apps code calls;
 //     written once here rather than repeated in every generated file
 //     (CompleteList shares runtime's cap of 100 values).
+//   - DecodeObject, Decoder, String, Int, Number, Bool, Array and their
+//     rules: the validating decoders generated for tool inputs
+//     (decode.go), written once here so that a generated decoder is one
+//     line per property.
 //
 // runtime.Ptr and runtime.Bool are gone without a replacement here: since
 // Go 1.26 generated code writes a pointer to a constant as new(v).

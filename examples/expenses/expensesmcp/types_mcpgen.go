@@ -6,6 +6,7 @@ package expensesmcp
 import (
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -175,9 +176,105 @@ type ExploreExpensesInput struct {
 	Category runtime.Opt[Category] `json:"category,omitzero" jsonschema_description:"Only expenses of this category."`
 }
 
+// decodeMCP decodes the JSON object of a ExploreExpensesInput, checking it against its schema (genimpl/decode.go).
+func (x *ExploreExpensesInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "month":
+			d.Once(&seen, 0)
+			genimpl.String(d, (*string)(&x.Month), ruleExploreExpensesInput_Month)
+		case "status":
+			d.Once(&seen, 1)
+			x.Status.Set = genimpl.String(d, (*string)(&x.Status.Value), ruleExploreExpensesInput_Status)
+		case "category":
+			d.Once(&seen, 2)
+			x.Category.Set = genimpl.String(d, (*string)(&x.Category.Value), ruleExploreExpensesInput_Category)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+var ruleExploreExpensesInput_Month = &genimpl.StringRule{
+	MaxLength: -1,
+	MinLength: -1,
+	Pattern:   "^\\d{4}-(0[1-9]|1[0-2])$",
+}
+
+var ruleExploreExpensesInput_Status = &genimpl.StringRule{
+	Enum:      []string{"pending", "approved", "rejected"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+var ruleExploreExpensesInput_Category = &genimpl.StringRule{
+	Enum:      []string{"travel", "meals", "software", "hardware", "office"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *ExploreExpensesInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ExploreExpensesInput{}
+	return false
+}
+
 // ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:121).
 type ExpenseDetailInput struct {
 	ExpenseID ExpenseID `json:"expense_id" jsonschema_description:"An expense id such as EXP-0042."`
+}
+
+// decodeMCP decodes the JSON object of a ExpenseDetailInput, checking it against its schema (genimpl/decode.go).
+func (x *ExpenseDetailInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "expense_id":
+			d.Once(&seen, 0)
+			genimpl.String(d, (*string)(&x.ExpenseID), ruleExpenseDetailInput_ExpenseID)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+var ruleExpenseDetailInput_ExpenseID = &genimpl.StringRule{
+	MaxLength: -1,
+	MinLength: -1,
+	Pattern:   "^EXP-\\d{4}$",
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *ExpenseDetailInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ExpenseDetailInput{}
+	return false
 }
 
 // ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:140).
@@ -189,4 +286,60 @@ type ApproveExpenseInput struct {
 
 	// One key per approval the user asked for; a retry reuses it.
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"pattern=^[A-Za-z0-9-]{8\\,64}$" jsonschema_description:"One key per approval the user asked for; a retry reuses it."`
+}
+
+// decodeMCP decodes the JSON object of a ApproveExpenseInput, checking it against its schema (genimpl/decode.go).
+func (x *ApproveExpenseInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "expense_id":
+			d.Once(&seen, 0)
+			genimpl.String(d, (*string)(&x.ExpenseID), ruleApproveExpenseInput_ExpenseID)
+		case "expected_version":
+			d.Once(&seen, 1)
+			genimpl.Int(d, &x.ExpectedVersion, ruleApproveExpenseInput_ExpectedVersion)
+		case "idempotency_key":
+			d.Once(&seen, 2)
+			genimpl.String(d, &x.IdempotencyKey, ruleApproveExpenseInput_IdempotencyKey)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x7))
+}
+
+var ruleApproveExpenseInput_ExpenseID = &genimpl.StringRule{
+	MaxLength: -1,
+	MinLength: -1,
+	Pattern:   "^EXP-\\d{4}$",
+}
+
+var ruleApproveExpenseInput_ExpectedVersion = &genimpl.IntRule{
+	HasMin: true,
+	Min:    int64(1),
+}
+
+var ruleApproveExpenseInput_IdempotencyKey = &genimpl.StringRule{
+	MaxLength: -1,
+	MinLength: -1,
+	Pattern:   "^[A-Za-z0-9-]{8,64}$",
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *ApproveExpenseInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = ApproveExpenseInput{}
+	return false
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -40,6 +41,54 @@ func (x *SearchPostsInput) ApplyDefaults() {
 	if !x.Limit.Set {
 		x.Limit = runtime.Some(int64(5))
 	}
+}
+
+// decodeMCP decodes the JSON object of a SearchPostsInput, checking it against its schema (genimpl/decode.go).
+func (x *SearchPostsInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "query":
+			d.Once(&seen, 0)
+			genimpl.String(d, &x.Query, ruleSearchPostsInput_Query)
+		case "limit":
+			d.Once(&seen, 1)
+			x.Limit.Set = genimpl.Int(d, &x.Limit.Value, ruleSearchPostsInput_Limit)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+var ruleSearchPostsInput_Query = &genimpl.StringRule{
+	MaxLength: 200,
+	MinLength: 1,
+}
+
+var ruleSearchPostsInput_Limit = &genimpl.IntRule{
+	HasMax: true,
+	HasMin: true,
+	Max:    int64(10),
+	Min:    int64(1),
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *SearchPostsInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = SearchPostsInput{}
+	return false
 }
 
 // PostParams is the set of variables of resource template "post" (mcpgen.yaml:26).

@@ -1,0 +1,25 @@
+package runtime
+
+import (
+	"reflect"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/validate"
+)
+
+// DecodeBothWays decodes args, a JSON object, for t, a generated tool:
+// with the input type's generated decoder (hasDecoder false when it has
+// none), and with the general path alone (validator, then encoding/json),
+// the oracle the decoder must agree with. Both apply defaults on success.
+func DecodeBothWays(t Tool, args []byte) (hasDecoder bool, fast any, fastOK bool, slow any, slowRes *CallToolResult, slowErr error) {
+	o := t.generated
+	fast = reflect.New(o.in).Interface()
+	if dec, ok := fast.(validatingDecoder); ok {
+		hasDecoder = true
+		if fastOK = dec.DecodeValidated(args); fastOK {
+			applyDefaults(fast)
+		}
+	}
+	slow = reflect.New(o.in).Interface()
+	slowRes, slowErr = inputCodec{schema: validate.NewLazy(o.input)}.decode(t.Name, args, slow)
+	return hasDecoder, fast, fastOK, slow, slowRes, slowErr
+}

@@ -1,0 +1,515 @@
+package genimpl
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"regexp"
+	"strconv"
+	"sync"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/validate"
+)
+
+// Generated validating decoders (issue 20): for a tool input whose schema
+// the generator fully understands, it writes a DecodeValidated method that
+// checks the arguments against the schema while it decodes them, in one
+// pass over the JSON and without building the map[string]any the general
+// validator needs. The helpers below are that code, written once; the
+// generated methods are a switch on property names calling them.
+//
+// A decoder only ever says yes or "not me": anything it does not accept
+// (a violation, but also a duplicate key, an escaped key, an integer
+// written 1e2, …) makes it refuse, and the runtime then runs the general
+// path on the same arguments: the general validator (the oracle) words
+// the violations, so they are the same as without decoders, and what the
+// decoder is unsure of is decided by the oracle. What a decoder accepts,
+// the oracle accepts, with the same decoded value: the differential test
+// and fuzz target in runtime (decoders_test.go) hold it to that.
+
+// Decoder is the state of one decoding: the arguments, the position in
+// them, the nesting depth, and whether the decoder refused.
+type Decoder struct {
+	data    []byte
+	i       int
+	depth   int
+	refused bool
+}
+
+// maxDepth is the nesting the decoder accepts: beyond it the general path
+// decides (it refuses at 1 000 levels, a screening rule of its own).
+const maxDepth = 500
+
+// maxNumberLength is the longest number text the decoder reads: the
+// general path screens longer ones.
+const maxNumberLength = 100
+
+// DecodeObject decodes data, a whole JSON text, with decode (a generated
+// method bound to the value to fill) and reports whether it accepted it:
+// the value is one object, decode accepted it, and nothing but whitespace
+// follows. On false the caller resets its value for the general path to
+// decode into. It is not generic: an instance per input type would cost
+// build time for 1,000-tool servers.
+func DecodeObject(data []byte, decode func(*Decoder)) bool {
+	d := Decoder{data: data}
+	d.space()
+	decode(&d)
+	d.space()
+	return !d.refused && d.i == len(d.data)
+}
+
+// Refuse makes the decoding fail: the general path decides.
+func (d *Decoder) Refuse() { d.refused = true }
+
+func (d *Decoder) space() {
+	for d.i < len(d.data) {
+		switch d.data[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// peek is the next byte after whitespace, 0 at the end.
+func (d *Decoder) peek() byte {
+	d.space()
+	if d.i >= len(d.data) {
+		return 0
+	}
+	return d.data[d.i]
+}
+
+// Object starts an object: it reports whether one starts here (else the
+// decoder refuses).
+func (d *Decoder) Object() bool {
+	if d.refused || d.peek() != '{' {
+		d.refused = true
+		return false
+	}
+	d.depth++
+	if d.depth > maxDepth {
+		d.refused = true
+		return false
+	}
+	d.i++
+	return true
+}
+
+// Next moves to the next member of the object Object started (first says
+// whether it is the first) and returns its key, or ok false at the end of
+// the object or on refusal. The key aliases the arguments: it is compared,
+// never kept.
+func (d *Decoder) Next(first bool) (key string, ok bool) {
+	if d.refused {
+		return "", false
+	}
+	c := d.peek()
+	if c == '}' {
+		d.i++
+		d.depth--
+		return "", false
+	}
+	if !first {
+		if c != ',' {
+			d.refused = true
+			return "", false
+		}
+		d.i++
+		c = d.peek()
+	}
+	if c != '"' {
+		d.refused = true
+		return "", false
+	}
+	start := d.i + 1
+	end, plain := d.stringEnd()
+	if !plain || d.refused { // an escaped key: the general path decides
+		d.refused = true
+		return "", false
+	}
+	d.i = end
+	if d.peek() != ':' {
+		d.refused = true
+		return "", false
+	}
+	d.i++
+	d.space()
+	if end-1 == start {
+		return "", true
+	}
+	return unsafe.String(&d.data[start], end-1-start), true
+}
+
+// Once marks property bit as seen in *seen: a property sent twice makes
+// the decoder refuse (encoding/json merges objects sent twice, the
+// validator sees only the last).
+func (d *Decoder) Once(seen *uint64, bit uint) {
+	if *seen&(1<<bit) != 0 {
+		d.refused = true
+	}
+	*seen |= 1 << bit
+}
+
+// Require refuses unless every property of mask was seen.
+func (d *Decoder) Require(seen, mask uint64) {
+	if seen&mask != mask {
+		d.refused = true
+	}
+}
+
+// stringEnd scans the string at d.i: the index after its closing quote,
+// and whether it is plain (no escapes, valid UTF-8). It refuses on a
+// control character or no closing quote.
+func (d *Decoder) stringEnd() (end int, plain bool) {
+	plain = true
+	for i := d.i + 1; i < len(d.data); {
+		c := d.data[i]
+		switch {
+		case c == '"':
+			return i + 1, plain
+		case c == '\\':
+			plain = false
+			i += 2
+		case c < 0x20:
+			d.refused = true
+			return i, false
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRune(d.data[i:])
+			if r == utf8.RuneError && size == 1 {
+				plain = false
+			}
+			i += size
+		default:
+			i++
+		}
+	}
+	d.refused = true
+	return len(d.data), false
+}
+
+// str reads a string value.
+func (d *Decoder) str() (string, bool) {
+	if d.refused || d.peek() != '"' {
+		d.refused = true
+		return "", false
+	}
+	end, plain := d.stringEnd()
+	if d.refused {
+		return "", false
+	}
+	tok := d.data[d.i:end]
+	d.i = end
+	if plain {
+		return string(tok[1 : len(tok)-1]), true
+	}
+	var s string // escapes and invalid UTF-8 decode as the general path decodes them
+	if json.Unmarshal(tok, &s) != nil {
+		d.refused = true
+		return "", false
+	}
+	return s, true
+}
+
+// number reads a number's text.
+func (d *Decoder) number() (string, bool) {
+	if d.refused {
+		return "", false
+	}
+	c := d.peek()
+	if c != '-' && (c < '0' || c > '9') {
+		d.refused = true
+		return "", false
+	}
+	start := d.i
+	if d.data[d.i] == '-' {
+		d.i++
+	}
+	switch {
+	case d.i < len(d.data) && d.data[d.i] == '0':
+		d.i++
+	case d.digits() == 0:
+		d.refused = true
+		return "", false
+	}
+	if d.i < len(d.data) && d.data[d.i] == '.' {
+		d.i++
+		if d.digits() == 0 {
+			d.refused = true
+			return "", false
+		}
+	}
+	if d.i < len(d.data) && (d.data[d.i] == 'e' || d.data[d.i] == 'E') {
+		d.i++
+		if d.i < len(d.data) && (d.data[d.i] == '+' || d.data[d.i] == '-') {
+			d.i++
+		}
+		if d.digits() == 0 {
+			d.refused = true
+			return "", false
+		}
+	}
+	if d.i-start > maxNumberLength {
+		d.refused = true
+		return "", false
+	}
+	return unsafe.String(&d.data[start], d.i-start), true
+}
+
+func (d *Decoder) digits() int {
+	n := 0
+	for d.i < len(d.data) && d.data[d.i] >= '0' && d.data[d.i] <= '9' {
+		d.i++
+		n++
+	}
+	return n
+}
+
+// StringRule is what a string schema asks beyond the type. Enum, when set,
+// lists the allowed values (const is an enum of one).
+type StringRule struct {
+	MinLength, MaxLength int64 // -1: no bound
+	Pattern              string
+	Format               string
+	Enum                 []string
+
+	once sync.Once
+	re   *regexp.Regexp // Pattern, compiled on first use
+}
+
+func (r *StringRule) accepts(s string) bool {
+	if r.MinLength >= 0 || r.MaxLength >= 0 {
+		n := int64(utf8.RuneCountInString(s))
+		if r.MinLength >= 0 && n < r.MinLength || r.MaxLength >= 0 && n > r.MaxLength {
+			return false
+		}
+	}
+	if r.Enum != nil {
+		found := false
+		for _, e := range r.Enum {
+			if e == s {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if r.Pattern != "" {
+		r.once.Do(func() { r.re, _ = regexp.Compile(r.Pattern) })
+		if r.re == nil || !r.re.MatchString(s) {
+			return false // a pattern Go cannot compile: the general path says why
+		}
+	}
+	return r.Format == "" || validate.FormatValid(r.Format, s)
+}
+
+// String decodes a string into *p, checked against r (nil: any string),
+// and reports whether it did.
+func String(d *Decoder, p *string, r *StringRule) bool {
+	s, ok := d.str()
+	if !ok {
+		return false
+	}
+	if r != nil && !r.accepts(s) {
+		d.refused = true
+		return false
+	}
+	*p = s
+	return true
+}
+
+// Bool decodes a boolean into *p and reports whether it did.
+func Bool(d *Decoder, p *bool) bool {
+	if d.refused {
+		return false
+	}
+	switch d.peek() {
+	case 't':
+		if len(d.data)-d.i >= 4 && string(d.data[d.i:d.i+4]) == "true" {
+			d.i += 4
+			*p = true
+			return true
+		}
+	case 'f':
+		if len(d.data)-d.i >= 5 && string(d.data[d.i:d.i+5]) == "false" {
+			d.i += 5
+			*p = false
+			return true
+		}
+	}
+	d.refused = true
+	return false
+}
+
+// IntRule is what an integer schema asks beyond the type, with its bounds
+// already rounded to integers by the generator (minimum 1.5 is Min 2).
+type IntRule struct {
+	HasMin, HasMax bool
+	Min, Max       int64
+	MultipleOf     int64 // 0: none
+}
+
+// Int decodes an integer written as an integer literal into *p, checked
+// against r (nil: none), and reports whether it did. 1e2 and 5.0 are
+// integers to JSON Schema but not to encoding/json: the general path
+// rewrites them, so the decoder refuses them.
+func Int(d *Decoder, p *int64, r *IntRule) bool {
+	text, ok := d.number()
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || r != nil && (r.HasMin && n < r.Min || r.HasMax && n > r.Max || r.MultipleOf != 0 && n%r.MultipleOf != 0) {
+		d.refused = true
+		return false
+	}
+	*p = n
+	return true
+}
+
+// NumberRule is what a number schema asks beyond the type. The generator
+// writes only bounds a float64 holds exactly, so comparing the decoded
+// float64 is exact except when it equals the bound: then the number's
+// text is compared exactly (1e-400 decodes to 0 but is not 0).
+type NumberRule struct {
+	Min, Max                   Bound
+	ExclusiveMin, ExclusiveMax Bound
+}
+
+// Bound is one bound of a number; Set false means none.
+type Bound struct {
+	Set   bool
+	Value float64
+}
+
+// Number decodes a number into *p, checked against r (nil: none), and
+// reports whether it did.
+func Number(d *Decoder, p *float64, r *NumberRule) bool {
+	text, ok := d.number()
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(text, 64)
+	if err != nil || math.IsInf(f, 0) || f == 0 && !isZero(text) {
+		d.refused = true // out of float64's range: the general path words it
+		return false
+	}
+	if r != nil && !r.accepts(f, text) {
+		d.refused = true
+		return false
+	}
+	*p = f
+	return true
+}
+
+func (r *NumberRule) accepts(f float64, text string) bool {
+	return r.Min.check(f, text, 1, true) && r.Max.check(f, text, -1, true) &&
+		r.ExclusiveMin.check(f, text, 1, false) && r.ExclusiveMax.check(f, text, -1, false)
+}
+
+// check reports whether f (decoded from text) is on the allowed side of
+// b: sign 1 for a lower bound, -1 for an upper; inclusive for minimum and
+// maximum.
+func (b Bound) check(f float64, text string, sign int, inclusive bool) bool {
+	if !b.Set {
+		return true
+	}
+	var c int
+	switch {
+	case f > b.Value:
+		c = 1
+	case f < b.Value:
+		c = -1
+	default: // rounding may have hidden the difference: compare exactly
+		x, ok := new(big.Rat).SetString(text)
+		if !ok {
+			return false
+		}
+		c = x.Cmp(new(big.Rat).SetFloat64(b.Value))
+	}
+	c *= sign
+	return c > 0 || c == 0 && inclusive
+}
+
+// isZero reports whether a number's text is a zero (0, -0.0, 0e5).
+func isZero(text string) bool {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == 'e' || c == 'E':
+			return true
+		case c >= '1' && c <= '9':
+			return false
+		}
+	}
+	return true
+}
+
+// ArrayRule is what an array schema asks beyond its items.
+type ArrayRule struct {
+	MinItems, MaxItems int64 // -1: no bound
+}
+
+// Array decodes an array into *p, each item with item (a generated method
+// or helper), checked against r (nil: none), and reports whether it did.
+// An empty array decodes as an empty, non-nil slice, as with encoding/json.
+func Array[S ~[]T, T any](d *Decoder, p *S, r *ArrayRule, item func(*T, *Decoder)) bool {
+	if d.refused || d.peek() != '[' {
+		d.refused = true
+		return false
+	}
+	d.depth++
+	if d.depth > maxDepth {
+		d.refused = true
+		return false
+	}
+	d.i++
+	s := S{}
+	for first := true; ; first = false {
+		c := d.peek()
+		if c == ']' {
+			d.i++
+			break
+		}
+		if !first {
+			if c != ',' {
+				d.refused = true
+				return false
+			}
+			d.i++
+		}
+		var zero T
+		s = append(s, zero)
+		item(&s[len(s)-1], d)
+		if d.refused {
+			return false
+		}
+	}
+	d.depth--
+	if r != nil && (r.MinItems >= 0 && int64(len(s)) < r.MinItems || r.MaxItems >= 0 && int64(len(s)) > r.MaxItems) {
+		d.refused = true
+		return false
+	}
+	*p = s
+	return true
+}
+
+// StringItem, BoolItem, IntItem and NumberItem decode an unconstrained
+// scalar item of an array. Like String, Bool, Int and Number they are not
+// generic: generated code converts a pointer to a named type (*Tier to
+// *string), and one compiled function serves every type, which keeps the
+// build of a 1,000-tool server fast.
+func StringItem(p *string, d *Decoder) { String(d, p, nil) }
+
+// BoolItem: see StringItem.
+func BoolItem(p *bool, d *Decoder) { Bool(d, p) }
+
+// IntItem: see StringItem.
+func IntItem(p *int64, d *Decoder) { Int(d, p, nil) }
+
+// NumberItem: see StringItem.
+func NumberItem(p *float64, d *Decoder) { Number(d, p, nil) }
