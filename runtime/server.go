@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/sealed"
@@ -71,6 +72,7 @@ type config struct {
 	startLine      io.Writer                        // where Serve says it started (WithStartLine); nil: nowhere
 	startLineSet   bool                             // WithStartLine was given (else os.Stderr)
 	tasks          taskConfig                       // long-running tool calls (tasks.go)
+	exposure       ToolExposure                     // how tools/list shows the tools (exposure.go)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -187,6 +189,8 @@ type Server struct {
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 
 	taskRuns taskRuns // the tasks whose handlers run in this process
+
+	searchView atomic.Pointer[searchView] // the search exposure of the current tools (exposure.go)
 }
 
 // NewServer returns a server that introduces itself as info.

@@ -294,7 +294,7 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.sendError(id, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
 		return
 	}
-	ss.serveMethod(ctx, m, id, params, false)
+	ss.serveMethod(ctx, m, id, ss.srv.directCall(method, params), false)
 }
 
 // handshake answers initialize, then lets notifications follow.

@@ -120,6 +120,18 @@ func (s *Server) AddTool(t Tool) {
 	if t.Idempotency != nil && t.Idempotency.Key == "" {
 		panic("runtime: " + where + ": Idempotency without a Key")
 	}
+	if s.cfg.exposure == ExposeSearch && (t.Name == SearchToolsName || t.Name == DescribeToolsName || t.Name == CallToolName) {
+		panic("runtime: " + where + ": with search exposure, this name is the search tool's")
+	}
+	wire := mustToolWire(t)
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
+		panic("runtime: " + where + ": a tool with this name is already registered")
+	}
+	s.listChanged(capTools)
+}
+
+// mustToolWire encodes t's tools/list entry.
+func mustToolWire(t Tool) []byte {
 	wire, err := json.Marshal(struct {
 		Name         string           `json:"name"`
 		Title        string           `json:"title,omitempty"`
@@ -132,12 +144,9 @@ func (s *Server) AddTool(t Tool) {
 		Meta         json.RawMessage  `json:"_meta,omitempty"`
 	}{t.Name, t.Title, t.Description, t.InputSchema, t.Execution, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
 	if err != nil {
-		panic(fmt.Sprintf("runtime: %s: %v", where, err))
+		panic(fmt.Sprintf("runtime: AddTool(%q): %v", t.Name, err))
 	}
-	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
-		panic("runtime: " + where + ": a tool with this name is already registered")
-	}
-	s.listChanged(capTools)
+	return wire
 }
 
 // RemoveTool unregisters the tool named name and reports whether there was
@@ -171,7 +180,7 @@ func (s *Server) Tools() []Tool {
 }
 
 func (ss *Session) toolsList(p *peerInfo, params json.RawMessage) (encoder, *Error) {
-	return listMethod(ss, p, "tools", &ss.srv.tools, params)
+	return page(ss, p, "tools", ss.srv.listedTools(), params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own
@@ -204,7 +213,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
 		return
 	}
-	te := ss.srv.tools.snapshot().byKey[string(name)]
+	te := ss.srv.lookupTool(string(name))
 	if te == nil || !visible(te, ss.declaredBy(ctx)) { // a hidden tool is an unknown one (requires.go)
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
 		return
