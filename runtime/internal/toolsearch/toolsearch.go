@@ -35,7 +35,8 @@ type Hit struct {
 // one in a parameter's description; each field's length is normalized
 // against that field's average (BM25F).
 const (
-	fieldName = iota
+	fieldName   = iota
+	fieldAction // the first word of the title (or name): the operation
 	fieldTitle
 	fieldDescription
 	fieldParamNames
@@ -43,15 +44,17 @@ const (
 	numFields
 )
 
-// weights are the fields' weights. They were set from what each field is
-// for, before measuring (BENCHMARKS.md reports the measurement and its
-// held-out half).
+// weights are the fields' weights, chosen on the tuning half of
+// bench/search/queries.tsv (BENCHMARKS.md reports both halves): the name
+// and its leading verb count most, the description, long and full of
+// boilerplate in imported APIs, little.
 var weights = [numFields]float64{
 	fieldName:              3.0,
+	fieldAction:            2.0,
 	fieldTitle:             2.0,
-	fieldDescription:       1.0,
-	fieldParamNames:        0.6,
-	fieldParamDescriptions: 0.3,
+	fieldDescription:       0.3,
+	fieldParamNames:        0.3,
+	fieldParamDescriptions: 0.15,
 }
 
 // BM25 parameters: k1 bounds how much repeating a word helps; b how much
@@ -83,6 +86,7 @@ func New(docs []Doc) *Index {
 		var fields [numFields][]string
 		fields[fieldName] = Words(doc.Name)
 		fields[fieldTitle] = Words(doc.Title)
+		fields[fieldAction] = action(fields[fieldTitle], fields[fieldName])
 		fields[fieldDescription] = Words(doc.Description)
 		for _, p := range doc.Params {
 			fields[fieldParamNames] = append(fields[fieldParamNames], Words(p.Name)...)
@@ -117,6 +121,21 @@ func New(docs []Doc) *Index {
 		}
 	}
 	return ix
+}
+
+// action is the operation a tool performs: the first word of its title,
+// or of its name without a title. Titles and names of API operations lead
+// with their verb (Create a release, list_issues), and a request names the
+// operation it wants: weighing the match of that one word apart tells
+// "star a repository" from "list starred repositories".
+func action(title, name []string) []string {
+	if len(title) > 0 {
+		return title[:1]
+	}
+	if len(name) > 0 {
+		return name[:1]
+	}
+	return nil
 }
 
 // Search returns at most limit docs ranked for query, best first, among

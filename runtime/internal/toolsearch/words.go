@@ -16,6 +16,10 @@ func Words(text string) []string {
 		if stopWords[w] {
 			continue
 		}
+		if long, ok := abbreviations[w]; ok {
+			out = append(out, Words(long)...)
+			continue
+		}
 		w = stem(w)
 		if v, ok := verbs[w]; ok {
 			w = v
@@ -25,6 +29,20 @@ func Words(text string) []string {
 		}
 	}
 	return out
+}
+
+// abbreviations are the short forms software people write for common
+// words (a repo is a repository, a PR a pull request).
+var abbreviations = map[string]string{
+	"repo": "repository", "repos": "repositories",
+	"pr": "pull request", "prs": "pull requests",
+	"org": "organization", "orgs": "organizations",
+	"config": "configuration", "configs": "configurations",
+	"env": "environment", "envs": "environments",
+	"info": "information", "dir": "directory", "dirs": "directories",
+	"ref": "reference", "refs": "references",
+	"auth": "authentication", "msg": "message", "msgs": "messages",
+	"desc": "description", "admin": "administrator", "admins": "administrators",
 }
 
 // split cuts text at non-alphanumerics and camelCase boundaries: a lower
@@ -63,50 +81,44 @@ func split(text string) []string {
 	return out
 }
 
-// stem strips the common English inflections, so that "issues", "issue",
-// "closing", "closed" and "close" meet: plurals, -ing, -ed, and a doubled
-// final consonant they leave (running → run). It is deliberately light: it
-// never takes -ing or -ed off a word of four letters or less, and leaves derivations
-// (creation, creator) alone.
+// stem reduces a word to a key that its inflections and a few
+// derivations share, so that "issues", "issue", "closing", "closed" and
+// "close" meet, and "followers" meets "follow": it strips a plural s, -ing
+// and -ed (and the doubled consonant they leave: running → run), -er, -or
+// and -ee of a longer word (reviewer → review, contributor → contribut,
+// assignee → assign), and a final
+// e. The keys are not always words (create → creat); they need only be the
+// same for the forms of a word. Words of four letters or less are kept.
 func stem(w string) string {
-	w = plural(w)
 	if len(w) <= 4 {
-		return w
+		return plural(w)
 	}
+	w = plural(w)
 	switch {
 	case strings.HasSuffix(w, "ied") && len(w) > 5:
-		return w[:len(w)-3] + "y"
+		w = w[:len(w)-3] + "y"
 	case strings.HasSuffix(w, "ing") && len(w) > 5:
-		return undouble(restoreE(w[:len(w)-3]))
+		w = undouble(w[:len(w)-3])
 	case strings.HasSuffix(w, "ed") && len(w) > 4 && !strings.HasSuffix(w, "eed"):
-		return undouble(restoreE(w[:len(w)-2]))
+		w = undouble(w[:len(w)-2])
+	}
+	if len(w) >= 7 && (strings.HasSuffix(w, "er") || strings.HasSuffix(w, "ee") || strings.HasSuffix(w, "or")) {
+		w = undouble(w[:len(w)-2])
+	}
+	if len(w) > 4 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
 	}
 	return w
 }
 
-// plural strips a plural s: repositories → repository, branches → branch,
-// issues → issue; not the s of status, access or analysis.
+// plural strips a plural s: repositories → repository, issues → issue;
+// not the s of status, access or analysis.
 func plural(w string) string {
 	switch {
 	case len(w) > 4 && strings.HasSuffix(w, "ies"):
 		return w[:len(w)-3] + "y"
-	case strings.HasSuffix(w, "sses"), strings.HasSuffix(w, "ches"), strings.HasSuffix(w, "shes"), strings.HasSuffix(w, "xes"):
-		return w[:len(w)-2]
 	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
 		return w[:len(w)-1]
-	}
-	return w
-}
-
-// restoreE puts back the e an -ing or -ed took (creat → create, updat →
-// update, delet → delete) after the consonant-vowel-consonant-t endings
-// and a few others where English drops it; a stem is only a key, so the
-// rule need be consistent more than exact.
-func restoreE(w string) string {
-	for _, end := range []string{"at", "et", "it", "ut", "ov", "iv", "ag", "ur", "ar", "as", "os", "us", "ak", "ok", "ir", "ol", "ul", "ab", "ym", "yn", "nc", "rg", "dg"} {
-		if strings.HasSuffix(w, end) {
-			return w + "e"
-		}
 	}
 	return w
 }
@@ -128,7 +140,8 @@ var stopWords = set("a an the of to for in on at by from with and or is are be i
 
 // verbs folds the verbs APIs use for the same operation into one word, so
 // "fetch a release" finds get_release. The groups are the usual CRUD
-// vocabulary, not a list made for a particular API. The keys are stems.
+// vocabulary, not a list made for a particular API. Keys and values are
+// stems.
 var verbs = func() map[string]string {
 	m := map[string]string{}
 	for canonical, others := range map[string]string{
@@ -140,7 +153,7 @@ var verbs = func() map[string]string {
 		"search": "find query",
 	} {
 		for _, o := range strings.Fields(others) {
-			m[stem(o)] = canonical
+			m[stem(o)] = stem(canonical)
 		}
 	}
 	return m

@@ -14,11 +14,16 @@ func TestWords(t *testing.T) {
 		{"listPullRequests", []string{"list", "pull", "request"}},
 		{"HTTPServer v2Beta", []string{"http", "server", "v2", "beta"}},
 		{"Fetch the repositories", []string{"get", "repository"}},
-		{"closing closed close", []string{"close", "close", "close"}},
-		{"created creating", []string{"create", "create"}},
-		{"added starred running", []string{"create", "star", "run"}},
+		{"closing closed close closes", []string{"clos", "clos", "clos", "clos"}},
+		{"created creating create", []string{"creat", "creat", "creat"}},
+		{"added starred running", []string{"creat", "star", "run"}},
 		{"branches status access", []string{"branch", "status", "access"}},
-		{"remove a label", []string{"delete", "label"}},
+		{"followers follows following", []string{"follow", "follow", "follow"}},
+		{"assignees assigned", []string{"assign", "assign"}},
+		{"cloned clones", []string{"clon", "clon"}},
+		{"contributors contributed", []string{"contribut", "contribut"}},
+		{"remove a label", []string{"delet", "label"}},
+		{"open a PR in my repo", []string{"open", "pull", "request", "repository"}},
 	} {
 		if got := Words(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("Words(%q) = %q, want %q", c.text, got, c.want)
