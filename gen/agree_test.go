@@ -33,6 +33,7 @@ import (
 	gated "github.com/mcpgen/mcpgen/golden/requires"
 	"github.com/mcpgen/mcpgen/golden/resources"
 	scoped "github.com/mcpgen/mcpgen/golden/scopes"
+	library "github.com/mcpgen/mcpgen/golden/search_exposure"
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
@@ -70,12 +71,15 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/apps/mcpgen.yaml":          func(s *runtime.Server) { apps.Register(s, apps.UnimplementedHandler{}) },
 	"../golden/requires/mcpgen.yaml":      func(s *runtime.Server) { gated.Register(s, gated.UnimplementedHandler{}) },
 	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },
-	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
-	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
-	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
-	"../examples/support/mcpgen.yaml":     func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
-	"../examples/expenses/mcpgen.yaml":    func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
-	"../examples/books/mcpgen.yaml":       func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
+	"../golden/search_exposure/mcpgen.yaml": func(s *runtime.Server) {
+		library.Register(s, library.UnimplementedHandler{})
+	},
+	"../examples/orders/mcpgen.yaml":   func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
+	"../examples/wpsearch/mcpgen.yaml": func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
+	"../examples/readme/mcpgen.yaml":   func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
+	"../examples/support/mcpgen.yaml":  func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
+	"../examples/expenses/mcpgen.yaml": func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
+	"../examples/books/mcpgen.yaml":    func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive

@@ -50,6 +50,9 @@ func (g *generator) registerFile(f *jen.File) {
 	if srv.RateLimit != nil {
 		defaults = append(defaults, jen.Qual(runtimePkg, "WithRateLimit").Call(rateLimitValue(srv.RateLimit)))
 	}
+	if srv.Exposure == "search" {
+		defaults = append(defaults, jen.Qual(runtimePkg, "WithToolExposure").Call(jen.Qual(runtimePkg, "ExposeSearch")))
+	}
 	if len(defaults) > 0 {
 		list := defaults
 		if len(defaults) > 1 { // one a line

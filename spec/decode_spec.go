@@ -117,6 +117,13 @@ var serverFields = fields[*Server]{
 		decode: func(d *decoder, srv *Server, e entry) { srv.Caching = d.caching(e.value) }},
 	{key: "rateLimit", doc: "A per-caller limit on the requests that run server code (tools/call, resources/read, prompts/get, completion/complete): a token bucket keyed on the verified subject.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, srv *Server, e entry) { srv.RateLimit = d.rateLimit(e.value, "the server") }},
+	{key: "exposure", doc: "How tools/list shows the tools: all (the default) lists every tool; search lists only search_tools, describe_tools and call_tool, and the model finds the others by searching (for servers with many tools).", schema: stringEnum(Exposures),
+		decode: func(d *decoder, srv *Server, e entry) {
+			srv.ExposurePos = posOf(e.value)
+			if srv.Exposure, _ = d.str(e.value, "exposure"); srv.Exposure != "" && !slices.Contains(Exposures, srv.Exposure) {
+				d.errorf(srv.ExposurePos, "unknown exposure %q%s", srv.Exposure, orHint(didYouMean(srv.Exposure, Exposures), "; use "+joinList(Exposures, "or")))
+			}
+		}},
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {

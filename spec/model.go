@@ -86,6 +86,11 @@ type Server struct {
 	// RateLimit is `rateLimit:`, a per-caller limit on the requests that
 	// run server code; nil when absent.
 	RateLimit *RateLimit
+	// Exposure is how tools/list shows the tools (Exposures): "all", or
+	// "search" for search_tools, describe_tools and call_tool in their
+	// place; "" when not said (all).
+	Exposure    string
+	ExposurePos Pos
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -413,6 +418,13 @@ type ToolExecution struct {
 	InputFirst    bool
 	InputFirstPos Pos
 }
+
+// Exposures are the values of server.exposure.
+var Exposures = []string{"all", "search"}
+
+// SearchToolNames are the tools search exposure lists: no tool of the spec
+// may have their names when server.exposure is search.
+var SearchToolNames = []string{"search_tools", "describe_tools", "call_tool"}
 
 // TaskSupports are the values of a tool's execution.taskSupport.
 var TaskSupports = []string{"forbidden", "optional", "required"}

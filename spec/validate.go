@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -102,6 +103,13 @@ func (v *validator) server() {
 		v.errorf(orPos(srv.WebsiteURLPos, srv.Pos), "websiteUrl must be an absolute http(s) URL, such as https://example.com")
 	}
 	v.icons(srv.Icons)
+	if srv.Exposure == "search" {
+		for _, t := range v.s.Tools {
+			if slices.Contains(SearchToolNames, t.Name) {
+				v.errorf(t.Pos, "tool %q has the name of a tool that server.exposure: search lists in place of the tools (%s); rename it", t.Name, strings.Join(SearchToolNames, ", "))
+			}
+		}
+	}
 }
 
 func isHTTPURL(s string) bool {
