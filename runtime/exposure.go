@@ -232,6 +232,18 @@ var (
 
 func ptr[T any](v T) *T { return &v }
 
+// SearchTools returns the tools search exposure lists, without handlers,
+// as tools/list shows them (call_tool is also advertised with execution
+// taskSupport optional when a hidden tool may run as a task). lint's
+// context budget counts them.
+func SearchTools() []Tool {
+	out := []Tool{searchToolsTool, describeToolsTool, callToolTool}
+	for i := range out {
+		out[i].Handler = nil
+	}
+	return out
+}
+
 // callToolMalformed answers a call_tool call directCall did not turn into
 // a direct call: its arguments were not {name, arguments?}.
 func callToolMalformed(context.Context, *CallToolRequest) (*CallToolResult, error) {

@@ -36,6 +36,9 @@ func TestSearchExposureMeasured(t *testing.T) {
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("load: %v %v", err, diags)
 	}
+	if s.Server.Exposure != "search" {
+		t.Fatalf("bench/search/mcpgen.yaml has exposure %q, not search", s.Server.Exposure)
+	}
 	srv := runtime.NewServer(testInfo(), runtime.WithToolExposure(runtime.ExposeSearch))
 	for _, st := range s.Tools {
 		srv.AddTool(specTool(t, lint.ToolEntry(s, st)))
@@ -43,8 +46,12 @@ func TestSearchExposureMeasured(t *testing.T) {
 	p := newSessionPeer(t, srv)
 	p.exchange(req(0, "initialize", `{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}`))
 
-	all := lint.Estimate(s).Tools.Tokens
+	budget := lint.Estimate(s)
+	all := budget.Tools.Tokens
 	listed := listTokens(t, p)
+	if budget.Exposure == nil || budget.Exposure.Tokens != listed {
+		t.Errorf("lint's context budget under search exposure is %+v; the runtime lists %d tokens", budget.Exposure, listed)
+	}
 	share := float64(listed) / float64(all)
 	t.Logf("tools/list: %d tools listed in full cost %d tokens; with search exposure %d tokens (%.2f %%)", len(s.Tools), all, listed, 100*share)
 	if share > ceilingListShare || listed > ceilingListed {
