@@ -98,7 +98,7 @@ func TestSearchExposureMeasured(t *testing.T) {
 
 // specTool is the runtime tool for a tools/list entry computed from the
 // spec, with a handler that is never called.
-func specTool(t *testing.T, entry map[string]any) runtime.Tool {
+func specTool(t testing.TB, entry map[string]any) runtime.Tool {
 	b, err := json.Marshal(entry)
 	if err != nil {
 		t.Fatal(err)
@@ -178,4 +178,43 @@ func readQueries(t *testing.T, path string) []query {
 		out = append(out, query{q, tool})
 	}
 	return out
+}
+
+// BenchmarkSearchTools is one search_tools call over the 403 tools of
+// bench/search/mcpgen.yaml, in process, the index built before;
+// BenchmarkSearchIndex is the same call right after the tools changed, so
+// that it builds the index first (a server does it once per change).
+//
+//	go test ./runtime -run XXX -bench 'BenchmarkSearch(Tools|Index)$' -benchmem
+func BenchmarkSearchTools(b *testing.B) { benchSearch(b, false) }
+
+func BenchmarkSearchIndex(b *testing.B) { benchSearch(b, true) }
+
+func benchSearch(b *testing.B, rebuild bool) {
+	s, diags, err := spec.LoadFile("../bench/search/mcpgen.yaml")
+	if err != nil || len(diags) > 0 {
+		b.Fatalf("load: %v %v", err, diags)
+	}
+	srv := runtime.NewServer(testInfo(), runtime.WithToolExposure(runtime.ExposeSearch))
+	for _, st := range s.Tools {
+		srv.AddTool(specTool(b, lint.ToolEntry(s, st)))
+	}
+	done := make(chan string, 1)
+	ss := srv.NewSession(func(msg []byte) { done <- string(msg) })
+	defer ss.Close()
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_tools","arguments":{"query":"list the releases of a repository","limit":5},` + modernMeta + `}}`)
+	ss.HandleMessage(context.Background(), msg)
+	if got := <-done; !strings.Contains(got, "repos_list_releases") {
+		b.Fatalf("search_tools: %s", got)
+	}
+	for b.Loop() {
+		if rebuild {
+			b.StopTimer()
+			srv.AddTool(echoTool("bench_extra")) // the next call builds the index again
+			srv.RemoveTool("bench_extra")
+			b.StartTimer()
+		}
+		ss.HandleMessage(context.Background(), msg)
+		<-done
+	}
 }
