@@ -261,3 +261,30 @@ func TestCallToolScopes(t *testing.T) {
 		t.Errorf("call_tool refund after step-up: %q", got)
 	}
 }
+
+// TestSearchWhileToolsChange: searches in parallel with tools being added
+// and removed see either set, whole (run with -race).
+func TestSearchWhileToolsChange(t *testing.T) {
+	var targets []string
+	var mu sync.Mutex
+	srv := searchServer(&targets, &mu)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			p := newSessionPeer(t, srv)
+			for i := range 20 {
+				got := p.exchange(req(i, "tools/call", `{"name":"search_tools","arguments":{"query":"add numbers"},`+modernMeta+`}`))
+				if !strings.Contains(got[len(got)-1], `"name":"add_numbers"`) {
+					t.Errorf("searcher %d: %s", g, got[len(got)-1])
+					return
+				}
+			}
+		})
+	}
+	for i := range 20 {
+		name := fmt.Sprintf("extra_%d", i)
+		srv.AddTool(echoTool(name))
+		srv.RemoveTool(name)
+	}
+	wg.Wait()
+}
