@@ -425,6 +425,13 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 		if t.RateLimit != nil {
 			d[jen.Id("RateLimit")] = jen.Op("&").Add(rateLimitValue(t.RateLimit))
 		}
+		if len(t.Keywords) > 0 {
+			d[jen.Id("Keywords")] = jen.Index().String().ValuesFunc(func(kg *jen.Group) {
+				for _, k := range t.Keywords {
+					kg.Lit(k)
+				}
+			})
+		}
 		// The server's default scopes are resolved here: the runtime
 		// knows only what each tool needs.
 		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {

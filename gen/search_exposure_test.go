@@ -53,6 +53,10 @@ func TestGeneratedSearchExposure(t *testing.T) {
 	if got := send("tools/call", `{"name":"search_tools","arguments":{"query":"lend a book to a reader","limit":1}}`); !strings.Contains(got, `"structuredContent":{"tools":[{"name":"lend_book"`) {
 		t.Errorf("search_tools: %s", got)
 	}
+	// "borrow" is only in lend_book's keywords.
+	if got := send("tools/call", `{"name":"search_tools","arguments":{"query":"borrow something","limit":1}}`); !strings.Contains(got, `"structuredContent":{"tools":[{"name":"lend_book"`) {
+		t.Errorf("search_tools by a keyword: %s", got)
+	}
 	for _, args := range []string{`{"isbn":"0140449132","reader":"R-7"}`, `{"isbn":"short","reader":"R-7"}`, `{"reader":"R-7"}`} {
 		direct := send("tools/call", `{"name":"lend_book","arguments":`+args+`}`)
 		via := send("tools/call", `{"name":"call_tool","arguments":{"name":"lend_book","arguments":`+args+`}}`)

@@ -67,7 +67,8 @@ func searchExposure(v *regView[*toolEntry]) *searchView {
 	docs := make([]toolsearch.Doc, len(v.list))
 	tasks := false
 	for i, te := range v.list {
-		docs[i] = toolsearch.Doc{Name: te.tool.Name, Title: te.tool.Title, Description: te.tool.Description, Params: schemaParams(te.tool.InputSchema)}
+		docs[i] = toolsearch.Doc{Name: te.tool.Name, Title: te.tool.Title, Description: te.tool.Description, Params: schemaParams(te.tool.InputSchema),
+			Keywords: strings.Join(te.tool.Keywords, " ")}
 		if te.tool.Annotations != nil && te.tool.Title == "" {
 			docs[i].Title = te.tool.Annotations.Title
 		}

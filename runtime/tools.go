@@ -51,6 +51,11 @@ type Tool struct {
 	// argument: retries get the first result (see Idempotency).
 	Idempotency *Idempotency
 
+	// Keywords are words a user may say for the tool that its name, title
+	// and description do not use: search exposure's search_tools finds the
+	// tool by them too (exposure.go). They are not advertised.
+	Keywords []string
+
 	// RateLimit, when set, limits each caller's calls of the tool (see
 	// WithRateLimit for the server's limit, and quota.go).
 	RateLimit *RateLimit

@@ -334,6 +334,15 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.Scopes = d.scopes(e.value) }},
 	{key: "idempotency", doc: "Deduplicate retries: the runtime runs the handler once per value of the key argument and answers retries with the first result.", schema: defRef("Idempotency"),
 		decode: func(d *decoder, t *Tool, e entry) { t.Idempotency = d.idempotency(e.value, t.Name) }},
+	{key: "keywords", doc: "Words a user may say for this tool that its name, title and description do not use (a bug report for create_issue): server.exposure: search finds the tool by them too. Not advertised.", schema: listOf(stringSchema),
+		decode: func(d *decoder, t *Tool, e entry) {
+			items, _ := d.list(e.value, "keywords")
+			for _, item := range items {
+				if w, ok := d.str(item, "each keyword"); ok {
+					t.Keywords = append(t.Keywords, w)
+				}
+			}
+		}},
 	{key: "rateLimit", doc: "A per-caller limit on the calls of this tool (beside the server's): a token bucket keyed on the verified subject; a call over it is refused with a JSON-RPC error, 429 over HTTP.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, t *Tool, e entry) { t.RateLimit = d.rateLimit(e.value, fmt.Sprintf("tool %q", t.Name)) }},
 }

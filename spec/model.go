@@ -358,6 +358,10 @@ type Tool struct {
 	// Idempotency is the `idempotency:` mapping (a key argument that
 	// deduplicates retries); nil when absent.
 	Idempotency *Idempotency
+	// Keywords are `keywords:`, words a user may say for the tool that its
+	// name, title and description do not use: search exposure searches
+	// them; they are not advertised.
+	Keywords []string
 	// RateLimit is `rateLimit:`, a per-caller limit on the tool's calls;
 	// nil when absent.
 	RateLimit *RateLimit

@@ -32,7 +32,7 @@ type ToolsHandler interface {
 	// Lends a book to a reader for three weeks.
 	LendBook(ctx context.Context, in *LendBookInput) (*LendBookOutput, error)
 
-	// ReturnBook serves tool "return_book" (mcpgen.yaml:35).
+	// ReturnBook serves tool "return_book" (mcpgen.yaml:36).
 	//
 	// Records that a lent book came back.
 	ReturnBook(ctx context.Context, in *ReturnBookInput) (*runtime.CallToolResult, error)

@@ -29,7 +29,7 @@ const (
 	// ToolLendBook is the name of tool "lend_book" (mcpgen.yaml:23).
 	ToolLendBook = "lend_book"
 
-	// ToolReturnBook is the name of tool "return_book" (mcpgen.yaml:35).
+	// ToolReturnBook is the name of tool "return_book" (mcpgen.yaml:36).
 	ToolReturnBook = "return_book"
 )
 
@@ -105,7 +105,8 @@ func Register(s *runtime.Server, h Handler) {
 	],
 	"additionalProperties": false
 }`),
-			Name: ToolLendBook,
+			Keywords: []string{"borrow", "loan", "check out"},
+			Name:     ToolLendBook,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {

@@ -24,7 +24,7 @@ type FindBooksOutput struct {
 	Isbns []string `json:"isbns"`
 }
 
-// LendBookInput is the input of tool "lend_book" (mcpgen.yaml:27).
+// LendBookInput is the input of tool "lend_book" (mcpgen.yaml:28).
 type LendBookInput struct {
 	// The book's ISBN.
 	Isbn string `json:"isbn" jsonschema:"minLength=10" jsonschema_description:"The book's ISBN."`
@@ -33,13 +33,13 @@ type LendBookInput struct {
 	Reader string `json:"reader" jsonschema_description:"The reader's card number."`
 }
 
-// LendBookOutput is the output of tool "lend_book" (mcpgen.yaml:32).
+// LendBookOutput is the output of tool "lend_book" (mcpgen.yaml:33).
 type LendBookOutput struct {
 	// The day it is due back.
 	Due string `json:"due" jsonschema_description:"The day it is due back."`
 }
 
-// ReturnBookInput is the input of tool "return_book" (mcpgen.yaml:39).
+// ReturnBookInput is the input of tool "return_book" (mcpgen.yaml:40).
 type ReturnBookInput struct {
 	// The book's ISBN.
 	Isbn string `json:"isbn" jsonschema_description:"The book's ISBN."`

@@ -17,6 +17,7 @@ type Doc struct {
 	Title       string
 	Description string
 	Params      []Param // the input's properties
+	Keywords    string  // words users say for it that the rest does not use
 }
 
 // Param is one property of a tool's input.
@@ -39,6 +40,7 @@ const (
 	fieldAction // the first word of the title (or name): the operation
 	fieldTitle
 	fieldDescription
+	fieldKeywords
 	fieldParamNames
 	fieldParamDescriptions
 	numFields
@@ -53,6 +55,7 @@ var weights = [numFields]float64{
 	fieldAction:            2.0,
 	fieldTitle:             2.0,
 	fieldDescription:       0.3,
+	fieldKeywords:          2.0, // the author's words for the tool, weighed as its title
 	fieldParamNames:        0.3,
 	fieldParamDescriptions: 0.15,
 }
@@ -88,6 +91,7 @@ func New(docs []Doc) *Index {
 		fields[fieldTitle] = Words(doc.Title)
 		fields[fieldAction] = action(fields[fieldTitle], fields[fieldName])
 		fields[fieldDescription] = Words(doc.Description)
+		fields[fieldKeywords] = Words(doc.Keywords)
 		for _, p := range doc.Params {
 			fields[fieldParamNames] = append(fields[fieldParamNames], Words(p.Name)...)
 			fields[fieldParamDescriptions] = append(fields[fieldParamDescriptions], Words(p.Description)...)

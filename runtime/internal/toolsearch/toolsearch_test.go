@@ -47,6 +47,18 @@ func TestSearchKeepAndLimit(t *testing.T) {
 	}
 }
 
+func TestSearchKeywords(t *testing.T) {
+	with := append([]Doc(nil), docs...)
+	with[1].Keywords = "bug report ticket"
+	for _, d := range [][]Doc{docs, with} {
+		hits := New(d).Search("file a bug report", 1, nil)
+		found := len(hits) == 1 && d[hits[0].Doc].Name == "create_issue"
+		if found != (d[1].Keywords != "") {
+			t.Errorf("keywords %q: found create_issue: %v", d[1].Keywords, found)
+		}
+	}
+}
+
 func names(hits []Hit) []string {
 	var out []string
 	for _, h := range hits {
