@@ -34,6 +34,7 @@ import (
 	"github.com/mcpgen/mcpgen/golden/resources"
 	schemaprofile "github.com/mcpgen/mcpgen/golden/schema_profile"
 	scoped "github.com/mcpgen/mcpgen/golden/scopes"
+	library "github.com/mcpgen/mcpgen/golden/search_exposure"
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
@@ -75,6 +76,9 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/toolsets/mcpgen.yaml":      func(s *runtime.Server) { tracker.Register(s, tracker.UnimplementedHandler{}) },
 	"../golden/schema_profile/mcpgen.yaml": func(s *runtime.Server) {
 		schemaprofile.Register(s, schemaprofile.UnimplementedHandler{})
+	},
+	"../golden/search_exposure/mcpgen.yaml": func(s *runtime.Server) {
+		library.Register(s, library.UnimplementedHandler{})
 	},
 	"../examples/orders/mcpgen.yaml":   func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
 	"../examples/wpsearch/mcpgen.yaml": func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },

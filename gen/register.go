@@ -51,6 +51,9 @@ func (g *generator) registerFile(f *jen.File) {
 		defaults = append(defaults, jen.Qual(runtimePkg, "WithRateLimit").Call(rateLimitValue(srv.RateLimit)))
 	}
 	defaults = append(defaults, g.toolsetOptions()...)
+	if srv.Exposure == "search" {
+		defaults = append(defaults, jen.Qual(runtimePkg, "WithToolExposure").Call(jen.Qual(runtimePkg, "ExposeSearch")))
+	}
 	if len(defaults) > 0 {
 		list := defaults
 		if len(defaults) > 1 { // one a line
@@ -423,6 +426,13 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 		}
 		if t.RateLimit != nil {
 			d[jen.Id("RateLimit")] = jen.Op("&").Add(rateLimitValue(t.RateLimit))
+		}
+		if len(t.Keywords) > 0 {
+			d[jen.Id("Keywords")] = jen.Index().String().ValuesFunc(func(kg *jen.Group) {
+				for _, k := range t.Keywords {
+					kg.Lit(k)
+				}
+			})
 		}
 		// The server's default scopes are resolved here: the runtime
 		// knows only what each tool needs.

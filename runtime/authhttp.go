@@ -88,7 +88,7 @@ func (g *authGate) checkToolScopes(w http.ResponseWriter, r *http.Request, h *ht
 	if string(env.method) != methodToolsCall {
 		return true
 	}
-	name, _ := stringMember(env.Params, "name")
+	name, _ := stringMember(h.srv.directCall(env.method, env.Params), "name") // call_tool: the tool it calls
 	te := h.srv.tools.snapshot().byKey[name]
 	if te == nil || len(te.tool.Scopes) == 0 {
 		return true // an unknown tool is the dispatcher's to refuse

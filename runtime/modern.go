@@ -192,6 +192,7 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 		ss.refuse(ctx, id, method, params, modernMethodNotFound(string(method)))
 		return
 	}
+	params = ss.srv.directCall(method, params)
 	if m.inputRounds && jsonwire.FirstByte(params) == '{' {
 		var e *Error
 		if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {

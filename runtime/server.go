@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/sealed"
@@ -73,6 +74,7 @@ type config struct {
 	tasks          taskConfig                       // long-running tool calls (tasks.go)
 	toolsets       toolsetConfig                    // WithToolsets, WithEnabledToolsets, WithDynamicToolsets (toolsets.go)
 	listsByScope   bool                             // WithListsByScope (toolsets.go)
+	exposure       ToolExposure                     // how tools/list shows the tools (exposure.go)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -192,6 +194,8 @@ type Server struct {
 	taskWaiters byID[*taskWaiter] // this process's tasks/result requests on tasks run elsewhere, by token
 
 	toolsets *toolsetIndex // the toolsets (toolsets.go); nil: none
+
+	searchView atomic.Pointer[searchView] // the search exposure of the current tools (exposure.go)
 }
 
 // NewServer returns a server that introduces itself as info.

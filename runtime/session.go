@@ -297,7 +297,7 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 		ss.refuse(ctx, id, method, params, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
 		return
 	}
-	ss.serveMethod(ctx, m, id, params, false)
+	ss.serveMethod(ctx, m, id, ss.srv.directCall(method, params), false)
 }
 
 // handshake answers initialize, then lets notifications follow.

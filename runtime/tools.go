@@ -57,6 +57,11 @@ type Tool struct {
 	// argument: retries get the first result (see Idempotency).
 	Idempotency *Idempotency
 
+	// Keywords are words a user may say for the tool that its name, title
+	// and description do not use: search exposure's search_tools finds the
+	// tool by them too (exposure.go). They are not advertised.
+	Keywords []string
+
 	// RateLimit, when set, limits each caller's calls of the tool (see
 	// WithRateLimit for the server's limit, and quota.go).
 	RateLimit *RateLimit
@@ -126,9 +131,8 @@ func (s *Server) AddTool(t Tool) {
 	if t.OutputSchema != nil {
 		t.OutputSchema = mustObject(where, "OutputSchema", t.OutputSchema)
 	}
-	advertised := t.InputSchema
 	if t.AdvertisedInputSchema != nil {
-		advertised = mustObject(where, "AdvertisedInputSchema", t.AdvertisedInputSchema)
+		t.AdvertisedInputSchema = mustObject(where, "AdvertisedInputSchema", t.AdvertisedInputSchema)
 	}
 	if t.Meta != nil {
 		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
@@ -138,6 +142,23 @@ func (s *Server) AddTool(t Tool) {
 	}
 	if t.Idempotency != nil && t.Idempotency.Key == "" {
 		panic("runtime: " + where + ": Idempotency without a Key")
+	}
+	if s.cfg.exposure == ExposeSearch && (t.Name == SearchToolsName || t.Name == DescribeToolsName || t.Name == CallToolName) {
+		panic("runtime: " + where + ": with search exposure, this name is the search tool's")
+	}
+	wire := mustToolWire(t)
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
+		panic("runtime: " + where + ": a tool with this name is already registered")
+	}
+	s.listChanged(capTools)
+}
+
+// mustToolWire encodes t's tools/list entry, with its advertised input
+// schema when a schema profile gave it one.
+func mustToolWire(t Tool) []byte {
+	advertised := t.InputSchema
+	if t.AdvertisedInputSchema != nil {
+		advertised = t.AdvertisedInputSchema
 	}
 	wire, err := json.Marshal(struct {
 		Name         string           `json:"name"`
@@ -151,12 +172,9 @@ func (s *Server) AddTool(t Tool) {
 		Meta         json.RawMessage  `json:"_meta,omitempty"`
 	}{t.Name, t.Title, t.Description, advertised, t.Execution, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
 	if err != nil {
-		panic(fmt.Sprintf("runtime: %s: %v", where, err))
+		panic(fmt.Sprintf("runtime: AddTool(%q): %v", t.Name, err))
 	}
-	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
-		panic("runtime: " + where + ": a tool with this name is already registered")
-	}
-	s.listChanged(capTools)
+	return wire
 }
 
 // RemoveTool unregisters the tool named name and reports whether there was
@@ -190,7 +208,7 @@ func (s *Server) Tools() []Tool {
 }
 
 func (ss *Session) toolsList(p *peerInfo, params json.RawMessage) (encoder, *Error) {
-	return listMethod(ss, p, "tools", &ss.srv.tools, params)
+	return page(ss, p, "tools", ss.srv.listedTools(), params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own
@@ -223,7 +241,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
 		return
 	}
-	te := ss.srv.tools.snapshot().byKey[string(name)]
+	te := ss.srv.lookupTool(string(name))
 	if te == nil || !visible(te, ss.declaredBy(ctx)) { // a hidden tool is an unknown one (requires.go)
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
 		return

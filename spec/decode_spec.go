@@ -128,6 +128,13 @@ var serverFields = fields[*Server]{
 			srv.SchemaProfile, _ = d.str(e.value, "schemaProfile")
 			srv.SchemaProfilePos = posOf(e.value)
 		}},
+	{key: "exposure", doc: "How tools/list shows the tools: all (the default) lists every tool; search lists only search_tools, describe_tools and call_tool, and the model finds the others by searching (for servers with many tools).", schema: stringEnum(Exposures),
+		decode: func(d *decoder, srv *Server, e entry) {
+			srv.ExposurePos = posOf(e.value)
+			if srv.Exposure, _ = d.str(e.value, "exposure"); srv.Exposure != "" && !slices.Contains(Exposures, srv.Exposure) {
+				d.errorf(srv.ExposurePos, "unknown exposure %q%s", srv.Exposure, orHint(didYouMean(srv.Exposure, Exposures), "; use "+joinList(Exposures, "or")))
+			}
+		}},
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {
@@ -338,6 +345,15 @@ var toolFields = append(fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.Scopes = d.scopes(e.value) }},
 	{key: "idempotency", doc: "Deduplicate retries: the runtime runs the handler once per value of the key argument and answers retries with the first result.", schema: defRef("Idempotency"),
 		decode: func(d *decoder, t *Tool, e entry) { t.Idempotency = d.idempotency(e.value, t.Name) }},
+	{key: "keywords", doc: "Words a user may say for this tool that its name, title and description do not use (a bug report for create_issue): server.exposure: search finds the tool by them too. Not advertised.", schema: listOf(stringSchema),
+		decode: func(d *decoder, t *Tool, e entry) {
+			items, _ := d.list(e.value, "keywords")
+			for _, item := range items {
+				if w, ok := d.str(item, "each keyword"); ok {
+					t.Keywords = append(t.Keywords, w)
+				}
+			}
+		}},
 	{key: "rateLimit", doc: "A per-caller limit on the calls of this tool (beside the server's): a token bucket keyed on the verified subject; a call over it is refused with a JSON-RPC error, 429 over HTTP.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, t *Tool, e entry) { t.RateLimit = d.rateLimit(e.value, fmt.Sprintf("tool %q", t.Name)) }},
 }, resultBudgetFields...)

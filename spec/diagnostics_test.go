@@ -787,6 +787,17 @@ go: {package: p}
 		},
 	},
 	{
+		name:   "exposure",
+		noBase: true,
+		src: `mcpgen: 1
+server: {name: s, version: '1', exposure: serach}
+go: {package: p}
+`,
+		want: []string{
+			`mcpgen.yaml:2:43: unknown exposure "serach"; did you mean "search"?`,
+		},
+	},
+	{
 		name: "task_support",
 		src: `tools:
   a: {description: x, execution: {taskSupport: optinal}}

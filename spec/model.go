@@ -98,6 +98,11 @@ type Server struct {
 	// schemas keep to; "" for plain JSON Schema.
 	SchemaProfile    string
 	SchemaProfilePos Pos
+	// Exposure is how tools/list shows the tools (Exposures): "all", or
+	// "search" for search_tools, describe_tools and call_tool in their
+	// place; "" when not said (all).
+	Exposure    string
+	ExposurePos Pos
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -372,6 +377,10 @@ type Tool struct {
 	// ResultBudget is maxResultBytes, onOverflow and resultTTL
 	// (resultbudget.go); nil when none is written.
 	ResultBudget *ResultBudget
+	// Keywords are `keywords:`, words a user may say for the tool that its
+	// name, title and description do not use: search exposure searches
+	// them; they are not advertised.
+	Keywords []string
 	// RateLimit is `rateLimit:`, a per-caller limit on the tool's calls;
 	// nil when absent.
 	RateLimit *RateLimit
@@ -432,6 +441,13 @@ type ToolExecution struct {
 	InputFirst    bool
 	InputFirstPos Pos
 }
+
+// Exposures are the values of server.exposure.
+var Exposures = []string{"all", "search"}
+
+// SearchToolNames are the tools search exposure lists: no tool of the spec
+// may have their names when server.exposure is search.
+var SearchToolNames = []string{"search_tools", "describe_tools", "call_tool"}
 
 // TaskSupports are the values of a tool's execution.taskSupport.
 var TaskSupports = []string{"forbidden", "optional", "required"}

@@ -119,6 +119,10 @@ func (w *writer) render() {
 		w.p("**Rate limit:** %s per caller%s, over the tools, resources, prompts and completions together; over it, a request is refused (`-32005`, 429 over HTTP) until the bucket refills.", strings.Replace(rateText(r), "calls", "requests", 1), burstText(r))
 		w.p("")
 	}
+	if s.Server.Exposure == "search" {
+		w.p("**Search exposure:** `tools/list` shows `search_tools`, `describe_tools` and `call_tool` in place of the %d tools below; the model finds them with `search_tools` and runs them through `call_tool` (or calls them by name).", len(s.Tools))
+		w.p("")
+	}
 	w.contents()
 	if s.Server.Instructions != "" {
 		w.p("## Instructions")

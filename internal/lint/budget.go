@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -24,6 +25,9 @@ type Budget struct {
 	Templates BudgetTotals `json:"resourceTemplates"`
 	// Toolsets is the breakdown by toolset, when the spec has toolsets.
 	Toolsets *BudgetToolsets `json:"toolsets,omitempty"`
+	// Exposure is what tools/list costs with server.exposure: search; nil
+	// when every tool is listed.
+	Exposure *BudgetExposure `json:"exposure,omitempty"`
 }
 
 // BudgetToolsets is what each toolset costs, and what is served at start.
@@ -46,6 +50,15 @@ type BudgetToolset struct {
 	Tokens  int    `json:"tokens"`
 	Count   int    `json:"count"`
 	Default bool   `json:"default"` // served at start
+}
+
+// BudgetExposure is tools/list under search exposure: the three search
+// tools in place of the spec's tools.
+type BudgetExposure struct {
+	Mode   string        `json:"mode"` // "search"
+	Tokens int           `json:"tokens"`
+	Listed []BudgetEntry `json:"listed"`
+	Hidden int           `json:"hidden"` // the tools found through search_tools
 }
 
 // BudgetList is one list with an estimate per entry, largest first.
@@ -80,8 +93,22 @@ func Estimate(s *spec.Spec) *Budget {
 		return s.ResourceTemplates[i].Name, templateEntry(s.ResourceTemplates[i])
 	})
 	b.Resources.Count, b.Templates.Count = len(s.Resources), len(s.ResourceTemplates)
+	if s.Server.Exposure == "search" {
+		search := runtime.SearchTools()
+		e := &BudgetExposure{Mode: "search", Hidden: len(s.Tools)}
+		e.Listed, e.Tokens = entries(len(search), func(i int) (string, any) { return search[i].Name, searchToolEntry(search[i]) })
+		b.Exposure = e
+	}
 	b.Toolsets = toolsetBudget(s)
 	return b
+}
+
+// searchToolEntry is the tools/list entry of a search tool.
+func searchToolEntry(t runtime.Tool) map[string]any {
+	e := map[string]any{"name": t.Name, "inputSchema": t.InputSchema, "annotations": t.Annotations}
+	set(e, "title", t.Title)
+	set(e, "description", t.Description)
+	return e
 }
 
 // toolsetBudget breaks the lists down by toolset; nil without toolsets.
@@ -351,6 +378,9 @@ func (b *Budget) WriteText(w io.Writer) {
 		}
 	}
 	list("tools/list", b.Tools, "tool")
+	if e := b.Exposure; e != nil {
+		fmt.Fprintf(w, "    with exposure: %s, tools/list shows %d tools for %d tokens; the %d above are found with search_tools\n", e.Mode, len(e.Listed), e.Tokens, e.Hidden)
+	}
 	list("prompts/list", b.Prompts, "prompt")
 	fmt.Fprintf(w, "  %-24s %6d tokens  %d resource%s\n", "resources/list", b.Resources.Tokens, b.Resources.Count, plural(b.Resources.Count))
 	fmt.Fprintf(w, "  %-24s %6d tokens  %d template%s\n", "resources/templates/list", b.Templates.Tokens, b.Templates.Count, plural(b.Templates.Count))

@@ -99,9 +99,9 @@ func Lint(s *spec.Spec, opts Options) Result {
 		profile = s.Server.SchemaProfile
 	}
 	l.schemaProfile(profile)
-	if n := len(s.Tools); n > maxTools {
+	if n := len(s.Tools); n > maxTools && s.Server.Exposure != "search" { // search exposure lists three tools, whatever their number
 		l.report(owner{}, "TOO_MANY_TOOLS", s.Tools[maxTools].Pos,
-			"%d tools, more than %d (lint.maxTools): every tool's definition is in the model's context on every turn; merge related tools, or split the server", n, maxTools)
+			"%d tools, more than %d (lint.maxTools): every tool's definition is in the model's context on every turn; merge related tools, split the server, or set server.exposure: search", n, maxTools)
 	}
 	if n := len(s.Resources); n > maxItems {
 		l.report(owner{}, "RESOURCE_LIST_LARGE", s.Resources[maxItems].Pos,

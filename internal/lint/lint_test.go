@@ -249,3 +249,40 @@ func TestBudgetByToolset(t *testing.T) {
 		t.Error("a spec without toolsets has a breakdown")
 	}
 }
+
+// TestSearchExposureBudget: with server.exposure: search, many tools are
+// not TOO_MANY_TOOLS, and the budget shows what tools/list then costs: the
+// three search tools.
+func TestSearchExposureBudget(t *testing.T) {
+	for _, exposure := range []string{"all", "search"} {
+		var b strings.Builder
+		b.WriteString("mcpgen: 1\nserver: {name: s, version: 1.0.0, exposure: " + exposure + "}\ngo: {package: p}\ntools:\n")
+		for i := range 4 {
+			b.WriteString("  tool_" + string(rune('a'+i)) + ": {description: Does one thing of several.}\n")
+		}
+		s, diags := spec.Load("mcpgen.yaml", []byte(b.String()))
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		r := Lint(s, Options{MaxTools: 3})
+		tooMany := slices.ContainsFunc(r.Findings, func(f findings.Finding) bool { return f.Rule == "TOO_MANY_TOOLS" })
+		if tooMany != (exposure == "all") {
+			t.Errorf("exposure %s: TOO_MANY_TOOLS reported: %v", exposure, tooMany)
+		}
+		e := r.Budget.Exposure
+		if exposure == "all" {
+			if e != nil {
+				t.Errorf("exposure all: budget exposure %+v", e)
+			}
+			continue
+		}
+		if e == nil || e.Hidden != 4 || len(e.Listed) != 3 || e.Tokens < 300 || e.Tokens > 700 {
+			t.Fatalf("exposure search: budget exposure %+v", e)
+		}
+		var text bytes.Buffer
+		r.Budget.WriteText(&text)
+		if !strings.Contains(text.String(), "with exposure: search, tools/list shows 3 tools for") {
+			t.Errorf("budget text:\n%s", text.String())
+		}
+	}
+}

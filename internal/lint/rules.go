@@ -48,7 +48,7 @@ var Rules = []Rule{
 	},
 	{
 		ID:   "TOO_MANY_TOOLS",
-		What: "more tools than lint.maxTools (default 20)",
+		What: "more tools than lint.maxTools (default 20), unless server.exposure is search",
 		Why:  "every tool's definition is in the model's context on every turn, and choice degrades as the list grows",
 	},
 	{

@@ -1,0 +1,344 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/toolsearch"
+)
+
+// Search exposure: a server with hundreds of tools lists three instead,
+// search_tools, describe_tools and call_tool, and the model finds the
+// tool it needs by searching. The hidden tools stay what they were: a
+// call_tool call is turned into the direct tools/call it stands for before
+// the dispatch sees it (directCall), so validation, annotations checks,
+// idempotency, scopes, requires, quotas, interceptors, tasks and tracing
+// treat both the same.
+
+// ToolExposure is how tools/list shows the registered tools.
+type ToolExposure int
+
+const (
+	// ExposeAll lists every tool (the default).
+	ExposeAll ToolExposure = iota
+	// ExposeSearch lists search_tools, describe_tools and call_tool in
+	// place of the tools.
+	ExposeSearch
+)
+
+// Names of the tools search exposure lists. A server with search exposure
+// cannot register tools of these names.
+const (
+	SearchToolsName   = "search_tools"
+	DescribeToolsName = "describe_tools"
+	CallToolName      = "call_tool"
+)
+
+// WithToolExposure sets how tools/list shows the tools: ExposeSearch lists
+// the three search tools in their place. Tools stay callable by their own
+// names too.
+func WithToolExposure(e ToolExposure) Option { return func(c *config) { c.exposure = e } }
+
+// searchLimit bounds search_tools' limit; defaultSearchLimit is what it
+// returns without one. describeLimit bounds describe_tools' names.
+const (
+	defaultSearchLimit = 8
+	maxSearchLimit     = 50
+	maxDescribe        = 20
+)
+
+// searchView is search exposure over one set of tools: the entries listed
+// in their place and the index that ranks them. It is a function of the
+// set alone (searchExposure), so a toolset can have one of its own.
+type searchView struct {
+	from   *regView[*toolEntry] // the set it was built from
+	tools  []*toolEntry         // the hidden tools, in order
+	byName map[string]*toolEntry
+	index  *toolsearch.Index
+	listed *regView[*toolEntry] // search_tools, describe_tools, call_tool
+}
+
+// searchExposure builds the search exposure of the tools in v.
+func searchExposure(v *regView[*toolEntry]) *searchView {
+	sv := &searchView{from: v, tools: v.list, byName: v.byKey}
+	docs := make([]toolsearch.Doc, len(v.list))
+	tasks := false
+	for i, te := range v.list {
+		docs[i] = toolsearch.Doc{Name: te.tool.Name, Title: te.tool.Title, Description: te.tool.Description, Params: schemaParams(te.tool.InputSchema),
+			Keywords: strings.Join(te.tool.Keywords, " ")}
+		if te.tool.Annotations != nil && te.tool.Title == "" {
+			docs[i].Title = te.tool.Annotations.Title
+		}
+		tasks = tasks || te.tool.taskSupport() != TaskForbidden
+	}
+	sv.index = toolsearch.New(docs)
+	call := callToolTool
+	if tasks { // a hidden tool may run as a task: so may call_tool, for it
+		call.Execution = &ToolExecution{TaskSupport: TaskOptional}
+	}
+	sv.listed = &regView[*toolEntry]{byKey: map[string]*toolEntry{}}
+	for _, t := range []Tool{searchToolsTool, describeToolsTool, call} {
+		switch t.Name {
+		case SearchToolsName:
+			t.Handler = sv.search
+		case DescribeToolsName:
+			t.Handler = sv.describe
+		}
+		te := &toolEntry{tool: t, wire: mustToolWire(t)}
+		sv.listed.list = append(sv.listed.list, te)
+		sv.listed.byKey[t.Name] = te
+	}
+	return sv
+}
+
+// schemaParams reads the top-level properties of an input schema: their
+// names and descriptions are searched too.
+func schemaParams(schema json.RawMessage) []toolsearch.Param {
+	var s struct {
+		Properties map[string]struct {
+			Description string `json:"description"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(schema, &s) != nil {
+		return nil
+	}
+	out := make([]toolsearch.Param, 0, len(s.Properties))
+	for name, p := range s.Properties {
+		out = append(out, toolsearch.Param{Name: name, Description: p.Description})
+	}
+	return out
+}
+
+// search returns the server's search exposure, built again only when the
+// tools changed since.
+func (s *Server) search() *searchView {
+	v := s.tools.snapshot()
+	if sv := s.searchView.Load(); sv != nil && sv.from == v {
+		return sv
+	}
+	sv := searchExposure(v)
+	s.searchView.Store(sv)
+	return sv
+}
+
+// listedTools is what tools/list lists.
+func (s *Server) listedTools() *regView[*toolEntry] {
+	if s.cfg.exposure == ExposeSearch {
+		return s.search().listed
+	}
+	return s.tools.snapshot()
+}
+
+// lookupTool is the tool a tools/call names: a registered tool, or one of
+// the search tools.
+func (s *Server) lookupTool(name string) *toolEntry {
+	if s.cfg.exposure == ExposeSearch {
+		if te := s.search().listed.byKey[name]; te != nil {
+			return te
+		}
+	}
+	return s.tools.snapshot().byKey[name]
+}
+
+// directCall returns the params of the direct tools/call that a call_tool
+// call stands for: {"name": arguments.name, "arguments":
+// arguments.arguments} and every other member of params as sent (_meta,
+// task, requestState…). Anything else, and a call_tool whose arguments are
+// not {name, arguments?}, is returned as is: call_tool's own handler then
+// says what is wrong.
+func (s *Server) directCall(method []byte, params json.RawMessage) json.RawMessage {
+	if s.cfg.exposure != ExposeSearch || string(method) != methodToolsCall {
+		return params
+	}
+	if name, _ := stringMember(params, "name"); name != CallToolName {
+		return params
+	}
+	var outer map[string]json.RawMessage
+	var inner struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(params, &outer) != nil || decodeStrict(outer["arguments"], &inner) != nil || inner.Name == "" {
+		return params
+	}
+	if !jsonwire.IsNull(inner.Arguments) && jsonwire.FirstByte(inner.Arguments) != '{' {
+		return params
+	}
+	outer["name"], _ = json.Marshal(inner.Name)
+	outer["arguments"] = inner.Arguments
+	if jsonwire.IsNull(inner.Arguments) {
+		delete(outer, "arguments")
+	}
+	direct, err := json.Marshal(outer)
+	if err != nil {
+		return params
+	}
+	return direct
+}
+
+// decodeStrict decodes a JSON object into v, refusing unknown members.
+func decodeStrict(raw json.RawMessage, v any) error {
+	if jsonwire.FirstByte(raw) != '{' {
+		return errNotObject
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+var errNotObject = errors.New("not a JSON object")
+
+// The search tools, as listed. Their descriptions are what the model reads
+// to learn how to find and call the server's tools.
+var (
+	searchToolsTool = Tool{
+		Name:  SearchToolsName,
+		Title: "Search tools",
+		Description: "Find this server's tools for a task. The server has more tools than it lists: describe what you want to do in a few words " +
+			"(\"close an issue\", \"list the releases of a repository\") and get the best-matching tools' names and summaries, best first. " +
+			"Then call describe_tools for their input schemas, and call_tool to run one.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+			`"query":{"type":"string","minLength":1,"maxLength":500,"description":"What you want to do, in plain words."},` +
+			`"limit":{"type":"integer","minimum":1,"maximum":50,"default":8,"description":"How many tools to return at most."}` +
+			`},"required":["query"],"additionalProperties":false}`),
+		Annotations: &ToolAnnotations{Title: "Search tools", ReadOnlyHint: ptr(true), DestructiveHint: ptr(false), IdempotentHint: ptr(true), OpenWorldHint: ptr(false)},
+	}
+	describeToolsTool = Tool{
+		Name:  DescribeToolsName,
+		Title: "Describe tools",
+		Description: "Get the full definitions of tools found with search_tools: description, input schema (the arguments call_tool needs), " +
+			"output schema and annotations (whether the tool only reads, or changes or deletes something).",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+			`"names":{"type":"array","minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1},"description":"The tools' names, as search_tools returned them."}` +
+			`},"required":["names"],"additionalProperties":false}`),
+		Annotations: &ToolAnnotations{Title: "Describe tools", ReadOnlyHint: ptr(true), DestructiveHint: ptr(false), IdempotentHint: ptr(true), OpenWorldHint: ptr(false)},
+	}
+	callToolTool = Tool{
+		Name:  CallToolName,
+		Title: "Call a tool",
+		Description: "Run one of this server's tools by name, with arguments matching the input schema describe_tools gave. " +
+			"The call is exactly a direct call of that tool: same checks, same result. What it reads or changes is that tool's: see its annotations.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
+			`"name":{"type":"string","minLength":1,"description":"The tool's name."},` +
+			`"arguments":{"type":"object","description":"The tool's arguments, as its input schema says."}` +
+			`},"required":["name"],"additionalProperties":false}`),
+		// It may run any tool: no hint that it only reads, or is safe to repeat.
+		Annotations: &ToolAnnotations{Title: "Call a tool", ReadOnlyHint: ptr(false), OpenWorldHint: ptr(true)},
+		Handler:     callToolMalformed,
+	}
+)
+
+func ptr[T any](v T) *T { return &v }
+
+// SearchTools returns the tools search exposure lists, without handlers,
+// as tools/list shows them (call_tool is also advertised with execution
+// taskSupport optional when a hidden tool may run as a task). lint's
+// context budget counts them.
+func SearchTools() []Tool {
+	out := []Tool{searchToolsTool, describeToolsTool, callToolTool}
+	for i := range out {
+		out[i].Handler = nil
+	}
+	return out
+}
+
+// callToolMalformed answers a call_tool call directCall did not turn into
+// a direct call: its arguments were not {name, arguments?}.
+func callToolMalformed(context.Context, *CallToolRequest) (*CallToolResult, error) {
+	return nil, errorf(CodeInvalidParams, `invalid params: call_tool takes {"name": a tool's name, "arguments": an object of that tool's arguments}, and nothing else`)
+}
+
+// searchHit is one tool search_tools returns.
+type searchHit struct {
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+// search is search_tools' handler.
+func (sv *searchView) search(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+	var args struct {
+		Query string `json:"query"`
+		Limit *int   `json:"limit"`
+	}
+	if err := decodeStrict(req.Arguments, &args); err != nil || strings.TrimSpace(args.Query) == "" {
+		return ErrorResult(`search_tools takes {"query": what you want to do, in words, "limit": an optional number of tools, 1 to 50}`), nil
+	}
+	limit := defaultSearchLimit
+	if args.Limit != nil {
+		if *args.Limit < 1 || *args.Limit > maxSearchLimit {
+			return ErrorResult("search_tools: limit must be between 1 and 50"), nil
+		}
+		limit = *args.Limit
+	}
+	peer := peerFrom(ctx)
+	hits := sv.index.Search(args.Query, limit, func(d int) bool { return visible(sv.tools[d], peer) })
+	out := struct {
+		Tools []searchHit `json:"tools"`
+	}{Tools: []searchHit{}}
+	for _, h := range hits {
+		t := &sv.tools[h.Doc].tool
+		out.Tools = append(out.Tools, searchHit{Name: t.Name, Title: t.Title, Description: summary(t.Description)})
+	}
+	return jsonToolResult(out)
+}
+
+// describe is describe_tools' handler: the tools' tools/list entries.
+func (sv *searchView) describe(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
+	var args struct {
+		Names []string `json:"names"`
+	}
+	if err := decodeStrict(req.Arguments, &args); err != nil || len(args.Names) == 0 || len(args.Names) > maxDescribe {
+		return ErrorResult(`describe_tools takes {"names": 1 to 20 tool names, as search_tools returned them}`), nil
+	}
+	peer := peerFrom(ctx)
+	out := struct {
+		Tools   []json.RawMessage `json:"tools"`
+		Unknown []string          `json:"unknown,omitempty"`
+	}{Tools: []json.RawMessage{}}
+	for _, name := range args.Names {
+		if te := sv.byName[name]; te != nil && visible(te, peer) {
+			out.Tools = append(out.Tools, te.wire)
+		} else {
+			out.Unknown = append(out.Unknown, name)
+		}
+	}
+	if len(out.Tools) == 0 {
+		return ErrorResult("describe_tools: no tool is named " + quote(strings.Join(out.Unknown, ", ")) + "; search_tools finds the names"), nil
+	}
+	return jsonToolResult(out)
+}
+
+// jsonToolResult is v as structuredContent and as its JSON text.
+func jsonToolResult(v any) (*CallToolResult, error) {
+	text, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	r := TextResult(string(text))
+	r.StructuredContent = json.RawMessage(text)
+	return r, nil
+}
+
+// summary is the first sentence of a description, at most 200 bytes:
+// search results stay short, describe_tools has the rest.
+func summary(desc string) string {
+	desc = strings.TrimSpace(desc)
+	if i := strings.Index(desc, ". "); i >= 0 {
+		desc = desc[:i+1]
+	}
+	if i := strings.IndexByte(desc, '\n'); i >= 0 {
+		desc = desc[:i]
+	}
+	if len(desc) > 200 {
+		cut := strings.LastIndexByte(desc[:200], ' ')
+		if cut < 100 {
+			cut = 200
+		}
+		desc = strings.ToValidUTF8(desc[:cut], "") + "…"
+	}
+	return desc
+}

@@ -1,0 +1,68 @@
+package toolsearch
+
+import "testing"
+
+var docs = []Doc{
+	{Name: "list_issues", Title: "List repository issues", Description: "Lists the issues of a repository.", Params: []Param{{"owner", "The account owner"}, {"repo", "The repository name"}, {"state", "open or closed"}}},
+	{Name: "create_issue", Title: "Create an issue", Description: "Opens a new issue in a repository.", Params: []Param{{"title", "The issue's title"}, {"body", "Its text"}}},
+	{Name: "get_release", Title: "Get a release", Description: "Returns one release of a repository.", Params: []Param{{"release_id", "The release's id"}}},
+	{Name: "delete_branch_protection", Title: "Delete branch protection", Description: "Removes the protection of a branch."},
+	{Name: "getUserProfile", Description: "The profile of a user."},
+}
+
+func TestSearchRanks(t *testing.T) {
+	ix := New(docs)
+	for _, c := range []struct {
+		query, want string
+	}{
+		{"open a new bug report in the repo", "create_issue"},
+		{"which issues does the repository have", "list_issues"},
+		{"fetch a release", "get_release"},
+		{"stop protecting the main branch", "delete_branch_protection"},
+		{"user profile", "getUserProfile"},
+	} {
+		hits := ix.Search(c.query, 3, nil)
+		if len(hits) == 0 || docs[hits[0].Doc].Name != c.want {
+			t.Errorf("Search(%q) = %v, want %s first", c.query, names(hits), c.want)
+		}
+	}
+}
+
+func TestSearchKeepAndLimit(t *testing.T) {
+	ix := New(docs)
+	hits := ix.Search("issue repository", 10, func(d int) bool { return docs[d].Name != "list_issues" })
+	for _, h := range hits {
+		if docs[h.Doc].Name == "list_issues" {
+			t.Fatalf("keep refused list_issues, but it was returned: %v", names(hits))
+		}
+	}
+	if got := ix.Search("issue repository release", 1, nil); len(got) != 1 {
+		t.Fatalf("limit 1 returned %d hits", len(got))
+	}
+	if got := ix.Search("zebra", 5, nil); len(got) != 0 {
+		t.Fatalf("a query sharing no word returned %v", names(got))
+	}
+	if got := (*Index)(nil).Search("issue", 5, nil); got != nil {
+		t.Fatalf("nil index returned %v", got)
+	}
+}
+
+func TestSearchKeywords(t *testing.T) {
+	with := append([]Doc(nil), docs...)
+	with[1].Keywords = "bug report ticket"
+	for _, d := range [][]Doc{docs, with} {
+		hits := New(d).Search("file a bug report", 1, nil)
+		found := len(hits) == 1 && d[hits[0].Doc].Name == "create_issue"
+		if found != (d[1].Keywords != "") {
+			t.Errorf("keywords %q: found create_issue: %v", d[1].Keywords, found)
+		}
+	}
+}
+
+func names(hits []Hit) []string {
+	var out []string
+	for _, h := range hits {
+		out = append(out, docs[h.Doc].Name)
+	}
+	return out
+}

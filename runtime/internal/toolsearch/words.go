@@ -1,0 +1,168 @@
+package toolsearch
+
+import (
+	"strings"
+	"unicode"
+)
+
+// Words splits text into the words the index and queries are made of:
+// lower case, split at anything that is not a letter or digit and at
+// camelCase boundaries (listPullRequests, HTTPServer → http server),
+// without stop words, stemmed, and with common API verbs folded.
+func Words(text string) []string {
+	var out []string
+	for _, raw := range split(text) {
+		w := strings.ToLower(raw)
+		if stopWords[w] {
+			continue
+		}
+		if long, ok := abbreviations[w]; ok {
+			out = append(out, Words(long)...)
+			continue
+		}
+		w = stem(w)
+		if v, ok := verbs[w]; ok {
+			w = v
+		}
+		if w != "" {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// abbreviations are the short forms software people write for common
+// words (a repo is a repository, a PR a pull request).
+var abbreviations = map[string]string{
+	"repo": "repository", "repos": "repositories",
+	"pr": "pull request", "prs": "pull requests",
+	"org": "organization", "orgs": "organizations",
+	"config": "configuration", "configs": "configurations",
+	"env": "environment", "envs": "environments",
+	"info": "information", "dir": "directory", "dirs": "directories",
+	"ref": "reference", "refs": "references",
+	"auth": "authentication", "msg": "message", "msgs": "messages",
+	"desc": "description", "admin": "administrator", "admins": "administrators",
+}
+
+// split cuts text at non-alphanumerics and camelCase boundaries: a lower
+// case letter or digit followed by an upper case one, and the last of a
+// run of upper case letters followed by a lower case one (HTTPServer).
+func split(text string) []string {
+	var out []string
+	rs := []rune(text)
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, string(rs[start:end]))
+		}
+		start = -1
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+			continue
+		}
+		prev := rs[i-1]
+		switch {
+		case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
+			flush(i)
+			start = i
+		case unicode.IsLower(r) && unicode.IsUpper(prev) && i-1 > start:
+			flush(i - 1)
+			start = i - 1
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// stem reduces a word to a key that its inflections and a few
+// derivations share, so that "issues", "issue", "closing", "closed" and
+// "close" meet, and "followers" meets "follow": it strips a plural s, -ing
+// and -ed (and the doubled consonant they leave: running → run), -er, -or
+// and -ee of a longer word (reviewer → review, contributor → contribut,
+// assignee → assign), and a final
+// e. The keys are not always words (create → creat); they need only be the
+// same for the forms of a word. Words of four letters or less are kept.
+func stem(w string) string {
+	if len(w) <= 4 {
+		return plural(w)
+	}
+	w = plural(w)
+	switch {
+	case strings.HasSuffix(w, "ied") && len(w) > 5:
+		w = w[:len(w)-3] + "y"
+	case strings.HasSuffix(w, "ing") && len(w) > 5:
+		w = undouble(w[:len(w)-3])
+	case strings.HasSuffix(w, "ed") && len(w) > 4 && !strings.HasSuffix(w, "eed"):
+		w = undouble(w[:len(w)-2])
+	}
+	if len(w) >= 7 && (strings.HasSuffix(w, "er") || strings.HasSuffix(w, "ee") || strings.HasSuffix(w, "or")) {
+		w = undouble(w[:len(w)-2])
+	}
+	if len(w) > 4 && strings.HasSuffix(w, "e") {
+		w = w[:len(w)-1]
+	}
+	return w
+}
+
+// plural strips a plural s: repositories → repository, issues → issue;
+// not the s of status, access or analysis.
+func plural(w string) string {
+	switch {
+	case len(w) > 4 && strings.HasSuffix(w, "ies"):
+		return w[:len(w)-3] + "y"
+	case len(w) > 3 && strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") && !strings.HasSuffix(w, "us") && !strings.HasSuffix(w, "is"):
+		return w[:len(w)-1]
+	}
+	return w
+}
+
+// undouble turns a doubled final consonant into one (runn → run), except
+// the ll, ss and zz that end words (install, access, buzz).
+func undouble(w string) string {
+	n := len(w)
+	if n >= 4 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouylsz", rune(w[n-1])) {
+		return w[:n-1]
+	}
+	return w
+}
+
+// stopWords carry no meaning for finding a tool.
+var stopWords = set("a an the of to for in on at by from with and or is are be it its this that these those " +
+	"i me my we our you your can could would should please how what which who do does did want need " +
+	"some any all there here via into about as so if then than also just")
+
+// verbs folds the verbs APIs use for the same operation into one word, so
+// "fetch a release" finds get_release. The groups are the usual CRUD
+// vocabulary, not a list made for a particular API. Keys and values are
+// stems.
+var verbs = func() map[string]string {
+	m := map[string]string{}
+	for canonical, others := range map[string]string{
+		"get":    "fetch retrieve read show view obtain lookup look",
+		"list":   "enumerate browse",
+		"create": "add make new post insert",
+		"delete": "remove destroy erase drop",
+		"update": "edit modify change patch alter",
+		"search": "find query",
+	} {
+		for _, o := range strings.Fields(others) {
+			m[stem(o)] = stem(canonical)
+		}
+	}
+	return m
+}()
+
+func set(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[w] = true
+	}
+	return m
+}

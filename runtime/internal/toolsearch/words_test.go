@@ -1,0 +1,32 @@
+package toolsearch
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestWords(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"list_pull_requests", []string{"list", "pull", "request"}},
+		{"listPullRequests", []string{"list", "pull", "request"}},
+		{"HTTPServer v2Beta", []string{"http", "server", "v2", "beta"}},
+		{"Fetch the repositories", []string{"get", "repository"}},
+		{"closing closed close closes", []string{"clos", "clos", "clos", "clos"}},
+		{"created creating create", []string{"creat", "creat", "creat"}},
+		{"added starred running", []string{"creat", "star", "run"}},
+		{"branches status access", []string{"branch", "status", "access"}},
+		{"followers follows following", []string{"follow", "follow", "follow"}},
+		{"assignees assigned", []string{"assign", "assign"}},
+		{"cloned clones", []string{"clon", "clon"}},
+		{"contributors contributed", []string{"contribut", "contribut"}},
+		{"remove a label", []string{"delet", "label"}},
+		{"open a PR in my repo", []string{"open", "pull", "request", "repository"}},
+	} {
+		if got := Words(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("Words(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
