@@ -37,6 +37,9 @@ type Options struct {
 	ExcludeTags, ExcludePaths, ExcludeOperations []string
 	// ServerName and Package override the names derived from info.title.
 	ServerName, Package string
+	// Output is go.output, the directory of the generated code ("": the
+	// spec's own).
+	Output string
 }
 
 // Result is an imported spec and what the importer had to decide.

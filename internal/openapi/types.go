@@ -201,6 +201,9 @@ func (im *importer) write(info *base.Info, upstream *yaml.Node, types, tools yma
 	root.set("server", server.n)
 	goSec := newMap()
 	goSec.set("package", str(pkg))
+	if im.opts.Output != "" {
+		goSec.set("output", str(im.opts.Output))
+	}
 	root.set("go", goSec.n)
 	root.set("upstream", upstream)
 	if types.len() > 0 {
