@@ -469,7 +469,7 @@ func (v *validator) httpBinding(t *Tool) {
 		switch {
 		case p.In == "path":
 			inPath[p.WireName()] = true
-			if !isScalarKind(s.Kind) {
+			if !v.sendable(s, false) {
 				v.errorf(orPos(p.InPos, p.Pos), "path parameter %q in %s must be a string, integer, number or boolean, not %s", p.Property, where, kindPhrase(s.Kind))
 			}
 			if !prop.Required {
@@ -478,13 +478,8 @@ func (v *validator) httpBinding(t *Tool) {
 			if pathOK && !slices.Contains(pathVars, p.WireName()) {
 				v.errorf(orPos(p.InPos, p.Pos), "path parameter %q in %s has no {%s} in the path %q", p.Property, where, p.WireName(), h.Path)
 			}
-		case isScalarKind(s.Kind):
-		case s.Kind == KindArray && s.Items != nil:
-			if it, _ := v.resolve(s.Items); it != nil && !isScalarKind(it.Kind) {
-				v.errorf(orPos(p.InPos, p.Pos), "%s parameter %q in %s is an array of %s; only arrays of strings, numbers or booleans can be sent there (put it in: body)", p.In, p.Property, where, kindPhrase(it.Kind))
-			}
-		default:
-			v.errorf(orPos(p.InPos, p.Pos), "%s parameter %q in %s is %s; only strings, numbers, booleans and arrays of them can be sent there (put it in: body)", p.In, p.Property, where, kindPhrase(s.Kind))
+		case !v.sendable(s, true):
+			v.errorf(orPos(p.InPos, p.Pos), "%s parameter %q in %s is %s; only strings, numbers, booleans, arrays of them and unions of those can be sent there (put it in: body)", p.In, p.Property, where, kindPhrase(s.Kind))
 		}
 	}
 	for _, name := range pathVars {
@@ -505,6 +500,30 @@ func (v *validator) httpBinding(t *Tool) {
 			v.errorf(h.Pos, "input property %q of tool %q has no place in its http binding: add it under params (in: path, query, header, cookie or body)", name, t.Name)
 		}
 	}
+}
+
+// sendable reports whether a value of s can be sent as parameter text: a
+// scalar, an array of scalars (when lists is set), or a union of those
+// (runtime/upstream sends the variant that is set).
+func (v *validator) sendable(s *Schema, lists bool) bool {
+	s, _ = v.resolve(s)
+	switch {
+	case s == nil:
+		return true // an unknown $ref, reported on its own
+	case isScalarKind(s.Kind):
+		return true
+	case s.Kind == KindArray && lists:
+		it, _ := v.resolve(s.Items)
+		return it == nil || isScalarKind(it.Kind)
+	case s.Kind == KindUnion:
+		for _, variant := range s.Variants {
+			if !v.sendable(variant, lists) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // templateVars lists the {name}s of a path template; false when a brace is

@@ -94,8 +94,8 @@ tools:
 `, []string{
 			`mcpgen.yaml:15:13: {repo} in the path of the http binding of tool "find" is not filled: add params: {repo: {in: path}} for a required input property`,
 			`mcpgen.yaml:17:21: path parameter "owner" in the http binding of tool "find" must be a required property: a path cannot leave it out`,
-			`mcpgen.yaml:18:22: query parameter "filter" in the http binding of tool "find" is an object; only strings, numbers, booleans and arrays of them can be sent there (put it in: body)`,
-			`mcpgen.yaml:19:19: cookie parameter "ids" in the http binding of tool "find" is an array of an array; only arrays of strings, numbers or booleans can be sent there (put it in: body)`,
+			`mcpgen.yaml:18:22: query parameter "filter" in the http binding of tool "find" is an object; only strings, numbers, booleans, arrays of them and unions of those can be sent there (put it in: body)`,
+			`mcpgen.yaml:19:19: cookie parameter "ids" in the http binding of tool "find" is an array; only strings, numbers, booleans, arrays of them and unions of those can be sent there (put it in: body)`,
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -32,22 +32,22 @@ type ToolsHandler interface {
 	// Find pets by status and tags.
 	FindPets(ctx context.Context, in *FindPetsInput) (*FindPetsOutput, error)
 
-	// AddPet serves tool "add_pet" (mcpgen.yaml:56).
+	// AddPet serves tool "add_pet" (mcpgen.yaml:59).
 	//
 	// Add a pet to the store.
 	AddPet(ctx context.Context, in *AddPetInput) (*Pet, error)
 
-	// RenamePet serves tool "rename_pet" (mcpgen.yaml:68).
+	// RenamePet serves tool "rename_pet" (mcpgen.yaml:71).
 	//
 	// Rename a pet, with a session cookie.
 	RenamePet(ctx context.Context, in *RenamePetInput) (*Pet, error)
 
-	// DeletePet serves tool "delete_pet" (mcpgen.yaml:87).
+	// DeletePet serves tool "delete_pet" (mcpgen.yaml:90).
 	//
 	// Delete a pet.
 	DeletePet(ctx context.Context, in *DeletePetInput) (*runtime.CallToolResult, error)
 
-	// StoreStatus serves tool "store_status" (mcpgen.yaml:99).
+	// StoreStatus serves tool "store_status" (mcpgen.yaml:102).
 	//
 	// Whether the store is open (served by hand, not bound).
 	StoreStatus(ctx context.Context) (*StoreStatusOutput, error)

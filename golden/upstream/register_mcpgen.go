@@ -30,16 +30,16 @@ const (
 	// ToolFindPets is the name of tool "find_pets" (mcpgen.yaml:38).
 	ToolFindPets = "find_pets"
 
-	// ToolAddPet is the name of tool "add_pet" (mcpgen.yaml:56).
+	// ToolAddPet is the name of tool "add_pet" (mcpgen.yaml:59).
 	ToolAddPet = "add_pet"
 
-	// ToolRenamePet is the name of tool "rename_pet" (mcpgen.yaml:68).
+	// ToolRenamePet is the name of tool "rename_pet" (mcpgen.yaml:71).
 	ToolRenamePet = "rename_pet"
 
-	// ToolDeletePet is the name of tool "delete_pet" (mcpgen.yaml:87).
+	// ToolDeletePet is the name of tool "delete_pet" (mcpgen.yaml:90).
 	ToolDeletePet = "delete_pet"
 
-	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:99).
+	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:102).
 	ToolStoreStatus = "store_status"
 )
 
@@ -133,6 +133,19 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		"request_id": {
 			"type": "string"
+		},
+		"owner": {
+			"anyOf": [
+				{
+					"type": "string"
+				},
+				{
+					"type": "array",
+					"items": {
+						"type": "string"
+					}
+				}
+			]
 		}
 	},
 	"additionalProperties": false

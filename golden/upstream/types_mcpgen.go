@@ -6,6 +6,7 @@ package petstore
 import (
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -43,10 +44,11 @@ type GetPetInput struct {
 
 // FindPetsInput is the input of tool "find_pets" (mcpgen.yaml:41).
 type FindPetsInput struct {
-	Status    []FindPetsInputStatusItem `json:"status,omitempty"`
-	Tags      []string                  `json:"tags,omitempty"`
-	Limit     runtime.Opt[int64]        `json:"limit,omitzero" jsonschema:"minimum=1"`
-	RequestID runtime.Opt[string]       `json:"request_id,omitzero"`
+	Status    []FindPetsInputStatusItem       `json:"status,omitempty"`
+	Tags      []string                        `json:"tags,omitempty"`
+	Limit     runtime.Opt[int64]              `json:"limit,omitzero" jsonschema:"minimum=1"`
+	RequestID runtime.Opt[string]             `json:"request_id,omitzero"`
+	Owner     runtime.Opt[FindPetsInputOwner] `json:"owner,omitzero"`
 }
 
 // FindPetsInputStatusItem is the items of FindPetsInputStatus (mcpgen.yaml:42).
@@ -64,15 +66,43 @@ func (FindPetsInputStatusItem) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"available", "pending", "sold"}
 }
 
-// FindPetsOutput is the output of tool "find_pets" (mcpgen.yaml:46).
+// FindPetsInputOwner is property "owner" of FindPetsInput (mcpgen.yaml:47).
+//
+// It is a union: set exactly one field, the variant the value is.
+type FindPetsInputOwner struct {
+	String *string   `json:"String"`
+	Array  *[]string `json:"Array"`
+}
+
+// MarshalJSON writes the variant that is set; it is an error to set none or several.
+func (u FindPetsInputOwner) MarshalJSON() ([]byte, error) {
+	return genimpl.MarshalUnion("FindPetsInputOwner", genimpl.Variant("String", u.String), genimpl.Variant("Array", u.Array))
+}
+
+// UnmarshalJSON sets the first variant, in the spec's order, that the value fits.
+func (u *FindPetsInputOwner) UnmarshalJSON(data []byte) error {
+	*u = FindPetsInputOwner{}
+	return genimpl.UnmarshalUnion("FindPetsInputOwner", data, "",
+		genimpl.Into("String", &u.String, genimpl.Shape{Type: "string"}),
+		genimpl.Into("Array", &u.Array, genimpl.Shape{Type: "array"}),
+	)
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of FindPetsInputOwner what struct tags cannot
+// say.
+func (FindPetsInputOwner) JSONSchemaExtend(s *jsonschema.Schema) {
+	genimpl.UnionSchema(s, "anyOf", "String", "Array")
+}
+
+// FindPetsOutput is the output of tool "find_pets" (mcpgen.yaml:48).
 type FindPetsOutput []Pet
 
-// AddPetInput is the input of tool "add_pet" (mcpgen.yaml:59).
+// AddPetInput is the input of tool "add_pet" (mcpgen.yaml:62).
 type AddPetInput struct {
 	Pet Pet `json:"pet"`
 }
 
-// RenamePetInput is the input of tool "rename_pet" (mcpgen.yaml:71).
+// RenamePetInput is the input of tool "rename_pet" (mcpgen.yaml:74).
 type RenamePetInput struct {
 	PetID    int64               `json:"petId"`
 	Name     string              `json:"name"`
@@ -80,12 +110,12 @@ type RenamePetInput struct {
 	Session  runtime.Opt[string] `json:"session,omitzero"`
 }
 
-// DeletePetInput is the input of tool "delete_pet" (mcpgen.yaml:90).
+// DeletePetInput is the input of tool "delete_pet" (mcpgen.yaml:93).
 type DeletePetInput struct {
 	PetID int64 `json:"petId"`
 }
 
-// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:102).
+// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:105).
 type StoreStatusOutput struct {
 	Open bool `json:"open"`
 }

@@ -68,7 +68,7 @@ func (u *UpstreamHandler) GetPet(ctx context.Context, in *GetPetInput) (*Pet, er
 	return out, nil
 }
 
-// FindPets serves tool "find_pets" with GET /pet/findByStatus (mcpgen.yaml:48).
+// FindPets serves tool "find_pets" with GET /pet/findByStatus (mcpgen.yaml:50).
 func (u *UpstreamHandler) FindPets(ctx context.Context, in *FindPetsInput) (*FindPetsOutput, error) {
 	r := upstream.NewRequest("GET", "/pet/findByStatus")
 	r.Query("status", in.Status)
@@ -79,6 +79,9 @@ func (u *UpstreamHandler) FindPets(ctx context.Context, in *FindPetsInput) (*Fin
 	if v, ok := in.RequestID.Get(); ok {
 		r.Header("X-Request-ID", v)
 	}
+	if v, ok := in.Owner.Get(); ok {
+		r.Query("owner", v)
+	}
 	out := new(FindPetsOutput)
 	if err := u.Client.Call(ctx, r, out); err != nil {
 		return nil, err
@@ -86,7 +89,7 @@ func (u *UpstreamHandler) FindPets(ctx context.Context, in *FindPetsInput) (*Fin
 	return out, nil
 }
 
-// AddPet serves tool "add_pet" with POST /pet (mcpgen.yaml:64).
+// AddPet serves tool "add_pet" with POST /pet (mcpgen.yaml:67).
 func (u *UpstreamHandler) AddPet(ctx context.Context, in *AddPetInput) (*Pet, error) {
 	r := upstream.NewRequest("POST", "/pet")
 	r.Body(in.Pet)
@@ -97,7 +100,7 @@ func (u *UpstreamHandler) AddPet(ctx context.Context, in *AddPetInput) (*Pet, er
 	return out, nil
 }
 
-// RenamePet serves tool "rename_pet" with PUT /pet/{petId}/name (mcpgen.yaml:79).
+// RenamePet serves tool "rename_pet" with PUT /pet/{petId}/name (mcpgen.yaml:82).
 func (u *UpstreamHandler) RenamePet(ctx context.Context, in *RenamePetInput) (*Pet, error) {
 	r := upstream.NewRequest("PUT", "/pet/{petId}/name")
 	r.Path("petId", in.PetID)
@@ -115,7 +118,7 @@ func (u *UpstreamHandler) RenamePet(ctx context.Context, in *RenamePetInput) (*P
 	return out, nil
 }
 
-// DeletePet serves tool "delete_pet" with DELETE /pet/{petId} (mcpgen.yaml:94).
+// DeletePet serves tool "delete_pet" with DELETE /pet/{petId} (mcpgen.yaml:97).
 func (u *UpstreamHandler) DeletePet(ctx context.Context, in *DeletePetInput) (*runtime.CallToolResult, error) {
 	r := upstream.NewRequest("DELETE", "/pet/{petId}")
 	r.Path("petId", in.PetID)

@@ -529,9 +529,9 @@ func printNext(w io.Writer, dir, name, pkg string, fromOpenAPI bool) {
 	fmt.Fprintf(w, "mcpgen: scaffolded the MCP server %q %s:\n", name, where)
 	for _, l := range [][2]string{
 		{"mcpgen.yaml", "the spec: edit it, then run go generate ./..."},
+		{"mcpgen.openapi-lock.json", "what the import wrote, for re-imports"},
 		{"handlers.go", "your implementation of " + pkg + ".Handler (never rewritten)"},
 		{"main.go", "serves stdio, or Streamable HTTP with -http"},
-		{"mcpgen.openapi-lock.json", "what the import wrote, for re-imports"},
 		{"generate.go", "//go:generate go tool mcpgen generate"},
 		{".mcp.json", "lets Claude Code start the server"},
 		{pkg + "/", "the generated code"},
@@ -539,7 +539,11 @@ func printNext(w io.Writer, dir, name, pkg string, fromOpenAPI bool) {
 		if (l[0] == "handlers.go" && fromOpenAPI) || (l[0] == "mcpgen.openapi-lock.json" && !fromOpenAPI) {
 			continue
 		}
-		fmt.Fprintf(w, "  %-12s  %s\n", l[0], l[1])
+		width := 12
+		if fromOpenAPI {
+			width = len("mcpgen.openapi-lock.json")
+		}
+		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
 	}
 	fmt.Fprintln(w, "\nRun it:")
 	if rel != "." {

@@ -49,25 +49,49 @@ func paramShape(p *v3.Parameter) string {
 	if s == nil {
 		return ""
 	}
-	if isUnion(s) {
-		return "is a union"
-	}
-	types, _ := typesOf(s)
-	switch {
-	case slices.Contains(types, "object") || (s.Properties != nil && s.Properties.Len() > 0):
-		return "is an object"
-	case slices.Contains(types, "array") && s.Items != nil && s.Items.IsA():
-		if it := s.Items.A.Schema(); it != nil {
-			if t, _ := typesOf(it); slices.Contains(t, "object") || slices.Contains(t, "array") || isUnion(it) {
-				return "is an array of objects or arrays"
-			}
+	if !textual(s, p.In != "path", 0) {
+		if p.In == "path" {
+			return "is not a string, number or boolean"
 		}
+		return "is not a string, number, boolean, a list of them or a union of those"
 	}
 	switch p.Style {
 	case "", "form", "simple":
 		return ""
 	}
 	return "has style " + p.Style
+}
+
+// textual reports whether a value of s can be sent as parameter text: a
+// scalar, a list of scalars (when lists is set), or a union of those.
+func textual(s *base.Schema, lists bool, depth int) bool {
+	if s == nil || depth > 8 {
+		return s == nil
+	}
+	if len(s.OneOf)+len(s.AnyOf) > 0 {
+		for _, v := range append(slices.Clone(s.OneOf), s.AnyOf...) {
+			if !textual(v.Schema(), lists, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	types, _ := typesOf(s)
+	for _, t := range types {
+		switch t {
+		case "object":
+			return false
+		case "array":
+			if !lists || s.Items == nil || !s.Items.IsA() {
+				return lists && s.Items == nil
+			}
+			it := s.Items.A.Schema()
+			if it != nil && !textual(it, false, depth+1) {
+				return false
+			}
+		}
+	}
+	return s.Properties == nil || s.Properties.Len() == 0
 }
 
 // httpNode writes the binding of operation o.

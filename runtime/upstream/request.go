@@ -108,6 +108,10 @@ func (r *Request) texts(what string, v any) []string {
 		}
 		rv = rv.Elem()
 	}
+	if m, ok := rv.Interface().(json.Marshaler); ok && rv.Kind() == reflect.Struct {
+		// A union (string or list of strings): what it holds, as JSON says.
+		return r.jsonTexts(what, m)
+	}
 	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
 		if rv.Kind() == reflect.Slice && rv.IsNil() {
 			return nil
@@ -129,6 +133,47 @@ func (r *Request) texts(what string, v any) []string {
 		return nil
 	}
 	return []string{s}
+}
+
+// jsonTexts is texts for a value that encodes itself: a JSON string,
+// number or boolean is one value, an array of them one per item.
+func (r *Request) jsonTexts(what string, m json.Marshaler) []string {
+	b, err := m.MarshalJSON()
+	var v any
+	if err == nil {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		err = dec.Decode(&v)
+	}
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		switch x := it.(type) {
+		case string:
+			out = append(out, x)
+		case json.Number:
+			out = append(out, x.String())
+		case bool:
+			out = append(out, strconv.FormatBool(x))
+		case nil:
+			if !isList {
+				return nil // a null union: not sent
+			}
+			err = fmt.Errorf("null in a list")
+		default:
+			err = fmt.Errorf("a JSON %T", x)
+		}
+	}
+	if err != nil {
+		if r.err == nil {
+			r.err = fmt.Errorf("upstream %s %s: %s cannot be sent as text: %v", r.method, r.path, what, err)
+		}
+		return nil
+	}
+	return out
 }
 
 func (r *Request) fail(what string, v reflect.Value) {

@@ -52,6 +52,20 @@ type pet struct {
 
 type status string
 
+// oneOrMany is a union as gen writes one: a string or a list of strings,
+// encoding the one set.
+type oneOrMany struct {
+	One  *string
+	Many []string
+}
+
+func (u oneOrMany) MarshalJSON() ([]byte, error) {
+	if u.One != nil {
+		return json.Marshal(*u.One)
+	}
+	return json.Marshal(u.Many)
+}
+
 func TestCallEncodesEveryPlace(t *testing.T) {
 	srv, got := recorder(t, 200, `{"id":7,"name":"Rex"}`)
 	c := newClient(t, Config{BaseURL: srv.URL + "/v1/", UserAgent: "test/1"})
@@ -65,6 +79,9 @@ func TestCallEncodesEveryPlace(t *testing.T) {
 	r.Query("absent", none)
 	r.QueryJoined("status", []status{"available", "sold"})
 	r.Query("ratio", 0.5)
+	one := "c1"
+	r.Query("cwe", oneOrMany{One: &one})
+	r.Query("affects", oneOrMany{Many: []string{"a", "b"}})
 	r.Header("X-Request-Id", "req-1")
 	r.Cookie("session", "s1")
 	r.BodyField("name", "Rex")
@@ -80,7 +97,7 @@ func TestCallEncodesEveryPlace(t *testing.T) {
 	if got.method != "POST" || got.rawPath != "/v1/owners/a%2Fb%20c/pets/7" {
 		t.Errorf("request line = %s %s", got.method, got.rawPath)
 	}
-	if want := "limit=5&ratio=0.5&status=available%2Csold&tag=x&tag=y+z"; got.rawQuery != want {
+	if want := "affects=a&affects=b&cwe=c1&limit=5&ratio=0.5&status=available%2Csold&tag=x&tag=y+z"; got.rawQuery != want {
 		t.Errorf("query = %s, want %s", got.rawQuery, want)
 	}
 	if got.header.Get("X-Request-Id") != "req-1" || got.header.Get("Cookie") != "session=s1" || got.header.Get("User-Agent") != "test/1" {
