@@ -248,6 +248,7 @@ func openapiScaffold(path string, sc templates.Scaffold, sel openapi.Options, st
 		return nil, nil, err
 	}
 	sel.ServerName, sel.Package, sel.Output = sc.Name, sc.Package, sc.Package
+	defer importMemoryLimit()()
 	res, err := openapi.Import(data, sel)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
