@@ -94,6 +94,9 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 	fields := g.inputFields(tp.input)
 	f.Func().Params(jen.Id("u").Op("*").Id("UpstreamHandler")).Id(m.name).Add(m.signature(true)).BlockFunc(func(b *jen.Group) {
 		b.Id("r").Op(":=").Qual(upstreamPkg, "NewRequest").Call(jen.Lit(h.Method), jen.Lit(h.Path))
+		if h.Form {
+			b.Id("r").Dot("Form").Call()
+		}
 		place := func(prop string, call func(v jen.Code) jen.Code) {
 			fl := fields[prop]
 			if fl == nil {
@@ -107,7 +110,10 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 		}
 		for _, p := range h.Params {
 			method := map[string]string{"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie", "body": "BodyField"}[p.In]
-			if p.In == "query" && p.Explode != nil && !*p.Explode {
+			switch {
+			case p.In == "query" && p.Style == "deepObject":
+				method = "QueryDeep"
+			case p.In == "query" && p.Explode != nil && !*p.Explode:
 				method = "QueryJoined"
 			}
 			name := p.WireName()

@@ -89,6 +89,12 @@ func TestUpstreamCalls(t *testing.T) {
 		t.Errorf("rename_pet sent %s %s %s, cookie %q", got.Method, got.Path, got.Body, got.Header.Get("Cookie"))
 	}
 
+	call("update_pet_form", `{"petId":7,"name":"Max","labels":{"color":"brown"},"fields":{"include":["tags"]}}`)
+	if got.Method != "POST" || got.Path != "/v3/pet/7" || got.Body != "labels%5Bcolor%5D=brown&name=Max" ||
+		got.Query != "fields%5Binclude%5D%5B0%5D=tags" || got.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
+		t.Errorf("update_pet_form sent %s %s?%s %s (%s)", got.Method, got.Path, got.Query, got.Body, got.Header.Get("Content-Type"))
+	}
+
 	answer["DELETE /v3/pet/9"] = `{"code":404,"message":"Pet not found"}`
 	res = call("delete_pet", `{"petId":9}`)
 	if !res.IsError || !strings.Contains(text(res), `upstream DELETE /pet/{petId} answered 404 Not Found: {\"code\":404,\"message\":\"Pet not found\"}`) {

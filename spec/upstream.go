@@ -87,6 +87,10 @@ type HTTPBinding struct {
 	// makes the properties placed `in: body` the body's properties.
 	Body    string
 	BodyPos Pos
+	// Form sends the body as application/x-www-form-urlencoded, nested
+	// values deepObject style, instead of JSON.
+	Form    bool
+	FormPos Pos
 }
 
 // HTTPParam places one input property in the request.
@@ -103,6 +107,10 @@ type HTTPParam struct {
 	// style with explode).
 	Explode    *bool
 	ExplodePos Pos
+	// Style is "deepObject" for a query parameter sent as
+	// name[key]=value (objects and arrays, nested); "" is form style.
+	Style    string
+	StylePos Pos
 }
 
 // WireName is the name the parameter has in the request.
@@ -301,6 +309,11 @@ var httpBindingFields = fields[*HTTPBinding]{
 			h.Body, _ = d.str(e.value, "body")
 			h.BodyPos = posOf(e.value)
 		}},
+	{key: "form", doc: "Send the body as application/x-www-form-urlencoded instead of JSON: each property a field, nested objects and arrays deepObject style (metadata[plan]=pro, expand[0]=x).", schema: flagSchema,
+		decode: func(d *decoder, h *HTTPBinding, e entry) {
+			h.FormPos = posOf(e.value)
+			h.Form, _ = d.boolean(e.value, "form")
+		}},
 }
 
 func (d *decoder) httpBinding(n *yaml.Node, tool string) *HTTPBinding {
@@ -330,7 +343,17 @@ var httpParamFields = fields[*HTTPParam]{
 				p.Explode = &b
 			}
 		}},
+	{key: "style", doc: "deepObject: a query parameter that is an object or array, sent as name[key]=value and name[0]=value, nested (default: form style).", schema: stringEnum(httpParamStyles),
+		decode: func(d *decoder, p *HTTPParam, e entry) {
+			p.StylePos = posOf(e.value)
+			if p.Style, _ = d.str(e.value, "style"); p.Style != "" && !slices.Contains(httpParamStyles, p.Style) {
+				d.errorf(p.StylePos, "style must be form or deepObject, not %q", p.Style)
+			}
+		}},
 }
+
+// httpParamStyles are the styles a query parameter may have.
+var httpParamStyles = []string{"form", "deepObject"}
 
 func (d *decoder) httpParams(n *yaml.Node) []*HTTPParam {
 	m, ok := d.mapping(n, "params")
@@ -453,6 +476,9 @@ func (v *validator) httpBinding(t *Tool) {
 			v.errorf(orPos(p.InPos, p.Pos), "param %q in %s: in must be path, query, header, cookie or body, not %q", p.Property, where, p.In)
 			continue
 		}
+		if p.Style == "deepObject" && p.In != "query" {
+			v.errorf(orPos(p.StylePos, p.Pos), "param %q in %s: style deepObject applies to query parameters only", p.Property, where)
+		}
 		if p.Explode != nil && p.In != "query" {
 			v.errorf(orPos(p.ExplodePos, p.Pos), "param %q in %s: explode applies to query parameters only", p.Property, where)
 		}
@@ -478,6 +504,7 @@ func (v *validator) httpBinding(t *Tool) {
 			if pathOK && !slices.Contains(pathVars, p.WireName()) {
 				v.errorf(orPos(p.InPos, p.Pos), "path parameter %q in %s has no {%s} in the path %q", p.Property, where, p.WireName(), h.Path)
 			}
+		case p.Style == "deepObject": // anything JSON can say
 		case !v.sendable(s, true):
 			v.errorf(orPos(p.InPos, p.Pos), "%s parameter %q in %s is %s; only strings, numbers, booleans, arrays of them and unions of those can be sent there (put it in: body)", p.In, p.Property, where, kindPhrase(s.Kind))
 		}
@@ -494,6 +521,11 @@ func (v *validator) httpBinding(t *Tool) {
 			v.errorf(orPos(h.BodyPos, h.Pos), "body %q of %s is also listed under params: a property goes to one place", h.Body, where)
 		}
 		placed[h.Body] = true
+	}
+	if h.Form && h.Body != "" && props[h.Body] != nil {
+		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindObject && s.Kind != KindMap && s.Kind != KindAny {
+			v.errorf(orPos(h.FormPos, h.Pos), "%s sends a form, whose body must be an object, but body %q is %s", where, h.Body, kindPhrase(s.Kind))
+		}
 	}
 	for _, name := range names {
 		if !placed[name] {

@@ -75,6 +75,25 @@ func TestUpstreamAndBindings(t *testing.T) {
 			`mcpgen.yaml:22:21: param "trace" in the http binding of tool "get_pet" is in: body, but body: "trace" is the whole body already`,
 			`mcpgen.yaml:23:13: body "trace" of the http binding of tool "get_pet" is also listed under params: a property goes to one place`,
 		}},
+		{"bad form", `upstream: {baseUrlEnv: API_URL}
+tools:
+  send:
+    description: Send.
+    input:
+      properties:
+        items: {type: array, items: {type: string}}
+        filter: {properties: {a: {type: string}}}
+    http:
+      method: POST
+      path: /send
+      form: true
+      body: items
+      params:
+        filter: {in: header, style: deepObject}
+`, []string{
+			`mcpgen.yaml:15:13: the http binding of tool "send" sends a form, whose body must be an object, but body "items" is an array`,
+			`mcpgen.yaml:18:37: param "filter" in the http binding of tool "send": style deepObject applies to query parameters only`,
+		}},
 		{"bad places", `upstream: {baseUrlEnv: API_URL}
 tools:
   find:

@@ -47,7 +47,12 @@ type ToolsHandler interface {
 	// Delete a pet.
 	DeletePet(ctx context.Context, in *DeletePetInput) (*runtime.CallToolResult, error)
 
-	// StoreStatus serves tool "store_status" (mcpgen.yaml:102).
+	// UpdatePetForm serves tool "update_pet_form" (mcpgen.yaml:102).
+	//
+	// Update a pet with a form, as form APIs take it.
+	UpdatePetForm(ctx context.Context, in *UpdatePetFormInput) (*Pet, error)
+
+	// StoreStatus serves tool "store_status" (mcpgen.yaml:122).
 	//
 	// Whether the store is open (served by hand, not bound).
 	StoreStatus(ctx context.Context) (*StoreStatusOutput, error)
@@ -97,6 +102,14 @@ func (UnimplementedHandler) DeletePet(context.Context, *DeletePetInput) (*runtim
 	return nil, &runtime.NotImplementedError{
 		Kind: "tool",
 		Name: "delete_pet",
+	}
+}
+
+// UpdatePetForm reports that tool "update_pet_form" is not implemented.
+func (UnimplementedHandler) UpdatePetForm(context.Context, *UpdatePetFormInput) (*Pet, error) {
+	return nil, &runtime.NotImplementedError{
+		Kind: "tool",
+		Name: "update_pet_form",
 	}
 }
 

@@ -39,7 +39,10 @@ const (
 	// ToolDeletePet is the name of tool "delete_pet" (mcpgen.yaml:90).
 	ToolDeletePet = "delete_pet"
 
-	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:102).
+	// ToolUpdatePetForm is the name of tool "update_pet_form" (mcpgen.yaml:102).
+	ToolUpdatePetForm = "update_pet_form"
+
+	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:122).
 	ToolStoreStatus = "store_status"
 )
 
@@ -346,6 +349,75 @@ func Register(s *runtime.Server, h Handler) {
 			Name: ToolDeletePet,
 		},
 		h.DeletePet,
+	))
+	s.AddTool(genimpl.GeneratedTool(
+		runtime.Tool{
+			Description: "Update a pet with a form, as form APIs take it.",
+			InputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"petId": {
+			"type": "integer"
+		},
+		"name": {
+			"type": "string"
+		},
+		"labels": {
+			"type": "object",
+			"additionalProperties": {
+				"type": "string"
+			}
+		},
+		"fields": {
+			"type": "object",
+			"properties": {
+				"include": {
+					"type": "array",
+					"items": {
+						"type": "string"
+					}
+				}
+			},
+			"additionalProperties": false
+		}
+	},
+	"required": [
+		"petId"
+	],
+	"additionalProperties": false
+}`),
+			Name: ToolUpdatePetForm,
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {
+		"id": {
+			"type": "integer"
+		},
+		"name": {
+			"type": "string"
+		},
+		"status": {
+			"type": "string",
+			"enum": [
+				"available",
+				"pending",
+				"sold"
+			]
+		},
+		"tags": {
+			"type": "array",
+			"items": {
+				"type": "string"
+			}
+		}
+	},
+	"required": [
+		"name"
+	],
+	"additionalProperties": false
+}`),
+		},
+		h.UpdatePetForm,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{

@@ -115,7 +115,20 @@ type DeletePetInput struct {
 	PetID int64 `json:"petId"`
 }
 
-// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:105).
+// UpdatePetFormInput is the input of tool "update_pet_form" (mcpgen.yaml:105).
+type UpdatePetFormInput struct {
+	PetID  int64                                 `json:"petId"`
+	Name   runtime.Opt[string]                   `json:"name,omitzero"`
+	Labels map[string]string                     `json:"labels,omitempty"`
+	Fields runtime.Opt[UpdatePetFormInputFields] `json:"fields,omitzero"`
+}
+
+// UpdatePetFormInputFields is property "fields" of UpdatePetFormInput (mcpgen.yaml:109).
+type UpdatePetFormInputFields struct {
+	Include []string `json:"include,omitempty"`
+}
+
+// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:125).
 type StoreStatusOutput struct {
 	Open bool `json:"open"`
 }

@@ -124,3 +124,22 @@ func (u *UpstreamHandler) DeletePet(ctx context.Context, in *DeletePetInput) (*r
 	r.Path("petId", in.PetID)
 	return u.Client.CallResult(ctx, r)
 }
+
+// UpdatePetForm serves tool "update_pet_form" with POST /pet/{petId} (mcpgen.yaml:113).
+func (u *UpstreamHandler) UpdatePetForm(ctx context.Context, in *UpdatePetFormInput) (*Pet, error) {
+	r := upstream.NewRequest("POST", "/pet/{petId}")
+	r.Form()
+	r.Path("petId", in.PetID)
+	if v, ok := in.Name.Get(); ok {
+		r.BodyField("name", v)
+	}
+	r.BodyField("labels", in.Labels)
+	if v, ok := in.Fields.Get(); ok {
+		r.QueryDeep("fields", v)
+	}
+	out := new(Pet)
+	if err := u.Client.Call(ctx, r, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

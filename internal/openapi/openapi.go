@@ -479,23 +479,31 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 		if d := strings.TrimSpace(p.Description); d != "" && sch.get("description") == nil && sch.get("$ref") == nil {
 			sch.set("description", str(d))
 		}
+		deep := p.In == "query" && p.Style == "deepObject"
 		if !slices.Contains([]string{"path", "query", "header", "cookie"}, p.In) {
 			b.cannot("parameter %q is in %q", p.Name, p.In)
-		} else if why := paramShape(p); why != "" {
+		} else if why := paramShape(p); why != "" && !deep {
 			b.cannot("%s %q %s", describeIn(p.In), p.Name, why)
 		}
 		if add(p.Name, sch, p.In == "path" || (p.Required != nil && *p.Required), p.In) {
 			prop := props.n.Content[len(props.n.Content)-2].Value
 			joined := p.In == "query" && p.Explode != nil && !*p.Explode
-			b.params = append(b.params, placement{prop: prop, in: p.In, wire: p.Name, joined: joined})
+			b.params = append(b.params, placement{prop: prop, in: p.In, wire: p.Name, joined: joined, deep: deep})
 		}
 	}
 	if rb := o.op.RequestBody; rb != nil && rb.Content != nil {
 		media := jsonMedia(rb.Content)
+		if media == nil {
+			// A form body is sent as a form (nested values deepObject
+			// style, as form APIs such as Stripe's read them).
+			if media = rb.Content.GetOrZero("application/x-www-form-urlencoded"); media != nil {
+				b.form = true
+			}
+		}
 		switch {
 		case media == nil:
-			im.notes.add("%s: request body has no JSON media type (%s); left out", o, strings.Join(keys(rb.Content), ", "))
-			b.cannot("its request body is not JSON")
+			im.notes.add("%s: request body has no JSON or form media type (%s); left out", o, strings.Join(keys(rb.Content), ", "))
+			b.cannot("its request body is neither JSON nor a form")
 		case media.Schema != nil:
 			body := im.conv.schema(media.Schema, where+".body", 0)
 			bodyRequired := rb.Required != nil && *rb.Required

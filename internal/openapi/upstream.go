@@ -17,8 +17,10 @@ type binding struct {
 	// body is the input property that is the whole body ("" for a body
 	// whose properties are input properties, or none).
 	body string
+	// form: the body is application/x-www-form-urlencoded.
+	form bool
 	// why is set when the operation cannot be called from the input (a
-	// parameter that is an object, a body that is not JSON): the tool gets
+	// parameter that is an object, a body neither JSON nor a form): the tool gets
 	// no binding, and the note says why.
 	why string
 }
@@ -28,6 +30,7 @@ type binding struct {
 type placement struct {
 	prop, in, wire string
 	joined         bool // a query array sent as a,b (explode: false)
+	deep           bool // a query parameter sent deepObject style
 }
 
 func (b *binding) cannot(format string, args ...any) {
@@ -110,12 +113,18 @@ func (b *binding) httpNode(o operation) *yaml.Node {
 			if p.joined {
 				m.set("explode", boolean(false))
 			}
+			if p.deep {
+				m.set("style", str("deepObject"))
+			}
 			params.set(p.prop, flow(m))
 		}
 		h.set("params", params.n)
 	}
 	if b.body != "" {
 		h.set("body", str(b.body))
+	}
+	if b.form {
+		h.set("form", boolean(true))
 	}
 	return h.n
 }

@@ -27,7 +27,15 @@ type Request struct {
 	body         any
 	hasBody      bool
 	fields       map[string]any // the body's properties, for a merged body
+	form         bool           // the body is application/x-www-form-urlencoded
+	deep         []deepParam    // deepObject query parameters, encoded last
 	err          error
+}
+
+// deepParam is a query parameter sent deepObject style.
+type deepParam struct {
+	name  string
+	value any
 }
 
 // NewRequest starts a call of method on pathTemplate, such as
@@ -61,6 +69,21 @@ func (r *Request) QueryJoined(name string, v any) {
 		r.query.Add(name, strings.Join(vals, ","))
 	}
 }
+
+// QueryDeep adds v as the query parameter name deepObject style: an
+// object's properties as name[key]=value, an array's items as
+// name[0]=value, nested as deep as the value goes. A scalar is name=value.
+func (r *Request) QueryDeep(name string, v any) {
+	if !isNil(v) {
+		r.deep = append(r.deep, deepParam{name, v})
+	}
+}
+
+// Form sends the body as application/x-www-form-urlencoded instead of
+// JSON: each top-level property a field, nested objects and arrays
+// deepObject style (metadata[plan]=pro, expand[0]=customer), as form APIs
+// such as Stripe's read them.
+func (r *Request) Form() { r.form = true }
 
 // Header sets the header name to v (an array comma-separated, simple
 // style). A nil pointer sets nothing.
@@ -229,7 +252,13 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
 		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 	}
-	u.RawQuery = r.query.Encode()
+	query := r.query
+	for _, d := range r.deep {
+		if err := deepValues(query, d.name, d.value); err != nil {
+			return nil, fmt.Errorf("upstream %s %s: query parameter %s: %w", r.method, r.path, d.name, err)
+		}
+	}
+	u.RawQuery = query.Encode()
 	var body io.Reader
 	var payload any
 	switch {
@@ -238,8 +267,13 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 	case r.fields != nil:
 		payload = r.fields
 	}
+	contentType := "application/json"
 	if payload != nil {
 		b, err := json.Marshal(payload)
+		if err == nil && r.form {
+			contentType = "application/x-www-form-urlencoded"
+			b, err = formBody(b)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("upstream %s %s: encoding the body: %w", r.method, r.path, err)
 		}
@@ -256,7 +290,7 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 		req.AddCookie(c)
 	}
 	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Content-Type", contentType)
 	}
 	req.Header.Set("Accept", "application/json")
 	return req, nil
@@ -291,4 +325,73 @@ func (r *Request) expandPath() (string, error) {
 		b.WriteString(url.PathEscape(v))
 		rest = rest[open+end+1:]
 	}
+}
+
+// formBody is a JSON object as form fields (see Form).
+func formBody(jsonText []byte) ([]byte, error) {
+	v, err := decodeJSON(jsonText)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("a form body must be an object, not %s", jsonText)
+	}
+	form := url.Values{}
+	for k, fv := range obj {
+		if err := flatten(form, k, fv); err != nil {
+			return nil, err
+		}
+	}
+	return []byte(form.Encode()), nil
+}
+
+// deepValues adds v to q under name, deepObject style.
+func deepValues(q url.Values, name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	jv, err := decodeJSON(b)
+	if err != nil {
+		return err
+	}
+	return flatten(q, name, jv)
+}
+
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// flatten adds a decoded JSON value under key: scalars as they are,
+// objects as key[name], arrays as key[i]; null adds nothing.
+func flatten(into url.Values, key string, v any) error {
+	switch x := v.(type) {
+	case nil:
+	case string:
+		into.Add(key, x)
+	case json.Number:
+		into.Add(key, x.String())
+	case bool:
+		into.Add(key, strconv.FormatBool(x))
+	case map[string]any:
+		for k, e := range x {
+			if err := flatten(into, key+"["+k+"]", e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := flatten(into, key+"["+strconv.Itoa(i)+"]", e); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("%s: a JSON %T cannot be a form value", key, x)
+	}
+	return nil
 }

@@ -301,3 +301,34 @@ func TestClientCredentialsCachesTheTokenUntilExpiry(t *testing.T) {
 		t.Errorf("refused credentials: err = %v", err)
 	}
 }
+
+func TestFormBodyAndDeepObjectQuery(t *testing.T) {
+	srv, got := recorder(t, 200, `{}`)
+	c := newClient(t, Config{BaseURL: srv.URL})
+	r := NewRequest("POST", "/v1/customers")
+	r.Form()
+	r.BodyField("email", "a@b.c")
+	r.BodyField("metadata", map[string]any{"plan": "pro", "seats": 3})
+	r.BodyField("expand", []string{"sources", "tax"})
+	r.QueryDeep("filter", map[string]any{"created": map[string]int{"gte": 5}})
+	r.QueryDeep("limit", 10)
+	if err := c.Call(context.Background(), r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ct := got.header.Get("Content-Type"); ct != "application/x-www-form-urlencoded" {
+		t.Errorf("Content-Type = %q", ct)
+	}
+	if want := "email=a%40b.c&expand%5B0%5D=sources&expand%5B1%5D=tax&metadata%5Bplan%5D=pro&metadata%5Bseats%5D=3"; got.body != want {
+		t.Errorf("form body = %s, want %s", got.body, want)
+	}
+	if want := "filter%5Bcreated%5D%5Bgte%5D=5&limit=10"; got.rawQuery != want {
+		t.Errorf("query = %s, want %s", got.rawQuery, want)
+	}
+
+	r = NewRequest("POST", "/v1/x")
+	r.Form()
+	r.Body([]string{"a"})
+	if err := c.Call(context.Background(), r, nil); err == nil || !strings.Contains(err.Error(), "a form body must be an object") {
+		t.Errorf("a list as a form body: err = %v", err)
+	}
+}
