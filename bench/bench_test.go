@@ -67,13 +67,23 @@ var pipeServers = []struct {
 
 // startPipe serves over in-memory pipes and performs the handshake.
 func startPipe(b *testing.B, serve pipeServer) (io.Writer, *bufio.Reader) {
+	return startPipeWith(b, serve, nil, 1<<20)
+}
+
+// startPipeWith is startPipe with the server's output passed through wrap
+// (when not nil) and a reader of size bytes.
+func startPipeWith(b *testing.B, serve pipeServer, wrap func(io.WriteCloser) io.WriteCloser, size int) (io.Writer, *bufio.Reader) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
+	var out io.WriteCloser = outW
+	if wrap != nil {
+		out = wrap(outW)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		serve(ctx, inR, outW)
+		serve(ctx, inR, out)
 		outW.Close()
 	}()
 	b.Cleanup(func() {
@@ -82,7 +92,7 @@ func startPipe(b *testing.B, serve pipeServer) (io.Writer, *bufio.Reader) {
 		outR.Close()
 		<-done
 	})
-	r := bufio.NewReaderSize(outR, 1<<20)
+	r := bufio.NewReaderSize(outR, size)
 	if _, err := io.WriteString(inW, initLine+"\n"); err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The comparison of BENCHMARKS.md in one command: mcpgen's generated server
-# against the official Go SDK and mcp-go, as separate processes over stdio and
+# against the official Go SDK, mcp-go and the floor (a minimal JSON-RPC
+# responder every figure is also divided by), as separate processes over stdio and
 # Streamable HTTP (cmd/compare: 5 rounds × 3 tools × 2 transports, N=20000,
 # C=16), tools/list sizes, the generator's cost on 1,000 tools, then the
 # in-process Go benchmarks (registration of 1,000 tools, allocations per call).

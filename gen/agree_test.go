@@ -32,10 +32,12 @@ import (
 	"github.com/mcpgen/mcpgen/golden/refs"
 	gated "github.com/mcpgen/mcpgen/golden/requires"
 	"github.com/mcpgen/mcpgen/golden/resources"
+	schemaprofile "github.com/mcpgen/mcpgen/golden/schema_profile"
 	scoped "github.com/mcpgen/mcpgen/golden/scopes"
 	"github.com/mcpgen/mcpgen/golden/strings"
 	"github.com/mcpgen/mcpgen/golden/templates"
 	features "github.com/mcpgen/mcpgen/golden/tool_features"
+	tracker "github.com/mcpgen/mcpgen/golden/toolsets"
 	"github.com/mcpgen/mcpgen/golden/unions"
 	petstore "github.com/mcpgen/mcpgen/golden/upstream"
 	wirenames "github.com/mcpgen/mcpgen/golden/wire_names"
@@ -72,12 +74,16 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../golden/requires/mcpgen.yaml":      func(s *runtime.Server) { gated.Register(s, gated.UnimplementedHandler{}) },
 	"../golden/modern_era/mcpgen.yaml":    func(s *runtime.Server) { modernera.Register(s, modernera.UnimplementedHandler{}) },
 	"../golden/upstream/mcpgen.yaml":      func(s *runtime.Server) { petstore.Register(s, &petstore.UpstreamHandler{}) },
-	"../examples/orders/mcpgen.yaml":      func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
-	"../examples/wpsearch/mcpgen.yaml":    func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
-	"../examples/readme/mcpgen.yaml":      func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
-	"../examples/support/mcpgen.yaml":     func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
-	"../examples/expenses/mcpgen.yaml":    func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
-	"../examples/books/mcpgen.yaml":       func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
+	"../golden/toolsets/mcpgen.yaml":      func(s *runtime.Server) { tracker.Register(s, tracker.UnimplementedHandler{}) },
+	"../golden/schema_profile/mcpgen.yaml": func(s *runtime.Server) {
+		schemaprofile.Register(s, schemaprofile.UnimplementedHandler{})
+	},
+	"../examples/orders/mcpgen.yaml":   func(s *runtime.Server) { ordersmcp.Register(s, ordersmcp.UnimplementedHandler{}) },
+	"../examples/wpsearch/mcpgen.yaml": func(s *runtime.Server) { wpsearchmcp.Register(s, wpsearchmcp.UnimplementedHandler{}) },
+	"../examples/readme/mcpgen.yaml":   func(s *runtime.Server) { readmemcp.Register(s, readmemcp.UnimplementedHandler{}) },
+	"../examples/support/mcpgen.yaml":  func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
+	"../examples/expenses/mcpgen.yaml": func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
+	"../examples/books/mcpgen.yaml":    func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive
@@ -130,6 +136,7 @@ func TestAdvertisedSchemas(t *testing.T) {
 					compareSchema(t, st.Name+" input", map[string]any{"type": "object", "additionalProperties": false}, rt.InputSchema)
 				default:
 					sameAsWire(t, st.Name+" input", s, st.Input, rt.InputSchema)
+					advertisedAsProfiled(t, st.Name, s, st.Input, rt.AdvertisedInputSchema)
 				}
 				switch {
 				case st.OutputSchema != nil:
@@ -141,6 +148,31 @@ func TestAdvertisedSchemas(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// advertisedAsProfiled checks what tools/list shows of a typed input under
+// the spec's server.schemaProfile: the profile's rewrite of Wire's schema,
+// or nothing (the validated schema itself) without a profile.
+func advertisedAsProfiled(t *testing.T, tool string, s *spec.Spec, sch *spec.Schema, got json.RawMessage) {
+	t.Helper()
+	p := specschema.ProfileNamed(s.Server.SchemaProfile)
+	if p == nil {
+		if got != nil {
+			t.Errorf("%s: AdvertisedInputSchema without a schemaProfile:\n%s", tool, got)
+		}
+		return
+	}
+	wire, goType := specschema.Wire(s, sch)
+	if goType {
+		return
+	}
+	want, err := p.Apply(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s: advertised\n%s\nwant the %s profile of Wire's schema\n%s", tool, got, p.Name, want)
 	}
 }
 

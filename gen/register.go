@@ -50,6 +50,7 @@ func (g *generator) registerFile(f *jen.File) {
 	if srv.RateLimit != nil {
 		defaults = append(defaults, jen.Qual(runtimePkg, "WithRateLimit").Call(rateLimitValue(srv.RateLimit)))
 	}
+	defaults = append(defaults, g.toolsetOptions()...)
 	if len(defaults) > 0 {
 		list := defaults
 		if len(defaults) > 1 { // one a line
@@ -142,18 +143,10 @@ func requires(d jen.Dict, r *spec.Requires) {
 	}
 	d[jen.Id("Requires")] = jen.Op("&").Qual(runtimePkg, "Requires").Values(jen.DictFunc(func(rd jen.Dict) {
 		if len(r.Capabilities) > 0 {
-			rd[jen.Id("Capabilities")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, c := range r.Capabilities {
-					g.Lit(c)
-				}
-			})
+			rd[jen.Id("Capabilities")] = stringList(r.Capabilities)
 		}
 		if len(r.Extensions) > 0 {
-			rd[jen.Id("Extensions")] = jen.Index().String().ValuesFunc(func(g *jen.Group) {
-				for _, x := range r.Extensions {
-					g.Lit(x)
-				}
-			})
+			rd[jen.Id("Extensions")] = stringList(r.Extensions)
 		}
 	}))
 }
@@ -419,17 +412,22 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 				}
 			}))
 		}
+		if b := t.ResultBudget; b != nil && b.MaxBytes > 0 {
+			d[jen.Id("MaxResultBytes")] = jen.Lit(int(b.MaxBytes))
+			if b.OnOverflow == "link" {
+				d[jen.Id("Overflow")] = jen.Qual(runtimePkg, "OverflowLink")
+			}
+			if b.TTL > 0 {
+				d[jen.Id("ResultTTL")] = durationCode(b.TTL)
+			}
+		}
 		if t.RateLimit != nil {
 			d[jen.Id("RateLimit")] = jen.Op("&").Add(rateLimitValue(t.RateLimit))
 		}
 		// The server's default scopes are resolved here: the runtime
 		// knows only what each tool needs.
 		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {
-			d[jen.Id("Scopes")] = jen.Index().String().ValuesFunc(func(sg *jen.Group) {
-				for _, s := range scopes {
-					sg.Lit(s)
-				}
-			})
+			d[jen.Id("Scopes")] = stringList(scopes)
 		}
 		g.generatedSchemas(d, tp)
 	}))
@@ -447,6 +445,13 @@ func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
 	}
 	if t.Output != nil {
 		out = g.toolSchema(t.Output)
+	}
+	if in != nil {
+		// The server validates against in; under server.schemaProfile it
+		// advertises the profile's rewrite of it.
+		if listed, _ := specschema.AdvertisedInput(g.spec, t.Input); !bytes.Equal(listed, in) {
+			d[jen.Id("AdvertisedInputSchema")] = schemaLiteral(listed)
+		}
 	}
 	if in != nil && bytes.Equal(in, out) {
 		name := "schema" + tp.nameConst

@@ -55,6 +55,13 @@ func BenchmarkToolsCallInProcessIntercepted(b *testing.B) {
 	benchInProcess(b, srv)
 }
 
+// BenchmarkToolsCallInProcessToolsets is the same on a server with
+// toolsets (echo in one of them, enabled): the price of finding what the
+// request may see.
+func BenchmarkToolsCallInProcessToolsets(b *testing.B) {
+	benchInProcess(b, benchServer(runtime.WithToolsets(runtime.Toolset{Name: "echo", Tools: []string{"echo"}}, runtime.Toolset{Name: "other", Tools: []string{"x"}})))
+}
+
 func benchInProcess(b *testing.B, srv *runtime.Server) {
 	done := make(chan struct{}, 1)
 	check := true

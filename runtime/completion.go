@@ -158,7 +158,7 @@ func (s *Server) completionFor(client *peerInfo, params json.RawMessage) (Comple
 func (ss *Session) runComplete(ctx context.Context, h CompleteHandler, req *CompleteRequest, what string) (res encoder, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: completion handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: completion handler panicked",
 				"of", what, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error completing %s", what)
 		}

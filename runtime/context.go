@@ -21,6 +21,10 @@ type peerInfo struct {
 	// A modern (2026-07-28) request's own declarations, from its _meta.
 	modern  bool
 	logRank int32 // least severe level to send; noLogging without logLevel
+
+	// view is what one request may see beyond Requires (toolsets, lists by
+	// scope); nil: everything. Set on a per-request copy (Session.view).
+	view *listView
 }
 
 type reqKey struct{}

@@ -87,6 +87,7 @@ func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
 	}
 	o := &schemaOrigin{in: inPtr.Elem()}
 	t.InputSchema, t.OutputSchema = compactSchema(t.InputSchema), compactSchema(t.OutputSchema)
+	t.AdvertisedInputSchema = compactSchema(t.AdvertisedInputSchema)
 	if t.InputSchema == nil {
 		t.InputSchema = schemaForType(o.in)
 	}

@@ -92,6 +92,9 @@ type httpHandler struct {
 }
 
 func (s *Server) newHTTPHandler(opts []HTTPOption) (*httpHandler, error) {
+	if err := s.configErr(); err != nil {
+		return nil, err
+	}
 	cfg := httpConfig{
 		idleTimeout:     defaultIdleTimeout,
 		maxBody:         int64(s.cfg.maxMessageSize),
@@ -158,6 +161,13 @@ func (h *httpHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if h.auth != nil {
 		if r = h.auth.authenticate(w, r, h); r == nil {
+			return
+		}
+	}
+	if h.srv.toolsets != nil || r.Header.Get(HeaderToolsets) != "" {
+		var err error
+		if r, err = h.srv.withRequestToolsets(r); err != nil {
+			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidParams, "invalid params: %s", err))
 			return
 		}
 	}

@@ -80,6 +80,14 @@ type Request struct {
 	Header          http.Header // the HTTP request's header (do not modify); nil off HTTP
 	Auth            *AuthInfo   // the verified caller (WithAuthorization); nil without
 
+	// Refused: the runtime refused the request before any method ran (a
+	// malformed message, an unknown method, a request before initialize, a
+	// bad modern _meta). Method is then what the client sent ("" when it
+	// could not be read), Target is "", and next returns the refusal, which
+	// is what the client gets whatever the chain returns: interceptors see
+	// refusals to trace or log them, not to serve them.
+	Refused bool
+
 	do func(context.Context) (encoder, *Error) // what the runtime does when the chain calls through
 }
 
@@ -96,7 +104,7 @@ func (r *Request) Meta() json.RawMessage {
 // notification the server serves; the first is the outermost. Options
 // given several times add to the list. Requests refused before the method
 // is known (malformed JSON-RPC, an unknown method, a legacy request before
-// initialize, a bad modern _meta) are answered without interceptors.
+// initialize, a bad modern _meta) go through them too, marked Refused.
 func WithInterceptors(ics ...Interceptor) Option {
 	return func(c *config) { c.interceptors = append(c.interceptors, ics...) }
 }
@@ -275,6 +283,26 @@ func (ss *Session) respond(ctx context.Context, id string, res encoder, e *Error
 	}
 	ss.reply(id, res, e)
 }
+
+// refuse answers request id (method and params as sent) with e, a refusal
+// made before any method ran, showing it to the interceptors first. Without
+// interceptors it costs what sending the error costs.
+func (ss *Session) refuse(ctx context.Context, id string, method []byte, params json.RawMessage, e *Error) {
+	if ss.srv.chain != nil {
+		req := &Request{Method: string(method), Params: bytes.Clone(params), Refused: true}
+		if id != "" {
+			req.ID = json.RawMessage(id)
+		}
+		ss.describe(ctx, req)
+		ss.srv.intercepted(ctx, req, func(context.Context) (encoder, *Error) { return nil, e })
+	}
+	ss.sendError(id, e)
+}
+
+// KnownMethod reports whether the runtime serves a request method of this
+// name, in either era: what an interceptor may use to keep the method
+// names a client invents out of its metrics.
+func KnownMethod(name string) bool { return methods[name] != nil }
 
 // SessionHook is told when a session starts (its initialize is answered)
 // and returns what to call when it ends (nil: nothing), for what lasts a

@@ -184,6 +184,46 @@ func TestInterceptorShortCircuits(t *testing.T) {
 	}
 }
 
+// A request refused before any method runs reaches the interceptors,
+// marked Refused, with the refusal from next; an interceptor that answers
+// it anyway does not change what the client gets.
+func TestInterceptorSeesRefusals(t *testing.T) {
+	var mu sync.Mutex
+	var refused []string
+	srv := runtime.NewServer(testInfo(), runtime.WithInterceptors(func(next runtime.Handler) runtime.Handler {
+		return func(ctx context.Context, req *runtime.Request) (runtime.Result, error) {
+			if !req.Refused {
+				return next(ctx, req)
+			}
+			_, err := next(ctx, req)
+			mu.Lock()
+			refused = append(refused, req.Method+": "+err.Error())
+			mu.Unlock()
+			return runtime.TextResult("served anyway"), nil
+		}
+	}))
+	c := serve(t, srv)
+	if r := c.request("tools/list", nil); r.Error == nil || r.Error.Code != runtime.CodeInvalidRequest {
+		t.Errorf("before initialize: %+v", r)
+	}
+	c.initialize()
+	if r := c.request("no/such", nil); r.Error == nil || r.Error.Code != runtime.CodeMethodNotFound {
+		t.Errorf("unknown method: %+v", r)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{
+		"tools/list: jsonrpc error -32600: invalid request: the session is not initialized; send initialize first",
+		`no/such: jsonrpc error -32601: method "no/such" not found`,
+	}
+	if strings.Join(refused, "\n") != strings.Join(want, "\n") {
+		t.Errorf("refusals seen:\n%s\nwant:\n%s", strings.Join(refused, "\n"), strings.Join(want, "\n"))
+	}
+	if runtime.KnownMethod("no/such") || !runtime.KnownMethod("tools/call") {
+		t.Error("KnownMethod")
+	}
+}
+
 type ctxKey struct{}
 
 // Interceptors run in order, and the context one passes to next is the

@@ -166,7 +166,7 @@ func (ss *Session) offersGate(c capSet) bool {
 	case capPrompts:
 		return ss.offers(c, len(srv.prompts.snapshot().list))
 	case capResources:
-		return ss.offers(c, len(srv.resources.snapshot().list)+len(srv.templates.snapshot().list))
+		return ss.offers(c, len(srv.resources.snapshot().list)+len(srv.templates.snapshot().list)) || srv.linksResults()
 	case capCompletions:
 		return ss.offers(c, 0) || srv.completes()
 	}

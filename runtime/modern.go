@@ -189,13 +189,13 @@ func unsupportedVersion(v string) *Error {
 func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params json.RawMessage) {
 	m := lookupMethod(method, eraModern)
 	if m == nil {
-		ss.sendError(id, modernMethodNotFound(string(method)))
+		ss.refuse(ctx, id, method, params, modernMethodNotFound(string(method)))
 		return
 	}
 	if m.inputRounds && jsonwire.FirstByte(params) == '{' {
 		var e *Error
 		if ctx.mrtr, e = ss.srv.newMRTR(ctx, m, params); e != nil {
-			ss.sendError(id, e)
+			ss.refuse(ctx, id, method, params, e)
 			return
 		}
 	}

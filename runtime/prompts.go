@@ -80,6 +80,8 @@ type promptEntry struct {
 func (pe *promptEntry) key() string         { return pe.p.Name }
 func (pe *promptEntry) listJSON() []byte    { return pe.wire }
 func (pe *promptEntry) requires() *Requires { return pe.p.Requires }
+func (pe *promptEntry) kind() itemKind      { return kindPrompt }
+func (pe *promptEntry) scopes() []string    { return nil }
 
 // completes reports whether completion/complete offers anything for the
 // prompt.
@@ -307,7 +309,7 @@ func oneOf(enum []string) string {
 func (ss *Session) runPrompt(ctx context.Context, pe *promptEntry, req *GetPromptRequest) (res *GetPromptResult, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: prompt handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: prompt handler panicked",
 				"prompt", pe.p.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error in prompt %s", quote(pe.p.Name))
 		}

@@ -29,6 +29,8 @@ type listed interface {
 	key() string
 	listJSON() []byte
 	requires() *Requires // the client capabilities it is listed for (requires.go); nil: any
+	kind() itemKind      // which registry it is in, for toolset membership (toolsets.go)
+	scopes() []string    // the OAuth scopes a call needs, for lists by scope; nil: none
 }
 
 type regView[E listed] struct {
@@ -108,7 +110,7 @@ type listPage[E listed] struct {
 	field string // "tools", "resources", "resourceTemplates", "prompts"
 	items []E
 	next  string
-	gated bool // the list depends on the client's capabilities
+	gated bool // the list depends on the client's capabilities or on the request
 }
 
 // perClient reports whether the page depends on who asked: its modern
@@ -138,7 +140,8 @@ func (p listPage[E]) appendJSON(dst []byte) ([]byte, error) {
 // pages follow each other as long as what it declares stays the same.
 func page[E listed](ss *Session, p *peerInfo, field string, v *regView[E], params json.RawMessage) (encoder, *Error) {
 	list := v.list
-	if v.gated {
+	view := p != nil && p.view != nil
+	if v.gated || view {
 		list = slices.DeleteFunc(slices.Clone(list), func(e E) bool { return !visible(e, p) })
 	}
 	start, e := pageStart(params, len(list))
@@ -146,7 +149,7 @@ func page[E listed](ss *Session, p *peerInfo, field string, v *regView[E], param
 		return nil, e
 	}
 	end := min(start+ss.srv.cfg.pageSize, len(list))
-	lp := listPage[E]{field: field, items: list[start:end], gated: v.gated}
+	lp := listPage[E]{field: field, items: list[start:end], gated: v.gated || view && p.view.private}
 	if end < len(list) {
 		lp.next = encodeCursor(end)
 	}

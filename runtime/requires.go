@@ -63,14 +63,17 @@ func (p *peerInfo) declaresExtension(name string) bool {
 
 // declaredBy is what the client of a request being dispatched declared: its
 // _meta in the modern era, its initialize otherwise.
+// With toolsets or lists by scope, it carries what the request may see
+// (toolsets.go).
 func (ss *Session) declaredBy(ctx context.Context) *peerInfo {
 	if mc, ok := ctx.(*modernCtx); ok {
-		return mc.peer
+		return ss.view(ctx, mc.peer)
 	}
-	return ss.peer.Load()
+	return ss.view(ctx, ss.peer.Load())
 }
 
-// visible reports whether the client p may see e.
+// visible reports whether the client p may see e: it declared what e
+// requires, and its view (toolsets, scopes) shows it.
 func visible[E listed](e E, p *peerInfo) bool {
-	return e.requires().metBy(p)
+	return e.requires().metBy(p) && p.shows(e.kind(), e.key(), e.scopes())
 }

@@ -77,6 +77,8 @@ type resourceEntry struct {
 func (re *resourceEntry) key() string         { return re.res.URI }
 func (re *resourceEntry) listJSON() []byte    { return re.wire }
 func (re *resourceEntry) requires() *Requires { return re.res.Requires }
+func (re *resourceEntry) kind() itemKind      { return kindResource }
+func (re *resourceEntry) scopes() []string    { return nil }
 
 // AddResource registers r. It panics, as these are programming errors in the
 // (generated) registration code: on an empty, invalid (see resources/read)
@@ -245,6 +247,9 @@ func (ss *Session) resourcesRead(ctx context.Context, id string, params json.Raw
 // else the first resource template, in registration order, that matches.
 // What the client p may not see (requires.go) is passed over, as if absent.
 func (s *Server) lookup(uri string, p *peerInfo) (ResourceHandler, *templateMatch, *Error) {
+	if strings.HasPrefix(uri, resultScheme) && s.linksResults() {
+		return readResult, nil, nil // a result over budget (resultbudget.go)
+	}
 	if re := s.resources.snapshot().byKey[uri]; re != nil && visible(re, p) {
 		return re.res.Handler, nil, nil
 	}
@@ -265,7 +270,7 @@ func (s *Server) lookup(uri string, p *peerInfo) (ResourceHandler, *templateMatc
 // read serves req through this server's resources: the dispatch of
 // resources/read, also used by declarative prompts to embed resources.
 func (ss *Session) read(ctx context.Context, req *ReadResourceRequest) (res *ReadResourceResult, rpcErr *Error) {
-	h, m, e := ss.srv.lookup(req.URI, peerFrom(ctx))
+	h, m, e := ss.srv.lookup(req.URI, ss.view(ctx, peerFrom(ctx)))
 	if e != nil {
 		return nil, e
 	}
@@ -275,7 +280,7 @@ func (ss *Session) read(ctx context.Context, req *ReadResourceRequest) (res *Rea
 	}
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: resource handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: resource handler panicked",
 				"uri", sanitize(req.URI, maxQuoted), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error reading resource %s", quote(req.URI))
 		}

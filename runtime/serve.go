@@ -94,6 +94,9 @@ func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) 
 		s.printStartLine("Streamable HTTP at http://" + ln.Addr().String() + "/mcp")
 		return serveListener(ctx, s, ln, opts)
 	}
+	if err := s.configErr(); err != nil {
+		return err
+	}
 	s.printStartLine("stdio")
 	grace := s.cfg.stdioShutdown
 	if grace <= 0 {

@@ -71,6 +71,8 @@ type config struct {
 	startLine      io.Writer                        // where Serve says it started (WithStartLine); nil: nowhere
 	startLineSet   bool                             // WithStartLine was given (else os.Stderr)
 	tasks          taskConfig                       // long-running tool calls (tasks.go)
+	toolsets       toolsetConfig                    // WithToolsets, WithEnabledToolsets, WithDynamicToolsets (toolsets.go)
+	listsByScope   bool                             // WithListsByScope (toolsets.go)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …
@@ -187,6 +189,8 @@ type Server struct {
 	cacheDefault *CacheHint // WithCaching's hints, for what has no hints of its own
 
 	taskRuns taskRuns // the tasks whose handlers run in this process
+
+	toolsets *toolsetIndex // the toolsets (toolsets.go); nil: none
 }
 
 // NewServer returns a server that introduces itself as info.
@@ -220,6 +224,8 @@ func NewServer(info Implementation, opts ...Option) *Server {
 		s.cfg.idempotency = NewMemoryIdempotencyStore(0)
 	}
 	s.cfg.tasks.setDefaults()
+	s.toolsets = newToolsetIndex(s.cfg.toolsets)
+	s.addToolsetTools()
 	if b, err := json.Marshal(info); err == nil {
 		s.infoEnc = b
 	} else {
@@ -274,7 +280,7 @@ func (s *Server) capabilities() (json.RawMessage, capSet) {
 		add(capTools, `"tools":{"listChanged":true}`)
 	}
 	templates := s.templates.snapshot().list
-	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 {
+	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 || s.linksResults() {
 		add(capResources, `"resources":{"subscribe":true,"listChanged":true}`)
 	}
 	prompts := s.prompts.snapshot().list

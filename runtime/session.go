@@ -56,6 +56,9 @@ type Session struct {
 
 	logLevel atomic.Int32 // rank of the least severe LogLevel sent (logging/setLevel)
 
+	enabledToolsets atomic.Uint64             // a toolsetSet: what the session enabled in dynamic mode (toolsets.go)
+	viewCache       atomic.Pointer[viewCache] // its peer with the server's list view (toolsets.go)
+
 	// shared is set when the session is kept in a SessionStore, for
 	// every replica to serve (see sessionstore.go); nil otherwise.
 	shared *sharedSession
@@ -171,7 +174,7 @@ func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
 	var env envelope
 	kind, echo, e := parseMessage(msg, &env, ss.srv.cfg.json)
 	if e != nil {
-		ss.sendError(echo, e)
+		ss.refuse(ctx, echo, env.method, nil, e)
 		return
 	}
 	ss.dispatch(ctx, kind, &env)
@@ -279,7 +282,7 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
 		p, e := ss.srv.modernPeer(params)
 		if e != nil {
-			ss.sendError(id, e)
+			ss.refuse(ctx, id, method, params, e)
 			return
 		}
 		ss.serveModern(&modernCtx{Context: ctx, peer: p}, id, method, params)
@@ -287,11 +290,11 @@ func (ss *Session) request(ctx context.Context, id string, method []byte, params
 	}
 	m := lookupMethod(method, eraLegacy)
 	if (m == nil || m.needsSession) && !ss.ready.Load() {
-		ss.sendError(id, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
+		ss.refuse(ctx, id, method, params, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
 		return
 	}
 	if m == nil {
-		ss.sendError(id, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
+		ss.refuse(ctx, id, method, params, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
 		return
 	}
 	ss.serveMethod(ctx, m, id, params, false)
@@ -499,7 +502,7 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 			return ss.srv.intercepted(ctx, req, func(ctx context.Context) (encoder, *Error) { return c.spendThen(ctx, inner) })
 		}
 	}
-	c.Context, c.cancel = context.WithCancel(ctx)
+	c.Context, c.cancel = context.WithCancel(ss.callParent(ctx))
 	ss.mu.Lock()
 	if ss.closed.Load() {
 		ss.mu.Unlock()
@@ -575,6 +578,29 @@ func (ss *Session) Wait() { ss.wg.Wait() }
 // later messages are ignored, the server forgets the session (no more
 // notifications), and once Close returns send is never called again. It does
 // not wait for handlers to return.
+// callsInFlight reports whether calls of the session are running.
+func (ss *Session) callsInFlight() bool {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return len(ss.inflight) > 0
+}
+
+// callParent is the context a call's own derives from. Over stdio, every
+// call would otherwise register with the one context of the whole session,
+// under its lock, and leave it again when done: a cost per call that buys
+// nothing, since Close cancels every call in flight and serveStdio closes
+// the session as soon as that context ends. The values stay; a deadline
+// keeps the link, so that handlers see it.
+func (ss *Session) callParent(ctx context.Context) context.Context {
+	if !ss.stdio {
+		return ctx
+	}
+	if _, ok := ctx.Deadline(); ok {
+		return ctx
+	}
+	return context.WithoutCancel(ctx)
+}
+
 func (ss *Session) Close() {
 	ss.closed.Store(true)
 	ss.closeOnce.Do(func() {

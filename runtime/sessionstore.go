@@ -53,6 +53,7 @@ type sessionRecord struct {
 	LogRank      int32           `json:"logRank"`
 	Owner        string          `json:"owner,omitempty"`
 	Subs         []string        `json:"subscriptions,omitempty"`
+	Toolsets     []string        `json:"toolsets,omitempty"` // enabled in dynamic mode (toolsets.go)
 }
 
 // sessionStoreTimeout bounds one operation on the session store, on top of
@@ -139,6 +140,9 @@ func (hs *httpSession) record() sessionRecord {
 	}
 	ss.subMu.Unlock()
 	slices.Sort(rec.Subs)
+	if x := hs.h.srv.toolsets; x != nil {
+		rec.Toolsets = x.names(toolsetSet(ss.enabledToolsets.Load()))
+	}
 	return rec
 }
 
@@ -152,6 +156,18 @@ func (hs *httpSession) apply(rec *sessionRecord) {
 	hs.ss.subMu.Lock()
 	hs.ss.subs = subs
 	hs.ss.subMu.Unlock()
+	if x := hs.h.srv.toolsets; x != nil {
+		// Names the index no longer has (a replica of another version) are dropped.
+		var set toolsetSet
+		for _, n := range rec.Toolsets {
+			if i, ok := x.byName[n]; ok {
+				set |= 1 << i
+			}
+		}
+		if old := toolsetSet(hs.ss.enabledToolsets.Swap(uint64(set))); old != set {
+			hs.ss.out.listChanged(x.kinds(old ^ set)) // enabled on another replica
+		}
+	}
 }
 
 // sharedSession returns the local copy of session id, made from the store

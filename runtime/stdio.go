@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	goruntime "runtime"
 	"sync"
 	"time"
 )
@@ -28,6 +29,9 @@ import (
 // when its pending Read returns (a reader that cannot be interrupted, like
 // os.Stdin, is left to the process exit).
 func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	if err := s.configErr(); err != nil {
+		return err
+	}
 	s.startBus()
 	return s.serveStdio(ctx, r, w, s.cfg.stdioShutdown)
 }
@@ -49,6 +53,7 @@ func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace
 	lw := &lineWriter{w: w, ctx: run, fail: stop}
 	lw.drained.L = &lw.mu
 	ss := s.NewSession(lw.send)
+	lw.othersInFlight = ss.callsInFlight
 	ss.stdio = true
 	defer ss.Close()
 
@@ -99,6 +104,9 @@ type lineWriter struct {
 	w    io.Writer
 	ctx  context.Context
 	fail context.CancelCauseFunc
+	// othersInFlight reports calls still running, whose answers could join
+	// a write; nil: none are expected.
+	othersInFlight func() bool
 
 	mu      sync.Mutex
 	drained sync.Cond // signalled after each write
@@ -110,6 +118,12 @@ type lineWriter struct {
 
 const maxPending = 4 << 20
 
+// directWrite is the size from which a message that finds the writer idle
+// is written where it lies instead of being copied into pending.
+const directWrite = 64 << 10
+
+var newline = []byte{'\n'}
+
 func (lw *lineWriter) send(msg []byte) {
 	lw.mu.Lock()
 	for lw.writing && len(lw.pending) > maxPending && lw.err == nil {
@@ -119,14 +133,38 @@ func (lw *lineWriter) send(msg []byte) {
 		lw.mu.Unlock()
 		return // stopping: answers go nowhere
 	}
-	lw.pending = append(lw.pending, msg...)
-	lw.pending = append(lw.pending, '\n')
-	if lw.writing {
+	if !lw.writing && len(lw.pending) == 0 && len(msg) >= directWrite {
+		// A large message alone: written from where it is, not copied
+		// into pending first; the line ending follows in a write of its own.
+		lw.writing = true
 		lw.mu.Unlock()
-		return
+		var err error
+		if lw.ctx.Err() == nil {
+			if _, err = lw.w.Write(msg); err == nil {
+				_, err = lw.w.Write(newline)
+			}
+		}
+		lw.mu.Lock()
+		lw.wrote(err)
+	} else {
+		lw.pending = append(lw.pending, msg...)
+		lw.pending = append(lw.pending, '\n')
+		if lw.writing {
+			lw.mu.Unlock()
+			return
+		}
+		lw.writing = true
 	}
-	lw.writing = true
 	for len(lw.pending) > 0 {
+		// Let the goroutines that are ready to run (other calls finishing)
+		// queue their answers first: on a busy server they join this write
+		// instead of each making their own. With no other call in flight
+		// there is nothing to wait for, and the answer goes at once.
+		lw.mu.Unlock()
+		if lw.othersInFlight != nil && lw.othersInFlight() {
+			goruntime.Gosched()
+		}
+		lw.mu.Lock()
 		batch := lw.pending
 		lw.pending = lw.spare[:0]
 		lw.mu.Unlock()
@@ -140,17 +178,22 @@ func (lw *lineWriter) send(msg []byte) {
 		} else {
 			lw.spare = nil // do not keep a burst's buffer forever
 		}
-		if err != nil && lw.err == nil {
-			lw.err = fmt.Errorf("runtime: writing to the client: %w", err)
-			lw.fail(lw.err)
-		}
-		if lw.err != nil || lw.ctx.Err() != nil {
-			lw.pending = lw.pending[:0]
-		}
-		lw.drained.Broadcast()
+		lw.wrote(err)
 	}
 	lw.writing = false
 	lw.mu.Unlock()
+}
+
+// wrote records the outcome of a write; lw.mu is held.
+func (lw *lineWriter) wrote(err error) {
+	if err != nil && lw.err == nil {
+		lw.err = fmt.Errorf("runtime: writing to the client: %w", err)
+		lw.fail(lw.err)
+	}
+	if lw.err != nil || lw.ctx.Err() != nil {
+		lw.pending = lw.pending[:0]
+	}
+	lw.drained.Broadcast()
 }
 
 func (lw *lineWriter) error() error {
@@ -167,24 +210,25 @@ func (lw *lineWriter) error() error {
 func (s *Server) readLines(ctx, shutdown context.Context, r io.Reader, ss *Session) error {
 	limit := s.cfg.maxMessageSize
 	br := bufio.NewReaderSize(r, 64<<10)
-	var long []byte  // a line longer than br's buffer, assembled
-	tooLong := false // the current line exceeds limit: skip to its end
+	var long longLine // a line longer than br's buffer, assembled
+	tooLong := false  // the current line exceeds limit: skip to its end
 	for {
 		chunk, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
 			if !tooLong {
-				if len(long)+len(chunk) > limit+2 { // +2: the line ending
-					tooLong, long = true, long[:0]
+				if long.size+len(chunk) > limit+2 { // +2: the line ending
+					tooLong = true
+					long.reset()
 				} else {
-					long = append(long, chunk...)
+					long.add(chunk)
 				}
 			}
 			continue
 		}
 		line := chunk
-		if len(long) > 0 && !tooLong {
-			long = append(long, chunk...)
-			line = long
+		if long.size > 0 && !tooLong {
+			long.add(chunk)
+			line = long.join()
 		}
 		line = bytes.TrimRight(line, "\r\n")
 		if ctx.Err() != nil {
@@ -200,10 +244,7 @@ func (s *Server) readLines(ctx, shutdown context.Context, r io.Reader, ss *Sessi
 			ss.HandleMessage(ctx, line)
 		}
 		tooLong = false
-		long = long[:0]
-		if cap(long) > 1<<20 {
-			long = nil // do not keep a big buffer for the rest of the session
-		}
+		long.reset()
 		if err != nil {
 			if err == io.EOF {
 				return nil
@@ -211,4 +252,33 @@ func (s *Server) readLines(ctx, shutdown context.Context, r io.Reader, ss *Sessi
 			return fmt.Errorf("runtime: reading from the client: %w", err)
 		}
 	}
+}
+
+// longLine assembles a line longer than the reader's buffer from copies of
+// its pieces, joined once at its end: one allocation of the line's size,
+// where appending to one growing slice would allocate and copy about four
+// times the line (each doubling) and hold three at once at the last one.
+type longLine struct {
+	pieces [][]byte
+	size   int
+}
+
+func (l *longLine) add(p []byte) {
+	l.pieces = append(l.pieces, bytes.Clone(p))
+	l.size += len(p)
+}
+
+func (l *longLine) join() []byte {
+	line := make([]byte, 0, l.size)
+	for i, p := range l.pieces {
+		line = append(line, p...)
+		l.pieces[i] = nil // each piece can go as soon as it is copied
+	}
+	return line
+}
+
+func (l *longLine) reset() {
+	clear(l.pieces)
+	l.pieces = l.pieces[:0]
+	l.size = 0
 }

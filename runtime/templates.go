@@ -49,6 +49,8 @@ type templateEntry struct {
 func (te *templateEntry) key() string         { return te.tmpl.Name }
 func (te *templateEntry) listJSON() []byte    { return te.wire }
 func (te *templateEntry) requires() *Requires { return te.tmpl.Requires }
+func (te *templateEntry) kind() itemKind      { return kindTemplate }
+func (te *templateEntry) scopes() []string    { return nil }
 
 // AddResourceTemplate registers t. It panics, as these are programming errors
 // in the (generated) registration code: on a URITemplate that does not parse

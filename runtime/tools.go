@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -38,6 +39,11 @@ type Tool struct {
 	// InputSchema is the JSON Schema of the arguments, a JSON object with
 	// "type":"object". nil advertises {"type":"object","additionalProperties":false}.
 	InputSchema json.RawMessage
+	// AdvertisedInputSchema, when set, is what tools/list shows instead of
+	// InputSchema: InputSchema rewritten into what a model API takes (the
+	// spec's server.schemaProfile). Arguments are still validated against
+	// InputSchema.
+	AdvertisedInputSchema json.RawMessage
 	// OutputSchema is the JSON Schema of structuredContent; nil advertises none.
 	OutputSchema json.RawMessage
 
@@ -54,6 +60,13 @@ type Tool struct {
 	// RateLimit, when set, limits each caller's calls of the tool (see
 	// WithRateLimit for the server's limit, and quota.go).
 	RateLimit *RateLimit
+
+	// MaxResultBytes, when > 0, bounds the encoded result: one over it
+	// becomes what Overflow says, kept for ResultTTL (default
+	// DefaultResultTTL) behind a link (resultbudget.go).
+	MaxResultBytes int
+	Overflow       Overflow
+	ResultTTL      time.Duration
 
 	Handler ToolHandler
 
@@ -87,6 +100,8 @@ type toolEntry struct {
 func (te *toolEntry) key() string         { return te.tool.Name }
 func (te *toolEntry) listJSON() []byte    { return te.wire }
 func (te *toolEntry) requires() *Requires { return te.tool.Requires }
+func (te *toolEntry) kind() itemKind      { return kindTool }
+func (te *toolEntry) scopes() []string    { return te.tool.Scopes }
 
 // AddTool registers t. It panics, as these are programming errors in the
 // (generated) registration code: on an empty or duplicate name, a nil
@@ -111,6 +126,10 @@ func (s *Server) AddTool(t Tool) {
 	if t.OutputSchema != nil {
 		t.OutputSchema = mustObject(where, "OutputSchema", t.OutputSchema)
 	}
+	advertised := t.InputSchema
+	if t.AdvertisedInputSchema != nil {
+		advertised = mustObject(where, "AdvertisedInputSchema", t.AdvertisedInputSchema)
+	}
 	if t.Meta != nil {
 		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
 	}
@@ -130,7 +149,7 @@ func (s *Server) AddTool(t Tool) {
 		Annotations  *ToolAnnotations `json:"annotations,omitempty"`
 		Icons        []Icon           `json:"icons,omitempty"`
 		Meta         json.RawMessage  `json:"_meta,omitempty"`
-	}{t.Name, t.Title, t.Description, t.InputSchema, t.Execution, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
+	}{t.Name, t.Title, t.Description, advertised, t.Execution, t.OutputSchema, t.Annotations, t.Icons, t.Meta})
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}
@@ -242,11 +261,16 @@ func execTool(ctx context.Context, c *call) (encoder, *Error) {
 
 // runTool runs a call: through the idempotency store when the tool has an
 // idempotency key.
-func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (encoder, *Error) {
+func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, e *Error) {
 	if te.tool.Idempotency != nil {
-		return ss.runIdempotent(ctx, te, req)
+		res, e = ss.runIdempotent(ctx, te, req)
+	} else {
+		res, e = ss.callTool(ctx, te, req)
 	}
-	return ss.callTool(ctx, te, req)
+	if e != nil || te.tool.MaxResultBytes <= 0 {
+		return res, e
+	}
+	return ss.overBudget(ctx, te, res)
 }
 
 // callTool calls the handler and turns its outcome into a result or a protocol
@@ -255,7 +279,7 @@ func (ss *Session) runTool(ctx context.Context, te *toolEntry, req *CallToolRequ
 func (ss *Session) callTool(ctx context.Context, te *toolEntry, req *CallToolRequest) (res encoder, rpcErr *Error) {
 	defer func() {
 		if v := recover(); v != nil {
-			ss.srv.cfg.logger.Error("runtime: tool handler panicked",
+			ss.srv.cfg.logger.ErrorContext(ctx, "runtime: tool handler panicked",
 				"tool", te.tool.Name, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 			res, rpcErr = nil, errorf(CodeInternalError, "internal error in tool %s", quote(te.tool.Name))
 		}

@@ -425,3 +425,31 @@ func TestAddToolPanics(t *testing.T) {
 		})
 	}
 }
+
+type countIn struct {
+	N int `json:"n" jsonschema:"minimum=1"`
+}
+
+// A tool's AdvertisedInputSchema is what tools/list shows; arguments are
+// still validated against InputSchema (here: reflected, with minimum 1).
+func TestAdvertisedInputSchema(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	advertised := `{"type":"object","properties":{"n":{"type":"integer","description":"(minimum: 1)"}},"required":["n"]}`
+	srv.AddTool(runtime.TypedTool(runtime.Tool{Name: "count", AdvertisedInputSchema: json.RawMessage(advertised)},
+		func(_ context.Context, in *countIn) (*countIn, error) { return in, nil }))
+	c := serve(t, srv)
+	c.initialize()
+	var list struct {
+		Tools []struct {
+			InputSchema json.RawMessage `json:"inputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(c.result("tools/list", nil), &list); err != nil || len(list.Tools) != 1 {
+		t.Fatalf("tools/list: %v %+v", err, list)
+	}
+	jsonEqual(t, advertised, list.Tools[0].InputSchema)
+	if res := string(c.callTool("count", map[string]any{"n": 0})); !strings.Contains(res, `"isError":true`) || !strings.Contains(res, "greater than or equal to 1") {
+		t.Errorf("n = 0 breaks the validated schema's minimum, yet: %s", res)
+	}
+	jsonEqual(t, `{"content":[{"type":"text","text":"{\"n\":2}"}],"structuredContent":{"n":2}}`, c.callTool("count", map[string]any{"n": 2}))
+}

@@ -203,12 +203,12 @@ func newOutputCodecFor(t *Tool) *outputCodec {
 func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToolResult {
 	b, err := json.Marshal(out)
 	if err != nil {
-		logger(ctx).Error("runtime: tool output cannot be encoded", "tool", tool, "error", err)
+		logger(ctx).ErrorContext(ctx, "runtime: tool output cannot be encoded", "tool", tool, "error", err)
 		return ErrorResult("internal error: tool " + quote(tool) + " produced output that could not be encoded; this is a bug in the server")
 	}
 	v, err := c.schema.Validator()
 	if err != nil {
-		logger(ctx).Error("runtime: tool output schema does not compile", "tool", tool, "error", err)
+		logger(ctx).ErrorContext(ctx, "runtime: tool output schema does not compile", "tool", tool, "error", err)
 		return ErrorResult("internal error: the output schema of tool " + quote(tool) + " does not compile; this is a bug in the server")
 	}
 	inst, err := validate.Decode(b)
@@ -216,7 +216,7 @@ func (c *outputCodec) result(ctx context.Context, tool string, out any) *CallToo
 		if vs := v.Check(inst); len(vs) > 0 {
 			var sb strings.Builder
 			validate.WriteViolations(&sb, vs)
-			logger(ctx).Error("runtime: tool output does not match its output schema", "tool", tool, "violations", sb.String())
+			logger(ctx).ErrorContext(ctx, "runtime: tool output does not match its output schema", "tool", tool, "violations", sb.String())
 			return ErrorResult("internal error: tool " + quote(tool) + " produced output that does not match its output schema; this is a bug in the server")
 		}
 	}

@@ -189,7 +189,7 @@ func init() {
 					d.errorf(posOf(v), "enum must not be empty")
 				}
 			}),
-		schemaField("const", applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}, "The one allowed value: a string, integer or number (JSON Schema's const). A named Go type with one constant.", `{}`,
+		schemaField("const", applies{[]Kind{KindString, KindInteger, KindNumber, KindBoolean}, "strings, integers, numbers and booleans"}, "The one allowed value: a string, integer, number or boolean (JSON Schema's const). A named Go type with one constant.", `{}`,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				if val, ok := d.value(v); ok {
 					sd.Enum, sd.Const = []*Value{val}, true
@@ -540,6 +540,8 @@ func enumKind(enum []*Value) Kind {
 			vk = KindInteger
 		case isJSONNumber(string(j)):
 			vk = KindNumber
+		case string(j) == "true" || string(j) == "false":
+			vk = KindBoolean // const only: enum takes strings and numbers
 		default:
 			return ""
 		}

@@ -27,6 +27,8 @@ var topFields = fields[*Spec]{
 		schema: mapOf(defRef("ResourceTemplate")), decode: func(d *decoder, s *Spec, e entry) { s.ResourceTemplates = d.resourceTemplates(e.value) }},
 	{key: "prompts", doc: "Prompts, in prompts/list order.",
 		schema: mapOf(defRef("Prompt")), decode: func(d *decoder, s *Spec, e entry) { s.Prompts = d.prompts(e.value) }},
+	{key: "toolsets", doc: "Named groups of tools, prompts, resources and resource templates; a server serves a chosen set of them (server.toolsets, -toolsets, the Mcp-Toolsets header). What is in no toolset is always served. A name matches ^[A-Za-z0-9_-]{1,64}$.",
+		schema: namedMapOf(defRef("Toolset"), `^[A-Za-z0-9_-]{1,64}$`), decode: func(d *decoder, s *Spec, e entry) { s.Toolsets = d.toolsets(e.value) }},
 	{key: "lint", doc: "Settings of mcpgen lint.",
 		schema: defRef("Lint"), decode: func(d *decoder, s *Spec, e entry) { s.Lint = d.lint(e.value) }},
 	{key: "registry", doc: "What mcpgen registry writes in the MCP registry's server.json beyond the server section (its flags override these).",
@@ -119,6 +121,15 @@ var serverFields = fields[*Server]{
 		decode: func(d *decoder, srv *Server, e entry) { srv.Caching = d.caching(e.value) }},
 	{key: "rateLimit", doc: "A per-caller limit on the requests that run server code (tools/call, resources/read, prompts/get, completion/complete): a token bucket keyed on the verified subject.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, srv *Server, e entry) { srv.RateLimit = d.rateLimit(e.value, "the server") }},
+	{key: "toolsets", doc: "Which toolsets are served by default, and dynamic mode (tools to list and enable toolsets).", schema: defRef("ServerToolsets"),
+		decode: func(d *decoder, srv *Server, e entry) { srv.Toolsets = d.serverToolsets(e.value) }},
+	{key: "listByScope", doc: "With authorization over HTTP: each caller's tools/list shows only the tools its token's scopes allow (their cacheScope becomes private).", schema: flagSchema,
+		decode: func(d *decoder, srv *Server, e entry) { srv.ListByScope, _ = d.boolean(e.value, "listByScope") }},
+	{key: "schemaProfile", doc: "The model API whose JSON Schema subset the advertised tool input schemas keep to: gemini, openai-strict or anthropic. What the API does not take is rewritten (references inlined, other keywords said in the description); arguments are still validated against the spec's schema. See mcpgen lint --profile.", schema: stringEnum(SchemaProfiles),
+		decode: func(d *decoder, srv *Server, e entry) {
+			srv.SchemaProfile, _ = d.str(e.value, "schemaProfile")
+			srv.SchemaProfilePos = posOf(e.value)
+		}},
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {
@@ -298,7 +309,7 @@ func lintDisableField[T any](doc string, into func(T) (*[]string, *[]Pos)) field
 		}}
 }
 
-var toolFields = fields[*Tool]{
+var toolFields = append(fields[*Tool]{
 	titleField[*Tool]("A human-readable name for the tool."),
 	descriptionField[*Tool]("What the tool does, for the model (required: clients reject tools without one).", true),
 	{key: "input", doc: "The arguments: an object schema, or {$ref: Name} of a named object type. Absent: no arguments.", schema: defRef("Schema"),
@@ -333,7 +344,7 @@ var toolFields = fields[*Tool]{
 		decode: func(d *decoder, t *Tool, e entry) { t.RateLimit = d.rateLimit(e.value, fmt.Sprintf("tool %q", t.Name)) }},
 	{key: "http", doc: "The upstream HTTP request a call becomes (needs the upstream section): gen writes the call, so the tool needs no handler code; a handler method of the same name overrides it.", schema: defRef("HTTPBinding"),
 		decode: func(d *decoder, t *Tool, e entry) { t.HTTP = d.httpBinding(e.value, t.Name) }},
-}
+}, resultBudgetFields...)
 
 func (d *decoder) tool(te entry) *Tool {
 	t := &Tool{Item: Item{Pos: posOf(te.keyNode), Name: te.key}}

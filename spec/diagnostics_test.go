@@ -175,7 +175,7 @@ go: {package: p}
 		src: `- a
 `,
 		want: []string{
-			`mcpgen.yaml:1:1: the spec must be a mapping with the keys mcpgen, server, go, types, tools, resources, resourceTemplates, prompts, lint, registry and upstream`,
+			`mcpgen.yaml:1:1: the spec must be a mapping with the keys mcpgen, server, go, types, tools, resources, resourceTemplates, prompts, toolsets, lint, registry and upstream`,
 		},
 	},
 	{
@@ -852,13 +852,13 @@ tools:
 		src: `types:
   A: {type: string, const: 1}
   B: {const: x, enum: [x, y]}
-  C: {type: boolean, const: true}
+  C: {type: boolean, const: "yes"}
   D: {type: string, const: ab, minLength: 3}
 `,
 		want: []string{
 			`mcpgen.yaml:5:28: const value is invalid: 1 is a number, not a string`,
 			`mcpgen.yaml:6:7: const and enum both give the allowed values; keep one`,
-			`mcpgen.yaml:7:22: const applies to strings, integers and numbers, not boolean`,
+			`mcpgen.yaml:7:29: const value is invalid: "yes" is a string, not a boolean`,
 			`mcpgen.yaml:8:28: const value is invalid: "ab" is shorter than minLength 3`,
 		},
 	},

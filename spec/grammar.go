@@ -119,6 +119,8 @@ func FormatMappings() []FormatMapping {
 		{Name: "CacheHint", Keys: formatKeys(cacheHintFields)},
 		{Name: "Duration", Schema: `{"oneOf":[{"type":"string","minLength":1},{"type":"integer","enum":[0]}]}`},
 		{Name: "Version", Schema: `{"anyOf":[{"type":"string","minLength":1},{"type":"number"}]}`},
+		{Name: "Toolset", Keys: formatKeys(toolsetFields)},
+		{Name: "ServerToolsets", Keys: formatKeys(serverToolsetFields)},
 		{Name: "Lint", Keys: formatKeys(lintFields)},
 		{Name: "Registry", Keys: formatKeys(registryFields)},
 		{Name: "LintRules", Schema: `{"type":"array","items":` + stringEnum(LintRuleIDs) + `}`},

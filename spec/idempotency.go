@@ -32,16 +32,7 @@ var idempotencyFields = fields[*Idempotency]{
 	{key: "ttl", doc: "How long results are kept for retries: a Go duration such as 24h or 90m (default 24h).", schema: `{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"}`,
 		decode: func(d *decoder, id *Idempotency, e entry) {
 			id.TTLPos = posOf(e.value)
-			s, ok := d.str(e.value, "ttl")
-			if !ok {
-				return
-			}
-			ttl, err := time.ParseDuration(s)
-			if err != nil || ttl <= 0 {
-				d.errorf(id.TTLPos, "ttl must be a positive duration such as 24h, 90m or 30s, not %q", s)
-				return
-			}
-			id.TTL = ttl
+			id.TTL, _ = d.positiveDuration(e.value, "ttl", "24h, 90m or 30s")
 		}},
 }
 
@@ -99,4 +90,19 @@ func (v *validator) idempotency(t *Tool) {
 		return
 	}
 	v.errorf(at, "idempotency key %q is not a property of the input of tool %q%s", id.Key, t.Name, didYouMean(id.Key, names))
+}
+
+// positiveDuration decodes a Go duration that must be positive; examples
+// are named in the error of a bad one.
+func (d *decoder) positiveDuration(n *yaml.Node, key, examples string) (time.Duration, bool) {
+	s, ok := d.str(n, key)
+	if !ok {
+		return 0, false
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil || v <= 0 {
+		d.errorf(posOf(n), "%s must be a positive duration such as %s, not %q", key, examples, s)
+		return 0, false
+	}
+	return v, true
 }

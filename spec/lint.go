@@ -23,6 +23,7 @@ var LintRuleIDs = []string{
 	"RESOURCE_LIST_LARGE",
 	"APP_PERMISSION",
 	"APP_WRITE_NOT_IDEMPOTENT",
+	"SCHEMA_PROFILE",
 }
 
 // specWideLintRules are about the spec as a whole: they can be disabled in

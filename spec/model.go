@@ -43,6 +43,8 @@ type Spec struct {
 	ResourceTemplates []*ResourceTemplate
 	// Prompts are the entries of the `prompts:` section.
 	Prompts []*Prompt
+	// Toolsets are the entries of `toolsets:` (toolsets.go).
+	Toolsets []*Toolset
 
 	// Lint is the `lint:` section (rules `mcpgen lint` skips, and its
 	// limits); nil when absent.
@@ -89,6 +91,16 @@ type Server struct {
 	// RateLimit is `rateLimit:`, a per-caller limit on the requests that
 	// run server code; nil when absent.
 	RateLimit *RateLimit
+	// Toolsets is `toolsets:` (toolsets.go); nil when absent.
+	Toolsets *ServerToolsets
+	// ListByScope: with authorization, each caller's tools/list shows only
+	// the tools its token's scopes allow (runtime.WithListsByScope).
+	ListByScope bool
+	// SchemaProfile is `schemaProfile:`, the model API (one of
+	// SchemaProfiles) whose schema subset the advertised tool input
+	// schemas keep to; "" for plain JSON Schema.
+	SchemaProfile    string
+	SchemaProfilePos Pos
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -96,6 +108,10 @@ type Server struct {
 	VersionPos    Pos
 	WebsiteURLPos Pos
 }
+
+// SchemaProfiles are the model APIs server.schemaProfile may name (see
+// internal/specschema.Profiles, which implements them).
+var SchemaProfiles = []string{"gemini", "openai-strict", "anthropic"}
 
 // Icon is an MCP Icon: {src, mimeType, sizes, theme}.
 type Icon struct {
@@ -356,6 +372,9 @@ type Tool struct {
 	// Idempotency is the `idempotency:` mapping (a key argument that
 	// deduplicates retries); nil when absent.
 	Idempotency *Idempotency
+	// ResultBudget is maxResultBytes, onOverflow and resultTTL
+	// (resultbudget.go); nil when none is written.
+	ResultBudget *ResultBudget
 	// RateLimit is `rateLimit:`, a per-caller limit on the tool's calls;
 	// nil when absent.
 	RateLimit *RateLimit

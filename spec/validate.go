@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -51,6 +52,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.cachingHints()
 	v.mcpHeaders()
 	v.prompts()
+	v.toolsets()
 	v.lint()
 	v.scopes()
 	v.upstream()
@@ -101,6 +103,9 @@ func (v *validator) server() {
 	v.requiredString(srv.Version, srv.VersionPos, srv.Pos, "version", "server")
 	if srv.WebsiteURL != "" && !isHTTPURL(srv.WebsiteURL) {
 		v.errorf(orPos(srv.WebsiteURLPos, srv.Pos), "websiteUrl must be an absolute http(s) URL, such as https://example.com")
+	}
+	if srv.SchemaProfile != "" && !slices.Contains(SchemaProfiles, srv.SchemaProfile) {
+		v.errorf(orPos(srv.SchemaProfilePos, srv.Pos), "schemaProfile %q is not a profile: use one of %s", srv.SchemaProfile, strings.Join(SchemaProfiles, ", "))
 	}
 	v.icons(srv.Icons)
 }
@@ -234,6 +239,7 @@ func (v *validator) tools() {
 		}
 		v.rawSchemas(t)
 		v.idempotency(t)
+		v.resultBudget(t)
 		v.httpBinding(t)
 		v.icons(t.Icons)
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {

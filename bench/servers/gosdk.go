@@ -12,6 +12,7 @@ func NewGoSDK(opts *mcp.ServerOptions) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "1.0.0"}, opts)
 	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Echo the text back."},
 		func(ctx context.Context, req *mcp.CallToolRequest, in EchoIn) (*mcp.CallToolResult, any, error) {
+			echoed()
 			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
 		})
 	mcp.AddTool(s, &mcp.Tool{Name: "order", Description: "Place an order and get a one-line summary of it.", InputSchema: OrderSchema()},

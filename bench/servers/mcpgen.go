@@ -22,6 +22,7 @@ type mcpgenHandler struct{}
 var _ benchmcp.Handler = mcpgenHandler{}
 
 func (mcpgenHandler) Echo(ctx context.Context, in *benchmcp.EchoInput) (*runtime.CallToolResult, error) {
+	echoed()
 	return runtime.TextResult(in.Text), nil
 }
 

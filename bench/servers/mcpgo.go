@@ -18,6 +18,7 @@ func NewMcpgo(validate bool) *server.MCPServer {
 	s := server.NewMCPServer("bench", "1.0.0", opts...)
 	s.AddTool(mcp.NewTool("echo", mcp.WithDescription("Echo the text back."), mcp.WithInputSchema[EchoIn]()),
 		mcp.NewTypedToolHandler(func(ctx context.Context, req mcp.CallToolRequest, in EchoIn) (*mcp.CallToolResult, error) {
+			echoed()
 			return mcp.NewToolResultText(in.Text), nil
 		}))
 	s.AddTool(mcp.NewToolWithRawSchema("order", "Place an order and get a one-line summary of it.", mustJSON(OrderSchema())),

@@ -98,6 +98,17 @@ func StatsSchema() *jsonschema.Schema {
 	return s
 }
 
+// OnEcho, when set, is called by every server's echo handler while it runs:
+// the large-payload benchmark measures there what the server holds once the
+// arguments are decoded. Set it before serving; nil in the servers.
+var OnEcho func()
+
+func echoed() {
+	if OnEcho != nil {
+		OnEcho()
+	}
+}
+
 func mustJSON(v any) json.RawMessage {
 	b, err := json.Marshal(v)
 	if err != nil {

@@ -24,7 +24,7 @@ type Handler interface {
 type ToolsHandler interface {
 	// Draw serves tool "draw" (mcpgen.yaml:7).
 	//
-	// Exercises const on strings, integers and numbers, named and inline.
+	// Exercises const on strings, integers, numbers and booleans, named and inline.
 	Draw(ctx context.Context, in *DrawInput) (*DrawOutput, error)
 }
 

@@ -41,7 +41,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description: "Exercises const on strings, integers and numbers, named and inline.",
+			Description: "Exercises const on strings, integers, numbers and booleans, named and inline.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
@@ -69,6 +69,15 @@ func Register(s *runtime.Server, h Handler) {
 				"type": "string",
 				"const": "keep"
 			}
+		},
+		"confirm": {
+			"type": "boolean",
+			"description": "Must be true.",
+			"const": true
+		},
+		"dryRun": {
+			"type": "boolean",
+			"const": false
 		}
 	},
 	"required": [

@@ -37,6 +37,10 @@ type DrawInput struct {
 	// The only mode there is.
 	Mode runtime.Opt[DrawInputMode] `json:"mode,omitzero" jsonschema_description:"The only mode there is."`
 	Tags []DrawInputTagsItem        `json:"tags,omitempty"`
+
+	// Must be true.
+	Confirm runtime.Opt[DrawInputConfirm] `json:"confirm,omitzero" jsonschema_description:"Must be true."`
+	DryRun  runtime.Opt[DrawInputDryRun]  `json:"dryRun,omitzero"`
 }
 
 // DrawInputVersion is property "version" of DrawInput (mcpgen.yaml:12).
@@ -89,12 +93,38 @@ func (DrawInputTagsItem) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Const = "keep"
 }
 
-// DrawOutput is the output of tool "draw" (mcpgen.yaml:18).
+// DrawInputConfirm is property "confirm" of DrawInput (mcpgen.yaml:16).
+//
+// Must be true.
+type DrawInputConfirm bool
+
+const (
+	DrawInputConfirmTrue DrawInputConfirm = true
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of DrawInputConfirm what struct tags cannot say.
+func (DrawInputConfirm) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Const = true
+}
+
+// DrawInputDryRun is property "dryRun" of DrawInput (mcpgen.yaml:17).
+type DrawInputDryRun bool
+
+const (
+	DrawInputDryRunFalse DrawInputDryRun = false
+)
+
+// JSONSchemaExtend adds to the reflected JSON Schema of DrawInputDryRun what struct tags cannot say.
+func (DrawInputDryRun) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Const = false
+}
+
+// DrawOutput is the output of tool "draw" (mcpgen.yaml:20).
 type DrawOutput struct {
 	Status DrawOutputStatus `json:"status"`
 }
 
-// DrawOutputStatus is property "status" of DrawOutput (mcpgen.yaml:19).
+// DrawOutputStatus is property "status" of DrawOutput (mcpgen.yaml:21).
 type DrawOutputStatus string
 
 const (

@@ -45,6 +45,8 @@ Usage:
                                        scaffold a server that calls an OpenAPI-described API
   mcpgen import   openapi [flags] FILE|-
                                        write a spec from an OpenAPI 3 description (see import -h)
+  mcpgen import   mcp [flags] URL | -- COMMAND [ARGS…]
+                                       write a spec from a running MCP server's lists (see import mcp -h)
   mcpgen docs     [-f spec] [-o file]  write a Markdown reference of the server
   mcpgen schema                        print the JSON Schema of the spec format
   mcpgen lint     [-f spec] [flags]    lint the spec, estimate its context cost (see lint -h)

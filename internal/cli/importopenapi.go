@@ -77,13 +77,16 @@ func (l *commaList) Set(v string) error {
 func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		if len(args) == 0 {
-			return usageError{"import needs a format: mcpgen import openapi FILE"}
+			return usageError{"import needs a source: mcpgen import openapi FILE, or mcpgen import mcp URL|-- COMMAND"}
 		}
 		fmt.Fprint(stdout, importHelp)
 		return flag.ErrHelp
 	}
+	if args[0] == "mcp" {
+		return runImportMCP(args[1:], stdout, stderr)
+	}
 	if args[0] != "openapi" {
-		return usageError{fmt.Sprintf("import knows one format, openapi; got %q", args[0])}
+		return usageError{fmt.Sprintf("import knows two sources, openapi and mcp; got %q", args[0])}
 	}
 	fs := newFlags("import")
 	out := fs.String("o", "mcpgen.yaml", "the spec to write")

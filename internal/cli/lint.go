@@ -4,13 +4,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/findings"
 	"github.com/mcpgen/mcpgen/internal/lint"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
-const lintHelp = `usage: mcpgen lint [-f spec] [--format text|json|github-actions] [--max-tools N] [--max-list-items N]
+const lintHelp = `usage: mcpgen lint [-f spec] [--format text|json|github-actions] [--max-tools N] [--max-list-items N] [--profile gemini|openai-strict|anthropic]
 
 Checks the spec for what makes a server hard for clients and models to use
 well (rules with stable IDs, in README.md, "CLI reference"), and estimates
@@ -19,13 +21,18 @@ JSON / 4). Findings print as file:line:col: RULE_ID: message, then the
 budget; --format json prints {"findings": [...], "budget": {...}};
 --format github-actions prints annotations for pull requests.
 
+--profile checks each tool's input schema against what that model API
+takes (SCHEMA_PROFILE, citing its documentation); with server.schemaProfile
+in the spec, lint reports what the generator cannot rewrite for it.
+
 Turn a rule off for the whole spec with lint: {disable: [RULE_ID]}, or for
 one tool, resource, template or prompt with x-lint-disable: [RULE_ID].
 
 Exit codes: 0 no findings, 100 findings (or spec errors), 2 usage, 1 internal.
 ` + discoveryHelp + `
-Example:
+Examples:
   mcpgen lint --format github-actions
+  mcpgen lint --profile openai-strict
 `
 
 // runLint is `mcpgen lint`.
@@ -35,6 +42,7 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	format := fs.String("format", "text", "text, json or github-actions")
 	maxTools := fs.Int("max-tools", 0, "the most tools before TOO_MANY_TOOLS (default: lint.maxTools, else 20)")
 	maxItems := fs.Int("max-list-items", 0, "the most static resources before RESOURCE_LIST_LARGE (default: lint.maxListItems, else 50)")
+	profile := fs.String("profile", "", "check the tools' input schemas against a model API: "+strings.Join(spec.SchemaProfiles, ", ")+" (default: server.schemaProfile)")
 	rest, err := parseInterspersed(fs, args, lintHelp, stdout)
 	if err != nil {
 		return err
@@ -49,6 +57,9 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	if *maxTools < 0 || *maxItems < 0 {
 		return usageError{"--max-tools and --max-list-items must be positive"}
 	}
+	if *profile != "" && !slices.Contains(spec.SchemaProfiles, *profile) {
+		return usageError{fmt.Sprintf("--profile %q is not a profile: use one of %s", *profile, strings.Join(spec.SchemaProfiles, ", "))}
+	}
 	path, err := findSpec(*specPath)
 	if err != nil {
 		return err
@@ -57,7 +68,7 @@ func runLint(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r := lint.Lint(s, lint.Options{MaxTools: *maxTools, MaxListItems: *maxItems})
+	r := lint.Lint(s, lint.Options{MaxTools: *maxTools, MaxListItems: *maxItems, Profile: *profile})
 	if err := r.Write(stdout, f); err != nil {
 		return err
 	}

@@ -899,18 +899,7 @@ func baseName(file string) string {
 
 // names lists the spec's item names by section, in spec order.
 func (w *writer) names() (tools, resources, templates, prompts, types []string) {
-	for _, t := range w.s.Tools {
-		tools = append(tools, t.Name)
-	}
-	for _, r := range w.s.Resources {
-		resources = append(resources, r.Name)
-	}
-	for _, t := range w.s.ResourceTemplates {
-		templates = append(templates, t.Name)
-	}
-	for _, p := range w.s.Prompts {
-		prompts = append(prompts, p.Name)
-	}
+	tools, resources, templates, prompts = w.s.ItemNames()
 	for _, t := range w.s.Types {
 		types = append(types, t.Name)
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
@@ -21,6 +22,30 @@ type Budget struct {
 	Prompts   BudgetList   `json:"prompts"`
 	Resources BudgetTotals `json:"resources"`
 	Templates BudgetTotals `json:"resourceTemplates"`
+	// Toolsets is the breakdown by toolset, when the spec has toolsets.
+	Toolsets *BudgetToolsets `json:"toolsets,omitempty"`
+}
+
+// BudgetToolsets is what each toolset costs, and what is served at start.
+type BudgetToolsets struct {
+	// Always is what is in no toolset: served whatever is chosen.
+	Always BudgetTotals `json:"always"`
+	// Sets are the toolsets, in spec order; Count counts their members.
+	Sets []BudgetToolset `json:"sets"`
+	// AtStart is what a client sees with no choice made: Always and the
+	// default toolsets (server.toolsets.enabled, else every toolset; none
+	// in dynamic mode), without dynamic mode's own two tools.
+	AtStart BudgetTotals `json:"atStart"`
+	Dynamic bool         `json:"dynamic,omitempty"`
+}
+
+// BudgetToolset is one toolset's cost: the entries of its members in every
+// list.
+type BudgetToolset struct {
+	Name    string `json:"name"`
+	Tokens  int    `json:"tokens"`
+	Count   int    `json:"count"`
+	Default bool   `json:"default"` // served at start
 }
 
 // BudgetList is one list with an estimate per entry, largest first.
@@ -55,7 +80,76 @@ func Estimate(s *spec.Spec) *Budget {
 		return s.ResourceTemplates[i].Name, templateEntry(s.ResourceTemplates[i])
 	})
 	b.Resources.Count, b.Templates.Count = len(s.Resources), len(s.ResourceTemplates)
+	b.Toolsets = toolsetBudget(s)
 	return b
+}
+
+// toolsetBudget breaks the lists down by toolset; nil without toolsets.
+func toolsetBudget(s *spec.Spec) *BudgetToolsets {
+	if len(s.Toolsets) == 0 {
+		return nil
+	}
+	// The bytes of every entry, by kind and name.
+	size := map[string]map[string]int{"tool": {}, "prompt": {}, "resource": {}, "resourceTemplate": {}}
+	grouped := map[string]map[string]bool{"tool": {}, "prompt": {}, "resource": {}, "resourceTemplate": {}}
+	measure := func(kind, name string, v any) {
+		data, _ := json.Marshal(v)
+		size[kind][name] = len(data)
+	}
+	for _, t := range s.Tools {
+		measure("tool", t.Name, ToolEntry(s, t))
+	}
+	for _, p := range s.Prompts {
+		measure("prompt", p.Name, promptEntry(p))
+	}
+	for _, r := range s.Resources {
+		measure("resource", r.Name, resourceEntry(r))
+	}
+	for _, t := range s.ResourceTemplates {
+		measure("resourceTemplate", t.Name, templateEntry(t))
+	}
+	st := s.Server.Toolsets
+	out := &BudgetToolsets{Dynamic: st != nil && st.Dynamic}
+	enabled := func(name string) bool {
+		switch {
+		case st != nil && st.HasEnabled:
+			return slices.Contains(st.Enabled, name) || slices.Contains(st.Enabled, "all")
+		default:
+			return !out.Dynamic
+		}
+	}
+	startBytes, startCount := 0, 0
+	served := map[string]map[string]bool{"tool": {}, "prompt": {}, "resource": {}, "resourceTemplate": {}}
+	for _, ts := range s.Toolsets {
+		set := BudgetToolset{Name: ts.Name, Default: enabled(ts.Name)}
+		bytes := 0
+		for kind, names := range map[string][]string{"tool": ts.Tools, "prompt": ts.Prompts, "resource": ts.Resources, "resourceTemplate": ts.Templates} {
+			for _, n := range names {
+				bytes += size[kind][n]
+				set.Count++
+				grouped[kind][n] = true
+				if set.Default && !served[kind][n] {
+					served[kind][n] = true
+					startBytes += size[kind][n]
+					startCount++
+				}
+			}
+		}
+		set.Tokens = Tokens(bytes)
+		out.Sets = append(out.Sets, set)
+	}
+	alwaysBytes := 0
+	for kind, names := range size {
+		for n, b := range names {
+			if !grouped[kind][n] {
+				alwaysBytes += b
+				out.Always.Count++
+			}
+		}
+	}
+	out.Always.Tokens = Tokens(alwaysBytes)
+	out.AtStart = BudgetTotals{Tokens: Tokens(alwaysBytes + startBytes), Count: out.Always.Count + startCount}
+	return out
 }
 
 func entries(n int, entry func(int) (string, any)) ([]BudgetEntry, int) {
@@ -80,7 +174,8 @@ func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
 	case t.InputSchema != nil:
 		e["inputSchema"] = json.RawMessage(t.InputSchema.JSON)
 	case t.Input != nil:
-		e["inputSchema"] = wireSchema(s, t.Input)
+		b, _ := specschema.AdvertisedInput(s, t.Input) // under server.schemaProfile, its rewrite
+		e["inputSchema"] = json.RawMessage(b)
 	default:
 		e["inputSchema"] = map[string]any{"type": "object", "additionalProperties": false}
 	}
@@ -259,6 +354,22 @@ func (b *Budget) WriteText(w io.Writer) {
 	list("prompts/list", b.Prompts, "prompt")
 	fmt.Fprintf(w, "  %-24s %6d tokens  %d resource%s\n", "resources/list", b.Resources.Tokens, b.Resources.Count, plural(b.Resources.Count))
 	fmt.Fprintf(w, "  %-24s %6d tokens  %d template%s\n", "resources/templates/list", b.Templates.Tokens, b.Templates.Count, plural(b.Templates.Count))
+	if ts := b.Toolsets; ts != nil {
+		fmt.Fprintf(w, "By toolset (every list's entries):\n")
+		fmt.Fprintf(w, "  %-24s %6d tokens  %d item%s, always served\n", "(in no toolset)", ts.Always.Tokens, ts.Always.Count, plural(ts.Always.Count))
+		for _, set := range ts.Sets {
+			state := ""
+			if set.Default {
+				state = ", served by default"
+			}
+			fmt.Fprintf(w, "  %-24s %6d tokens  %d item%s%s\n", set.Name, set.Tokens, set.Count, plural(set.Count), state)
+		}
+		extra := ""
+		if ts.Dynamic {
+			extra = " (dynamic mode: plus its two tools)"
+		}
+		fmt.Fprintf(w, "  %-24s %6d tokens  %d item%s%s\n", "at start", ts.AtStart.Tokens, ts.AtStart.Count, plural(ts.AtStart.Count), extra)
+	}
 }
 
 // wireSchema is a typed schema as tools/list sends it (a Go type reference

@@ -23,6 +23,10 @@ import (
 type Options struct {
 	MaxTools     int
 	MaxListItems int
+	// Profile names a model API (specschema.Profiles) whose limits
+	// SCHEMA_PROFILE checks the tools' input schemas against; "" means
+	// the spec's server.schemaProfile, if any.
+	Profile string
 }
 
 // Result is what Lint found, sorted by position, and the context budget.
@@ -90,6 +94,11 @@ func Lint(s *spec.Spec, opts Options) Result {
 			l.description(o, a.Description, spec.Pos{}, a.Pos, fmt.Sprintf("argument %q of prompt %q", a.Name, p.Name), false)
 		}
 	}
+	profile := opts.Profile
+	if profile == "" {
+		profile = s.Server.SchemaProfile
+	}
+	l.schemaProfile(profile)
 	if n := len(s.Tools); n > maxTools {
 		l.report(owner{}, "TOO_MANY_TOOLS", s.Tools[maxTools].Pos,
 			"%d tools, more than %d (lint.maxTools): every tool's definition is in the model's context on every turn; merge related tools, or split the server", n, maxTools)

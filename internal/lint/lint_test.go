@@ -211,3 +211,41 @@ tools:
 		t.Errorf("STRING_UNBOUNDED_ID findings %q, want one, for free_id", got)
 	}
 }
+
+// TestBudgetByToolset: the breakdown adds up — what is in no toolset plus
+// each (disjoint) toolset is every list, and what is served at start is
+// what is in no toolset plus the default toolsets — and the text report
+// shows a line per toolset.
+func TestBudgetByToolset(t *testing.T) {
+	s := load(t, "../../golden/toolsets/mcpgen.yaml")
+	b := Estimate(s)
+	ts := b.Toolsets
+	if ts == nil || len(ts.Sets) != 2 || !ts.Dynamic {
+		t.Fatalf("toolsets: %+v", ts)
+	}
+	issues, repos := ts.Sets[0], ts.Sets[1]
+	if issues.Name != "issues" || !issues.Default || issues.Count != 3 || repos.Name != "repos" || repos.Default || repos.Count != 4 {
+		t.Errorf("sets: %+v", ts.Sets)
+	}
+	if ts.Always.Count != 1 || ts.AtStart.Count != 4 {
+		t.Errorf("always %+v, at start %+v", ts.Always, ts.AtStart)
+	}
+	near := func(a, b int) bool { return a-b <= 2 && b-a <= 2 } // each total is rounded up once
+	all := b.Tools.Tokens + b.Prompts.Tokens + b.Resources.Tokens + b.Templates.Tokens
+	if sum := ts.Always.Tokens + issues.Tokens + repos.Tokens; !near(sum, all) {
+		t.Errorf("always + toolsets = %d tokens, every list %d", sum, all)
+	}
+	if !near(ts.AtStart.Tokens, ts.Always.Tokens+issues.Tokens) {
+		t.Errorf("at start %d tokens, always + issues %d", ts.AtStart.Tokens, ts.Always.Tokens+issues.Tokens)
+	}
+	var out bytes.Buffer
+	b.WriteText(&out)
+	for _, line := range []string{"By toolset", "(in no toolset)", "issues", "served by default", "repos", "at start"} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("the report lacks %q:\n%s", line, out.String())
+		}
+	}
+	if Estimate(load(t, "../../golden/requires/mcpgen.yaml")).Toolsets != nil {
+		t.Error("a spec without toolsets has a breakdown")
+	}
+}

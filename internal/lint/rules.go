@@ -66,6 +66,11 @@ var Rules = []Rule{
 		What: "a tool an MCP App view may call that is not readOnlyHint: true and has no idempotency key (idempotency:, or a required input property such as idempotency_key)",
 		Why:  "a view's retries and double clicks must not act twice; if the tool is safe to repeat anyway, opt out with x-lint-disable: [APP_WRITE_NOT_IDEMPOTENT]",
 	},
+	{
+		ID:   "SCHEMA_PROFILE",
+		What: "with lint --profile gemini|openai-strict|anthropic or server.schemaProfile: what that model API refuses or ignores in a tool's input schema ($ref, unions, open objects, optional properties in OpenAI strict mode, formats, keywords, sizes), citing its documentation; under server.schemaProfile only what the generator cannot rewrite",
+		Why:  "a host passes the tool's schema to the model API as it is: one it refuses drops the tool or the whole request, one it ignores in part lets the model send what the server then refuses",
+	},
 }
 
 // Default limits.

@@ -52,9 +52,9 @@ func (c *converter) settleDiscriminators(types map[string]ymap) {
 	}
 	settled := map[string]string{} // "Type.property" → the const it was given
 	for _, d := range c.discriminators {
-		variants := d.union.get("oneOf")
+		variants := d.union.Get("oneOf")
 		if variants == nil {
-			variants = d.union.get("anyOf")
+			variants = d.union.Get("anyOf")
 		}
 		if variants == nil {
 			continue
@@ -67,11 +67,11 @@ func (c *converter) settleDiscriminators(types map[string]ymap) {
 		var changes []change
 		reason := ""
 		for i, v := range variants.Content {
-			vm := ymap{v}
-			if vm.get("type") != nil && vm.get("type").Value == "null" {
+			vm := ymap{N: v}
+			if vm.Get("type") != nil && vm.Get("type").Value == "null" {
 				continue
 			}
-			ref := vm.get("$ref")
+			ref := vm.Get("$ref")
 			if ref == nil {
 				if !hasConst(vm, d.property) {
 					reason = "variant " + strconv.Itoa(i+1) + " is inline and its " + d.property + " has no single value"
@@ -79,11 +79,11 @@ func (c *converter) settleDiscriminators(types map[string]ymap) {
 				continue
 			}
 			obj, ok := types[ref.Value]
-			if !ok || obj.get("properties") == nil || obj.get("properties").Kind != yaml.MappingNode {
+			if !ok || obj.Get("properties") == nil || obj.Get("properties").Kind != yaml.MappingNode {
 				reason = ref.Value + " is not an object"
 				break
 			}
-			if (ymap{obj.get("properties")}).get(d.property) == nil {
+			if (ymap{N: obj.Get("properties")}).Get(d.property) == nil {
 				reason = ref.Value + " has no property " + d.property
 				break
 			}
@@ -111,28 +111,28 @@ func (c *converter) settleDiscriminators(types map[string]ymap) {
 			setConst(ch.obj, d.property, ch.value)
 			settled[ch.key] = ch.value
 		}
-		d.union.set("discriminator", str(d.property))
+		d.union.Set("discriminator", str(d.property))
 	}
 }
 
 // hasConst reports whether an inline object has the property required with
 // one value.
 func hasConst(obj ymap, property string) bool {
-	props := obj.get("properties")
+	props := obj.Get("properties")
 	if props == nil {
 		return false
 	}
-	p := (ymap{props}).get(property)
+	p := (ymap{N: props}).Get(property)
 	if p == nil || !isRequired(obj, property) {
 		return false
 	}
-	pm := ymap{p}
-	e := pm.get("enum")
-	return pm.get("const") != nil || (e != nil && len(e.Content) == 1)
+	pm := ymap{N: p}
+	e := pm.Get("enum")
+	return pm.Get("const") != nil || (e != nil && len(e.Content) == 1)
 }
 
 func isRequired(obj ymap, property string) bool {
-	if r := obj.get("required"); r != nil {
+	if r := obj.Get("required"); r != nil {
 		for _, n := range r.Content {
 			if n.Value == property {
 				return true
@@ -145,23 +145,23 @@ func isRequired(obj ymap, property string) bool {
 // setConst makes a type's property required with one value, keeping its
 // description.
 func setConst(obj ymap, property, value string) {
-	props := ymap{obj.get("properties")}
+	props := ymap{N: obj.Get("properties")}
 	p := newMap()
-	p.set("const", str(value))
-	if old := props.get(property); old != nil {
-		if d := (ymap{old}).get("description"); d != nil {
-			p.set("description", d)
+	p.Set("const", str(value))
+	if old := props.Get(property); old != nil {
+		if d := (ymap{N: old}).Get("description"); d != nil {
+			p.Set("description", d)
 		}
 	}
-	props.set(property, flow(p))
+	props.Set(property, flow(p))
 	if isRequired(obj, property) {
 		return
 	}
-	r := obj.get("required")
+	r := obj.Get("required")
 	if r == nil {
 		r = strList(nil)
 		// required reads best right after properties.
-		obj.n.Content = append(obj.n.Content, str("required"), r)
+		obj.N.Content = append(obj.N.Content, str("required"), r)
 	}
 	r.Content = append(r.Content, str(property))
 }

@@ -182,14 +182,14 @@ func (im *importer) run() ([]byte, error) {
 				}
 				im.res.Tools[got] = o.String()
 				im.res.countTags(op.Tags)
-				tools.set(got, im.tool(o, got, x))
+				tools.Set(got, im.tool(o, got, x))
 				// The operation stays with the tool when a person renames it
 				// (see Reimport).
-				tools.n.Content[len(tools.n.Content)-2].HeadComment = provenance + o.String()
+				tools.N.Content[len(tools.N.Content)-2].HeadComment = provenance + o.String()
 			}
 		}
 	}
-	if tools.len() == 0 {
+	if tools.Len() == 0 {
 		return nil, fmt.Errorf("no operation selected (the description has %d)", im.res.Operations)
 	}
 	types := im.types(tools)
@@ -379,32 +379,32 @@ func (im *importer) tool(o operation, name string, x xmcpExt) *yaml.Node {
 		desc = x.description
 	}
 	if summary != "" {
-		t.set("title", str(summary))
+		t.Set("title", str(summary))
 	}
 	switch {
 	case desc != "":
-		t.set("description", str(desc))
+		t.Set("description", str(desc))
 	case summary != "":
-		t.set("description", str(summary))
+		t.Set("description", str(summary))
 	default:
-		t.set("description", str(o.String()))
+		t.Set("description", str(o.String()))
 	}
-	t.set("annotations", flow(annotations(o.method)))
+	t.Set("annotations", flow(annotations(o.method)))
 	in, b := im.input(o, name)
-	if in.len() > 0 {
-		t.set("input", in.n)
+	if in.Len() > 0 {
+		t.Set("input", in.N)
 	}
 	if out, ok := im.output(o, name); ok {
-		t.set("output", flow(out))
+		t.Set("output", flow(out))
 	}
 	b.checkPath(o.path)
 	if b.why != "" {
 		im.notes.add("%s: no http binding (%s): implement tool %q by hand", o, b.why, name)
 	} else {
-		t.set("http", b.httpNode(o))
+		t.Set("http", b.httpNode(o))
 	}
 	im.opSecurity = append(im.opSecurity, op.Security)
-	return t.n
+	return t.N
 }
 
 // annotations follow HTTP's method semantics (RFC 9110 §9.2).
@@ -412,19 +412,19 @@ func annotations(method string) ymap {
 	a := newMap()
 	switch strings.ToUpper(method) {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
-		a.set("readOnlyHint", boolean(true))
+		a.Set("readOnlyHint", boolean(true))
 	case http.MethodPut:
-		a.set("readOnlyHint", boolean(false))
-		a.set("idempotentHint", boolean(true))
+		a.Set("readOnlyHint", boolean(false))
+		a.Set("idempotentHint", boolean(true))
 	case http.MethodDelete:
-		a.set("readOnlyHint", boolean(false))
-		a.set("destructiveHint", boolean(true))
-		a.set("idempotentHint", boolean(true))
+		a.Set("readOnlyHint", boolean(false))
+		a.Set("destructiveHint", boolean(true))
+		a.Set("idempotentHint", boolean(true))
 	default:
-		a.set("readOnlyHint", boolean(false))
-		a.set("destructiveHint", boolean(false))
+		a.Set("readOnlyHint", boolean(false))
+		a.Set("destructiveHint", boolean(false))
 	}
-	a.set("openWorldHint", boolean(true))
+	a.Set("openWorldHint", boolean(true))
 	return a
 }
 
@@ -476,8 +476,8 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 	for _, key := range order {
 		p := params[key]
 		sch := im.conv.schema(p.Schema, where+"."+p.Name, 0)
-		if d := strings.TrimSpace(p.Description); d != "" && sch.get("description") == nil && sch.get("$ref") == nil {
-			sch.set("description", str(d))
+		if d := strings.TrimSpace(p.Description); d != "" && sch.Get("description") == nil && sch.Get("$ref") == nil {
+			sch.Set("description", str(d))
 		}
 		deep := p.In == "query" && p.Style == "deepObject"
 		if !slices.Contains([]string{"path", "query", "header", "cookie"}, p.In) {
@@ -486,7 +486,7 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 			b.cannot("%s %q %s", describeIn(p.In), p.Name, why)
 		}
 		if add(p.Name, sch, p.In == "path" || (p.Required != nil && *p.Required), p.In) {
-			prop := props.n.Content[len(props.n.Content)-2].Value
+			prop := props.N.Content[len(props.N.Content)-2].Value
 			joined := p.In == "query" && p.Explode != nil && !*p.Explode
 			b.params = append(b.params, placement{prop: prop, in: p.In, wire: p.Name, joined: joined, deep: deep})
 		}
@@ -507,36 +507,36 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 		case media.Schema != nil:
 			body := im.conv.schema(media.Schema, where+".body", 0)
 			bodyRequired := rb.Required != nil && *rb.Required
-			if ref := body.get("$ref"); ref != nil {
+			if ref := body.Get("$ref"); ref != nil {
 				if s := media.Schema.Schema(); s != nil && s.Properties != nil && s.Properties.Len() > 0 && len(s.AllOf) == 0 {
 					body = im.conv.inline(media.Schema, where+".body", 0)
 				}
 			}
-			if bp := body.get("properties"); bp != nil {
+			if bp := body.Get("properties"); bp != nil {
 				req := map[string]bool{}
-				if r := body.get("required"); r != nil && bodyRequired {
+				if r := body.Get("required"); r != nil && bodyRequired {
 					for _, n := range r.Content {
 						req[n.Value] = true
 					}
 				}
 				for i := 0; i+1 < len(bp.Content); i += 2 {
 					wire := bp.Content[i].Value
-					if add(wire, ymap{bp.Content[i+1]}, req[wire], "body") {
-						b.params = append(b.params, placement{prop: props.n.Content[len(props.n.Content)-2].Value, in: "body", wire: wire})
+					if add(wire, ymap{N: bp.Content[i+1]}, req[wire], "body") {
+						b.params = append(b.params, placement{prop: props.N.Content[len(props.N.Content)-2].Value, in: "body", wire: wire})
 					}
 				}
 			} else if add("body", body, bodyRequired, "body") {
-				b.body = props.n.Content[len(props.n.Content)-2].Value
+				b.body = props.N.Content[len(props.N.Content)-2].Value
 			}
 		}
 	}
 	in := newMap()
-	if props.len() == 0 {
+	if props.Len() == 0 {
 		return in, b
 	}
-	in.set("properties", props.n)
+	in.Set("properties", props.N)
 	if len(required) > 0 {
-		in.set("required", strList(required))
+		in.Set("required", strList(required))
 	}
 	return in, b
 }

@@ -39,7 +39,7 @@ var curated = []string{"title", "description", "annotations"}
 func textHash(tool *yaml.Node) string {
 	v := map[string]any{}
 	for _, k := range curated {
-		if n := (ymap{tool}).get(k); n != nil {
+		if n := (ymap{N: tool}).Get(k); n != nil {
 			var x any
 			n.Decode(&x)
 			v[k] = x
@@ -53,15 +53,15 @@ func textHash(tool *yaml.Node) string {
 // lockOf is the lock of a fresh import.
 func lockOf(doc *yaml.Node) *Lock {
 	l := &Lock{Operations: map[string]LockEntry{}}
-	root := ymap{doc.Content[0]}
-	if tools := root.get("tools"); tools != nil {
+	root := ymap{N: doc.Content[0]}
+	if tools := root.Get("tools"); tools != nil {
 		for i := 0; i+1 < len(tools.Content); i += 2 {
 			if op, ok := strings.CutPrefix(strings.TrimPrefix(tools.Content[i].HeadComment, "# "), provenance); ok {
 				l.Operations[op] = LockEntry{Tool: tools.Content[i].Value, Text: textHash(tools.Content[i+1])}
 			}
 		}
 	}
-	if types := root.get("types"); types != nil {
+	if types := root.Get("types"); types != nil {
 		for i := 0; i < len(types.Content); i += 2 {
 			l.Types = append(l.Types, types.Content[i].Value)
 		}
@@ -100,10 +100,10 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 	if err := yaml.Unmarshal(spec, &old); err != nil || old.Kind != yaml.DocumentNode || old.Content[0].Kind != yaml.MappingNode {
 		return nil, fmt.Errorf("reading the spec to re-import into: not a YAML mapping (%v)", err)
 	}
-	freshRoot, oldRoot := ymap{fresh.Content[0]}, ymap{old.Content[0]}
-	oldTools := oldRoot.get("tools")
+	freshRoot, oldRoot := ymap{N: fresh.Content[0]}, ymap{N: old.Content[0]}
+	oldTools := oldRoot.Get("tools")
 	if oldTools == nil {
-		oldTools = newMap().n
+		oldTools = newMap().N
 	}
 	// The person's tools by the operation they came from.
 	type curatedTool struct{ key, value *yaml.Node }
@@ -119,7 +119,7 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 	}
 	changes := &notes{}
 	tools := newMap()
-	freshTools := freshRoot.get("tools")
+	freshTools := freshRoot.Get("tools")
 	newLock := &Lock{Operations: map[string]LockEntry{}}
 	var renamed, edited, removed int
 	for i := 0; i+1 < len(freshTools.Content); i += 2 {
@@ -141,9 +141,9 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 					changes.add("%s (%s): upstream changed its title, description or annotations; kept yours", was.key.Value, op)
 				}
 				for _, key := range curated {
-					ymap{v}.del(key)
-					if n := (ymap{was.value}).get(key); n != nil {
-						ymap{v}.set(key, n)
+					ymap{N: v}.Del(key)
+					if n := (ymap{N: was.value}).Get(key); n != nil {
+						ymap{N: v}.Set(key, n)
 					}
 				}
 				// Keep the order a tool is written in: title, description, annotations first.
@@ -152,18 +152,18 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 				changes.add("%s (%s): upstream changed its title, description or annotations", was.key.Value, op)
 			}
 			for _, key := range []string{"input", "output", "http"} {
-				if key == "http" && (ymap{was.value}).get(key) == nil {
+				if key == "http" && (ymap{N: was.value}).Get(key) == nil {
 					continue // written by this mcpgen for the first time, not changed upstream
 				}
-				if !sameValue(ymap{was.value}.get(key), ymap{v}.get(key)) {
+				if !sameValue(ymap{N: was.value}.Get(key), ymap{N: v}.Get(key)) {
 					changes.add("%s (%s): upstream changed its %s", was.key.Value, op, key)
 				}
 			}
 			// What a person added to a tool (scopes, permission, idempotency…) stays.
 			for j := 0; j+1 < len(was.value.Content); j += 2 {
 				key := was.value.Content[j].Value
-				if (ymap{v}).get(key) == nil && key != "input" && key != "output" && key != "http" {
-					ymap{v}.set(key, was.value.Content[j+1])
+				if (ymap{N: v}).Get(key) == nil && key != "input" && key != "output" && key != "http" {
+					ymap{N: v}.Set(key, was.value.Content[j+1])
 				}
 			}
 		case imported:
@@ -172,7 +172,7 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 		default:
 			changes.add("%s (%s): new upstream; added", k.Value, op)
 		}
-		tools.n.Content = append(tools.n.Content, k, v)
+		tools.N.Content = append(tools.N.Content, k, v)
 	}
 	for op, t := range byOp {
 		if _, ok := newLock.Operations[op]; !ok {
@@ -188,36 +188,36 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 		}
 	}
 	for _, t := range own {
-		tools.n.Content = append(tools.n.Content, t.key, t.value)
+		tools.N.Content = append(tools.N.Content, t.key, t.value)
 	}
 	// Types: the description's, then those the person added.
-	types := freshRoot.get("types")
+	types := freshRoot.Get("types")
 	if types == nil {
-		types = newMap().n
+		types = newMap().N
 	}
 	newLock.Types = lockOf(&fresh).Types
 	addedTypes := 0
-	if oldTypes := oldRoot.get("types"); oldTypes != nil {
+	if oldTypes := oldRoot.Get("types"); oldTypes != nil {
 		for i := 0; i+1 < len(oldTypes.Content); i += 2 {
 			name := oldTypes.Content[i].Value
-			if now := (ymap{types}).get(name); now != nil && slices.Contains(lock.Types, name) && !sameValue(now, oldTypes.Content[i+1]) {
+			if now := (ymap{N: types}).Get(name); now != nil && slices.Contains(lock.Types, name) && !sameValue(now, oldTypes.Content[i+1]) {
 				changes.add("type %s: upstream changed it", name)
 			}
-			if !slices.Contains(lock.Types, name) && (ymap{types}).get(name) == nil {
+			if !slices.Contains(lock.Types, name) && (ymap{N: types}).Get(name) == nil {
 				types.Content = append(types.Content, oldTypes.Content[i], oldTypes.Content[i+1])
 				addedTypes++
 			}
 		}
 	}
 	if len(types.Content) > 0 {
-		oldRoot.set("types", types)
+		oldRoot.Set("types", types)
 	}
-	oldRoot.set("tools", tools.n)
+	oldRoot.Set("tools", tools.N)
 	// The upstream section is the person's once written; a spec imported
 	// before mcpgen wrote one gets it now.
-	if oldRoot.get("upstream") == nil {
-		if up := freshRoot.get("upstream"); up != nil {
-			oldRoot.set("upstream", up)
+	if oldRoot.Get("upstream") == nil {
+		if up := freshRoot.Get("upstream"); up != nil {
+			oldRoot.Set("upstream", up)
 			changes.add("upstream: added (base URL and auth from the description)")
 		}
 	}

@@ -58,11 +58,11 @@ func (c *converter) ref(sp *base.SchemaProxy) string {
 func (c *converter) schema(sp *base.SchemaProxy, where string, depth int) ymap {
 	m := newMap()
 	if sp == nil {
-		m.set("type", str("any"))
+		m.Set("type", str("any"))
 		return m
 	}
 	if t := c.ref(sp); t != "" {
-		m.set("$ref", str(t))
+		m.Set("$ref", str(t))
 		return m
 	}
 	return c.inline(sp, where, depth)
@@ -77,14 +77,14 @@ func (c *converter) inline(sp *base.SchemaProxy, where string, depth int) ymap {
 		if err := sp.GetBuildError(); err != nil {
 			c.notes.add("%s: unreadable schema (%v); written as type: any", where, err)
 		}
-		m.set("type", str("any"))
+		m.Set("type", str("any"))
 		return m
 	}
 	c.describe(m, s)
 	types, nullable := typesOf(s)
 	switch {
 	case len(types) == 0 && nullable && len(s.Type) > 0:
-		m.set("type", str("null")) // 3.1's {type: "null"}, a union's null variant
+		m.Set("type", str("null")) // 3.1's {type: "null"}, a union's null variant
 		return m
 	case len(s.AllOf) > 0:
 		c.allOf(m, s, where, depth)
@@ -93,7 +93,7 @@ func (c *converter) inline(sp *base.SchemaProxy, where string, depth int) ymap {
 	case s.Const != nil:
 		c.constant(m, s, where)
 	case len(types) > 1:
-		m.set("type", strList(types))
+		m.Set("type", strList(types))
 	default:
 		t := ""
 		if len(types) == 1 {
@@ -103,14 +103,14 @@ func (c *converter) inline(sp *base.SchemaProxy, where string, depth int) ymap {
 	}
 	// Title and description read best after what the value is.
 	for _, k := range []string{"title", "description"} {
-		if v := m.get(k); v != nil {
-			m.del(k)
-			m.set(k, v)
+		if v := m.Get(k); v != nil {
+			m.Del(k)
+			m.Set(k, v)
 		}
 	}
-	if nullable && m.get("$ref") == nil {
-		if t := m.get("type"); t == nil || t.Value != "any" {
-			m.set("nullable", boolean(true))
+	if nullable && m.Get("$ref") == nil {
+		if t := m.Get("type"); t == nil || t.Value != "any" {
+			m.Set("nullable", boolean(true))
 		}
 	}
 	return m
@@ -133,10 +133,10 @@ func typesOf(s *base.Schema) ([]string, bool) {
 
 func (c *converter) describe(m ymap, s *base.Schema) {
 	if s.Title != "" {
-		m.set("title", str(s.Title))
+		m.Set("title", str(s.Title))
 	}
 	if d := strings.TrimSpace(s.Description); d != "" {
-		m.set("description", str(d))
+		m.Set("description", str(d))
 	}
 }
 
@@ -154,13 +154,13 @@ func (c *converter) typed(m ymap, s *base.Schema, t, where string, depth int) {
 	}
 	switch t {
 	case "string":
-		m.set("type", str("string"))
+		m.Set("type", str("string"))
 		if s.Format != "" && slices.Contains(jsonSchemaFormats, s.Format) {
-			m.set("format", str(s.Format))
+			m.Set("format", str(s.Format))
 		}
 		if s.Pattern != "" {
 			if _, err := regexp.Compile(s.Pattern); err == nil {
-				m.set("pattern", str(s.Pattern))
+				m.Set("pattern", str(s.Pattern))
 			} else {
 				c.notes.add("%s: pattern %q is not RE2; left out", where, s.Pattern)
 			}
@@ -168,7 +168,7 @@ func (c *converter) typed(m ymap, s *base.Schema, t, where string, depth int) {
 		setInt(m, "minLength", s.MinLength)
 		setInt(m, "maxLength", s.MaxLength)
 	case "integer", "number":
-		m.set("type", str(t))
+		m.Set("type", str(t))
 		setNum(m, "minimum", s.Minimum)
 		setNum(m, "maximum", s.Maximum)
 		c.exclusive(m, "exclusiveMinimum", "minimum", s.ExclusiveMinimum, s.Minimum)
@@ -177,23 +177,23 @@ func (c *converter) typed(m ymap, s *base.Schema, t, where string, depth int) {
 			setNum(m, "multipleOf", s.MultipleOf)
 		}
 	case "boolean":
-		m.set("type", str("boolean"))
+		m.Set("type", str("boolean"))
 	case "array":
-		m.set("type", str("array"))
+		m.Set("type", str("array"))
 		if s.Items != nil && s.Items.IsA() {
-			m.set("items", flow(c.schema(s.Items.A, where+"[]", depth+1)))
+			m.Set("items", flow(c.schema(s.Items.A, where+"[]", depth+1)))
 		} else {
-			m.set("items", flow(anyMap()))
+			m.Set("items", flow(anyMap()))
 		}
 		setInt(m, "minItems", s.MinItems)
 		setInt(m, "maxItems", s.MaxItems)
 		if s.UniqueItems != nil && *s.UniqueItems {
-			m.set("uniqueItems", boolean(true))
+			m.Set("uniqueItems", boolean(true))
 		}
 	case "object":
 		c.object(m, s, where, depth)
 	default:
-		m.set("type", str("any"))
+		m.Set("type", str("any"))
 		return
 	}
 	c.enum(m, s, t, where)
@@ -203,12 +203,12 @@ func (c *converter) typed(m ymap, s *base.Schema, t, where string, depth int) {
 // object converts properties; an object without properties is a map.
 func (c *converter) object(m ymap, s *base.Schema, where string, depth int) {
 	if s.Properties == nil || s.Properties.Len() == 0 {
-		m.set("type", str("object"))
+		m.Set("type", str("object"))
 		values := anyMap()
 		if ap := s.AdditionalProperties; ap != nil && ap.IsA() {
 			values = c.schema(ap.A, where+"{}", depth+1)
 		}
-		m.set("additionalProperties", flow(values))
+		m.Set("additionalProperties", flow(values))
 		return
 	}
 	props := newMap()
@@ -219,20 +219,20 @@ func (c *converter) object(m ymap, s *base.Schema, where string, depth int) {
 			open = true
 		}
 	}
-	m.set("properties", props.n)
+	m.Set("properties", props.N)
 	var required []string
 	for _, r := range s.Required {
-		if props.get(r) != nil && !slices.Contains(required, r) {
+		if props.Get(r) != nil && !slices.Contains(required, r) {
 			required = append(required, r)
 		}
 	}
 	if len(required) > 0 {
-		m.set("required", strList(required))
+		m.Set("required", strList(required))
 	}
 	if open {
 		// OpenAPI objects accept unknown keys unless they say otherwise;
 		// the spec's are closed by default.
-		m.set("additionalProperties", boolean(true))
+		m.Set("additionalProperties", boolean(true))
 	}
 }
 
@@ -250,7 +250,7 @@ func (c *converter) addProperty(props ymap, goNames map[string]string, name stri
 		return false
 	}
 	goNames[g] = name
-	props.set(name, flow(sch))
+	props.Set(name, flow(sch))
 	return true
 }
 
@@ -280,9 +280,9 @@ func (c *converter) allOf(m ymap, s *base.Schema, where string, depth int) {
 	if len(s.AllOf) == 1 && (s.Properties == nil || s.Properties.Len() == 0) {
 		// allOf: [$ref: X] is how 3.0 adds a description to a reference.
 		if t := c.ref(s.AllOf[0]); t != "" {
-			m.set("$ref", str(t))
-			m.del("title")
-			m.del("description")
+			m.Set("$ref", str(t))
+			m.Del("title")
+			m.Del("description")
 			return
 		}
 	}
@@ -296,7 +296,7 @@ func (c *converter) allOf(m ymap, s *base.Schema, where string, depth int) {
 		}
 		if p.Properties != nil {
 			for name, ps := range p.Properties.FromOldest() {
-				if props.get(name) != nil {
+				if props.Get(name) != nil {
 					continue // a later part narrowing a property: the first one stays
 				}
 				if !c.addProperty(props, goNames, name, c.schema(ps, where+"."+name, depth+1), where) {
@@ -309,22 +309,22 @@ func (c *converter) allOf(m ymap, s *base.Schema, where string, depth int) {
 			open = true
 		}
 	}
-	if !ok || props.len() == 0 {
-		m.set("type", str("any"))
+	if !ok || props.Len() == 0 {
+		m.Set("type", str("any"))
 		return
 	}
-	m.set("properties", props.n)
+	m.Set("properties", props.N)
 	var req []string
 	for _, r := range required {
-		if props.get(r) != nil && !slices.Contains(req, r) {
+		if props.Get(r) != nil && !slices.Contains(req, r) {
 			req = append(req, r)
 		}
 	}
 	if len(req) > 0 {
-		m.set("required", strList(req))
+		m.Set("required", strList(req))
 	}
 	if open {
-		m.set("additionalProperties", boolean(true))
+		m.Set("additionalProperties", boolean(true))
 	}
 }
 
@@ -339,7 +339,7 @@ func (c *converter) union(m ymap, s *base.Schema, where string, depth int) {
 	for i, p := range list {
 		seq.Content = append(seq.Content, flow(c.schema(p, fmt.Sprintf("%s.%s[%d]", where, key, i), depth+1)))
 	}
-	m.set(key, seq)
+	m.Set(key, seq)
 	c.noteDiscriminator(m, s.Discriminator, where)
 }
 
@@ -347,11 +347,11 @@ func (c *converter) union(m ymap, s *base.Schema, where string, depth int) {
 // list says nothing the spec can hold and is `type: any`.
 func (c *converter) constant(m ymap, s *base.Schema, where string) {
 	if s.Const.Kind == oyaml.ScalarNode && s.Const.Tag != "!!null" && s.Const.Tag != "!!bool" {
-		m.set("const", scalar(s.Const.Tag, s.Const.Value))
+		m.Set("const", scalar(s.Const.Tag, s.Const.Value))
 		return
 	}
 	c.notes.add("%s: const %s is not a string or number; written as type: any", where, s.Const.Value)
-	m.set("type", str("any"))
+	m.Set("type", str("any"))
 }
 
 // enum keeps an enum the spec can turn into Go constants: all strings (or
@@ -366,7 +366,7 @@ func (c *converter) enum(m ymap, s *base.Schema, t, where string) {
 	for _, v := range s.Enum {
 		switch {
 		case v.Tag == "!!null":
-			m.set("nullable", boolean(true))
+			m.Set("nullable", boolean(true))
 			continue
 		case t == "string" && v.Tag == "!!str", t == "integer" && v.Tag == "!!int", t == "number" && (v.Tag == "!!int" || v.Tag == "!!float"):
 		default:
@@ -382,7 +382,7 @@ func (c *converter) enum(m ymap, s *base.Schema, t, where string) {
 		seq.Content = append(seq.Content, scalar(v.Tag, v.Value))
 	}
 	if len(seq.Content) > 0 {
-		m.set("enum", seq)
+		m.Set("enum", seq)
 	}
 }
 
@@ -399,21 +399,21 @@ func (c *converter) defaultValue(m ymap, s *base.Schema, t string) {
 	default:
 		return
 	}
-	if e := m.get("enum"); e != nil && !slices.ContainsFunc(e.Content, func(n *yaml.Node) bool { return n.Value == d.Value }) {
+	if e := m.Get("enum"); e != nil && !slices.ContainsFunc(e.Content, func(n *yaml.Node) bool { return n.Value == d.Value }) {
 		return
 	}
-	if p := m.get("pattern"); p != nil {
+	if p := m.Get("pattern"); p != nil {
 		if re, err := regexp.Compile(p.Value); err != nil || !re.MatchString(d.Value) {
 			return
 		}
 	}
 	if t == "string" {
-		if ml := m.get("minLength"); ml != nil {
+		if ml := m.Get("minLength"); ml != nil {
 			if n, _ := strconv.Atoi(ml.Value); len([]rune(d.Value)) < n {
 				return
 			}
 		}
-		if f := m.get("format"); f != nil {
+		if f := m.Get("format"); f != nil {
 			return // whether the value is a valid date-time, uri… is not worth a guess
 		}
 	}
@@ -423,7 +423,7 @@ func (c *converter) defaultValue(m ymap, s *base.Schema, t string) {
 			return
 		}
 	}
-	m.set("default", scalar(d.Tag, d.Value))
+	m.Set("default", scalar(d.Tag, d.Value))
 }
 
 // exclusive writes exclusiveMinimum/Maximum: a number in 3.1, a flag on
@@ -434,7 +434,7 @@ func (c *converter) exclusive(m ymap, key, bound string, v *base.DynamicValue[bo
 	case v.IsB():
 		setNum(m, key, &v.B)
 	case v.A && b != nil:
-		m.del(bound)
+		m.Del(bound)
 		setNum(m, key, b)
 	}
 }
@@ -453,18 +453,18 @@ func enumType(values []*oyaml.Node) string {
 
 func anyMap() ymap {
 	m := newMap()
-	m.set("type", str("any"))
+	m.Set("type", str("any"))
 	return m
 }
 
 func setInt(m ymap, key string, v *int64) {
 	if v != nil && *v >= 0 {
-		m.set(key, scalar("!!int", strconv.FormatInt(*v, 10)))
+		m.Set(key, scalar("!!int", strconv.FormatInt(*v, 10)))
 	}
 }
 
 func setNum(m ymap, key string, v *float64) {
 	if v != nil {
-		m.set(key, scalar("!!float", strconv.FormatFloat(*v, 'f', -1, 64)))
+		m.Set(key, scalar("!!float", strconv.FormatFloat(*v, 'f', -1, 64)))
 	}
 }

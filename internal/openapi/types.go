@@ -42,7 +42,7 @@ func (im *importer) types(tools ymap) ymap {
 		byName[t] = comp
 	}
 	converted := map[string]ymap{}
-	queue := refsIn(tools.n, nil)
+	queue := refsIn(tools.N, nil)
 	for len(queue) > 0 {
 		t := queue[0]
 		queue = queue[1:]
@@ -53,7 +53,7 @@ func (im *importer) types(tools ymap) ymap {
 		sp := im.doc.Components.Schemas.GetOrZero(comp)
 		m := im.conv.inline(sp, "components.schemas."+comp, 0)
 		converted[t] = m
-		queue = refsIn(m.n, queue)
+		queue = refsIn(m.N, queue)
 	}
 	im.conv.settleDiscriminators(converted)
 	nullableTypes(converted, tools)
@@ -62,7 +62,7 @@ func (im *importer) types(tools ymap) ymap {
 	for comp := range im.doc.Components.Schemas.KeysFromOldest() {
 		t := im.conv.typeNames[comp]
 		if m, ok := converted[t]; ok {
-			types.set(t, m.n)
+			types.Set(t, m.N)
 		}
 	}
 	return types
@@ -73,16 +73,16 @@ func (im *importer) types(tools ymap) ymap {
 func nullableTypes(types map[string]ymap, tools ymap) {
 	nullable := map[string]bool{}
 	for t, m := range types {
-		if n := m.get("nullable"); n != nil {
-			m.del("nullable")
+		if n := m.Get("nullable"); n != nil {
+			m.Del("nullable")
 			nullable[t] = n.Value == "true"
 		}
 	}
 	var mark func(n *yaml.Node)
 	mark = func(n *yaml.Node) {
 		if n.Kind == yaml.MappingNode {
-			if r := (ymap{n}).get("$ref"); r != nil && nullable[r.Value] {
-				ymap{n}.set("nullable", boolean(true))
+			if r := (ymap{N: n}).Get("$ref"); r != nil && nullable[r.Value] {
+				ymap{N: n}.Set("nullable", boolean(true))
 			}
 		}
 		for _, c := range n.Content {
@@ -90,9 +90,9 @@ func nullableTypes(types map[string]ymap, tools ymap) {
 		}
 	}
 	for _, m := range types {
-		mark(m.n)
+		mark(m.N)
 	}
-	mark(tools.n)
+	mark(tools.N)
 }
 
 // refsIn appends the type names n refers to.
@@ -117,17 +117,17 @@ func byValueRefs(m *yaml.Node, out []*yaml.Node) []*yaml.Node {
 	if m.Kind != yaml.MappingNode {
 		return out
 	}
-	mm := ymap{m}
-	if n := mm.get("nullable"); n != nil && n.Value == "true" {
+	mm := ymap{N: m}
+	if n := mm.Get("nullable"); n != nil && n.Value == "true" {
 		return out
 	}
-	if mm.get("$ref") != nil {
+	if mm.Get("$ref") != nil {
 		return append(out, m)
 	}
-	if t := mm.get("type"); t != nil && (t.Value == "array" || (t.Value == "object" && mm.get("properties") == nil)) {
+	if t := mm.Get("type"); t != nil && (t.Value == "array" || (t.Value == "object" && mm.Get("properties") == nil)) {
 		return out
 	}
-	if props := mm.get("properties"); props != nil {
+	if props := mm.Get("properties"); props != nil {
 		for i := 1; i < len(props.Content); i += 2 {
 			out = byValueRefs(props.Content[i], out)
 		}
@@ -155,11 +155,11 @@ func breakCycles(types map[string]ymap, n *notes) {
 		state[t] = onPath
 		m, ok := types[t]
 		if ok {
-			for _, ref := range byValueRefs(m.n, nil) {
-				to := ymap{ref}.get("$ref").Value
+			for _, ref := range byValueRefs(m.N, nil) {
+				to := ymap{N: ref}.Get("$ref").Value
 				switch state[to] {
 				case onPath:
-					ymap{ref}.set("nullable", boolean(true))
+					ymap{N: ref}.Set("nullable", boolean(true))
 					n.add("types.%s: holds %s, which holds it back; the reference is nullable (a pointer in Go)", t, to)
 				case unvisited:
 					visit(to)
@@ -190,28 +190,28 @@ func (im *importer) write(info *base.Info, upstream *yaml.Node, types, tools yma
 		}
 	}
 	root := newMap()
-	root.set("mcpgen", scalar("!!int", "1"))
+	root.Set("mcpgen", scalar("!!int", "1"))
 	server := newMap()
-	server.set("name", str(name))
-	server.set("title", str(title))
-	server.set("version", str(version))
+	server.Set("name", str(name))
+	server.Set("title", str(title))
+	server.Set("version", str(version))
 	if info != nil && strings.TrimSpace(info.Description) != "" {
-		server.set("description", str(strings.TrimSpace(info.Description)))
+		server.Set("description", str(strings.TrimSpace(info.Description)))
 	}
-	root.set("server", server.n)
+	root.Set("server", server.N)
 	goSec := newMap()
-	goSec.set("package", str(pkg))
+	goSec.Set("package", str(pkg))
 	if im.opts.Output != "" {
-		goSec.set("output", str(im.opts.Output))
+		goSec.Set("output", str(im.opts.Output))
 	}
-	root.set("go", goSec.n)
-	root.set("upstream", upstream)
-	if types.len() > 0 {
-		root.set("types", types.n)
+	root.Set("go", goSec.N)
+	root.Set("upstream", upstream)
+	if types.Len() > 0 {
+		root.Set("types", types.N)
 	}
-	root.set("tools", tools.n)
-	root.n.HeadComment = fmt.Sprintf("Imported from the OpenAPI description %q %s by mcpgen import openapi.\nReview it: rename tools, edit descriptions, remove what the model does not need.", title, version)
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.n}}
+	root.Set("tools", tools.N)
+	root.N.HeadComment = fmt.Sprintf("Imported from the OpenAPI description %q %s by mcpgen import openapi.\nReview it: rename tools, edit descriptions, remove what the model does not need.", title, version)
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.N}}
 	var b strings.Builder
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)

@@ -100,33 +100,33 @@ func textual(s *base.Schema, lists bool, depth int) bool {
 // httpNode writes the binding of operation o.
 func (b *binding) httpNode(o operation) *yaml.Node {
 	h := newMap()
-	h.set("method", str(strings.ToUpper(o.method)))
-	h.set("path", str(o.path))
+	h.Set("method", str(strings.ToUpper(o.method)))
+	h.Set("path", str(o.path))
 	if len(b.params) > 0 {
 		params := newMap()
 		for _, p := range b.params {
 			m := newMap()
-			m.set("in", str(p.in))
+			m.Set("in", str(p.in))
 			if p.wire != p.prop {
-				m.set("name", str(p.wire))
+				m.Set("name", str(p.wire))
 			}
 			if p.joined {
-				m.set("explode", boolean(false))
+				m.Set("explode", boolean(false))
 			}
 			if p.deep {
-				m.set("style", str("deepObject"))
+				m.Set("style", str("deepObject"))
 			}
-			params.set(p.prop, flow(m))
+			params.Set(p.prop, flow(m))
 		}
-		h.set("params", params.n)
+		h.Set("params", params.N)
 	}
 	if b.body != "" {
-		h.set("body", str(b.body))
+		h.Set("body", str(b.body))
 	}
 	if b.form {
-		h.set("form", boolean(true))
+		h.Set("form", boolean(true))
 	}
-	return h.n
+	return h.N
 }
 
 // checkPath makes sure every {name} of the path is a path parameter of the
@@ -167,18 +167,18 @@ func (im *importer) upstreamNode(envPrefix string) *yaml.Node {
 			}
 		}
 		if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
-			u.set("baseUrl", str(strings.TrimSuffix(url, "/")))
+			u.Set("baseUrl", str(strings.TrimSuffix(url, "/")))
 		} else {
 			im.notes.add("servers: %q is not an absolute http(s) URL; set the base URL with $%s_BASE_URL (or upstream.baseUrl)", s.URL, envPrefix)
 		}
 	} else {
 		im.notes.add("servers: none; set the base URL with $%s_BASE_URL (or upstream.baseUrl)", envPrefix)
 	}
-	u.set("baseUrlEnv", str(envPrefix+"_BASE_URL"))
+	u.Set("baseUrlEnv", str(envPrefix+"_BASE_URL"))
 	if auth := im.authNode(envPrefix); auth != nil {
-		u.set("auth", auth)
+		u.Set("auth", auth)
 	}
-	return u.n
+	return u.N
 }
 
 // authNode is the upstream auth of the first usable security scheme that
@@ -214,21 +214,21 @@ func (im *importer) authNode(envPrefix string) *yaml.Node {
 		switch {
 		case s.Type == "apiKey" && slices.Contains([]string{"header", "query", "cookie"}, s.In):
 			k := newMap()
-			k.set("in", str(s.In))
-			k.set("name", str(s.Name))
-			k.set("env", str(envPrefix+"_API_KEY"))
-			a.set("apiKey", flow(k))
+			k.Set("in", str(s.In))
+			k.Set("name", str(s.Name))
+			k.Set("env", str(envPrefix+"_API_KEY"))
+			a.Set("apiKey", flow(k))
 		case s.Type == "http" && strings.EqualFold(s.Scheme, "bearer"):
 			k := newMap()
-			k.set("env", str(envPrefix+"_TOKEN"))
-			a.set("bearer", flow(k))
+			k.Set("env", str(envPrefix+"_TOKEN"))
+			a.Set("bearer", flow(k))
 		case s.Type == "oauth2" && s.Flows != nil && s.Flows.ClientCredentials != nil && s.Flows.ClientCredentials.TokenUrl != "":
 			f := s.Flows.ClientCredentials
 			k := newMap()
-			k.set("tokenUrl", str(f.TokenUrl))
-			k.set("clientIdEnv", str(envPrefix+"_CLIENT_ID"))
-			k.set("clientSecretEnv", str(envPrefix+"_CLIENT_SECRET"))
-			a.set("clientCredentials", k.n)
+			k.Set("tokenUrl", str(f.TokenUrl))
+			k.Set("clientIdEnv", str(envPrefix+"_CLIENT_ID"))
+			k.Set("clientSecretEnv", str(envPrefix+"_CLIENT_SECRET"))
+			a.Set("clientCredentials", k.N)
 		default:
 			skipped = append(skipped, fmt.Sprintf("%s (%s)", name, describeScheme(s)))
 			continue
@@ -236,7 +236,7 @@ func (im *importer) authNode(envPrefix string) *yaml.Node {
 		if len(skipped) > 0 {
 			im.notes.add("securitySchemes: %s cannot be sent by the server itself; used %s", strings.Join(skipped, ", "), name)
 		}
-		return a.n
+		return a.N
 	}
 	if len(skipped) > 0 {
 		im.notes.add("securitySchemes: %s cannot be sent by the server itself (it needs a user's login); write upstream.auth by hand, such as bearer: {env: %s_TOKEN}", strings.Join(skipped, ", "), envPrefix)

@@ -10,11 +10,16 @@ import (
 
 // Decode parses a JSON Schema document keeping numbers exact.
 func Decode(data []byte) (any, error) {
+	var v any
+	err := exactDecoder(data).Decode(&v)
+	return v, err
+}
+
+// exactDecoder reads data keeping numbers as written (json.Number).
+func exactDecoder(data []byte) *json.Decoder {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
+	return dec
 }
 
 // Normalize rewrites a schema document into a canonical form in which two
@@ -29,6 +34,8 @@ func Decode(data []byte) (any, error) {
 //     beside it; a list of several types becomes the anyOf of them;
 //   - "additionalProperties": true is dropped (it is the default);
 //   - numbers become float64, and "required" is sorted;
+//   - const, enum, default and examples are values, not schemas: true
+//     stays true there;
 //   - "$defs", "$schema" and "$id" are dropped.
 //
 // canon maps a definition name to the name used in recursion markers, so
@@ -121,6 +128,8 @@ func (n *normalizer) object(m map[string]any, stack []string) any {
 			continue
 		case "nullable":
 			out[k] = v // a flag, not a schema: true must not become {}
+		case "const", "enum", "default", "examples":
+			out[k] = values(v) // values, not schemas: true must stay true
 		case "required":
 			names := n.walk(v, stack).([]any)
 			sort.Slice(names, func(i, j int) bool { return names[i].(string) < names[j].(string) })
@@ -139,6 +148,31 @@ func (n *normalizer) object(m map[string]any, stack []string) any {
 		delete(out, "additionalProperties") // true, JSON Schema's default
 	}
 	return out
+}
+
+// values normalizes JSON values (not schemas): numbers become float64.
+func values(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			out[k] = values(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = values(e)
+		}
+		return out
+	case json.Number:
+		f, err := strconv.ParseFloat(string(v), 64)
+		if err != nil {
+			return string(v)
+		}
+		return f
+	}
+	return v
 }
 
 // spellNullOnce rewrites the spellings of null into "nullable": true: a

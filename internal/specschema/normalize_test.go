@@ -40,6 +40,14 @@ func TestNormalizeEquates(t *testing.T) {
 	if cmp.Equal(normalized(t, `{"properties":{"x":false}}`), normalized(t, `{"properties":{"x":{}}}`)) {
 		t.Error("the schema false compares equal to {}")
 	}
+	// const, enum, default and examples hold values, not schemas: true is
+	// not {} there.
+	if cmp.Equal(normalized(t, `{"const":true}`), normalized(t, `{"const":{}}`)) {
+		t.Error("const true compares equal to const {}")
+	}
+	if diff := cmp.Diff(map[string]any{"const": true, "default": 1.0}, normalized(t, `{"const":true,"default":1}`)); diff != "" {
+		t.Errorf("values: (-want +got)\n%s", diff)
+	}
 }
 
 // TestNormalizeRecursion: a reference back into a definition being

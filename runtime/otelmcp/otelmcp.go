@@ -25,6 +25,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -86,7 +87,7 @@ func Options(opts ...Option) []runtime.Option {
 // Instrumentation holds the tracer and instruments; its Interceptor and
 // SessionHook are what Options installs.
 type Instrumentation struct {
-	sets      attributeSets // of the operation metric
+	routes    routes
 	tracer    trace.Tracer
 	props     propagation.TextMapPropagator
 	operation mcpconv.ServerOperationDuration
@@ -125,29 +126,51 @@ func New(opts ...Option) *Instrumentation {
 }
 
 // Interceptor traces and times every request and notification.
+//
+// What depends only on the method, the target, the protocol version and the
+// transport (the span name, the attributes the span and the metric share,
+// the metric's attribute set) is worked out once per combination (routes);
+// a call adds only its own attributes (id, session, URI) to a pooled slice,
+// which the SDK copies when the span starts.
 func (in *Instrumentation) Interceptor(next runtime.Handler) runtime.Handler {
 	return func(ctx context.Context, req *runtime.Request) (runtime.Result, error) {
 		start := time.Now()
+		r := in.route(req)
 		parent, link := in.parent(ctx, req)
-		attrs := spanAttributes(commonAttributes(make([]attribute.KeyValue, 0, 12), req), req)
-		opts := []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...)}
+		buf := attrPool.Get().(*[]attribute.KeyValue)
+		attrs := spanAttributes(append((*buf)[:0], r.attrs...), req)
+		var span trace.Span
 		if link.IsValid() {
-			opts = append(opts, trace.WithLinks(trace.Link{SpanContext: link}))
+			ctx, span = in.tracer.Start(parent, r.name, serverKind, trace.WithAttributes(attrs...), trace.WithLinks(trace.Link{SpanContext: link}))
+		} else {
+			ctx, span = in.tracer.Start(parent, r.name, serverKind, trace.WithAttributes(attrs...))
 		}
-		ctx, span := in.tracer.Start(parent, spanName(req), opts...)
+		clear(attrs) // the SDK copied them; drop the strings they hold
+		*buf = attrs[:0]
+		attrPool.Put(buf)
 		defer span.End()
 
 		res, err := next(ctx, req)
 
-		outcome := outcomeAttributes(ctx, req, res, err)
-		if len(outcome) > 0 {
+		record := r.ok
+		if outcome := outcomeAttributes(ctx, req, res, err); len(outcome) > 0 {
 			span.SetAttributes(outcome...)
 			span.SetStatus(codes.Error, statusDescription(ctx, res, err))
+			record = in.failed(r, outcome)
 		}
-		in.operation.Inst().Record(ctx, time.Since(start).Seconds(), metric.WithAttributeSet(in.metricSet(req, outcome)))
+		in.operation.Inst().Record(ctx, time.Since(start).Seconds(), record)
 		return res, err
 	}
 }
+
+// serverKind is the option every span starts with, made once.
+var serverKind = trace.WithSpanKind(trace.SpanKindServer)
+
+// attrPool holds the slices a call's span attributes are gathered in.
+var attrPool = sync.Pool{New: func() any {
+	s := make([]attribute.KeyValue, 0, 12)
+	return &s
+}}
 
 // SessionHook records mcp.server.session.duration when a session ends.
 func (in *Instrumentation) SessionHook(info runtime.SessionInfo) func() {
@@ -215,13 +238,26 @@ func spanName(req *runtime.Request) string {
 	if req.Target != "" && (req.Method == "tools/call" || req.Method == "prompts/get") {
 		return req.Method + " " + req.Target
 	}
+	return methodName(req)
+}
+
+// otherMethod names, as the OpenTelemetry RPC conventions do, a method the
+// server does not know: a client may send any name, and names become span
+// names and metric attributes.
+const otherMethod = "_OTHER"
+
+// methodName is mcp.method.name of req.
+func methodName(req *runtime.Request) string {
+	if req.Refused && !runtime.KnownMethod(req.Method) {
+		return otherMethod
+	}
 	return req.Method
 }
 
 // commonAttributes appends to attrs those of both the span and the
 // duration metric (low cardinality).
 func commonAttributes(attrs []attribute.KeyValue, req *runtime.Request) []attribute.KeyValue {
-	attrs = append(attrs, semconv.McpMethodNameKey.String(req.Method))
+	attrs = append(attrs, semconv.McpMethodNameKey.String(methodName(req)))
 	switch req.Method {
 	case "tools/call":
 		if req.Target != "" {
@@ -339,41 +375,78 @@ func statusDescription(ctx context.Context, res runtime.Result, err error) strin
 	return errorTypeToolError
 }
 
-// attributeSets caches the attribute sets of the operation metric: making
-// one sorts and copies its attributes, which costs more than recording. The
-// combinations are few (methods × tools and prompts × outcomes), but
-// targets come from clients, so the cache is bounded.
-type attributeSets struct {
-	m    sync.Map // setKey → attribute.Set
+// A route is what the instrumentation derives from a request's method,
+// target, protocol version and transport: the same for every call of one
+// tool from one kind of client, so it is made once and cached. Making an
+// attribute set sorts and copies its attributes, which costs more than
+// recording a point.
+type route struct {
+	name  string               // of the span
+	attrs []attribute.KeyValue // of both the span and the metric; not modified
+	ok    metric.RecordOption  // the metric's attributes when the call succeeded
+	// failures: outcome key → metric.RecordOption with the outcome's
+	// attributes added.
+	failures sync.Map
+}
+
+type routeKey struct {
+	method, target, version, transport, httpVersion string
+}
+
+// routes caches the routes. The combinations are few (methods × tools and
+// prompts × versions × transports, and a handful of outcomes), but targets
+// come from clients, so the cache is bounded: past maxCached entries a
+// route is made for the call and forgotten.
+type routes struct {
+	m    sync.Map // routeKey → *route
 	n    sync.Mutex
 	size int
 }
 
-const maxCachedSets = 4096
+const maxCached = 4096
 
-type setKey struct {
-	method, target, version, transport, httpVersion, outcome string
+// route returns the route of req.
+func (in *Instrumentation) route(req *runtime.Request) *route {
+	k := routeKey{methodName(req), req.Target, req.ProtocolVersion, req.Transport, req.HTTPVersion}
+	if req.Method != "tools/call" && req.Method != "prompts/get" {
+		k.target = "" // neither in the span name nor an attribute of the metric
+	}
+	if r, ok := in.routes.m.Load(k); ok {
+		return r.(*route)
+	}
+	attrs := commonAttributes(nil, req)
+	r := &route{name: spanName(req), attrs: attrs, ok: metric.WithAttributeSet(attribute.NewSet(attrs...))}
+	if in.routes.reserve() {
+		actual, _ := in.routes.m.LoadOrStore(k, r)
+		return actual.(*route)
+	}
+	return r
 }
 
-// metricSet is the attribute set of the operation metric of req, whose
-// outcome is outcome.
-func (in *Instrumentation) metricSet(req *runtime.Request, outcome []attribute.KeyValue) attribute.Set {
-	k := setKey{req.Method, req.Target, req.ProtocolVersion, req.Transport, req.HTTPVersion, ""}
-	if req.Method != "tools/call" && req.Method != "prompts/get" {
-		k.target = "" // not an attribute of the metric
-	}
+// failed is the metric's record option of a call of route r whose outcome
+// is outcome.
+func (in *Instrumentation) failed(r *route, outcome []attribute.KeyValue) metric.RecordOption {
+	var k string
 	for _, kv := range outcome {
-		k.outcome += kv.Value.Emit() + "\x00"
+		k += string(kv.Key) + "=" + kv.Value.Emit() + "\x00"
 	}
-	if s, ok := in.sets.m.Load(k); ok {
-		return s.(attribute.Set)
+	if o, ok := r.failures.Load(k); ok {
+		return o.(metric.RecordOption)
 	}
-	set := attribute.NewSet(append(commonAttributes(nil, req), outcome...)...)
-	in.sets.n.Lock()
-	if in.sets.size < maxCachedSets {
-		in.sets.size++
-		in.sets.m.Store(k, set)
+	o := metric.WithAttributeSet(attribute.NewSet(append(slices.Clip(r.attrs), outcome...)...))
+	if in.routes.reserve() {
+		r.failures.Store(k, o)
 	}
-	in.sets.n.Unlock()
-	return set
+	return o
+}
+
+// reserve counts one more cached entry, if there is room for it.
+func (rs *routes) reserve() bool {
+	rs.n.Lock()
+	defer rs.n.Unlock()
+	if rs.size >= maxCached {
+		return false
+	}
+	rs.size++
+	return true
 }

@@ -429,3 +429,46 @@ func TestStdioModernSpans(t *testing.T) {
 	attrs(t, tel.span(t, "prompts/get greet"), map[string]string{"mcp.method.name": "prompts/get", "mcp.protocol.version": "2026-07-28",
 		"network.transport": "pipe", "jsonrpc.request.id": "1", "gen_ai.prompt.name": "greet"})
 }
+
+// Requests the runtime refuses before any method runs get a span too: a
+// request before initialize (named by its method), an unknown method and a
+// malformed message (named _OTHER: a client may send any name), each with
+// the JSON-RPC code of the refusal.
+func TestRefusalSpans(t *testing.T) {
+	tel, opts := newTelemetry()
+	p := serveStdio(t, testServer(opts...))
+	p.call(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	p.call(initialize)
+	p.call(`{"jsonrpc":"2.0","id":2,"method":"no/such-method"}`)
+	p.call(`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":[1]]`)
+
+	refused := func(method, code string, more map[string]string) map[string]string {
+		m := map[string]string{"mcp.method.name": method, "network.transport": "pipe", "rpc.response.status_code": code, "error.type": code}
+		for k, v := range more {
+			m[k] = v
+		}
+		return m
+	}
+	early := tel.span(t, "tools/list")
+	attrs(t, early, refused("tools/list", "-32600", map[string]string{"jsonrpc.request.id": "1"}))
+	if early.Status().Code != codes.Error || !strings.Contains(early.Status().Description, "not initialized") {
+		t.Errorf("tools/list before initialize: status %v", early.Status())
+	}
+	var other []sdktrace.ReadOnlySpan
+	for _, s := range tel.spans.Ended() {
+		if s.Name() == "_OTHER" {
+			other = append(other, s)
+		}
+	}
+	if len(other) != 2 {
+		t.Fatalf("%d spans named _OTHER, want 2 (unknown method, malformed)", len(other))
+	}
+	for _, s := range other {
+		switch {
+		case strings.Contains(s.Status().Description, "no/such-method"):
+			attrs(t, s, refused("_OTHER", "-32601", map[string]string{"jsonrpc.request.id": "2", "mcp.protocol.version": "2025-11-25"}))
+		default:
+			attrs(t, s, refused("_OTHER", "-32700", map[string]string{"mcp.protocol.version": "2025-11-25"}))
+		}
+	}
+}

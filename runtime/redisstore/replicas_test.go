@@ -112,3 +112,23 @@ func TestRequestStateOnceAcrossReplicas(t *testing.T) {
 		t.Errorf("replay on B: first=%v, %v; want a refusal", first, err)
 	}
 }
+
+// A result over its tool's budget, linked on replica A, is read through
+// replica B: the full result is kept in Redis.
+func TestResultLinkAcrossReplicas(t *testing.T) {
+	r := startRedis(t)
+	dump := textTool("dump", strings.Repeat("x", 5000))
+	dump.MaxResultBytes, dump.Overflow = 1000, runtime.OverflowLink
+	a, b := replica(t, openStore(t, r, Config{}), dump), replica(t, openStore(t, r, Config{}), dump)
+	status, body := modernCall(t, a.URL, 1, "tools/call", "dump", `"name":"dump",`)
+	at := strings.Index(body, `"uri":"mcpgen-result://dump/`)
+	if status != 200 || at < 0 {
+		t.Fatalf("call on A: %d %s", status, body)
+	}
+	uri := body[at+len(`"uri":"`):]
+	uri = uri[:strings.IndexByte(uri, '"')]
+	status, body = modernCall(t, b.URL, 2, "resources/read", uri, `"uri":"`+uri+`",`)
+	if status != 200 || !strings.Contains(body, strings.Repeat("x", 5000)) {
+		t.Errorf("read on B: %d %.300s", status, body)
+	}
+}

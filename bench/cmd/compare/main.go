@@ -46,7 +46,7 @@ func main() {
 	timeout := flag.Duration("timeout", 2*time.Minute, "limit for one run")
 	transports := flag.String("transports", "stdio,http", "transports to measure")
 	tools := flag.String("tools", strings.Join(load.Tools, ","), "tools to measure")
-	only := flag.String("servers", "mcpgen,gosdk,mcpgo,mcpgo-novalidate", "servers to measure")
+	only := flag.String("servers", "floor,mcpgen,gosdk,mcpgo,mcpgo-novalidate", "servers to measure (floor: the minimal JSON-RPC responder every figure is also divided by)")
 	genN := flag.Int("gen", 1000, "tools in the generator-cost spec (0 skips it)")
 	client := flag.String("client", "raw", "HTTP load generator: raw (hand-written HTTP/1.1, cheap) or nethttp (net/http's client)")
 	out := flag.String("out", "", "also write the raw results and the tools/list payloads to this directory")
@@ -81,10 +81,11 @@ func run(rounds, n, c, warmup int, timeout time.Duration, transports, tools, onl
 	}
 	defer os.RemoveAll(bin)
 	logf("building the servers, the load generator and mcpgen into %s", bin)
-	if err := goCmd(ctx, "", nil, "build", "-o", bin+"/", "./cmd/mcpgen-server", "./cmd/gosdk-server", "./cmd/mcpgo-server", "github.com/mcpgen/mcpgen/cmd/mcpgen"); err != nil {
+	if err := goCmd(ctx, "", nil, "build", "-o", bin+"/", "./cmd/floor-server", "./cmd/mcpgen-server", "./cmd/gosdk-server", "./cmd/mcpgo-server", "github.com/mcpgen/mcpgen/cmd/mcpgen"); err != nil {
 		return err
 	}
 	all := []server{
+		{"floor", "floor (encoding/json, canned results)", []string{filepath.Join(bin, "floor-server")}},
 		{"mcpgen", "mcpgen", []string{filepath.Join(bin, "mcpgen-server")}},
 		{"gosdk", "go-sdk v1.8.0", []string{filepath.Join(bin, "gosdk-server")}},
 		{"mcpgo", "mcp-go v1.2.1", []string{filepath.Join(bin, "mcpgo-server")}},
@@ -212,7 +213,7 @@ func summarize(rs []*load.Result) summary {
 	}
 }
 
-func us(d time.Duration) string { return fmt.Sprintf("%.0f µs", float64(d)/float64(time.Microsecond)) }
+func us(d time.Duration) string { return fmt.Sprintf("%.1f µs", float64(d)/float64(time.Microsecond)) }
 
 func printThroughput(results map[key][]*load.Result, servers []server, transports, tools []string, rounds, n, c int, loads []float64, client string) {
 	fmt.Printf("## tools/call\n\n")
@@ -249,8 +250,8 @@ func printThroughput(results map[key][]*load.Result, servers []server, transport
 			}
 			m := summarize(mine)
 			for _, s := range servers {
-				if s.name == "mcpgen" {
-					continue
+				if s.name == "mcpgen" || s.name == "floor" {
+					continue // the floor has its own table
 				}
 				rs := results[key{tr, tool, s.name}]
 				if len(rs) == 0 {
@@ -258,6 +259,34 @@ func printThroughput(results map[key][]*load.Result, servers []server, transport
 				}
 				o := summarize(rs)
 				fmt.Printf("| %s | %s | %s | %.2f× | %.2f× | %.2f× |\n", tr, tool, s.label, m.rps/o.rps, float64(m.p99)/float64(o.p99), float64(m.cpu)/float64(o.cpu))
+			}
+		}
+	}
+	fmt.Println()
+	printFloorRatios(results, servers, transports, tools)
+}
+
+// printFloorRatios divides every server's figures by the floor's, from the
+// same runs: how far each is from the least a Go server can do per call.
+func printFloorRatios(results map[key][]*load.Result, servers []server, transports, tools []string) {
+	fmt.Printf("### Every server against the floor (same runs)\n\n")
+	fmt.Printf("The floor (`bench/servers/floor.go`) decodes each message with encoding/json and answers a canned result: net/http for HTTP, a bufio line loop for stdio. " +
+		"Server CPU/call and p99: the server's ÷ the floor's (1.00× is the floor; lower is better). Throughput: the server's ÷ the floor's.\n\n")
+	fmt.Printf("| transport | tool | server | server CPU/call | throughput | p99 |\n|---|---|---|--:|--:|--:|\n")
+	for _, tr := range transports {
+		for _, tool := range tools {
+			fl := results[key{tr, tool, "floor"}]
+			if len(fl) == 0 {
+				continue
+			}
+			f := summarize(fl)
+			for _, s := range servers {
+				rs := results[key{tr, tool, s.name}]
+				if s.name == "floor" || len(rs) == 0 {
+					continue
+				}
+				m := summarize(rs)
+				fmt.Printf("| %s | %s | %s | %.2f× | %.2f× | %.2f× |\n", tr, tool, s.label, float64(m.cpu)/float64(f.cpu), m.rps/f.rps, float64(m.p99)/float64(f.p99))
 			}
 		}
 	}
@@ -274,8 +303,8 @@ func toolsList(ctx context.Context, servers []server, out string) error {
 	got := map[string]sizes{}
 	var names []string
 	for _, s := range servers {
-		if s.name == "mcpgo-novalidate" {
-			continue // the same tools/list as mcpgo
+		if s.name == "mcpgo-novalidate" || s.name == "floor" {
+			continue // the same tools/list as mcpgo; the floor has none
 		}
 		st, err := load.ListTools(ctx, s.cmd)
 		if err != nil {

@@ -3,13 +3,27 @@
 // go.opentelemetry.io/contrib/exporters/autoexport:
 //
 //	OTEL_TRACES_EXPORTER=otlp|console|none   OTEL_METRICS_EXPORTER=otlp|console|prometheus|none
+//	OTEL_LOGS_EXPORTER=otlp|console|none
 //	OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf|grpc, OTEL_SERVICE_NAME,
-//	OTEL_RESOURCE_ATTRIBUTES, OTEL_BSP_*, OTEL_METRIC_EXPORT_INTERVAL, …
+//	OTEL_RESOURCE_ATTRIBUTES, OTEL_BSP_*, OTEL_BLRP_*, OTEL_METRIC_EXPORT_INTERVAL, …
 //
-// With none of OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER and
-// OTEL_EXPORTER_OTLP_*ENDPOINT set, nothing is set up: no interceptor is
-// installed, nothing is exported, nothing costs. The console exporters write
-// to stderr, not stdout: on stdio, stdout carries the protocol.
+// With none of OTEL_TRACES_EXPORTER, OTEL_METRICS_EXPORTER,
+// OTEL_LOGS_EXPORTER and OTEL_EXPORTER_OTLP_*ENDPOINT set, nothing is set
+// up: no interceptor is installed, nothing is exported, nothing costs. An
+// unset OTEL_*_EXPORTER of a configured environment means otlp, as the
+// OpenTelemetry specification says. The console exporters write to stderr,
+// not stdout: on stdio, stdout carries the protocol.
+//
+// Log records go through the otelslog bridge: the server's own (its
+// runtime.WithLogger logger writes to stderr, from Warn, and to
+// OpenTelemetry, from Info) and those of handlers that log through a
+// logger of the bridge, which uses the global logger provider otelenv sets:
+//
+//	log := otelslog.NewLogger("orders") // go.opentelemetry.io/contrib/bridges/otelslog
+//	log.InfoContext(ctx, "order placed", "id", id)
+//
+// A record logged with the handler's context carries the trace and span id
+// of the request's span.
 //
 // It lives apart from package otelmcp so that instrumenting a server with
 // providers of one's own does not pull in every exporter.
@@ -25,9 +39,12 @@ import (
 
 	"go.opentelemetry.io/contrib/exporters/autoexport"
 	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/exporters/stdout/stdoutlog"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	"go.opentelemetry.io/otel/log/global"
 	"go.opentelemetry.io/otel/propagation"
+	sdklog "go.opentelemetry.io/otel/sdk/log"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/resource"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -45,7 +62,7 @@ func Configured() bool {
 			continue
 		}
 		switch {
-		case k == "OTEL_TRACES_EXPORTER", k == "OTEL_METRICS_EXPORTER",
+		case k == "OTEL_TRACES_EXPORTER", k == "OTEL_METRICS_EXPORTER", k == "OTEL_LOGS_EXPORTER",
 			strings.HasPrefix(k, "OTEL_EXPORTER_OTLP_") && strings.HasSuffix(k, "ENDPOINT"):
 			return true
 		}
@@ -53,11 +70,11 @@ func Configured() bool {
 	return false
 }
 
-// Options sets up the tracer and meter providers the environment describes
-// (also as the global ones, with the W3C trace context and baggage
-// propagator) and returns the runtime options that instrument a server
-// with them, and the function that flushes and stops the exporters (call
-// it before exit). service names the service unless OTEL_SERVICE_NAME
+// Options sets up the tracer, meter and logger providers the environment
+// describes (also as the global ones, with the W3C trace context and
+// baggage propagator) and returns the runtime options that instrument a
+// server with them and send its log records through OpenTelemetry, and the
+// function that flushes and stops the exporters (call it before exit). service names the service unless OTEL_SERVICE_NAME
 // does. Without configuration it returns no options and a shutdown that
 // does nothing.
 func Options(ctx context.Context, service string) ([]runtime.Option, func(context.Context) error, error) {
@@ -78,15 +95,34 @@ func Options(ctx context.Context, service string) ([]runtime.Option, func(contex
 		spans.Shutdown(ctx)
 		return nil, nothing, err
 	}
+	logs, err := logExporter(ctx)
+	if err != nil {
+		spans.Shutdown(ctx)
+		reader.Shutdown(ctx)
+		return nil, nothing, err
+	}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithBatcher(spans))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithResource(res), sdkmetric.WithReader(reader))
+	lp := sdklog.NewLoggerProvider(sdklog.WithResource(res), sdklog.WithProcessor(sdklog.NewBatchProcessor(logs)))
 	props := propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	otel.SetTracerProvider(tp)
 	otel.SetMeterProvider(mp)
+	global.SetLoggerProvider(lp)
 	otel.SetTextMapPropagator(props)
-	shutdown := func(ctx context.Context) error { return errors.Join(tp.Shutdown(ctx), mp.Shutdown(ctx)) }
+	shutdown := func(ctx context.Context) error {
+		return errors.Join(tp.Shutdown(ctx), mp.Shutdown(ctx), lp.Shutdown(ctx))
+	}
 	opts := otelmcp.Options(otelmcp.WithTracerProvider(tp), otelmcp.WithMeterProvider(mp), otelmcp.WithPropagator(props))
+	opts = append(opts, runtime.WithLogger(serverLogger(service, lp)))
 	return opts, shutdown, nil
+}
+
+// logExporter is autoexport's, except that console writes to stderr.
+func logExporter(ctx context.Context) (sdklog.Exporter, error) {
+	if os.Getenv("OTEL_LOGS_EXPORTER") == "console" {
+		return stdoutlog.New(stdoutlog.WithWriter(os.Stderr))
+	}
+	return autoexport.NewLogExporter(ctx)
 }
 
 // spanExporter is autoexport's, except that console writes to stderr.

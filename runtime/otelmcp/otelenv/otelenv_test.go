@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"go.opentelemetry.io/contrib/bridges/otelslog"
+	colllogs "go.opentelemetry.io/proto/otlp/collector/logs/v1"
 	collmetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	colltrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	"google.golang.org/protobuf/proto"
@@ -24,6 +26,7 @@ type receiver struct {
 	mu      sync.Mutex
 	traces  []*colltrace.ExportTraceServiceRequest
 	metrics []*collmetrics.ExportMetricsServiceRequest
+	logs    []*colllogs.ExportLogsServiceRequest
 }
 
 func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -34,30 +37,31 @@ func (rc *receiver) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rc.mu.Lock()
 	defer rc.mu.Unlock()
+	var req, resp proto.Message
 	switch r.URL.Path {
 	case "/v1/traces":
-		var req colltrace.ExportTraceServiceRequest
-		if err := proto.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		rc.traces = append(rc.traces, &req)
-		b, _ := proto.Marshal(&colltrace.ExportTraceServiceResponse{})
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		w.Write(b)
+		t := &colltrace.ExportTraceServiceRequest{}
+		rc.traces = append(rc.traces, t)
+		req, resp = t, &colltrace.ExportTraceServiceResponse{}
 	case "/v1/metrics":
-		var req collmetrics.ExportMetricsServiceRequest
-		if err := proto.Unmarshal(body, &req); err != nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		rc.metrics = append(rc.metrics, &req)
-		b, _ := proto.Marshal(&collmetrics.ExportMetricsServiceResponse{})
-		w.Header().Set("Content-Type", "application/x-protobuf")
-		w.Write(b)
+		m := &collmetrics.ExportMetricsServiceRequest{}
+		rc.metrics = append(rc.metrics, m)
+		req, resp = m, &collmetrics.ExportMetricsServiceResponse{}
+	case "/v1/logs":
+		l := &colllogs.ExportLogsServiceRequest{}
+		rc.logs = append(rc.logs, l)
+		req, resp = l, &colllogs.ExportLogsServiceResponse{}
 	default:
 		http.NotFound(w, r)
+		return
 	}
+	if err := proto.Unmarshal(body, req); err != nil {
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	b, _ := proto.Marshal(resp)
+	w.Header().Set("Content-Type", "application/x-protobuf")
+	w.Write(b)
 }
 
 func clearEnv(t *testing.T) {
@@ -175,5 +179,74 @@ func TestOTLPHTTPExport(t *testing.T) {
 	}
 	if !metrics["mcp.server.operation.duration"] || !metrics["mcp.server.session.duration"] {
 		t.Errorf("metrics received: %v", metrics)
+	}
+}
+
+// Log records, exported over OTLP/HTTP as OTEL_LOGS_EXPORTER says, carry
+// the trace and span id of the request's span: a handler's, logged through
+// the otelslog bridge (global provider) with the handler's context, and the
+// server's own (a tool's panic, through the logger otelenv gives the
+// server).
+func TestOTLPLogsCorrelated(t *testing.T) {
+	clearEnv(t)
+	rc := &receiver{}
+	ts := httptest.NewServer(rc)
+	t.Cleanup(ts.Close)
+	t.Setenv("OTEL_TRACES_EXPORTER", "otlp")
+	t.Setenv("OTEL_METRICS_EXPORTER", "none")
+	t.Setenv("OTEL_LOGS_EXPORTER", "otlp")
+	t.Setenv("OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf")
+	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", ts.URL)
+	opts, shutdown, err := otelenv.Options(context.Background(), "svc")
+	if err != nil || len(opts) == 0 {
+		t.Fatalf("opts %v, err %v", opts, err)
+	}
+	srv := runtime.NewServer(runtime.Implementation{Name: "otelenv-test", Version: "1"}, opts...)
+	log := otelslog.NewLogger("orders-handler")
+	srv.AddTool(runtime.Tool{Name: "echo", Handler: func(ctx context.Context, req *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+		log.InfoContext(ctx, "echo called", "who", "test")
+		panic("boom") // the runtime logs it, with ctx
+	}})
+	callEcho(t, srv)
+	if err := shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	var spanID []byte
+	for _, req := range rc.traces {
+		for _, rs := range req.ResourceSpans {
+			for _, ss := range rs.ScopeSpans {
+				for _, s := range ss.Spans {
+					if s.Name == "tools/call echo" {
+						spanID = s.SpanId
+					}
+				}
+			}
+		}
+	}
+	if spanID == nil {
+		t.Fatalf("no tools/call span received (%d trace exports)", len(rc.traces))
+	}
+	const traceID = "\x0a\xf7\x65\x19\x16\xcd\x43\xdd\x84\x48\xeb\x21\x1c\x80\x31\x9c" // callEcho's traceparent
+	got := map[string]bool{}
+	for _, req := range rc.logs {
+		for _, rl := range req.ResourceLogs {
+			for _, sl := range rl.ScopeLogs {
+				for _, r := range sl.LogRecords {
+					body := r.Body.GetStringValue()
+					got[body] = true
+					if string(r.TraceId) != traceID || string(r.SpanId) != string(spanID) {
+						t.Errorf("record %q: trace %x span %x, want trace %x span %x", body, r.TraceId, r.SpanId, traceID, spanID)
+					}
+					if body == "echo called" && sl.Scope.GetName() != "orders-handler" {
+						t.Errorf("record %q: scope %q", body, sl.Scope.GetName())
+					}
+				}
+			}
+		}
+	}
+	if !got["echo called"] || !got["runtime: tool handler panicked"] {
+		t.Errorf("log records received: %v", got)
 	}
 }

@@ -1,0 +1,150 @@
+package mcpimport
+
+import (
+	"encoding/json"
+	"reflect"
+	"sort"
+
+	"github.com/mcpgen/mcpgen/internal/naming"
+	"github.com/mcpgen/mcpgen/internal/specschema"
+)
+
+// Verdict is how an item a server lists compares with the same item of
+// another server (the original, and the one generated from its import).
+type Verdict int
+
+const (
+	// Exact: JSON-equal, keys in any order.
+	Exact Verdict = iota
+	// Equivalent: equal once every inputSchema and outputSchema is in
+	// EquivalentForm: the differences are ones JSON Schema cannot see.
+	Equivalent
+	// Different: anything else.
+	Different
+)
+
+func (v Verdict) String() string {
+	return [...]string{"exact", "equivalent", "different"}[v]
+}
+
+// Compare classifies two items of a list (a tool, resource, template or
+// prompt).
+func Compare(orig, got json.RawMessage) Verdict {
+	o, g := DecodeItem(orig), DecodeItem(got)
+	if reflect.DeepEqual(o, g) {
+		return Exact
+	}
+	if reflect.DeepEqual(EquivalentForm(o), EquivalentForm(g)) {
+		return Equivalent
+	}
+	return Different
+}
+
+// CompareSchema classifies two JSON Schemas.
+func CompareSchema(orig, got json.RawMessage) Verdict {
+	o, g := DecodeItem(orig), DecodeItem(got)
+	switch {
+	case reflect.DeepEqual(o, g):
+		return Exact
+	case reflect.DeepEqual(SchemaForm(o), SchemaForm(g)):
+		return Equivalent
+	}
+	return Different
+}
+
+// DecodeItem parses JSON keeping numbers exact (an unparsable item stays
+// its text).
+func DecodeItem(raw json.RawMessage) any {
+	v, err := specschema.Decode(raw)
+	if err != nil {
+		return string(raw)
+	}
+	return v
+}
+
+// EquivalentForm puts the schemas of an item (its inputSchema and
+// outputSchema) in the canonical form of specschema.Normalize —
+// definitions expanded, null spellings and additionalProperties: true as
+// JSON Schema reads them, $schema dropped, numbers as numbers, required
+// sorted — and drops required: [], properties: {} and items: {}, each of
+// which accepts what its absence accepts, and a type beside a const of
+// that type (the const says it).
+func EquivalentForm(item any) any {
+	m, ok := item.(map[string]any)
+	if !ok {
+		return item
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		if k == "inputSchema" || k == "outputSchema" {
+			v = SchemaForm(v)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// SchemaForm is EquivalentForm of one schema.
+func SchemaForm(schema any) any {
+	// A definition's name may be its Go spelling on one side (node, Node):
+	// recursion markers compare by the Go name.
+	return dropEmpty(specschema.Normalize(schema, naming.Exported))
+}
+
+func dropEmpty(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			e := v[k]
+			if (k == "properties" || k == "items") && isEmptyMap(e) || k == "required" && isEmptyList(e) {
+				continue
+			}
+			if c, ok := v["const"]; ok && k == "type" && e == jsonType(c) {
+				continue
+			}
+			if props, ok := e.(map[string]any); ok && k == "properties" {
+				kept := map[string]any{}
+				for pk, pv := range props {
+					kept[pk] = dropEmpty(pv)
+				}
+				out[k] = kept
+				continue
+			}
+			out[k] = dropEmpty(e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = dropEmpty(e)
+		}
+		return out
+	}
+	return v
+}
+
+func isEmptyMap(v any) bool  { m, ok := v.(map[string]any); return ok && len(m) == 0 }
+func isEmptyList(v any) bool { l, ok := v.([]any); return ok && len(l) == 0 }
+
+// jsonType is the JSON Schema type of a decoded value (numbers are
+// float64 after Normalize).
+func jsonType(v any) string {
+	switch v := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case float64:
+		if v == float64(int64(v)) {
+			return "integer" // also a number; the spec writes integer for an integer const
+		}
+		return "number"
+	}
+	return ""
+}

@@ -1,0 +1,656 @@
+// Package mcpimport writes an mcpgen spec from what a running MCP server
+// advertises (`mcpgen import mcp`): it starts the server as a child process
+// (stdio) or connects to its URL (Streamable HTTP), initializes, pages
+// through tools/list, resources/list, resources/templates/list and
+// prompts/list, and turns every JSON Schema into the spec's typed schema
+// language, keeping a raw inputSchema/outputSchema only where a keyword
+// cannot be typed (and saying which).
+package mcpimport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// Options says which server to import and how.
+type Options struct {
+	// Command starts a stdio server (the program and its arguments); URL
+	// names a Streamable HTTP endpoint instead.
+	Command []string
+	URL     string
+	// Headers go with every HTTP request (Authorization, API keys).
+	Headers http.Header
+	// Timeout bounds each request, starting the server included (default 30s).
+	Timeout time.Duration
+	// Package overrides go.package (default: from the server's name).
+	Package string
+}
+
+// Result is the imported spec and what the import saw.
+type Result struct {
+	YAML []byte
+	// Counts is the number of items of each list, in the order tools,
+	// resources, resource templates, prompts.
+	Counts Counts
+	// Raw names the tools (and where) that kept a raw schema.
+	Raw   []string
+	Notes []string
+	// Protocol is the revision the server agreed to.
+	Protocol string
+}
+
+// Counts is the number of items the server listed.
+type Counts struct{ Tools, Resources, Templates, Prompts int }
+
+// StepError says which step of the import failed.
+type StepError struct {
+	Step string
+	Err  error
+}
+
+func (e *StepError) Error() string { return e.Step + ": " + e.Err.Error() }
+func (e *StepError) Unwrap() error { return e.Err }
+
+// Lists is what a server lists, item by item as it sent them.
+type Lists struct {
+	Tools, Resources, Templates, Prompts []json.RawMessage
+	// Protocol is the revision the server agreed to.
+	Protocol string
+	// Requires holds, for an item that only a capable client is shown
+	// (see Probe), the client capabilities it needs, by "tools/NAME",
+	// "resources/NAME", "resourceTemplates/NAME" or "prompts/NAME".
+	Requires map[string]*Requirement
+	// Stray holds lines a stdio server wrote to its standard output that
+	// are not messages (banners, logs), which MCP does not allow.
+	Stray []string
+	init  initializeResult
+}
+
+// List connects to the server as a client that declares no capabilities
+// and reads its four lists, paging through cursors; a list whose
+// capability the server does not declare is empty.
+func List(ctx context.Context, opts Options) (*Lists, error) {
+	return ListAs(ctx, opts, nil)
+}
+
+// ListAs is List for a client that declares caps in initialize.
+func ListAs(ctx context.Context, opts Options, caps map[string]any) (*Lists, error) {
+	if opts.Timeout <= 0 {
+		opts.Timeout = 30 * time.Second
+	}
+	var c conn
+	switch {
+	case len(opts.Command) > 0:
+		sc, err := startStdio(opts.Command, nil)
+		if err != nil {
+			return nil, &StepError{"starting the server", err}
+		}
+		c = sc
+	case opts.URL != "":
+		c = &httpConn{url: opts.URL, headers: opts.Headers, client: &http.Client{}}
+	default:
+		return nil, errors.New("import mcp needs a command (-- CMD ARGS…) or a URL")
+	}
+	defer c.close()
+	if caps == nil {
+		caps = map[string]any{}
+	}
+	l := &lister{c: c, timeout: opts.Timeout, caps: caps}
+	return l.run(ctx)
+}
+
+// Import connects to the server, reads its lists (Probe) and writes the
+// spec.
+func Import(ctx context.Context, opts Options) (*Result, error) {
+	lists, err := Probe(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return FromLists(lists, opts)
+}
+
+// FromLists writes the spec of lists that List read (opts.Package is the
+// one option it reads).
+func FromLists(lists *Lists, opts Options) (*Result, error) {
+	im := &importer{opts: opts, conv: newConverter(), init: lists.init, requires: lists.Requires}
+	im.res.Protocol = lists.Protocol
+	if n := len(lists.Stray); n > 0 {
+		im.note("the server wrote %d lines to its standard output that are not MCP messages (stdio allows none; log to standard error), the first: %s", n, lists.Stray[0])
+	}
+	im.res.Counts = Counts{len(lists.Tools), len(lists.Resources), len(lists.Templates), len(lists.Prompts)}
+	root, err := im.spec(lists.Tools, lists.Resources, lists.Templates, lists.Prompts)
+	if err != nil {
+		return nil, err
+	}
+	if im.res.YAML, err = encode(root); err != nil {
+		return nil, err
+	}
+	return &im.res, nil
+}
+
+// lister speaks to one server: initialize, then the list methods.
+type lister struct {
+	c       conn
+	caps    map[string]any
+	timeout time.Duration
+	init    initializeResult
+}
+
+type importer struct {
+	opts     Options
+	requires map[string]*Requirement // Lists.Requires
+	conv     *converter
+	res      Result
+	init     initializeResult
+}
+
+type initializeResult struct {
+	ProtocolVersion string                     `json:"protocolVersion"`
+	Capabilities    map[string]json.RawMessage `json:"capabilities"`
+	ServerInfo      map[string]any             `json:"serverInfo"`
+	Instructions    string                     `json:"instructions"`
+}
+
+func (l *lister) call(ctx context.Context, step, method string, params any) (json.RawMessage, error) {
+	ctx, cancel := context.WithTimeout(ctx, l.timeout)
+	defer cancel()
+	r, err := l.c.call(ctx, method, params)
+	if err != nil {
+		return nil, &StepError{step, err}
+	}
+	return r, nil
+}
+
+func (im *importer) note(format string, args ...any) {
+	im.res.Notes = append(im.res.Notes, fmt.Sprintf(format, args...))
+}
+
+func (l *lister) run(ctx context.Context) (*Lists, error) {
+	if err := l.initialize(ctx); err != nil {
+		return nil, err
+	}
+	nctx, cancel := context.WithTimeout(ctx, l.timeout)
+	err := l.c.notify(nctx, "notifications/initialized")
+	cancel()
+	if err != nil {
+		return nil, &StepError{"notifications/initialized", err}
+	}
+	out := &Lists{Protocol: l.init.ProtocolVersion, init: l.init}
+	defer func() { out.Stray = l.c.strayLines() }()
+	for _, list := range []struct {
+		capability, method, key string
+		items                   *[]json.RawMessage
+	}{
+		{"tools", "tools/list", "tools", &out.Tools},
+		{"resources", "resources/list", "resources", &out.Resources},
+		{"resources", "resources/templates/list", "resourceTemplates", &out.Templates},
+		{"prompts", "prompts/list", "prompts", &out.Prompts},
+	} {
+		if _, ok := l.init.Capabilities[list.capability]; !ok {
+			continue // not offered: nothing to list
+		}
+		if *list.items, err = l.list(ctx, list.method, list.key); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// initialize offers the newest revision first; a server that refuses it
+// with an error (instead of answering with the revision it speaks, as the
+// protocol says) is offered the older ones.
+func (l *lister) initialize(ctx context.Context) error {
+	var firstErr error
+	for _, v := range protocols {
+		params := map[string]any{
+			"protocolVersion": v,
+			"capabilities":    l.caps,
+			"clientInfo":      map[string]any{"name": "mcpgen-import", "version": "1"},
+		}
+		r, err := l.call(ctx, "initialize", "initialize", params)
+		if err != nil {
+			var rpc *rpcError
+			if firstErr == nil {
+				firstErr = err
+			}
+			if errors.As(err, &rpc) {
+				continue
+			}
+			return err
+		}
+		if err := json.Unmarshal(r, &l.init); err != nil {
+			return &StepError{"initialize", fmt.Errorf("the result is not an InitializeResult (%v): %s", err, clip(r))}
+		}
+		if l.init.ProtocolVersion == "" {
+			return &StepError{"initialize", fmt.Errorf("the result has no protocolVersion: %s", clip(r))}
+		}
+		if h, ok := l.c.(*httpConn); ok {
+			h.protocol = l.init.ProtocolVersion
+		}
+		return nil
+	}
+	return firstErr
+}
+
+// maxPages stops a server whose cursors never end.
+const maxPages = 10000
+
+// list pages through one list method.
+func (l *lister) list(ctx context.Context, method, key string) ([]json.RawMessage, error) {
+	var all []json.RawMessage
+	cursor := ""
+	seen := map[string]bool{}
+	for page := 1; ; page++ {
+		var params any
+		if cursor != "" {
+			params = map[string]any{"cursor": cursor}
+		}
+		step := method
+		if page > 1 {
+			step = fmt.Sprintf("%s (page %d)", method, page)
+		}
+		r, err := l.call(ctx, step, method, params)
+		if err != nil {
+			return nil, err
+		}
+		var res map[string]json.RawMessage
+		if err := json.Unmarshal(r, &res); err != nil {
+			return nil, &StepError{step, fmt.Errorf("the result is not an object: %s", clip(r))}
+		}
+		var items []json.RawMessage
+		if raw, ok := res[key]; !ok || json.Unmarshal(raw, &items) != nil {
+			return nil, &StepError{step, fmt.Errorf("the result has no list %q: %s", key, clip(r))}
+		}
+		all = append(all, items...)
+		var next string
+		if raw, ok := res["nextCursor"]; ok {
+			json.Unmarshal(raw, &next)
+		}
+		if next == "" {
+			return all, nil
+		}
+		if seen[next] || page >= maxPages {
+			return nil, &StepError{step, fmt.Errorf("the server repeats nextCursor %q: its paging never ends", next)}
+		}
+		seen[next] = true
+		cursor = next
+	}
+}
+
+// node parses JSON into a YAML node, which keeps the key order.
+func node(raw json.RawMessage) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(raw, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return nil, errors.New("not one JSON value")
+	}
+	return doc.Content[0], nil
+}
+
+var toolNameRe = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+// spec assembles the spec document.
+func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage) (*yaml.Node, error) {
+	root := newMap()
+	root.Set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	root.Set("server", im.server())
+	goSec := newMap()
+	goSec.Set("package", str(im.packageName()))
+	root.Set("go", goSec.N)
+	toolMap := newMap()
+	for i, raw := range tools {
+		n, err := node(raw)
+		if err != nil || n.Kind != yaml.MappingNode {
+			return nil, &StepError{"tools/list", fmt.Errorf("tool %d is not an object: %s", i+1, clip(raw))}
+		}
+		t := ymap{N: n}
+		name := scalarOf(t, "name")
+		if !toolNameRe.MatchString(name) {
+			im.note("tools[%d]: the name %q is not a valid tool name (^[A-Za-z0-9_.-]{1,64}$); left out", i, name)
+			continue
+		}
+		if toolMap.Get(name) != nil {
+			im.note("tools.%s: listed twice; the second left out", name)
+			continue
+		}
+		toolMap.Set(name, im.withRequires(im.tool(name, t, root), "tools", name))
+	}
+	if im.conv.types.Len() > 0 {
+		root.Set("types", im.conv.types.N)
+	}
+	if toolMap.Len() > 0 {
+		root.Set("tools", toolMap.N)
+	}
+	im.items(root, "resources", "resources/list", resources, []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"})
+	im.items(root, "resourceTemplates", "resources/templates/list", templates, []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta"})
+	im.prompts(root, prompts)
+	// Move types before tools, the order a reader expects.
+	if types := root.Get("types"); types != nil {
+		reorder(root, "types", "tools")
+	}
+	im.conv.markNullableRefs(root.N)
+	im.settleGoNames(root)
+	if _, diags := spec.Load("mcpgen.yaml", mustEncode(root)); len(diags) > 0 {
+		for _, d := range diags {
+			im.note("the written spec does not load: %s", d)
+		}
+	}
+	return root.N, nil
+}
+
+// withRequires adds requires: to an item only capable clients are shown.
+func (im *importer) withRequires(item *yaml.Node, key, name string) *yaml.Node {
+	req := im.requires[key+"/"+name]
+	if req == nil {
+		return item
+	}
+	if len(req.Capabilities)+len(req.Extensions) == 0 {
+		im.note("%s.%s: listed only to a client with every capability, but to none that lacks one; no requires: written", key, name)
+		return item
+	}
+	r := newMap()
+	for _, l := range []struct {
+		key   string
+		names []string
+	}{{"capabilities", req.Capabilities}, {"extensions", req.Extensions}} {
+		if len(l.names) == 0 {
+			continue
+		}
+		list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, c := range l.names {
+			list.Content = append(list.Content, str(c))
+		}
+		r.Set(l.key, list)
+	}
+	r.N.Style = yaml.FlowStyle
+	item.Style = 0
+	ymap{N: item}.Set("requires", r.N)
+	return item
+}
+
+// reorder moves key before other (both present).
+func reorder(m ymap, key, before string) {
+	c := m.N.Content
+	ki, bi := -1, -1
+	for i := 0; i+1 < len(c); i += 2 {
+		switch c[i].Value {
+		case key:
+			ki = i
+		case before:
+			bi = i
+		}
+	}
+	if ki < 0 || bi < 0 || ki < bi {
+		return
+	}
+	k, v := c[ki], c[ki+1]
+	c = append(c[:ki], c[ki+2:]...)
+	c = append(c[:bi], append([]*yaml.Node{k, v}, c[bi:]...)...)
+	m.N.Content = c
+}
+
+func scalarOf(m ymap, key string) string {
+	if v := m.Get(key); v != nil && v.Kind == yaml.ScalarNode {
+		return v.Value
+	}
+	return ""
+}
+
+// server is the server section, from serverInfo and instructions.
+func (im *importer) server() *yaml.Node {
+	s := newMap()
+	info := im.init.ServerInfo
+	get := func(k string) string { v, _ := info[k].(string); return v }
+	name := get("name")
+	if name == "" {
+		name = "imported"
+		im.note("server: serverInfo has no name; named %q", name)
+	}
+	s.Set("name", str(name))
+	for _, k := range []string{"title", "description"} {
+		if v := get(k); v != "" {
+			s.Set(k, str(v))
+		}
+	}
+	version := get("version")
+	if version == "" {
+		version = "0.0.0"
+	}
+	s.Set("version", str(version))
+	if v := get("websiteUrl"); v != "" {
+		s.Set("websiteUrl", str(v))
+	}
+	if icons, ok := info["icons"]; ok {
+		b, _ := json.Marshal(icons)
+		if n, err := node(b); err == nil {
+			s.Set("icons", plain(n))
+		}
+	}
+	if im.init.Instructions != "" {
+		s.Set("instructions", str(im.init.Instructions))
+	}
+	return s.N
+}
+
+// packageName is go.package: the server's name in lower-case letters and
+// digits, with mcp after it.
+func (im *importer) packageName() string {
+	if im.opts.Package != "" {
+		return im.opts.Package
+	}
+	name, _ := im.init.ServerInfo["name"].(string)
+	if name == "" {
+		name = "imported"
+	}
+	var b strings.Builder
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' && b.Len() > 0 {
+			b.WriteRune(r)
+		}
+	}
+	p := strings.TrimSuffix(b.String(), "mcp") + "mcp"
+	return p
+}
+
+var annotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+
+// tool converts one tool of tools/list.
+func (im *importer) tool(name string, t ymap, root ymap) *yaml.Node {
+	out := newMap()
+	where := "tools." + name
+	t.Each(func(key string, v *yaml.Node) {
+		switch key {
+		case "name":
+		case "title", "description":
+			out.Set(key, plain(v))
+		case "inputSchema", "outputSchema":
+			im.toolSchema(out, name, key, v)
+		case "annotations":
+			a := newMap()
+			ymap{N: v}.Each(func(k string, av *yaml.Node) {
+				if slices.Contains(annotationKeys, k) {
+					a.Set(k, plain(av))
+				} else {
+					im.note("%s.annotations.%s: not an MCP tool annotation; left out", where, k)
+				}
+			})
+			if a.Len() > 0 {
+				out.Set("annotations", flowSmall(a.N))
+			}
+		case "execution":
+			e := newMap()
+			ymap{N: v}.Each(func(k string, ev *yaml.Node) {
+				if k == "taskSupport" {
+					e.Set(k, plain(ev))
+				} else {
+					im.note("%s.execution.%s: unknown; left out", where, k)
+				}
+			})
+			if e.Len() > 0 {
+				out.Set("execution", flowSmall(e.N))
+			}
+		case "icons", "_meta":
+			out.Set(key, plain(v))
+		default:
+			im.note("%s.%s: not a field of an MCP tool; left out", where, key)
+		}
+	})
+	if out.Get("description") == nil {
+		im.note("%s: the server gives no description; the spec needs one (clients reject tools without one), so it says TODO", where)
+		out.Set("description", str("TODO"))
+	}
+	return out.N
+}
+
+// toolSchema writes a tool's input or output typed when it can; else the
+// raw schema, with a note naming the keyword that forced it. A typed
+// schema that the spec then refuses (a format it does not know, a pattern
+// that is not RE2) falls back the same way.
+func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
+	typedKey := map[string]string{"inputSchema": "input", "outputSchema": "output"}[key]
+	where := "tools." + tool + "." + typedKey
+	mark := im.conv.mark()
+	s, err := im.conv.document(v, where)
+	if err == nil {
+		if why := im.conv.check(tool, typedKey, s); why != "" {
+			err = fmt.Errorf("%s: the spec refuses the typed schema: %s", where, why)
+		}
+	}
+	if err == nil {
+		out.Set(typedKey, s)
+		return
+	}
+	im.conv.reset(mark)
+	im.note("%s: written as raw %s (%v)", where, key, err)
+	im.res.Raw = append(im.res.Raw, tool+"."+key)
+	out.Set(key, plain(v))
+}
+
+func mustEncode(m ymap) []byte {
+	b, err := encode(m.N)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+func encode(n *yaml.Node) ([]byte, error) {
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
+
+// named parses item i of a list; an item that is not an object, or has no
+// name or one already in out, is left out with a note.
+func (im *importer) named(out ymap, method string, i int, raw json.RawMessage) (ymap, string, bool) {
+	n, err := node(raw)
+	if err != nil || n.Kind != yaml.MappingNode {
+		im.note("%s: item %d is not an object; left out", method, i+1)
+		return ymap{}, "", false
+	}
+	m := ymap{N: n}
+	name := scalarOf(m, "name")
+	if name == "" || out.Get(name) != nil {
+		im.note("%s: item %d has no name or a name listed before (%q); left out", method, i+1, name)
+		return ymap{}, "", false
+	}
+	return m, name, true
+}
+
+// items converts resources or resource templates: each keyed by its name
+// (any string), with the fields the spec knows.
+func (im *importer) items(root ymap, key, method string, list []json.RawMessage, fields []string) {
+	if len(list) == 0 {
+		return
+	}
+	out := newMap()
+	for i, raw := range list {
+		m, name, ok := im.named(out, method, i, raw)
+		if !ok {
+			continue
+		}
+		item := newMap()
+		m.Each(func(k string, v *yaml.Node) {
+			switch {
+			case k == "name":
+			case slices.Contains(fields, k):
+				item.Set(k, plain(v))
+			default:
+				im.note("%s.%s.%s: not a field the spec carries; left out", key, name, k)
+			}
+		})
+		out.Set(name, im.withRequires(flowSmall(item.N), key, name))
+	}
+	root.Set(key, out.N)
+}
+
+// prompts converts prompts/list; arguments become a mapping by name.
+func (im *importer) prompts(root ymap, list []json.RawMessage) {
+	if len(list) == 0 {
+		return
+	}
+	out := newMap()
+	for i, raw := range list {
+		m, name, ok := im.named(out, "prompts/list", i, raw)
+		if !ok {
+			continue
+		}
+		p := newMap()
+		m.Each(func(k string, v *yaml.Node) {
+			switch k {
+			case "name":
+			case "title", "description", "icons", "_meta":
+				p.Set(k, plain(v))
+			case "arguments":
+				if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+					return
+				}
+				args := newMap()
+				for _, a := range v.Content {
+					am := ymap{N: a}
+					an := scalarOf(am, "name")
+					arg := newMap()
+					am.Each(func(ak string, av *yaml.Node) {
+						switch ak {
+						case "name":
+						case "title", "description", "required":
+							arg.Set(ak, plain(av))
+						default:
+							im.note("prompts.%s.arguments.%s.%s: not a field the spec carries; left out", name, an, ak)
+						}
+					})
+					args.Set(an, flowSmall(arg.N))
+				}
+				p.Set("arguments", args.N)
+			default:
+				im.note("prompts.%s.%s: not a field the spec carries; left out", name, k)
+			}
+		})
+		if p.Get("description") == nil {
+			im.note("prompts.%s: the server gives no description; the spec needs one, so it says TODO", name)
+			p.Set("description", str("TODO"))
+		}
+		out.Set(name, im.withRequires(p.N, "prompts", name))
+	}
+	root.Set("prompts", out.N)
+}

@@ -1,0 +1,100 @@
+package runtime_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcpgen/mcpgen/runtime"
+)
+
+// bigTool answers n bytes of text; its result is over a budget of 200.
+func bigTool(name string, overflow runtime.Overflow, ttl time.Duration) runtime.Tool {
+	return runtime.Tool{Name: name, Description: "Answers a lot.", MaxResultBytes: 200, Overflow: overflow, ResultTTL: ttl,
+		Handler: func(_ context.Context, req *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+			var args struct{ N int }
+			json.Unmarshal(req.Arguments, &args)
+			return runtime.TextResult(strings.Repeat("é", args.N/2)), nil
+		}}
+}
+
+type toolResult struct {
+	Content []struct {
+		Type, Text, URI, Name, MimeType string
+		Size                            int64
+	}
+	IsError bool
+}
+
+func TestResultBudgetError(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(bigTool("dump", runtime.OverflowError, 0))
+	c := serve(t, srv)
+	c.initialize()
+	var small, big toolResult
+	jsonUnmarshal(c.callTool("dump", map[string]any{"n": 100}), &small)
+	if small.IsError || len(small.Content[0].Text) != 100 {
+		t.Errorf("a result within budget: %+v", small)
+	}
+	jsonUnmarshal(c.callTool("dump", map[string]any{"n": 1000}), &big)
+	if !big.IsError || len(big.Content) != 1 || !strings.Contains(big.Content[0].Text, "the result of tool dump is 1039 bytes, over its limit of 200 bytes (maxResultBytes)") {
+		t.Errorf("a result over budget: %+v", big)
+	}
+}
+
+func TestResultBudgetLink(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(bigTool("dump", runtime.OverflowLink, 0))
+	p := serveHTTP(t, srv)
+	p.initialize(`{}`)
+	if caps := string(p.result("tools/list", "")); caps == "" {
+		t.Fatal("no tools/list")
+	}
+	var res toolResult
+	jsonUnmarshal(p.result("tools/call", `{"name":"dump","arguments":{"n":1000}}`), &res)
+	if res.IsError || len(res.Content) != 2 || res.Content[1].Type != "resource_link" || res.Content[1].Size != 1039 {
+		t.Fatalf("a result over budget: %+v", res)
+	}
+	summary, link := res.Content[0].Text, res.Content[1].URI
+	if !strings.Contains(summary, "1039 bytes, over this tool's limit of 200 bytes") || !strings.Contains(summary, link) ||
+		!strings.Contains(summary, "It begins: éé") || !strings.HasSuffix(summary, "…") || len(summary) > 600 {
+		t.Errorf("summary: %q", summary)
+	}
+	var read struct {
+		Contents []struct{ URI, MimeType, Text string }
+	}
+	jsonUnmarshal(p.result("resources/read", `{"uri":"`+link+`"}`), &read)
+	var full toolResult
+	if len(read.Contents) != 1 || json.Unmarshal([]byte(read.Contents[0].Text), &full) != nil || full.Content[0].Text != strings.Repeat("é", 500) {
+		t.Fatalf("resources/read of the link: %+v", read)
+	}
+
+	// Another session is another caller: the link is not found there.
+	other := &httpPeer{t: t, url: p.url}
+	other.initialize(`{}`)
+	resp, _ := other.call("resources/read", `{"uri":"`+link+`"}`)
+	msgs := readAll(t, resp)
+	if resp.StatusCode != http.StatusOK || !strings.Contains(msgs[0].Data, "resource not found") {
+		t.Errorf("another session reads the link: %d %v", resp.StatusCode, msgs)
+	}
+}
+
+func TestResultBudgetLinkExpires(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(bigTool("dump", runtime.OverflowLink, 50*time.Millisecond))
+	c := serve(t, srv)
+	c.initialize()
+	var res toolResult
+	jsonUnmarshal(c.callTool("dump", map[string]any{"n": 1000}), &res)
+	link := res.Content[1].URI
+	if r := c.request("resources/read", map[string]any{"uri": link}); r.Error != nil {
+		t.Fatalf("read at once: %s", errorJSON(r))
+	}
+	time.Sleep(200 * time.Millisecond)
+	if r := c.request("resources/read", map[string]any{"uri": link}); r.Error == nil || !strings.Contains(r.Error.Message, "resource not found") {
+		t.Errorf("read after the TTL: %s", errorJSON(r))
+	}
+}
