@@ -71,7 +71,11 @@ func Generate(s *spec.Spec, opts Options) ([]File, error) {
 		{"handler" + Suffix, g.handlerFile},
 		{"register" + Suffix, g.registerFile},
 		{"types" + Suffix, g.typesFile},
+		{"upstream" + Suffix, g.upstreamFile},
 	} {
+		if unit.name == "upstream"+Suffix && !hasUpstream(s) {
+			continue
+		}
 		f := g.newFile()
 		unit.fill(f)
 		var buf bytes.Buffer

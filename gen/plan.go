@@ -172,6 +172,11 @@ func newPlan(s *spec.Spec) *plan {
 	for _, n := range reservedNames {
 		p.taken[n] = taker{what: "mcpgen itself (a name the generated code declares)"}
 	}
+	if hasUpstream(s) {
+		for _, n := range upstreamNames {
+			p.taken[n] = taker{what: "mcpgen itself (a name the generated code declares for the upstream section)"}
+		}
+	}
 	// Named types first, so that derived names never take a name the user
 	// chose: a user's type wins and the derived one is reported.
 	for _, nt := range s.Types {

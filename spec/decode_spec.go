@@ -33,6 +33,8 @@ var topFields = fields[*Spec]{
 		schema: defRef("Lint"), decode: func(d *decoder, s *Spec, e entry) { s.Lint = d.lint(e.value) }},
 	{key: "registry", doc: "What mcpgen registry writes in the MCP registry's server.json beyond the server section (its flags override these).",
 		schema: defRef("Registry"), decode: func(d *decoder, s *Spec, e entry) { s.Registry = d.registry(e.value) }},
+	{key: "upstream", doc: "The HTTP API that tools with an http binding call: its base URL, timeout, size bound and authentication.",
+		schema: defRef("Upstream"), decode: func(d *decoder, s *Spec, e entry) { s.Upstream = d.upstream(e.value) }},
 }
 
 // spec decodes the document's root mapping into s.
@@ -356,6 +358,8 @@ var toolFields = append(fields[*Tool]{
 		}},
 	{key: "rateLimit", doc: "A per-caller limit on the calls of this tool (beside the server's): a token bucket keyed on the verified subject; a call over it is refused with a JSON-RPC error, 429 over HTTP.", schema: defRef("RateLimit"),
 		decode: func(d *decoder, t *Tool, e entry) { t.RateLimit = d.rateLimit(e.value, fmt.Sprintf("tool %q", t.Name)) }},
+	{key: "http", doc: "The upstream HTTP request a call becomes (needs the upstream section): gen writes the call, so the tool needs no handler code; a handler method of the same name overrides it.", schema: defRef("HTTPBinding"),
+		decode: func(d *decoder, t *Tool, e entry) { t.HTTP = d.httpBinding(e.value, t.Name) }},
 }, resultBudgetFields...)
 
 func (d *decoder) tool(te entry) *Tool {

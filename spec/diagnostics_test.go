@@ -175,7 +175,7 @@ go: {package: p}
 		src: `- a
 `,
 		want: []string{
-			`mcpgen.yaml:1:1: the spec must be a mapping with the keys mcpgen, server, go, types, tools, resources, resourceTemplates, prompts, toolsets, lint and registry`,
+			`mcpgen.yaml:1:1: the spec must be a mapping with the keys mcpgen, server, go, types, tools, resources, resourceTemplates, prompts, toolsets, lint, registry and upstream`,
 		},
 	},
 	{

@@ -53,6 +53,7 @@ func TestBadGolden(t *testing.T) {
 // genFindings are the negative golden cases whose findings package gen
 // reports, not the loader, and why.
 var genFindings = map[string]string{
-	"bad_go_names":  "Go names are planned by gen",
-	"bad_apps_html": "a view's HTML file is read when generating",
+	"bad_go_names":       "Go names are planned by gen",
+	"bad_apps_html":      "a view's HTML file is read when generating",
+	"bad_upstream_names": "the names of the upstream file are planned by gen",
 }

@@ -147,6 +147,13 @@ func FormatMappings() []FormatMapping {
 		{Name: "Argument", Keys: formatKeys(argumentFields)},
 		{Name: "Message", Keys: formatKeys(messageFields), Schema: `{"oneOf":[{"required":["text"]},{"required":["resource"]},{"required":["image"]},{"required":["audio"]}]}`},
 		{Name: "Media", Keys: formatKeys(mediaFields)},
+		{Name: "Upstream", Keys: formatKeys(upstreamFields)},
+		{Name: "UpstreamAuth", Keys: formatKeys(upstreamAuthFields), Schema: `{"minProperties":1,"maxProperties":1}`},
+		{Name: "APIKeyAuth", Keys: formatKeys(apiKeyAuthFields)},
+		{Name: "BearerAuth", Keys: formatKeys(bearerAuthFields)},
+		{Name: "ClientCredentialsAuth", Keys: formatKeys(clientCredentialsAuthFields)},
+		{Name: "HTTPBinding", Keys: formatKeys(httpBindingFields)},
+		{Name: "HTTPParam", Keys: formatKeys(httpParamFields)},
 	}
 }
 

@@ -52,6 +52,9 @@ type Spec struct {
 	// Registry is the `registry:` section (for `mcpgen registry`); nil
 	// when absent.
 	Registry *RegistryConfig
+	// Upstream is the `upstream:` section, the HTTP API that tools with
+	// an http binding call (upstream.go); nil when absent.
+	Upstream *Upstream
 }
 
 // LintConfig is the `lint:` section. Zero limits mean the defaults of
@@ -397,6 +400,9 @@ type Tool struct {
 	// Scopes are the OAuth scopes a call of the tool needs (`scopes:`);
 	// when absent, the server's default scopes apply (see Spec.ToolScopes).
 	Scopes Scopes
+	// HTTP is the `http:` binding: the upstream request gen writes for the
+	// tool (upstream.go); nil when the handler serves it.
+	HTTP *HTTPBinding
 }
 
 // Scopes is a `scopes:` list of OAuth scope names. Set tells an empty list

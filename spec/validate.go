@@ -55,6 +55,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.toolsets()
 	v.lint()
 	v.scopes()
+	v.upstream()
 	v.cycles()
 	return v.diags
 }
@@ -246,6 +247,7 @@ func (v *validator) tools() {
 		v.rawSchemas(t)
 		v.idempotency(t)
 		v.resultBudget(t)
+		v.httpBinding(t)
 		v.icons(t.Icons)
 		if t.Meta != nil && !isJSONObject(t.Meta.JSON) {
 			v.errorf(orPos(t.Meta.Pos, t.Pos), "_meta must be a mapping")

@@ -38,6 +38,9 @@ type Scaffold struct {
 	// Version is the mcpgen version for the `go run …@version` alternative
 	// in generate.go ("latest" when unknown).
 	Version string
+	// BaseURLEnv is the environment variable that replaces the upstream
+	// API's base URL (InitOpenAPI only).
+	BaseURLEnv string
 }
 
 // File is one scaffolded file, its path relative to the server's directory.
@@ -67,12 +70,34 @@ func Paths() []string {
 
 // Init fills the init templates. Go files are gofmt'd.
 func Init(s Scaffold) ([]File, error) {
+	return renderFiles(s, initFiles)
+}
+
+// InitOpenAPI is Init for a server whose spec was imported from an OpenAPI
+// description (spec): that spec, and a main.go that serves the generated
+// UpstreamHandler, so there is no handlers.go. The files are mcpgen.yaml,
+// generate.go, main.go and .mcp.json, in that order.
+func InitOpenAPI(s Scaffold, spec []byte) ([]File, error) {
+	files, err := renderFiles(s, []struct{ tmpl, path string }{
+		{"generate.go.tmpl", "generate.go"},
+		{"main_openapi.go.tmpl", "main.go"},
+		{"mcp.json.tmpl", ".mcp.json"},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append([]File{{Path: "mcpgen.yaml", Bytes: spec}}, files...), nil
+}
+
+// renderFiles fills each template of list into its file, gofmt'ing Go
+// files.
+func renderFiles(s Scaffold, list []struct{ tmpl, path string }) ([]File, error) {
 	data := struct {
 		Scaffold
 		Output string
 	}{s, s.Package}
 	var files []File
-	for _, f := range initFiles {
+	for _, f := range list {
 		out, err := render("init/"+f.tmpl, data)
 		if err != nil {
 			return nil, err

@@ -41,6 +41,8 @@ Usage:
   mcpgen check    [-f spec] [-o dir]   exit 100 with a diff when they are stale
   mcpgen init     [dir] [-module m] [-name n] [-replace clone]
                                        scaffold a ready-to-run server (see init -h)
+  mcpgen init     [dir] -openapi FILE [-tag t]…
+                                       scaffold a server that calls an OpenAPI-described API
   mcpgen import   openapi [flags] FILE|-
                                        write a spec from an OpenAPI 3 description (see import -h)
   mcpgen import   mcp [flags] URL | -- COMMAND [ARGS…]

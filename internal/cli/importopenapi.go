@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/lint"
@@ -113,6 +114,7 @@ func runImport(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer importMemoryLimit()()
 	var lock *openapi.Lock
 	lockPath := lockFile(*out)
 	if *out != "-" && !*force && isFile(*out) {
@@ -205,4 +207,18 @@ func budgetWarning(res *openapi.Result, stderr io.Writer) {
 	for _, tc := range res.Tags {
 		fmt.Fprintf(stderr, "  %5d  %s\n", tc.Count, tc.Tag)
 	}
+}
+
+// importMemoryLimit sets a soft memory limit of 400 MiB for an import,
+// unless GOMEMLIMIT says otherwise, and returns what restores the previous
+// one. Parsing a large description makes garbage faster than the default
+// GC pace collects it: on GitHub's 13 MB description the peak RSS was
+// 475–500 MB, and 420 MB with the limit, for the same CPU time (a lower
+// limit costs CPU: 370 MB at 300 MiB took 25% more).
+func importMemoryLimit() (restore func()) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	prev := debug.SetMemoryLimit(400 << 20)
+	return func() { debug.SetMemoryLimit(prev) }
 }

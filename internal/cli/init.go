@@ -14,11 +14,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/openapi"
 	"github.com/mcpgen/mcpgen/internal/specformat"
+	"github.com/mcpgen/mcpgen/spec"
 	"github.com/mcpgen/mcpgen/templates"
 )
 
 const initHelp = `usage: mcpgen init [dir] [-module path] [-name server-name] [-replace checkout]
+       mcpgen init [dir] -openapi FILE [-tag t,…] [-path glob,…] [-operation id,…] [flags]
 
 Scaffolds a ready-to-run MCP server in dir (default: the current directory;
 created if missing):
@@ -40,7 +43,18 @@ It writes nothing, and exits 1 listing every file in the way, when one of
 them exists, when dir holds other Go files, or when a directory between dir
 and the module root already holds a spec.
 
+With -openapi FILE it scaffolds a server that calls an HTTP API instead:
+mcpgen.yaml is imported from the OpenAPI description FILE (as mcpgen import
+openapi does, with its lock file for later re-imports), and main.go serves
+the generated UpstreamHandler, so there is no handlers.go to write. The
+API's base URL comes from the description's servers, and can be replaced at
+run time with -base-url or the environment variable the spec's
+upstream.baseUrlEnv names.
+
 Flags:
+  -openapi FILE  scaffold from an OpenAPI 3.0/3.1 description (see above);
+                 -tag, -path, -operation and -exclude-… select operations as
+                 in mcpgen import openapi
   -module path   the module path for go mod init when there is no go.mod
                  (default: the server name); must match an existing go.mod
   -name name     the server's name (default: dir's name), letters, digits,
@@ -74,6 +88,12 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	// go.mod (with a placeholder requirement) before anything is fetched,
 	// so that a scaffold builds against a local clone, offline.
 	replace := fs.String("replace", "", "a local clone of mcpgen to build against")
+	openapiFile := fs.String("openapi", "", "an OpenAPI description to scaffold from")
+	var sel openapi.Options
+	for name, l := range map[string]*[]string{"tag": &sel.Tags, "path": &sel.Paths, "operation": &sel.Operations,
+		"exclude-tag": &sel.ExcludeTags, "exclude-path": &sel.ExcludePaths, "exclude-operation": &sel.ExcludeOperations} {
+		fs.Var((*commaList)(l), name, "selection (with -openapi)")
+	}
 	// Flags may come before or after dir.
 	var pos []string
 	for {
@@ -152,9 +172,14 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if !strings.HasPrefix(version, "v") {
 		version = "latest"
 	}
-	files, err := templates.Init(templates.Scaffold{
-		Name: name, Package: pkg, Import: importPath, SchemaURL: schemaURL, Version: version,
-	})
+	scaffold := templates.Scaffold{Name: name, Package: pkg, Import: importPath, SchemaURL: schemaURL, Version: version}
+	var files []templates.File
+	var imported *openapi.Result
+	if *openapiFile != "" {
+		files, imported, err = openapiScaffold(*openapiFile, scaffold, sel, stderr)
+	} else {
+		files, err = templates.Init(scaffold)
+	}
 	if err != nil {
 		return err
 	}
@@ -190,6 +215,14 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	if imported != nil {
+		// The lock lets `mcpgen import openapi -o mcpgen.yaml NEWER` keep
+		// the curation later.
+		spec := filepath.Join(dir, "mcpgen.yaml")
+		if err := writeSpecAndLock(spec, lockFile(spec), imported); err != nil {
+			return err
+		}
+	}
 	// Generate in-process, exactly as `mcpgen generate` does.
 	specPath := relative(filepath.Join(dir, "mcpgen.yaml"))
 	s, gen, err := load(specPath, stderr)
@@ -202,8 +235,36 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if err := goCmd("mod", "tidy"); err != nil {
 		return fmt.Errorf("%w (the files are written; fix the cause and run go mod tidy in %s)", err, relative(dir))
 	}
-	printNext(stdout, dir, name, pkg)
+	printNext(stdout, dir, name, pkg, imported != nil)
 	return nil
+}
+
+// openapiScaffold imports the description at path for `init -openapi`:
+// the spec, named after the scaffold, with its generated code in the
+// scaffold's package directory, and the files around it.
+func openapiScaffold(path string, sc templates.Scaffold, sel openapi.Options, stderr io.Writer) ([]templates.File, *openapi.Result, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	sel.ServerName, sel.Package, sel.Output = sc.Name, sc.Package, sc.Package
+	defer importMemoryLimit()()
+	res, err := openapi.Import(data, sel)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(stderr, "note: %s\n", n)
+	}
+	s, diags := spec.Load("mcpgen.yaml", res.YAML)
+	if len(diags) > 0 {
+		return nil, nil, fmt.Errorf("the spec imported from %s does not load (please report it):\n%v", path, diags)
+	}
+	if s.Upstream != nil {
+		sc.BaseURLEnv = s.Upstream.BaseURLEnv
+	}
+	files, err := templates.InitOpenAPI(sc, res.YAML)
+	return files, res, err
 }
 
 // writeNew writes a file that must not exist yet: even a file created
@@ -460,7 +521,7 @@ func packageName(name string) string {
 	return p
 }
 
-func printNext(w io.Writer, dir, name, pkg string) {
+func printNext(w io.Writer, dir, name, pkg string, fromOpenAPI bool) {
 	rel := relative(dir)
 	where := "in " + rel
 	if rel == "." {
@@ -469,13 +530,21 @@ func printNext(w io.Writer, dir, name, pkg string) {
 	fmt.Fprintf(w, "mcpgen: scaffolded the MCP server %q %s:\n", name, where)
 	for _, l := range [][2]string{
 		{"mcpgen.yaml", "the spec: edit it, then run go generate ./..."},
+		{"mcpgen.openapi-lock.json", "what the import wrote, for re-imports"},
 		{"handlers.go", "your implementation of " + pkg + ".Handler (never rewritten)"},
 		{"main.go", "serves stdio, or Streamable HTTP with -http"},
 		{"generate.go", "//go:generate go tool mcpgen generate"},
 		{".mcp.json", "lets Claude Code start the server"},
 		{pkg + "/", "the generated code"},
 	} {
-		fmt.Fprintf(w, "  %-12s  %s\n", l[0], l[1])
+		if (l[0] == "handlers.go" && fromOpenAPI) || (l[0] == "mcpgen.openapi-lock.json" && !fromOpenAPI) {
+			continue
+		}
+		width := 12
+		if fromOpenAPI {
+			width = len("mcpgen.openapi-lock.json")
+		}
+		fmt.Fprintf(w, "  %-*s  %s\n", width, l[0], l[1])
 	}
 	fmt.Fprintln(w, "\nRun it:")
 	if rel != "." {
@@ -483,6 +552,9 @@ func printNext(w io.Writer, dir, name, pkg string) {
 	}
 	fmt.Fprintln(w, "  go run .                        # MCP over stdio")
 	fmt.Fprintln(w, "  go run . -http 127.0.0.1:8080   # Streamable HTTP at http://127.0.0.1:8080/mcp")
+	if fromOpenAPI {
+		fmt.Fprintln(w, "  go run . -base-url URL          # call the API at URL (default: mcpgen.yaml's upstream)")
+	}
 	fmt.Fprintln(w, "\nConnect a client:")
 	fmt.Fprintf(w, "  Claude Code:    start claude %s (it reads .mcp.json), or: claude mcp add %s -- go -C %s run .\n", where, name, dir)
 	fmt.Fprintf(w, "  MCP Inspector:  npx @modelcontextprotocol/inspector go -C %s run .\n", dir)

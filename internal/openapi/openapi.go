@@ -37,6 +37,9 @@ type Options struct {
 	ExcludeTags, ExcludePaths, ExcludeOperations []string
 	// ServerName and Package override the names derived from info.title.
 	ServerName, Package string
+	// Output is go.output, the directory of the generated code ("": the
+	// spec's own).
+	Output string
 }
 
 // Result is an imported spec and what the importer had to decide.
@@ -129,6 +132,9 @@ type importer struct {
 	conv  *converter
 	notes notes
 	res   *Result
+	// opSecurity are the security requirements of the selected
+	// operations, for the upstream auth.
+	opSecurity [][]*base.SecurityRequirement
 }
 
 // operation is one operation of the description, with its path item.
@@ -188,11 +194,12 @@ func (im *importer) run() ([]byte, error) {
 	}
 	types := im.types(tools)
 	info := im.doc.Info
+	upstream := im.upstreamNode(envPrefix(im.serverName(info)))
 	// The parsed description is most of the memory (GitHub's: ~380 MB);
 	// let it go before the spec is encoded, so the two never add up.
 	im.doc = nil
 	runtime.GC()
-	return im.write(info, types, tools)
+	return im.write(info, upstream, types, tools)
 }
 
 // toolNameRE is MCP's (and the spec's) tool name, length aside.
@@ -383,12 +390,20 @@ func (im *importer) tool(o operation, name string, x xmcpExt) *yaml.Node {
 		t.Set("description", str(o.String()))
 	}
 	t.Set("annotations", flow(annotations(o.method)))
-	if in := im.input(o, name); in.Len() > 0 {
+	in, b := im.input(o, name)
+	if in.Len() > 0 {
 		t.Set("input", in.N)
 	}
 	if out, ok := im.output(o, name); ok {
 		t.Set("output", flow(out))
 	}
+	b.checkPath(o.path)
+	if b.why != "" {
+		im.notes.add("%s: no http binding (%s): implement tool %q by hand", o, b.why, name)
+	} else {
+		t.Set("http", b.httpNode(o))
+	}
+	im.opSecurity = append(im.opSecurity, op.Security)
 	return t.N
 }
 
@@ -414,16 +429,17 @@ func annotations(method string) ymap {
 }
 
 // input merges the parameters (path, query, header, cookie) and the JSON
-// body's properties into one object. A body property whose name a
-// parameter already has is renamed body_NAME; a body that is not an
-// object is the property "body".
-func (im *importer) input(o operation, tool string) ymap {
+// body's properties into one object, and says where each goes in the
+// request. A body property whose name a parameter already has is renamed
+// body_NAME; a body that is not an object is the property "body".
+func (im *importer) input(o operation, tool string) (ymap, *binding) {
 	where := "tools." + tool + ".input"
 	props := newMap()
 	goNames := map[string]string{}
 	var required []string
 	source := map[string]string{} // input property → where it comes from
-	add := func(name string, sch ymap, req bool, from string) {
+	b := &binding{}
+	add := func(name string, sch ymap, req bool, from string) bool {
 		orig := name
 		if g := naming.Exported(name); goNames[g] != "" || g == "" {
 			name = from + "_" + snake(name)
@@ -432,11 +448,15 @@ func (im *importer) input(o operation, tool string) ymap {
 		}
 		source[name] = from
 		if !im.conv.addProperty(props, goNames, name, sch, where) {
-			return
+			if from == "path" || req {
+				b.cannot("%s %q has no input property", describeIn(from), orig)
+			}
+			return false
 		}
 		if req {
 			required = append(required, name)
 		}
+		return true
 	}
 	// Operation parameters override path item ones of the same name and place.
 	params := map[string]*v3.Parameter{}
@@ -459,13 +479,31 @@ func (im *importer) input(o operation, tool string) ymap {
 		if d := strings.TrimSpace(p.Description); d != "" && sch.Get("description") == nil && sch.Get("$ref") == nil {
 			sch.Set("description", str(d))
 		}
-		add(p.Name, sch, p.In == "path" || (p.Required != nil && *p.Required), p.In)
+		deep := p.In == "query" && p.Style == "deepObject"
+		if !slices.Contains([]string{"path", "query", "header", "cookie"}, p.In) {
+			b.cannot("parameter %q is in %q", p.Name, p.In)
+		} else if why := paramShape(p); why != "" && !deep {
+			b.cannot("%s %q %s", describeIn(p.In), p.Name, why)
+		}
+		if add(p.Name, sch, p.In == "path" || (p.Required != nil && *p.Required), p.In) {
+			prop := props.N.Content[len(props.N.Content)-2].Value
+			joined := p.In == "query" && p.Explode != nil && !*p.Explode
+			b.params = append(b.params, placement{prop: prop, in: p.In, wire: p.Name, joined: joined, deep: deep})
+		}
 	}
 	if rb := o.op.RequestBody; rb != nil && rb.Content != nil {
 		media := jsonMedia(rb.Content)
+		if media == nil {
+			// A form body is sent as a form (nested values deepObject
+			// style, as form APIs such as Stripe's read them).
+			if media = rb.Content.GetOrZero("application/x-www-form-urlencoded"); media != nil {
+				b.form = true
+			}
+		}
 		switch {
 		case media == nil:
-			im.notes.add("%s: request body has no JSON media type (%s); left out", o, strings.Join(keys(rb.Content), ", "))
+			im.notes.add("%s: request body has no JSON or form media type (%s); left out", o, strings.Join(keys(rb.Content), ", "))
+			b.cannot("its request body is neither JSON nor a form")
 		case media.Schema != nil:
 			body := im.conv.schema(media.Schema, where+".body", 0)
 			bodyRequired := rb.Required != nil && *rb.Required
@@ -482,22 +520,25 @@ func (im *importer) input(o operation, tool string) ymap {
 					}
 				}
 				for i := 0; i+1 < len(bp.Content); i += 2 {
-					add(bp.Content[i].Value, ymap{N: bp.Content[i+1]}, req[bp.Content[i].Value], "body")
+					wire := bp.Content[i].Value
+					if add(wire, ymap{N: bp.Content[i+1]}, req[wire], "body") {
+						b.params = append(b.params, placement{prop: props.N.Content[len(props.N.Content)-2].Value, in: "body", wire: wire})
+					}
 				}
-			} else {
-				add("body", body, bodyRequired, "body")
+			} else if add("body", body, bodyRequired, "body") {
+				b.body = props.N.Content[len(props.N.Content)-2].Value
 			}
 		}
 	}
 	in := newMap()
 	if props.Len() == 0 {
-		return in
+		return in, b
 	}
 	in.Set("properties", props.N)
 	if len(required) > 0 {
 		in.Set("required", strList(required))
 	}
-	return in
+	return in, b
 }
 
 // describeIn names where an input property comes from, for notes.

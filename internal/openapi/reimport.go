@@ -151,7 +151,10 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 			} else if entry.Text != prev.Text {
 				changes.add("%s (%s): upstream changed its title, description or annotations", was.key.Value, op)
 			}
-			for _, key := range []string{"input", "output"} {
+			for _, key := range []string{"input", "output", "http"} {
+				if key == "http" && (ymap{N: was.value}).Get(key) == nil {
+					continue // written by this mcpgen for the first time, not changed upstream
+				}
 				if !sameValue(ymap{N: was.value}.Get(key), ymap{N: v}.Get(key)) {
 					changes.add("%s (%s): upstream changed its %s", was.key.Value, op, key)
 				}
@@ -159,7 +162,7 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 			// What a person added to a tool (scopes, permission, idempotency…) stays.
 			for j := 0; j+1 < len(was.value.Content); j += 2 {
 				key := was.value.Content[j].Value
-				if (ymap{N: v}).Get(key) == nil && key != "input" && key != "output" {
+				if (ymap{N: v}).Get(key) == nil && key != "input" && key != "output" && key != "http" {
 					ymap{N: v}.Set(key, was.value.Content[j+1])
 				}
 			}
@@ -210,6 +213,14 @@ func Reimport(spec []byte, lock *Lock, data []byte, opts Options) (*Result, erro
 		oldRoot.Set("types", types)
 	}
 	oldRoot.Set("tools", tools.N)
+	// The upstream section is the person's once written; a spec imported
+	// before mcpgen wrote one gets it now.
+	if oldRoot.Get("upstream") == nil {
+		if up := freshRoot.Get("upstream"); up != nil {
+			oldRoot.Set("upstream", up)
+			changes.add("upstream: added (base URL and auth from the description)")
+		}
+	}
 	slices.Sort(changes.list)
 	changes.add("kept your curation: tools renamed %d, edited %d, removed %d, added %d; types added %d", renamed, edited, removed, len(own), addedTypes)
 	var b strings.Builder

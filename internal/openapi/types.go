@@ -176,20 +176,12 @@ func breakCycles(types map[string]ymap, n *notes) {
 }
 
 // write assembles the spec.
-func (im *importer) write(info *base.Info, types, tools ymap) ([]byte, error) {
-	title, version := "api", "0.0.0"
-	if info != nil {
-		if info.Title != "" {
-			title = info.Title
-		}
-		if info.Version != "" {
-			version = info.Version
-		}
+func (im *importer) write(info *base.Info, upstream *yaml.Node, types, tools ymap) ([]byte, error) {
+	title, version := titleOf(info), "0.0.0"
+	if info != nil && info.Version != "" {
+		version = info.Version
 	}
-	name := im.opts.ServerName
-	if name == "" {
-		name = strings.ReplaceAll(snake(title), "_", "-")
-	}
+	name := im.serverName(info)
 	pkg := im.opts.Package
 	if pkg == "" {
 		pkg = strings.ReplaceAll(snake(title), "_", "") + "mcp"
@@ -209,7 +201,11 @@ func (im *importer) write(info *base.Info, types, tools ymap) ([]byte, error) {
 	root.Set("server", server.N)
 	goSec := newMap()
 	goSec.Set("package", str(pkg))
+	if im.opts.Output != "" {
+		goSec.Set("output", str(im.opts.Output))
+	}
 	root.Set("go", goSec.N)
+	root.Set("upstream", upstream)
 	if types.Len() > 0 {
 		root.Set("types", types.N)
 	}
@@ -226,4 +222,31 @@ func (im *importer) write(info *base.Info, types, tools ymap) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(b.String()), nil
+}
+
+// titleOf is the description's title, or "api".
+func titleOf(info *base.Info) string {
+	if info != nil && info.Title != "" {
+		return info.Title
+	}
+	return "api"
+}
+
+// serverName is the spec's server name: the option, else the title in
+// kebab-case.
+func (im *importer) serverName(info *base.Info) string {
+	if im.opts.ServerName != "" {
+		return im.opts.ServerName
+	}
+	return strings.ReplaceAll(snake(titleOf(info)), "_", "-")
+}
+
+// envPrefix starts the names of the environment variables the upstream
+// section reads: the server's name in SCREAMING_SNAKE_CASE.
+func envPrefix(server string) string {
+	p := strings.ToUpper(snake(server))
+	if p == "" || (p[0] >= '0' && p[0] <= '9') {
+		p = "API_" + p
+	}
+	return p
 }

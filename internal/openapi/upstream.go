@@ -1,0 +1,255 @@
+package openapi
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/pb33f/libopenapi/datamodel/high/base"
+	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+	"gopkg.in/yaml.v3"
+)
+
+// A binding is what the importer knows of where each input property goes
+// in the operation's request, written as the tool's `http:` mapping.
+type binding struct {
+	params []placement
+	// body is the input property that is the whole body ("" for a body
+	// whose properties are input properties, or none).
+	body string
+	// form: the body is application/x-www-form-urlencoded.
+	form bool
+	// why is set when the operation cannot be called from the input (a
+	// parameter that is an object, a body neither JSON nor a form): the tool gets
+	// no binding, and the note says why.
+	why string
+}
+
+// placement is one input property's place: in is path, query, header,
+// cookie or body; wire is its name there.
+type placement struct {
+	prop, in, wire string
+	joined         bool // a query array sent as a,b (explode: false)
+	deep           bool // a query parameter sent deepObject style
+}
+
+func (b *binding) cannot(format string, args ...any) {
+	if b.why == "" {
+		b.why = fmt.Sprintf(format, args...)
+	}
+}
+
+// paramShape says why a parameter's value cannot be sent as text ("" when
+// it can): objects, unions and arrays of them need a body.
+func paramShape(p *v3.Parameter) string {
+	if p.Schema == nil {
+		if p.Content != nil {
+			return "is described by content, not a schema"
+		}
+		return "" // no schema: a string
+	}
+	s := p.Schema.Schema()
+	if s == nil {
+		return ""
+	}
+	if !textual(s, p.In != "path", 0) {
+		if p.In == "path" {
+			return "is not a string, number or boolean"
+		}
+		return "is not a string, number, boolean, a list of them or a union of those"
+	}
+	switch p.Style {
+	case "", "form", "simple":
+		return ""
+	}
+	return "has style " + p.Style
+}
+
+// textual reports whether a value of s can be sent as parameter text: a
+// scalar, a list of scalars (when lists is set), or a union of those.
+func textual(s *base.Schema, lists bool, depth int) bool {
+	if s == nil || depth > 8 {
+		return s == nil
+	}
+	if len(s.OneOf)+len(s.AnyOf) > 0 {
+		for _, v := range append(slices.Clone(s.OneOf), s.AnyOf...) {
+			if !textual(v.Schema(), lists, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	types, _ := typesOf(s)
+	for _, t := range types {
+		switch t {
+		case "object":
+			return false
+		case "array":
+			if !lists || s.Items == nil || !s.Items.IsA() {
+				return lists && s.Items == nil
+			}
+			it := s.Items.A.Schema()
+			if it != nil && !textual(it, false, depth+1) {
+				return false
+			}
+		}
+	}
+	return s.Properties == nil || s.Properties.Len() == 0
+}
+
+// httpNode writes the binding of operation o.
+func (b *binding) httpNode(o operation) *yaml.Node {
+	h := newMap()
+	h.Set("method", str(strings.ToUpper(o.method)))
+	h.Set("path", str(o.path))
+	if len(b.params) > 0 {
+		params := newMap()
+		for _, p := range b.params {
+			m := newMap()
+			m.Set("in", str(p.in))
+			if p.wire != p.prop {
+				m.Set("name", str(p.wire))
+			}
+			if p.joined {
+				m.Set("explode", boolean(false))
+			}
+			if p.deep {
+				m.Set("style", str("deepObject"))
+			}
+			params.Set(p.prop, flow(m))
+		}
+		h.Set("params", params.N)
+	}
+	if b.body != "" {
+		h.Set("body", str(b.body))
+	}
+	if b.form {
+		h.Set("form", boolean(true))
+	}
+	return h.N
+}
+
+// checkPath makes sure every {name} of the path is a path parameter of the
+// input.
+func (b *binding) checkPath(path string) {
+	for rest := path; ; {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			return
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		if end < 0 {
+			b.cannot("its path has an unclosed {")
+			return
+		}
+		name := rest[open+1 : open+end]
+		if !slices.ContainsFunc(b.params, func(p placement) bool { return p.in == "path" && p.wire == name }) {
+			b.cannot("its path parameter {%s} is not declared", name)
+		}
+		rest = rest[open+end+1:]
+	}
+}
+
+// upstreamNode is the spec's `upstream:` section: the base URL from the
+// first server (its variables at their defaults), an environment variable
+// that replaces it, and the first security scheme the selected operations
+// use that the upstream client can send.
+func (im *importer) upstreamNode(envPrefix string) *yaml.Node {
+	u := newMap()
+	if len(im.doc.Servers) > 0 && im.doc.Servers[0] != nil {
+		s := im.doc.Servers[0]
+		url := s.URL
+		if s.Variables != nil {
+			for name, v := range s.Variables.FromOldest() {
+				if v != nil {
+					url = strings.ReplaceAll(url, "{"+name+"}", v.Default)
+				}
+			}
+		}
+		if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
+			u.Set("baseUrl", str(strings.TrimSuffix(url, "/")))
+		} else {
+			im.notes.add("servers: %q is not an absolute http(s) URL; set the base URL with $%s_BASE_URL (or upstream.baseUrl)", s.URL, envPrefix)
+		}
+	} else {
+		im.notes.add("servers: none; set the base URL with $%s_BASE_URL (or upstream.baseUrl)", envPrefix)
+	}
+	u.Set("baseUrlEnv", str(envPrefix+"_BASE_URL"))
+	if auth := im.authNode(envPrefix); auth != nil {
+		u.Set("auth", auth)
+	}
+	return u.N
+}
+
+// authNode is the upstream auth of the first usable security scheme that
+// the description or a selected operation requires, or nil.
+func (im *importer) authNode(envPrefix string) *yaml.Node {
+	if im.doc.Components == nil || im.doc.Components.SecuritySchemes == nil {
+		return nil
+	}
+	var names []string
+	add := func(reqs []*base.SecurityRequirement) {
+		for _, r := range reqs {
+			if r == nil || r.Requirements == nil {
+				continue
+			}
+			for name := range r.Requirements.KeysFromOldest() {
+				if !slices.Contains(names, name) {
+					names = append(names, name)
+				}
+			}
+		}
+	}
+	add(im.doc.Security)
+	for _, reqs := range im.opSecurity {
+		add(reqs)
+	}
+	var skipped []string
+	for _, name := range names {
+		s := im.doc.Components.SecuritySchemes.GetOrZero(name)
+		if s == nil {
+			continue
+		}
+		a := newMap()
+		switch {
+		case s.Type == "apiKey" && slices.Contains([]string{"header", "query", "cookie"}, s.In):
+			k := newMap()
+			k.Set("in", str(s.In))
+			k.Set("name", str(s.Name))
+			k.Set("env", str(envPrefix+"_API_KEY"))
+			a.Set("apiKey", flow(k))
+		case s.Type == "http" && strings.EqualFold(s.Scheme, "bearer"):
+			k := newMap()
+			k.Set("env", str(envPrefix+"_TOKEN"))
+			a.Set("bearer", flow(k))
+		case s.Type == "oauth2" && s.Flows != nil && s.Flows.ClientCredentials != nil && s.Flows.ClientCredentials.TokenUrl != "":
+			f := s.Flows.ClientCredentials
+			k := newMap()
+			k.Set("tokenUrl", str(f.TokenUrl))
+			k.Set("clientIdEnv", str(envPrefix+"_CLIENT_ID"))
+			k.Set("clientSecretEnv", str(envPrefix+"_CLIENT_SECRET"))
+			a.Set("clientCredentials", k.N)
+		default:
+			skipped = append(skipped, fmt.Sprintf("%s (%s)", name, describeScheme(s)))
+			continue
+		}
+		if len(skipped) > 0 {
+			im.notes.add("securitySchemes: %s cannot be sent by the server itself; used %s", strings.Join(skipped, ", "), name)
+		}
+		return a.N
+	}
+	if len(skipped) > 0 {
+		im.notes.add("securitySchemes: %s cannot be sent by the server itself (it needs a user's login); write upstream.auth by hand, such as bearer: {env: %s_TOKEN}", strings.Join(skipped, ", "), envPrefix)
+	}
+	return nil
+}
+
+func describeScheme(s *v3.SecurityScheme) string {
+	switch s.Type {
+	case "http":
+		return "http " + s.Scheme
+	case "oauth2":
+		return "OAuth without a client-credentials flow"
+	}
+	return s.Type
+}

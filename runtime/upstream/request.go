@@ -1,0 +1,397 @@
+package upstream
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// Request is one call of the upstream API, built by a generated method from
+// a tool's input: a method, a path template whose {name}s are filled with
+// Path, and the query, headers, cookies and JSON body. A value that cannot
+// be sent (a nested object in a query parameter) is remembered and fails
+// the call, with the parameter named.
+type Request struct {
+	method, path string
+	pathValues   map[string]string
+	query        url.Values
+	header       http.Header
+	cookies      []*http.Cookie
+	body         any
+	hasBody      bool
+	fields       map[string]any // the body's properties, for a merged body
+	form         bool           // the body is application/x-www-form-urlencoded
+	deep         []deepParam    // deepObject query parameters, encoded last
+	err          error
+}
+
+// deepParam is a query parameter sent deepObject style.
+type deepParam struct {
+	name  string
+	value any
+}
+
+// NewRequest starts a call of method on pathTemplate, such as
+// "/pets/{petId}".
+func NewRequest(method, pathTemplate string) *Request {
+	return &Request{method: method, path: pathTemplate, query: url.Values{}, header: http.Header{}}
+}
+
+// Path fills the path parameter {name} with v, escaped as one path segment.
+func (r *Request) Path(name string, v any) {
+	vals := r.texts("path parameter "+name, v)
+	if r.pathValues == nil {
+		r.pathValues = map[string]string{}
+	}
+	r.pathValues[name] = strings.Join(vals, ",")
+}
+
+// Query adds v as the query parameter name, form style with explode (an
+// array repeats the name: ?tag=a&tag=b). A nil pointer or slice adds
+// nothing.
+func (r *Request) Query(name string, v any) {
+	for _, s := range r.texts("query parameter "+name, v) {
+		r.query.Add(name, s)
+	}
+}
+
+// QueryJoined adds v as the query parameter name, form style without
+// explode (an array is one comma-separated value: ?tag=a,b).
+func (r *Request) QueryJoined(name string, v any) {
+	if vals := r.texts("query parameter "+name, v); vals != nil {
+		r.query.Add(name, strings.Join(vals, ","))
+	}
+}
+
+// QueryDeep adds v as the query parameter name deepObject style: an
+// object's properties as name[key]=value, an array's items as
+// name[0]=value, nested as deep as the value goes. A scalar is name=value.
+func (r *Request) QueryDeep(name string, v any) {
+	if !isNil(v) {
+		r.deep = append(r.deep, deepParam{name, v})
+	}
+}
+
+// Form sends the body as application/x-www-form-urlencoded instead of
+// JSON: each top-level property a field, nested objects and arrays
+// deepObject style (metadata[plan]=pro, expand[0]=customer), as form APIs
+// such as Stripe's read them.
+func (r *Request) Form() { r.form = true }
+
+// Header sets the header name to v (an array comma-separated, simple
+// style). A nil pointer sets nothing.
+func (r *Request) Header(name string, v any) {
+	if vals := r.texts("header "+name, v); vals != nil {
+		r.header.Set(name, strings.Join(vals, ","))
+	}
+}
+
+// Cookie sends the cookie name with v (an array comma-separated).
+func (r *Request) Cookie(name string, v any) {
+	if vals := r.texts("cookie "+name, v); vals != nil {
+		r.cookies = append(r.cookies, &http.Cookie{Name: name, Value: strings.Join(vals, ","), Quoted: false})
+	}
+}
+
+// Body sends v as the whole JSON body. A nil pointer sends no body.
+func (r *Request) Body(v any) {
+	if isNil(v) {
+		return
+	}
+	r.body, r.hasBody = v, true
+}
+
+// BodyField sets the property name of a JSON object body, for a tool whose
+// input holds the body's properties beside the parameters. A nil pointer
+// or slice (an optional property the caller left out) is not sent.
+func (r *Request) BodyField(name string, v any) {
+	if isNil(v) {
+		return
+	}
+	if r.fields == nil {
+		r.fields = map[string]any{}
+	}
+	r.fields[name] = v
+}
+
+// texts is v as parameter values: a scalar is one, a slice or array one per
+// item, a nil pointer or slice none (nil).
+func (r *Request) texts(what string, v any) []string {
+	rv := reflect.ValueOf(v)
+	for rv.Kind() == reflect.Pointer || rv.Kind() == reflect.Interface {
+		if rv.IsNil() {
+			return nil
+		}
+		rv = rv.Elem()
+	}
+	if m, ok := rv.Interface().(json.Marshaler); ok && rv.Kind() == reflect.Struct {
+		// A union (string or list of strings): what it holds, as JSON says.
+		return r.jsonTexts(what, m)
+	}
+	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return nil
+		}
+		out := make([]string, 0, rv.Len())
+		for i := range rv.Len() {
+			s, ok := scalarText(rv.Index(i))
+			if !ok {
+				r.fail(what, rv.Index(i))
+				return nil
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	s, ok := scalarText(rv)
+	if !ok {
+		r.fail(what, rv)
+		return nil
+	}
+	return []string{s}
+}
+
+// jsonTexts is texts for a value that encodes itself: a JSON string,
+// number or boolean is one value, an array of them one per item.
+func (r *Request) jsonTexts(what string, m json.Marshaler) []string {
+	b, err := m.MarshalJSON()
+	var v any
+	if err == nil {
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		err = dec.Decode(&v)
+	}
+	items, isList := v.([]any)
+	if !isList {
+		items = []any{v}
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		switch x := it.(type) {
+		case string:
+			out = append(out, x)
+		case json.Number:
+			out = append(out, x.String())
+		case bool:
+			out = append(out, strconv.FormatBool(x))
+		case nil:
+			if !isList {
+				return nil // a null union: not sent
+			}
+			err = fmt.Errorf("null in a list")
+		default:
+			err = fmt.Errorf("a JSON %T", x)
+		}
+	}
+	if err != nil {
+		if r.err == nil {
+			r.err = fmt.Errorf("upstream %s %s: %s cannot be sent as text: %v", r.method, r.path, what, err)
+		}
+		return nil
+	}
+	return out
+}
+
+func (r *Request) fail(what string, v reflect.Value) {
+	if r.err == nil {
+		r.err = fmt.Errorf("upstream %s %s: %s: a %s cannot be sent as text", r.method, r.path, what, v.Type())
+	}
+}
+
+// scalarText formats a string, number or boolean as HTTP parameters write
+// it (numbers as JSON does: 1.5, not 1.500000e+00).
+func scalarText(v reflect.Value) (string, bool) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return "", false
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.String(), true
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool()), true
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10), true
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10), true
+	case reflect.Float32, reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64), true
+	}
+	return "", false
+}
+
+func isNil(v any) bool {
+	if v == nil {
+		return true
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// build is the *http.Request of r against base.
+func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, error) {
+	path, err := r.expandPath()
+	if err != nil {
+		return nil, err
+	}
+	u := *base
+	u.RawPath = base.EscapedPath() + path
+	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
+		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
+	}
+	query := r.query
+	for _, d := range r.deep {
+		if err := deepValues(query, d.name, d.value); err != nil {
+			return nil, fmt.Errorf("upstream %s %s: query parameter %s: %w", r.method, r.path, d.name, err)
+		}
+	}
+	u.RawQuery = query.Encode()
+	var body io.Reader
+	var payload any
+	switch {
+	case r.hasBody:
+		payload = r.body
+	case r.fields != nil:
+		payload = r.fields
+	}
+	contentType := "application/json"
+	if payload != nil {
+		b, err := json.Marshal(payload)
+		if err == nil && r.form {
+			contentType = "application/x-www-form-urlencoded"
+			b, err = formBody(b)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("upstream %s %s: encoding the body: %w", r.method, r.path, err)
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
+	}
+	for k, vs := range r.header {
+		req.Header[k] = vs
+	}
+	for _, c := range r.cookies {
+		req.AddCookie(c)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", contentType)
+	}
+	req.Header.Set("Accept", "application/json")
+	return req, nil
+}
+
+// expandPath is the path template with every {name} filled, each value
+// escaped as one segment (a / in a value cannot reach another endpoint,
+// nor can a value of . or ..). A {name} that no Path call filled is a bug
+// of the binding, reported with its name.
+func (r *Request) expandPath() (string, error) {
+	var b strings.Builder
+	rest := r.path
+	for {
+		open := strings.IndexByte(rest, '{')
+		if open < 0 {
+			b.WriteString(rest)
+			return b.String(), nil
+		}
+		end := strings.IndexByte(rest[open:], '}')
+		if end < 0 {
+			return "", fmt.Errorf("upstream %s %s: unclosed { in the path", r.method, r.path)
+		}
+		name := rest[open+1 : open+end]
+		v, ok := r.pathValues[name]
+		if !ok {
+			return "", fmt.Errorf("upstream %s %s: no value for path parameter %s", r.method, r.path, name)
+		}
+		if v == "" || v == "." || v == ".." {
+			return "", fmt.Errorf("upstream %s %s: path parameter %s cannot be %q", r.method, r.path, name, v)
+		}
+		b.WriteString(rest[:open])
+		b.WriteString(url.PathEscape(v))
+		rest = rest[open+end+1:]
+	}
+}
+
+// formBody is a JSON object as form fields (see Form).
+func formBody(jsonText []byte) ([]byte, error) {
+	v, err := decodeJSON(jsonText)
+	if err != nil {
+		return nil, err
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("a form body must be an object, not %s", jsonText)
+	}
+	form := url.Values{}
+	for k, fv := range obj {
+		if err := flatten(form, k, fv); err != nil {
+			return nil, err
+		}
+	}
+	return []byte(form.Encode()), nil
+}
+
+// deepValues adds v to q under name, deepObject style.
+func deepValues(q url.Values, name string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	jv, err := decodeJSON(b)
+	if err != nil {
+		return err
+	}
+	return flatten(q, name, jv)
+}
+
+func decodeJSON(b []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var v any
+	err := dec.Decode(&v)
+	return v, err
+}
+
+// flatten adds a decoded JSON value under key: scalars as they are,
+// objects as key[name], arrays as key[i]; null adds nothing.
+func flatten(into url.Values, key string, v any) error {
+	switch x := v.(type) {
+	case nil:
+	case string:
+		into.Add(key, x)
+	case json.Number:
+		into.Add(key, x.String())
+	case bool:
+		into.Add(key, strconv.FormatBool(x))
+	case map[string]any:
+		for k, e := range x {
+			if err := flatten(into, key+"["+k+"]", e); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if err := flatten(into, key+"["+strconv.Itoa(i)+"]", e); err != nil {
+				return err
+			}
+		}
+	default:
+		return fmt.Errorf("%s: a JSON %T cannot be a form value", key, x)
+	}
+	return nil
+}
