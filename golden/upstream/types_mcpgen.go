@@ -22,6 +22,43 @@ type Pet struct {
 	Tags   []string               `json:"tags,omitempty"`
 }
 
+// decodeMCP decodes the JSON object of a Pet, checking it against its schema (genimpl/decode.go).
+func (x *Pet) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "id":
+			d.Once(&seen, 0)
+			x.ID.Set = genimpl.Int(d, &x.ID.Value, nil)
+		case "name":
+			d.Once(&seen, 1)
+			genimpl.String(d, &x.Name, nil)
+		case "status":
+			d.Once(&seen, 2)
+			x.Status.Set = genimpl.String(d, (*string)(&x.Status.Value), rulePet_Status)
+		case "tags":
+			d.Once(&seen, 3)
+			genimpl.Array(d, &x.Tags, nil, genimpl.StringItem)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x2))
+}
+
+var rulePet_Status = &genimpl.StringRule{
+	Enum:      []string{"available", "pending", "sold"},
+	MaxLength: -1,
+	MinLength: -1,
+}
+
 // PetStatus is property "status" of Pet (mcpgen.yaml:20).
 type PetStatus string
 
@@ -40,6 +77,39 @@ func (PetStatus) JSONSchemaExtend(s *jsonschema.Schema) {
 type GetPetInput struct {
 	// The pet's id.
 	PetID int64 `json:"petId" jsonschema_description:"The pet's id."`
+}
+
+// decodeMCP decodes the JSON object of a GetPetInput, checking it against its schema (genimpl/decode.go).
+func (x *GetPetInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "petId":
+			d.Once(&seen, 0)
+			genimpl.Int(d, &x.PetID, nil)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *GetPetInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = GetPetInput{}
+	return false
 }
 
 // FindPetsInput is the input of tool "find_pets" (mcpgen.yaml:41).
@@ -102,6 +172,39 @@ type AddPetInput struct {
 	Pet Pet `json:"pet"`
 }
 
+// decodeMCP decodes the JSON object of a AddPetInput, checking it against its schema (genimpl/decode.go).
+func (x *AddPetInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "pet":
+			d.Once(&seen, 0)
+			x.Pet.decodeMCP(d)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *AddPetInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = AddPetInput{}
+	return false
+}
+
 // RenamePetInput is the input of tool "rename_pet" (mcpgen.yaml:74).
 type RenamePetInput struct {
 	PetID    int64               `json:"petId"`
@@ -110,9 +213,84 @@ type RenamePetInput struct {
 	Session  runtime.Opt[string] `json:"session,omitzero"`
 }
 
+// decodeMCP decodes the JSON object of a RenamePetInput, checking it against its schema (genimpl/decode.go).
+func (x *RenamePetInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "petId":
+			d.Once(&seen, 0)
+			genimpl.Int(d, &x.PetID, nil)
+		case "name":
+			d.Once(&seen, 1)
+			genimpl.String(d, &x.Name, nil)
+		case "nickname":
+			d.Once(&seen, 2)
+			x.Nickname.Set = genimpl.String(d, &x.Nickname.Value, nil)
+		case "session":
+			d.Once(&seen, 3)
+			x.Session.Set = genimpl.String(d, &x.Session.Value, nil)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x3))
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *RenamePetInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = RenamePetInput{}
+	return false
+}
+
 // DeletePetInput is the input of tool "delete_pet" (mcpgen.yaml:93).
 type DeletePetInput struct {
 	PetID int64 `json:"petId"`
+}
+
+// decodeMCP decodes the JSON object of a DeletePetInput, checking it against its schema (genimpl/decode.go).
+func (x *DeletePetInput) decodeMCP(d *genimpl.Decoder) {
+	if !d.Object() {
+		return
+	}
+	var seen uint64
+	for first := true; ; first = false {
+		key, ok := d.Next(first)
+		if !ok {
+			break
+		}
+		switch key {
+		case "petId":
+			d.Once(&seen, 0)
+			genimpl.Int(d, &x.PetID, nil)
+		default:
+			d.Refuse()
+		}
+	}
+	d.Require(seen, uint64(0x1))
+}
+
+// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
+// goes. On false x is left zero: the runtime's general validator then decides, and says
+// what is wrong.
+func (x *DeletePetInput) DecodeValidated(args []byte) bool {
+	if genimpl.DecodeObject(args, x.decodeMCP) {
+		return true
+	}
+	*x = DeletePetInput{}
+	return false
 }
 
 // UpdatePetFormInput is the input of tool "update_pet_form" (mcpgen.yaml:105).
