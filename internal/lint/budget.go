@@ -210,7 +210,11 @@ func ToolEntry(s *spec.Spec, t *spec.Tool) map[string]any {
 	case t.OutputSchema != nil:
 		e["outputSchema"] = json.RawMessage(t.OutputSchema.JSON)
 	case t.Output != nil:
-		e["outputSchema"] = wireSchema(s, t.Output)
+		// The runtime advertises a typed output only when it is an object
+		// (structuredContent is one); other outputs are sent as text.
+		if out := wireSchema(s, t.Output); schemaIsObject(out) {
+			e["outputSchema"] = out
+		}
 	}
 	if a := t.Annotations; a != nil {
 		ann := map[string]any{}
@@ -404,6 +408,14 @@ func (b *Budget) WriteText(w io.Writer) {
 
 // wireSchema is a typed schema as tools/list sends it (a Go type reference
 // stands as its marker: its reflected schema is unknown here).
+// schemaIsObject reports whether schema's top-level type is "object".
+func schemaIsObject(schema json.RawMessage) bool {
+	var top struct {
+		Type any `json:"type"`
+	}
+	return json.Unmarshal(schema, &top) == nil && top.Type == "object"
+}
+
 func wireSchema(s *spec.Spec, sch *spec.Schema) json.RawMessage {
 	b, _ := specschema.Wire(s, sch)
 	return b
