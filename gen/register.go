@@ -247,6 +247,9 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 						if a.Required {
 							ad[jen.Id("Required")] = jen.True()
 						}
+						if a.ExplicitOptional {
+							ad[jen.Id("ExplicitOptional")] = jen.True()
+						}
 						if len(a.Enum) > 0 {
 							ad[jen.Id("Enum")] = jen.Index().String().ValuesFunc(func(eg *jen.Group) {
 								for _, e := range a.Enum {

@@ -36,9 +36,7 @@ import (
 // with its reason.
 
 // knownDifferent are the items that may come back different, with why.
-var knownDifferent = map[string]string{
-	"everything/prompts/args-prompt": `an argument with "required": false, MCP's default: the spec's required is a flag, advertised only when true`,
-}
+var knownDifferent = map[string]string{}
 
 // knownRaw are the tools whose schema stays raw, with the keyword that
 // forces it.

@@ -41,9 +41,28 @@ type PromptArgument struct {
 	Title       string `json:"title,omitempty"`
 	Description string `json:"description,omitempty"`
 	Required    bool   `json:"required,omitempty"`
+	// ExplicitOptional, on an argument that is not Required, advertises
+	// "required": false instead of leaving the key out. Clients read both
+	// alike; it lets a server keep the list a server it replaces wrote.
+	ExplicitOptional bool `json:"-"`
 	// Enum, when set, lists the allowed values: prompts/get refuses others,
 	// and completion/complete offers these.
 	Enum []string `json:"-"`
+}
+
+// MarshalJSON writes the argument as prompts/list advertises it: "required"
+// when Required, or false when ExplicitOptional, else no key.
+func (a PromptArgument) MarshalJSON() ([]byte, error) {
+	var required *bool
+	if a.Required || a.ExplicitOptional {
+		required = &a.Required
+	}
+	return json.Marshal(struct {
+		Name        string `json:"name"`
+		Title       string `json:"title,omitempty"`
+		Description string `json:"description,omitempty"`
+		Required    *bool  `json:"required,omitempty"`
+	}{a.Name, a.Title, a.Description, required})
 }
 
 // GetPromptRequest is a prompts/get request as a handler sees it, after the

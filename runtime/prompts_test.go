@@ -59,7 +59,7 @@ func promptServer(t *testing.T, opts ...runtime.Option) (*runtime.Server, *clien
 			return textPrompt("none"), nil
 		}))
 	srv.AddPrompt(runtime.DeclarativePrompt(runtime.Prompt{Name: "summarize", Description: "Summarize a topic.",
-		Arguments: []runtime.PromptArgument{{Name: "topic", Required: true}, {Name: "tone", Enum: []string{"formal", "casual"}}}},
+		Arguments: []runtime.PromptArgument{{Name: "topic", Required: true, ExplicitOptional: true}, {Name: "tone", Enum: []string{"formal", "casual"}, ExplicitOptional: true}}},
 		[]runtime.MessageTemplate{
 			{Text: "Summarize {{.topic}}{{if .tone}} in a {{.tone}} tone{{end}}. Tone: [{{.tone}}]"},
 			{Resource: "notes://{{escape .topic}}"},
@@ -82,7 +82,7 @@ func TestPromptsListWire(t *testing.T) {
 		`{"name":"test_prompt_with_arguments","description":"A prompt with arguments.","arguments":[{"name":"arg1","description":"First.","required":true},{"name":"arg2","required":true}]},` +
 		`{"name":"review","title":"Code review","description":"Review some code.","arguments":[{"name":"code","title":"Code","description":"The code to review.","required":true},{"name":"language"}]},` +
 		`{"name":"noargs","description":"No arguments."},` +
-		`{"name":"summarize","description":"Summarize a topic.","arguments":[{"name":"topic","required":true},{"name":"tone"}]},` +
+		`{"name":"summarize","description":"Summarize a topic.","arguments":[{"name":"topic","required":true},{"name":"tone","required":false}]},` +
 		`{"name":"test_prompt_with_embedded_resource","description":"Embeds a resource.","arguments":[{"name":"resourceUri","required":true}]}]}}`
 	if got := c.recv(); got != want {
 		t.Errorf("prompts/list:\n got %s\nwant %s", got, want)

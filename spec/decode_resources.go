@@ -351,8 +351,12 @@ var argumentFields = fields[*PromptArgument]{
 		decode: func(d *decoder, a *PromptArgument, e entry) { a.Title, _ = d.str(e.value, "title") }},
 	{key: "description", doc: "What the argument means.", schema: stringSchema,
 		decode: func(d *decoder, a *PromptArgument, e entry) { a.Description, _ = d.str(e.value, "description") }},
-	{key: "required", doc: "The client must give the argument.", schema: flagSchema,
-		decode: func(d *decoder, a *PromptArgument, e entry) { a.Required, _ = d.boolean(e.value, "required") }},
+	{key: "required", doc: "The client must give the argument. `false` is advertised as written; without the key, prompts/list says nothing.", schema: flagSchema,
+		decode: func(d *decoder, a *PromptArgument, e entry) {
+			var ok bool
+			a.Required, ok = d.boolean(e.value, "required")
+			a.ExplicitOptional = ok && !a.Required
+		}},
 	{key: "complete", doc: "Generate a completion method for this argument (enum arguments complete from their values without it).", schema: flagSchema,
 		decode: func(d *decoder, a *PromptArgument, e entry) { a.Complete, _ = d.boolean(e.value, "complete") }},
 	{key: "enum", doc: "The allowed values; others are refused before any code runs.", schema: `{"type":"array","items":{"type":"string"},"minItems":1}`,

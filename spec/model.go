@@ -582,8 +582,11 @@ type PromptArgument struct {
 	Title       string
 	Description string
 	Required    bool
-	Enum        []string
-	Complete    bool
+	// ExplicitOptional is set by `required: false` written out: it is
+	// advertised as written, where no `required` key advertises none.
+	ExplicitOptional bool
+	Enum             []string
+	Complete         bool
 
 	// EnumPos holds the position of each Enum value (nil when built in Go).
 	EnumPos []Pos

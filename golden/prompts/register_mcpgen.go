@@ -15,7 +15,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// Info is the MCP implementation info of the "prompts" server (mcpgen.yaml:3).
+// Info is the MCP implementation info of the "prompts" server (mcpgen.yaml:4).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
 		Name:    "prompts",
@@ -24,16 +24,16 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:6).
+	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:7).
 	TemplateTicket = "ticket"
 
-	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:10).
+	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:11).
 	PromptTriageTicket = "triage_ticket"
 
-	// PromptDailySummary is the name of prompt "daily_summary" (mcpgen.yaml:16).
+	// PromptDailySummary is the name of prompt "daily_summary" (mcpgen.yaml:18).
 	PromptDailySummary = "daily_summary"
 
-	// PromptReviewTicket is the name of prompt "review_ticket" (mcpgen.yaml:18).
+	// PromptReviewTicket is the name of prompt "review_ticket" (mcpgen.yaml:20).
 	PromptReviewTicket = "review_ticket"
 )
 
@@ -80,6 +80,10 @@ func Register(s *runtime.Server, h Handler) {
 				Description: "How to answer.",
 				Enum:        []string{"formal", "friendly"},
 				Name:        "tone",
+			}, {
+				Description:      "Who should handle it.",
+				ExplicitOptional: true,
+				Name:             "team",
 			}},
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -111,8 +115,9 @@ func Register(s *runtime.Server, h Handler) {
 				Name:     "ticket_id",
 				Required: true,
 			}, {
-				Description: "What to look at.",
-				Name:        "focus",
+				Description:      "What to look at.",
+				ExplicitOptional: true,
+				Name:             "focus",
 			}},
 			Description: "Declarative; embeds the ticket and an image.",
 			Name:        PromptReviewTicket,

@@ -13,7 +13,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// TicketParams is the set of variables of resource template "ticket" (mcpgen.yaml:6).
+// TicketParams is the set of variables of resource template "ticket" (mcpgen.yaml:7).
 type TicketParams struct {
 	ID string `json:"id"`
 }
@@ -37,16 +37,19 @@ func (p TicketParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:10).
+// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:11).
 type TriageTicketArgs struct {
 	// The ticket id.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket id."`
 
 	// How to answer.
 	Tone runtime.Opt[TriageTicketArgsTone] `json:"tone,omitzero" jsonschema_description:"How to answer."`
+
+	// Who should handle it.
+	Team runtime.Opt[string] `json:"team,omitzero" jsonschema_description:"Who should handle it."`
 }
 
-// TriageTicketArgsTone is property "tone" of TriageTicketArgs (mcpgen.yaml:15).
+// TriageTicketArgsTone is property "tone" of TriageTicketArgs (mcpgen.yaml:16).
 //
 // How to answer.
 type TriageTicketArgsTone string
@@ -62,7 +65,7 @@ func (TriageTicketArgsTone) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Enum = []any{"formal", "friendly"}
 }
 
-// ReviewTicketArgs is the set of arguments of prompt "review_ticket" (mcpgen.yaml:18).
+// ReviewTicketArgs is the set of arguments of prompt "review_ticket" (mcpgen.yaml:20).
 type ReviewTicketArgs struct {
 	TicketID string `json:"ticket_id"`
 
