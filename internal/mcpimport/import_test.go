@@ -3,9 +3,11 @@ package mcpimport
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -72,6 +74,7 @@ func TestGoldenRoundTrip(t *testing.T) {
 			if len(diags) > 0 {
 				t.Fatalf("the imported spec does not load:\n%v\n%s", diags, res.YAML)
 			}
+			samePromptArguments(t, lists.Prompts, s.Prompts)
 			byName := map[string]*spec.Tool{}
 			for _, tool := range s.Tools {
 				byName[tool.Name] = tool
@@ -111,6 +114,49 @@ func TestGoldenRoundTrip(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// samePromptArguments checks that each imported prompt argument says
+// "required" as the server listed it: true, false, or no key.
+func samePromptArguments(t *testing.T, listed []json.RawMessage, imported []*spec.Prompt) {
+	t.Helper()
+	say := func(required *bool) string {
+		if required == nil {
+			return "no key"
+		}
+		return fmt.Sprint(*required)
+	}
+	for _, raw := range listed {
+		var orig struct {
+			Name      string
+			Arguments []struct {
+				Name     string
+				Required *bool
+			}
+		}
+		if err := json.Unmarshal(raw, &orig); err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(imported, func(p *spec.Prompt) bool { return p.Name == orig.Name })
+		if i < 0 {
+			t.Errorf("prompt %s: not imported", orig.Name)
+			continue
+		}
+		args := imported[i].Arguments
+		for j, a := range orig.Arguments {
+			if j >= len(args) || args[j].Name != a.Name {
+				t.Errorf("prompt %s: argument %d is not %s", orig.Name, j, a.Name)
+				continue
+			}
+			var got *bool
+			if args[j].Required || args[j].ExplicitOptional {
+				got = &args[j].Required
+			}
+			if say(got) != say(a.Required) {
+				t.Errorf("prompt %s argument %s: required %s, listed %s", orig.Name, a.Name, say(got), say(a.Required))
+			}
+		}
 	}
 }
 
