@@ -202,7 +202,7 @@ func (s *Server) listedTools(p *peerInfo) *regView[*toolEntry] {
 	if !s.searchExposed() {
 		return all
 	}
-	out := &regView[*toolEntry]{gated: all.gated}
+	out := &regView[*toolEntry]{gated: all.gated, list: make([]*toolEntry, 0, len(all.list)+3)}
 	for _, te := range all.list {
 		if !s.behindSearch(te, p) {
 			out.list = append(out.list, te)

@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -136,3 +137,32 @@ func TestToolsetSearchDynamic(t *testing.T) {
 		t.Errorf("search_tools after enabling read: %v", got)
 	}
 }
+
+// benchToolsetList is tools/list of 19 tools, 12 of them in one toolset
+// with the exposure e, through a Session: the price of choosing per request
+// what is behind search.
+func benchToolsetList(b *testing.B, e runtime.ToolExposure) {
+	var grouped []string
+	for i := range 12 {
+		grouped = append(grouped, "tool_"+string(rune('a'+i)))
+	}
+	srv := runtime.NewServer(testInfo(), runtime.WithToolsets(runtime.Toolset{Name: "many", Tools: grouped, Exposure: e}))
+	for i := range 19 {
+		srv.AddTool(echoTool("tool_" + string(rune('a'+i))))
+	}
+	done := make(chan struct{}, 1)
+	ss := srv.NewSession(func([]byte) { done <- struct{}{} })
+	defer ss.Close()
+	ctx := context.Background()
+	ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}`))
+	<-done
+	req := []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		ss.HandleMessage(ctx, req)
+		<-done
+	}
+}
+
+func BenchmarkToolsListToolsetListed(b *testing.B)   { benchToolsetList(b, runtime.ExposeAll) }
+func BenchmarkToolsListToolsetSearched(b *testing.B) { benchToolsetList(b, runtime.ExposeSearch) }
