@@ -24,6 +24,9 @@ func (g *generator) toolsetOptions() []jen.Code {
 				if ts.Description != "" {
 					d[jen.Id("Description")] = textLit(ts.Description)
 				}
+				if ts.Exposure == "search" {
+					d[jen.Id("Exposure")] = jen.Qual(runtimePkg, "ExposeSearch")
+				}
 				uris := make([]string, len(ts.Resources))
 				for i, r := range ts.Resources {
 					uris[i] = uriOf[r]

@@ -113,29 +113,111 @@ func schemaParams(schema json.RawMessage) []toolsearch.Param {
 }
 
 // search returns the server's search exposure, built again only when the
-// tools changed since.
+// tools changed since. It is over every tool with the server's exposure
+// search, else over the tools of the search-exposed toolsets: one view
+// over their union, so that the three search tools are listed once; what
+// one request may find of it is found's to say.
 func (s *Server) search() *searchView {
 	v := s.tools.snapshot()
 	if sv := s.searchView.Load(); sv != nil && sv.from == v {
 		return sv
 	}
-	sv := searchExposure(v)
+	set := v
+	if s.cfg.exposure != ExposeSearch {
+		set = &regView[*toolEntry]{byKey: map[string]*toolEntry{}}
+		for _, te := range v.list {
+			if s.toolsets.member[kindTool][te.tool.Name]&s.toolsets.search != 0 {
+				set.list = append(set.list, te)
+				set.byKey[te.tool.Name] = te
+			}
+		}
+	}
+	sv := searchExposure(set)
+	sv.from = v
 	s.searchView.Store(sv)
 	return sv
 }
 
-// listedTools is what tools/list lists.
-func (s *Server) listedTools() *regView[*toolEntry] {
+// searchExposed reports whether some tools are behind search: the
+// server's exposure is search, or a toolset's is.
+func (s *Server) searchExposed() bool {
+	return s.cfg.exposure == ExposeSearch || s.toolsets != nil && s.toolsets.search != 0
+}
+
+// enabledFor is the toolsets the client p (as viewed, Session.view) is
+// served.
+func (x *toolsetIndex) enabledFor(p *peerInfo) toolsetSet {
+	if p != nil && p.view != nil {
+		return p.view.enabled
+	}
+	return x.start
+}
+
+// searchServed reports whether the three search tools are listed for p:
+// with the server's exposure search, or a search-exposed toolset served.
+func (s *Server) searchServed(p *peerInfo) bool {
+	if s.cfg.exposure == ExposeSearch {
+		return true
+	}
+	x := s.toolsets
+	return x != nil && x.enabledFor(p)&x.search != 0
+}
+
+// behindSearch reports whether te is found with search_tools rather than
+// listed, for p: every tool is with the server's exposure search; else a
+// tool of a search-exposed toolset is, unless a served toolset of it lists
+// its tools.
+func (s *Server) behindSearch(te *toolEntry, p *peerInfo) bool {
+	if s.cfg.exposure == ExposeSearch {
+		return true
+	}
+	x := s.toolsets
+	if x == nil {
+		return false
+	}
+	in := x.member[kindTool][te.tool.Name]
+	return in&x.search != 0 && in&x.enabledFor(p)&^x.search == 0
+}
+
+// found returns what the caller of a search tool's call with context ctx
+// may find: the tools behind search that its list would show if listed
+// (Requires, served toolsets, scopes with WithListsByScope), so that
+// nothing found is refused and nothing refused is found.
+func found(ctx context.Context) func(*toolEntry) bool {
+	c := reqFrom(ctx)
+	if c == nil { // a handler called outside a session
+		return func(te *toolEntry) bool { return visible(te, nil) }
+	}
+	p := c.ss.view(ctx, c.peerInfo())
+	return func(te *toolEntry) bool { return visible(te, p) && c.ss.srv.behindSearch(te, p) }
+}
+
+// listedTools is what tools/list lists for p: the tools not behind
+// search, and the search tools when they are served.
+func (s *Server) listedTools(p *peerInfo) *regView[*toolEntry] {
 	if s.cfg.exposure == ExposeSearch {
 		return s.search().listed
 	}
-	return s.tools.snapshot()
+	all := s.tools.snapshot()
+	if !s.searchExposed() {
+		return all
+	}
+	out := &regView[*toolEntry]{gated: all.gated, list: make([]*toolEntry, 0, len(all.list)+3)}
+	for _, te := range all.list {
+		if !s.behindSearch(te, p) {
+			out.list = append(out.list, te)
+		}
+	}
+	if s.searchServed(p) {
+		out.list = append(out.list, s.search().listed.list...)
+	}
+	return out
 }
 
-// lookupTool is the tool a tools/call names: a registered tool, or one of
-// the search tools.
-func (s *Server) lookupTool(name string) *toolEntry {
-	if s.cfg.exposure == ExposeSearch {
+// lookupTool is the tool a tools/call from p names: a registered tool, or
+// one of the search tools when they are served.
+func (s *Server) lookupTool(name string, p *peerInfo) *toolEntry {
+	if s.searchExposed() && s.searchServed(p) {
 		if te := s.search().listed.byKey[name]; te != nil {
 			return te
 		}
@@ -150,7 +232,7 @@ func (s *Server) lookupTool(name string) *toolEntry {
 // not {name, arguments?}, is returned as is: call_tool's own handler then
 // says what is wrong.
 func (s *Server) directCall(method []byte, params json.RawMessage) json.RawMessage {
-	if s.cfg.exposure != ExposeSearch || string(method) != methodToolsCall {
+	if !s.searchExposed() || string(method) != methodToolsCall {
 		return params
 	}
 	if name, _ := stringMember(params, "name"); name != CallToolName {
@@ -274,8 +356,8 @@ func (sv *searchView) search(ctx context.Context, req *CallToolRequest) (*CallTo
 		}
 		limit = *args.Limit
 	}
-	peer := peerFrom(ctx)
-	hits := sv.index.Search(args.Query, limit, func(d int) bool { return visible(sv.tools[d], peer) })
+	ok := found(ctx)
+	hits := sv.index.Search(args.Query, limit, func(d int) bool { return ok(sv.tools[d]) })
 	out := struct {
 		Tools []searchHit `json:"tools"`
 	}{Tools: []searchHit{}}
@@ -294,13 +376,13 @@ func (sv *searchView) describe(ctx context.Context, req *CallToolRequest) (*Call
 	if err := decodeStrict(req.Arguments, &args); err != nil || len(args.Names) == 0 || len(args.Names) > maxDescribe {
 		return ErrorResult(`describe_tools takes {"names": 1 to 20 tool names, as search_tools returned them}`), nil
 	}
-	peer := peerFrom(ctx)
+	ok := found(ctx)
 	out := struct {
 		Tools   []json.RawMessage `json:"tools"`
 		Unknown []string          `json:"unknown,omitempty"`
 	}{Tools: []json.RawMessage{}}
 	for _, name := range args.Names {
-		if te := sv.byName[name]; te != nil && visible(te, peer) {
+		if te := sv.byName[name]; te != nil && ok(te) {
 			out.Tools = append(out.Tools, te.wire)
 		} else {
 			out.Unknown = append(out.Unknown, name)

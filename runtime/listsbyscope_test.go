@@ -1,6 +1,7 @@
 package runtime_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,13 +11,25 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
 )
 
+// rpcFunc sends one request and returns its response, nil when the HTTP
+// layer refused it (a 401 or 403).
+type rpcFunc func(method, params string) *response
+
 // The matrix of lists by scope: for every user × tool, in both eras, a tool
 // is listed exactly when its call is not refused — nothing listed is
 // refused, nothing refused is listed — and the list names what the user's
-// scopes allow.
+// scopes allow. With search exposure the same holds of what search_tools
+// finds and describe_tools describes, and of call_tool.
 func TestListsByScopeMatrix(t *testing.T) {
+	for _, exposure := range []runtime.ToolExposure{runtime.ExposeAll, runtime.ExposeSearch} {
+		name := map[runtime.ToolExposure]string{runtime.ExposeAll: "all", runtime.ExposeSearch: "search"}[exposure]
+		t.Run(name, func(t *testing.T) { listsByScopeMatrix(t, exposure) })
+	}
+}
+
+func listsByScopeMatrix(t *testing.T, exposure runtime.ToolExposure) {
 	k := jwttest.TheKeys(t)
-	p := serveAuth(t, authServer(runtime.WithListsByScope(), runtime.WithCaching(0, "public")), authConfig(t))
+	p := serveAuth(t, authServer(runtime.WithListsByScope(), runtime.WithCaching(0, "public"), runtime.WithToolExposure(exposure)), authConfig(t))
 	users := []struct {
 		scopes string
 		want   []string
@@ -26,7 +39,6 @@ func TestListsByScopeMatrix(t *testing.T) {
 		{"mcp:access payments:write", []string{"whoami"}},
 		{"mcp:access orders:write payments:write", []string{"whoami", "refund", "transfer"}},
 	}
-	tools := []string{"whoami", "refund", "transfer"}
 	for _, u := range users {
 		token := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("user", u.scopes)))
 		t.Run(u.scopes+"/legacy", func(t *testing.T) {
@@ -35,35 +47,101 @@ func TestListsByScopeMatrix(t *testing.T) {
 			readAll(t, resp)
 			s.session = resp.Header.Get("Mcp-Session-Id")
 			mustStatus(t, s.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, token...), 202)
-			resp, _ = s.call("tools/list", "", token...)
-			listed := listedNames(t, parse(t, readAll(t, resp)[0].Data).Result, "tools")
-			var callable []string
-			for _, tool := range tools {
-				resp, _ := s.call("tools/call", `{"name":"`+tool+`","arguments":{}}`, token...)
-				msgs := readAll(t, resp)
-				if resp.StatusCode == http.StatusOK && parse(t, msgs[0].Data).Error == nil {
-					callable = append(callable, tool)
+			checkMatrix(t, exposure, u.want, func(method, params string) *response {
+				if params == "" {
+					params = "{}"
 				}
-			}
-			check(t, listed, callable, u.want)
+				resp, _ := s.call(method, params, token...)
+				msgs := readAll(t, resp)
+				if resp.StatusCode != http.StatusOK {
+					return nil
+				}
+				r := parse(t, msgs[len(msgs)-1].Data)
+				return &r
+			})
 		})
 		t.Run(u.scopes+"/2026-07-28", func(t *testing.T) {
 			hdr := map[string]string{"Authorization": token[1]}
-			_, _, body := modernPost(t, p.url, `{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{`+modernMeta+`}}`, hdr)
-			if !strings.Contains(body, `"cacheScope":"private"`) {
-				t.Errorf("a list by scope is shared: %s", body)
-			}
-			listed := listedNames(t, parse(t, body).Result, "tools")
-			var callable []string
-			for _, tool := range tools {
-				status, _, body := modernPost(t, p.url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"`+tool+`","arguments":{},`+modernMeta+`}}`, hdr)
-				if status == http.StatusOK && parse(t, body).Error == nil {
-					callable = append(callable, tool)
+			checkMatrix(t, exposure, u.want, func(method, params string) *response {
+				params = strings.TrimSuffix(cmpOr(params, "{}"), "}")
+				if params != "{" {
+					params += ","
 				}
-			}
-			check(t, listed, callable, u.want)
+				status, _, body := modernPost(t, p.url, `{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+params+modernMeta+`}}`, hdr)
+				if status != http.StatusOK {
+					return nil
+				}
+				if method == "tools/list" && !strings.Contains(body, `"cacheScope":"private"`) {
+					t.Errorf("a list by scope is shared: %s", body)
+				}
+				r := parse(t, body)
+				return &r
+			})
 		})
 	}
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// matrixTools are the tools of authServer.
+var matrixTools = []string{"whoami", "refund", "transfer"}
+
+// checkMatrix checks one user in one era: what is listed (or found and
+// described, with search exposure) is what is callable, and is want.
+func checkMatrix(t *testing.T, exposure runtime.ToolExposure, want []string, rpc rpcFunc) {
+	t.Helper()
+	listed := listedNames(t, rpc("tools/list", "").Result, "tools")
+	call := func(name string) *response {
+		return rpc("tools/call", `{"name":"`+name+`","arguments":{}}`)
+	}
+	if exposure == runtime.ExposeSearch {
+		if !slices.Equal(listed, []string{"search_tools", "describe_tools", "call_tool"}) {
+			t.Fatalf("tools/list with search exposure: %v", listed)
+		}
+		found := structuredNames(t, rpc("tools/call", `{"name":"search_tools","arguments":{"query":"who am i refund transfer","limit":50}}`))
+		slices.SortFunc(found, func(a, b string) int { return slices.Index(matrixTools, a) - slices.Index(matrixTools, b) })
+		described := structuredNames(t, rpc("tools/call", `{"name":"describe_tools","arguments":{"names":["whoami","refund","transfer"]}}`))
+		if !slices.Equal(found, described) {
+			t.Errorf("search_tools found %v, describe_tools described %v: they must agree", found, described)
+		}
+		listed = found
+		call = func(name string) *response {
+			return rpc("tools/call", `{"name":"call_tool","arguments":{"name":"`+name+`","arguments":{}}}`)
+		}
+	}
+	var callable []string
+	for _, tool := range matrixTools {
+		if r := call(tool); r != nil && r.Error == nil {
+			callable = append(callable, tool)
+		}
+	}
+	check(t, listed, callable, want)
+}
+
+// structuredNames reads the tool names of a search_tools or describe_tools
+// result (describe_tools' tools are tools/list entries).
+func structuredNames(t *testing.T, r *response) []string {
+	t.Helper()
+	if r == nil || r.Error != nil {
+		t.Fatalf("search tool refused: %+v", r)
+	}
+	var res struct {
+		IsError           bool
+		StructuredContent struct{ Tools []struct{ Name string } }
+	}
+	if err := json.Unmarshal(r.Result, &res); err != nil {
+		t.Fatalf("%s: %v", r.Result, err)
+	}
+	var names []string
+	for _, tool := range res.StructuredContent.Tools {
+		names = append(names, tool.Name)
+	}
+	return names
 }
 
 func check(t *testing.T, listed, callable, want []string) {

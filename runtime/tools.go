@@ -143,7 +143,7 @@ func (s *Server) AddTool(t Tool) {
 	if t.Idempotency != nil && t.Idempotency.Key == "" {
 		panic("runtime: " + where + ": Idempotency without a Key")
 	}
-	if s.cfg.exposure == ExposeSearch && (t.Name == SearchToolsName || t.Name == DescribeToolsName || t.Name == CallToolName) {
+	if s.searchExposed() && (t.Name == SearchToolsName || t.Name == DescribeToolsName || t.Name == CallToolName) {
 		panic("runtime: " + where + ": with search exposure, this name is the search tool's")
 	}
 	wire := mustToolWire(t)
@@ -208,7 +208,7 @@ func (s *Server) Tools() []Tool {
 }
 
 func (ss *Session) toolsList(p *peerInfo, params json.RawMessage) (encoder, *Error) {
-	return page(ss, p, "tools", ss.srv.listedTools(), params)
+	return page(ss, p, "tools", ss.srv.listedTools(p), params)
 }
 
 // toolsCall checks a tools/call request and runs the tool in its own
@@ -241,8 +241,9 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a tool`))
 		return
 	}
-	te := ss.srv.lookupTool(string(name))
-	if te == nil || !visible(te, ss.declaredBy(ctx)) { // a hidden tool is an unknown one (requires.go)
+	p := ss.declaredBy(ctx)
+	te := ss.srv.lookupTool(string(name), p)
+	if te == nil || !visible(te, p) { // a hidden tool is an unknown one (requires.go)
 		ss.respond(ctx, id, nil, errorf(CodeInvalidParams, "unknown tool %s", quote(string(name))))
 		return
 	}

@@ -43,6 +43,10 @@ type Toolset struct {
 	Prompts   []string
 	Resources []string
 	Templates []string
+	// Exposure ExposeSearch puts the toolset's tools behind search_tools,
+	// describe_tools and call_tool (exposure.go): tools/list shows the
+	// three in their place while the toolset is served.
+	Exposure ToolExposure
 }
 
 // DynamicToolsets configures dynamic mode: the names of the tools it adds
@@ -128,7 +132,8 @@ type toolsetIndex struct {
 	start   toolsetSet                       // served when a request does not choose
 	static  listView                         // the view of a request that does not choose
 	dynamic *DynamicToolsets
-	err     error // an unknown name in WithEnabledToolsets, reported when serving starts
+	search  toolsetSet // the toolsets with ExposeSearch
+	err     error      // an unknown name in WithEnabledToolsets, reported when serving starts
 }
 
 // newToolsetIndex indexes cfg; it returns nil when there are no toolsets.
@@ -152,6 +157,9 @@ func newToolsetIndex(cfg toolsetConfig) *toolsetIndex {
 		}
 		x.byName[ts.Name] = i
 		bit := toolsetSet(1) << i
+		if ts.Exposure == ExposeSearch {
+			x.search |= bit
+		}
 		for kind, keys := range [kindCount][]string{kindTool: ts.Tools, kindPrompt: ts.Prompts, kindResource: ts.Resources, kindTemplate: ts.Templates} {
 			for _, k := range keys {
 				x.member[kind][k] |= bit

@@ -131,12 +131,18 @@ var serverFields = fields[*Server]{
 			srv.SchemaProfilePos = posOf(e.value)
 		}},
 	{key: "exposure", doc: "How tools/list shows the tools: all (the default) lists every tool; search lists only search_tools, describe_tools and call_tool, and the model finds the others by searching (for servers with many tools).", schema: stringEnum(Exposures),
-		decode: func(d *decoder, srv *Server, e entry) {
-			srv.ExposurePos = posOf(e.value)
-			if srv.Exposure, _ = d.str(e.value, "exposure"); srv.Exposure != "" && !slices.Contains(Exposures, srv.Exposure) {
-				d.errorf(srv.ExposurePos, "unknown exposure %q%s", srv.Exposure, orHint(didYouMean(srv.Exposure, Exposures), "; use "+joinList(Exposures, "or")))
-			}
-		}},
+		decode: func(d *decoder, srv *Server, e entry) { srv.Exposure, srv.ExposurePos = d.exposure(e) }},
+}
+
+// exposure decodes the value of an exposure key (server.exposure, a
+// toolset's exposure), one of Exposures.
+func (d *decoder) exposure(e entry) (string, Pos) {
+	at := posOf(e.value)
+	x, _ := d.str(e.value, "exposure")
+	if x != "" && !slices.Contains(Exposures, x) {
+		d.errorf(at, "unknown exposure %q%s", x, orHint(didYouMean(x, Exposures), "; use "+joinList(Exposures, "or")))
+	}
+	return x, at
 }
 
 func (d *decoder) server(srv *Server, n *yaml.Node) {

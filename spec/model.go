@@ -448,11 +448,11 @@ type ToolExecution struct {
 	InputFirstPos Pos
 }
 
-// Exposures are the values of server.exposure.
+// Exposures are the values of server.exposure and of a toolset's exposure.
 var Exposures = []string{"all", "search"}
 
 // SearchToolNames are the tools search exposure lists: no tool of the spec
-// may have their names when server.exposure is search.
+// may have their names when server.exposure or a toolset's is search.
 var SearchToolNames = []string{"search_tools", "describe_tools", "call_tool"}
 
 // TaskSupports are the values of a tool's execution.taskSupport.

@@ -32,6 +32,11 @@ type Toolset struct {
 	// resources: and resourceTemplates:), with the position of each.
 	Tools, Prompts, Resources, Templates             []string
 	ToolsPos, PromptsPos, ResourcesPos, TemplatesPos []Pos
+	// Exposure is how tools/list shows the toolset's tools (Exposures):
+	// "search" puts them behind search_tools, describe_tools and call_tool
+	// while the toolset is served; "" or "all" lists them.
+	Exposure    string
+	ExposurePos Pos
 }
 
 // ServerToolsets is `server.toolsets:`.
@@ -86,6 +91,8 @@ var toolsetFields = fields[*Toolset]{
 	memberList("tools", "The tools in the toolset, by name.", func(ts *Toolset) (*[]string, *[]Pos) { return &ts.Tools, &ts.ToolsPos }),
 	memberList("prompts", "The prompts in the toolset, by name.", func(ts *Toolset) (*[]string, *[]Pos) { return &ts.Prompts, &ts.PromptsPos }),
 	memberList("resources", "The static resources in the toolset, by their names under resources:.", func(ts *Toolset) (*[]string, *[]Pos) { return &ts.Resources, &ts.ResourcesPos }),
+	{key: "exposure", doc: "How tools/list shows the toolset's tools while it is served: all (the default) lists them; search lists search_tools, describe_tools and call_tool instead (once, for all such toolsets), and the model finds the toolset's tools by searching.", schema: stringEnum(Exposures),
+		decode: func(d *decoder, ts *Toolset, e entry) { ts.Exposure, ts.ExposurePos = d.exposure(e) }},
 	memberList("resourceTemplates", "The resource templates in the toolset, by their names under resourceTemplates:.", func(ts *Toolset) (*[]string, *[]Pos) {
 		return &ts.Templates, &ts.TemplatesPos
 	}),
@@ -158,8 +165,13 @@ func (v *validator) toolsets() {
 		case !toolsetNamePattern.MatchString(ts.Name):
 			v.errorf(ts.Pos, "toolset name %q must match %s (it is written in flags, headers and URLs)", ts.Name, toolsetNamePattern)
 		}
-		if len(ts.Tools)+len(ts.Prompts)+len(ts.Resources)+len(ts.Templates) == 0 {
+		switch {
+		case len(ts.Tools)+len(ts.Prompts)+len(ts.Resources)+len(ts.Templates) == 0:
 			v.errorf(ts.Pos, "%s has no members: list tools, prompts, resources or resourceTemplates", where)
+		case ts.Exposure == "search" && len(ts.Tools) == 0:
+			v.errorf(ts.ExposurePos, "%s has exposure: search, which puts its tools behind search_tools, but it has no tools", where)
+		case ts.Exposure == "all" && v.s.Server.Exposure == "search":
+			v.errorf(ts.ExposurePos, "%s has exposure: all, but server.exposure: search puts every tool behind search_tools; leave one of them out", where)
 		}
 		v.members(where, "tool", ts.Tools, ts.ToolsPos, tools)
 		v.members(where, "prompt", ts.Prompts, ts.PromptsPos, prompts)
@@ -217,6 +229,12 @@ func (v *validator) members(where, kind string, names []string, poss []Pos, vali
 			v.errorf(poss[i], "%s lists %s %q, which the spec does not declare%s", where, kind, n, didYouMean(n, valid))
 		}
 	}
+}
+
+// SearchExposed reports whether some tools are behind search_tools: the
+// server's exposure is search, or a toolset's is.
+func (s *Spec) SearchExposed() bool {
+	return s.Server.Exposure == "search" || slices.ContainsFunc(s.Toolsets, func(ts *Toolset) bool { return ts.Exposure == "search" })
 }
 
 // ToolsetsOf returns the names of the toolsets the item named name of kind

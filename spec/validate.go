@@ -108,10 +108,10 @@ func (v *validator) server() {
 		v.errorf(orPos(srv.SchemaProfilePos, srv.Pos), "schemaProfile %q is not a profile: use one of %s", srv.SchemaProfile, strings.Join(SchemaProfiles, ", "))
 	}
 	v.icons(srv.Icons)
-	if srv.Exposure == "search" {
+	if v.s.SearchExposed() {
 		for _, t := range v.s.Tools {
 			if slices.Contains(SearchToolNames, t.Name) {
-				v.errorf(t.Pos, "tool %q has the name of a tool that server.exposure: search lists in place of the tools (%s); rename it", t.Name, strings.Join(SearchToolNames, ", "))
+				v.errorf(t.Pos, "tool %q has the name of a tool that exposure: search lists in place of the tools (%s); rename it", t.Name, strings.Join(SearchToolNames, ", "))
 			}
 		}
 	}

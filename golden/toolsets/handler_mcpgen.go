@@ -24,27 +24,27 @@ type Handler interface {
 
 // ToolsHandler has one method per tool of the spec, in spec order.
 type ToolsHandler interface {
-	// Whoami serves tool "whoami" (mcpgen.yaml:26).
+	// Whoami serves tool "whoami" (mcpgen.yaml:27).
 	//
 	// Says who the caller is; in no toolset, so always served.
 	Whoami(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// SearchIssues serves tool "search_issues" (mcpgen.yaml:28).
+	// SearchIssues serves tool "search_issues" (mcpgen.yaml:29).
 	//
 	// Searches issues by text.
 	SearchIssues(ctx context.Context, in *SearchIssuesInput) (*runtime.CallToolResult, error)
 
-	// CreateIssue serves tool "create_issue" (mcpgen.yaml:34).
+	// CreateIssue serves tool "create_issue" (mcpgen.yaml:35).
 	//
 	// Files an issue.
 	CreateIssue(ctx context.Context, in *CreateIssueInput) (*runtime.CallToolResult, error)
 
-	// ListRepos serves tool "list_repos" (mcpgen.yaml:41).
+	// ListRepos serves tool "list_repos" (mcpgen.yaml:42).
 	//
 	// Lists the repositories.
 	ListRepos(ctx context.Context) (*runtime.CallToolResult, error)
 
-	// SearchCode serves tool "search_code" (mcpgen.yaml:46).
+	// SearchCode serves tool "search_code" (mcpgen.yaml:47).
 	//
 	// Searches code; a result over 8 KiB is an error that says so.
 	SearchCode(ctx context.Context, in *SearchCodeInput) (*runtime.CallToolResult, error)
@@ -53,14 +53,14 @@ type ToolsHandler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadReadme reads resource "readme" (mcpgen.yaml:54).
+	// ReadReadme reads resource "readme" (mcpgen.yaml:55).
 	//
 	// repo://readme
 	//
 	// The project's README.
 	ReadReadme(ctx context.Context) (string, error)
 
-	// ReadFile reads resource template "file" (mcpgen.yaml:59).
+	// ReadFile reads resource template "file" (mcpgen.yaml:60).
 	//
 	// repo://files/{path}
 	//
@@ -71,7 +71,7 @@ type ResourcesHandler interface {
 // PromptsHandler builds the prompts of the spec that have no declarative messages, and
 // completes prompt arguments marked complete: true.
 type PromptsHandler interface {
-	// PromptTriage builds prompt "triage" (mcpgen.yaml:64).
+	// PromptTriage builds prompt "triage" (mcpgen.yaml:65).
 	//
 	// Triage an issue.
 	PromptTriage(ctx context.Context, args *TriageArgs) (*runtime.GetPromptResult, error)

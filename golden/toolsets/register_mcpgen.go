@@ -26,28 +26,28 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// ToolWhoami is the name of tool "whoami" (mcpgen.yaml:26).
+	// ToolWhoami is the name of tool "whoami" (mcpgen.yaml:27).
 	ToolWhoami = "whoami"
 
-	// ToolSearchIssues is the name of tool "search_issues" (mcpgen.yaml:28).
+	// ToolSearchIssues is the name of tool "search_issues" (mcpgen.yaml:29).
 	ToolSearchIssues = "search_issues"
 
-	// ToolCreateIssue is the name of tool "create_issue" (mcpgen.yaml:34).
+	// ToolCreateIssue is the name of tool "create_issue" (mcpgen.yaml:35).
 	ToolCreateIssue = "create_issue"
 
-	// ToolListRepos is the name of tool "list_repos" (mcpgen.yaml:41).
+	// ToolListRepos is the name of tool "list_repos" (mcpgen.yaml:42).
 	ToolListRepos = "list_repos"
 
-	// ToolSearchCode is the name of tool "search_code" (mcpgen.yaml:46).
+	// ToolSearchCode is the name of tool "search_code" (mcpgen.yaml:47).
 	ToolSearchCode = "search_code"
 
-	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:54).
+	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:55).
 	ResourceReadme = "readme"
 
-	// TemplateFile is the name of resource template "file" (mcpgen.yaml:59).
+	// TemplateFile is the name of resource template "file" (mcpgen.yaml:60).
 	TemplateFile = "file"
 
-	// PromptTriage is the name of prompt "triage" (mcpgen.yaml:64).
+	// PromptTriage is the name of prompt "triage" (mcpgen.yaml:65).
 	PromptTriage = "triage"
 )
 
@@ -64,6 +64,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 			},
 			runtime.Toolset{
 				Description: "Browse repositories and their files.",
+				Exposure:    runtime.ExposeSearch,
 				Name:        "repos",
 				Resources:   []string{"repo://readme"},
 				Templates:   []string{"file"},

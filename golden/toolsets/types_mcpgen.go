@@ -13,7 +13,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// SearchIssuesInput is the input of tool "search_issues" (mcpgen.yaml:31).
+// SearchIssuesInput is the input of tool "search_issues" (mcpgen.yaml:32).
 type SearchIssuesInput struct {
 	Q string `json:"q"`
 }
@@ -51,7 +51,7 @@ func (x *SearchIssuesInput) DecodeValidated(args []byte) bool {
 	return false
 }
 
-// CreateIssueInput is the input of tool "create_issue" (mcpgen.yaml:38).
+// CreateIssueInput is the input of tool "create_issue" (mcpgen.yaml:39).
 type CreateIssueInput struct {
 	Title string `json:"title"`
 }
@@ -89,7 +89,7 @@ func (x *CreateIssueInput) DecodeValidated(args []byte) bool {
 	return false
 }
 
-// SearchCodeInput is the input of tool "search_code" (mcpgen.yaml:50).
+// SearchCodeInput is the input of tool "search_code" (mcpgen.yaml:51).
 type SearchCodeInput struct {
 	Q string `json:"q"`
 }
@@ -127,7 +127,7 @@ func (x *SearchCodeInput) DecodeValidated(args []byte) bool {
 	return false
 }
 
-// FileParams is the set of variables of resource template "file" (mcpgen.yaml:59).
+// FileParams is the set of variables of resource template "file" (mcpgen.yaml:60).
 type FileParams struct {
 	Path string `json:"path"`
 }
@@ -152,7 +152,7 @@ func (p FileParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TriageArgs is the set of arguments of prompt "triage" (mcpgen.yaml:64).
+// TriageArgs is the set of arguments of prompt "triage" (mcpgen.yaml:65).
 type TriageArgs struct {
 	// The issue number.
 	ID string `json:"id" jsonschema_description:"The issue number."`

@@ -50,6 +50,17 @@ type BudgetToolset struct {
 	Tokens  int    `json:"tokens"`
 	Count   int    `json:"count"`
 	Default bool   `json:"default"` // served at start
+	// Search is set for a toolset with exposure: search: Tokens then
+	// counts the three search tools in place of its tools.
+	Search *BudgetSearch `json:"search,omitempty"`
+}
+
+// BudgetSearch is what a search-exposed toolset lists in place of its
+// tools.
+type BudgetSearch struct {
+	Hidden       int `json:"hidden"`       // its tools, found with search_tools
+	HiddenTokens int `json:"hiddenTokens"` // what they would cost listed
+	Tokens       int `json:"tokens"`       // the three search tools, listed once however many toolsets are behind them
 }
 
 // BudgetExposure is tools/list under search exposure: the three search
@@ -94,13 +105,19 @@ func Estimate(s *spec.Spec) *Budget {
 	})
 	b.Resources.Count, b.Templates.Count = len(s.Resources), len(s.ResourceTemplates)
 	if s.Server.Exposure == "search" {
-		search := runtime.SearchTools()
 		e := &BudgetExposure{Mode: "search", Hidden: len(s.Tools)}
-		e.Listed, e.Tokens = entries(len(search), func(i int) (string, any) { return search[i].Name, searchToolEntry(search[i]) })
+		e.Listed, e.Tokens = searchEntries()
 		b.Exposure = e
 	}
 	b.Toolsets = toolsetBudget(s)
 	return b
+}
+
+// searchEntries are the three search tools' tools/list entries, and their
+// tokens.
+func searchEntries() ([]BudgetEntry, int) {
+	search := runtime.SearchTools()
+	return entries(len(search), func(i int) (string, any) { return search[i].Name, searchToolEntry(search[i]) })
 }
 
 // searchToolEntry is the tools/list entry of a search tool.
@@ -145,25 +162,54 @@ func toolsetBudget(s *spec.Spec) *BudgetToolsets {
 			return !out.Dynamic
 		}
 	}
+	// A tool of a served toolset with exposure: search is behind the search
+	// tools unless a served toolset that lists its tools has it too.
+	search, _ := searchEntries()
+	searchBytes := 0
+	for _, e := range search {
+		searchBytes += e.Bytes
+	}
 	startBytes, startCount := 0, 0
 	served := map[string]map[string]bool{"tool": {}, "prompt": {}, "resource": {}, "resourceTemplate": {}}
+	behind := map[string]bool{} // tools behind search at start
 	for _, ts := range s.Toolsets {
 		set := BudgetToolset{Name: ts.Name, Default: enabled(ts.Name)}
-		bytes := 0
+		bytes, hidden := 0, 0
 		for kind, names := range map[string][]string{"tool": ts.Tools, "prompt": ts.Prompts, "resource": ts.Resources, "resourceTemplate": ts.Templates} {
 			for _, n := range names {
-				bytes += size[kind][n]
 				set.Count++
 				grouped[kind][n] = true
+				if kind == "tool" && ts.Exposure == "search" {
+					hidden += size[kind][n]
+					if set.Default && !served[kind][n] {
+						behind[n] = true
+					}
+					continue
+				}
+				bytes += size[kind][n]
 				if set.Default && !served[kind][n] {
 					served[kind][n] = true
+					delete(behind, n)
 					startBytes += size[kind][n]
 					startCount++
 				}
 			}
 		}
+		if ts.Exposure == "search" {
+			set.Search = &BudgetSearch{Hidden: len(ts.Tools), HiddenTokens: Tokens(hidden), Tokens: Tokens(searchBytes)}
+			bytes += searchBytes
+		}
 		set.Tokens = Tokens(bytes)
 		out.Sets = append(out.Sets, set)
+	}
+	for n := range behind {
+		if served["tool"][n] { // listed by a toolset declared after
+			delete(behind, n)
+		}
+	}
+	if len(behind) > 0 {
+		startBytes += searchBytes
+		startCount += len(search)
 	}
 	alwaysBytes := 0
 	for kind, names := range size {
@@ -397,6 +443,10 @@ func (b *Budget) WriteText(w io.Writer) {
 				state = ", served by default"
 			}
 			fmt.Fprintf(w, "  %-24s %6d tokens  %d item%s%s\n", set.Name, set.Tokens, set.Count, plural(set.Count), state)
+			if x := set.Search; x != nil {
+				fmt.Fprintf(w, "    with exposure: search, the 3 search tools (%d tokens, listed once for every such toolset) in place of its %d tool%s (%d tokens)\n",
+					x.Tokens, x.Hidden, plural(x.Hidden), x.HiddenTokens)
+			}
 		}
 		extra := ""
 		if ts.Dynamic {

@@ -99,9 +99,9 @@ func Lint(s *spec.Spec, opts Options) Result {
 		profile = s.Server.SchemaProfile
 	}
 	l.schemaProfile(profile)
-	if n := len(s.Tools); n > maxTools && s.Server.Exposure != "search" { // search exposure lists three tools, whatever their number
-		l.report(owner{}, "TOO_MANY_TOOLS", s.Tools[maxTools].Pos,
-			"%d tools, more than %d (lint.maxTools): every tool's definition is in the model's context on every turn; merge related tools, split the server, or set server.exposure: search", n, maxTools)
+	if listed := listedTools(s); len(listed) > maxTools { // search exposure lists three tools, whatever their number
+		l.report(owner{}, "TOO_MANY_TOOLS", listed[maxTools].Pos,
+			"%d tools listed, more than %d (lint.maxTools): every tool's definition is in the model's context on every turn; merge related tools, split the server, or set exposure: search on the server or on toolsets", len(listed), maxTools)
 	}
 	if n := len(s.Resources); n > maxItems {
 		l.report(owner{}, "RESOURCE_LIST_LARGE", s.Resources[maxItems].Pos,
@@ -406,4 +406,27 @@ func (l *linter) appPermissions(o owner, r *spec.Resource) {
 		}
 		l.report(o, "APP_PERMISSION", pos, "MCP App view %q asks for the %s permission; remove it unless the view cannot do its task without it", r.Name, p)
 	}
+}
+
+// listedTools are the tools tools/list shows when every toolset is served:
+// none with server.exposure: search; else those in no toolset with
+// exposure: search, or also in one that lists its tools.
+func listedTools(s *spec.Spec) []*spec.Tool {
+	if s.Server.Exposure == "search" {
+		return nil
+	}
+	var out []*spec.Tool
+	for _, t := range s.Tools {
+		searched, listed := false, false
+		for _, ts := range s.Toolsets {
+			if slices.Contains(ts.Tools, t.Name) {
+				searched = searched || ts.Exposure == "search"
+				listed = listed || ts.Exposure != "search"
+			}
+		}
+		if listed || !searched {
+			out = append(out, t)
+		}
+	}
+	return out
 }

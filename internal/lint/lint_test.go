@@ -230,9 +230,15 @@ func TestBudgetByToolset(t *testing.T) {
 	if ts.Always.Count != 1 || ts.AtStart.Count != 4 {
 		t.Errorf("always %+v, at start %+v", ts.Always, ts.AtStart)
 	}
-	near := func(a, b int) bool { return a-b <= 2 && b-a <= 2 } // each total is rounded up once
+	near := func(a, b int) bool { return a-b <= 3 && b-a <= 3 } // each total is rounded up once
 	all := b.Tools.Tokens + b.Prompts.Tokens + b.Resources.Tokens + b.Templates.Tokens
-	if sum := ts.Always.Tokens + issues.Tokens + repos.Tokens; !near(sum, all) {
+	// repos has exposure: search: it costs the three search tools in place
+	// of its two tools.
+	x := repos.Search
+	if x == nil || x.Hidden != 2 || x.Tokens < 300 {
+		t.Fatalf("repos' search exposure: %+v", x)
+	}
+	if sum := ts.Always.Tokens + issues.Tokens + repos.Tokens - x.Tokens + x.HiddenTokens; !near(sum, all) {
 		t.Errorf("always + toolsets = %d tokens, every list %d", sum, all)
 	}
 	if !near(ts.AtStart.Tokens, ts.Always.Tokens+issues.Tokens) {
@@ -240,10 +246,25 @@ func TestBudgetByToolset(t *testing.T) {
 	}
 	var out bytes.Buffer
 	b.WriteText(&out)
-	for _, line := range []string{"By toolset", "(in no toolset)", "issues", "served by default", "repos", "at start"} {
+	for _, line := range []string{"By toolset", "(in no toolset)", "issues", "served by default", "repos", "at start", "with exposure: search, the 3 search tools"} {
 		if !strings.Contains(out.String(), line) {
 			t.Errorf("the report lacks %q:\n%s", line, out.String())
 		}
+	}
+
+	// Served at start, a search-exposed toolset costs the three search
+	// tools once, and its tools are not counted.
+	data, err := os.ReadFile("../../golden/toolsets/mcpgen.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := spec.Load("mcpgen.yaml", []byte(strings.Replace(string(data), "enabled: [issues]", "enabled: [issues, repos]", 1)))
+	if len(diags) > 0 {
+		t.Fatal(diags.Error())
+	}
+	ts = Estimate(s).Toolsets
+	if want := ts.Always.Tokens + ts.Sets[0].Tokens + ts.Sets[1].Tokens; !near(ts.AtStart.Tokens, want) || ts.AtStart.Count != 1+3+(4-2+3) {
+		t.Errorf("at start with repos: %+v, want %d tokens, 9 items", ts.AtStart, want)
 	}
 	if Estimate(load(t, "../../golden/requires/mcpgen.yaml")).Toolsets != nil {
 		t.Error("a spec without toolsets has a breakdown")
@@ -283,6 +304,28 @@ func TestSearchExposureBudget(t *testing.T) {
 		r.Budget.WriteText(&text)
 		if !strings.Contains(text.String(), "with exposure: search, tools/list shows 3 tools for") {
 			t.Errorf("budget text:\n%s", text.String())
+		}
+	} // A toolset with exposure: search takes its tools out of the count,
+	// unless a toolset that lists them has them too.
+	for _, tc := range []struct {
+		sets    string
+		tooMany bool
+	}{
+		{"{s: {exposure: search, tools: [tool_a, tool_b]}}", false},
+		{"{s: {exposure: all, tools: [tool_a, tool_b]}}", true},
+		{"{s: {exposure: search, tools: [tool_a, tool_b]}, l: {tools: [tool_a, tool_b]}}", true},
+	} {
+		src := "mcpgen: 1\nserver: {name: s, version: 1.0.0}\ngo: {package: p}\ntoolsets: " + tc.sets + "\ntools:\n"
+		for i := range 4 {
+			src += "  tool_" + string(rune('a'+i)) + ": {description: Does one thing of several.}\n"
+		}
+		s, diags := spec.Load("mcpgen.yaml", []byte(src))
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		r := Lint(s, Options{MaxTools: 3})
+		if tooMany := slices.ContainsFunc(r.Findings, func(f findings.Finding) bool { return f.Rule == "TOO_MANY_TOOLS" }); tooMany != tc.tooMany {
+			t.Errorf("toolsets %s: TOO_MANY_TOOLS reported: %v", tc.sets, tooMany)
 		}
 	}
 }
