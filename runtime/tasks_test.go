@@ -384,6 +384,14 @@ func TestTasksLegacyHTTPInputThroughTasksResult(t *testing.T) {
 // the name Ada, and returns the tasks/result's response.
 func answerOnTasksResult(t *testing.T, waiter, answerer *httpPeer, taskID string) string {
 	t.Helper()
+	// The waiting tasks/result sends no headers before its first message,
+	// so a request or answer lost between replicas would block here until
+	// the test binary's timeout: a watchdog fails it sooner, saying why.
+	watchdog := time.AfterFunc(3*wait, func() {
+		panic("answerOnTasksResult: task " + taskID + ": no elicitation or result after " + (3 * wait).String() +
+			" (a request or its answer did not reach the process running the handler)")
+	})
+	defer watchdog.Stop()
 	resp, id := waiter.call("tasks/result", `{"taskId":"`+taskID+`"}`)
 	defer resp.Body.Close()
 	s := newSSE(resp.Body)
