@@ -29,7 +29,7 @@ var idempotencyFields = fields[*Idempotency]{
 			id.Key, _ = d.str(e.value, "idempotency key")
 			id.KeyPos = posOf(e.value)
 		}},
-	{key: "ttl", doc: "How long results are kept for retries: a Go duration such as 24h or 90m (default 24h).", schema: `{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"}`,
+	{key: "ttl", doc: "How long results are kept for retries: a Go duration such as 24h or 90m (default 24h).", schema: durationSchema,
 		decode: func(d *decoder, id *Idempotency, e entry) {
 			id.TTLPos = posOf(e.value)
 			id.TTL, _ = d.positiveDuration(e.value, "ttl", "24h, 90m or 30s")

@@ -31,7 +31,7 @@ var rateLimitFields = fields[*RateLimit]{
 				r.Requests = n
 			}
 		}},
-	{key: "per", required: true, doc: "The period of `requests`: a Go duration such as 1s, 1m or 1h (required).", schema: `{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"}`,
+	{key: "per", required: true, doc: "The period of `requests`: a Go duration such as 1s, 1m or 1h (required).", schema: durationSchema,
 		decode: func(d *decoder, r *RateLimit, e entry) {
 			r.hasPer = true
 			s, ok := d.str(e.value, "per")

@@ -53,7 +53,7 @@ var resultBudgetFields = fields[*Tool]{
 			b.OverflowPos = posOf(e.value)
 			b.OnOverflow, _ = d.str(e.value, "onOverflow")
 		}},
-	{key: "resultTTL", doc: "With onOverflow: link, how long the full result can be read: a Go duration such as 10m (default 10m).", schema: `{"type":"string","pattern":"^([0-9]+(\\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$"}`,
+	{key: "resultTTL", doc: "With onOverflow: link, how long the full result can be read: a Go duration such as 10m (default 10m).", schema: durationSchema,
 		decode: func(d *decoder, t *Tool, e entry) {
 			b := t.budget()
 			b.TTLPos = posOf(e.value)
