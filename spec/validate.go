@@ -167,14 +167,14 @@ func (v *validator) goOptions() {
 	}
 	// The output directory is joined to the spec's directory: it must be
 	// relative, and written the same way on every OS.
-	if o := g.Output; o != "" && (path.IsAbs(o) || strings.Contains(o, `\`) || len(o) >= 2 && o[1] == ':') {
+	if o := g.Output; o != "" && !isRelativeSlashPath(o) {
 		v.errorf(orPos(g.OutputPos, g.Pos), "output must be a relative path with forward slashes, such as internal/mcp")
 	}
 	if c := g.Client; c != "" {
 		p := orPos(g.ClientPos, g.Pos)
 		name := g.ClientPackage()
 		switch {
-		case path.IsAbs(c) || strings.Contains(c, `\`) || len(c) >= 2 && c[1] == ':':
+		case !isRelativeSlashPath(c):
 			v.errorf(p, "client must be true or a relative path with forward slashes, such as ordersclient")
 		case !token.IsIdentifier(name) || token.IsKeyword(name) || name == "_":
 			v.errorf(p, "client %q: the package is named after the directory's last element, and %q is not a Go package name; use letters, digits and _", c, name)
@@ -182,6 +182,12 @@ func (v *validator) goOptions() {
 			v.errorf(p, "client %q is the server package's directory; the client needs its own (such as %sclient)", c, g.Package)
 		}
 	}
+}
+
+// isRelativeSlashPath reports whether p is a relative path with forward
+// slashes: not absolute, no backslash, no drive letter.
+func isRelativeSlashPath(p string) bool {
+	return !path.IsAbs(p) && !strings.Contains(p, `\`) && !(len(p) >= 2 && p[1] == ':')
 }
 
 func orDot(dir string) string {
