@@ -156,16 +156,7 @@ var upstreamFields = fields[*Upstream]{
 		decode: func(d *decoder, u *Upstream, e entry) { u.BaseURLEnv = d.envName(e.value, "baseUrlEnv") }},
 	{key: "timeout", doc: "How long one upstream call may take: a Go duration such as 30s (default 30s).", schema: durationSchema,
 		decode: func(d *decoder, u *Upstream, e entry) {
-			s, ok := d.str(e.value, "timeout")
-			if !ok {
-				return
-			}
-			t, err := time.ParseDuration(s)
-			if err != nil || t <= 0 {
-				d.errorf(posOf(e.value), "timeout must be a positive duration such as 30s or 2m, not %q", s)
-				return
-			}
-			u.Timeout = t
+			u.Timeout, _ = d.positiveDuration(e.value, "timeout", "30s or 2m")
 		}},
 	{key: "maxResponseBytes", doc: "The largest answer body read, in bytes (default 10485760, 10 MiB); a larger one fails the call.", schema: `{"type":"integer","minimum":1}`,
 		decode: func(d *decoder, u *Upstream, e entry) {
