@@ -336,9 +336,7 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	im.items(root, "resourceTemplates", "resources/templates/list", templates, []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta"})
 	im.prompts(root, prompts)
 	// Move types before tools, the order a reader expects.
-	if types := root.Get("types"); types != nil {
-		reorder(root, "types", "tools")
-	}
+	reorder(root, "types", "tools")
 	im.conv.markNullableRefs(root.N)
 	for _, d := range im.settleGoNames(root) {
 		im.note("the written spec does not load: %s", d)
