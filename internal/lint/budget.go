@@ -456,8 +456,6 @@ func (b *Budget) WriteText(w io.Writer) {
 	}
 }
 
-// wireSchema is a typed schema as tools/list sends it (a Go type reference
-// stands as its marker: its reflected schema is unknown here).
 // schemaIsObject reports whether schema's top-level type is "object".
 func schemaIsObject(schema json.RawMessage) bool {
 	var top struct {
@@ -466,6 +464,8 @@ func schemaIsObject(schema json.RawMessage) bool {
 	return json.Unmarshal(schema, &top) == nil && top.Type == "object"
 }
 
+// wireSchema is a typed schema as tools/list sends it (a Go type reference
+// stands as its marker: its reflected schema is unknown here).
 func wireSchema(s *spec.Spec, sch *spec.Schema) json.RawMessage {
 	b, _ := specschema.Wire(s, sch)
 	return b

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/spec"
@@ -55,7 +54,7 @@ func (l *linter) rawWalk(o owner, v any, pointer, what string, pos spec.Pos) {
 	slices.Sort(names) // a decoded object has no order; findings must have one
 	for _, name := range names {
 		p, _ := props[name].(map[string]any)
-		ppointer := pointer + "/properties/" + strings.NewReplacer("~", "~0", "/", "~1").Replace(name)
+		ppointer := pointer + "/properties/" + specschema.PointerToken(name)
 		pwhat := fmt.Sprintf("property %q of %s", name, at)
 		desc, _ := p["description"].(string)
 		l.description(o, desc, pos, pos, pwhat, false)

@@ -19,16 +19,18 @@ var collisionRE = regexp.MustCompile(`gets the Go (?:method |constant |field )?n
 // already taken (tools get-x and get_x are both GetX; a resource "Get X"
 // and one "get x" both ReadGetX), until the spec plans without a
 // collision: wire names are data, Go names are derived, and the import
-// must write a spec that generates.
-func (im *importer) settleGoNames(root ymap) {
+// must write a spec that generates. It returns what loading the spec it
+// leaves reports (nothing when it loads), so that the caller need not load
+// it again.
+func (im *importer) settleGoNames(root ymap) spec.Diagnostics {
 	for range 100 {
 		data, err := encode(root.N)
 		if err != nil {
-			return
+			break
 		}
 		s, diags := spec.Load("mcpgen.yaml", data)
 		if len(diags) > 0 {
-			return // reported by the caller
+			return diags
 		}
 		_, planDiags := gen.PlanAPI(s)
 		fixed := false
@@ -39,7 +41,7 @@ func (im *importer) settleGoNames(root ymap) {
 			}
 			var parsed yaml.Node
 			if yaml.Unmarshal(data, &parsed) != nil || len(parsed.Content) == 0 {
-				return
+				return nil // data loaded above
 			}
 			path, ok := pathAt(parsed.Content[0], d.Pos.Line, d.Pos.Column, nil)
 			if !ok {
@@ -62,9 +64,11 @@ func (im *importer) settleGoNames(root ymap) {
 			break // positions move: plan again
 		}
 		if !fixed {
-			return
+			return nil
 		}
 	}
+	_, diags := spec.Load("mcpgen.yaml", mustEncode(root))
+	return diags
 }
 
 // step is one key (of a mapping) or index (of a list) on a path.

@@ -174,13 +174,13 @@ func (c *checker) schema(s object, path string, depth int) {
 			props, _ := s.get("properties")
 			for _, m := range asObject(props) {
 				if !slices.Contains(asAnys(req), any(m.key)) {
-					c.add(path+"/properties/"+pointerToken(m.key), "optional-property", false, "property %q is optional; the API wants every property in required (an optional one is required and nullable)", m.key)
+					c.add(path+"/properties/"+PointerToken(m.key), "optional-property", false, "property %q is optional; the API wants every property in required (an optional one is required and nullable)", m.key)
 				}
 			}
 		}
 	}
 	for _, m := range s {
-		k, sub := m.key, path+"/"+pointerToken(m.key)
+		k, sub := m.key, path+"/"+PointerToken(m.key)
 		if !slices.Contains(p.keywords, k) && k != "x-mcp-header" { // MCP's, for the host (Apply keeps it)
 			c.add(sub, "keyword", true, "%s is not taken", k)
 		}
@@ -188,11 +188,11 @@ func (c *checker) schema(s object, path string, depth int) {
 		case "properties":
 			for _, pm := range asObject(m.val) {
 				c.properties++
-				c.schema(asObject(pm.val), sub+"/"+pointerToken(pm.key), depth)
+				c.schema(asObject(pm.val), sub+"/"+PointerToken(pm.key), depth)
 			}
 		case "$defs":
 			for _, dm := range asObject(m.val) {
-				c.schema(asObject(dm.val), sub+"/"+pointerToken(dm.key), depth)
+				c.schema(asObject(dm.val), sub+"/"+PointerToken(dm.key), depth)
 			}
 		case "items", "additionalProperties":
 			if o, ok := m.val.(object); ok {
@@ -292,8 +292,8 @@ func asAnys(v any) []any    { a, _ := v.([]any); return a }
 
 func mustGet(o object, k string) any { v, _ := o.get(k); return v }
 
-// pointerToken escapes a key for a JSON Pointer.
-func pointerToken(k string) string {
+// PointerToken escapes a key for a JSON Pointer (RFC 6901).
+func PointerToken(k string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
 }
 
