@@ -1,9 +1,9 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -140,7 +140,7 @@ type memorySub struct{ deliver func([]byte) }
 func (b *memoryBus) Publish(_ context.Context, msg []byte) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	msg = []byte(strings.Clone(string(msg)))
+	msg = bytes.Clone(msg)
 	for sub := range b.subs {
 		sub.deliver(msg)
 	}
