@@ -1,9 +1,9 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -83,19 +83,28 @@ const (
 // announce sends msg to every replica, or handles it here when there is no
 // bus to send it on (none configured, not serving yet, or the bus failing).
 func (s *Server) announce(msg string) {
+	if !s.sendOnBus(msg, "cannot publish; the notification reaches this replica's clients only") {
+		s.receive([]byte(msg))
+	} // else it comes back through receive, like the other replicas'
+}
+
+// sendOnBus publishes msg to every replica and reports whether it went
+// out: false when the server does not receive from a bus (none configured,
+// not serving yet) or the bus failed, which is logged with failed.
+func (s *Server) sendOnBus(msg, failed string) bool {
 	s.bus.mu.Lock()
 	receiving := s.bus.receiving
 	s.bus.mu.Unlock()
-	if receiving {
-		ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
-		err := s.cfg.bus.Publish(ctx, []byte(msg))
-		cancel()
-		if err == nil {
-			return // it comes back through receive, like the other replicas'
-		}
-		s.cfg.logger.Warn("runtime: notification bus: cannot publish; the notification reaches this replica's clients only", "error", err)
+	if !receiving {
+		return false
 	}
-	s.receive([]byte(msg))
+	ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
+	defer cancel()
+	if err := s.cfg.bus.Publish(ctx, []byte(msg)); err != nil {
+		s.cfg.logger.Warn("runtime: notification bus: "+failed, "error", err)
+		return false
+	}
+	return true
 }
 
 // publish sends a message of a shared session to every replica, this one
@@ -140,7 +149,7 @@ type memorySub struct{ deliver func([]byte) }
 func (b *memoryBus) Publish(_ context.Context, msg []byte) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	msg = []byte(strings.Clone(string(msg)))
+	msg = bytes.Clone(msg)
 	for sub := range b.subs {
 		sub.deliver(msg)
 	}

@@ -217,7 +217,7 @@ func (s *Server) listedTools(p *peerInfo) *regView[*toolEntry] {
 // lookupTool is the tool a tools/call from p names: a registered tool, or
 // one of the search tools when they are served.
 func (s *Server) lookupTool(name string, p *peerInfo) *toolEntry {
-	if s.searchExposed() && s.searchServed(p) {
+	if s.searchServed(p) { // implies searchExposed
 		if te := s.search().listed.byKey[name]; te != nil {
 			return te
 		}

@@ -37,19 +37,7 @@ const (
 // tellReplicas publishes msg to the other replicas and reports whether it
 // went out: false without a bus (then no other replica can be reached).
 func (s *Server) tellReplicas(kind byte, body string) bool {
-	s.bus.mu.Lock()
-	receiving := s.bus.receiving
-	s.bus.mu.Unlock()
-	if !receiving {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), busTimeout)
-	defer cancel()
-	if err := s.cfg.bus.Publish(ctx, []byte(string(kind)+body)); err != nil {
-		s.cfg.logger.Warn("runtime: notification bus: cannot publish a task's message to the other replicas", "error", err)
-		return false
-	}
-	return true
+	return s.sendOnBus(string(kind)+body, "cannot publish a task's message to the other replicas")
 }
 
 // fromBusTask handles a task message of any replica (this one included:

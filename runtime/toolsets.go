@@ -391,7 +391,7 @@ func (s *Server) addToolsetTools() {
 		Name:        x.dynamic.ListTool,
 		Title:       "List toolsets",
 		Description: "Lists the toolsets of this server: groups of tools for one kind of task, each with whether it is enabled. Enable one with " + x.dynamic.EnableTool + " to get its tools.",
-		Annotations: &ToolAnnotations{ReadOnlyHint: ptrTo(true), OpenWorldHint: ptrTo(false)},
+		Annotations: &ToolAnnotations{ReadOnlyHint: ptr(true), OpenWorldHint: ptr(false)},
 		OutputSchema: []byte(`{"type":"object","properties":{"toolsets":{"type":"array","items":{"type":"object","properties":{` +
 			`"name":{"type":"string"},"title":{"type":"string"},"description":{"type":"string"},"enabled":{"type":"boolean"},` +
 			`"tools":{"type":"array","items":{"type":"string"}}},"required":["name","enabled"]}}},"required":["toolsets"]}`),
@@ -401,14 +401,12 @@ func (s *Server) addToolsetTools() {
 		Name:        x.dynamic.EnableTool,
 		Title:       "Enable a toolset",
 		Description: "Enables a toolset for the rest of this session: its tools are listed and callable from now on (the tool list changes). List the toolsets with " + x.dynamic.ListTool + ".",
-		Annotations: &ToolAnnotations{ReadOnlyHint: ptrTo(false), DestructiveHint: ptrTo(false), IdempotentHint: ptrTo(true), OpenWorldHint: ptrTo(false)},
+		Annotations: &ToolAnnotations{ReadOnlyHint: ptr(false), DestructiveHint: ptr(false), IdempotentHint: ptr(true), OpenWorldHint: ptr(false)},
 		InputSchema: []byte(`{"type":"object","properties":{"toolset":{"type":"string","description":"The name of the toolset, as ` +
 			x.dynamic.ListTool + ` lists it."}},"required":["toolset"],"additionalProperties":false}`),
 		Handler: s.enableToolset,
 	})
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 type toolsetListing struct {
 	Name        string   `json:"name"`
