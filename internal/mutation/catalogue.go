@@ -173,10 +173,10 @@ var Catalogue = []Mutant{
 
 	// spec: the loader and validator; its own tests must catch these.
 	{ID: "spec/output-backslash", File: "spec/validate.go",
-		Original: "strings.Contains(o, `\\`) || ", Mutated: "",
+		Original: " && !strings.Contains(p, `\\`)", Mutated: "",
 		Packages: pkgSpec, Why: "go.output with a backslash is accepted (issue 23, item 4)"},
 	{ID: "spec/output-drive-letter", File: "spec/validate.go",
-		Original: " || len(o) >= 2 && o[1] == ':'", Mutated: "",
+		Original: " && !(len(p) >= 2 && p[1] == ':')", Mutated: "",
 		Packages: pkgSpec, Why: "go.output with a drive letter is accepted (issue 23, item 4)"},
 	{ID: "spec/cache-scope-hint", File: "spec/caching.go",
 		Original: "h.Scope, didYouMean(h.Scope, cacheScopes))", Mutated: "h.Scope, \"\")",
