@@ -431,11 +431,7 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 			d[jen.Id("RateLimit")] = jen.Op("&").Add(rateLimitValue(t.RateLimit))
 		}
 		if len(t.Keywords) > 0 {
-			d[jen.Id("Keywords")] = jen.Index().String().ValuesFunc(func(kg *jen.Group) {
-				for _, k := range t.Keywords {
-					kg.Lit(k)
-				}
-			})
+			d[jen.Id("Keywords")] = stringList(t.Keywords)
 		}
 		// The server's default scopes are resolved here: the runtime
 		// knows only what each tool needs.

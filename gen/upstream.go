@@ -136,13 +136,7 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 // inputFields maps each property of a tool's input to its struct field.
 func (g *generator) inputFields(in *spec.Schema) map[string]*field {
 	out := map[string]*field{}
-	if in == nil {
-		return out
-	}
-	d := g.plan.declOf[in]
-	if d == nil && in.Kind == spec.KindRef {
-		d = g.plan.named[in.Ref]
-	}
+	d := g.declFor(in)
 	if d == nil {
 		return out
 	}
@@ -174,11 +168,7 @@ func upstreamAuth(a *spec.UpstreamAuth) jen.Code {
 			d[jen.Id("ClientIDEnv")] = jen.Lit(c.ClientIDEnv)
 			d[jen.Id("ClientSecretEnv")] = jen.Lit(c.ClientSecretEnv)
 			if len(c.Scopes) > 0 {
-				d[jen.Id("Scopes")] = jen.Index().String().ValuesFunc(func(gr *jen.Group) {
-					for _, s := range c.Scopes {
-						gr.Lit(s)
-					}
-				})
+				d[jen.Id("Scopes")] = stringList(c.Scopes)
 			}
 		}))
 	}

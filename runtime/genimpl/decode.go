@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
@@ -63,16 +64,7 @@ func DecodeObject(data []byte, decode func(*Decoder)) bool {
 // Refuse makes the decoding fail: the general path decides.
 func (d *Decoder) Refuse() { d.refused = true }
 
-func (d *Decoder) space() {
-	for d.i < len(d.data) {
-		switch d.data[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
+func (d *Decoder) space() { d.i = jsonwire.SkipSpace(d.data, d.i) }
 
 // peek is the next byte after whitespace, 0 at the end.
 func (d *Decoder) peek() byte {
@@ -225,47 +217,13 @@ func (d *Decoder) number() (string, bool) {
 		return "", false
 	}
 	start := d.i
-	if d.data[d.i] == '-' {
-		d.i++
-	}
-	switch {
-	case d.i < len(d.data) && d.data[d.i] == '0':
-		d.i++
-	case d.digits() == 0:
+	end, ok := jsonwire.NumberEnd(d.data, start)
+	if !ok || end-start > maxNumberLength {
 		d.refused = true
 		return "", false
 	}
-	if d.i < len(d.data) && d.data[d.i] == '.' {
-		d.i++
-		if d.digits() == 0 {
-			d.refused = true
-			return "", false
-		}
-	}
-	if d.i < len(d.data) && (d.data[d.i] == 'e' || d.data[d.i] == 'E') {
-		d.i++
-		if d.i < len(d.data) && (d.data[d.i] == '+' || d.data[d.i] == '-') {
-			d.i++
-		}
-		if d.digits() == 0 {
-			d.refused = true
-			return "", false
-		}
-	}
-	if d.i-start > maxNumberLength {
-		d.refused = true
-		return "", false
-	}
+	d.i = end
 	return unsafe.String(&d.data[start], d.i-start), true
-}
-
-func (d *Decoder) digits() int {
-	n := 0
-	for d.i < len(d.data) && d.data[d.i] >= '0' && d.data[d.i] <= '9' {
-		d.i++
-		n++
-	}
-	return n
 }
 
 // StringRule is what a string schema asks beyond the type. Enum, when set,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/invopop/jsonschema"
 
@@ -91,9 +92,14 @@ func UnmarshalUnion(union string, data []byte, discriminator string, targets ...
 		return unmarshalDiscriminated(union, data, discriminator, targets)
 	}
 	typ := jsonType(data)
+	// An object is read once, by the first object shape that needs it.
+	object := sync.OnceValues(func() (obj map[string]json.RawMessage, err error) {
+		err = json.Unmarshal(data, &obj)
+		return obj, err
+	})
 	var why []string
 	for _, t := range targets {
-		if reason := t.shape.refuses(typ, data); reason != "" {
+		if reason := t.shape.refuses(typ, object); reason != "" {
 			why = append(why, t.name+": "+reason)
 			continue
 		}
@@ -132,8 +138,9 @@ func unmarshalDiscriminated(union string, data []byte, discriminator string, tar
 	return fmt.Errorf("%s: property %q is %s, want one of %s", union, discriminator, compact.String(), strings.Join(want, ", "))
 }
 
-// refuses says why data of JSON type typ cannot be this shape, or "".
-func (s Shape) refuses(typ string, data []byte) string {
+// refuses says why data of JSON type typ, read as an object by object,
+// cannot be this shape, or "".
+func (s Shape) refuses(typ string, object func() (map[string]json.RawMessage, error)) string {
 	switch {
 	case s.Type == "":
 		return ""
@@ -144,8 +151,8 @@ func (s Shape) refuses(typ string, data []byte) string {
 	case typ != "object":
 		return ""
 	}
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(data, &obj); err != nil {
+	obj, err := object()
+	if err != nil {
 		return err.Error()
 	}
 	for _, name := range s.Required {

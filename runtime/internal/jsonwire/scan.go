@@ -17,7 +17,7 @@ import (
 // whitespace allowed); data that is valid JSON but not an object is reported
 // through notObject so callers can tell a batch from garbage.
 func ScanObject(data []byte, member func(key, val []byte)) (notObject bool, err error) {
-	i := skipSpace(data, 0)
+	i := SkipSpace(data, 0)
 	if i == len(data) {
 		return false, ErrSyntax
 	}
@@ -27,7 +27,7 @@ func ScanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 		}
 		return false, ErrSyntax
 	}
-	i = skipSpace(data, i+1)
+	i = SkipSpace(data, i+1)
 	if i < len(data) && data[i] == '}' {
 		i++
 	} else {
@@ -40,11 +40,11 @@ func ScanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 				return false, err
 			}
 			key := data[i+1 : kend-1]
-			i = skipSpace(data, kend)
+			i = SkipSpace(data, kend)
 			if i >= len(data) || data[i] != ':' {
 				return false, ErrSyntax
 			}
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 			vstart := i
 			if i, err = skipValue(data, i, 1); err != nil {
 				return false, err
@@ -58,7 +58,7 @@ func ScanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 			} else {
 				member(key, data[vstart:i])
 			}
-			i = skipSpace(data, i)
+			i = SkipSpace(data, i)
 			if i >= len(data) {
 				return false, ErrSyntax
 			}
@@ -69,16 +69,18 @@ func ScanObject(data []byte, member func(key, val []byte)) (notObject bool, err 
 			if data[i] != ',' {
 				return false, ErrSyntax
 			}
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 		}
 	}
-	if skipSpace(data, i) != len(data) {
+	if SkipSpace(data, i) != len(data) {
 		return false, ErrSyntax
 	}
 	return false, nil
 }
 
-func skipSpace(data []byte, i int) int {
+// SkipSpace returns the index of the first byte at or after i that is not
+// JSON whitespace (len(data) if none).
+func SkipSpace(data []byte, i int) int {
 	for i < len(data) {
 		switch data[i] {
 		case ' ', '\t', '\n', '\r':
@@ -107,7 +109,7 @@ func skipValue(data []byte, i, depth int) (int, error) {
 		if c == '[' {
 			closing = ']'
 		}
-		i = skipSpace(data, i+1)
+		i = SkipSpace(data, i+1)
 		if i < len(data) && data[i] == closing {
 			return i + 1, nil
 		}
@@ -120,16 +122,16 @@ func skipValue(data []byte, i, depth int) (int, error) {
 				if i, _, err = skipString(data, i); err != nil {
 					return i, err
 				}
-				i = skipSpace(data, i)
+				i = SkipSpace(data, i)
 				if i >= len(data) || data[i] != ':' {
 					return i, ErrSyntax
 				}
-				i = skipSpace(data, i+1)
+				i = SkipSpace(data, i+1)
 			}
 			if i, err = skipValue(data, i, depth+1); err != nil {
 				return i, err
 			}
-			i = skipSpace(data, i)
+			i = SkipSpace(data, i)
 			if i >= len(data) {
 				return i, ErrSyntax
 			}
@@ -139,7 +141,7 @@ func skipValue(data []byte, i, depth int) (int, error) {
 			if data[i] != ',' {
 				return i, ErrSyntax
 			}
-			i = skipSpace(data, i+1)
+			i = SkipSpace(data, i+1)
 		}
 	case c == '-' || c >= '0' && c <= '9':
 		p := valueParser{data: data, i: i}

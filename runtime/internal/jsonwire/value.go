@@ -28,7 +28,7 @@ type valueParser struct {
 	i    int
 }
 
-func (p *valueParser) skipSpace() { p.i = skipSpace(p.data, p.i) }
+func (p *valueParser) skipSpace() { p.i = SkipSpace(p.data, p.i) }
 
 func (p *valueParser) value(depth int) (any, error) {
 	if p.i >= len(p.data) {
@@ -224,6 +224,14 @@ func (p *valueParser) digits() int {
 		n++
 	}
 	return n
+}
+
+// NumberEnd returns the end of the JSON number starting at data[i] (which
+// must exist), and whether a well-formed one starts there.
+func NumberEnd(data []byte, i int) (end int, ok bool) {
+	p := valueParser{data: data, i: i}
+	ok = p.skipNumber()
+	return p.i, ok
 }
 
 // IsNumber reports whether s is exactly a JSON number.

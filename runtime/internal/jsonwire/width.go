@@ -27,7 +27,7 @@ func Width(data []byte, maxValues, maxMembers int) (values, widest int) {
 			if c == '{' {
 				n = 0
 			}
-			if j := skipSpace(data, i+1); j < len(data) && data[j] != '}' && data[j] != ']' {
+			if j := SkipSpace(data, i+1); j < len(data) && data[j] != '}' && data[j] != ']' {
 				values++ // the first member or item
 				if n == 0 {
 					n = 1
