@@ -100,18 +100,7 @@ func connectSearchServer(t *testing.T, transport, era string) *mcp.ClientSession
 		t.Cleanup(ts.Close)
 		tr = &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: 2}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, nil)
-	session, err := client.Connect(ctx, tr, goSDKSessionOptions(era))
-	if err != nil {
-		t.Fatalf("connect (%s, %s era): %v", transport, era, err)
-	}
-	t.Cleanup(func() { session.Close() })
-	if got := session.InitializeResult().ProtocolVersion; got != eraVersion(era) {
-		t.Fatalf("negotiated %s, want %s", got, eraVersion(era))
-	}
-	return session
+	return connectGoSDKOver(t, tr, transport+" server", era, nil)
 }
 
 // callText calls a tool and returns its one text block, failing on an
