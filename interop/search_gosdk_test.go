@@ -33,15 +33,7 @@ func TestSearchExposureWithGoSDK(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
 
-				list, err := session.ListTools(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var names []string
-				for _, tool := range list.Tools {
-					names = append(names, tool.Name)
-				}
-				if strings.Join(names, " ") != "search_tools describe_tools call_tool" {
+				if names := toolNames(t, session); strings.Join(names, " ") != "search_tools describe_tools call_tool" {
 					t.Fatalf("tools/list: %q", names)
 				}
 
