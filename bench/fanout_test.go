@@ -196,31 +196,17 @@ func fanOut(b *testing.B, s fanOutServer) {
 
 // fanOutSession initializes a legacy session and returns its id.
 func fanOutSession(b *testing.B, client *http.Client, url string) string {
-	post := func(body, sid string) *http.Response {
+	return openLegacySession(b, func(body, sid string) (int, http.Header, string) {
 		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		}
+		setLegacyHeaders(req.Header, sid)
 		resp, err := client.Do(req)
 		if err != nil {
 			b.Fatal(err)
 		}
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
-		return resp
-	}
-	resp := post(initLine, "")
-	sid := resp.Header.Get("Mcp-Session-Id")
-	if resp.StatusCode != http.StatusOK || sid == "" {
-		b.Fatalf("initialize: %s", resp.Status)
-	}
-	if resp := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, sid); resp.StatusCode != http.StatusAccepted {
-		b.Fatalf("initialized: %s", resp.Status)
-	}
-	return sid
+		return resp.StatusCode, resp.Header, resp.Status
+	})
 }
 
 // openStream opens the session's GET stream over its own connection and

@@ -42,17 +42,12 @@ func BenchmarkIdleSessions(b *testing.B) {
 }
 
 func idleSessions(b *testing.B, h http.Handler) {
-	post := func(body, session string) *httptest.ResponseRecorder {
+	post := func(body, session string) (int, http.Header, string) {
 		r := httptest.NewRequest(http.MethodPost, "http://127.0.0.1/mcp", strings.NewReader(body))
-		r.Header.Set("Accept", "application/json, text/event-stream")
-		r.Header.Set("Content-Type", "application/json")
-		if session != "" {
-			r.Header.Set("Mcp-Session-Id", session)
-			r.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		}
+		setLegacyHeaders(r.Header, session)
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, r)
-		return w
+		return w.Code, w.Header(), w.Body.String()
 	}
 	var before, after goruntime.MemStats
 	goruntime.GC()
@@ -60,14 +55,7 @@ func idleSessions(b *testing.B, h http.Handler) {
 	g0 := goruntime.NumGoroutine()
 	b.ResetTimer()
 	for range b.N {
-		w := post(initLine, "")
-		sid := w.Header().Get("Mcp-Session-Id")
-		if w.Code != http.StatusOK || sid == "" {
-			b.Fatalf("initialize: %d %s", w.Code, w.Body)
-		}
-		if w := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, sid); w.Code != http.StatusAccepted {
-			b.Fatalf("initialized: %d %s", w.Code, w.Body)
-		}
+		openLegacySession(b, post)
 	}
 	b.StopTimer()
 	goruntime.GC()
@@ -81,4 +69,31 @@ func idleSessions(b *testing.B, h http.Handler) {
 	b.ReportMetric(heap+stack, "B/session")
 	b.ReportMetric(float64(goruntime.NumGoroutine()-g0)/float64(b.N), "goroutines/session")
 	goruntime.KeepAlive(h)
+}
+
+// setLegacyHeaders sets what a legacy (2025-11-25) Streamable HTTP POST
+// carries: the accepted types and, past initialize (session ""), the
+// session id and protocol version.
+func setLegacyHeaders(h http.Header, session string) {
+	h.Set("Accept", "application/json, text/event-stream")
+	h.Set("Content-Type", "application/json")
+	if session != "" {
+		h.Set("Mcp-Session-Id", session)
+		h.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+}
+
+// openLegacySession initializes a legacy session through post (which sends
+// body in session, "" for none, and returns the status, headers and body)
+// and returns its id.
+func openLegacySession(b *testing.B, post func(body, session string) (int, http.Header, string)) string {
+	code, header, body := post(initLine, "")
+	sid := header.Get("Mcp-Session-Id")
+	if code != http.StatusOK || sid == "" {
+		b.Fatalf("initialize: %d %s", code, body)
+	}
+	if code, _, body := post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, sid); code != http.StatusAccepted {
+		b.Fatalf("initialized: %d %s", code, body)
+	}
+	return sid
 }

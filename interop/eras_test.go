@@ -54,8 +54,6 @@ func goSDKSessionOptions(era string) *mcp.ClientSessionOptions {
 // negotiated is the one asked for. Cleanup closes the session.
 func connectGoSDK(t *testing.T, transport, target, era string, opts *mcp.ClientOptions, w *wireLog) *mcp.ClientSession {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
 	var tr mcp.Transport
 	if transport == "stdio" {
 		tr = &mcp.CommandTransport{Command: exec.Command(target)}
@@ -72,10 +70,19 @@ func connectGoSDK(t *testing.T, transport, target, era string, opts *mcp.ClientO
 		}
 		tr = &mcp.StreamableClientTransport{Endpoint: target, HTTPClient: &http.Client{Transport: rt}, MaxRetries: 2}
 	}
+	return connectGoSDKOver(t, tr, target, era, opts)
+}
+
+// connectGoSDKOver is connectGoSDK over a transport of the caller's (what
+// names its far end in a failure).
+func connectGoSDKOver(t *testing.T, tr mcp.Transport, what, era string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, opts)
 	session, err := client.Connect(ctx, tr, goSDKSessionOptions(era))
 	if err != nil {
-		t.Fatalf("connect (%s era) to %s: %v", era, target, err)
+		t.Fatalf("connect (%s era) to %s: %v", era, what, err)
 	}
 	t.Cleanup(func() { session.Close() })
 	if got, want := session.InitializeResult().ProtocolVersion, eraVersion(era); got != want {

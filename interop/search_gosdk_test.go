@@ -33,15 +33,7 @@ func TestSearchExposureWithGoSDK(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 				defer cancel()
 
-				list, err := session.ListTools(ctx, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var names []string
-				for _, tool := range list.Tools {
-					names = append(names, tool.Name)
-				}
-				if strings.Join(names, " ") != "search_tools describe_tools call_tool" {
+				if names := toolNames(t, session); strings.Join(names, " ") != "search_tools describe_tools call_tool" {
 					t.Fatalf("tools/list: %q", names)
 				}
 
@@ -100,18 +92,7 @@ func connectSearchServer(t *testing.T, transport, era string) *mcp.ClientSession
 		t.Cleanup(ts.Close)
 		tr = &mcp.StreamableClientTransport{Endpoint: ts.URL, MaxRetries: 2}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1.0.0"}, nil)
-	session, err := client.Connect(ctx, tr, goSDKSessionOptions(era))
-	if err != nil {
-		t.Fatalf("connect (%s, %s era): %v", transport, era, err)
-	}
-	t.Cleanup(func() { session.Close() })
-	if got := session.InitializeResult().ProtocolVersion; got != eraVersion(era) {
-		t.Fatalf("negotiated %s, want %s", got, eraVersion(era))
-	}
-	return session
+	return connectGoSDKOver(t, tr, transport+" server", era, nil)
 }
 
 // callText calls a tool and returns its one text block, failing on an

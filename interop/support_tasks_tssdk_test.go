@@ -30,13 +30,14 @@ func TestTypeScriptSDKTasks(t *testing.T) {
 				}
 				Error string
 			}
-			if s.result(t, "callToolStream", &stream) && len(stream) > 0 {
+			if s.result(t, "callToolStream", &stream) {
 				var types []string
 				for _, m := range stream {
 					types = append(types, m.Type)
 				}
-				last := stream[len(stream)-1]
-				if types[0] != "taskCreated" || last.Type != "result" || last.Result.StructuredContent["tickets"] != 2.0 {
+				if len(stream) == 0 {
+					t.Error("callToolStream: no messages, want taskCreated first and the result last")
+				} else if last := stream[len(stream)-1]; types[0] != "taskCreated" || last.Type != "result" || last.Result.StructuredContent["tickets"] != 2.0 {
 					t.Errorf("callToolStream messages %q, last %+v", types, last)
 				}
 			}

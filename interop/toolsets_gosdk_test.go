@@ -84,20 +84,21 @@ func (h headerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return http.DefaultTransport.RoundTrip(r)
 }
 
+// connectWithToolsets connects the Go SDK client to url in era, sending
+// Mcp-Toolsets: toolsets with every request.
+func connectWithToolsets(t *testing.T, url, era, toolsets string) *mcp.ClientSession {
+	t.Helper()
+	tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: headerTransport{toolsets}}, MaxRetries: 2}
+	return connectGoSDKOver(t, tr, url, era, nil)
+}
+
 // TestToolsetsHeaderGoSDK: a Go SDK client configured with the
 // Mcp-Toolsets header sees that toolset, in both eras.
 func TestToolsetsHeaderGoSDK(t *testing.T) {
 	url := toolsetsServer(t)
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: headerTransport{"read"}}, MaxRetries: 2}
-			session, err := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1"}, nil).Connect(ctx, tr, goSDKSessionOptions(era))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer session.Close()
+			session := connectWithToolsets(t, url, era, "read")
 			if got := toolNames(t, session); !slices.Equal(got, []string{"list_toolsets", "enable_toolset", "always", "read"}) {
 				t.Errorf("tools/list with Mcp-Toolsets: read: %v", got)
 			}
@@ -153,14 +154,7 @@ func TestToolsetSearchGoSDK(t *testing.T) {
 	})
 	for _, era := range eras {
 		t.Run("header/"+era, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			tr := &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: headerTransport{"read"}}, MaxRetries: 2}
-			session, err := mcp.NewClient(&mcp.Implementation{Name: "interop-test", Version: "1"}, nil).Connect(ctx, tr, goSDKSessionOptions(era))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer session.Close()
+			session := connectWithToolsets(t, url, era, "read")
 			useRead(t, session)
 		})
 	}

@@ -47,36 +47,21 @@ func TestRedisReplicaKilled(t *testing.T) {
 		keys   []string
 		failed = map[string]string{} // key → error
 	)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for w, s := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				key := fmt.Sprintf("%08x-0000-4000-8000-%012x", w+0x200, n)
-				err := reply(s, key)
-				mu.Lock()
-				keys = append(keys, key)
-				if err != nil {
-					failed[key] = err.Error()
-				}
-				mu.Unlock()
-			}
-		}()
-	}
+	stop := underLoad(clients, 0x200, func(s *mcp.ClientSession, key string) {
+		err := reply(s, key)
+		mu.Lock()
+		keys = append(keys, key)
+		if err != nil {
+			failed[key] = err.Error()
+		}
+		mu.Unlock()
+	})
 	time.Sleep(2 * time.Second)
 	if err := c.Replicas[1].proc.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(3 * time.Second)
-	close(stop)
-	wg.Wait()
+	stop()
 	t.Logf("%d calls, %d failed when replica 2 was killed", len(keys), len(failed))
 	if len(failed) > workers {
 		t.Errorf("%d calls failed, more than the %d that can be in flight on one replica: %v", len(failed), workers, failed)

@@ -3,7 +3,6 @@ package scaleout
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -68,26 +67,13 @@ func TestRedisOutage(t *testing.T) {
 		return o
 	}
 
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for w, s := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				o := call(s, fmt.Sprintf("%08x-0000-4000-8000-%012x", w, n))
-				mu.Lock()
-				outcomes = append(outcomes, o)
-				mu.Unlock()
-				time.Sleep(20 * time.Millisecond)
-			}
-		}()
-	}
+	stop := underLoad(clients, 0, func(s *mcp.ClientSession, key string) {
+		o := call(s, key)
+		mu.Lock()
+		outcomes = append(outcomes, o)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+	})
 	time.Sleep(3 * time.Second)
 	down := time.Now()
 	redis.Stop()
@@ -95,8 +81,7 @@ func TestRedisOutage(t *testing.T) {
 	redis.Start()
 	up := time.Now()
 	time.Sleep(4 * time.Second)
-	close(stop)
-	wg.Wait()
+	stop()
 
 	var failed, unclean []outcome
 	var longest time.Duration

@@ -33,34 +33,20 @@ func TestRedisRollingRestart(t *testing.T) {
 	var calls, failures atomic.Int64
 	var mu sync.Mutex
 	var errs []string
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	for w, s := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				key := fmt.Sprintf("%08x-0000-4000-8000-%012x", w+0x100, n)
-				ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-				res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "reply_to_ticket",
-					Arguments: map[string]any{"id": "T-1017", "body": "restart test " + key, "idempotency_key": key}})
-				cancel()
-				calls.Add(1)
-				if err != nil || res.IsError {
-					failures.Add(1)
-					mu.Lock()
-					errs = append(errs, fmt.Sprint(err, res))
-					mu.Unlock()
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-		}()
-	}
+	stop := underLoad(clients, 0x100, func(s *mcp.ClientSession, key string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		res, err := s.CallTool(ctx, &mcp.CallToolParams{Name: "reply_to_ticket",
+			Arguments: map[string]any{"id": "T-1017", "body": "restart test " + key, "idempotency_key": key}})
+		cancel()
+		calls.Add(1)
+		if err != nil || res.IsError {
+			failures.Add(1)
+			mu.Lock()
+			errs = append(errs, fmt.Sprint(err, res))
+			mu.Unlock()
+		}
+		time.Sleep(20 * time.Millisecond)
+	})
 	time.Sleep(2 * time.Second)
 	for i := range c.Replicas {
 		r := &c.Replicas[i]
@@ -71,8 +57,7 @@ func TestRedisRollingRestart(t *testing.T) {
 		// always has another to send a request to.
 		time.Sleep(11 * time.Second)
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 	t.Logf("rolling restart of 3 replicas under load: %d calls, %d failed", calls.Load(), failures.Load())
 	for _, e := range errs[:min(len(errs), 5)] {
 		t.Errorf("a call failed during the rolling restart: %s", e)

@@ -415,3 +415,26 @@ func testTypeScriptSDKv1RoundRobin(t *testing.T, c *cluster) {
 		t.Errorf("progress %d (want some), sampling requests %d (want 1), elicitation requests %d (want 2)", len(s.Progress), len(s.SamplingRequests), len(s.ElicitRequests))
 	}
 }
+
+// underLoad runs one worker per client, each calling work over and over
+// with a new idempotency key (its worker's number from base, and a count),
+// until the stop it returns is called, which waits for them.
+func underLoad(clients []*mcp.ClientSession, base int, work func(s *mcp.ClientSession, key string)) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for w, s := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; ; n++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				work(s, fmt.Sprintf("%08x-0000-4000-8000-%012x", base+w, n))
+			}
+		}()
+	}
+	return func() { close(done); wg.Wait() }
+}

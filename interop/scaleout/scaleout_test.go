@@ -247,7 +247,18 @@ func testLegacyWithoutStickiness(t *testing.T, c *cluster) {
 // send POSTs a legacy-era message with the headers a client sends.
 func send(t *testing.T, hc *http.Client, url, sid, body string) *http.Response {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	resp, err := hc.Do(legacyRequest(t, context.Background(), url, sid, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+// legacyRequest is a POST of a legacy-era message to url in session sid
+// ("": none, before initialize), with the headers a client sends.
+func legacyRequest(t *testing.T, ctx context.Context, url, sid, body string) *http.Request {
+	t.Helper()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,11 +268,7 @@ func send(t *testing.T, hc *http.Client, url, sid, body string) *http.Response {
 		req.Header.Set("Mcp-Session-Id", sid)
 		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 	}
-	resp, err := hc.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp
+	return req
 }
 
 // post sends body with header to url and returns the status and the body.

@@ -260,17 +260,7 @@ func legacyPost(t *testing.T, addr, session, msg string) (*http.Response, func(*
 	// its first message, and an SSE stream may never end.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://"+addr+"/mcp", strings.NewReader(msg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	if session != "" {
-		req.Header.Set("Mcp-Session-Id", session)
-		req.Header.Set("MCP-Protocol-Version", "2025-11-25")
-	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := http.DefaultClient.Do(legacyRequest(t, ctx, "http://"+addr+"/mcp", session, msg))
 	if err != nil {
 		t.Fatalf("POST to %s: %v", addr, err)
 	}
