@@ -29,11 +29,14 @@ func TestListsByScopeMatrix(t *testing.T) {
 
 func listsByScopeMatrix(t *testing.T, exposure runtime.ToolExposure) {
 	k := jwttest.TheKeys(t)
-	p := serveAuth(t, authServer(runtime.WithListsByScope(), runtime.WithCaching(0, "public"), runtime.WithToolExposure(exposure)), authConfig(t))
+	cfg := authConfig(t)
+	cfg.Scopes = nil // the server needs no scope, so a token without any gets in
+	p := serveAuth(t, authServer(runtime.WithListsByScope(), runtime.WithCaching(0, "public"), runtime.WithToolExposure(exposure)), cfg)
 	users := []struct {
 		scopes string
 		want   []string
 	}{
+		{"", []string{"whoami"}}, // no scope: only what needs none
 		{"mcp:access", []string{"whoami"}},
 		{"mcp:access orders:write", []string{"whoami", "refund"}},
 		{"mcp:access payments:write", []string{"whoami"}},
@@ -41,7 +44,7 @@ func listsByScopeMatrix(t *testing.T, exposure runtime.ToolExposure) {
 	}
 	for _, u := range users {
 		token := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("user", u.scopes)))
-		t.Run(u.scopes+"/legacy", func(t *testing.T) {
+		t.Run(cmpOr(u.scopes, "none")+"/legacy", func(t *testing.T) {
 			s := &httpPeer{t: t, url: p.url}
 			resp := s.do(http.MethodPost, initializeV2, token...)
 			readAll(t, resp)
@@ -60,7 +63,7 @@ func listsByScopeMatrix(t *testing.T, exposure runtime.ToolExposure) {
 				return &r
 			})
 		})
-		t.Run(u.scopes+"/2026-07-28", func(t *testing.T) {
+		t.Run(cmpOr(u.scopes, "none")+"/2026-07-28", func(t *testing.T) {
 			hdr := map[string]string{"Authorization": token[1]}
 			checkMatrix(t, exposure, u.want, func(method, params string) *response {
 				params = strings.TrimSuffix(cmpOr(params, "{}"), "}")
