@@ -3,7 +3,6 @@ package upstream
 import (
 	"context"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -67,14 +66,10 @@ func TestErrorsNeverCarrySecrets(t *testing.T) {
 	}
 }
 
-// closedAddr is an address where nothing listens.
+// closedAddr is an address where nothing listens (any more).
 func closedAddr(t *testing.T) string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
+	srv := httptest.NewServer(http.NotFoundHandler())
+	srv.Close()
+	return srv.Listener.Addr().String()
 }
