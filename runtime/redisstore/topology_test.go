@@ -46,23 +46,26 @@ func startCluster(t testing.TB) *redisCluster {
 // slots.
 func (c *redisCluster) waitOK(t testing.TB) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		ok := true
+	waitFor(t, "the Redis cluster to be ok", func() bool {
 		for _, n := range c.nodes {
 			if n.cmd == nil {
 				continue
 			}
 			info, err := n.client(t).ClusterInfo(context.Background()).Result()
 			if err != nil || !strings.Contains(info, "cluster_state:ok") || !strings.Contains(info, "cluster_slots_ok:16384") {
-				ok = false
-				break
+				return false
 			}
 		}
-		if ok {
-			return
-		}
+		return true
+	})
+}
+
+// waitFor polls ready for a minute, failing the test then.
+func waitFor(t testing.TB, what string, ready func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); !ready(); time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the Redis cluster is not ok after 60 s")
+			t.Fatalf("waited a minute for %s", what)
 		}
 	}
 }
@@ -108,25 +111,18 @@ func startSentinel(t testing.TB) *redisSentinel {
 // sentinels: only then can they agree on a failover.
 func (s *redisSentinel) waitReady(t testing.TB) {
 	t.Helper()
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
-		ready := true
+	waitFor(t, "the sentinels to know the replica and each other", func() bool {
 		for _, sn := range s.sentinels {
 			c := redis.NewSentinelClient(&redis.Options{Addr: sn.Addr})
 			replicas, err1 := c.Replicas(context.Background(), sentinelMaster).Result()
 			others, err2 := c.Sentinels(context.Background(), sentinelMaster).Result()
 			c.Close()
 			if err1 != nil || err2 != nil || len(replicas) != 1 || len(others) != 2 {
-				ready = false
-				break
+				return false
 			}
 		}
-		if ready {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the sentinels do not know the replica and each other after 60 s")
-		}
-	}
+		return true
+	})
 }
 
 func (s *redisSentinel) url() string {
