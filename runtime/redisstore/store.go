@@ -155,7 +155,9 @@ func newClient(rawURL string, cfg Config) (redis.UniversalClient, string, error)
 			return bad(err)
 		}
 		cfg.tune(&opts.DialTimeout, &opts.ReadTimeout, &opts.WriteTimeout, &opts.PoolTimeout, &opts.ContextTimeoutEnabled, &opts.PoolSize)
-		return redis.NewClusterClient(opts), "the cluster of " + strings.Join(opts.Addrs, ","), nil
+		c := redis.NewClusterClient(opts)
+		c.AddHook(reloadOnConnError{c})
+		return c, "the cluster of " + strings.Join(opts.Addrs, ","), nil
 	case "sentinel":
 		opts, err := redis.ParseFailoverURL(plain)
 		if err != nil {
@@ -168,6 +170,40 @@ func newClient(rawURL string, cfg Config) (redis.UniversalClient, string, error)
 		return redis.NewFailoverClient(opts), "primary " + opts.MasterName + " of the sentinels " + strings.Join(opts.SentinelAddrs, ","), nil
 	}
 	return bad(fmt.Errorf("unknown topology %q: the scheme must be redis, redis+cluster or redis+sentinel (rediss… for TLS)", topology))
+}
+
+// reloadOnConnError makes a cluster client read the slots' owners again
+// when a command fails to reach its node. go-redis reloads them on a MOVED
+// answer, or every minute: a primary killed after its replica took over,
+// before this client was told MOVED, would otherwise fail every command
+// of its slots for up to a minute (TestFailoverUnderLoad saw 33 s).
+type reloadOnConnError struct{ c *redis.ClusterClient }
+
+func (h reloadOnConnError) DialHook(next redis.DialHook) redis.DialHook { return next }
+
+func (h reloadOnConnError) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		h.reloadIf(err)
+		return err
+	}
+}
+
+func (h reloadOnConnError) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		err := next(ctx, cmds)
+		h.reloadIf(err)
+		return err
+	}
+}
+
+// reloadIf asks for a reload (go-redis runs one at a time, 200 ms apart at
+// most) when err is a network error rather than an answer of Redis.
+func (h reloadOnConnError) reloadIf(err error) {
+	var ne net.Error
+	if errors.As(err, &ne) {
+		h.c.ReloadState(context.Background())
+	}
 }
 
 // tune sets the fields of go-redis's options (each topology has its own

@@ -28,7 +28,7 @@ func startCluster(t testing.TB) *redisCluster {
 	c := &redisCluster{}
 	var addrs []string
 	for range 6 {
-		n := startRedis(t, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
+		n := startRedis(t, "--repl-diskless-sync-delay", "0", "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
 			"--cluster-node-timeout", "2000")
 		c.nodes = append(c.nodes, n)
 		addrs = append(addrs, n.Addr)
@@ -43,7 +43,7 @@ func startCluster(t testing.TB) *redisCluster {
 }
 
 // waitOK waits until every live node says the cluster is ok and knows all
-// slots.
+// slots, and every replica has its primary's data.
 func (c *redisCluster) waitOK(t testing.TB) {
 	t.Helper()
 	waitFor(t, "the Redis cluster to be ok", func() bool {
@@ -52,12 +52,20 @@ func (c *redisCluster) waitOK(t testing.TB) {
 				continue
 			}
 			info, err := n.client(t).ClusterInfo(context.Background()).Result()
-			if err != nil || !strings.Contains(info, "cluster_state:ok") || !strings.Contains(info, "cluster_slots_ok:16384") {
+			if err != nil || !strings.Contains(info, "cluster_state:ok") || !strings.Contains(info, "cluster_slots_ok:16384") || !replicating(t, n) {
 				return false
 			}
 		}
 		return true
 	})
+}
+
+// replicating reports whether n is a primary, or a replica whose link to
+// its primary is up (its first full copy made: until then a failover loses
+// everything).
+func replicating(t testing.TB, n *redisServer) bool {
+	info, err := n.client(t).Info(context.Background(), "replication").Result()
+	return err == nil && (strings.Contains(info, "role:master") || strings.Contains(info, "master_link_status:up"))
 }
 
 // waitFor polls ready for a minute, failing the test then.
@@ -89,7 +97,7 @@ const sentinelMaster = "mcpgen"
 
 func startSentinel(t testing.TB) *redisSentinel {
 	t.Helper()
-	s := &redisSentinel{primary: startRedis(t)}
+	s := &redisSentinel{primary: startRedis(t, "--repl-diskless-sync-delay", "0")}
 	host, port, _ := strings.Cut(s.primary.Addr, ":")
 	s.replica = startRedis(t, "--replicaof", host, port)
 	for range 3 {
@@ -108,7 +116,8 @@ func startSentinel(t testing.TB) *redisSentinel {
 }
 
 // waitReady waits until each sentinel knows the replica and the two other
-// sentinels: only then can they agree on a failover.
+// sentinels (only then can they agree on a failover), and the replica has
+// its primary's data.
 func (s *redisSentinel) waitReady(t testing.TB) {
 	t.Helper()
 	waitFor(t, "the sentinels to know the replica and each other", func() bool {
@@ -121,7 +130,7 @@ func (s *redisSentinel) waitReady(t testing.TB) {
 				return false
 			}
 		}
-		return true
+		return replicating(t, s.replica)
 	})
 }
 
