@@ -22,7 +22,7 @@ import (
 // benchmarks drive one in process.
 type Session struct {
 	srv *Server
-	tr  transport
+	tr  outlet
 	id  string // the Mcp-Session-Id on Streamable HTTP; "" otherwise
 
 	taskKey string // who owns the session's tasks without authorization (tasks.go); set on first use, guarded by mu
@@ -31,7 +31,8 @@ type Session struct {
 	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
 	noRequests bool
 
-	stdio bool // served by ServeStdio (Request.Transport)
+	transport string // the transport's name (Request.Transport); "" for NewSession and HTTP
+	detached  bool   // calls do not end with the context of their message (transport.Options.Detached)
 
 	hookMu sync.Mutex
 	ended  []func() // what the SessionHooks want called when the session ends
@@ -116,16 +117,17 @@ func (s *Server) NewSession(send func(msg []byte)) *Session {
 	return s.newSession(sendFunc(send))
 }
 
-func (s *Server) newSession(tr transport) *Session {
+func (s *Server) newSession(tr outlet) *Session {
 	ss := &Session{srv: s, tr: tr, inflight: make(map[string]*call), done: make(chan struct{})}
 	ss.out.ss = ss
 	ss.logLevel.Store(defaultLogRank)
 	return ss
 }
 
-// transport carries a session's outgoing messages. Streamable HTTP routes
-// each to the stream of the request it belongs to; stdio has one stream.
-type transport interface {
+// outlet carries a session's outgoing messages (transport.Sink, unexported
+// for the built-in HTTP transport). Streamable HTTP routes each to the
+// stream of the request it belongs to; stdio has one stream.
+type outlet interface {
 	// send delivers msg, which it must not retain. rel is the raw id of
 	// the client request msg belongs to: final marks its response, and
 	// other messages with a rel were sent while serving it (progress,
@@ -578,21 +580,21 @@ func (ss *Session) Wait() { ss.wg.Wait() }
 // later messages are ignored, the server forgets the session (no more
 // notifications), and once Close returns send is never called again. It does
 // not wait for handlers to return.
-// callsInFlight reports whether calls of the session are running.
-func (ss *Session) callsInFlight() bool {
+// CallsInFlight reports whether calls of the session are running.
+func (ss *Session) CallsInFlight() bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return len(ss.inflight) > 0
 }
 
-// callParent is the context a call's own derives from. Over stdio, every
-// call would otherwise register with the one context of the whole session,
-// under its lock, and leave it again when done: a cost per call that buys
-// nothing, since Close cancels every call in flight and serveStdio closes
-// the session as soon as that context ends. The values stay; a deadline
-// keeps the link, so that handlers see it.
+// callParent is the context a call's own derives from. In a detached
+// session (stdio), every call would otherwise register with the one context
+// of the whole session, under its lock, and leave it again when done: a
+// cost per call that buys nothing, since Close cancels every call in flight
+// and the transport closes the session as soon as that context ends. The
+// values stay; a deadline keeps the link, so that handlers see it.
 func (ss *Session) callParent(ctx context.Context) context.Context {
-	if !ss.stdio {
+	if !ss.detached {
 		return ctx
 	}
 	if _, ok := ctx.Deadline(); ok {
