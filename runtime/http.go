@@ -234,7 +234,7 @@ func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch {
-	case m.kind == kindRequest && !h.srv.cfg.legacyOnly && modernRequest(m.env.method, m.env.Params):
+	case m.kind == kindRequest && h.srv.protocolOf(m.env.method, m.env.Params) == modernEra:
 		h.postModern(w, r, &m.env, m.echo)
 	case m.kind == kindNotification && headerValue(r.Header, headerSessionID) == "" && h.modern(r):
 		w.WriteHeader(http.StatusAccepted) // a modern notification: nothing to route it to

@@ -84,6 +84,7 @@ type call struct {
 
 	meta []byte // the request's _meta object (a copy), or nil
 
+	proto protocol   // the handler of the request's era (era.go)
 	peer  *peerInfo  // a modern request's declarations (its _meta); nil in the legacy era
 	cache *CacheHint // the caching hints its modern result carries (resources/read); nil: none
 	mrtr  *mrtr      // a modern request's rounds of input (multi round-trip requests)
@@ -276,30 +277,11 @@ func (ss *Session) recoverDispatch() {
 	}
 }
 
-// request dispatches a request. params is part of the message, which is not
-// ours after HandleMessage returns: anything that outlives this call copies it.
-// A request is modern when its _meta names a protocol version (see
-// modernRequest); the others are legacy.
+// request dispatches a request by the handler of its era (era.go). params
+// is part of the message, which is not ours after HandleMessage returns:
+// anything that outlives this call copies it.
 func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
-	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
-		p, e := ss.srv.modernPeer(params)
-		if e != nil {
-			ss.refuse(ctx, id, method, params, e)
-			return
-		}
-		ss.serveModern(&modernCtx{Context: ctx, peer: p}, id, method, params)
-		return
-	}
-	m := lookupMethod(method, eraLegacy)
-	if (m == nil || m.needsSession) && !ss.ready.Load() {
-		ss.refuse(ctx, id, method, params, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
-		return
-	}
-	if m == nil {
-		ss.refuse(ctx, id, method, params, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
-		return
-	}
-	ss.serveMethod(ctx, m, id, ss.srv.directCall(method, params), false)
+	ss.srv.protocolOf(method, params).serve(ss, ctx, id, method, params)
 }
 
 // handshake answers initialize, then lets notifications follow.
@@ -493,9 +475,9 @@ func (ss *Session) cancelRequest(params json.RawMessage) {
 // that it can be cancelled, and answers it when it returns. c.exec and the
 // fields it reads are set by the caller.
 func (ss *Session) start(ctx context.Context, id string, c *call) {
-	c.ss, c.id, c.key = ss, id, jsonwire.IDKey(id)
+	c.ss, c.id, c.key, c.proto = ss, id, jsonwire.IDKey(id), legacyEra
 	if mc, ok := ctx.(*modernCtx); ok {
-		c.peer, c.mrtr = mc.peer, mc.mrtr
+		c.proto, c.peer, c.mrtr = modernEra, mc.peer, mc.mrtr
 	}
 	if req := requestOf(ctx); req != nil {
 		c.chained = true
@@ -544,9 +526,7 @@ func (c *call) run() {
 	} else {
 		res, e = c.spendThen(c, c.exec)
 	}
-	if c.peer != nil && c.peer.modern {
-		res, e = c.modernOutcome(res, e)
-	}
+	res, e = c.proto.outcome(c, res, e)
 	ss.mu.Lock()
 	delete(ss.inflight, c.key)
 	cancelled := c.cancelled
