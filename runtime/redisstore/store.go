@@ -77,8 +77,9 @@ type Store struct {
 	cfg    Config
 	owned  bool // Close closes client: Open made it
 
-	leasesOnce sync.Once
-	leases     *taskLeases // of the tasks this process runs (tasks.go)
+	mu     sync.Mutex  // guards leases and closed: Tasks and Close may race
+	leases *taskLeases // of the tasks this process runs (tasks.go); made by the first Tasks
+	closed bool
 }
 
 var (
@@ -148,9 +149,14 @@ func (s *Store) Client() redis.UniversalClient { return s.client }
 func (s *Store) Prefix() string { return s.cfg.Prefix }
 
 // Close closes the connections, if Open made them.
+// A Tasks after Close starts no lease renewal: its store refuses new tasks.
 func (s *Store) Close() error {
-	if s.leases != nil {
-		s.leases.stop()
+	s.mu.Lock()
+	s.closed = true
+	leases := s.leases
+	s.mu.Unlock()
+	if leases != nil {
+		leases.stop()
 	}
 	if !s.owned {
 		return nil
@@ -170,10 +176,17 @@ func (s *Store) Bus() runtime.NotificationBus { return &bus{s} }
 // Sessions returns the legacy session store on this connection.
 func (s *Store) Sessions() runtime.SessionStore { return &sessionStore{s} }
 
-// Tasks returns the task store on this connection.
+// Tasks returns the task store on this connection. The first call starts
+// renewing the leases of the tasks this process runs, until Close; after
+// Close the store it returns refuses to create tasks (no lease would be
+// renewed).
 func (s *Store) Tasks() runtime.TaskStore {
-	s.leasesOnce.Do(func() { s.leases = newTaskLeases(s) })
-	return &taskStore{s}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.leases == nil && !s.closed {
+		s.leases = newTaskLeases(s)
+	}
+	return &taskStore{s: s, leases: s.leases}
 }
 
 // op bounds one operation by the store's timeout.

@@ -72,7 +72,10 @@ const OrphanedTaskMessage = "the server process running this task stopped before
 // DefaultMaxTasksPerOwner is Config.MaxTasksPerOwner when 0.
 const DefaultMaxTasksPerOwner = 1000
 
-type taskStore struct{ s *Store }
+type taskStore struct {
+	s      *Store
+	leases *taskLeases // nil once the Store is closed: Create refuses
+}
 
 var _ runtime.TaskStore = (*taskStore)(nil)
 
@@ -90,6 +93,9 @@ func (st *taskStore) Create(ctx context.Context, t *runtime.TaskRecord) error {
 		return err
 	}
 	s := st.s
+	if st.leases == nil {
+		return errors.New("redisstore: task store: creating a task: the store is closed")
+	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
 	keys := []string{st.key(t.ID), st.ownerKey(t.Owner), s.cfg.Prefix + "tasks:counter", st.lease(t.ID)}
@@ -104,7 +110,7 @@ func (st *taskStore) Create(ctx context.Context, t *runtime.TaskRecord) error {
 	case n < 0:
 		return errors.New("redisstore: task store: creating a task: task " + strconv.Quote(t.ID) + " exists")
 	}
-	s.leases.hold(t.ID, t.Expires())
+	st.leases.hold(t.ID, t.Expires())
 	return nil
 }
 
@@ -120,8 +126,8 @@ func (st *taskStore) Update(ctx context.Context, t *runtime.TaskRecord) (bool, e
 	if err != nil {
 		return false, storeError("task", "updating a task", err)
 	}
-	if n == 0 || t.Status.Terminal() {
-		st.s.leases.release(t.ID)
+	if (n == 0 || t.Status.Terminal()) && st.leases != nil {
+		st.leases.release(t.ID)
 	}
 	return n == 1, nil
 }
@@ -292,7 +298,7 @@ func (l *taskLeases) stop() { l.once.Do(func() { close(l.done) }) }
 
 func (l *taskLeases) renew() {
 	s := l.s
-	st := &taskStore{s}
+	st := &taskStore{s: s, leases: l}
 	tick := time.NewTicker(s.cfg.LockTTL / 3)
 	defer tick.Stop()
 	for {

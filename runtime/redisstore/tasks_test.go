@@ -128,3 +128,34 @@ func TestTaskOfDeadReplicaFails(t *testing.T) {
 		t.Error("a completed task keeps its lease")
 	}
 }
+
+// Close and the first Tasks may run at the same time (a replica shutting
+// down while a request arrives): the race detector sees no unguarded
+// access, and a task store had after Close refuses new tasks rather than
+// holding leases nobody renews.
+func TestTasksAndCloseRace(t *testing.T) {
+	r := startRedis(t)
+	for i := 0; i < 20; i++ {
+		s, err := Open(context.Background(), r.URL(0), Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Tasks()
+		}()
+		s.Close()
+		<-done
+	}
+	s, err := Open(context.Background(), r.URL(0), Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	task := &runtime.TaskRecord{ID: "late", Owner: "iss|alice", Status: runtime.TaskWorking, CreatedAt: time.Now(), TTL: time.Minute}
+	err = s.Tasks().Create(context.Background(), task)
+	if err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("Create after Close: %v, want an error saying the store is closed", err)
+	}
+}
