@@ -31,6 +31,37 @@ type plan struct {
 	taken   map[string]taker // package-level Go names → what took them
 	methods map[string]taker // Handler method names → what took them
 	diags   spec.Diagnostics
+	// collisions are the findings of diags a goName (or goNames) settles,
+	// as data for importers (see Collision).
+	collisions []Collision
+}
+
+// A Collision is a Go name the plan could not give because something
+// else has it (or generated code reserves it): the finding's data, for
+// importers that settle names by writing goName instead of reading the
+// message. The finding itself is in the plan's diagnostics too.
+type Collision struct {
+	// At is where the fix goes: the position of the schema's mapping
+	// (goName of a type or a property's field, goNames of an enum) or of
+	// the item's key (goName of a tool, resource, template or prompt).
+	At spec.Pos
+	// Fix is "goName", or "goNames" for an enum value's constant.
+	Fix string
+	// GoName is the Go name that was taken; EnumValue is the enum value's
+	// text (the key under goNames) and Suffix its constant's name without
+	// the type's.
+	GoName, EnumValue, Suffix string
+	// Reserved: no spec element took the name first; generated methods
+	// use it (a field named JSONSchema).
+	Reserved bool
+}
+
+// collide reports a collision: a finding at pos, and its data.
+func (p *plan) collide(c Collision, pos spec.Pos, format string, args ...any) {
+	p.errorf(pos, format, args...)
+	if c.At != (spec.Pos{}) {
+		p.collisions = append(p.collisions, c)
+	}
 }
 
 // declKind says what Go declaration a decl becomes.
@@ -271,7 +302,7 @@ func (p *plan) nameConstants() {
 		}
 		name := prefix + base
 		if first, dup := p.taken[name]; dup {
-			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
+			p.collide(Collision{At: pos, Fix: "goName", GoName: name}, pos, "%s gets the Go constant name %s for its name, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 			return ""
 		}
 		p.taken[name] = taker{pos: pos, what: "the name constant of " + what}
@@ -293,12 +324,18 @@ func (p *plan) nameConstants() {
 
 // method records a Handler method name, or reports a collision.
 func (p *plan) method(name string, pos spec.Pos, what string) string {
+	return p.methodAt(name, pos, pos, what)
+}
+
+// methodAt is method, where a goName at fixAt would settle a collision
+// (the zero Pos: none would).
+func (p *plan) methodAt(name string, pos, fixAt spec.Pos, what string) string {
 	if name == "" || name == "Read" || name == "Prompt" {
 		p.errorf(pos, "%s has no letter or digit to make a Go method name from; give it one with goName", what)
 		return ""
 	}
 	if first, dup := p.methods[name]; dup {
-		p.errorf(pos, "%s gets the Go method name %s, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
+		p.collide(Collision{At: fixAt, Fix: "goName", GoName: name}, pos, "%s gets the Go method name %s, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 		return ""
 	}
 	p.methods[name] = taker{pos: pos, what: what}
@@ -309,7 +346,7 @@ func (p *plan) method(name string, pos spec.Pos, what string) string {
 func (p *plan) completion(base, arg string, complete bool, enum []string, pos spec.Pos, what string) *completionPlan {
 	c := &completionPlan{arg: arg, enum: enum}
 	if complete && len(enum) == 0 {
-		c.method = p.method("Complete"+base+naming.Exported(arg), pos, "the completion of "+what)
+		c.method = p.methodAt("Complete"+base+naming.Exported(arg), pos, spec.Pos{}, "the completion of "+what)
 	}
 	return c
 }
@@ -351,7 +388,7 @@ func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what
 		return nil
 	}
 	if first, dup := p.taken[name]; dup {
-		p.errorf(pos, "%s gets the Go name %s, already used by %s; rename one, or give it another with goName", what, name, p.describe(first))
+		p.collide(Collision{At: s.Pos, Fix: "goName", GoName: name}, pos, "%s gets the Go name %s, already used by %s; rename one, or give it another with goName", what, name, p.describe(first))
 		return nil
 	}
 	p.taken[name] = taker{pos: pos, what: what}
@@ -418,10 +455,10 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl, describesItems b
 				p.errorf(prop.Pos, "property %q has no letter or digit to make a Go field name from", prop.Name)
 				continue
 			case reservedFields[fname]:
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, which generated methods use; give it another with goName", prop.Name, fname)
+				p.collide(Collision{At: prop.Schema.Pos, Fix: "goName", GoName: fname, Reserved: true}, prop.Pos, "property %q gets the Go field name %s, which generated methods use; give it another with goName", prop.Name, fname)
 				continue
 			case seen[fname] != nil:
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; give one another with goName (the wire name stays)",
+				p.collide(Collision{At: prop.Schema.Pos, Fix: "goName", GoName: fname}, prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; give one another with goName (the wire name stays)",
 					prop.Name, fname, seen[fname].Name, p.where(seen[fname].Pos))
 				continue
 			}
@@ -535,7 +572,7 @@ func (p *plan) planConstants(d *decl) {
 		}
 		name := d.name + suffix
 		if first, dup := p.taken[name]; dup {
-			p.errorf(v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; name its constant with goNames: {%s: …}",
+			p.collide(Collision{At: d.schema.Pos, Fix: "goNames", GoName: name, EnumValue: enumText(v), Suffix: suffix}, v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; name its constant with goNames: {%s: …}",
 				string(v.JSON), d.what, name, p.describe(first), strconv.Quote(enumText(v)))
 			continue
 		}
