@@ -223,3 +223,39 @@ func TestBrokenDescription(t *testing.T) {
 		t.Error("a broken description imported")
 	}
 }
+
+// TestNoComponentSchemas: a description without components, or with
+// components but no schemas (1forge.com, ip2location.io in APIs.guru),
+// imports; one without paths is refused with an error, not a panic.
+func TestNoComponentSchemas(t *testing.T) {
+	const op = `paths:
+  /quotes:
+    get:
+      operationId: getQuotes
+      parameters:
+        - {name: pairs, in: query, schema: {type: string}}
+      responses:
+        "200":
+          description: quotes
+          content:
+            application/json:
+              schema: {type: array, items: {type: object, properties: {price: {type: number}}}}
+`
+	for name, desc := range map[string]string{
+		"no components": "openapi: 3.0.0\ninfo: {title: t, version: '1'}\n" + op,
+		"no schemas": "openapi: 3.0.0\ninfo: {title: t, version: '1'}\n" + op +
+			"components:\n  securitySchemes:\n    key: {type: apiKey, in: query, name: api_key}\n",
+	} {
+		res, err := Import([]byte(desc), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if s := checkSpec(t, name, res.YAML); len(s.Tools) != 1 {
+			t.Errorf("%s: %d tools, want 1", name, len(s.Tools))
+		}
+	}
+	if _, err := Import([]byte("openapi: 3.0.0\ninfo: {title: t, version: '1'}\n"), Options{}); err == nil {
+		t.Error("a description without paths imported")
+	}
+}

@@ -297,12 +297,13 @@ func glob(pattern, s string) bool {
 // nameTypes gives every component schema a spec type name: its Go
 // spelling (simple-user → SimpleUser), unique.
 func (im *importer) nameTypes() {
-	if im.doc.Components == nil || im.doc.Components.Schemas == nil {
+	schemas := im.componentSchemas()
+	if schemas == nil {
 		return
 	}
 	names := newNameSet(1 << 10)
-	inline := inlineTypeNames(im.doc.Components.Schemas)
-	for name := range im.doc.Components.Schemas.KeysFromOldest() {
+	inline := inlineTypeNames(schemas)
+	for name := range schemas.KeysFromOldest() {
 		t := naming.Exported(name)
 		if t == "" || !(t[0] >= 'A' && t[0] <= 'Z') {
 			t = "T" + t

@@ -34,6 +34,16 @@ func keys[V any](m *orderedmap.Map[string, V]) []string {
 	return out
 }
 
+// componentSchemas is components.schemas, nil when the description has no
+// components or no schemas (1forge.com, ip2location.io in APIs.guru).
+// KeysFromOldest and FromOldest of a nil map yield nothing; GetOrZero panics.
+func (im *importer) componentSchemas() *orderedmap.Map[string, *base.SchemaProxy] {
+	if im.doc.Components == nil {
+		return nil
+	}
+	return im.doc.Components.Schemas
+}
+
 // types converts the component schemas the tools reach (and those they
 // reach), in the description's order.
 func (im *importer) types(tools ymap) ymap {
@@ -41,6 +51,7 @@ func (im *importer) types(tools ymap) ymap {
 	for comp, t := range im.conv.typeNames {
 		byName[t] = comp
 	}
+	schemas := im.componentSchemas()
 	converted := map[string]ymap{}
 	queue := refsIn(tools.N, nil)
 	for len(queue) > 0 {
@@ -50,8 +61,10 @@ func (im *importer) types(tools ymap) ymap {
 			continue
 		}
 		comp := byName[t]
-		sp := im.doc.Components.Schemas.GetOrZero(comp)
-		m := im.conv.inline(sp, "components.schemas."+comp, 0)
+		if schemas == nil {
+			break // no component, so no $ref to one (nameTypes named none)
+		}
+		m := im.conv.inline(schemas.GetOrZero(comp), "components.schemas."+comp, 0)
 		converted[t] = m
 		queue = refsIn(m.N, queue)
 	}
@@ -59,7 +72,7 @@ func (im *importer) types(tools ymap) ymap {
 	nullableTypes(converted, tools)
 	breakCycles(converted, &im.notes)
 	types := newMap()
-	for comp := range im.doc.Components.Schemas.KeysFromOldest() {
+	for comp := range schemas.KeysFromOldest() {
 		t := im.conv.typeNames[comp]
 		if m, ok := converted[t]; ok {
 			types.Set(t, m.N)
