@@ -57,20 +57,20 @@ tools:
 	}
 	api, diags := gen.PlanAPI(s)
 	type got struct {
-		line, col          int
-		fix, goName, value string
-		reserved           bool
+		line, col                int
+		fix, goName, value, base string
+		reserved                 bool
 	}
 	var list []got
 	for _, c := range api.Collisions {
-		list = append(list, got{c.At.Line, c.At.Column, c.Fix, c.GoName, c.EnumValue, c.Reserved})
+		list = append(list, got{c.At.Line, c.At.Column, c.Fix, c.GoName, c.EnumValue, c.Base, c.Reserved})
 	}
 	want := []got{
-		{8, 16, "goName", "JobSummary", "", false},  // the property's inline object
-		{21, 3, "goName", "GetX", "", false},        // the second tool's key
-		{11, 5, "goNames", "ColorAB", "a_b", false}, // the enum's mapping
-		{18, 21, "goName", "JSONSchema", "", true},
-		{20, 18, "goName", "NodeID", "", false},
+		{8, 16, "goName", "JobSummary", "", "Summary", false}, // the property's inline object
+		{21, 3, "goName", "GetX", "", "GetX", false},          // the second tool's key
+		{11, 5, "goNames", "ColorAB", "a_b", "AB", false},     // the enum's mapping
+		{18, 21, "goName", "JSONSchema", "", "JSONSchema", true},
+		{20, 18, "goName", "NodeID", "", "NodeID", false},
 	}
 	slices.SortFunc(list, func(a, b got) int { return cmp.Compare(a.goName+a.value, b.goName+b.value) })
 	slices.SortFunc(want, func(a, b got) int { return cmp.Compare(a.goName+a.value, b.goName+b.value) })
