@@ -17,6 +17,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/yamlmap"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -27,7 +28,7 @@ const maxRounds = 20
 // Settle plans the spec whose document mapping is root (file names it in
 // findings) and gives goName to what collides, until the plan has no
 // collision. It returns the spec as it now stands (root itself is not
-// changed: the settled one is re-read from text, positions and all), the
+// changed: the spec is re-read from its text, positions and all), the
 // spec loaded from it, one note per name it gave, and the findings that
 // are left (of loading, or of planning: nothing Settle can fix).
 func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spec.Diagnostics, error) {
@@ -37,6 +38,12 @@ func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spe
 		if err != nil {
 			return nil, nil, nil, nil, err
 		}
+		// Re-read, so that the nodes have the positions findings name.
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+			return nil, nil, nil, nil, fmt.Errorf("re-reading the spec: %v", err)
+		}
+		root = doc.Content[0]
 		s, diags := spec.Load(file, data)
 		if len(diags) > 0 {
 			return root, nil, notes, diags, nil
@@ -45,13 +52,7 @@ func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spe
 		if len(api.Collisions) == 0 || round == maxRounds {
 			return root, s, notes, diags, nil
 		}
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-			return nil, nil, nil, nil, fmt.Errorf("re-reading the spec: %v", err)
-		}
-		fixed := settleRound(doc.Content[0], api, data, &notes)
-		root = doc.Content[0]
-		if fixed == 0 {
+		if settleRound(root, api, data, &notes) == 0 {
 			return root, s, notes, diags, nil
 		}
 	}
@@ -77,15 +78,15 @@ func settleRound(root *yaml.Node, api *gen.API, data []byte, notes *[]string) in
 		}
 		switch c.Fix {
 		case "goName":
-			set(loc.node, "goName", str(name))
+			yamlmap.Map{N: loc.node}.Set("goName", yamlmap.Str(name))
 			*notes = append(*notes, fmt.Sprintf("%s: its Go name %s %s; goName: %s (the wire name stays)", loc.path, c.GoName, why, name))
 		case "goNames":
-			m := get(loc.node, "goNames")
+			m := yamlmap.Map{N: loc.node}.Get("goNames")
 			if m == nil || m.Kind != yaml.MappingNode {
 				m = &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
-				set(loc.node, "goNames", m)
+				yamlmap.Map{N: loc.node}.Set("goNames", m)
 			}
-			set(m, c.EnumValue, str(name))
+			yamlmap.Map{N: m}.Set(c.EnumValue, yamlmap.Str(name))
 			*notes = append(*notes, fmt.Sprintf("%s: the constant of enum value %s gets the Go name %s, which %s; goNames: {%s: %s}", loc.path, strconv.Quote(c.EnumValue), c.GoName, strings.TrimPrefix(why, "is "), strconv.Quote(c.EnumValue), name))
 		default:
 			continue
@@ -182,27 +183,4 @@ func Encode(root *yaml.Node) ([]byte, error) {
 		return nil, err
 	}
 	return []byte(b.String()), nil
-}
-
-func get(m *yaml.Node, key string) *yaml.Node {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			return m.Content[i+1]
-		}
-	}
-	return nil
-}
-
-func set(m *yaml.Node, key string, v *yaml.Node) {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Value == key {
-			m.Content[i+1] = v
-			return
-		}
-	}
-	m.Content = append(m.Content, str(key), v)
-}
-
-func str(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
 }

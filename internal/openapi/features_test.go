@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
 func importFeatures(t *testing.T, opts Options) (*Result, map[string]any) {
@@ -257,5 +259,49 @@ func TestNoComponentSchemas(t *testing.T) {
 	}
 	if _, err := Import([]byte("openapi: 3.0.0\ninfo: {title: t, version: '1'}\n"), Options{}); err == nil {
 		t.Error("a description without paths imported")
+	}
+}
+
+// TestSettleCuts: a finding left in what the importer wrote (a bug of the
+// importer) costs the smallest part that holds it, with a note, never a
+// spec that fails in generate.
+func TestSettleCuts(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+upstream: {baseUrl: 'https://example.com'}
+types:
+  Bad: {type: string, minLength: 5, maxLength: 2}
+tools:
+  bad_binding:
+    description: d
+    input: {properties: {a: {type: string}}}
+    http: {method: GET, path: /a, params: {a: {in: nowhere}}}
+  bad_input:
+    description: d
+    input: {properties: {a: {type: strin}}}
+  good:
+    description: d
+    input: {properties: {b: {$ref: Bad}}}
+`
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	im := &importer{res: &Result{Tools: map[string]string{"bad_binding": "", "bad_input": "", "good": ""}}}
+	root, err := im.settle(doc.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := gonames.Encode(root)
+	s := checkSpec(t, "settled", out)
+	if len(s.Tools) != 2 || s.Tools[0].Name != "bad_binding" || s.Tools[0].HTTP != nil {
+		t.Errorf("tools: %s", out)
+	}
+	notes := strings.Join(im.notes.list, "\n")
+	for _, want := range []string{"tools.bad_binding: no http binding (", "tools.bad_input: left out: ", "types.Bad: any JSON value: "} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("no note %q in:\n%s", want, notes)
+		}
 	}
 }
