@@ -305,3 +305,13 @@ tools:
 		}
 	}
 }
+
+// TestSwaggerMentionIsNotSwagger: an OpenAPI 3.0 description that names
+// its Swagger original (bridgedb.org's info.x-origin) imports.
+func TestSwaggerMentionIsNotSwagger(t *testing.T) {
+	desc := `{"openapi": "3.0.0", "info": {"title": "t", "version": "1", "x-origin": [{"format": "swagger", "url": "https://example.com/swagger.json"}]},
+"paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok"}}}}}}`
+	if _, err := Import([]byte(desc), Options{}); err != nil {
+		t.Error(err)
+	}
+}

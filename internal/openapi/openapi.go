@@ -7,7 +7,6 @@
 package openapi
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -20,6 +19,7 @@ import (
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
+	"github.com/pb33f/libopenapi/utils"
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
@@ -93,7 +93,9 @@ func Import(data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the OpenAPI description: %w", err)
 	}
-	if v := doc.GetVersion(); strings.HasPrefix(v, "2") || bytes.Contains(data[:min(len(data), 200)], []byte(`"swagger"`)) {
+	// The version decides, not a mention of "swagger" (an OpenAPI 3.0
+	// description converted from Swagger says so in info.x-origin).
+	if v := doc.GetVersion(); strings.HasPrefix(v, "2") || doc.GetSpecInfo().SpecType == utils.OpenApi2 {
 		return nil, fmt.Errorf("this is a Swagger %s description; mcpgen imports OpenAPI 3.0 and 3.1: convert it first (for example with swagger2openapi, or editor.swagger.io's Edit → Convert to OpenAPI 3)", v)
 	}
 	model, err := doc.BuildV3Model()
