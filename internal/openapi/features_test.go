@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -313,5 +314,50 @@ func TestSwaggerMentionIsNotSwagger(t *testing.T) {
 "paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok"}}}}}}`
 	if _, err := Import([]byte(desc), Options{}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestAnnotationsSafe: a POST is destructive unless its x-mcp says it is
+// not (rclone's operations/delete, core/quit are POSTs); a note says how
+// the hints were decided.
+func TestAnnotationsSafe(t *testing.T) {
+	desc := `openapi: 3.0.0
+info: {title: t, version: '1'}
+paths:
+  /operations/delete:
+    post: {operationId: operationsDelete, responses: {"200": {description: ok}}}
+  /search:
+    post: {operationId: search, x-mcp: {readOnlyHint: true}, responses: {"200": {description: ok}}}
+  /things/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    patch: {operationId: patchThing, x-mcp: {destructiveHint: false}, responses: {"200": {description: ok}}}
+    get: {operationId: getThing, responses: {"200": {description: ok}}}
+`
+	res, err := Import([]byte(desc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "annotations", res.YAML)
+	want := map[string]string{
+		"operations_delete": "readOnly=false destructive=true",
+		"search":            "readOnly=true destructive=<nil>",
+		"patch_thing":       "readOnly=false destructive=false",
+		"get_thing":         "readOnly=true destructive=<nil>",
+	}
+	for _, tool := range s.Tools {
+		a := tool.Annotations
+		show := func(b *bool) string {
+			if b == nil {
+				return "<nil>"
+			}
+			return fmt.Sprint(*b)
+		}
+		got := "readOnly=" + show(a.ReadOnlyHint) + " destructive=" + show(a.DestructiveHint)
+		if got != want[tool.Name] {
+			t.Errorf("%s: %s, want %s", tool.Name, got, want[tool.Name])
+		}
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "annotations: from each operation's method") }) {
+		t.Errorf("no note on the annotations: %q", res.Notes)
 	}
 }
