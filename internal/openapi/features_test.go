@@ -361,3 +361,29 @@ paths:
 		t.Errorf("no note on the annotations: %q", res.Notes)
 	}
 }
+
+// TestRelativeTokenURL: a relative OAuth token URL is resolved against the
+// server URL (RFC 3986), and noted.
+func TestRelativeTokenURL(t *testing.T) {
+	desc := `openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com/v2/'}]
+security: [{cc: []}]
+components:
+  securitySchemes:
+    cc: {type: oauth2, flows: {clientCredentials: {tokenUrl: /oauth/token, scopes: {}}}}
+paths:
+  /a: {get: {operationId: getA, responses: {"200": {description: ok}}}}
+`
+	res, err := Import([]byte(desc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "token", res.YAML)
+	if got := s.Upstream.Auth.ClientCredentials.TokenURL; got != "https://api.example.com/oauth/token" {
+		t.Errorf("tokenUrl %q", got)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, `"/oauth/token" is relative`) }) {
+		t.Errorf("no note: %q", res.Notes)
+	}
+}
