@@ -170,7 +170,7 @@ func TestUntypable(t *testing.T) {
 		`{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}}}`:                "items as a list",
 		`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`:                       "$ref",
 		`{"type":"object","properties":{"a":{"type":"string","pattern":"(?=lookahead)"}}}`:                 "pattern",
-		`{"type":"object","properties":{"a":{"type":"object","properties":{},"additionalProperties":{}}}}`: "additionalProperties as a schema beside properties",
+		`{"type":"object","properties":{"a":{"type":"object","properties":{},"additionalProperties":{"type":"string"}}}}`: "additionalProperties as a schema beside properties",
 	}
 	for schema, keyword := range cases {
 		tool := `{"name":"t","description":"d","inputSchema":` + schema + `}`
