@@ -68,7 +68,8 @@ func DecodeItem(raw json.RawMessage) any {
 // JSON Schema reads them, $schema dropped, numbers as numbers, required
 // sorted — and drops required: [], properties: {}, items: {} and
 // propertyNames: {type: string}, each of which accepts what its absence
-// accepts, and a type beside a const of that type (the const says it).
+// accepts, and a type beside a const of that type (the const says it);
+// a prompt's arguments: [] is dropped too.
 func EquivalentForm(item any) any {
 	m, ok := item.(map[string]any)
 	if !ok {
@@ -78,6 +79,9 @@ func EquivalentForm(item any) any {
 	for k, v := range m {
 		if k == "inputSchema" || k == "outputSchema" {
 			v = SchemaForm(v)
+		}
+		if k == "arguments" && isEmptyList(v) {
+			continue // a prompt's arguments: [] is no arguments
 		}
 		out[k] = v
 	}
