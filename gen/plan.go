@@ -31,6 +31,9 @@ type plan struct {
 	taken   map[string]taker // package-level Go names → what took them
 	methods map[string]taker // Handler method names → what took them
 	diags   spec.Diagnostics
+	// collisions are the diagnostics of two spec names with one Go name,
+	// as data (API.Collisions).
+	collisions []Collision
 }
 
 // declKind says what Go declaration a decl becomes.
@@ -271,6 +274,7 @@ func (p *plan) nameConstants() {
 		}
 		name := prefix + base
 		if first, dup := p.taken[name]; dup {
+			p.collide(CollisionConstant, pos, name, first.pos)
 			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 			return ""
 		}
@@ -298,6 +302,7 @@ func (p *plan) method(name string, pos spec.Pos, what string) string {
 		return ""
 	}
 	if first, dup := p.methods[name]; dup {
+		p.collide(CollisionMethod, pos, name, first.pos)
 		p.errorf(pos, "%s gets the Go method name %s, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 		return ""
 	}
@@ -351,6 +356,7 @@ func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what
 		return nil
 	}
 	if first, dup := p.taken[name]; dup {
+		p.collide(CollisionType, pos, name, first.pos)
 		p.errorf(pos, "%s gets the Go name %s, already used by %s; rename one, or give it another with goName", what, name, p.describe(first))
 		return nil
 	}
@@ -421,6 +427,7 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl, describesItems b
 				p.errorf(prop.Pos, "property %q gets the Go field name %s, which generated methods use; give it another with goName", prop.Name, fname)
 				continue
 			case seen[fname] != nil:
+				p.collide(CollisionField, prop.Pos, fname, seen[fname].Pos)
 				p.errorf(prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; give one another with goName (the wire name stays)",
 					prop.Name, fname, seen[fname].Name, p.where(seen[fname].Pos))
 				continue
@@ -535,6 +542,7 @@ func (p *plan) planConstants(d *decl) {
 		}
 		name := d.name + suffix
 		if first, dup := p.taken[name]; dup {
+			p.collide(CollisionEnumConstant, v.Pos, name, first.pos)
 			p.errorf(v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; name its constant with goNames: {%s: …}",
 				string(v.JSON), d.what, name, p.describe(first), strconv.Quote(enumText(v)))
 			continue
@@ -542,6 +550,33 @@ func (p *plan) planConstants(d *decl) {
 		p.taken[name] = taker{pos: v.Pos, what: fmt.Sprintf("enum value %s of %s", string(v.JSON), d.what)}
 		d.consts = append(d.consts, &enumConstant{name: name, suffix: suffix, value: v})
 	}
+}
+
+// Collision is a Go name that two spec names get: the generator refuses
+// the spec until one has another (goName, goNames). Importers settle them
+// from this, not from the message text.
+type Collision struct {
+	Kind CollisionKind
+	// GoName is the name both get.
+	GoName string
+	// Pos is where the second is: the key of an item, a type or a
+	// property, or the enum value; First is where the first is.
+	Pos, First spec.Pos
+}
+
+// CollisionKind is what kind of Go name collides.
+type CollisionKind string
+
+const (
+	CollisionMethod       CollisionKind = "method"        // a Handler method (tool, resource, template, prompt)
+	CollisionConstant     CollisionKind = "constant"      // the constant of an item's name
+	CollisionType         CollisionKind = "type"          // a declared Go type
+	CollisionField        CollisionKind = "field"         // a struct field (pos: the property's key)
+	CollisionEnumConstant CollisionKind = "enum constant" // an enum value's constant (give goNames)
+)
+
+func (p *plan) collide(kind CollisionKind, pos spec.Pos, name string, first spec.Pos) {
+	p.collisions = append(p.collisions, Collision{Kind: kind, GoName: name, Pos: pos, First: first})
 }
 
 func (p *plan) errorf(pos spec.Pos, format string, args ...any) {
