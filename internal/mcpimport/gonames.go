@@ -11,10 +11,6 @@ import (
 	"github.com/mcpgen/mcpgen/spec"
 )
 
-// collisionRE reads the Go name out of the generator's collision findings
-// ("tool "get_x" gets the Go method name GetX, already used by …").
-var collisionRE = regexp.MustCompile(`gets the Go (?:method |constant |field )?name (\w+)(?: for its name)?, already used by`)
-
 // settleGoNames gives goName: to what the generator would give a Go name
 // already taken (tools get-x and get_x are both GetX; a resource "Get X"
 // and one "get x" both ReadGetX), until the spec plans without a
@@ -32,18 +28,17 @@ func (im *importer) settleGoNames(root ymap) spec.Diagnostics {
 		if len(diags) > 0 {
 			return diags
 		}
-		_, planDiags := gen.PlanAPI(s)
+		api, _ := gen.PlanAPI(s)
 		fixed := false
-		for _, d := range planDiags {
-			m := collisionRE.FindStringSubmatch(d.Message)
-			if m == nil {
-				continue
+		for _, c := range api.Collisions {
+			if c.Kind == gen.CollisionEnumConstant {
+				continue // the converter names enum constants itself (goNames)
 			}
 			var parsed yaml.Node
 			if yaml.Unmarshal(data, &parsed) != nil || len(parsed.Content) == 0 {
 				return nil // data loaded above
 			}
-			path, ok := pathAt(parsed.Content[0], d.Pos.Line, d.Pos.Column, nil)
+			path, ok := pathAt(parsed.Content[0], c.Pos.Line, c.Pos.Column, nil)
 			if !ok {
 				continue
 			}
@@ -51,7 +46,7 @@ func (im *importer) settleGoNames(root ymap) spec.Diagnostics {
 			if target == nil || target.Kind != yaml.MappingNode {
 				continue
 			}
-			base := m[1]
+			base := c.GoName
 			if len(path) == 2 {
 				// An item: its goName stands for the name, not the method
 				// (Read, Get… come before it).
@@ -59,7 +54,7 @@ func (im *importer) settleGoNames(root ymap) spec.Diagnostics {
 			}
 			goName := freeGoName(base, data)
 			ymap{N: target}.Set("goName", str(goName))
-			im.note("%s: its Go name %s is taken; goName: %s (the wire name stays)", pathString(path), m[1], goName)
+			im.note("%s: its Go name %s is taken; goName: %s (the wire name stays)", pathString(path), c.GoName, goName)
 			fixed = true
 			break // positions move: plan again
 		}
