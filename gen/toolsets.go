@@ -61,6 +61,9 @@ func (g *generator) toolsetOptions() []jen.Code {
 	if s.Server.ListByScope {
 		opts = append(opts, jen.Qual(runtimePkg, "WithListsByScope").Call())
 	}
+	if len(s.Server.Capabilities) > 0 {
+		opts = append(opts, jen.Qual(runtimePkg, "WithCapabilities").Call(stringLits(s.Server.Capabilities)...))
+	}
 	return opts
 }
 

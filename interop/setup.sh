@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Node.js peers of the interop tests into interop/node/node_modules
-# (and Stoplight Prism, the mock API of TestPetstoreThroughPrism, into
-# interop/prism/node_modules) with npm ci, exactly as pinned in each folder's
+# (the real MCP servers that TestImportMCPRoundTrip imports into
+# interop/mcpservers/node_modules, and Stoplight Prism, the mock API of
+# TestPetstoreThroughPrism, into interop/prism/node_modules) with npm ci, exactly as pinned in each folder's
 # package-lock.json: the official
 # TypeScript SDK (@modelcontextprotocol/sdk v1 and @modelcontextprotocol/client
 # v2), the MCP Inspector, and Node 22
@@ -22,4 +23,5 @@ if ! command -v npm >/dev/null 2>&1; then
 fi
 
 npm_ci_pinned "$here/node"
+npm_ci_pinned "$here/mcpservers"
 npm_ci_pinned "$here/prism"

@@ -74,6 +74,7 @@ type config struct {
 	tasks          taskConfig                       // long-running tool calls (tasks.go)
 	toolsets       toolsetConfig                    // WithToolsets, WithEnabledToolsets, WithDynamicToolsets (toolsets.go)
 	listsByScope   bool                             // WithListsByScope (toolsets.go)
+	advertise      capSet                           // WithCapabilities (capabilities.go)
 	exposure       ToolExposure                     // how tools/list shows the tools (exposure.go)
 }
 
@@ -281,20 +282,20 @@ func (s *Server) capabilities() (json.RawMessage, capSet) {
 		b = append(b, member...)
 		caps |= c
 	}
-	if len(s.tools.snapshot().list) > 0 {
+	if len(s.tools.snapshot().list) > 0 || s.cfg.advertise&capTools != 0 {
 		add(capTools, `"tools":{"listChanged":true}`)
 	}
 	templates := s.templates.snapshot().list
-	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 || s.linksResults() {
+	if len(s.resources.snapshot().list) > 0 || len(templates) > 0 || s.linksResults() || s.cfg.advertise&capResources != 0 {
 		add(capResources, `"resources":{"subscribe":true,"listChanged":true}`)
 	}
 	prompts := s.prompts.snapshot().list
-	if len(prompts) > 0 {
+	if len(prompts) > 0 || s.cfg.advertise&capPrompts != 0 {
 		add(capPrompts, `"prompts":{"listChanged":true}`)
 	}
 	completes := slices.ContainsFunc(prompts, (*promptEntry).completes) ||
 		slices.ContainsFunc(templates, func(te *templateEntry) bool { return te.tmpl.Complete != nil })
-	if completes {
+	if completes || s.cfg.advertise&capCompletions != 0 {
 		add(capCompletions, `"completions":{}`)
 	}
 	// Logging needs nothing registered: any handler may call Log.

@@ -104,6 +104,7 @@ func (a applies) appliesTo(k Kind) bool { return a.kinds == nil || slices.Contai
 var (
 	anyKind   = applies{}
 	toStrings = applies{[]Kind{KindString}, "strings"}
+	toFormats = applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}
 	toNumbers = applies{[]Kind{KindInteger, KindNumber}, "integers and numbers"}
 	toArrays  = applies{[]Kind{KindArray}, "arrays"}
 	toObjects = applies{[]Kind{KindObject}, "objects"}
@@ -197,7 +198,7 @@ func init() {
 			}),
 		schemaField("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Pattern, _ = d.str(v, "pattern") }),
-		schemaField("format", toStrings, "Strings: a JSON Schema format, such as email, uri, uuid or date-time.", stringSchema,
+		schemaField("format", toFormats, "Strings: a JSON Schema format, such as email, uri, uuid or date-time, checked; integers and numbers: int32, int64, float or double. Any other format is advertised as written and not checked.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Format, _ = d.str(v, "format") }),
 		intField("minLength", toStrings, "Strings: the least number of characters.", func(s *Schema) **int64 { return &s.MinLength }),
 		intField("maxLength", toStrings, "Strings: the most number of characters.", func(s *Schema) **int64 { return &s.MaxLength }),
@@ -477,6 +478,10 @@ func (d *decoder) typeList(s *Schema, n *yaml.Node) Kind {
 			name = "null"
 		}
 		switch {
+		case v.Kind == yaml.ScalarNode && (name == "object" || name == "array"):
+			// [object, null] is a nullable object (as written): no
+			// union of objects or arrays is a list of types.
+			s.Variants = append(s.Variants, &Schema{Pos: posOf(item), Kind: Kind(name)})
 		case v.Kind != yaml.ScalarNode || !slices.Contains(listTypes, name):
 			d.errorf(posOf(item), "a list of types takes %s; write other unions with anyOf", joinList(listTypes, "and"))
 			return ""
@@ -494,6 +499,17 @@ func (d *decoder) typeList(s *Schema, n *yaml.Node) Kind {
 	case 0:
 		d.errorf(posOf(n), "type must list a type besides null")
 		return ""
+	case 1:
+	default:
+		for _, v := range s.Variants {
+			if v.Kind == KindObject || v.Kind == KindArray {
+				d.errorf(v.Pos, "a list of types takes %s alone with null, or scalar types (%s); write other unions with anyOf", v.Kind, joinList(listTypes, "and"))
+				s.Variants = nil
+				return ""
+			}
+		}
+	}
+	switch len(s.Variants) {
 	case 1:
 		k := s.Variants[0].Kind
 		s.Variants = nil

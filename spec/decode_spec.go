@@ -130,6 +130,22 @@ var serverFields = fields[*Server]{
 			srv.SchemaProfile, _ = d.str(e.value, "schemaProfile")
 			srv.SchemaProfilePos = posOf(e.value)
 		}},
+	{key: "capabilities", doc: "Capabilities advertised at initialize even when nothing of theirs is in the spec: tools, resources, prompts, completions (for a server whose lists start empty; the lists answer empty). Without it a capability is advertised when the spec has something for it.", schema: listOf(stringEnum(AdvertisableCapabilities)),
+		decode: func(d *decoder, srv *Server, e entry) {
+			items, _ := d.list(e.value, "capabilities")
+			for _, item := range items {
+				c, ok := d.str(item, "each capability")
+				switch {
+				case !ok:
+				case !slices.Contains(AdvertisableCapabilities, c):
+					d.errorf(posOf(item), "unknown capability %q%s", c, orHint(didYouMean(c, AdvertisableCapabilities), "; use "+joinList(AdvertisableCapabilities, "or")))
+				case slices.Contains(srv.Capabilities, c):
+					d.errorf(posOf(item), "capability %s is listed twice", c)
+				default:
+					srv.Capabilities = append(srv.Capabilities, c)
+				}
+			}
+		}},
 	{key: "exposure", doc: "How tools/list shows the tools: all (the default) lists every tool; search lists only search_tools, describe_tools and call_tool, and the model finds the others by searching (for servers with many tools).", schema: stringEnum(Exposures),
 		decode: func(d *decoder, srv *Server, e entry) { srv.Exposure, srv.ExposurePos = d.exposure(e) }},
 }

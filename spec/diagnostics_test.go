@@ -399,7 +399,7 @@ tools:
 			`mcpgen.yaml:7:6: cannot tell the type; add type: string`,
 			`mcpgen.yaml:8:13: unknown type "strng"; did you mean "string"?`,
 			`mcpgen.yaml:9:13: type "A" is a named type; write $ref: A`,
-			`mcpgen.yaml:10:22: a list of types takes string, integer, number, boolean and null; write other unions with anyOf`,
+			`mcpgen.yaml:10:22: a list of types takes array alone with null, or scalar types (string, integer, number, boolean and null); write other unions with anyOf`,
 			`mcpgen.yaml:11:22: unknown key "Minimum" in integer schema; did you mean "minimum"?`,
 		},
 	},
@@ -493,12 +493,13 @@ tools:
   B: {type: string, pattern: '^(?=x)'}
   C: {type: string, format: date_time}
   D: {type: string, format: zipcode}
+  E: {type: string, format: emial}
 `,
 		want: []string{
 			"mcpgen.yaml:5:30: pattern does not compile: error parsing regexp: missing closing ): `(abc`",
 			"mcpgen.yaml:6:30: pattern does not compile: error parsing regexp: invalid or unsupported Perl syntax: `(?=`",
 			`mcpgen.yaml:7:29: unknown format "date_time"; did you mean "date-time"?`,
-			`mcpgen.yaml:8:29: unknown format "zipcode"; the JSON Schema formats are date-time, date, time, duration, email, idn-email, hostname, idn-hostname, ipv4, ipv6, uri, uri-reference, iri, iri-reference, uuid, uri-template, json-pointer, relative-json-pointer and regex`,
+			`mcpgen.yaml:9:29: unknown format "emial"; did you mean "email"?`,
 		},
 	},
 	{
@@ -940,12 +941,16 @@ tools:
 		},
 	},
 	{
-		name: "format_on_integer",
+		name: "format_on_boolean",
 		src: `types:
-  A: {type: integer, format: int32}
+  A: {type: boolean, format: int32}
+  B: {type: integer, format: int23}
+  C: {type: integer, format: int32}
+  D: {type: number, format: decimal128}
 `,
 		want: []string{
-			`mcpgen.yaml:5:22: format applies to strings, not integer`,
+			`mcpgen.yaml:5:22: format applies to strings, integers and numbers, not boolean`,
+			`mcpgen.yaml:6:30: unknown format "int23"; did you mean "int32"?`,
 		},
 	},
 	{

@@ -106,6 +106,9 @@ type Server struct {
 	// place; "" when not said (all).
 	Exposure    string
 	ExposurePos Pos
+	// Capabilities are `capabilities:`, the server capabilities advertised
+	// even when the spec has nothing for them (AdvertisableCapabilities).
+	Capabilities []string
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -113,6 +116,9 @@ type Server struct {
 	VersionPos    Pos
 	WebsiteURLPos Pos
 }
+
+// AdvertisableCapabilities are the values of server.capabilities.
+var AdvertisableCapabilities = []string{"tools", "resources", "prompts", "completions"}
 
 // SchemaProfiles are the model APIs server.schemaProfile may name (see
 // internal/specschema.Profiles, which implements them).

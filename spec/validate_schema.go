@@ -17,6 +17,27 @@ var formats = []string{
 	"json-pointer", "relative-json-pointer", "regex",
 }
 
+// numberFormats are the formats of integers and numbers that OpenAPI and
+// the schemas of MCP servers in the field write (they are not checked).
+var numberFormats = []string{"int32", "int64", "float", "double"}
+
+// format checks s.Format: JSON Schema says an unknown format is an
+// annotation, so one is advertised as written (servers in the field write
+// "json", "int32"…), unless it is a near miss of a known one, which is
+// taken for a typo.
+func (v *validator) format(s *Schema) {
+	known := formats
+	if s.Kind != KindString {
+		known = numberFormats
+	}
+	if slices.Contains(known, s.Format) {
+		return
+	}
+	if hint := didYouMean(s.Format, known); hint != "" {
+		v.errorf(valuePos(s, "format"), "unknown format %q%s", s.Format, hint)
+	}
+}
+
 // schema checks s and the schemas inside it.
 func (v *validator) schema(s *Schema) {
 	if s == nil || v.seen[s] {
@@ -157,12 +178,8 @@ func (v *validator) schemaSelf(s *Schema) {
 			v.errorf(valuePos(s, "pattern"), "pattern does not compile: %v", err)
 		}
 	}
-	if !misplaced["format"] && s.Format != "" && !slices.Contains(formats, s.Format) {
-		hint := didYouMean(s.Format, formats)
-		if hint == "" {
-			hint = "; the JSON Schema formats are " + joinList(formats, "and")
-		}
-		v.errorf(valuePos(s, "format"), "unknown format %q%s", s.Format, hint)
+	if !misplaced["format"] && s.Format != "" {
+		v.format(s)
 	}
 	v.lengths(s, "minLength", s.MinLength, "maxLength", s.MaxLength, misplaced)
 	v.lengths(s, "minItems", s.MinItems, "maxItems", s.MaxItems, misplaced)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -9,7 +10,6 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mcpgen/mcpgen/internal/mcpimport"
 )
@@ -34,7 +34,8 @@ Flags:
   -o FILE          the spec to write (default mcpgen.yaml; - for standard output)
   -force           overwrite FILE if it exists
   -H 'Name: value' a header sent with every HTTP request, such as Authorization (repeatable)
-  -timeout D       how long each step may take, starting the server included (default 30s)
+  -timeout D       how long each step may take, starting the server included (default 3m:
+                   npx -y on a cold npm cache installs the server first)
   -package P       go.package (default: from the server's name)
 
 Example:
@@ -65,7 +66,7 @@ func runImportMCP(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("import mcp")
 	out := fs.String("o", "mcpgen.yaml", "the spec to write")
 	force := fs.Bool("force", false, "overwrite the spec")
-	timeout := fs.Duration("timeout", 30*time.Second, "each step's time")
+	timeout := fs.Duration("timeout", mcpimport.DefaultTimeout, "each step's time")
 	headers := http.Header{}
 	fs.Var(headerList(headers), "H", "an HTTP header")
 	var opts mcpimport.Options
@@ -94,6 +95,9 @@ func runImportMCP(args []string, stdout, stderr io.Writer) error {
 		return usageError{fmt.Sprintf("%s exists; pass -force to overwrite it, or -o another file", *out)}
 	}
 	res, err := mcpimport.Import(context.Background(), opts)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("import mcp: %w\n(no answer within -timeout %s; a server that takes longer to start, such as npx -y installing it, needs more: pass -timeout 10m)", err, *timeout)
+	}
 	if err != nil {
 		return fmt.Errorf("import mcp: %w", err)
 	}

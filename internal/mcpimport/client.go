@@ -32,6 +32,9 @@ type conn interface {
 	close() error
 }
 
+// methodNotFound is JSON-RPC's code for a method the server lacks.
+const methodNotFound = -32601
+
 // rpcError is a JSON-RPC error the server answered with.
 type rpcError struct {
 	Code    int             `json:"code"`

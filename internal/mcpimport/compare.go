@@ -66,9 +66,10 @@ func DecodeItem(raw json.RawMessage) any {
 // outputSchema) in the canonical form of specschema.Normalize —
 // definitions expanded, null spellings and additionalProperties: true as
 // JSON Schema reads them, $schema dropped, numbers as numbers, required
-// sorted — and drops required: [], properties: {} and items: {}, each of
-// which accepts what its absence accepts, and a type beside a const of
-// that type (the const says it).
+// sorted — and drops required: [], properties: {}, items: {} and
+// propertyNames: {type: string}, each of which accepts what its absence
+// accepts, and a type beside a const of that type (the const says it);
+// a prompt's arguments: [] is dropped too.
 func EquivalentForm(item any) any {
 	m, ok := item.(map[string]any)
 	if !ok {
@@ -78,6 +79,9 @@ func EquivalentForm(item any) any {
 	for k, v := range m {
 		if k == "inputSchema" || k == "outputSchema" {
 			v = SchemaForm(v)
+		}
+		if k == "arguments" && isEmptyList(v) {
+			continue // a prompt's arguments: [] is no arguments
 		}
 		out[k] = v
 	}
@@ -102,7 +106,8 @@ func dropEmpty(v any) any {
 		sort.Strings(keys)
 		for _, k := range keys {
 			e := v[k]
-			if (k == "properties" || k == "items") && isEmptyMap(e) || k == "required" && isEmptyList(e) {
+			if (k == "properties" || k == "items") && isEmptyMap(e) || k == "required" && isEmptyList(e) ||
+				k == "propertyNames" && reflect.DeepEqual(e, map[string]any{"type": "string"}) {
 				continue
 			}
 			if c, ok := v["const"]; ok && k == "type" && e == jsonType(c) {

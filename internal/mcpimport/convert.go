@@ -30,8 +30,8 @@ var (
 	commonKeys = []string{"type", "title", "description", "default", "examples", "enum", "const"}
 	kindKeys   = map[string][]string{
 		"string":  {"pattern", "format", "minLength", "maxLength", "x-mcp-header"},
-		"integer": {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "x-mcp-header"},
-		"number":  {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
+		"integer": {"format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "x-mcp-header"},
+		"number":  {"format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"},
 		"array":   {"items", "minItems", "maxItems", "uniqueItems"},
 		"object":  {"properties", "required", "additionalProperties"},
 		"boolean": {"x-mcp-header"},
@@ -207,6 +207,9 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 		return nil, &untypable{"a schema that is not an object", where}
 	}
 	src := ymap{N: n}
+	if src.Len() > 0 && withoutNoOps(src) {
+		n = src.N
+	}
 	if bad := unknownKeywords(src, root); len(bad) > 0 {
 		label := "the keyword " + bad[0]
 		if len(bad) > 1 {
@@ -250,6 +253,30 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 	return flowSmall(out.N), nil
 }
 
+// withoutNoOps takes out of a schema the keywords that constrain nothing
+// and that the spec has no word for: propertyNames: {type: string} (every
+// property name is a string). It reports whether it took any; the
+// comparison of a round trip (EquivalentForm) drops them alike.
+func withoutNoOps(src ymap) bool {
+	pn := src.Get("propertyNames")
+	if pn == nil || !isTypeOnly(pn, "string") {
+		return false
+	}
+	kept := src.N.Content[:0:0]
+	for i := 0; i+1 < len(src.N.Content); i += 2 {
+		if src.N.Content[i].Value != "propertyNames" {
+			kept = append(kept, src.N.Content[i], src.N.Content[i+1])
+		}
+	}
+	src.N.Content = kept
+	return true
+}
+
+// isTypeOnly reports whether n is the schema {type: t}.
+func isTypeOnly(n *yaml.Node, t string) bool {
+	return n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == "type" && n.Content[1].Value == t
+}
+
 // unknownKeywords are the keywords of a schema that no kind of spec schema
 // keeps (allOf, if, then, not…), all of them, for the note.
 func unknownKeywords(src ymap, root bool) []string {
@@ -291,6 +318,9 @@ func kindOf(src ymap, where string) (string, error) {
 	case t.Kind == yaml.SequenceNode:
 		for _, e := range t.Content {
 			if !slices.Contains([]string{"string", "integer", "number", "boolean", "null"}, e.Value) {
+				if (e.Value == "object" || e.Value == "array") && len(t.Content) == 2 && slices.ContainsFunc(t.Content, func(n *yaml.Node) bool { return n.Value == "null" }) {
+					return e.Value, nil // [object, null]: a nullable object, as the spec writes it
+				}
 				return "", &untypable{"a list of types with " + e.Value, where}
 			}
 		}
@@ -447,10 +477,7 @@ func (c *converter) keyword(out, src ymap, kind, key string, v *yaml.Node, where
 		}
 		out.Set("properties", props.N)
 	case "required":
-		if v.Kind == yaml.SequenceNode && len(v.Content) == 0 {
-			return nil // required: [] says nothing
-		}
-		v = plain(v)
+		v = plain(v) // required: [] too: the wire says it
 		v.Style = yaml.FlowStyle
 		out.Set("required", v)
 	case "additionalProperties":
@@ -513,11 +540,18 @@ func (c *converter) enum(out ymap, kind string, v *yaml.Node, where string) erro
 func (c *converter) closeObject(out, src ymap, where string) error {
 	ap := src.Get("additionalProperties")
 	props := src.Get("properties")
-	open := ap == nil || (ap.Kind == yaml.ScalarNode && ap.Value == "true")
+	// {} accepts any value, as true does.
+	open := ap == nil || (ap.Kind == yaml.ScalarNode && ap.Value == "true") || (ap.Kind == yaml.MappingNode && len(ap.Content) == 0)
+	nullable := false
+	if t := src.Get("type"); t != nil && t.Kind == yaml.SequenceNode {
+		nullable = true // [object, null]: out has the type as written
+	}
 	closed := ap != nil && ap.Kind == yaml.ScalarNode && ap.Value == "false"
 	switch {
 	case props == nil && open:
-		out.Set("type", str("object")) // any object
+		if !nullable {
+			out.Set("type", str("object")) // any object
+		}
 	case open:
 		out.Set("additionalProperties", boolean(true))
 	case closed && props == nil:
@@ -525,6 +559,8 @@ func (c *converter) closeObject(out, src ymap, where string) error {
 	case closed:
 	case props != nil:
 		return &untypable{"additionalProperties as a schema beside properties", where}
+	case nullable:
+		return &untypable{"type [object, null] with additionalProperties as a schema (a nullable map)", where}
 	default:
 		values, err := c.schema(ap, where+"{}", false)
 		if err != nil {

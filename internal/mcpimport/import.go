@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
 // Options says which server to import and how.
@@ -27,13 +29,21 @@ type Options struct {
 	// names a Streamable HTTP endpoint instead.
 	Command []string
 	URL     string
+	// Env is added to the environment of a stdio server (NAME=value).
+	Env []string
 	// Headers go with every HTTP request (Authorization, API keys).
 	Headers http.Header
-	// Timeout bounds each request, starting the server included (default 30s).
+	// Timeout bounds each request, starting the server included (default
+	// DefaultTimeout).
 	Timeout time.Duration
 	// Package overrides go.package (default: from the server's name).
 	Package string
 }
+
+// DefaultTimeout is Options.Timeout when it is not set: long enough for
+// `npx -y` to install a server on a cold npm cache before it answers
+// initialize.
+const DefaultTimeout = 3 * time.Minute
 
 // Result is the imported spec and what the import saw.
 type Result struct {
@@ -65,6 +75,8 @@ type Lists struct {
 	Tools, Resources, Templates, Prompts []json.RawMessage
 	// Protocol is the revision the server agreed to.
 	Protocol string
+	// Capabilities are the server's capabilities, as initialize answered.
+	Capabilities map[string]json.RawMessage
 	// Requires holds, for an item that only a capable client is shown
 	// (see Probe), the client capabilities it needs, by "tools/NAME",
 	// "resources/NAME", "resourceTemplates/NAME" or "prompts/NAME".
@@ -72,6 +84,10 @@ type Lists struct {
 	// Stray holds lines a stdio server wrote to its standard output that
 	// are not messages (banners, logs), which MCP does not allow.
 	Stray []string
+	// Notes say what the listing met that the spec cannot show: a list
+	// method the server's capability promises but that it does not
+	// implement.
+	Notes []string
 	init  initializeResult
 }
 
@@ -85,12 +101,12 @@ func List(ctx context.Context, opts Options) (*Lists, error) {
 // ListAs is List for a client that declares caps in initialize.
 func ListAs(ctx context.Context, opts Options, caps map[string]any) (*Lists, error) {
 	if opts.Timeout <= 0 {
-		opts.Timeout = 30 * time.Second
+		opts.Timeout = DefaultTimeout
 	}
 	var c conn
 	switch {
 	case len(opts.Command) > 0:
-		sc, err := startStdio(opts.Command, nil)
+		sc, err := startStdio(opts.Command, opts.Env)
 		if err != nil {
 			return nil, &StepError{"starting the server", err}
 		}
@@ -123,6 +139,7 @@ func Import(ctx context.Context, opts Options) (*Result, error) {
 func FromLists(lists *Lists, opts Options) (*Result, error) {
 	im := &importer{opts: opts, conv: newConverter(), init: lists.init, requires: lists.Requires}
 	im.res.Protocol = lists.Protocol
+	im.res.Notes = append(im.res.Notes, lists.Notes...)
 	if n := len(lists.Stray); n > 0 {
 		im.note("the server wrote %d lines to its standard output that are not MCP messages (stdio allows none; log to standard error), the first: %s", n, lists.Stray[0])
 	}
@@ -184,7 +201,7 @@ func (l *lister) run(ctx context.Context) (*Lists, error) {
 	if err != nil {
 		return nil, &StepError{"notifications/initialized", err}
 	}
-	out := &Lists{Protocol: l.init.ProtocolVersion, init: l.init}
+	out := &Lists{Protocol: l.init.ProtocolVersion, Capabilities: l.init.Capabilities, init: l.init}
 	defer func() { out.Stray = l.c.strayLines() }()
 	for _, list := range []struct {
 		capability, method, key string
@@ -198,7 +215,14 @@ func (l *lister) run(ctx context.Context) (*Lists, error) {
 		if _, ok := l.init.Capabilities[list.capability]; !ok {
 			continue // not offered: nothing to list
 		}
-		if *list.items, err = l.list(ctx, list.method, list.key); err != nil {
+		*list.items, err = l.list(ctx, list.method, list.key)
+		if rpc := (*rpcError)(nil); errors.As(err, &rpc) && rpc.Code == methodNotFound {
+			// resources advertises resources/list and templates alike;
+			// servers in the field implement one of the two.
+			out.Notes = append(out.Notes, fmt.Sprintf("the server declares the %s capability but answers %s with %v; listed as empty", list.capability, list.method, rpc))
+			err = nil
+		}
+		if err != nil {
 			return nil, err
 		}
 	}
@@ -307,6 +331,8 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	root.Set("server", im.server())
 	goSec := newMap()
 	goSec.Set("package", str(im.packageName()))
+	// Its own directory: the spec's is where the user's main goes.
+	goSec.Set("output", str(im.packageName()))
 	root.Set("go", goSec.N)
 	toolMap := newMap()
 	for i, raw := range tools {
@@ -335,6 +361,7 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	im.items(root, "resources", "resources/list", resources, []string{"uri", "title", "description", "mimeType", "size", "annotations", "icons", "_meta"})
 	im.items(root, "resourceTemplates", "resources/templates/list", templates, []string{"uriTemplate", "title", "description", "mimeType", "annotations", "icons", "_meta"})
 	im.prompts(root, prompts)
+	im.capabilities(ymap{N: root.Get("server")}, root)
 	// Move types before tools, the order a reader expects.
 	reorder(root, "types", "tools")
 	im.conv.markNullableRefs(root.N)
@@ -342,6 +369,25 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 		im.note("the written spec does not load: %s", d)
 	}
 	return root.N, nil
+}
+
+// capabilities writes server.capabilities: what the server declares that
+// the spec would not advertise by itself, having nothing of it (servers
+// declare resources: {} or prompts: {} with empty lists, and completions,
+// which the spec advertises only for what says complete:).
+func (im *importer) capabilities(server, root ymap) {
+	list := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+	for _, c := range []struct{ name, section, other string }{
+		{"tools", "tools", ""}, {"resources", "resources", "resourceTemplates"}, {"prompts", "prompts", ""}, {"completions", "", ""},
+	} {
+		if _, ok := im.init.Capabilities[c.name]; !ok || c.section != "" && root.Get(c.section) != nil || c.other != "" && root.Get(c.other) != nil {
+			continue
+		}
+		list.Content = append(list.Content, str(c.name))
+	}
+	if len(list.Content) > 0 {
+		server.Set("capabilities", list)
+	}
 }
 
 // withRequires adds requires: to an item only capable clients are shown.
@@ -415,7 +461,7 @@ func (im *importer) server() *yaml.Node {
 	s.Set("name", str(name))
 	for _, k := range []string{"title", "description"} {
 		if v := get(k); v != "" {
-			s.Set(k, str(v))
+			s.Set(k, text(v))
 		}
 	}
 	version := get("version")
@@ -433,7 +479,7 @@ func (im *importer) server() *yaml.Node {
 		}
 	}
 	if im.init.Instructions != "" {
-		s.Set("instructions", str(im.init.Instructions))
+		s.Set("instructions", text(im.init.Instructions))
 	}
 	return s.N
 }
@@ -517,6 +563,13 @@ func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
 	where := "tools." + tool + "." + typedKey
 	mark := im.conv.mark()
 	s, err := im.conv.document(v, where)
+	if err == nil && typedKey == "input" && isTypeOnly(s, "any") {
+		// MCP's arguments are an object, which the schema does not say
+		// (a schema of only $schema, as zod-to-json-schema writes for a
+		// zod version it does not know): any object is what it accepts.
+		im.note("%s: the server's inputSchema does not say type: object, which MCP requires of tool arguments; written as any object", where)
+		s = typeOnly("object")
+	}
 	if err == nil {
 		if why := im.conv.check(tool, typedKey, s); why != "" {
 			err = fmt.Errorf("%s: the spec refuses the typed schema: %s", where, why)
@@ -540,18 +593,7 @@ func mustEncode(m ymap) []byte {
 	return b
 }
 
-func encode(n *yaml.Node) ([]byte, error) {
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
-}
+func encode(n *yaml.Node) ([]byte, error) { return gonames.Encode(n) }
 
 // named parses item i of a list; an item that is not an object, or has no
 // name or one already in out, is left out with a note.

@@ -1,6 +1,8 @@
 package mcpimport
 
 import (
+	"strings"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcpgen/mcpgen/internal/yamlmap"
@@ -34,7 +36,9 @@ func flowSmall(n *yaml.Node) *yaml.Node {
 // strings, flow mappings), so that the written spec reads as YAML.
 func plain(n *yaml.Node) *yaml.Node {
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && n.Style == yaml.DoubleQuotedStyle {
-		n.Style = 0
+		if !blockLoses(n.Value) {
+			n.Style = 0
+		}
 	} else if n.Kind != yaml.ScalarNode {
 		n.Style = 0
 	}
@@ -42,4 +46,21 @@ func plain(n *yaml.Node) *yaml.Node {
 		plain(c)
 	}
 	return n
+}
+
+// text is a string scalar that reads back byte for byte.
+func text(s string) *yaml.Node {
+	n := str(s)
+	if blockLoses(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// blockLoses reports whether yaml.v3 would write s as a block scalar that
+// reads back as another string: a multi-line string that starts with
+// white space (a leading newline is dropped, a leading tab breaks the
+// indentation). Such strings stay double-quoted, byte for byte.
+func blockLoses(s string) bool {
+	return strings.Contains(s, "\n") && s != "" && strings.ContainsAny(s[:1], " \t\n\r")
 }

@@ -200,8 +200,8 @@ var Catalogue = []Mutant{
 		Original: "\tif t.Scopes.Set {\n\t\treturn t.Scopes.Names\n\t}", Mutated: "",
 		Packages: pkgSpec, Why: "a tool's own scopes are replaced by the server's"},
 	{ID: "spec/format-unknown", File: "spec/validate_schema.go",
-		Original: `if !misplaced["format"] && s.Format != "" && !slices.Contains(formats, s.Format) {`, Mutated: `if false {`,
-		Packages: pkgSpec, Why: "an unknown format is accepted and never checked"},
+		Original: `if hint := didYouMean(s.Format, known); hint != "" {`, Mutated: `if hint := didYouMean(s.Format, known); false {`,
+		Packages: pkgSpec, Why: "a near miss of a known format (a typo) is accepted and never checked"},
 
 	// gen: the generator.
 	{ID: "gen/enum-empty-name", File: "gen/plan.go",

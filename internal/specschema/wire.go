@@ -121,12 +121,12 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 			add(s.UnionKeyword, withNull(s, variants, object{{"type", "null"}}))
 		}
 	case spec.KindArray:
-		add("type", "array")
+		add("type", typeWithNull(s))
 		if s.Items != nil {
 			add("items", w.schema(s.Items))
 		}
 	case spec.KindObject:
-		add("type", "object")
+		add("type", typeWithNull(s))
 		var props object
 		var required []string
 		for _, p := range s.Properties {
@@ -138,8 +138,8 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 		if len(props) > 0 || s.Fields["properties"] != (spec.Pos{}) {
 			add("properties", props) // properties: {} is kept when written
 		}
-		if len(required) > 0 {
-			add("required", required)
+		if len(required) > 0 || s.Fields["required"] != (spec.Pos{}) {
+			add("required", append([]string{}, required...)) // required: [] is kept when written
 		}
 		if !s.AdditionalProperties || s.Fields["additionalProperties"] != (spec.Pos{}) {
 			// Closed must be said (JSON Schema's objects are open); open
@@ -195,6 +195,15 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 		return object{{"oneOf", []object{o, {{"type", "null"}}}}}
 	}
 	return o
+}
+
+// typeWithNull is the type of an object or array: with null in a list of
+// types where the spec wrote it so ([object, null]).
+func typeWithNull(s *spec.Schema) any {
+	if s.NullSpelling == spec.UnionTypeList {
+		return withNull(s, []any{string(s.Kind)}, "null")
+	}
+	return string(s.Kind)
 }
 
 // withNull puts null among a union's variants where the spec wrote it, when
