@@ -1,5 +1,7 @@
 package runtime
 
+import "time"
+
 // OpenSubscriptions is how many subscriptions/listen requests s serves now,
 // for tests that check that a closed stream leaves nothing behind.
 func OpenSubscriptions(s *Server) int { return len(s.subscriptions.snapshot()) }
@@ -17,3 +19,6 @@ func StoredTasks(st TaskStore) int {
 	defer m.mu.Unlock()
 	return len(m.byID)
 }
+
+// SetQuotaClock makes m read the time from now (property tests).
+func SetQuotaClock(m *MemoryQuotaStore, now func() time.Time) { m.now = now }

@@ -387,3 +387,33 @@ paths:
 		t.Errorf("no note: %q", res.Notes)
 	}
 }
+
+// TestPathParameterAlwaysRequired: a path parameter is required whether
+// or not the description says required: true (OpenAPI: it MUST be; many
+// descriptions omit it); a query parameter without it is optional.
+func TestPathParameterAlwaysRequired(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+paths:
+  /pets/{petId}/toys/{toyId}:
+    get:
+      operationId: getToy
+      parameters:
+        - {name: petId, in: path, schema: {type: string}}
+        - {name: toyId, in: path, required: false, schema: {type: integer}}
+        - {name: verbose, in: query, schema: {type: boolean}}
+      responses:
+        "200": {description: ok}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "path-params", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := toStrings(dig(doc, "tools", "get_toy", "input", "required")); !slices.Equal(got, []string{"petId", "toyId"}) {
+		t.Errorf("required %q, want [petId toyId] (%d tools)\n%s", got, len(s.Tools), res.YAML)
+	}
+}

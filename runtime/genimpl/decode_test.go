@@ -93,3 +93,51 @@ func deref(p any) any {
 	}
 	return p
 }
+
+// TestStringLengthCountsCodePoints: minLength and maxLength count code
+// points (JSON Schema), not bytes nor UTF-16 units, in the decoders and in
+// the general validator alike: é is 2 bytes, 🙂 4 bytes and 2 UTF-16 units
+// (an escaped surrogate pair), each one code point.
+func TestStringLengthCountsCodePoints(t *testing.T) {
+	for _, c := range []struct {
+		text     string
+		min, max int64
+		want     bool
+	}{
+		{`"é"`, 1, 1, true},
+		{`"\u00e9"`, 1, 1, true},
+		{`"🙂"`, 1, 1, true},
+		{`"\ud83d\ude42"`, 1, 1, true},
+		{`"日本語"`, 3, 3, true},
+		{`"日本語"`, 4, -1, false},
+		{`"éé"`, -1, 2, true},
+		{`"ééé"`, -1, 2, false},
+		{`"e\u0301"`, 2, 2, true}, // e and a combining accent: two code points
+		{`"ab"`, 3, -1, false},
+	} {
+		schema := `{"type":"string"`
+		if c.min >= 0 {
+			schema += fmt.Sprintf(`,"minLength":%d`, c.min)
+		}
+		if c.max >= 0 {
+			schema += fmt.Sprintf(`,"maxLength":%d`, c.max)
+		}
+		schema += "}"
+		d := Decoder{data: []byte(c.text)}
+		_, ok := str(&StringRule{MinLength: c.min, MaxLength: c.max})(&d)
+		if ok = ok && !d.refused && d.i == len(d.data); ok != c.want {
+			t.Errorf("decoder, %s against %s: accepted %v, want %v", c.text, schema, ok, c.want)
+		}
+		v, err := validate.Compile([]byte(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		inst, err := validate.Decode([]byte(c.text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok := len(v.Check(inst)) == 0; ok != c.want {
+			t.Errorf("validator, %s against %s: accepted %v, want %v", c.text, schema, ok, c.want)
+		}
+	}
+}

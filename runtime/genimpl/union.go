@@ -128,6 +128,11 @@ func unmarshalDiscriminated(union string, data []byte, discriminator string, tar
 	var want []string
 	for _, t := range targets {
 		if t.shape.Const == compact.String() {
+			// The discriminator chose the variant; its shape still holds (a
+			// closed one refuses keys it does not know).
+			if reason := t.shape.refuses("object", func() (map[string]json.RawMessage, error) { return obj, nil }); reason != "" {
+				return fmt.Errorf("%s (%s %s): %s", union, discriminator, compact.String(), reason)
+			}
 			if err := t.decode(data); err != nil {
 				return fmt.Errorf("%s (%s %s): %w", union, discriminator, compact.String(), err)
 			}

@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -50,4 +51,28 @@ func TestQuotaRedisUnresponsive(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "quota store") {
 		t.Errorf("Take with Redis paused: %v, want an error naming the quota store", err)
 	}
+}
+
+// TestQuotaProperty: the bucket's promise (storetest.QuotaBound) on
+// Redis's clock, at small random real steps: a bucket that expires before
+// it is full again, or refills past its capacity, gives more than the
+// limit allows.
+func TestQuotaProperty(t *testing.T) {
+	st := openStore(t, startRedis(t), Config{}).Quotas()
+	for seed := range uint64(3) {
+		limit := runtime.RateLimit{Requests: 10, Per: time.Second, Burst: 2}
+		// A key of its own for each seed: the runs do not share a bucket.
+		st := keyed{st, fmt.Sprint(seed)}
+		storetest.QuotaBound(t, st, limit, time.Now, time.Sleep, 150*time.Millisecond, 40, seed)
+	}
+}
+
+// keyed is a QuotaStore whose keys have a suffix.
+type keyed struct {
+	runtime.QuotaStore
+	suffix string
+}
+
+func (k keyed) Take(ctx context.Context, key string, limit runtime.RateLimit) (bool, time.Duration, error) {
+	return k.QuotaStore.Take(ctx, key+k.suffix, limit)
 }

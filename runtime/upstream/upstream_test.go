@@ -332,3 +332,35 @@ func TestFormBodyAndDeepObjectQuery(t *testing.T) {
 		t.Errorf("a list as a form body: err = %v", err)
 	}
 }
+
+// TestClientCredentialsExpiresInIsSeconds: expires_in is seconds (RFC 6749
+// §5.1): a token of 3600 is kept ten minutes on and a second before its
+// expiry margin, and replaced at the margin, whatever unit a misreading
+// would make of it (milliseconds, minutes).
+func TestClientCredentialsExpiresInIsSeconds(t *testing.T) {
+	var issued atomic.Int32
+	tokens := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n := issued.Add(1)
+		json.NewEncoder(w).Encode(map[string]any{"access_token": "tok" + string(rune('0'+n)), "token_type": "Bearer", "expires_in": 3600})
+	}))
+	defer tokens.Close()
+	t.Setenv("TEST_CLIENT_ID", "cid")
+	t.Setenv("TEST_CLIENT_SECRET", "secret")
+	start := time.Unix(1_000_000, 0)
+	now := start
+	cc := &ClientCredentials{TokenURL: tokens.URL, ClientIDEnv: "TEST_CLIENT_ID", ClientSecretEnv: "TEST_CLIENT_SECRET", now: func() time.Time { return now }}
+	for _, step := range []struct {
+		at   time.Duration
+		want string
+	}{
+		{0, "tok1"},
+		{10 * time.Minute, "tok1"}, // well before expiry
+		{time.Hour - expiryMargin - time.Second, "tok1"}, // just before
+		{time.Hour - expiryMargin, "tok2"},               // at the margin: replaced
+	} {
+		now = start.Add(step.at)
+		if tok, err := cc.Token(context.Background()); err != nil || tok != step.want {
+			t.Errorf("at +%s: token %q (%v), want %s", step.at, tok, err, step.want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ package storetest
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 	"time"
 
@@ -152,5 +153,57 @@ func RequestStateStore(t *testing.T, st runtime.RequestStateStore) {
 	time.Sleep(200 * time.Millisecond)
 	if !use("short", later) {
 		t.Error("a record outlived its expiry")
+	}
+}
+
+// QuotaBound takes tokens of limit from st at small random steps of the
+// clock (advance moves it: a fake clock's step, or a real sleep, of at most
+// maxStep), steps times, and checks the bucket's promise, with the clock
+// read by now around each take:
+//   - over every window, no more takes succeed than the capacity plus what
+//     the rate refills in the window (a bucket that refills past its
+//     capacity, is forgotten while it is not full, or expires early gives
+//     more);
+//   - a take asked at least the retry-after of a refusal later succeeds.
+//
+// Jumping the clock by an hour, as QuotaStore does, hides all three.
+func QuotaBound(t *testing.T, st runtime.QuotaStore, limit runtime.RateLimit, now func() time.Time, advance func(time.Duration), maxStep time.Duration, steps int, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed))
+	type take struct {
+		from, to time.Time // the clock before and after the call
+		ok       bool
+		after    time.Duration
+	}
+	var takes []take
+	for range steps {
+		advance(time.Duration(rng.Int64N(int64(maxStep) + 1)))
+		from := now()
+		ok, after, err := st.Take(context.Background(), "prop", limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		takes = append(takes, take{from, now(), ok, after})
+	}
+	capacity, rate := limit.Capacity(), limit.PerSecond()
+	var oks []take
+	for _, tk := range takes {
+		if tk.ok {
+			oks = append(oks, tk)
+		}
+	}
+	for i := range oks {
+		for j := i; j < len(oks); j++ {
+			window := oks[j].to.Sub(oks[i].from).Seconds()
+			if n := float64(j - i + 1); n > capacity+rate*window+1e-6 {
+				t.Fatalf("seed %d: %.0f takes succeeded within %.3fs, the most is %.3f (capacity %.0f, %.4f a second)", seed, n, window, capacity+rate*window, capacity, rate)
+			}
+		}
+	}
+	for i := 0; i+1 < len(takes); i++ {
+		r, next := takes[i], takes[i+1]
+		if !r.ok && next.from.Sub(r.to) >= r.after+2*time.Millisecond && !next.ok {
+			t.Fatalf("seed %d: refused with retry after %v, then refused again %v later", seed, r.after, next.from.Sub(r.to))
+		}
 	}
 }
