@@ -22,6 +22,9 @@ import (
 type API struct {
 	Types   []*APIType   // in declaration order
 	Methods []*APIMethod // in the order of the Handler interface
+	// Collisions are the findings that a goName (or an enum's goNames)
+	// would settle, as data: an importer writes the fix where each says.
+	Collisions []Collision
 
 	byName map[string]*APIType
 	plan   *plan
@@ -134,6 +137,7 @@ func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 			a.Methods = append(a.Methods, am)
 		}
 	}
+	a.Collisions = p.collisions
 	return a, p.diags
 }
 

@@ -9,6 +9,8 @@ import (
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
 // jsonMedia picks application/json, else another JSON media type
@@ -224,17 +226,11 @@ func (im *importer) write(info *base.Info, upstream *yaml.Node, types, tools yma
 	}
 	root.Set("tools", tools.N)
 	root.N.HeadComment = fmt.Sprintf("Imported from the OpenAPI description %q %s by mcpgen import openapi.\nReview it: rename tools, edit descriptions, remove what the model does not need.", title, version)
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.N}}
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	settled, err := im.settle(root.N)
+	if err != nil {
 		return nil, err
 	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
+	return gonames.Encode(settled)
 }
 
 // titleOf is the description's title, or "api".
