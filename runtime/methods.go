@@ -7,7 +7,7 @@ import (
 
 // The method table: every MCP method a client may call is declared once,
 // below, with the facts the dispatch of both eras and both transports reads
-// (the era handlers of era.go, Session.serveModern, the HTTP handlers).
+// (the era handlers at the end of this file, Session.serveModern, the HTTP handlers).
 
 // Names of the methods a client calls.
 const (
@@ -216,4 +216,35 @@ func (ss *Session) serveMethod(ctx context.Context, p protocol, m *methodInfo, i
 		res = p.finish(ss.srv, m, res)
 	}
 	ss.reply(id, res, e)
+}
+
+// One protocol handler per era. The edge of each transport picks the
+// handler of a request once, from how the request names its protocol:
+// Session.request for stdio and the sessions of NewSession and
+// OpenSession, httpHandler.post for Streamable HTTP (whose modern
+// requests are checked against their headers first, httpmodern.go). What
+// the handler dispatches (serveMethod, call.run) asks no more which era
+// the request came from: the handler carries what differs.
+type protocol interface {
+	// serve checks a request of the era and dispatches it.
+	serve(ss *Session, ctx context.Context, id string, method []byte, params json.RawMessage)
+	// finish is what an answer the dispatch computed at once becomes.
+	finish(srv *Server, m *methodInfo, res encoder) encoder
+	// outcome is what a started call answers once its handler returned.
+	outcome(c *call, res encoder, e *Error) (encoder, *Error)
+}
+
+var (
+	legacyEra protocol = legacyProtocol{}
+	modernEra protocol = modernProtocol{}
+)
+
+// protocolOf picks the handler of a request: modern when its _meta names
+// a protocol version (see modernRequest) and the server serves that era,
+// else legacy.
+func (s *Server) protocolOf(method, params []byte) protocol {
+	if !s.cfg.legacyOnly && modernRequest(method, params) {
+		return modernEra
+	}
+	return legacyEra
 }

@@ -203,6 +203,27 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 	ss.serveMethod(ctx, modernEra, m, id, params)
 }
 
+// modernProtocol serves 2026-07-28: each request declares its client in
+// its _meta, and every result carries the modern form (modern.go).
+type modernProtocol struct{}
+
+func (modernProtocol) serve(ss *Session, ctx context.Context, id string, method []byte, params json.RawMessage) {
+	p, e := ss.srv.modernPeer(params)
+	if e != nil {
+		ss.refuse(ctx, id, method, params, e)
+		return
+	}
+	ss.serveModern(&modernCtx{Context: ctx, peer: p}, id, method, params)
+}
+
+func (modernProtocol) finish(srv *Server, m *methodInfo, res encoder) encoder {
+	return srv.modernResult(m.name, res)
+}
+
+func (modernProtocol) outcome(c *call, res encoder, e *Error) (encoder, *Error) {
+	return c.modernOutcome(res, e)
+}
+
 // modernMethodNotFound is method not found in the modern era, which says
 // so when the method was removed in 2026-07-28 (initialize, ping,
 // logging/setLevel, resources/subscribe and unsubscribe).

@@ -84,7 +84,7 @@ type call struct {
 
 	meta []byte // the request's _meta object (a copy), or nil
 
-	proto protocol   // the handler of the request's era (era.go)
+	proto protocol   // the handler of the request's era (methods.go)
 	peer  *peerInfo  // a modern request's declarations (its _meta); nil in the legacy era
 	cache *CacheHint // the caching hints its modern result carries (resources/read); nil: none
 	mrtr  *mrtr      // a modern request's rounds of input (multi round-trip requests)
@@ -277,12 +277,33 @@ func (ss *Session) recoverDispatch() {
 	}
 }
 
-// request dispatches a request by the handler of its era (era.go). params
+// request dispatches a request by the handler of its era (methods.go). params
 // is part of the message, which is not ours after HandleMessage returns:
 // anything that outlives this call copies it.
 func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
 	ss.srv.protocolOf(method, params).serve(ss, ctx, id, method, params)
 }
+
+// legacyProtocol serves 2024-11-05 … 2025-11-25: a session initialized
+// first, answers as they are.
+type legacyProtocol struct{}
+
+func (legacyProtocol) serve(ss *Session, ctx context.Context, id string, method []byte, params json.RawMessage) {
+	m := lookupMethod(method, eraLegacy)
+	if (m == nil || m.needsSession) && !ss.ready.Load() {
+		ss.refuse(ctx, id, method, params, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
+		return
+	}
+	if m == nil {
+		ss.refuse(ctx, id, method, params, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
+		return
+	}
+	ss.serveMethod(ctx, legacyEra, m, id, ss.srv.directCall(method, params))
+}
+
+func (legacyProtocol) finish(_ *Server, _ *methodInfo, res encoder) encoder { return res }
+
+func (legacyProtocol) outcome(_ *call, res encoder, e *Error) (encoder, *Error) { return res, e }
 
 // handshake answers initialize, then lets notifications follow.
 func (ss *Session) handshake(ctx context.Context, id string, params json.RawMessage) {
