@@ -19,6 +19,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Options says which server to import and how.
@@ -504,6 +506,34 @@ func (im *importer) packageName() string {
 
 var annotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 
+// typoOfHint reports whether the spec refuses key in a tool's
+// annotations as a typo of one of MCP's hints.
+func typoOfHint(key string) bool {
+	a := newMap()
+	a.Set(key, boolean(true))
+	t := newMap()
+	t.Set("description", str("d"))
+	t.Set("annotations", a.N)
+	tools := newMap()
+	tools.Set("t", t.N)
+	root := newMap()
+	root.Set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	root.Set("server", mustMap("name", "s", "version", "1"))
+	root.Set("go", mustMap("package", "p"))
+	root.Set("tools", tools.N)
+	_, diags := spec.Load("check.yaml", mustEncode(root))
+	return len(diags) > 0
+}
+
+// mustMap is a mapping of string keys and values.
+func mustMap(kv ...string) *yaml.Node {
+	m := newMap()
+	for i := 0; i+1 < len(kv); i += 2 {
+		m.Set(kv[i], str(kv[i+1]))
+	}
+	return m.N
+}
+
 // tool converts one tool of tools/list.
 func (im *importer) tool(name string, t ymap, root ymap) *yaml.Node {
 	out := newMap()
@@ -518,10 +548,13 @@ func (im *importer) tool(name string, t ymap, root ymap) *yaml.Node {
 		case "annotations":
 			a := newMap()
 			ymap{N: v}.Each(func(k string, av *yaml.Node) {
-				if slices.Contains(annotationKeys, k) {
+				switch {
+				case slices.Contains(annotationKeys, k):
 					a.Set(k, plain(av))
-				} else {
-					im.note("%s.annotations.%s: not an MCP tool annotation; left out", where, k)
+				case typoOfHint(k):
+					im.note("%s.annotations.%s: a near miss of an MCP tool hint, which the spec takes for a typo; left out", where, k)
+				default:
+					a.Set(k, plain(av)) // the server's own, advertised as written
 				}
 			})
 			if a.Len() > 0 {
