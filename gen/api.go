@@ -22,8 +22,8 @@ import (
 type API struct {
 	Types   []*APIType   // in declaration order
 	Methods []*APIMethod // in the order of the Handler interface
-	// Collisions are the Go names two spec names get, which the
-	// diagnostics refuse (each one of them), as data.
+	// Collisions are the findings that a goName (or an enum's goNames)
+	// would settle, as data: an importer writes the fix where each says.
 	Collisions []Collision
 
 	byName map[string]*APIType
@@ -82,7 +82,7 @@ type APIMethod struct {
 func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 	p := newPlan(s)
 	g := &generator{spec: s, plan: p, source: baseName(s.File), goTypeText: map[string]string{}}
-	a := &API{byName: map[string]*APIType{}, plan: p, Collisions: p.collisions}
+	a := &API{byName: map[string]*APIType{}, plan: p}
 	for _, d := range p.decls {
 		t := &APIType{Name: d.name, Kind: d.kind.String(), Schema: d.schema, Pos: d.pos,
 			Subject: d.origin.subject, Item: d.origin.item, What: d.what}
@@ -137,6 +137,7 @@ func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 			a.Methods = append(a.Methods, am)
 		}
 	}
+	a.Collisions = p.collisions
 	return a, p.diags
 }
 

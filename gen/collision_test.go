@@ -1,6 +1,8 @@
 package gen_test
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,23 +26,29 @@ func TestCollisionNamesFullPath(t *testing.T) {
 	}
 }
 
-// TestPlanAPICollisions: each collision is data too, with its kind, the Go
-// name and both positions, one for each diagnostic of a collision.
-func TestPlanAPICollisions(t *testing.T) {
+// TestCollisionsAsData: PlanAPI returns each collision a goName settles as
+// data, with where the fix goes, so that importers need not read messages.
+func TestCollisionsAsData(t *testing.T) {
 	src := `mcpgen: 1
 server: {name: s, version: '1'}
 go: {package: p}
 types:
-  order_id: {type: string}
-  OrderID: {type: string}
-  Mode: {type: string, enum: [a-b, a_b]}
-  Pair:
+  Job:
     type: object
     properties:
-      x-y: {type: string}
-      x_y: {type: string}
+      summary: {type: object, properties: {a: {type: string}}}
+  JobSummary: {type: string}
+  Color:
+    type: string
+    enum: [a-b, a_b]
 tools:
-  get-x: {description: d}
+  get-x:
+    description: d
+    input:
+      properties:
+        jsonSchema: {type: string}
+        nodeId: {type: string}
+        node_id: {type: string}
   get_x: {description: d}
 `
 	s, diags := spec.Load("mcpgen.yaml", []byte(src))
@@ -48,22 +56,28 @@ tools:
 		t.Fatal(diags)
 	}
 	api, diags := gen.PlanAPI(s)
-	want := []gen.Collision{
-		{Kind: gen.CollisionType, GoName: "OrderID", Pos: spec.Pos{Line: 6, Column: 3}, First: spec.Pos{Line: 5, Column: 3}},
-		{Kind: gen.CollisionEnumConstant, GoName: "ModeAB", Pos: spec.Pos{Line: 7, Column: 36}, First: spec.Pos{Line: 7, Column: 31}},
-		{Kind: gen.CollisionField, GoName: "XY", Pos: spec.Pos{Line: 12, Column: 7}, First: spec.Pos{Line: 11, Column: 7}},
-		{Kind: gen.CollisionMethod, GoName: "GetX", Pos: spec.Pos{Line: 15, Column: 3}, First: spec.Pos{Line: 14, Column: 3}},
+	type got struct {
+		line, col                int
+		fix, goName, value, base string
+		reserved                 bool
 	}
-	got := map[gen.Collision]bool{}
+	var list []got
 	for _, c := range api.Collisions {
-		got[c] = true
+		list = append(list, got{c.At.Line, c.At.Column, c.Fix, c.GoName, c.EnumValue, c.Base, c.Reserved})
 	}
-	for _, c := range want {
-		if !got[c] {
-			t.Errorf("no collision %+v in %+v", c, api.Collisions)
-		}
+	want := []got{
+		{8, 16, "goName", "JobSummary", "", "Summary", false}, // the property's inline object
+		{21, 3, "goName", "GetX", "", "GetX", false},          // the second tool's key
+		{11, 5, "goNames", "ColorAB", "a_b", "AB", false},     // the enum's mapping
+		{18, 21, "goName", "JSONSchema", "", "JSONSchema", true},
+		{20, 18, "goName", "NodeID", "", "NodeID", false},
 	}
-	if len(api.Collisions) != len(want) || len(diags) != len(want) {
-		t.Errorf("%d collisions and %d diagnostics, want %d of each:\n%+v\n%v", len(api.Collisions), len(diags), len(want), api.Collisions, diags)
+	slices.SortFunc(list, func(a, b got) int { return cmp.Compare(a.goName+a.value, b.goName+b.value) })
+	slices.SortFunc(want, func(a, b got) int { return cmp.Compare(a.goName+a.value, b.goName+b.value) })
+	if !slices.Equal(list, want) {
+		t.Errorf("collisions:\n got %v\nwant %v\n(findings: %v)", list, want, diags)
+	}
+	if len(diags) < len(want) {
+		t.Errorf("%d findings for %d collisions", len(diags), len(want))
 	}
 }

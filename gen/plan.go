@@ -31,9 +31,41 @@ type plan struct {
 	taken   map[string]taker // package-level Go names → what took them
 	methods map[string]taker // Handler method names → what took them
 	diags   spec.Diagnostics
-	// collisions are the diagnostics of two spec names with one Go name,
-	// as data (API.Collisions).
+	// collisions are the findings of diags a goName (or goNames) settles,
+	// as data for importers (see Collision).
 	collisions []Collision
+}
+
+// A Collision is a Go name the plan could not give because something
+// else has it (or generated code reserves it): the finding's data, for
+// importers that settle names by writing goName instead of reading the
+// message. The finding itself is in the plan's diagnostics too.
+type Collision struct {
+	// At is where the fix goes: the position of the schema's mapping
+	// (goName of a type or a property's field, goNames of an enum) or of
+	// the item's key (goName of a tool, resource, template or prompt).
+	At spec.Pos
+	// Fix is "goName", or "goNames" for an enum value's constant.
+	Fix string
+	// GoName is the Go name that was taken; EnumValue is the enum value's
+	// text (the key under goNames).
+	GoName, EnumValue string
+	// Base is what the fix replaces: the goName of a property names its
+	// field (and so the types inside), an enum value's goNames entry the
+	// constant after the type's name (ColorAB: AB). Another name made from
+	// Base (Base2) settles the collision if nothing else has it.
+	Base string
+	// Reserved: no spec element took the name first; generated methods
+	// use it (a field named JSONSchema).
+	Reserved bool
+}
+
+// collide reports a collision: a finding at pos, and its data.
+func (p *plan) collide(c Collision, pos spec.Pos, format string, args ...any) {
+	p.errorf(pos, format, args...)
+	if c.At != (spec.Pos{}) {
+		p.collisions = append(p.collisions, c)
+	}
 }
 
 // declKind says what Go declaration a decl becomes.
@@ -183,7 +215,7 @@ func newPlan(s *spec.Spec) *plan {
 	// Named types first, so that derived names never take a name the user
 	// chose: a user's type wins and the derived one is reported.
 	for _, nt := range s.Types {
-		d := p.declare(goNameOr(nt.Schema, naming.Exported(nt.Name)), nt.Schema, nt.Pos, origin{nt.Pos, "type:" + nt.Name}, fmt.Sprintf("type %q", nt.Name))
+		d := p.declare(goNameOr(nt.Schema, naming.Exported(nt.Name)), goNameOr(nt.Schema, naming.Exported(nt.Name)), nt.Schema, nt.Pos, origin{nt.Pos, "type:" + nt.Name}, fmt.Sprintf("type %q", nt.Name))
 		if d == nil {
 			continue
 		}
@@ -196,21 +228,21 @@ func newPlan(s *spec.Spec) *plan {
 	p.methods = map[string]taker{}
 	for _, t := range s.Tools {
 		tp := &toolPlan{tool: t, input: t.Input, output: t.Output}
-		tp.method = p.method(itemGoName(&t.Item), t.Pos, fmt.Sprintf("tool %q", t.Name))
+		tp.method = p.method(itemGoName(&t.Item), itemGoName(&t.Item), t.Pos, fmt.Sprintf("tool %q", t.Name))
 		p.tools = append(p.tools, tp)
 	}
 	for _, r := range s.Resources {
 		base := itemGoName(&r.Item)
 		rp := &resourcePlan{res: r, base: base}
 		if !embedsHTML(r) { // an embedded view needs no handler
-			rp.method = p.method("Read"+base, r.Pos, fmt.Sprintf("resource %q", r.Name))
+			rp.method = p.method("Read"+base, base, r.Pos, fmt.Sprintf("resource %q", r.Name))
 		}
 		p.resources = append(p.resources, rp)
 	}
 	for _, t := range s.ResourceTemplates {
 		base := itemGoName(&t.Item)
 		tp := &templatePlan{tmpl: t, base: base, optional: optionalVariables(t.URITemplate)}
-		tp.method = p.method("Read"+base, t.Pos, fmt.Sprintf("resource template %q", t.Name))
+		tp.method = p.method("Read"+base, base, t.Pos, fmt.Sprintf("resource template %q", t.Name))
 		tp.params = templateParamsSchema(t, tp.optional)
 		for _, v := range t.Variables {
 			tp.completions = append(tp.completions, p.completion(base, v.Name, v.Complete, enumStrings(p.resolvedSchema(v.Schema)), v.Pos,
@@ -222,7 +254,7 @@ func newPlan(s *spec.Spec) *plan {
 		base := itemGoName(&pr.Item)
 		pp := &promptPlan{prompt: pr, base: base}
 		if len(pr.Messages) == 0 {
-			pp.method = p.method("Prompt"+base, pr.Pos, fmt.Sprintf("prompt %q", pr.Name))
+			pp.method = p.method("Prompt"+base, base, pr.Pos, fmt.Sprintf("prompt %q", pr.Name))
 		}
 		if len(pr.Arguments) > 0 {
 			pp.args = promptArgsSchema(pr)
@@ -274,8 +306,7 @@ func (p *plan) nameConstants() {
 		}
 		name := prefix + base
 		if first, dup := p.taken[name]; dup {
-			p.collide(CollisionConstant, pos, name, first.pos)
-			p.errorf(pos, "%s gets the Go constant name %s for its name, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
+			p.collide(Collision{At: pos, Fix: "goName", GoName: name, Base: base}, pos, "%s gets the Go constant name %s for its name, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 			return ""
 		}
 		p.taken[name] = taker{pos: pos, what: "the name constant of " + what}
@@ -296,14 +327,20 @@ func (p *plan) nameConstants() {
 }
 
 // method records a Handler method name, or reports a collision.
-func (p *plan) method(name string, pos spec.Pos, what string) string {
+// A goName of the item at pos, instead of base, would settle a collision.
+func (p *plan) method(name, base string, pos spec.Pos, what string) string {
+	return p.methodAt(name, base, pos, pos, what)
+}
+
+// methodAt is method, where a goName at fixAt would settle a collision
+// (the zero Pos: none would).
+func (p *plan) methodAt(name, base string, pos, fixAt spec.Pos, what string) string {
 	if name == "" || name == "Read" || name == "Prompt" {
 		p.errorf(pos, "%s has no letter or digit to make a Go method name from; give it one with goName", what)
 		return ""
 	}
 	if first, dup := p.methods[name]; dup {
-		p.collide(CollisionMethod, pos, name, first.pos)
-		p.errorf(pos, "%s gets the Go method name %s, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
+		p.collide(Collision{At: fixAt, Fix: "goName", GoName: name, Base: base}, pos, "%s gets the Go method name %s, already used by %s; give one another Go name with goName (the wire name stays)", what, name, p.describe(first))
 		return ""
 	}
 	p.methods[name] = taker{pos: pos, what: what}
@@ -314,7 +351,7 @@ func (p *plan) method(name string, pos spec.Pos, what string) string {
 func (p *plan) completion(base, arg string, complete bool, enum []string, pos spec.Pos, what string) *completionPlan {
 	c := &completionPlan{arg: arg, enum: enum}
 	if complete && len(enum) == 0 {
-		c.method = p.method("Complete"+base+naming.Exported(arg), pos, "the completion of "+what)
+		c.method = p.methodAt("Complete"+base+naming.Exported(arg), "", pos, spec.Pos{}, "the completion of "+what)
 	}
 	return c
 }
@@ -327,7 +364,7 @@ func (p *plan) declareRoot(s *spec.Schema, name string, pos spec.Pos, item, what
 		return
 	}
 	name = goNameOr(s, name)
-	if p.declare(name, s, pos, origin{pos, item}, what) != nil {
+	if p.declare(name, name, s, pos, origin{pos, item}, what) != nil {
 		p.planInside(name, s, true, true, item)
 	}
 }
@@ -349,15 +386,15 @@ func (p *plan) resolvedSchema(s *spec.Schema) *spec.Schema {
 	return s
 }
 
-// declare records a Go type for schema s under name, or reports a collision.
-func (p *plan) declare(name string, s *spec.Schema, pos spec.Pos, o origin, what string) *decl {
+// declare records a Go type for schema s under name, or reports a
+// collision, which a goName of s instead of base would settle.
+func (p *plan) declare(name, base string, s *spec.Schema, pos spec.Pos, o origin, what string) *decl {
 	if name == "" {
 		p.errorf(pos, "%s has no letter or digit to make a Go type name from", what)
 		return nil
 	}
 	if first, dup := p.taken[name]; dup {
-		p.collide(CollisionType, pos, name, first.pos)
-		p.errorf(pos, "%s gets the Go name %s, already used by %s; rename one, or give it another with goName", what, name, p.describe(first))
+		p.collide(Collision{At: s.Pos, Fix: "goName", GoName: name, Base: base}, pos, "%s gets the Go name %s, already used by %s; rename one, or give it another with goName", what, name, p.describe(first))
 		return nil
 	}
 	p.taken[name] = taker{pos: pos, what: what}
@@ -424,11 +461,10 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl, describesItems b
 				p.errorf(prop.Pos, "property %q has no letter or digit to make a Go field name from", prop.Name)
 				continue
 			case reservedFields[fname]:
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, which generated methods use; give it another with goName", prop.Name, fname)
+				p.collide(Collision{At: prop.Schema.Pos, Fix: "goName", GoName: fname, Base: fname, Reserved: true}, prop.Pos, "property %q gets the Go field name %s, which generated methods use; give it another with goName", prop.Name, fname)
 				continue
 			case seen[fname] != nil:
-				p.collide(CollisionField, prop.Pos, fname, seen[fname].Pos)
-				p.errorf(prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; give one another with goName (the wire name stays)",
+				p.collide(Collision{At: prop.Schema.Pos, Fix: "goName", GoName: fname, Base: fname}, prop.Pos, "property %q gets the Go field name %s, already used by property %q at %s; give one another with goName (the wire name stays)",
 					prop.Name, fname, seen[fname].Name, p.where(seen[fname].Pos))
 				continue
 			}
@@ -436,15 +472,15 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl, describesItems b
 			if d != nil {
 				d.fields = append(d.fields, &field{name: fname, prop: prop})
 			}
-			p.planPart(owner+fname, prop.Schema, fmt.Sprintf("property %q of %s", prop.Name, owner), true, origin{prop.Pos, item})
+			p.planPart(owner+fname, prop.Schema, fmt.Sprintf("property %q of %s", prop.Name, owner), fname, origin{prop.Pos, item})
 		}
 	case spec.KindArray:
 		if s.Items != nil && !(describesItems && plainItems(s.Items)) {
-			p.planPart(owner+"Item", s.Items, fmt.Sprintf("the items of %s", owner), false, origin{s.Items.Pos, item})
+			p.planPart(owner+"Item", s.Items, fmt.Sprintf("the items of %s", owner), "", origin{s.Items.Pos, item})
 		}
 	case spec.KindMap:
 		if s.Values != nil {
-			p.planPart(owner+"Value", s.Values, fmt.Sprintf("the values of %s", owner), false, origin{s.Values.Pos, item})
+			p.planPart(owner+"Value", s.Values, fmt.Sprintf("the values of %s", owner), "", origin{s.Values.Pos, item})
 		}
 	case spec.KindUnion:
 		p.planUnion(owner, s, item)
@@ -458,13 +494,17 @@ func (p *plan) planInside(owner string, s *spec.Schema, isDecl, describesItems b
 // value) needs its own declared type, and walks into it. A property's scalar
 // constraints live in its struct tag; an item or a map value has no tag, so
 // a constrained one gets a declared type that carries them.
-func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool, o origin) {
+//
+// field is the Go name of the field s is the schema of ("" for an item or
+// a map value).
+func (p *plan) planPart(name string, s *spec.Schema, what, field string, o origin) {
+	isField := field != ""
 	if s == nil {
 		return
 	}
 	if only := soleVariant(s); only != nil {
 		// anyOf: [T, {type: null}] is a nullable T in Go: no union type.
-		p.planPart(name, only, what, isField, o)
+		p.planPart(name, only, what, field, o)
 		return
 	}
 	if !isField {
@@ -473,7 +513,11 @@ func (p *plan) planPart(name string, s *spec.Schema, what string, isField bool, 
 	declared := s.Kind == spec.KindObject || s.Kind == spec.KindUnion || len(s.Enum) > 0 || (!isField && needsDecl(s))
 	switch {
 	case declared:
-		if p.declare(name, s, s.Pos, o, what) != nil {
+		base := name
+		if isField {
+			base = field // a goName of the property names its field
+		}
+		if p.declare(name, base, s, s.Pos, o, what) != nil {
 			p.planInside(name, s, true, true, o.item)
 		}
 	case s.Kind == spec.KindArray || s.Kind == spec.KindMap:
@@ -542,41 +586,13 @@ func (p *plan) planConstants(d *decl) {
 		}
 		name := d.name + suffix
 		if first, dup := p.taken[name]; dup {
-			p.collide(CollisionEnumConstant, v.Pos, name, first.pos)
-			p.errorf(v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; name its constant with goNames: {%s: …}",
+			p.collide(Collision{At: d.schema.Pos, Fix: "goNames", GoName: name, EnumValue: enumText(v), Base: suffix}, v.Pos, "enum value %s of %s gets the Go constant name %s, already used by %s; name its constant with goNames: {%s: …}",
 				string(v.JSON), d.what, name, p.describe(first), strconv.Quote(enumText(v)))
 			continue
 		}
 		p.taken[name] = taker{pos: v.Pos, what: fmt.Sprintf("enum value %s of %s", string(v.JSON), d.what)}
 		d.consts = append(d.consts, &enumConstant{name: name, suffix: suffix, value: v})
 	}
-}
-
-// Collision is a Go name that two spec names get: the generator refuses
-// the spec until one has another (goName, goNames). Importers settle them
-// from this, not from the message text.
-type Collision struct {
-	Kind CollisionKind
-	// GoName is the name both get.
-	GoName string
-	// Pos is where the second is: the key of an item, a type or a
-	// property, or the enum value; First is where the first is.
-	Pos, First spec.Pos
-}
-
-// CollisionKind is what kind of Go name collides.
-type CollisionKind string
-
-const (
-	CollisionMethod       CollisionKind = "method"        // a Handler method (tool, resource, template, prompt)
-	CollisionConstant     CollisionKind = "constant"      // the constant of an item's name
-	CollisionType         CollisionKind = "type"          // a declared Go type
-	CollisionField        CollisionKind = "field"         // a struct field (pos: the property's key)
-	CollisionEnumConstant CollisionKind = "enum constant" // an enum value's constant (give goNames)
-)
-
-func (p *plan) collide(kind CollisionKind, pos spec.Pos, name string, first spec.Pos) {
-	p.collisions = append(p.collisions, Collision{Kind: kind, GoName: name, Pos: pos, First: first})
 }
 
 func (p *plan) errorf(pos spec.Pos, format string, args ...any) {

@@ -55,7 +55,7 @@ func (p *plan) planUnion(owner string, s *spec.Schema, item string) {
 		if d != nil {
 			d.variants = append(d.variants, &unionVariant{name: name, schema: v, tag: tags[i]})
 		}
-		p.planPart(owner+name, v, fmt.Sprintf("variant %d of %s", i+1, owner), true, origin{v.Pos, item}) // a goName named the field
+		p.planPart(owner+name, v, fmt.Sprintf("variant %d of %s", i+1, owner), name, origin{v.Pos, item}) // a goName named the field
 	}
 	if d != nil {
 		d.discriminator = disc

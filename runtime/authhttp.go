@@ -83,9 +83,11 @@ func (g *authGate) authenticate(w http.ResponseWriter, r *http.Request, h *httpH
 }
 
 // checkToolScopes answers 403 insufficient_scope, and returns false, when
-// r is a tools/call of a tool whose scopes its token lacks.
+// r is a tools/call of a tool whose scopes its token lacks. With lists by
+// scope such a tool is hidden: the dispatcher answers it as an unknown
+// tool, so the answer does not tell that it exists (listsbyscope.go).
 func (g *authGate) checkToolScopes(w http.ResponseWriter, r *http.Request, h *httpHandler, env *envelope, echo string) bool {
-	if string(env.method) != methodToolsCall {
+	if string(env.method) != methodToolsCall || h.srv.cfg.listsByScope {
 		return true
 	}
 	name, _ := stringMember(h.srv.directCall(env.method, env.Params), "name") // call_tool: the tool it calls

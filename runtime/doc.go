@@ -25,15 +25,28 @@
 // arguments and template variables (CompleteHandler, CompleteValues).
 // Everything can be added and removed while serving: initialized sessions
 // get list_changed notifications, and NotifyResourceUpdated reaches the
-// sessions subscribed to a resource. Sessions carry the protocol:
-// Server.NewSession gives a transport-agnostic Session that takes incoming
-// messages (Session.HandleMessage) and hands outgoing ones to a send
-// function. Two transports are built on it: Server.ServeStdio, and
-// Streamable HTTP (2025-11-25) as an http.Handler, Server.HTTPHandler, with
-// sessions, SSE streams, resumability through an EventStore, a stateless
-// mode, and DNS-rebinding protection on by default. ListenAndServe serves it
-// at /mcp with a graceful shutdown; Serve is what a main calls (stdio, or
-// HTTP given an address).
+// sessions subscribed to a resource.
+//
+// Sessions carry the protocol; transports carry the messages. The seam
+// between them is package runtime/transport: a Server starts once
+// (Server.Start), opens a Session per client connection
+// (Server.OpenSession, with a Sink for the outgoing messages and Options
+// saying what the transport carries), and a transport hands it each
+// incoming message (Session.HandleMessage), ends it (EndSubscriptions,
+// Wait, Drain, Close) and applies the server's Limits. Server.NewSession
+// is the short form with one send function. stdio (package runtime/stdio,
+// which Server.ServeStdio calls) and the in-memory pair for tests (package
+// runtime/inmemory) use nothing else, so a transport of your own (a
+// WebSocket, say) can do what they do. Streamable HTTP (2025-11-25) is an
+// http.Handler, Server.HTTPHandler, with sessions, SSE streams,
+// resumability through an EventStore, a stateless mode, and DNS-rebinding
+// protection on by default. ListenAndServe serves it at /mcp with a
+// graceful shutdown; Serve is what a main calls (stdio, or HTTP given an
+// address).
+//
+// Each request is served by the handler of its era, picked once
+// at the transport's edge from how the request names its protocol; the
+// dispatch under it does not ask again.
 //
 // Over HTTP a server can be an OAuth 2.1 resource server
 // (WithAuthorization): every request needs a bearer token that a

@@ -30,19 +30,20 @@ func WithStdioShutdownTimeout(d time.Duration) Option {
 	}
 }
 
-// stopCalls makes the session refuse calls from now on.
-func (ss *Session) stopCalls() {
+// StopCalls makes the session refuse calls from now on (error -32000);
+// notifications and answers to the server's requests are still handled.
+func (ss *Session) StopCalls() {
 	ss.mu.Lock()
 	ss.draining = true
 	ss.mu.Unlock()
 }
 
-// drain stops new calls from starting and returns a channel closed once no
-// call is in flight. Calls start under ss.mu, which stopCalls takes to set
+// Drain stops new calls from starting and returns a channel closed once no
+// call is in flight. Calls start under ss.mu, which StopCalls takes to set
 // the flag: none is added to ss.wg after it returns, so waiting on it is
 // safe.
-func (ss *Session) drain() <-chan struct{} {
-	ss.stopCalls()
+func (ss *Session) Drain() <-chan struct{} {
+	ss.StopCalls()
 	idle := make(chan struct{})
 	go func() {
 		ss.wg.Wait()

@@ -210,139 +210,214 @@ func (h *httpHandler) methodNotAllowed(w http.ResponseWriter) {
 	httpError(w, http.StatusMethodNotAllowed, "", errorf(CodeInvalidRequest, "method not allowed: this endpoint serves %s", allow))
 }
 
-// post serves one JSON-RPC message.
+// post serves one JSON-RPC message: the checks every POST passes, then
+// the handler of its era, chosen here and nowhere else: a modern request
+// (its _meta names a protocol version) goes to postModern, everything
+// else to postLegacy.
 func (h *httpHandler) post(w http.ResponseWriter, r *http.Request) {
-	if !acceptsJSONAndSSE(r.Header) {
-		httpError(w, http.StatusNotAcceptable, "", errorf(CodeInvalidRequest, "not acceptable: the Accept header must list application/json and text/event-stream"))
-		return
-	}
-	if mt, _, _ := strings.Cut(headerValue(r.Header, "Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
-		httpError(w, http.StatusUnsupportedMediaType, "", errorf(CodeInvalidRequest, "unsupported media type: the body must be application/json"))
+	if !h.checkPostHeaders(w, r) {
 		return
 	}
 	bp := getBuf()
 	defer putBuf(bp)
+	var m posted
+	if !h.readPosted(w, r, bp, &m) {
+		return
+	}
+	if m.env.values > largeValues { // decoding it costs memory: a few at a time
+		if !h.enterLarge(w, m.echo) {
+			return
+		}
+		defer func() { <-h.large }()
+	}
+	if h.auth != nil && m.kind == kindRequest && !h.auth.checkToolScopes(w, r, h, &m.env, m.echo) {
+		return
+	}
+	switch {
+	case m.kind == kindRequest && h.srv.protocolOf(m.env.method, m.env.Params) == modernEra:
+		h.postModern(w, r, &m.env, m.echo)
+	case m.kind == kindNotification && headerValue(r.Header, headerSessionID) == "" && h.modern(r):
+		w.WriteHeader(http.StatusAccepted) // a modern notification: nothing to route it to
+	default:
+		h.postLegacy(w, r, &m)
+	}
+}
+
+// posted is a POSTed JSON-RPC message, read and parsed.
+type posted struct {
+	kind msgKind
+	env  envelope
+	echo string // the id to answer a refusal with
+}
+
+// checkPostHeaders refuses a POST whose Accept or Content-Type does not
+// fit the transport.
+func (h *httpHandler) checkPostHeaders(w http.ResponseWriter, r *http.Request) bool {
+	if !acceptsJSONAndSSE(r.Header) {
+		httpError(w, http.StatusNotAcceptable, "", errorf(CodeInvalidRequest, "not acceptable: the Accept header must list application/json and text/event-stream"))
+		return false
+	}
+	if mt, _, _ := strings.Cut(headerValue(r.Header, "Content-Type"), ";"); !strings.EqualFold(strings.TrimSpace(mt), "application/json") {
+		httpError(w, http.StatusUnsupportedMediaType, "", errorf(CodeInvalidRequest, "unsupported media type: the body must be application/json"))
+		return false
+	}
+	return true
+}
+
+// readPosted reads the body into *bp (returned to the pool by the caller)
+// and parses it into m, answering what it refuses.
+func (h *httpHandler) readPosted(w http.ResponseWriter, r *http.Request, bp *[]byte, m *posted) bool {
 	body, err := h.readBody(w, r, bp)
 	if body != nil {
 		*bp = body // possibly grown: back to the pool
 	}
 	if err != nil {
-		// The connection closes after the refusal: what is left of the body
-		// is not drained (a body trickling in would hold it).
-		w.Header().Set("Connection", "close")
-		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
-			httpError(w, http.StatusRequestEntityTooLarge, "", errorf(CodeInvalidRequest, "invalid request: the body exceeds the maximum size of %d bytes", h.cfg.maxBody))
-		} else if errors.Is(err, os.ErrDeadlineExceeded) {
-			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: the body did not arrive within %v (%d of its bytes came)", h.cfg.bodyReadTimeout, len(body)))
-		} else {
-			httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: reading the body: %v", err))
-		}
-		return
+		h.refuseBody(w, body, err)
+		return false
 	}
-	var env envelope
-	kind, echo, e := parseMessage(body, &env, h.srv.cfg.json)
+	var e *Error
+	m.kind, m.echo, e = parseMessage(body, &m.env, h.srv.cfg.json)
 	if e != nil {
 		if e.Code == CodeInvalidRequest && jsonwire.FirstByte(body) == '[' {
 			e = errorf(CodeInvalidRequest, "invalid request: batches are not supported; POST one JSON-RPC message at a time")
 		}
-		httpError(w, http.StatusBadRequest, echo, e)
+		httpError(w, http.StatusBadRequest, m.echo, e)
+		return false
+	}
+	return true
+}
+
+// refuseBody answers a body that could not be read whole. The connection
+// closes after the refusal: what is left of the body is not drained (a
+// body trickling in would hold it).
+func (h *httpHandler) refuseBody(w http.ResponseWriter, body []byte, err error) {
+	w.Header().Set("Connection", "close")
+	if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+		httpError(w, http.StatusRequestEntityTooLarge, "", errorf(CodeInvalidRequest, "invalid request: the body exceeds the maximum size of %d bytes", h.cfg.maxBody))
+	} else if errors.Is(err, os.ErrDeadlineExceeded) {
+		httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: the body did not arrive within %v (%d of its bytes came)", h.cfg.bodyReadTimeout, len(body)))
+	} else {
+		httpError(w, http.StatusBadRequest, "", errorf(CodeInvalidRequest, "invalid request: reading the body: %v", err))
+	}
+}
+
+// enterLarge takes one of the slots for messages of many values (the
+// caller gives it back), or answers 503 when none is free.
+func (h *httpHandler) enterLarge(w http.ResponseWriter, echo string) bool {
+	select {
+	case h.large <- struct{}{}:
+		return true
+	default:
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, echo, errorf(CodeInvalidRequest,
+			"server busy: %d messages of more than %d JSON values are being served, the most at once; retry later", h.cfg.maxLarge, largeValues))
+		return false
+	}
+}
+
+// postLegacy serves a message of the legacy era: on a session of its own
+// when stateless, else on the session its Mcp-Session-Id names, or on a
+// new one for an initialize without.
+func (h *httpHandler) postLegacy(w http.ResponseWriter, r *http.Request, m *posted) {
+	isInit := m.kind == kindRequest && string(m.env.method) == methodInitialize
+	if !isInit && !h.checkVersion(w, r, m.echo) {
 		return
 	}
-	if env.values > largeValues { // decoding it costs memory: a few at a time
-		select {
-		case h.large <- struct{}{}:
-			defer func() { <-h.large }()
+	switch {
+	case h.cfg.stateless:
+		h.postStateless(w, r, m.kind, &m.env, isInit)
+	case isInit && headerValue(r.Header, headerSessionID) == "":
+		h.postInitialize(w, r, m)
+	default:
+		hs := h.session(w, r, m.echo)
+		switch {
+		case hs == nil:
+		case m.kind != kindRequest:
+			h.postNotification(w, r, hs, m)
 		default:
-			w.Header().Set("Retry-After", "1")
-			httpError(w, http.StatusServiceUnavailable, echo, errorf(CodeInvalidRequest,
-				"server busy: %d messages of more than %d JSON values are being served, the most at once; retry later", h.cfg.maxLarge, largeValues))
-			return
+			h.postRequest(w, r, hs, m, isInit)
 		}
 	}
-	if h.auth != nil && kind == kindRequest && !h.auth.checkToolScopes(w, r, h, &env, echo) {
+}
+
+// postInitialize opens a session for an initialize that names none.
+func (h *httpHandler) postInitialize(w http.ResponseWriter, r *http.Request, m *posted) {
+	var owner string
+	if info, ok := AuthFromContext(r.Context()); ok {
+		owner = info.owner() // later requests must come from the same subject
+	}
+	if !h.admit(w, owner, m.echo) {
 		return
 	}
-	if kind == kindRequest && !h.srv.cfg.legacyOnly && modernRequest(env.method, env.Params) {
-		h.postModern(w, r, &env, echo)
+	hs := h.newSession()
+	if hs == nil {
+		httpError(w, http.StatusInternalServerError, m.echo, errorf(CodeInternalError, "internal error: cannot make a session id"))
 		return
 	}
-	if kind == kindNotification && headerValue(r.Header, headerSessionID) == "" && h.modern(r) {
-		w.WriteHeader(http.StatusAccepted) // a modern notification: nothing to route it to
-		return
-	}
-	isInit := kind == kindRequest && string(env.method) == methodInitialize
-	if !isInit && !h.checkVersion(w, r, echo) {
-		return
-	}
-	if h.cfg.stateless {
-		h.postStateless(w, r, kind, &env, isInit)
-		return
-	}
-	var hs *httpSession
-	if isInit && headerValue(r.Header, headerSessionID) == "" {
-		var owner string
-		if info, ok := AuthFromContext(r.Context()); ok {
-			owner = info.owner() // later requests must come from the same subject
-		}
-		if !h.admit(w, owner, echo) {
-			return
-		}
-		if hs = h.newSession(); hs == nil {
-			httpError(w, http.StatusInternalServerError, echo, errorf(CodeInternalError, "internal error: cannot make a session id"))
-			return
-		}
-		hs.owner = owner
-	} else if hs = h.session(w, r, echo); hs == nil {
-		return
-	}
-	if kind != kindRequest {
-		hs.touch()
-		hs.ss.dispatch(r.Context(), kind, &env)
-		w.Header()[headerSessionID] = hs.sidHeader
-		w.WriteHeader(http.StatusAccepted)
-		return
-	}
+	hs.owner = owner
+	h.postRequest(w, r, hs, m, true)
+}
+
+// postNotification hands a notification or a response to the session
+// and answers 202.
+func (h *httpHandler) postNotification(w http.ResponseWriter, r *http.Request, hs *httpSession, m *posted) {
+	hs.touch()
+	hs.ss.dispatch(r.Context(), m.kind, &m.env)
+	w.Header()[headerSessionID] = hs.sidHeader
+	w.WriteHeader(http.StatusAccepted)
+}
+
+// postRequest serves a request of session hs on the stream of its
+// response. An initialize is dispatched before the stream is served, so
+// that the session is kept (or given up) before its id goes out.
+func (h *httpHandler) postRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *posted, isInit bool) {
 	if !hs.beginRequest() {
 		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusTooManyRequests, echo, errorf(CodeInvalidRequest,
+		httpError(w, http.StatusTooManyRequests, m.echo, errorf(CodeInvalidRequest,
 			"too many requests: this session already has %d requests in progress", h.cfg.maxConcurrent))
 		return
 	}
 	defer hs.endRequest()
-	st, e := hs.openStream(r, echo)
+	st, e := hs.openStream(r, m.echo)
 	if e != nil {
 		status := http.StatusBadRequest
 		if e.Code == codeSessionGone {
 			status, e.Code = http.StatusNotFound, CodeInvalidRequest
 		}
-		httpError(w, status, echo, e)
+		httpError(w, status, m.echo, e)
 		return
 	}
 	if !isInit {
 		w.Header()[headerSessionID] = hs.sidHeader // before a writer goroutine may start
-		st.dispatchAndServe(w, r, func() { hs.ss.dispatch(st, kindRequest, &env) })
+		st.dispatchAndServe(w, r, func() { hs.ss.dispatch(st, kindRequest, &m.env) })
 		return
 	}
-	hs.ss.dispatch(st, kindRequest, &env)
-	if isInit && !hs.registered {
-		if !hs.ss.ready.Load() { // initialize failed: no session
-			defer hs.ss.Close()
-		} else if !h.register(hs) {
-			defer hs.ss.Close()
-		}
+	hs.ss.dispatch(st, kindRequest, &m.env)
+	if !hs.registered && (!hs.ss.ready.Load() || !h.register(hs)) {
+		defer hs.ss.Close() // initialize failed, or the session cannot be kept: answered, then gone
 	}
-	if hs.registered && hs.ss.shared != nil {
-		if e := hs.ss.shared.save(); e != nil {
-			h.endSession(hs)
-			w.Header().Set("Retry-After", "1")
-			httpError(w, http.StatusServiceUnavailable, echo, e)
-			return
-		}
+	if !h.saveInitialized(w, hs, m.echo) {
+		return
 	}
 	if hs.registered {
 		w.Header()[headerSessionID] = hs.sidHeader
 	}
 	st.serve(w, r, nil, -1, false)
+}
+
+// saveInitialized stores a session kept in a SessionStore once initialize
+// made it ready; when that fails the session ends and the client gets 503.
+func (h *httpHandler) saveInitialized(w http.ResponseWriter, hs *httpSession, echo string) bool {
+	if !hs.registered || hs.ss.shared == nil {
+		return true
+	}
+	if e := hs.ss.shared.save(); e != nil {
+		h.endSession(hs)
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, echo, e)
+		return false
+	}
+	return true
 }
 
 // postStateless serves a POST without a session: a request gets a session

@@ -33,44 +33,16 @@ func modernHeader(r *http.Request) bool {
 	return slices.Contains(modernVersions, headerValue(r.Header, headerProtocolVersion))
 }
 
-// postModern serves a POSTed modern request: MCP-Protocol-Version against
-// the _meta version (400 with -32020), the _meta (400 with -32602 or
-// -32022), the method (404 with -32601), the other headers (400 with
-// -32020), then it is dispatched on a session of its own whose response
-// stream is the POST's.
+// postModern serves a POSTed modern request: once checkModern passed, it
+// is dispatched on a session of its own whose response stream is the
+// POST's.
 func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *envelope, echo string) {
-	// The header must name the version the body names, supported or not:
-	// a disagreement is a header mismatch before anything else.
-	if jsonwire.FirstByte(env.Params) == '{' {
-		if v, ok := stringMember(member(env.Params, "_meta"), metaProtocolVersion); ok && v != "" {
-			if got := headerValue(r.Header, headerProtocolVersion); got != v {
-				httpError(w, http.StatusBadRequest, echo, headerMismatch(headerProtocolVersion, got, v, "the protocol version in _meta"))
-				return
-			}
-		}
-	}
-	peer, e := h.srv.modernPeer(env.Params)
+	peer, status, e := h.checkModern(r, env)
 	if e != nil {
-		httpError(w, http.StatusBadRequest, echo, e)
+		httpError(w, status, echo, e)
 		return
 	}
-	method := string(env.method)
-	m := lookupMethod(env.method, eraModern)
-	if m == nil {
-		httpError(w, http.StatusNotFound, echo, modernMethodNotFound(method))
-		return
-	}
-	if e := checkModernHeaders(r, m, peer.version, env.Params); e != nil {
-		httpError(w, http.StatusBadRequest, echo, e)
-		return
-	}
-	if method == methodToolsCall { // x-mcp-header: a tool's own Mcp-Param-* headers
-		if e := h.srv.checkParamHeaders(r, env.Params); e != nil {
-			httpError(w, http.StatusBadRequest, echo, e)
-			return
-		}
-	}
-	hs := &httpSession{h: h, listening: method == methodSubscriptionsOpen}
+	hs := &httpSession{h: h, listening: string(env.method) == methodSubscriptionsOpen}
 	hs.ss = h.srv.newSession(hs)
 	hs.ss.noRequests = true
 	defer hs.ss.Close() // ends the request (a subscription, say) if the stream closed first
@@ -82,24 +54,8 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 	// The request is cancelled when its stream closes: the context has the
 	// stream's values and the HTTP request's cancellation.
 	st.modern = true
-	done := r.Context()
-	if hs.listening {
-		// A subscription lasts until shutdown at most, and then ends
-		// gracefully: its request returns, and its result closes the
-		// stream (a client that goes away ends it too, unanswered).
-		var end context.CancelFunc
-		done, end = context.WithCancel(done)
-		defer end()
-		if drain := h.drain(r); drain != nil {
-			go func() {
-				select {
-				case <-drain:
-					end()
-				case <-done.Done():
-				}
-			}()
-		}
-	}
+	done, end := h.modernDone(r, hs.listening)
+	defer end()
 	ctx := &modernCtx{Context: cancelWith{Context: st, done: done}, peer: peer}
 	if hs.listening {
 		// A subscription streams until it ends: its request runs on a
@@ -109,6 +65,71 @@ func (h *httpHandler) postModern(w http.ResponseWriter, r *http.Request, env *en
 		return
 	}
 	st.dispatchAndServe(w, r, func() { hs.ss.dispatchModern(ctx, env) })
+}
+
+// checkModern checks a modern POST in this order, and says what status a
+// failure is answered with: MCP-Protocol-Version against the _meta version
+// (400 with -32020), the _meta (400 with -32602 or -32022), the method
+// (404 with -32601), the other headers (400 with -32020).
+func (h *httpHandler) checkModern(r *http.Request, env *envelope) (*peerInfo, int, *Error) {
+	if e := checkMetaVersionHeader(r, env.Params); e != nil {
+		return nil, http.StatusBadRequest, e
+	}
+	peer, e := h.srv.modernPeer(env.Params)
+	if e != nil {
+		return nil, http.StatusBadRequest, e
+	}
+	m := lookupMethod(env.method, eraModern)
+	if m == nil {
+		return nil, http.StatusNotFound, modernMethodNotFound(string(env.method))
+	}
+	if e := checkModernHeaders(r, m, peer.version, env.Params); e != nil {
+		return nil, http.StatusBadRequest, e
+	}
+	if string(env.method) == methodToolsCall { // x-mcp-header: a tool's own Mcp-Param-* headers
+		if e := h.srv.checkParamHeaders(r, env.Params); e != nil {
+			return nil, http.StatusBadRequest, e
+		}
+	}
+	return peer, 0, nil
+}
+
+// checkMetaVersionHeader: the header must name the version the body names,
+// supported or not; a disagreement is a header mismatch before anything
+// else.
+func checkMetaVersionHeader(r *http.Request, params []byte) *Error {
+	if jsonwire.FirstByte(params) != '{' {
+		return nil
+	}
+	v, ok := stringMember(member(params, "_meta"), metaProtocolVersion)
+	if !ok || v == "" {
+		return nil
+	}
+	if got := headerValue(r.Header, headerProtocolVersion); got != v {
+		return headerMismatch(headerProtocolVersion, got, v, "the protocol version in _meta")
+	}
+	return nil
+}
+
+// modernDone is what ends a modern request: its HTTP request, and for a
+// subscription the server's shutdown too, which ends it gracefully (its
+// request returns, and its result closes the stream; a client that goes
+// away ends it too, unanswered).
+func (h *httpHandler) modernDone(r *http.Request, listening bool) (context.Context, context.CancelFunc) {
+	if !listening {
+		return r.Context(), func() {}
+	}
+	done, end := context.WithCancel(r.Context())
+	if drain := h.drain(r); drain != nil {
+		go func() {
+			select {
+			case <-drain:
+				end()
+			case <-done.Done():
+			}
+		}()
+	}
+	return done, end
 }
 
 // checkModernHeaders checks the headers a modern POST must carry against

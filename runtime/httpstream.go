@@ -371,7 +371,8 @@ func (st *stream) markGone() {
 }
 
 // attach makes the caller the writer of the standalone stream; prime is the
-// index to prime it with (-1: no event ids).
+// index to prime it with (-1: none: no event ids, or a client older than
+// primingVersion).
 func (st *stream) attach() (prime int, ok bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
@@ -379,10 +380,25 @@ func (st *stream) attach() (prime int, ok bool) {
 		return 0, false
 	}
 	st.attached = true
-	if !st.storing {
+	if !st.storing || !st.hs.primes() {
 		return -1, true
 	}
 	return st.seq, true
+}
+
+// primingVersion is the first revision whose clients expect the priming
+// event. Older clients' SDKs may take its empty data for a message and fail
+// to parse it (the TypeScript SDK before typescript-sdk #1233, bundled in
+// Gemini CLI); the official SDKs prime only from 2025-11-25 on
+// (typescript-sdk #1233, python-sdk #1719, go-sdk #686).
+const primingVersion = "2025-11-25"
+
+// primes reports whether the session's SSE streams start with a priming
+// event: its negotiated revision is 2025-11-25 or later (revisions are
+// dates, so they compare as strings).
+func (hs *httpSession) primes() bool {
+	p := hs.ss.peer.Load()
+	return p != nil && p.version >= primingVersion
 }
 
 // attachResume makes the caller the writer of a stream it resumes: the
@@ -458,7 +474,7 @@ func (st *stream) serve(w http.ResponseWriter, r *http.Request, drain <-chan str
 		}
 		if !started {
 			startSSE(w)
-			if storing && prime < 0 {
+			if storing && prime < 0 && st.hs.primes() {
 				prime = 0 // a POST stream: resuming from before its first event
 			}
 			if prime >= 0 {

@@ -223,15 +223,15 @@ func (ss *Session) describe(ctx context.Context, req *Request) {
 // transportName is the Transport of the session's requests.
 func (ss *Session) transportName() string {
 	switch {
-	case ss.stdio:
-		return TransportStdio
+	case ss.transport != "":
+		return ss.transport
 	case isHTTP(ss.tr):
 		return TransportHTTP
 	}
 	return ""
 }
 
-func isHTTP(tr transport) bool {
+func isHTTP(tr outlet) bool {
 	_, ok := tr.(*httpSession)
 	return ok
 }

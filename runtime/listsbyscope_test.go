@@ -2,7 +2,9 @@ package runtime_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -29,11 +31,14 @@ func TestListsByScopeMatrix(t *testing.T) {
 
 func listsByScopeMatrix(t *testing.T, exposure runtime.ToolExposure) {
 	k := jwttest.TheKeys(t)
-	p := serveAuth(t, authServer(runtime.WithListsByScope(), runtime.WithCaching(0, "public"), runtime.WithToolExposure(exposure)), authConfig(t))
+	cfg := authConfig(t)
+	cfg.Scopes = nil // the server needs no scope, so a token without any gets in
+	p := serveAuth(t, authServer(runtime.WithListsByScope(), runtime.WithCaching(0, "public"), runtime.WithToolExposure(exposure)), cfg)
 	users := []struct {
 		scopes string
 		want   []string
 	}{
+		{"", []string{"whoami"}}, // no scope: only what needs none
 		{"mcp:access", []string{"whoami"}},
 		{"mcp:access orders:write", []string{"whoami", "refund"}},
 		{"mcp:access payments:write", []string{"whoami"}},
@@ -41,7 +46,7 @@ func listsByScopeMatrix(t *testing.T, exposure runtime.ToolExposure) {
 	}
 	for _, u := range users {
 		token := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("user", u.scopes)))
-		t.Run(u.scopes+"/legacy", func(t *testing.T) {
+		t.Run(cmpOr(u.scopes, "none")+"/legacy", func(t *testing.T) {
 			s := &httpPeer{t: t, url: p.url}
 			resp := s.do(http.MethodPost, initializeV2, token...)
 			readAll(t, resp)
@@ -60,7 +65,7 @@ func listsByScopeMatrix(t *testing.T, exposure runtime.ToolExposure) {
 				return &r
 			})
 		})
-		t.Run(u.scopes+"/2026-07-28", func(t *testing.T) {
+		t.Run(cmpOr(u.scopes, "none")+"/2026-07-28", func(t *testing.T) {
 			hdr := map[string]string{"Authorization": token[1]}
 			checkMatrix(t, exposure, u.want, func(method, params string) *response {
 				params = strings.TrimSuffix(cmpOr(params, "{}"), "}")
@@ -151,5 +156,69 @@ func check(t *testing.T, listed, callable, want []string) {
 	}
 	if !slices.Equal(listed, want) {
 		t.Errorf("listed %v, want %v", listed, want)
+	}
+}
+
+// TestListsByScopeHiddenIsUnknown: with lists by scope, a call of a tool
+// the caller's scopes refuse is answered exactly as a call of a tool that
+// does not exist (status, challenge, JSON-RPC error), in both eras and
+// through call_tool: the answer does not tell that the tool exists.
+// Without lists by scope it stays a 403 insufficient_scope naming the
+// scopes (step-up).
+func TestListsByScopeHiddenIsUnknown(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	token := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("user", "mcp:access")))
+	type answer struct {
+		status    int
+		challenge string
+		body      string
+	}
+	serveEras := func(t *testing.T, opts ...runtime.Option) map[string]func(params string) answer {
+		p := serveAuth(t, authServer(opts...), authConfig(t))
+		s := &httpPeer{t: t, url: p.url}
+		resp := s.do(http.MethodPost, initializeV2, token...)
+		readAll(t, resp)
+		s.session = resp.Header.Get("Mcp-Session-Id")
+		mustStatus(t, s.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, token...), 202)
+		return map[string]func(params string) answer{
+			"legacy": func(params string) answer {
+				resp, _ := s.call("tools/call", params, token...)
+				msgs := readAll(t, resp)
+				var body string
+				if len(msgs) > 0 {
+					body = msgs[len(msgs)-1].Data
+				}
+				return answer{resp.StatusCode, resp.Header.Get("WWW-Authenticate"), body}
+			},
+			"2026-07-28": func(params string) answer {
+				status, h, body := modernPost(t, p.url, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":`+strings.TrimSuffix(params, "}")+`,`+modernMeta+`}}`,
+					map[string]string{"Authorization": token[1]})
+				return answer{status, h.Get("WWW-Authenticate"), body}
+			},
+		}
+	}
+	normalize := func(a answer, name string) answer {
+		a.body = strings.ReplaceAll(a.body, name, "NAME")
+		a.body = regexp.MustCompile(`"id":\d+`).ReplaceAllString(a.body, `"id":N`)
+		return a
+	}
+	for _, exposure := range []runtime.ToolExposure{runtime.ExposeAll, runtime.ExposeSearch} {
+		call := `{"name":"%s","arguments":{}}`
+		if exposure == runtime.ExposeSearch {
+			call = `{"name":"call_tool","arguments":{"name":"%s","arguments":{}}}`
+		}
+		for era, rpc := range serveEras(t, runtime.WithListsByScope(), runtime.WithToolExposure(exposure)) {
+			hidden := normalize(rpc(fmt.Sprintf(call, "refund")), "refund")
+			unknown := normalize(rpc(fmt.Sprintf(call, "nosuch")), "nosuch")
+			if hidden != unknown {
+				t.Errorf("exposure %d, %s: a hidden tool is answered\n%+v\nan unknown one\n%+v", exposure, era, hidden, unknown)
+			}
+		}
+	}
+	for era, rpc := range serveEras(t) {
+		a := rpc(`{"name":"refund","arguments":{}}`)
+		if a.status != http.StatusForbidden || !strings.Contains(a.challenge, `error="insufficient_scope"`) || !strings.Contains(a.challenge, "orders:write") {
+			t.Errorf("%s without lists by scope: %+v, want 403 insufficient_scope naming orders:write", era, a)
+		}
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 // The method table: every MCP method a client may call is declared once,
 // below, with the facts the dispatch of both eras and both transports reads
-// (Session.request, Session.serveModern, the HTTP handlers).
+// (the era handlers of era.go, Session.serveModern, the HTTP handlers).
 
 // Names of the methods a client calls.
 const (
@@ -185,15 +185,15 @@ func notOffered(m *methodInfo) *Error {
 
 var gateNoun = map[capSet]string{capTools: "tools", capResources: "resources", capPrompts: "prompts"}
 
-// serveMethod runs m once the era's checks passed: the capability gate,
-// then the handler. modern adds what every modern result carries to an
-// answer computed at once (started calls do it when they finish).
+// serveMethod runs m once the checks of its era's handler p passed: the
+// capability gate, then the handler. p finishes an answer computed at once
+// (started calls are finished by theirs when they return).
 //
 // With interceptors, a Request describing the call travels in ctx: an
 // answer computed at once goes through them here; a method that starts its
 // work runs them where its outcome is known (respond for what it refuses
 // at once, call.run for what it starts).
-func (ss *Session) serveMethod(ctx context.Context, m *methodInfo, id string, params json.RawMessage, modern bool) {
+func (ss *Session) serveMethod(ctx context.Context, p protocol, m *methodInfo, id string, params json.RawMessage) {
 	req := ss.newRequest(ctx, m, id, params)
 	ctx = withRequest(ctx, req)
 	if m.gate != 0 && !ss.offersGate(m.gate) {
@@ -212,8 +212,8 @@ func (ss *Session) serveMethod(ctx context.Context, m *methodInfo, id string, pa
 	} else {
 		res, e = m.answer(ss, peer, params)
 	}
-	if modern && e == nil {
-		res = ss.srv.modernResult(m.name, res)
+	if e == nil {
+		res = p.finish(ss.srv, m, res)
 	}
 	ss.reply(id, res, e)
 }

@@ -200,7 +200,7 @@ func (ss *Session) serveModern(ctx *modernCtx, id string, method []byte, params 
 			return
 		}
 	}
-	ss.serveMethod(ctx, m, id, params, true)
+	ss.serveMethod(ctx, modernEra, m, id, params)
 }
 
 // modernMethodNotFound is method not found in the modern era, which says

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
 )
 
 // bigTool answers n bytes of text; its result is over a budget of 200.
@@ -96,5 +97,58 @@ func TestResultBudgetLinkExpires(t *testing.T) {
 	time.Sleep(200 * time.Millisecond)
 	if r := c.request("resources/read", map[string]any{"uri": link}); r.Error == nil || !strings.Contains(r.Error.Message, "resource not found") {
 		t.Errorf("read after the TTL: %s", errorJSON(r))
+	}
+}
+
+// TestResultBudgetLinkOwner: with authorization, the kept result belongs to
+// the verified caller in both eras: another user with the URI is answered
+// as for a link that never was, and the caller still reads it.
+func TestResultBudgetLinkOwner(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(bigTool("dump", runtime.OverflowLink, 0))
+	cfg := authConfig(t)
+	cfg.Scopes = nil
+	p := serveAuth(t, srv, cfg)
+	alice := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "")))
+	bob := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("bob", "")))
+
+	eras := map[string]func(token []string, method, params string) *response{
+		"legacy": func(token []string, method, params string) *response {
+			s := &httpPeer{t: t, url: p.url}
+			resp := s.do(http.MethodPost, initializeV2, token...)
+			readAll(t, resp)
+			s.session = resp.Header.Get("Mcp-Session-Id")
+			mustStatus(t, s.do(http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, token...), 202)
+			resp, _ = s.call(method, params, token...)
+			msgs := readAll(t, resp)
+			r := parse(t, msgs[len(msgs)-1].Data)
+			return &r
+		},
+		"2026-07-28": func(token []string, method, params string) *response {
+			status, _, body := modernPost(t, p.url, `{"jsonrpc":"2.0","id":1,"method":"`+method+`","params":`+strings.TrimSuffix(params, "}")+`,`+modernMeta+`}}`,
+				map[string]string{"Authorization": token[1]})
+			if status != http.StatusOK {
+				t.Fatalf("%s: %d %s", method, status, body)
+			}
+			r := parse(t, body)
+			return &r
+		},
+	}
+	for era, rpc := range eras {
+		t.Run(era, func(t *testing.T) {
+			var res toolResult
+			jsonUnmarshal(rpc(alice, "tools/call", `{"name":"dump","arguments":{"n":1000}}`).Result, &res)
+			if len(res.Content) != 2 || res.Content[1].Type != "resource_link" {
+				t.Fatalf("a result over budget: %+v", res)
+			}
+			read := `{"uri":"` + res.Content[1].URI + `"}`
+			if r := rpc(bob, "resources/read", read); r.Error == nil || !strings.Contains(r.Error.Message, "resource not found") {
+				t.Errorf("another user reads alice's result: %s %s", r.Result, errorJSON(*r))
+			}
+			if r := rpc(alice, "resources/read", read); r.Error != nil || !strings.Contains(string(r.Result), "éé") {
+				t.Errorf("alice reads her result: %s %s", r.Result, errorJSON(*r))
+			}
+		})
 	}
 }

@@ -95,7 +95,7 @@ func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) 
 		return serveListener(ctx, s, ln, opts)
 	}
 	if err := s.configErr(); err != nil {
-		return err
+		return err // before the start line: the server does not start
 	}
 	s.printStartLine("stdio")
 	grace := s.cfg.stdioShutdown

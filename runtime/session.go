@@ -22,7 +22,7 @@ import (
 // benchmarks drive one in process.
 type Session struct {
 	srv *Server
-	tr  transport
+	tr  outlet
 	id  string // the Mcp-Session-Id on Streamable HTTP; "" otherwise
 
 	taskKey string // who owns the session's tasks without authorization (tasks.go); set on first use, guarded by mu
@@ -31,7 +31,8 @@ type Session struct {
 	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
 	noRequests bool
 
-	stdio bool // served by ServeStdio (Request.Transport)
+	transport string // the transport's name (Request.Transport); "" for NewSession and HTTP
+	detached  bool   // calls do not end with the context of their message (transport.Options.Detached)
 
 	hookMu sync.Mutex
 	ended  []func() // what the SessionHooks want called when the session ends
@@ -83,6 +84,7 @@ type call struct {
 
 	meta []byte // the request's _meta object (a copy), or nil
 
+	proto protocol   // the handler of the request's era (era.go)
 	peer  *peerInfo  // a modern request's declarations (its _meta); nil in the legacy era
 	cache *CacheHint // the caching hints its modern result carries (resources/read); nil: none
 	mrtr  *mrtr      // a modern request's rounds of input (multi round-trip requests)
@@ -116,16 +118,17 @@ func (s *Server) NewSession(send func(msg []byte)) *Session {
 	return s.newSession(sendFunc(send))
 }
 
-func (s *Server) newSession(tr transport) *Session {
+func (s *Server) newSession(tr outlet) *Session {
 	ss := &Session{srv: s, tr: tr, inflight: make(map[string]*call), done: make(chan struct{})}
 	ss.out.ss = ss
 	ss.logLevel.Store(defaultLogRank)
 	return ss
 }
 
-// transport carries a session's outgoing messages. Streamable HTTP routes
-// each to the stream of the request it belongs to; stdio has one stream.
-type transport interface {
+// outlet carries a session's outgoing messages (transport.Sink, unexported
+// for the built-in HTTP transport). Streamable HTTP routes each to the
+// stream of the request it belongs to; stdio has one stream.
+type outlet interface {
 	// send delivers msg, which it must not retain. rel is the raw id of
 	// the client request msg belongs to: final marks its response, and
 	// other messages with a rel were sent while serving it (progress,
@@ -274,30 +277,11 @@ func (ss *Session) recoverDispatch() {
 	}
 }
 
-// request dispatches a request. params is part of the message, which is not
-// ours after HandleMessage returns: anything that outlives this call copies it.
-// A request is modern when its _meta names a protocol version (see
-// modernRequest); the others are legacy.
+// request dispatches a request by the handler of its era (era.go). params
+// is part of the message, which is not ours after HandleMessage returns:
+// anything that outlives this call copies it.
 func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
-	if !ss.srv.cfg.legacyOnly && modernRequest(method, params) {
-		p, e := ss.srv.modernPeer(params)
-		if e != nil {
-			ss.refuse(ctx, id, method, params, e)
-			return
-		}
-		ss.serveModern(&modernCtx{Context: ctx, peer: p}, id, method, params)
-		return
-	}
-	m := lookupMethod(method, eraLegacy)
-	if (m == nil || m.needsSession) && !ss.ready.Load() {
-		ss.refuse(ctx, id, method, params, errorf(CodeInvalidRequest, "invalid request: the session is not initialized; send initialize first"))
-		return
-	}
-	if m == nil {
-		ss.refuse(ctx, id, method, params, errorf(CodeMethodNotFound, "method %s not found", quote(string(method))))
-		return
-	}
-	ss.serveMethod(ctx, m, id, ss.srv.directCall(method, params), false)
+	ss.srv.protocolOf(method, params).serve(ss, ctx, id, method, params)
 }
 
 // handshake answers initialize, then lets notifications follow.
@@ -491,9 +475,9 @@ func (ss *Session) cancelRequest(params json.RawMessage) {
 // that it can be cancelled, and answers it when it returns. c.exec and the
 // fields it reads are set by the caller.
 func (ss *Session) start(ctx context.Context, id string, c *call) {
-	c.ss, c.id, c.key = ss, id, jsonwire.IDKey(id)
+	c.ss, c.id, c.key, c.proto = ss, id, jsonwire.IDKey(id), legacyEra
 	if mc, ok := ctx.(*modernCtx); ok {
-		c.peer, c.mrtr = mc.peer, mc.mrtr
+		c.proto, c.peer, c.mrtr = modernEra, mc.peer, mc.mrtr
 	}
 	if req := requestOf(ctx); req != nil {
 		c.chained = true
@@ -542,9 +526,7 @@ func (c *call) run() {
 	} else {
 		res, e = c.spendThen(c, c.exec)
 	}
-	if c.peer != nil && c.peer.modern {
-		res, e = c.modernOutcome(res, e)
-	}
+	res, e = c.proto.outcome(c, res, e)
 	ss.mu.Lock()
 	delete(ss.inflight, c.key)
 	cancelled := c.cancelled
@@ -578,21 +560,21 @@ func (ss *Session) Wait() { ss.wg.Wait() }
 // later messages are ignored, the server forgets the session (no more
 // notifications), and once Close returns send is never called again. It does
 // not wait for handlers to return.
-// callsInFlight reports whether calls of the session are running.
-func (ss *Session) callsInFlight() bool {
+// CallsInFlight reports whether calls of the session are running.
+func (ss *Session) CallsInFlight() bool {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	return len(ss.inflight) > 0
 }
 
-// callParent is the context a call's own derives from. Over stdio, every
-// call would otherwise register with the one context of the whole session,
-// under its lock, and leave it again when done: a cost per call that buys
-// nothing, since Close cancels every call in flight and serveStdio closes
-// the session as soon as that context ends. The values stay; a deadline
-// keeps the link, so that handlers see it.
+// callParent is the context a call's own derives from. In a detached
+// session (stdio), every call would otherwise register with the one context
+// of the whole session, under its lock, and leave it again when done: a
+// cost per call that buys nothing, since Close cancels every call in flight
+// and the transport closes the session as soon as that context ends. The
+// values stay; a deadline keeps the link, so that handlers see it.
 func (ss *Session) callParent(ctx context.Context) context.Context {
-	if !ss.stdio {
+	if !ss.detached {
 		return ctx
 	}
 	if _, ok := ctx.Deadline(); ok {

@@ -24,14 +24,16 @@ its start and gets a stable hash suffix; a taken name gets _2, _3),
 title and description from summary and description, input from the path,
 query, header and cookie parameters merged with the JSON body's
 properties, output from the 2xx JSON response, annotations from the
-method (GET read-only; PUT and DELETE idempotent; DELETE destructive), and
+method (GET, HEAD, OPTIONS read-only; PUT and DELETE idempotent; every
+other method destructive unless x-mcp says otherwise), and
 the component schemas the tools use as named types (allOf merged,
 circular references as recursive types). Everything it had to leave out
 or rename is printed as a note.
 
 On an operation, x-mcp: false leaves it out, x-mcp: true takes it
-whatever the flags say, and x-mcp: {name: N, description: D} names and
-describes its tool.
+whatever the flags say, x-mcp: {name: N, description: D} names and
+describes its tool, and x-mcp: {readOnlyHint: true} (or destructiveHint,
+idempotentHint) sets a hint the method would not.
 
 Flags (each selection flag may be repeated or take a comma-separated list):
   -o FILE                  the spec to write (default mcpgen.yaml; - for standard output)

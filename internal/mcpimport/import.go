@@ -365,7 +365,8 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	// Move types before tools, the order a reader expects.
 	reorder(root, "types", "tools")
 	im.conv.markNullableRefs(root.N)
-	for _, d := range im.settleGoNames(root) {
+	root, diags := im.settleGoNames(root)
+	for _, d := range diags {
 		im.note("the written spec does not load: %s", d)
 	}
 	return root.N, nil

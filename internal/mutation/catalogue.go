@@ -208,7 +208,7 @@ var Catalogue = []Mutant{
 		Original: `suffix = fmt.Sprintf("Value%d", i)`, Mutated: `suffix = fmt.Sprintf("Value%d", i+1)`,
 		Packages: pkgGen, Why: "the public Go name of an enum value with no letter changes (issue 23, item 4)"},
 	{ID: "gen/enum-dup-name", File: "gen/plan.go",
-		Original: `p.errorf(v.Pos, "enum value %s of %s gets the Go constant name`, Mutated: `_ = fmt.Sprintf("enum value %s of %s gets the Go constant name`,
+		Original: `p.collide(Collision{At: d.schema.Pos, Fix: "goNames"`, Mutated: `_ = fmt.Sprint(Collision{At: d.schema.Pos, Fix: "goNames"`,
 		Packages: pkgGen, Why: "two enum values with the same Go name: one is dropped without a word"},
 	{ID: "gen/server-title", File: "gen/register.go",
 		Original: "\t\t\tif srv.Title != \"\" {", Mutated: "\t\t\tif false {",

@@ -1,12 +1,15 @@
 package openapi
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
 func importFeatures(t *testing.T, opts Options) (*Result, map[string]any) {
@@ -221,5 +224,166 @@ func TestBrokenDescription(t *testing.T) {
 	_, err := Import([]byte("openapi: 3.0.0\ninfo: [\n"), Options{})
 	if err == nil {
 		t.Error("a broken description imported")
+	}
+}
+
+// TestNoComponentSchemas: a description without components, or with
+// components but no schemas (1forge.com, ip2location.io in APIs.guru),
+// imports; one without paths is refused with an error, not a panic.
+func TestNoComponentSchemas(t *testing.T) {
+	const op = `paths:
+  /quotes:
+    get:
+      operationId: getQuotes
+      parameters:
+        - {name: pairs, in: query, schema: {type: string}}
+      responses:
+        "200":
+          description: quotes
+          content:
+            application/json:
+              schema: {type: array, items: {type: object, properties: {price: {type: number}}}}
+`
+	for name, desc := range map[string]string{
+		"no components": "openapi: 3.0.0\ninfo: {title: t, version: '1'}\n" + op,
+		"no schemas": "openapi: 3.0.0\ninfo: {title: t, version: '1'}\n" + op +
+			"components:\n  securitySchemes:\n    key: {type: apiKey, in: query, name: api_key}\n",
+	} {
+		res, err := Import([]byte(desc), Options{})
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if s := checkSpec(t, name, res.YAML); len(s.Tools) != 1 {
+			t.Errorf("%s: %d tools, want 1", name, len(s.Tools))
+		}
+	}
+	if _, err := Import([]byte("openapi: 3.0.0\ninfo: {title: t, version: '1'}\n"), Options{}); err == nil {
+		t.Error("a description without paths imported")
+	}
+}
+
+// TestSettleCuts: a finding left in what the importer wrote (a bug of the
+// importer) costs the smallest part that holds it, with a note, never a
+// spec that fails in generate.
+func TestSettleCuts(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+upstream: {baseUrl: 'https://example.com'}
+types:
+  Bad: {type: string, minLength: 5, maxLength: 2}
+tools:
+  bad_binding:
+    description: d
+    input: {properties: {a: {type: string}}}
+    http: {method: GET, path: /a, params: {a: {in: nowhere}}}
+  bad_input:
+    description: d
+    input: {properties: {a: {type: strin}}}
+  good:
+    description: d
+    input: {properties: {b: {$ref: Bad}}}
+`
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	im := &importer{res: &Result{Tools: map[string]string{"bad_binding": "", "bad_input": "", "good": ""}}}
+	root, err := im.settle(doc.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := gonames.Encode(root)
+	s := checkSpec(t, "settled", out)
+	if len(s.Tools) != 2 || s.Tools[0].Name != "bad_binding" || s.Tools[0].HTTP != nil {
+		t.Errorf("tools: %s", out)
+	}
+	notes := strings.Join(im.notes.list, "\n")
+	for _, want := range []string{"tools.bad_binding: no http binding (", "tools.bad_input: left out: ", "types.Bad: any JSON value: "} {
+		if !strings.Contains(notes, want) {
+			t.Errorf("no note %q in:\n%s", want, notes)
+		}
+	}
+}
+
+// TestSwaggerMentionIsNotSwagger: an OpenAPI 3.0 description that names
+// its Swagger original (bridgedb.org's info.x-origin) imports.
+func TestSwaggerMentionIsNotSwagger(t *testing.T) {
+	desc := `{"openapi": "3.0.0", "info": {"title": "t", "version": "1", "x-origin": [{"format": "swagger", "url": "https://example.com/swagger.json"}]},
+"paths": {"/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok"}}}}}}`
+	if _, err := Import([]byte(desc), Options{}); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestAnnotationsSafe: a POST is destructive unless its x-mcp says it is
+// not (rclone's operations/delete, core/quit are POSTs); a note says how
+// the hints were decided.
+func TestAnnotationsSafe(t *testing.T) {
+	desc := `openapi: 3.0.0
+info: {title: t, version: '1'}
+paths:
+  /operations/delete:
+    post: {operationId: operationsDelete, responses: {"200": {description: ok}}}
+  /search:
+    post: {operationId: search, x-mcp: {readOnlyHint: true}, responses: {"200": {description: ok}}}
+  /things/{id}:
+    parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+    patch: {operationId: patchThing, x-mcp: {destructiveHint: false}, responses: {"200": {description: ok}}}
+    get: {operationId: getThing, responses: {"200": {description: ok}}}
+`
+	res, err := Import([]byte(desc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "annotations", res.YAML)
+	want := map[string]string{
+		"operations_delete": "readOnly=false destructive=true",
+		"search":            "readOnly=true destructive=<nil>",
+		"patch_thing":       "readOnly=false destructive=false",
+		"get_thing":         "readOnly=true destructive=<nil>",
+	}
+	for _, tool := range s.Tools {
+		a := tool.Annotations
+		show := func(b *bool) string {
+			if b == nil {
+				return "<nil>"
+			}
+			return fmt.Sprint(*b)
+		}
+		got := "readOnly=" + show(a.ReadOnlyHint) + " destructive=" + show(a.DestructiveHint)
+		if got != want[tool.Name] {
+			t.Errorf("%s: %s, want %s", tool.Name, got, want[tool.Name])
+		}
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.HasPrefix(n, "annotations: from each operation's method") }) {
+		t.Errorf("no note on the annotations: %q", res.Notes)
+	}
+}
+
+// TestRelativeTokenURL: a relative OAuth token URL is resolved against the
+// server URL (RFC 3986), and noted.
+func TestRelativeTokenURL(t *testing.T) {
+	desc := `openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com/v2/'}]
+security: [{cc: []}]
+components:
+  securitySchemes:
+    cc: {type: oauth2, flows: {clientCredentials: {tokenUrl: /oauth/token, scopes: {}}}}
+paths:
+  /a: {get: {operationId: getA, responses: {"200": {description: ok}}}}
+`
+	res, err := Import([]byte(desc), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "token", res.YAML)
+	if got := s.Upstream.Auth.ClientCredentials.TokenURL; got != "https://api.example.com/oauth/token" {
+		t.Errorf("tokenUrl %q", got)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, `"/oauth/token" is relative`) }) {
+		t.Errorf("no note: %q", res.Notes)
 	}
 }

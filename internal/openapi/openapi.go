@@ -7,7 +7,6 @@
 package openapi
 
 import (
-	"bytes"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -20,6 +19,7 @@ import (
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
+	"github.com/pb33f/libopenapi/utils"
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
@@ -93,7 +93,9 @@ func Import(data []byte, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading the OpenAPI description: %w", err)
 	}
-	if v := doc.GetVersion(); strings.HasPrefix(v, "2") || bytes.Contains(data[:min(len(data), 200)], []byte(`"swagger"`)) {
+	// The version decides, not a mention of "swagger" (an OpenAPI 3.0
+	// description converted from Swagger says so in info.x-origin).
+	if v := doc.GetVersion(); strings.HasPrefix(v, "2") || doc.GetSpecInfo().SpecType == utils.OpenApi2 {
 		return nil, fmt.Errorf("this is a Swagger %s description; mcpgen imports OpenAPI 3.0 and 3.1: convert it first (for example with swagger2openapi, or editor.swagger.io's Edit → Convert to OpenAPI 3)", v)
 	}
 	model, err := doc.BuildV3Model()
@@ -193,6 +195,7 @@ func (im *importer) run() ([]byte, error) {
 		return nil, fmt.Errorf("no operation selected (the description has %d)", im.res.Operations)
 	}
 	types := im.types(tools)
+	im.notes.add(annotationsNote)
 	info := im.doc.Info
 	upstream := im.upstreamNode(envPrefix(im.serverName(info)))
 	// The parsed description is most of the memory (GitHub's: ~380 MB);
@@ -220,6 +223,12 @@ func toolName(o operation) string {
 type xmcpExt struct {
 	include, exclude  bool
 	name, description string
+	hints             []hint // readOnlyHint, destructiveHint, idempotentHint
+}
+
+type hint struct {
+	key   string
+	value bool
 }
 
 func xmcp(op *v3.Operation) xmcpExt {
@@ -246,6 +255,10 @@ func xmcp(op *v3.Operation) xmcpExt {
 			x.name = v
 		case "description":
 			x.description = v
+		case "readOnlyHint", "destructiveHint", "idempotentHint":
+			if v == "true" || v == "false" {
+				x.hints = append(x.hints, hint{k, v == "true"})
+			}
 		}
 	}
 	return x
@@ -297,12 +310,13 @@ func glob(pattern, s string) bool {
 // nameTypes gives every component schema a spec type name: its Go
 // spelling (simple-user → SimpleUser), unique.
 func (im *importer) nameTypes() {
-	if im.doc.Components == nil || im.doc.Components.Schemas == nil {
+	schemas := im.componentSchemas()
+	if schemas == nil {
 		return
 	}
 	names := newNameSet(1 << 10)
-	inline := inlineTypeNames(im.doc.Components.Schemas)
-	for name := range im.doc.Components.Schemas.KeysFromOldest() {
+	inline := inlineTypeNames(schemas)
+	for name := range schemas.KeysFromOldest() {
 		t := naming.Exported(name)
 		if t == "" || !(t[0] >= 'A' && t[0] <= 'Z') {
 			t = "T" + t
@@ -389,7 +403,10 @@ func (im *importer) tool(o operation, name string, x xmcpExt) *yaml.Node {
 	default:
 		t.Set("description", str(o.String()))
 	}
-	t.Set("annotations", flow(annotations(o.method)))
+	t.Set("annotations", flow(annotations(o.method, x)))
+	for _, h := range x.hints {
+		im.notes.add("%s: %s: %v from its x-mcp", o, h.key, h.value)
+	}
 	in, b := im.input(o, name)
 	if in.Len() > 0 {
 		t.Set("input", in.N)
@@ -407,26 +424,41 @@ func (im *importer) tool(o operation, name string, x xmcpExt) *yaml.Node {
 	return t.N
 }
 
-// annotations follow HTTP's method semantics (RFC 9110 §9.2).
-func annotations(method string) ymap {
+// annotations follow HTTP's method semantics (RFC 9110 §9.2): GET, HEAD
+// and OPTIONS are safe (read-only); PUT and DELETE are idempotent; every
+// method that is not safe is destructive, as MCP assumes of a tool that
+// is not read-only, unless the operation's x-mcp says otherwise (a POST
+// that only searches: x-mcp: {destructiveHint: false}).
+func annotations(method string, x xmcpExt) ymap {
 	a := newMap()
+	readOnly := false
 	switch strings.ToUpper(method) {
 	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		readOnly = true
 		a.Set("readOnlyHint", boolean(true))
-	case http.MethodPut:
-		a.Set("readOnlyHint", boolean(false))
-		a.Set("idempotentHint", boolean(true))
-	case http.MethodDelete:
+	case http.MethodPut, http.MethodDelete:
 		a.Set("readOnlyHint", boolean(false))
 		a.Set("destructiveHint", boolean(true))
 		a.Set("idempotentHint", boolean(true))
 	default:
 		a.Set("readOnlyHint", boolean(false))
-		a.Set("destructiveHint", boolean(false))
+		a.Set("destructiveHint", boolean(true))
+	}
+	for _, h := range x.hints {
+		if h.key == "readOnlyHint" && h.value && !readOnly {
+			a.Del("destructiveHint")
+			a.Del("idempotentHint")
+		}
+		a.Set(h.key, boolean(h.value))
 	}
 	a.Set("openWorldHint", boolean(true))
 	return a
 }
+
+// annotationsNote says how the importer decided the tools' hints.
+const annotationsNote = "annotations: from each operation's method: GET, HEAD and OPTIONS read-only; PUT and DELETE idempotent; " +
+	"every other method destructive (MCP's assumption for a tool that is not read-only: a POST may delete); " +
+	"an operation's x-mcp readOnlyHint, destructiveHint or idempotentHint overrides"
 
 // input merges the parameters (path, query, header, cookie) and the JSON
 // body's properties into one object, and says where each goes in the

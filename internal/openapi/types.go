@@ -9,6 +9,8 @@ import (
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
 // jsonMedia picks application/json, else another JSON media type
@@ -34,6 +36,16 @@ func keys[V any](m *orderedmap.Map[string, V]) []string {
 	return out
 }
 
+// componentSchemas is components.schemas, nil when the description has no
+// components or no schemas (1forge.com, ip2location.io in APIs.guru).
+// KeysFromOldest and FromOldest of a nil map yield nothing; GetOrZero panics.
+func (im *importer) componentSchemas() *orderedmap.Map[string, *base.SchemaProxy] {
+	if im.doc.Components == nil {
+		return nil
+	}
+	return im.doc.Components.Schemas
+}
+
 // types converts the component schemas the tools reach (and those they
 // reach), in the description's order.
 func (im *importer) types(tools ymap) ymap {
@@ -41,6 +53,7 @@ func (im *importer) types(tools ymap) ymap {
 	for comp, t := range im.conv.typeNames {
 		byName[t] = comp
 	}
+	schemas := im.componentSchemas()
 	converted := map[string]ymap{}
 	queue := refsIn(tools.N, nil)
 	for len(queue) > 0 {
@@ -50,8 +63,10 @@ func (im *importer) types(tools ymap) ymap {
 			continue
 		}
 		comp := byName[t]
-		sp := im.doc.Components.Schemas.GetOrZero(comp)
-		m := im.conv.inline(sp, "components.schemas."+comp, 0)
+		if schemas == nil {
+			break // no component, so no $ref to one (nameTypes named none)
+		}
+		m := im.conv.inline(schemas.GetOrZero(comp), "components.schemas."+comp, 0)
 		converted[t] = m
 		queue = refsIn(m.N, queue)
 	}
@@ -59,7 +74,7 @@ func (im *importer) types(tools ymap) ymap {
 	nullableTypes(converted, tools)
 	breakCycles(converted, &im.notes)
 	types := newMap()
-	for comp := range im.doc.Components.Schemas.KeysFromOldest() {
+	for comp := range schemas.KeysFromOldest() {
 		t := im.conv.typeNames[comp]
 		if m, ok := converted[t]; ok {
 			types.Set(t, m.N)
@@ -211,17 +226,11 @@ func (im *importer) write(info *base.Info, upstream *yaml.Node, types, tools yma
 	}
 	root.Set("tools", tools.N)
 	root.N.HeadComment = fmt.Sprintf("Imported from the OpenAPI description %q %s by mcpgen import openapi.\nReview it: rename tools, edit descriptions, remove what the model does not need.", title, version)
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root.N}}
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	settled, err := im.settle(root.N)
+	if err != nil {
 		return nil, err
 	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
+	return gonames.Encode(settled)
 }
 
 // titleOf is the description's title, or "api".

@@ -2,6 +2,7 @@ package openapi
 
 import (
 	"fmt"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -156,18 +157,20 @@ func (b *binding) checkPath(path string) {
 // use that the upstream client can send.
 func (im *importer) upstreamNode(envPrefix string) *yaml.Node {
 	u := newMap()
+	base := ""
 	if len(im.doc.Servers) > 0 && im.doc.Servers[0] != nil {
 		s := im.doc.Servers[0]
-		url := s.URL
+		addr := s.URL
 		if s.Variables != nil {
 			for name, v := range s.Variables.FromOldest() {
 				if v != nil {
-					url = strings.ReplaceAll(url, "{"+name+"}", v.Default)
+					addr = strings.ReplaceAll(addr, "{"+name+"}", v.Default)
 				}
 			}
 		}
-		if strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://") {
-			u.Set("baseUrl", str(strings.TrimSuffix(url, "/")))
+		if strings.HasPrefix(addr, "http://") || strings.HasPrefix(addr, "https://") {
+			base = addr
+			u.Set("baseUrl", str(strings.TrimSuffix(addr, "/")))
 		} else {
 			im.notes.add("servers: %q is not an absolute http(s) URL; set the base URL with $%s_BASE_URL (or upstream.baseUrl)", s.URL, envPrefix)
 		}
@@ -175,7 +178,7 @@ func (im *importer) upstreamNode(envPrefix string) *yaml.Node {
 		im.notes.add("servers: none; set the base URL with $%s_BASE_URL (or upstream.baseUrl)", envPrefix)
 	}
 	u.Set("baseUrlEnv", str(envPrefix+"_BASE_URL"))
-	if auth := im.authNode(envPrefix); auth != nil {
+	if auth := im.authNode(envPrefix, base); auth != nil {
 		u.Set("auth", auth)
 	}
 	return u.N
@@ -183,7 +186,8 @@ func (im *importer) upstreamNode(envPrefix string) *yaml.Node {
 
 // authNode is the upstream auth of the first usable security scheme that
 // the description or a selected operation requires, or nil.
-func (im *importer) authNode(envPrefix string) *yaml.Node {
+// A relative token URL is resolved against the base URL, server (RFC 3986).
+func (im *importer) authNode(envPrefix, server string) *yaml.Node {
 	if im.doc.Components == nil || im.doc.Components.SecuritySchemes == nil {
 		return nil
 	}
@@ -223,9 +227,13 @@ func (im *importer) authNode(envPrefix string) *yaml.Node {
 			k.Set("env", str(envPrefix+"_TOKEN"))
 			a.Set("bearer", flow(k))
 		case s.Type == "oauth2" && s.Flows != nil && s.Flows.ClientCredentials != nil && s.Flows.ClientCredentials.TokenUrl != "":
-			f := s.Flows.ClientCredentials
+			tokenURL, ok := im.absoluteURL(s.Flows.ClientCredentials.TokenUrl, server, "securitySchemes."+name+".flows.clientCredentials.tokenUrl")
+			if !ok {
+				skipped = append(skipped, fmt.Sprintf("%s (a relative token URL without an absolute server URL)", name))
+				continue
+			}
 			k := newMap()
-			k.Set("tokenUrl", str(f.TokenUrl))
+			k.Set("tokenUrl", str(tokenURL))
 			k.Set("clientIdEnv", str(envPrefix+"_CLIENT_ID"))
 			k.Set("clientSecretEnv", str(envPrefix+"_CLIENT_SECRET"))
 			a.Set("clientCredentials", k.N)
@@ -242,6 +250,25 @@ func (im *importer) authNode(envPrefix string) *yaml.Node {
 		im.notes.add("securitySchemes: %s cannot be sent by the server itself (it needs a user's login); write upstream.auth by hand, such as bearer: {env: %s_TOKEN}", strings.Join(skipped, ", "), envPrefix)
 	}
 	return nil
+}
+
+// absoluteURL is ref as an absolute http(s) URL: itself, or resolved
+// against base (noted); false when neither is absolute.
+func (im *importer) absoluteURL(ref, base, where string) (string, bool) {
+	r, err := url.Parse(ref)
+	if err != nil {
+		return "", false
+	}
+	if r.IsAbs() && (r.Scheme == "http" || r.Scheme == "https") {
+		return ref, true
+	}
+	b, err := url.Parse(base)
+	if base == "" || err != nil || !b.IsAbs() {
+		return "", false
+	}
+	got := b.ResolveReference(r).String()
+	im.notes.add("%s: %q is relative; resolved against the server URL: %s", where, ref, got)
+	return got, true
 }
 
 func describeScheme(s *v3.SecurityScheme) string {

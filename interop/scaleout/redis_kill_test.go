@@ -19,7 +19,11 @@ import (
 // each); replica 2 gets SIGKILL. Only calls in flight on it fail (at most
 // one per client); each failed call, retried with its key until it
 // succeeds, has run at most once on the surviving replicas (their tickets
-// are read to count), and no call that succeeded ran again.
+// are read to count), and no call that succeeded ran again. The kill must
+// meet a call in flight, or the test would prove nothing of the retry
+// path: a build_report sent to replica 2 directly has reported progress
+// when the kill comes; it must fail, and its retry through nginx must be
+// answered by a surviving replica.
 func TestRedisReplicaKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes up to 40 s")
@@ -56,13 +60,43 @@ func TestRedisReplicaKilled(t *testing.T) {
 		}
 		mu.Unlock()
 	})
-	time.Sleep(2 * time.Second)
+	inFlight := make(chan struct{}, 1)
+	onReplica2 := direct(t, c, 1, "2025-06-18", &mcp.ClientOptions{
+		ProgressNotificationHandler: func(context.Context, *mcp.ProgressNotificationClientRequest) {
+			select {
+			case inFlight <- struct{}{}:
+			default:
+			}
+		}})
+	report := &mcp.CallToolParams{Name: "build_report", Arguments: map[string]any{}}
+	report.SetProgressToken("kill-test")
+	reportDone := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		_, err := onReplica2.CallTool(ctx, report)
+		reportDone <- err
+	}()
+	select {
+	case <-inFlight:
+	case err := <-reportDone:
+		t.Fatalf("build_report on replica 2 ended (%v) before it reported progress", err)
+	case <-time.After(2 * time.Minute):
+		t.Fatal("build_report on replica 2 reported no progress in 2 minutes")
+	}
 	if err := c.Replicas[1].proc.Kill(); err != nil {
 		t.Fatal(err)
+	}
+	if err := <-reportDone; err == nil {
+		t.Fatal("build_report succeeded on replica 2 although it was killed mid-call: the kill met no call in flight")
 	}
 	time.Sleep(3 * time.Second)
 	stop()
 	t.Logf("%d calls, %d failed when replica 2 was killed", len(keys), len(failed))
+	retry := connect(t, c.plain, "2025-06-18", newHopLog(c), nil)
+	if res := callText(t, retry, "build_report", map[string]any{}); !strings.Contains(res, "tickets") {
+		t.Errorf("build_report retried through nginx: %s", res)
+	}
 	if len(failed) > workers {
 		t.Errorf("%d calls failed, more than the %d that can be in flight on one replica: %v", len(failed), workers, failed)
 	}

@@ -52,6 +52,16 @@ func TestRedisRollingRestart(t *testing.T) {
 		r := &c.Replicas[i]
 		r.stop()
 		r.stop = r.restart()
+		// It serves again, on its own address, before the next one goes:
+		// else the run would restart a replica while another is down.
+		s := direct(t, c, i, "2026-07-28", nil)
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		_, err := s.ListTools(ctx, nil)
+		cancel()
+		if err != nil {
+			t.Fatalf("replica %s does not serve after its restart: %v", r.Name, err)
+		}
+		s.Close()
 		// nginx leaves an upstream it could not reach alone for 10 s
 		// (fail_timeout): the next replica goes after that, so that it
 		// always has another to send a request to.

@@ -3,6 +3,8 @@ package redisstore
 import (
 	"context"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -12,8 +14,19 @@ import (
 // Redis comes back; what was published meanwhile is not delivered (pub/sub
 // keeps nothing), so a change made while Redis was down notifies the
 // clients of its own replica only.
+//
+// On Redis Cluster the channel is a sharded one (SPUBLISH/SSUBSCRIBE,
+// Redis 7): a message goes to the one primary (and its replicas) that owns
+// the channel's slot, instead of being copied to every node of the
+// cluster, as plain PUBLISH is.
 
 type bus struct{ s *Store }
+
+// sharded reports whether the bus uses sharded pub/sub: on a cluster.
+func (b *bus) sharded() bool {
+	_, ok := b.s.client.(*redis.ClusterClient)
+	return ok
+}
 
 func (b *bus) channel() string { return b.s.cfg.Prefix + "bus" }
 
@@ -21,7 +34,11 @@ func (b *bus) channel() string { return b.s.cfg.Prefix + "bus" }
 func (b *bus) Publish(ctx context.Context, msg []byte) error {
 	ctx, cancel := b.s.op(ctx)
 	defer cancel()
-	if err := b.s.client.Publish(ctx, b.channel(), msg).Err(); err != nil {
+	publish := b.s.client.Publish
+	if b.sharded() {
+		publish = b.s.client.SPublish
+	}
+	if err := publish(ctx, b.channel(), msg).Err(); err != nil {
 		return storeError("notification bus", "publishing", err)
 	}
 	return nil
@@ -31,7 +48,11 @@ func (b *bus) Publish(ctx context.Context, msg []byte) error {
 // confirmed the subscription, so that nothing published after it is
 // missed.
 func (b *bus) Subscribe(ctx context.Context, deliver func([]byte)) (func(), error) {
-	ps := b.s.client.Subscribe(ctx, b.channel())
+	subscribe := b.s.client.Subscribe
+	if b.sharded() {
+		subscribe = b.s.client.SSubscribe
+	}
+	ps := subscribe(ctx, b.channel())
 	octx, cancel := b.s.op(ctx)
 	defer cancel()
 	if _, err := ps.Receive(octx); err != nil {

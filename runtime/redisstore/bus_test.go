@@ -10,8 +10,9 @@ import (
 
 // Every replica receives each message once, in the order published, from
 // whichever replica published it.
-func TestBusEveryReplicaOnceInOrder(t *testing.T) {
-	r := startRedis(t)
+func TestBusEveryReplicaOnceInOrder(t *testing.T) { busEveryReplicaOnceInOrder(t, startRedis(t)) }
+
+func busEveryReplicaOnceInOrder(t *testing.T, r backend) {
 	replicas := []*Store{openStore(t, r, Config{}), openStore(t, r, Config{}), openStore(t, r, Config{})}
 	got := make([]chan string, len(replicas))
 	for i, s := range replicas {

@@ -16,15 +16,17 @@ import (
 // keeps the last MaxEventsPerStream. A set per session lists its streams,
 // for SessionClosed. Both expire EventTTL after the last event: a session
 // whose replica died without ending it does not stay in Redis for ever.
+// Both keys carry the session id as their hash tag: on Redis Cluster the
+// transaction of Append and the DEL of SessionClosed stay in one slot.
 
 type eventStore struct{ s *Store }
 
 func (st *eventStore) streamKey(sessionID, streamID string) string {
-	return st.s.cfg.Prefix + "ev:" + sessionID + ":" + streamID
+	return st.s.cfg.Prefix + "ev:" + tag(sessionID) + ":" + streamID
 }
 
 func (st *eventStore) sessionKey(sessionID string) string {
-	return st.s.cfg.Prefix + "evs:" + sessionID
+	return st.s.cfg.Prefix + "evs:" + tag(sessionID)
 }
 
 // Append implements runtime.EventStore, in one round trip.

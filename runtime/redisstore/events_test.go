@@ -11,7 +11,10 @@ import (
 
 // Events written through one replica are replayed by another.
 func TestEventsReplayedByAnotherReplica(t *testing.T) {
-	r := startRedis(t)
+	eventsReplayedByAnotherReplica(t, startRedis(t))
+}
+
+func eventsReplayedByAnotherReplica(t *testing.T, r backend) {
 	a := openStore(t, r, Config{MaxEventsPerStream: 5}).Events()
 	b := openStore(t, r, Config{MaxEventsPerStream: 5}).Events()
 	ctx := context.Background()

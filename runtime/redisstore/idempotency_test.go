@@ -18,7 +18,10 @@ var refund = runtime.IdempotencyKey{Owner: "iss|alice", Tool: "refund_order", Ke
 // call at once, ten times each: the handler runs once and all thirty get
 // its result.
 func TestIdempotencyOneRunAcrossReplicas(t *testing.T) {
-	r := startRedis(t)
+	idempotencyOneRunAcrossReplicas(t, startRedis(t))
+}
+
+func idempotencyOneRunAcrossReplicas(t *testing.T, r backend) {
 	replicas := []runtime.IdempotencyStore{
 		openStore(t, r, Config{}).Idempotency(),
 		openStore(t, r, Config{}).Idempotency(),

@@ -21,13 +21,35 @@ import (
 type redisServer struct {
 	Addr string
 	dir  string
+	args []string // after the port, bind, dir and persistence flags
 	cmd  *exec.Cmd
 	t    testing.TB
 }
 
+// backend is a Redis deployment the stores can open: one server, a
+// cluster or a Sentinel-watched primary (topology_test.go).
+type backend interface{ url() string }
+
 // startRedis starts a redis-server, or skips the test when there is none
 // and MCPGEN_REQUIRE_REDIS is unset (test.sh sets it: CI fails instead).
-func startRedis(t testing.TB) *redisServer {
+func startRedis(t testing.TB, args ...string) *redisServer {
+	t.Helper()
+	needRedis(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	r := &redisServer{Addr: addr, dir: t.TempDir(), args: args, t: t}
+	r.start()
+	t.Cleanup(r.stop)
+	return r
+}
+
+// needRedis skips the test when there is no redis-server and
+// MCPGEN_REQUIRE_REDIS is unset (test.sh sets it: CI fails instead).
+func needRedis(t testing.TB) {
 	t.Helper()
 	if _, err := exec.LookPath("redis-server"); err != nil {
 		if os.Getenv("MCPGEN_REQUIRE_REDIS") != "" {
@@ -35,31 +57,25 @@ func startRedis(t testing.TB) *redisServer {
 		}
 		t.Skip("redis-server not found (apt-get install redis-server); set MCPGEN_REQUIRE_REDIS=1 to fail instead")
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	r := &redisServer{Addr: addr, dir: t.TempDir(), t: t}
-	r.start()
-	t.Cleanup(r.stop)
-	return r
 }
 
 func (r *redisServer) start() {
 	r.t.Helper()
 	_, port, _ := net.SplitHostPort(r.Addr)
-	r.cmd = exec.Command("redis-server", "--port", port, "--bind", "127.0.0.1", "--dir", r.dir,
-		"--save", "", "--appendonly", "no", "--logfile", "redis.log")
+	var conf []string // redis-server wants a configuration file first
+	if len(r.args) > 0 && strings.HasSuffix(r.args[0], ".conf") {
+		conf = r.args[:1]
+	}
+	r.cmd = exec.Command("redis-server", append(append(conf, "--port", port, "--bind", "127.0.0.1", "--dir", r.dir,
+		"--save", "", "--appendonly", "no", "--logfile", "redis.log"), r.args[len(conf):]...)...)
 	if err := r.cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
 	c := redis.NewClient(&redis.Options{Addr: r.Addr})
 	defer c.Close()
 	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if c.Ping(context.Background()).Err() == nil {
-			return
+		if err := c.Ping(context.Background()).Err(); err == nil || strings.HasPrefix(err.Error(), "NOAUTH") {
+			return // up (a server with ACL users asks for credentials first)
 		}
 		if time.Now().After(deadline) {
 			log, _ := os.ReadFile(r.dir + "/redis.log")
@@ -83,11 +99,12 @@ func (r *redisServer) pause()  { r.cmd.Process.Signal(syscall.SIGSTOP) }
 func (r *redisServer) resume() { r.cmd.Process.Signal(syscall.SIGCONT) }
 
 func (r *redisServer) URL(db int) string { return "redis://" + r.Addr + "/" + strconv.Itoa(db) }
+func (r *redisServer) url() string       { return r.URL(0) }
 
-// openStore opens a Store on r with cfg, closed by the test's cleanup.
-func openStore(t testing.TB, r *redisServer, cfg Config) *Store {
+// openStore opens a Store on b with cfg, closed by the test's cleanup.
+func openStore(t testing.TB, b backend, cfg Config) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), r.URL(0), cfg)
+	s, err := Open(context.Background(), b.url(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

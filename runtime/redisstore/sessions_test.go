@@ -9,8 +9,9 @@ import (
 
 // A session saved through one replica loads through another; loading
 // extends its TTL; it expires when no replica loads it; Delete ends it.
-func TestSessionsSharedExpireAndDelete(t *testing.T) {
-	r := startRedis(t)
+func TestSessionsSharedExpireAndDelete(t *testing.T) { sessionsSharedExpireAndDelete(t, startRedis(t)) }
+
+func sessionsSharedExpireAndDelete(t *testing.T, r backend) {
 	a := openStore(t, r, Config{}).Sessions()
 	b := openStore(t, r, Config{}).Sessions()
 	ctx := context.Background()

@@ -13,14 +13,18 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// A task is one hash, "<prefix>task:<id>", with the fields "owner",
-// "status" and "rec" (the runtime.TaskRecord as JSON), expiring when the
-// task does (PEXPIREAT). The tasks of an owner are a sorted set,
-// "<prefix>tasks:<hash of owner>", of ids scored by a counter, so that
-// List pages them in creation order; ids whose hash expired are dropped
-// from it when the owner's bound is reached.
+// A task is one hash, "<prefix>task:{<hash of owner>}:<id>", with the
+// fields "owner", "status" and "rec" (the runtime.TaskRecord as JSON),
+// expiring when the task does (PEXPIREAT). The tasks of an owner are a
+// sorted set, "<prefix>tasks:{<hash of owner>}", of ids scored by the
+// owner's counter "<prefix>tasks-counter:{<hash of owner>}", so that List
+// pages them in creation order; ids whose hash expired are dropped from it
+// when the owner's bound is reached. Every key of an owner's tasks carries
+// the owner's hash as its hash tag: on Redis Cluster the scripts that read
+// and write several of them run in one slot.
 //
-// A task that is not over also has a lease, "<prefix>task-lease:<id>",
+// A task that is not over also has a lease,
+// "<prefix>task-lease:{<hash of owner>}:<id>",
 // expiring after Config.LockTTL, which the process running its handler
 // renews (taskLeases). A process killed mid-task (SIGKILL, a lost
 // machine) cannot record the task failed, as a stopping one does
@@ -72,15 +76,26 @@ const OrphanedTaskMessage = "the server process running this task stopped before
 // DefaultMaxTasksPerOwner is Config.MaxTasksPerOwner when 0.
 const DefaultMaxTasksPerOwner = 1000
 
-type taskStore struct{ s *Store }
+type taskStore struct {
+	s      *Store
+	leases *taskLeases // nil once the Store is closed: Create refuses
+}
 
 var _ runtime.TaskStore = (*taskStore)(nil)
 
-func (st *taskStore) key(id string) string   { return st.s.cfg.Prefix + "task:" + id }
-func (st *taskStore) lease(id string) string { return st.s.cfg.Prefix + "task-lease:" + id }
+// ownerTag is the hash tag of owner's keys.
+func ownerTag(owner string) string { return tag(hashParts(owner)) }
+
+func (st *taskStore) keyPrefix(owner string) string {
+	return st.s.cfg.Prefix + "task:" + ownerTag(owner) + ":"
+}
+func (st *taskStore) key(owner, id string) string { return st.keyPrefix(owner) + id }
+func (st *taskStore) lease(owner, id string) string {
+	return st.s.cfg.Prefix + "task-lease:" + ownerTag(owner) + ":" + id
+}
 
 func (st *taskStore) ownerKey(owner string) string {
-	return st.s.cfg.Prefix + "tasks:" + hashParts(owner)
+	return st.s.cfg.Prefix + "tasks:" + ownerTag(owner)
 }
 
 // Create implements runtime.TaskStore.
@@ -90,11 +105,14 @@ func (st *taskStore) Create(ctx context.Context, t *runtime.TaskRecord) error {
 		return err
 	}
 	s := st.s
+	if st.leases == nil {
+		return errors.New("redisstore: task store: creating a task: the store is closed")
+	}
 	ctx, cancel := s.op(ctx)
 	defer cancel()
-	keys := []string{st.key(t.ID), st.ownerKey(t.Owner), s.cfg.Prefix + "tasks:counter", st.lease(t.ID)}
+	keys := []string{st.key(t.Owner, t.ID), st.ownerKey(t.Owner), s.cfg.Prefix + "tasks-counter:" + ownerTag(t.Owner), st.lease(t.Owner, t.ID)}
 	n, err := createTaskScript.Run(ctx, s.client, keys, t.Owner, string(t.Status), rec,
-		t.Expires().UnixMilli(), s.cfg.MaxTasksPerOwner, s.cfg.Prefix+"task:", time.Until(t.Expires()).Milliseconds(),
+		t.Expires().UnixMilli(), s.cfg.MaxTasksPerOwner, st.keyPrefix(t.Owner), time.Until(t.Expires()).Milliseconds(),
 		s.cfg.LockTTL.Milliseconds()).Int()
 	switch {
 	case err != nil:
@@ -104,7 +122,7 @@ func (st *taskStore) Create(ctx context.Context, t *runtime.TaskRecord) error {
 	case n < 0:
 		return errors.New("redisstore: task store: creating a task: task " + strconv.Quote(t.ID) + " exists")
 	}
-	s.leases.hold(t.ID, t.Expires())
+	st.leases.hold(st.lease(t.Owner, t.ID), t.Expires())
 	return nil
 }
 
@@ -116,12 +134,12 @@ func (st *taskStore) Update(ctx context.Context, t *runtime.TaskRecord) (bool, e
 	}
 	ctx, cancel := st.s.op(ctx)
 	defer cancel()
-	n, err := updateTaskScript.Run(ctx, st.s.client, []string{st.key(t.ID), st.lease(t.ID)}, string(t.Status), rec, "").Int()
+	n, err := updateTaskScript.Run(ctx, st.s.client, []string{st.key(t.Owner, t.ID), st.lease(t.Owner, t.ID)}, string(t.Status), rec, "").Int()
 	if err != nil {
 		return false, storeError("task", "updating a task", err)
 	}
-	if n == 0 || t.Status.Terminal() {
-		st.s.leases.release(t.ID)
+	if (n == 0 || t.Status.Terminal()) && st.leases != nil {
+		st.leases.release(st.lease(t.Owner, t.ID))
 	}
 	return n == 1, nil
 }
@@ -144,8 +162,8 @@ func (st *taskStore) read(ctx context.Context, owner string, ids []string) ([]*r
 	recs := make([]*redis.SliceCmd, len(ids))
 	leases := make([]*redis.IntCmd, len(ids))
 	for i, id := range ids {
-		recs[i] = pipe.HMGet(ctx, st.key(id), "owner", "rec")
-		leases[i] = pipe.Exists(ctx, st.lease(id))
+		recs[i] = pipe.HMGet(ctx, st.key(owner, id), "owner", "rec")
+		leases[i] = pipe.Exists(ctx, st.lease(owner, id))
 	}
 	if _, err := pipe.Exec(ctx); err != nil {
 		return nil, storeError("task", "reading tasks", err)
@@ -180,14 +198,14 @@ func (st *taskStore) failOrphan(ctx context.Context, owner string, t *runtime.Ta
 	if err != nil {
 		return nil, err
 	}
-	n, err := updateTaskScript.Run(ctx, st.s.client, []string{st.key(t.ID), st.lease(t.ID)}, string(failed.Status), rec, "orphan").Int()
+	n, err := updateTaskScript.Run(ctx, st.s.client, []string{st.key(owner, t.ID), st.lease(owner, t.ID)}, string(failed.Status), rec, "orphan").Int()
 	if err != nil {
 		return nil, storeError("task", "recording an orphaned task failed", err)
 	}
 	if n == 1 {
 		return &failed, nil
 	}
-	v, err := st.s.client.HMGet(ctx, st.key(t.ID), "owner", "rec").Result() // it changed: read it again
+	v, err := st.s.client.HMGet(ctx, st.key(owner, t.ID), "owner", "rec").Result() // it changed: read it again
 	if err != nil {
 		return nil, storeError("task", "reading a task", err)
 	}
@@ -265,7 +283,7 @@ func (st *taskStore) List(ctx context.Context, owner, after string, limit int) (
 type taskLeases struct {
 	s    *Store
 	mu   sync.Mutex
-	held map[string]time.Time // task id → when the task expires
+	held map[string]time.Time // lease key → when its task expires
 	done chan struct{}
 	once sync.Once
 }
@@ -276,15 +294,15 @@ func newTaskLeases(s *Store) *taskLeases {
 	return l
 }
 
-func (l *taskLeases) hold(id string, expires time.Time) {
+func (l *taskLeases) hold(lease string, expires time.Time) {
 	l.mu.Lock()
-	l.held[id] = expires
+	l.held[lease] = expires
 	l.mu.Unlock()
 }
 
-func (l *taskLeases) release(id string) {
+func (l *taskLeases) release(lease string) {
 	l.mu.Lock()
-	delete(l.held, id)
+	delete(l.held, lease)
 	l.mu.Unlock()
 }
 
@@ -292,7 +310,6 @@ func (l *taskLeases) stop() { l.once.Do(func() { close(l.done) }) }
 
 func (l *taskLeases) renew() {
 	s := l.s
-	st := &taskStore{s}
 	tick := time.NewTicker(s.cfg.LockTTL / 3)
 	defer tick.Stop()
 	for {
@@ -302,33 +319,33 @@ func (l *taskLeases) renew() {
 		case <-tick.C:
 		}
 		now := time.Now()
-		var ids []string
+		var leases []string
 		l.mu.Lock()
-		for id, expires := range l.held {
+		for lease, expires := range l.held {
 			if now.After(expires) {
-				delete(l.held, id)
+				delete(l.held, lease)
 			} else {
-				ids = append(ids, id)
+				leases = append(leases, lease)
 			}
 		}
 		l.mu.Unlock()
-		for len(ids) > 0 { // a pipeline of up to 1000 at a time
-			batch := ids[:min(len(ids), 1000)]
-			ids = ids[len(batch):]
+		for len(leases) > 0 { // a pipeline of up to 1000 at a time
+			batch := leases[:min(len(leases), 1000)]
+			leases = leases[len(batch):]
 			ctx, cancel := s.op(context.Background())
 			pipe := s.client.Pipeline()
 			renewed := make([]*redis.BoolCmd, len(batch))
-			for i, id := range batch {
-				renewed[i] = pipe.PExpire(ctx, st.lease(id), s.cfg.LockTTL)
+			for i, lease := range batch {
+				renewed[i] = pipe.PExpire(ctx, lease, s.cfg.LockTTL)
 			}
 			_, err := pipe.Exec(ctx)
 			cancel()
 			if err != nil && !errors.Is(err, redis.Nil) {
 				continue // Redis unreachable: the next tick tries again
 			}
-			for i, id := range batch {
+			for i, lease := range batch {
 				if !renewed[i].Val() { // ended through another replica
-					l.release(id)
+					l.release(lease)
 				}
 			}
 		}

@@ -172,7 +172,8 @@ func (c *ClientCredentials) fetch(ctx context.Context) (string, time.Duration, e
 		return "", 0, fmt.Errorf("OAuth token endpoint: reading the answer: %w", err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return "", 0, fmt.Errorf("OAuth token endpoint answered %s: %s", resp.Status, excerpt(body))
+		// The answer may quote the client's credentials back (redact.go).
+		return "", 0, fmt.Errorf("OAuth token endpoint answered %s: %s", resp.Status, excerpt(secrets{id, secret}.cleanHead(body)))
 	}
 	var t struct {
 		AccessToken string `json:"access_token"`
@@ -180,7 +181,7 @@ func (c *ClientCredentials) fetch(ctx context.Context) (string, time.Duration, e
 		ExpiresIn   int64  `json:"expires_in"`
 	}
 	if err := json.Unmarshal(body, &t); err != nil || t.AccessToken == "" {
-		return "", 0, fmt.Errorf("OAuth token endpoint: the answer has no access_token: %s", excerpt(body))
+		return "", 0, fmt.Errorf("OAuth token endpoint: the answer has no access_token: %s", excerpt(secrets{id, secret}.cleanHead(body)))
 	}
 	if t.TokenType != "" && !strings.EqualFold(t.TokenType, "bearer") {
 		return "", 0, fmt.Errorf("OAuth token endpoint: token_type %q is not bearer", t.TokenType)

@@ -157,25 +157,28 @@ func (c *Client) do(ctx context.Context, r *Request) ([]byte, error) {
 	if c.cfg.UserAgent != "" {
 		req.Header.Set("User-Agent", c.cfg.UserAgent)
 	}
+	var secret secrets // what Auth put on req: no error may show it (redact.go)
 	if c.cfg.Auth != nil {
+		query, header := req.URL.Query(), req.Header.Clone()
 		if err := c.cfg.Auth.Authorize(ctx, req); err != nil {
 			return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 		}
+		secret = credentialsAdded(req, query, header)
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, stripURL(err))
+		return nil, secret.redact(fmt.Errorf("upstream %s %s: %w", r.method, r.path, stripURL(err)))
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.cfg.MaxResponseBytes+1))
 	if err != nil {
-		return nil, fmt.Errorf("upstream %s %s: reading the answer: %w", r.method, r.path, stripURL(err))
+		return nil, secret.redact(fmt.Errorf("upstream %s %s: reading the answer: %w", r.method, r.path, stripURL(err)))
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		if f, ok := c.cfg.Auth.(interface{ Forget() }); ok && resp.StatusCode == http.StatusUnauthorized {
 			f.Forget() // a revoked token: the next call gets a new one
 		}
-		return nil, &StatusError{Method: r.method, Path: r.path, StatusCode: resp.StatusCode, Status: resp.Status, Excerpt: excerpt(body)}
+		return nil, &StatusError{Method: r.method, Path: r.path, StatusCode: resp.StatusCode, Status: resp.Status, Excerpt: excerpt(secret.cleanHead(body))}
 	}
 	if int64(len(body)) > c.cfg.MaxResponseBytes {
 		return nil, fmt.Errorf("upstream %s %s: the answer is larger than %d bytes", r.method, r.path, c.cfg.MaxResponseBytes)

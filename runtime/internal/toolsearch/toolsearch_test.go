@@ -66,3 +66,23 @@ func names(hits []Hit) []string {
 	}
 	return out
 }
+
+// TestSearchRepeatedWord: a word said twice (or in two forms of one stem)
+// is not twice as wanted: the scores are those of the query saying it once,
+// so "release release release issue" does not put the release first.
+func TestSearchRepeatedWord(t *testing.T) {
+	ix := New(docs)
+	once := ix.Search("release issue", 5, nil)
+	for _, q := range []string{"release release release issue", "releases release issue", "release issue issue"} {
+		got := ix.Search(q, 5, nil)
+		if len(got) != len(once) {
+			t.Fatalf("Search(%q) = %v, want %v", q, got, once)
+		}
+		for i := range got {
+			if got[i] != once[i] {
+				t.Errorf("Search(%q) = %v, want %v (the query with each word once)", q, got, once)
+				break
+			}
+		}
+	}
+}

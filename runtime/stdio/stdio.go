@@ -1,4 +1,9 @@
-package runtime
+// Package stdio serves MCP over newline-delimited JSON-RPC on a reader and
+// a writer (a server's stdin and stdout): one session for the whole
+// stream. It is built on the seam of package runtime/transport alone, so
+// it serves any transport.Server; runtime.Server.ServeStdio and
+// runtime.Serve call it.
+package stdio
 
 import (
 	"bufio"
@@ -9,38 +14,43 @@ import (
 	goruntime "runtime"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
-// ServeStdio serves one session over newline-delimited JSON-RPC: messages are
-// read from r one per line (\r\n tolerated, blank lines skipped) and written
-// to w one per line, each message written whole and without delay. Nothing
-// but MCP messages is ever written to w.
+// Name is the transport's name, as interceptors see it
+// (runtime.TransportStdio).
+const Name = "stdio"
+
+// Serve serves one session of srv over newline-delimited JSON-RPC:
+// messages are read from r one per line (\r\n tolerated, blank lines
+// skipped) and written to w one per line, each message written whole and
+// without delay. Nothing but MCP messages is ever written to w.
 //
-// Malformed input is answered and skipped, never fatal; a line longer than the
-// maximum message size (WithMaxMessageSize) gets an invalid-request error and
-// reading goes on with the next line.
+// Malformed input is answered and skipped, never fatal; a line longer than
+// the maximum message size (Limits.MaxMessageSize) gets an invalid-request
+// error and reading goes on with the next line.
 //
-// At end of input ServeStdio waits for the requests in flight to be answered
-// and returns nil. When ctx is cancelled it cancels the handlers' contexts and
-// returns ctx.Err() without waiting for them (only for a write to w already
-// under way), unless WithStdioShutdownTimeout asks for a graceful shutdown;
-// after it returns nothing more is written to w. If writing fails, it stops
-// the same way and returns the write error. The goroutine reading r exits
-// when its pending Read returns (a reader that cannot be interrupted, like
-// os.Stdin, is left to the process exit).
-func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
-	if err := s.configErr(); err != nil {
-		return err
-	}
-	s.startBus()
-	return s.serveStdio(ctx, r, w, s.cfg.stdioShutdown)
+// At end of input Serve waits for the requests in flight to be answered
+// and returns nil. When ctx is cancelled it cancels the handlers' contexts
+// and returns ctx.Err() without waiting for them (only for a write to w
+// already under way), unless the server's Limits.ShutdownGrace asks for a
+// graceful shutdown; after it returns nothing more is written to w. If
+// writing fails, it stops the same way and returns the write error. The
+// goroutine reading r exits when its pending Read returns (a reader that
+// cannot be interrupted, like os.Stdin, is left to the process exit).
+func Serve(ctx context.Context, srv transport.Server, r io.Reader, w io.Writer) error {
+	return ServeGracefully(ctx, srv, r, w, srv.Limits().ShutdownGrace)
 }
 
-// serveStdio is ServeStdio with a graceful shutdown of grace (none when 0):
+// ServeGracefully is Serve with a graceful shutdown of grace (none when 0):
 // once ctx is done, calls that arrive are refused, and those in flight get
 // grace to finish and have their responses written before they are
 // cancelled.
-func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace time.Duration) error {
+func ServeGracefully(ctx context.Context, srv transport.Server, r io.Reader, w io.Writer, grace time.Duration) error {
+	if err := srv.Start(); err != nil {
+		return err
+	}
 	// run is what the reader, the writer and the handlers live under: it
 	// ends with ctx, or, for a graceful shutdown, once the drain is over.
 	parent := ctx
@@ -52,13 +62,12 @@ func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace
 
 	lw := &lineWriter{w: w, ctx: run, fail: stop}
 	lw.drained.L = &lw.mu
-	ss := s.NewSession(lw.send)
-	lw.othersInFlight = ss.callsInFlight
-	ss.stdio = true
+	ss := srv.OpenSession(transport.SinkFunc(lw.send), transport.Options{Name: Name, Detached: true})
+	lw.othersInFlight = ss.CallsInFlight
 	defer ss.Close()
 
 	readDone := make(chan error, 1)
-	go func() { readDone <- s.readLines(run, ctx, r, ss) }()
+	go func() { readDone <- readLines(run, ctx, r, ss, srv.Limits().MaxMessageSize) }()
 
 	select {
 	case err := <-readDone:
@@ -81,7 +90,7 @@ func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace
 	if grace > 0 && ctx.Err() != nil && run.Err() == nil {
 		timer := time.NewTimer(grace)
 		select {
-		case <-ss.drain():
+		case <-ss.Drain():
 		case <-timer.C:
 		case <-run.Done():
 		}
@@ -206,9 +215,8 @@ func (lw *lineWriter) error() error {
 // error. Lines are handed over without copying: HandleMessage does not retain
 // them. Once shutdown is done (a graceful shutdown, while ctx goes on), the
 // session refuses calls: checked here, a call sent after the shutdown began
-// is refused even if the line is read before serveStdio notices.
-func (s *Server) readLines(ctx, shutdown context.Context, r io.Reader, ss *Session) error {
-	limit := s.cfg.maxMessageSize
+// is refused even if the line is read before ServeGracefully notices.
+func readLines(ctx, shutdown context.Context, r io.Reader, ss transport.Session, limit int) error {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long longLine // a line longer than br's buffer, assembled
 	tooLong := false  // the current line exceeds limit: skip to its end
@@ -236,10 +244,10 @@ func (s *Server) readLines(ctx, shutdown context.Context, r io.Reader, ss *Sessi
 		}
 		switch {
 		case tooLong || len(line) > limit:
-			ss.sendError("", errorf(CodeInvalidRequest, "invalid request: message exceeds the maximum size of %d bytes", limit))
+			ss.RefuseTooLarge()
 		case len(bytes.TrimSpace(line)) > 0:
 			if shutdown.Err() != nil {
-				ss.stopCalls()
+				ss.StopCalls()
 			}
 			ss.HandleMessage(ctx, line)
 		}

@@ -1,0 +1,186 @@
+// Package gonames settles the Go names of an imported spec through the
+// generator's own plan: wire names are data (an OpenAPI property
+// "jsonSchema", tools get-x and get_x), Go names are derived from them, and
+// an importer must write a spec that generates. Where gen.PlanAPI reports a
+// collision (gen.Collision: two names with one Go spelling, or a name that
+// generated code reserves), Settle writes the goName (or goNames entry)
+// the collision asks for, and plans again until nothing collides. Both
+// importers (internal/openapi, internal/mcpimport) use it, so one rule
+// names what they write.
+package gonames
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/yamlmap"
+	"github.com/mcpgen/mcpgen/spec"
+)
+
+// maxRounds bounds the plan-fix loop; each round settles every collision
+// it sees, so two or three rounds are the most real specs need.
+const maxRounds = 20
+
+// Settle plans the spec whose document mapping is root (file names it in
+// findings) and gives goName to what collides, until the plan has no
+// collision. It returns the spec as it now stands (root itself is not
+// changed: the spec is re-read from its text, positions and all), the
+// spec loaded from it, one note per name it gave, and the findings that
+// are left (of loading, or of planning: nothing Settle can fix).
+func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spec.Diagnostics, error) {
+	var notes []string
+	for round := 0; ; round++ {
+		data, err := Encode(root)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		// Re-read, so that the nodes have the positions findings name.
+		var doc yaml.Node
+		if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+			return nil, nil, nil, nil, fmt.Errorf("re-reading the spec: %v", err)
+		}
+		root = doc.Content[0]
+		s, diags := spec.Load(file, data)
+		if len(diags) > 0 {
+			return root, nil, notes, diags, nil
+		}
+		api, diags := gen.PlanAPI(s)
+		if len(api.Collisions) == 0 || round == maxRounds {
+			return root, s, notes, diags, nil
+		}
+		if settleRound(root, api, data, &notes) == 0 {
+			return root, s, notes, diags, nil
+		}
+	}
+}
+
+// settleRound writes the fix of every collision of one plan into root
+// (the spec re-read from data, so that positions are the plan's), and
+// returns how many it wrote.
+func settleRound(root *yaml.Node, api *gen.API, data []byte, notes *[]string) int {
+	at := map[spec.Pos]located{}
+	index(root, "", at)
+	taken := takenNames(api, data)
+	fixed := 0
+	for _, c := range api.Collisions {
+		loc, ok := at[c.At]
+		if !ok || loc.node.Kind != yaml.MappingNode || c.Base == "" {
+			continue
+		}
+		name := free(c.Base, taken)
+		why := "is taken"
+		if c.Reserved {
+			why = "is one generated methods use"
+		}
+		switch c.Fix {
+		case "goName":
+			yamlmap.Map{N: loc.node}.Set("goName", yamlmap.Str(name))
+			*notes = append(*notes, fmt.Sprintf("%s: its Go name %s %s; goName: %s (the wire name stays)", loc.path, c.GoName, why, name))
+		case "goNames":
+			m := yamlmap.Map{N: loc.node}.Get("goNames")
+			if m == nil || m.Kind != yaml.MappingNode {
+				m = &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
+				yamlmap.Map{N: loc.node}.Set("goNames", m)
+			}
+			yamlmap.Map{N: m}.Set(c.EnumValue, yamlmap.Str(name))
+			*notes = append(*notes, fmt.Sprintf("%s: the constant of enum value %s gets the Go name %s, which %s; goNames: {%s: %s}", loc.path, strconv.Quote(c.EnumValue), c.GoName, strings.TrimPrefix(why, "is "), strconv.Quote(c.EnumValue), name))
+		default:
+			continue
+		}
+		fixed++
+	}
+	return fixed
+}
+
+// located is a mapping of the spec and its path (tools.x.input).
+type located struct {
+	node *yaml.Node
+	path string
+}
+
+// index records every mapping by its position and every key by its own
+// (standing for the mapping it holds: a tool's item).
+func index(n *yaml.Node, path string, at map[spec.Pos]located) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		at[spec.Pos{Line: n.Line, Column: n.Column}] = located{n, path}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if path != "" {
+				p = path + "." + k.Value
+			}
+			if v.Kind == yaml.MappingNode {
+				kp := spec.Pos{Line: k.Line, Column: k.Column}
+				if _, ok := at[kp]; !ok {
+					at[kp] = located{v, p}
+				}
+			}
+			index(v, p, at)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			index(c, fmt.Sprintf("%s[%d]", path, i), at)
+		}
+	}
+}
+
+// takenNames is every Go name the plan gave, and every word of the spec
+// that could be one (a goName written anywhere).
+func takenNames(api *gen.API, data []byte) map[string]bool {
+	taken := map[string]bool{}
+	for _, t := range api.Types {
+		taken[t.Name] = true
+		for _, f := range t.Fields {
+			taken[f.Name] = true
+		}
+		for _, c := range t.Consts {
+			taken[c.Name] = true
+			taken[c.Suffix] = true
+		}
+	}
+	for _, m := range api.Methods {
+		taken[m.Name] = true
+	}
+	for _, c := range api.Collisions {
+		taken[c.GoName] = true
+	}
+	for _, w := range strings.FieldsFunc(string(data), func(r rune) bool {
+		return !(r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) {
+		if w[0] >= 'A' && w[0] <= 'Z' {
+			taken[w] = true
+		}
+	}
+	return taken
+}
+
+// free is base followed by the first number from 2 that makes a name not
+// taken; it takes the name.
+func free(base string, taken map[string]bool) string {
+	for i := 2; ; i++ {
+		name := base + strconv.Itoa(i)
+		if !taken[name] {
+			taken[name] = true
+			return name
+		}
+	}
+}
+
+// Encode writes a spec's document mapping as YAML, indented by two.
+func Encode(root *yaml.Node) ([]byte, error) {
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}

@@ -1,0 +1,56 @@
+package gonames
+
+import (
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/gen"
+)
+
+// TestSettle: every kind of collision the plan reports is settled by a
+// goName (or goNames) where the plan says, and the spec then generates.
+func TestSettle(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+types:
+  Job:
+    type: object
+    properties:
+      summary: {type: object, properties: {a: {type: string}}}
+  JobSummary: {type: string}
+  Color: {type: string, enum: [a-b, a_b, A B]}
+tools:
+  get-x:
+    description: d
+    input:
+      properties:
+        jsonSchema: {type: string}
+        nodeId: {type: string}
+        node_id: {type: string}
+  get_x: {description: d}
+  GetX: {description: d}
+`
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	root, s, notes, diags, err := Settle("mcpgen.yaml", doc.Content[0])
+	if err != nil || len(diags) > 0 || s == nil {
+		t.Fatalf("err %v, findings %v", err, diags)
+	}
+	if _, err := gen.Generate(s, gen.Options{}); err != nil {
+		t.Fatalf("the settled spec does not generate: %v", err)
+	}
+	out, _ := Encode(root)
+	for _, want := range []string{"goName: Summary2", "goName: JSONSchema2", "goName: NodeID2", "goName: GetX2", "goName: GetX3", `a_b: AB2`, `A B: AB3`} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the spec lacks %q:\n%s", want, out)
+		}
+	}
+	if len(notes) != 7 {
+		t.Errorf("%d notes, want 7: %q", len(notes), notes)
+	}
+}

@@ -1,0 +1,81 @@
+package stdio_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/runtime/stdio"
+	"github.com/mcpgen/mcpgen/runtime/transport"
+)
+
+// fakeServer is a transport.Server that is not the runtime: stdio needs
+// nothing but the seam. Its session echoes each message back and records
+// what the transport asked of it.
+type fakeServer struct {
+	limit int
+	opts  transport.Options
+	ss    *fakeSession
+}
+
+func (f *fakeServer) Start() error { return nil }
+func (f *fakeServer) Limits() transport.Limits {
+	return transport.Limits{MaxMessageSize: f.limit}
+}
+func (f *fakeServer) OpenSession(sink transport.Sink, o transport.Options) transport.Session {
+	f.opts = o
+	f.ss = &fakeSession{sink: sink}
+	return f.ss
+}
+
+type fakeSession struct {
+	sink transport.Sink
+	mu   sync.Mutex
+	log  []string
+}
+
+func (s *fakeSession) note(what string) { s.mu.Lock(); s.log = append(s.log, what); s.mu.Unlock() }
+func (s *fakeSession) HandleMessage(_ context.Context, msg []byte) {
+	s.sink.Send("", true, append([]byte("echo "), msg...))
+}
+func (s *fakeSession) RefuseTooLarge()        { s.sink.Send("", true, []byte("too large")) }
+func (s *fakeSession) CallsInFlight() bool    { return false }
+func (s *fakeSession) EndSubscriptions()      { s.note("end subscriptions") }
+func (s *fakeSession) StopCalls()             { s.note("stop calls") }
+func (s *fakeSession) Drain() <-chan struct{} { s.note("drain"); return nil }
+func (s *fakeSession) Wait()                  { s.note("wait") }
+func (s *fakeSession) Close()                 { s.note("close") }
+
+func TestServeOnTheSeam(t *testing.T) {
+	srv := &fakeServer{limit: 10}
+	in := "a\r\n\n  \nbbbbbbbbbbbbbbbbbbbbbbbbb\n" + strings.Repeat("c", 100<<10) + "\nd"
+	var out bytes.Buffer
+	if err := stdio.Serve(context.Background(), srv, strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "echo a\ntoo large\ntoo large\necho d\n"; out.String() != want {
+		t.Errorf("written:\n%q\nwant\n%q", out.String(), want)
+	}
+	if want := (transport.Options{Name: "stdio", Detached: true}); srv.opts != want {
+		t.Errorf("options %+v, want %+v", srv.opts, want)
+	}
+	// At end of input: subscriptions end before the wait, or it would last
+	// forever; the session is closed in any case.
+	if diff := cmp.Diff([]string{"end subscriptions", "wait", "close"}, dedupe(srv.ss.log)); diff != "" {
+		t.Errorf("session calls (-want +got):\n%s", diff)
+	}
+}
+
+// dedupe drops repeated Closes (a deferred one follows the explicit one).
+func dedupe(log []string) []string {
+	var out []string
+	for _, s := range log {
+		if len(out) == 0 || out[len(out)-1] != s {
+			out = append(out, s)
+		}
+	}
+	return out
+}

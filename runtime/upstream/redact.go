@@ -1,0 +1,112 @@
+package upstream
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// Errors never carry credentials. An upstream may echo the request in its
+// answer (an error page naming the URL, query API key included; a message
+// quoting the key or the token it refused), and Go's errors quote URLs (a
+// redirect's Location that does not parse). Tool errors reach the client,
+// the model and the logs, so the client redacts from every error text the
+// values its Auth put on the request, as sent and URL-escaped.
+
+// redactedText replaces what stands for a credential.
+const redactedText = "[redacted]"
+
+// secrets are the credential values of one request.
+type secrets []string
+
+// credentialsAdded is what auth added to req since its query and header
+// were before and beforeHeader: the values of new query parameters and
+// headers, and the parts of Authorization and Cookie values that are the
+// credential itself.
+func credentialsAdded(req *http.Request, before url.Values, beforeHeader http.Header) secrets {
+	var s secrets
+	add := func(v string) {
+		if v = strings.TrimSpace(v); v != "" && !slices.Contains(s, v) {
+			s = append(s, v)
+		}
+	}
+	for k, vs := range req.URL.Query() {
+		for _, v := range vs {
+			if !slices.Contains(before[k], v) {
+				add(v)
+			}
+		}
+	}
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			if slices.Contains(beforeHeader[k], v) {
+				continue
+			}
+			add(v)
+			switch k {
+			case "Authorization": // "Bearer TOKEN", "Basic …"
+				if _, cred, ok := strings.Cut(v, " "); ok {
+					add(cred)
+				}
+			case "Cookie":
+				for _, c := range req.Cookies() {
+					add(c.Value)
+				}
+			}
+		}
+	}
+	if p, ok := req.URL.User.Password(); ok {
+		add(p)
+	}
+	return s
+}
+
+// clean is text without s: each value, and its URL-escaped forms, becomes
+// [redacted]; longest first, so a token inside a longer value goes too.
+func (s secrets) clean(text string) string {
+	if len(s) == 0 {
+		return text
+	}
+	var forms []string
+	for _, v := range s {
+		forms = append(forms, v, url.QueryEscape(v), url.PathEscape(v))
+	}
+	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	for _, f := range forms {
+		text = strings.ReplaceAll(text, f, redactedText)
+	}
+	return text
+}
+
+// cleanHead is the start of body that an excerpt shows, cleaned before it
+// is cut, so no secret is cut in two and half shown.
+func (s secrets) cleanHead(body []byte) []byte {
+	if len(s) == 0 {
+		return body
+	}
+	if len(body) > 4*excerptBytes {
+		body = body[:4*excerptBytes]
+	}
+	return []byte(s.clean(string(body)))
+}
+
+// redact is err with s cleaned from its text; errors.Is and errors.As
+// still see what it wraps (context.Canceled, a *StatusError).
+func (s secrets) redact(err error) error {
+	if err == nil || len(s) == 0 {
+		return err
+	}
+	if msg := err.Error(); s.clean(msg) != msg {
+		return &redactedError{msg: s.clean(msg), err: err}
+	}
+	return err
+}
+
+type redactedError struct {
+	msg string
+	err error
+}
+
+func (e *redactedError) Error() string { return e.msg }
+func (e *redactedError) Unwrap() error { return e.err }
