@@ -385,6 +385,13 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 						ad[jen.Id(h.name)] = jen.New(jen.Lit(*h.v))
 					}
 				}
+				if len(a.Extra) > 0 { // keys outside MCP's hints, as written
+					ad[jen.Id("Extra")] = jen.Map(jen.String()).Qual("encoding/json", "RawMessage").Values(jen.DictFunc(func(ed jen.Dict) {
+						for _, x := range a.Extra {
+							ed[jen.Lit(x.Key)] = jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(string(x.Value.JSON)))
+						}
+					}))
+				}
 			}))
 		}
 		if x := t.Execution; x != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -20,6 +21,41 @@ type ToolAnnotations struct {
 	DestructiveHint *bool  `json:"destructiveHint,omitempty"`
 	IdempotentHint  *bool  `json:"idempotentHint,omitempty"`
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
+	// Extra are keys outside MCP's hints (a server's own), each a JSON
+	// value, advertised beside them as written; a hint's key is ignored.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// hintKeys are the keys of MCP's hints, which Extra cannot override.
+var hintKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
+
+// MarshalJSON writes the hints, then the Extra keys in sorted order.
+func (a ToolAnnotations) MarshalJSON() ([]byte, error) {
+	type hints ToolAnnotations // without this method
+	b, err := json.Marshal(hints(a))
+	if err != nil || len(a.Extra) == 0 {
+		return b, err
+	}
+	keys := make([]string, 0, len(a.Extra))
+	for k := range a.Extra {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	b = b[:len(b)-1] // the closing brace
+	for _, k := range keys {
+		if slices.Contains(hintKeys, k) {
+			continue
+		}
+		if len(b) > 1 {
+			b = append(b, ',')
+		}
+		kb, _ := json.Marshal(k)
+		if !json.Valid(a.Extra[k]) {
+			return nil, fmt.Errorf("runtime: annotation %q: not a JSON value", k)
+		}
+		b = append(append(append(b, kb...), ':'), a.Extra[k]...)
+	}
+	return append(b, '}'), nil
 }
 
 // Tool is a tool as registered with AddTool: what tools/list advertises and

@@ -427,7 +427,13 @@ func (d *decoder) toolAnnotations(n *yaml.Node) *ToolAnnotations {
 	}
 	a := &ToolAnnotations{Pos: posOf(n)}
 	decodeMapping(d, m, a, toolAnnotationFields, func(e entry) {
-		d.unknownKey(e, "in annotations", toolAnnotationFields.keys())
+		if didYouMean(e.key, toolAnnotationFields.keys()) != "" {
+			d.unknownKey(e, "in annotations", toolAnnotationFields.keys()) // a typo of a hint
+			return
+		}
+		if v, ok := d.value(e.value); ok {
+			a.Extra = append(a.Extra, &AnnotationExtra{Pos: posOf(e.keyNode), Key: e.key, Value: v})
+		}
 	})
 	return a
 }

@@ -438,6 +438,17 @@ type ToolAnnotations struct {
 	DestructiveHint *bool
 	IdempotentHint  *bool
 	OpenWorldHint   *bool
+	// Extra are the keys outside MCP's hints, in the order written,
+	// advertised as written (servers in the field add their own); a key
+	// that is a near miss of a hint is refused as a typo instead.
+	Extra []*AnnotationExtra
+}
+
+// AnnotationExtra is one key of a tool's annotations outside MCP's set.
+type AnnotationExtra struct {
+	Pos   Pos // of the key
+	Key   string
+	Value *Value
 }
 
 // ToolExecution is MCP's execution properties of a tool.

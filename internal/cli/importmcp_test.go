@@ -56,3 +56,11 @@ func TestImportMCP(t *testing.T) {
 		t.Errorf("a server that exits: exit %d\n%s", code, stderr)
 	}
 }
+
+// A server that does not answer in time: the error says how to wait longer.
+func TestImportMCPTimeoutNamesFlag(t *testing.T) {
+	code, _, stderr := run(t, t.TempDir(), "import", "mcp", "-timeout", "300ms", "-o", "-", "--", "sleep", "30")
+	if code == 0 || !strings.Contains(stderr, "no answer within -timeout 300ms") || !strings.Contains(stderr, "pass -timeout 10m") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+}

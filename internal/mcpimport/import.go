@@ -20,7 +20,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/mcpgen/mcpgen/internal/gonames"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Options says which server to import and how.
@@ -365,7 +365,8 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	// Move types before tools, the order a reader expects.
 	reorder(root, "types", "tools")
 	im.conv.markNullableRefs(root.N)
-	for _, d := range im.settleGoNames(root) {
+	root, diags := im.settleGoNames(root)
+	for _, d := range diags {
 		im.note("the written spec does not load: %s", d)
 	}
 	return root.N, nil
@@ -506,6 +507,34 @@ func (im *importer) packageName() string {
 
 var annotationKeys = []string{"title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"}
 
+// typoOfHint reports whether the spec refuses key in a tool's
+// annotations as a typo of one of MCP's hints.
+func typoOfHint(key string) bool {
+	a := newMap()
+	a.Set(key, boolean(true))
+	t := newMap()
+	t.Set("description", str("d"))
+	t.Set("annotations", a.N)
+	tools := newMap()
+	tools.Set("t", t.N)
+	root := newMap()
+	root.Set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	root.Set("server", mustMap("name", "s", "version", "1"))
+	root.Set("go", mustMap("package", "p"))
+	root.Set("tools", tools.N)
+	_, diags := spec.Load("check.yaml", mustEncode(root))
+	return len(diags) > 0
+}
+
+// mustMap is a mapping of string keys and values.
+func mustMap(kv ...string) *yaml.Node {
+	m := newMap()
+	for i := 0; i+1 < len(kv); i += 2 {
+		m.Set(kv[i], str(kv[i+1]))
+	}
+	return m.N
+}
+
 // tool converts one tool of tools/list.
 func (im *importer) tool(name string, t ymap, root ymap) *yaml.Node {
 	out := newMap()
@@ -520,10 +549,13 @@ func (im *importer) tool(name string, t ymap, root ymap) *yaml.Node {
 		case "annotations":
 			a := newMap()
 			ymap{N: v}.Each(func(k string, av *yaml.Node) {
-				if slices.Contains(annotationKeys, k) {
+				switch {
+				case slices.Contains(annotationKeys, k):
 					a.Set(k, plain(av))
-				} else {
-					im.note("%s.annotations.%s: not an MCP tool annotation; left out", where, k)
+				case typoOfHint(k):
+					im.note("%s.annotations.%s: a near miss of an MCP tool hint, which the spec takes for a typo; left out", where, k)
+				default:
+					a.Set(k, plain(av)) // the server's own, advertised as written
 				}
 			})
 			if a.Len() > 0 {
@@ -593,7 +625,18 @@ func mustEncode(m ymap) []byte {
 	return b
 }
 
-func encode(n *yaml.Node) ([]byte, error) { return gonames.Encode(n) }
+func encode(n *yaml.Node) ([]byte, error) {
+	var b strings.Builder
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return []byte(b.String()), nil
+}
 
 // named parses item i of a list; an item that is not an object, or has no
 // name or one already in out, is left out with a note.

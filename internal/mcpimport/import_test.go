@@ -276,3 +276,24 @@ func TestStrayOutput(t *testing.T) {
 		t.Errorf("spec:\n%s", res.YAML)
 	}
 }
+
+// Annotation keys outside MCP's hints are kept as written; a near miss of
+// a hint, which the spec refuses as a typo, is left out with a note.
+func TestAnnotationExtraKept(t *testing.T) {
+	tools := []json.RawMessage{json.RawMessage(`{"name":"t","description":"d","annotations":{"readOnlyHint":true,"category":"files","readonlyHint":false}}`)}
+	res, err := FromLists(&Lists{Tools: tools}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := spec.Load("x.yaml", res.YAML)
+	if len(diags) > 0 {
+		t.Fatalf("%v\n%s", diags, res.YAML)
+	}
+	extra := s.Tools[0].Annotations.Extra
+	if len(extra) != 1 || extra[0].Key != "category" || string(extra[0].Value.JSON) != `"files"` {
+		t.Errorf("Extra = %+v\n%s", extra, res.YAML)
+	}
+	if !strings.Contains(strings.Join(res.Notes, "\n"), "annotations.readonlyHint: a near miss") {
+		t.Errorf("no note of the typo: %q", res.Notes)
+	}
+}
