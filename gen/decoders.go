@@ -10,6 +10,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/jsonformat"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -406,6 +407,14 @@ func intRule(s *spec.Schema) (r struct {
 			*b.dst = &v
 		case b.dst == &r.min && v > **b.dst, b.dst == &r.max && v < **b.dst:
 			*b.dst = &v // both minimum and exclusiveMinimum: the stricter
+		}
+	}
+	if f, ok := jsonformat.Integer(s.Format); ok { // the format's range, where it is the stricter
+		if r.min == nil || *r.min < f.Min {
+			r.min = &f.Min
+		}
+		if r.max == nil || *r.max > f.Max {
+			r.max = &f.Max
 		}
 	}
 	if s.MultipleOf != nil {

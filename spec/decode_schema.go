@@ -197,7 +197,7 @@ func init() {
 			}),
 		schemaField("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Pattern, _ = d.str(v, "pattern") }),
-		schemaField("format", toStrings, "Strings: a JSON Schema format, such as email, uri, uuid or date-time.", stringSchema,
+		schemaField("format", applies{[]Kind{KindString, KindInteger}, "strings and integers"}, "Strings: a JSON Schema format, such as email, uri, uuid or date-time. Integers: int32 or int64, the range the value lies in (checked).", stringSchema,
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Format, _ = d.str(v, "format") }),
 		intField("minLength", toStrings, "Strings: the least number of characters.", func(s *Schema) **int64 { return &s.MinLength }),
 		intField("maxLength", toStrings, "Strings: the most number of characters.", func(s *Schema) **int64 { return &s.MaxLength }),

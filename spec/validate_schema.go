@@ -8,13 +8,16 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/mcpgen/mcpgen/internal/jsonformat"
 )
 
-// formats are the JSON Schema 2020-12 formats (its "Defined Formats").
-var formats = []string{
-	"date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
-	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
-	"json-pointer", "relative-json-pointer", "regex",
+// formatsOf are the formats a schema of kind k may name.
+func formatsOf(k Kind) []string {
+	if k == KindInteger {
+		return jsonformat.IntegerNames()
+	}
+	return jsonformat.Strings
 }
 
 // schema checks s and the schemas inside it.
@@ -157,9 +160,11 @@ func (v *validator) schemaSelf(s *Schema) {
 			v.errorf(valuePos(s, "pattern"), "pattern does not compile: %v", err)
 		}
 	}
-	if !misplaced["format"] && s.Format != "" && !slices.Contains(formats, s.Format) {
+	if formats := formatsOf(s.Kind); !misplaced["format"] && s.Format != "" && !slices.Contains(formats, s.Format) {
 		hint := didYouMean(s.Format, formats)
-		if hint == "" {
+		if hint == "" && s.Kind == KindInteger {
+			hint = "; the formats of integers are " + joinList(formats, "and")
+		} else if hint == "" {
 			hint = "; the JSON Schema formats are " + joinList(formats, "and")
 		}
 		v.errorf(valuePos(s, "format"), "unknown format %q%s", s.Format, hint)
