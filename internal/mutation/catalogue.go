@@ -200,7 +200,7 @@ var Catalogue = []Mutant{
 		Original: "\tif t.Scopes.Set {\n\t\treturn t.Scopes.Names\n\t}", Mutated: "",
 		Packages: pkgSpec, Why: "a tool's own scopes are replaced by the server's"},
 	{ID: "spec/format-unknown", File: "spec/validate_schema.go",
-		Original: `if !misplaced["format"] && s.Format != "" && !slices.Contains(formats, s.Format) {`, Mutated: `if false {`,
+		Original: `if formats := formatsOf(s.Kind); !misplaced["format"] && s.Format != "" && !slices.Contains(formats, s.Format) {`, Mutated: `if formats := formatsOf(s.Kind); false {`,
 		Packages: pkgSpec, Why: "an unknown format is accepted and never checked"},
 
 	// gen: the generator.
