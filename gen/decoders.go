@@ -6,18 +6,21 @@ import (
 	"math/big"
 	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/jsonformat"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
-// Validating decoders (issue 20): every tool input type whose schema is
-// within what the decoders understand gets a DecodeValidated method, and
-// every struct it reaches a decodeMCP method: a switch on the property
-// names, each case one call of a runtime/genimpl helper with the
-// property's constraints as a package-level rule. The runtime calls
-// DecodeValidated instead of building the generic value the schema
+// Validating decoders (issues 20, 27): every tool input type whose schema
+// is within what the decoders understand gets a DecodeValidated method, and
+// every struct it reaches a decoding table: a genimpl.Object listing the
+// properties, each with its constraints as a genimpl.Value rule. Tables
+// are data that one genimpl function reads (runtime/genimpl/table.go), so
+// a type costs the compiler a composite literal, not a method. The runtime
+// calls DecodeValidated instead of building the generic value the schema
 // validator needs; when it refuses, the general validator decides and
 // words the violations, so the answers stay the same.
 //
@@ -29,9 +32,9 @@ import (
 // unions, maps, free objects, raw JSON, Go types, open objects, numeric
 // enums) keeps the general validator for the whole tool.
 
-// decoderMethod and validatingMethod are the names of the generated methods.
+// tableMethod and validatingMethod are the names of the generated methods.
 const (
-	decoderMethod    = "decodeMCP"
+	tableMethod      = "MCPDecodeTable"
 	validatingMethod = "DecodeValidated"
 )
 
@@ -59,26 +62,31 @@ func (g *generator) decodedDecls() map[*decl]bool {
 	}
 	// Only what a tool's input reaches is decoded: outputs, resource
 	// contents and template variables keep their code small.
-	reached := map[*decl]bool{}
-	var reach func(s *spec.Schema)
-	reach = func(s *spec.Schema) {
+	reached, nested := map[*decl]bool{}, map[*decl]bool{}
+	var reach func(s *spec.Schema, field bool)
+	reach = func(s *spec.Schema, field bool) {
 		if s == nil {
 			return
 		}
-		if d := g.declFor(s); d != nil && set[d] && !reached[d] {
+		if d := g.declFor(s); d != nil && set[d] {
+			nested[d] = nested[d] || field
+			if reached[d] {
+				return
+			}
 			reached[d] = true
 			for _, fl := range d.fields {
-				reach(fl.prop.Schema)
+				reach(fl.prop.Schema, true)
 			}
 		}
 		if v := g.scalarView(s); v != nil && v.Kind == spec.KindArray {
-			reach(v.Items)
+			reach(v.Items, true)
 		}
 	}
 	g.decodedInputs = g.toolInputs()
 	for d := range g.decodedInputs {
-		reach(d.schema)
+		reach(d.schema, false)
 	}
+	g.decodedNested = nested
 	g.decoded = reached
 	return reached
 }
@@ -189,69 +197,44 @@ func (g *generator) scalarView(s *spec.Schema) *spec.Schema {
 	return &v
 }
 
-// decoderMethods writes d's decodeMCP method, and DecodeValidated when d is
-// a tool's input, if d gets a decoder.
+// decoderMethods writes d's decoding table, with the method that gives it
+// to the tables of other structs when they hold a d, and DecodeValidated
+// when d is a tool's input, if d gets a decoder.
 func (g *generator) decoderMethods(f *jen.File, d *decl) {
 	if !g.decodedDecls()[d] {
 		return
 	}
-	var cases []jen.Code
-	var required uint64
-	for i, fl := range d.fields {
+	table := "decode" + d.name
+	fields := make([]jen.Code, 0, len(d.fields)+1)
+	for _, fl := range d.fields {
+		kv := []jen.Code{keyValue("Name", jen.Lit(fl.prop.Name))}
 		if fl.prop.Required {
-			required |= 1 << i
+			kv = append(kv, keyValue("Required", jen.True()))
 		}
-		field := func() *jen.Statement { return jen.Id("x").Dot(fl.name) }
-		body := []jen.Code{jen.Id("d").Dot("Once").Call(jen.Op("&").Id("seen"), jen.Lit(i))}
-		s := fl.prop.Schema
-		optional := !fl.prop.Required && !g.isNilable(s)
-		switch {
-		case optional && g.isStruct(s):
-			body = append(body, field().Dot("Value").Dot(decoderMethod).Call(jen.Id("d")),
-				field().Dot("Set").Op("=").True())
-		case optional:
-			body = append(body, field().Dot("Set").Op("=").Add(g.decodeCall(jen.Op("&").Add(field().Dot("Value")), s, d.name+"_"+fl.name)))
-		case g.isStruct(s):
-			body = append(body, field().Dot(decoderMethod).Call(jen.Id("d")))
-		default:
-			body = append(body, g.decodeCall(jen.Op("&").Add(field()), s, d.name+"_"+fl.name))
+		line := append(kv, keyValue("Value", g.valueRule(fl.prop.Schema, false, false)))
+		if width(jen.Values(line...)) > maxTableLine {
+			line = append(kv, keyValue("Value", g.valueRule(fl.prop.Schema, false, true)))
 		}
-		cases = append(cases, jen.Case(jen.Lit(fl.prop.Name)).Block(body...))
+		fields = append(fields, jen.Line().Values(line...))
 	}
-	cases = append(cases, jen.Default().Block(jen.Id("d").Dot("Refuse").Call()))
-	loop := []jen.Code{
-		jen.List(jen.Id("key"), jen.Id("ok")).Op(":=").Id("d").Dot("Next").Call(jen.Id("first")),
-		jen.If(jen.Op("!").Id("ok")).Block(jen.Break()),
-		jen.Switch(jen.Id("key")).Block(cases...),
-	}
-	body := []jen.Code{jen.If(jen.Op("!").Id("d").Dot("Object").Call()).Block(jen.Return())}
-	if len(d.fields) == 0 { // no property is allowed
-		body = append(body, jen.If(jen.List(jen.Id("_"), jen.Id("ok")).Op(":=").Id("d").Dot("Next").Call(jen.True()), jen.Id("ok")).Block(
-			jen.Id("d").Dot("Refuse").Call()))
-	} else {
-		body = append(body, jen.Var().Id("seen").Uint64(),
-			jen.For(jen.Id("first").Op(":=").True(), jen.Empty(), jen.Id("first").Op("=").False()).Block(loop...))
-	}
-	if required != 0 {
-		body = append(body, jen.Id("d").Dot("Require").Call(jen.Id("seen"), jen.Lit(required)))
-	}
+	fields = append(fields, jen.Line())
 	f.Line()
-	f.Comment(fmt.Sprintf("%s decodes the JSON object of a %s, checking it against its schema (genimpl/decode.go).", decoderMethod, d.name))
-	f.Func().Params(jen.Id("x").Op("*").Id(d.name)).Id(decoderMethod).Params(jen.Id("d").Op("*").Qual(genimplPkg, "Decoder")).Block(body...)
-	for _, r := range g.pendingRules {
+	f.Commentf("%s is the validating decoder's table of a %s (genimpl/table.go).", table, d.name)
+	f.Var().Id(table).Op("=").Op("&").Qual(genimplPkg, "Object").Values(
+		jen.Id("Type").Op(":").Parens(jen.Op("*").Id(d.name)).Parens(jen.Nil()),
+		jen.Id("Fields").Op(":").Index().Qual(genimplPkg, "Field").Values(fields...))
+	if g.decodedNested[d] {
 		f.Line()
-		f.Var().Id(r.name).Op("=").Add(r.value)
+		f.Commentf("%s gives the tables of the structs that hold a %s its own.", tableMethod, d.name)
+		f.Func().Params(jen.Op("*").Id(d.name)).Id(tableMethod).Params().Op("*").Qual(genimplPkg, "Object").Block(jen.Return(jen.Id(table)))
 	}
-	g.pendingRules = nil
 	if g.decodedInputs[d] {
 		f.Line()
 		f.Comment(validatingMethod + " decodes tool arguments into x, checking them against the input schema as it")
 		f.Comment("goes. On false x is left zero: the runtime's general validator then decides, and says")
 		f.Comment("what is wrong.")
 		f.Func().Params(jen.Id("x").Op("*").Id(d.name)).Id(validatingMethod).Params(jen.Id("args").Index().Byte()).Bool().Block(
-			jen.If(jen.Qual(genimplPkg, "DecodeObject").Call(jen.Id("args"), jen.Id("x").Dot(decoderMethod))).Block(jen.Return(jen.True())),
-			jen.Op("*").Id("x").Op("=").Id(d.name).Values(),
-			jen.Return(jen.False()))
+			jen.Return(jen.Id(table).Dot("Decode").Call(jen.Id("args"), jen.Id("x"))))
 	}
 }
 
@@ -274,104 +257,121 @@ func (g *generator) isStruct(s *spec.Schema) bool {
 	return d != nil && d.kind == declStruct
 }
 
-// rule is a package-level rule variable a decoder refers to.
-type rule struct {
-	name  string
-	value jen.Code
-}
-
-// decodeCall is the call that decodes a value of s through ptr, a pointer
-// expression; name names its rules.
-func (g *generator) decodeCall(ptr jen.Code, s *spec.Schema, name string) jen.Code {
-	v := g.scalarView(s)
-	d := jen.Id("d")
-	if v.Kind != spec.KindArray && g.declFor(s) != nil {
-		ptr = jen.Parens(jen.Op("*").Add(g.underlying(v))).Parens(ptr) // *Tier → *string: the helpers are not generic
-	}
-	switch v.Kind {
-	case spec.KindString:
-		return jen.Qual(genimplPkg, "String").Call(d, ptr, g.stringRule(v, name))
-	case spec.KindInteger:
-		return jen.Qual(genimplPkg, "Int").Call(d, ptr, g.addRule(name, intRuleCode(v)))
-	case spec.KindNumber:
-		return jen.Qual(genimplPkg, "Number").Call(d, ptr, g.addRule(name, numberRuleCode(v)))
-	case spec.KindBoolean:
-		return jen.Qual(genimplPkg, "Bool").Call(d, ptr)
-	case spec.KindArray:
-		var item jen.Code
-		if g.isStruct(v.Items) {
-			item = jen.Parens(jen.Op("*").Add(g.typeOf(v.Items))).Dot(decoderMethod)
-		} else if plain := plainItemHelper(v.Items); plain != "" && g.declFor(v.Items) == nil {
-			item = jen.Qual(genimplPkg, plain)
-		} else {
-			item = jen.Func().Params(jen.Id("p").Op("*").Add(g.typeOf(v.Items)), jen.Id("d").Op("*").Qual(genimplPkg, "Decoder")).
-				Block(g.decodeCall(jen.Id("p"), v.Items, name+"_item"))
+// valueRule is the genimpl.Value literal that decodes a value of s (a
+// pointer to one when ptr).
+func (g *generator) valueRule(s *spec.Schema, ptr, brk bool) jen.Code {
+	kind := func(k string) jen.Code { return keyValue("Kind", jen.Qual(genimplPkg, k)) }
+	var kv []jen.Code
+	if g.isStruct(s) {
+		kv = []jen.Code{kind("KindObject"), keyValue("Object", jen.Parens(jen.Op("*").Add(g.typeOf(s))).Parens(jen.Nil()))}
+	} else {
+		switch v := g.scalarView(s); v.Kind {
+		case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
+			sc := scalarRules[v.Kind]
+			kv = append(kv, kind(sc.kind))
+			if sc.code != nil {
+				if r := sc.code(v); r != nil {
+					kv = append(kv, keyValue(sc.field, r))
+				}
+			}
+		case spec.KindArray:
+			kv = append(kv, kind("KindArray"))
+			if v.MinItems != nil || v.MaxItems != nil {
+				kv = append(kv, keyValue("Array", jen.Op("&").Qual(genimplPkg, "ArrayRule").Values(lengthBounds("MinItems", v.MinItems, "MaxItems", v.MaxItems)...)))
+			}
+			kv = append(kv, keyValue("Items", g.valueRule(v.Items, true, brk)))
+		default:
+			panic("gen: valueRule on a schema valueDecodable refused")
 		}
-		var ar jen.Code = jen.Nil()
-		if v.MinItems != nil || v.MaxItems != nil {
-			ar = g.addRule(name, jen.Op("&").Qual(genimplPkg, "ArrayRule").Values(jen.Dict{
-				jen.Id("MinItems"): jen.Lit(bound(v.MinItems)), jen.Id("MaxItems"): jen.Lit(bound(v.MaxItems))}))
-		}
-		return jen.Qual(genimplPkg, "Array").Call(d, ptr, ar, item)
 	}
-	panic("gen: decodeCall on a schema valueDecodable refused")
+	if brk {
+		kv = broken(kv)
+	}
+	if ptr {
+		return jen.Op("&").Qual(genimplPkg, "Value").Values(kv...)
+	}
+	return jen.Qual(genimplPkg, "Value").Values(kv...)
 }
 
-// plainItemHelper is the genimpl helper that decodes an item of s, a
-// scalar without constraints, or "".
-func plainItemHelper(s *spec.Schema) string {
-	if hasScalarConstraints(s) || len(s.Enum) > 0 {
-		return ""
-	}
-	switch s.Kind {
-	case spec.KindString:
-		return "StringItem"
-	case spec.KindInteger:
-		return "IntItem"
-	case spec.KindNumber:
-		return "NumberItem"
-	case spec.KindBoolean:
-		return "BoolItem"
-	}
-	return ""
+// scalarRules are, per scalar kind, its genimpl Kind and the Value field
+// of its rule, written by code (nil when there is none).
+var scalarRules = map[spec.Kind]struct {
+	kind, field string
+	code        func(*spec.Schema) jen.Code
+}{
+	spec.KindString:  {"KindString", "String", stringRuleCode},
+	spec.KindInteger: {"KindInteger", "Int", intRuleCode},
+	spec.KindNumber:  {"KindNumber", "Number", numberRuleCode},
+	spec.KindBoolean: {"KindBoolean", "", nil},
 }
 
-func bound(n *int64) int {
-	if n == nil {
-		return -1
+// lengthBounds are the fields of a length rule: the least (0 is none) and,
+// when there is one, the most.
+func lengthBounds(minName string, least *int64, maxName string, most *int64) []jen.Code {
+	var fields []jen.Code
+	if least != nil && *least > 0 {
+		fields = append(fields, keyValue(minName, intLit(*least)))
 	}
-	return int(*n)
+	if most != nil {
+		fields = append(fields, keyValue(maxName, intLit(*most)), keyValue("Has"+maxName, jen.True()))
+	}
+	return fields
 }
 
-func (g *generator) addRule(name string, value jen.Code) jen.Code {
-	if value == nil {
-		return jen.Nil()
+// fitted is a composite literal's elements on one line when it is short,
+// else one per line: a table's line stays readable.
+func fitted(elems []jen.Code) []jen.Code {
+	if width(jen.Values(elems...)) <= maxTableLine {
+		return elems
 	}
-	name = "rule" + name
-	g.pendingRules = append(g.pendingRules, rule{name, value})
-	return jen.Id(name)
+	return broken(elems)
 }
 
-func (g *generator) stringRule(s *spec.Schema, name string) jen.Code {
+// broken is a composite literal's elements, one per line.
+func broken(elems []jen.Code) []jen.Code {
+	out := make([]jen.Code, 0, len(elems)+1)
+	for _, e := range elems {
+		out = append(out, jen.Line().Add(e))
+	}
+	return append(out, jen.Line())
+}
+
+// width is about how long c is written on one line.
+func width(c jen.Code) int {
+	text := fmt.Sprintf("%#v", jen.Var().Id("_").Op("=").Id("T").Add(c)) // a fragment alone does not format
+	return len(strings.Join(strings.Fields(text), " ")) - len("var _ = T")
+}
+
+// maxTableLine is the longest literal a table writes on one line.
+const maxTableLine = 150
+
+// intLit is n as an untyped constant (jen writes int64(n)).
+func intLit(n int64) jen.Code { return jen.Op(strconv.FormatInt(n, 10)) }
+
+// keyValue is the key: value element of a composite literal, which the
+// decoding tables write on one line.
+func keyValue(name string, value jen.Code) jen.Code { return jen.Id(name).Op(":").Add(value) }
+
+func stringRuleCode(s *spec.Schema) jen.Code {
 	if s.Pattern == "" && s.Format == "" && s.MinLength == nil && s.MaxLength == nil && len(s.Enum) == 0 {
-		return jen.Nil()
+		return nil
 	}
-	fields := jen.Dict{jen.Id("MinLength"): jen.Lit(bound(s.MinLength)), jen.Id("MaxLength"): jen.Lit(bound(s.MaxLength))}
+	fields := lengthBounds("MinLength", s.MinLength, "MaxLength", s.MaxLength)
 	if s.Pattern != "" {
-		fields[jen.Id("Pattern")] = jen.Lit(s.Pattern)
+		fields = append(fields, keyValue("Pattern", jen.Lit(s.Pattern)))
 	}
 	if s.Format != "" {
-		fields[jen.Id("Format")] = jen.Lit(s.Format)
+		fields = append(fields, keyValue("Format", jen.Lit(s.Format)))
 	}
 	if len(s.Enum) > 0 {
-		fields[jen.Id("Enum")] = jen.Index().String().ValuesFunc(func(gr *jen.Group) {
+		fields = append(fields, keyValue("Enum", jen.Index().String().ValuesFunc(func(gr *jen.Group) {
 			for _, v := range s.Enum {
 				text, _ := strconv.Unquote(string(v.JSON))
 				gr.Lit(text)
 			}
-		})
+		})))
 	}
-	return g.addRule(name, jen.Op("&").Qual(genimplPkg, "StringRule").Values(fields))
+	return jen.Op("&").Qual(genimplPkg, "StringRule").Values(fitted(fields)...)
 }
 
 // intRule rounds an integer schema's bounds to integers (x ≥ 1.5 is x ≥ 2)
@@ -409,6 +409,14 @@ func intRule(s *spec.Schema) (r struct {
 			*b.dst = &v // both minimum and exclusiveMinimum: the stricter
 		}
 	}
+	if f, ok := jsonformat.Integer(s.Format); ok { // the format's range, where it is the stricter
+		if r.min == nil || *r.min < f.Min {
+			r.min = &f.Min
+		}
+		if r.max == nil || *r.max > f.Max {
+			r.max = &f.Max
+		}
+	}
 	if s.MultipleOf != nil {
 		q, valid := new(big.Rat).SetString(string(*s.MultipleOf))
 		if !valid || !q.IsInt() || q.Sign() <= 0 || !q.Num().IsInt64() {
@@ -438,17 +446,17 @@ func intRuleCode(s *spec.Schema) jen.Code {
 	if r.min == nil && r.max == nil && r.multipleOf == 0 {
 		return nil
 	}
-	fields := jen.Dict{}
+	var fields []jen.Code
 	if r.min != nil {
-		fields[jen.Id("HasMin")], fields[jen.Id("Min")] = jen.True(), jen.Lit(*r.min)
+		fields = append(fields, keyValue("Min", intLit(*r.min)), keyValue("HasMin", jen.True()))
 	}
 	if r.max != nil {
-		fields[jen.Id("HasMax")], fields[jen.Id("Max")] = jen.True(), jen.Lit(*r.max)
+		fields = append(fields, keyValue("Max", intLit(*r.max)), keyValue("HasMax", jen.True()))
 	}
 	if r.multipleOf != 0 {
-		fields[jen.Id("MultipleOf")] = jen.Lit(r.multipleOf)
+		fields = append(fields, keyValue("MultipleOf", intLit(r.multipleOf)))
 	}
-	return jen.Op("&").Qual(genimplPkg, "IntRule").Values(fields)
+	return jen.Op("&").Qual(genimplPkg, "IntRule").Values(fields...)
 }
 
 // numberRule reads a number schema's bounds as float64s, and reports
@@ -480,9 +488,11 @@ func numberRuleCode(s *spec.Schema) jen.Code {
 	if len(bounds) == 0 {
 		return nil
 	}
-	fields := jen.Dict{}
-	for name, f := range bounds {
-		fields[jen.Id(name)] = jen.Qual(genimplPkg, "Bound").Values(jen.Dict{jen.Id("Set"): jen.True(), jen.Id("Value"): jen.Lit(f)})
+	var fields []jen.Code
+	for _, name := range []string{"Min", "Max", "ExclusiveMin", "ExclusiveMax"} {
+		if f, ok := bounds[name]; ok {
+			fields = append(fields, keyValue(name, jen.Qual(genimplPkg, "Bound").Values(keyValue("Set", jen.True()), keyValue("Value", jen.Lit(f)))))
+		}
 	}
-	return jen.Op("&").Qual(genimplPkg, "NumberRule").Values(fields)
+	return jen.Op("&").Qual(genimplPkg, "NumberRule").Values(fields...)
 }

@@ -102,12 +102,11 @@ type generator struct {
 	// sharedSchemas are the schemas registerFile writes once as constants,
 	// in the order Register names them.
 	sharedSchemas []sharedSchema
-	// decoded holds the structs that get a validating decoder (computed
-	// once, by decodedDecls); pendingRules the rule variables of the
-	// decoder being written.
+	// decoded holds the structs that get a validating decoder's table
+	// (computed once, by decodedDecls).
 	decoded       map[*decl]bool
 	decodedInputs map[*decl]bool // tools' input types
-	pendingRules  []rule
+	decodedNested map[*decl]bool // values of another decoded struct's fields
 }
 
 func (g *generator) newFile() *jen.File {

@@ -421,10 +421,15 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 		for _, fl := range d.fields {
 			ps := fl.prop.Schema
 			items := g.itemsBody(jen.Id("p"), ps)
-			if ps.Default == nil && len(ps.Examples) == 0 && len(items) == 0 {
+			// An integer's format: struct tags carry formats of strings only.
+			intFormat := ps.Kind == spec.KindInteger && ps.Format != "" && g.plan.declOf[ps] == nil
+			if ps.Default == nil && len(ps.Examples) == 0 && len(items) == 0 && !intFormat {
 				continue
 			}
 			inner := items
+			if intFormat {
+				inner = append(inner, jen.Id("p").Dot("Format").Op("=").Lit(ps.Format))
+			}
 			if ps.Default != nil {
 				inner = append(inner, jen.Id("p").Dot("Default").Op("=").Add(rawJSON(ps.Default)))
 			}

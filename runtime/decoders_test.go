@@ -315,3 +315,26 @@ func FuzzDecoders(f *testing.F) {
 		agree(t, tools[names[int(which)%len(names)]], args, false)
 	})
 }
+
+// BenchmarkDecodeValidated is the per-call cost of the generated decoders:
+// each valid sample of validSamples decoded by its tool's decoder alone.
+func BenchmarkDecodeValidated(b *testing.B) {
+	tools := decodedTools(b)
+	for _, name := range []string{"create_note", "refund_order", "explore_expenses", "check_strings", "api.v2.get-user"} {
+		tool, ok := tools[name]
+		if !ok {
+			b.Fatalf("no decoded tool %q", name)
+		}
+		for i, sample := range validSamples[name] {
+			args := []byte(sample)
+			b.Run(fmt.Sprintf("%s/%d", name, i), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, ok := runtime.DecodeFast(tool, args); !ok {
+						b.Fatalf("%s refused %s", name, args)
+					}
+				}
+			})
+		}
+	}
+}

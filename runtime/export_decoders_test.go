@@ -23,3 +23,14 @@ func DecodeBothWays(t Tool, args []byte) (hasDecoder bool, fast any, fastOK bool
 	slowRes, slowErr = inputCodec{schema: validate.NewLazy(o.input)}.decode(t.Name, args, slow)
 	return hasDecoder, fast, fastOK, slow, slowRes, slowErr
 }
+
+// DecodeFast decodes args with t's generated validating decoder alone into
+// a new value of its input type, and reports whether it accepted them (has
+// false when the input type has no decoder).
+func DecodeFast(t Tool, args []byte) (has, ok bool) {
+	dec, has := reflect.New(t.generated.in).Interface().(validatingDecoder)
+	if !has {
+		return false, false
+	}
+	return true, dec.DecodeValidated(args)
+}

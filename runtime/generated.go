@@ -14,18 +14,22 @@ import (
 // GeneratedToolResult) lives here, next to TypedTool's, because it shares
 // TypedTool's unexported validation and encoding; the template and prompt
 // adapters live in generated_templates.go for the same reason. genimpl
-// reaches them through the hooks of runtime/internal/gensupport, installed
-// below, so none of it is exported to people writing servers.
-func init() {
-	gensupport.Tool = generatedTool
-	gensupport.Schemas = generatedSchemaSources
-	gensupport.Template = generatedTemplate
-	gensupport.TemplateSchemas = generatedTemplateSchemas
-	gensupport.Prompt = generatedPrompt
-	gensupport.PromptArguments = generatedPromptArguments
-}
+// calls them as the methods of GeneratedCodeSupport: typed, so a change of
+// signature is a compile error in genimpl, not a panic at start.
 
-// generatedTool is TypedTool for the code mcpgen generates. The generator
+// GeneratedCodeSupport is runtime's side of package runtime/genimpl, the
+// support of generated code, as protoimpl.X is protobuf-go's: its methods
+// are for genimpl only and have no compatibility promise beyond the
+// version handshake (IsAtLeastVersion0_1_0). People writing servers use
+// TypedTool, TypedTemplate and TypedPrompt, which do the same by
+// reflection.
+var GeneratedCodeSupport generatedCodeSupport
+
+// generatedCodeSupport is unexported so that its methods stay out of the
+// package's documented API.
+type generatedCodeSupport struct{}
+
+// Tool is TypedTool for the code mcpgen generates. The generator
 // writes each tool's schemas into t.InputSchema and t.OutputSchema as
 // constants computed from the spec, so registering a tool reflects nothing
 // and compiles nothing: the validators are compiled on the tool's first
@@ -45,7 +49,7 @@ func init() {
 // (decode into a new input, call, then fail or finish) written out for the
 // erased types, as one closure: registering a generated tool allocates its
 // handler once, not a handler and the closures typedHandler would take.
-func generatedTool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall) Tool {
+func (generatedCodeSupport) Tool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall) Tool {
 	in := generatedSchemas(&t, inPtr, outPtr)
 	codec := inputCodec{schema: trustedInputSchema(&t), decoded: inPtr.Implements(validatingDecoderType)}
 	name := t.Name
@@ -125,10 +129,10 @@ type schemaOrigin struct {
 	input, output json.RawMessage
 }
 
-// generatedSchemaSources returns the schemas of t, a generated tool, as
+// Schemas returns the schemas of t, a generated tool, as
 // its validators use them and as reflection derives them (ok is false for
 // any other tool). It reflects: it is meant for tests only.
-func generatedSchemaSources(t Tool) (s gensupport.SchemaSources, ok bool) {
+func (generatedCodeSupport) Schemas(t Tool) (s gensupport.SchemaSources, ok bool) {
 	o := t.generated
 	if o == nil {
 		return gensupport.SchemaSources{}, false

@@ -20,48 +20,48 @@ import (
 // the generator prove, with the schema sources below, that what it passes
 // equals the reflection of the generated types.
 
-// generatedTemplate is TypedTemplate with params, the JSON Schema of the
+// Template is TypedTemplate with params, the JSON Schema of the
 // params type (a struct; indented or compact), given. call gets a new *P as
 // any. Reads behave exactly as with TypedTemplate.
-func generatedTemplate(t ResourceTemplate, params json.RawMessage, typ reflect.Type, call gensupport.Call) ResourceTemplate {
+func (generatedCodeSupport) Template(t ResourceTemplate, params json.RawMessage, typ reflect.Type, call gensupport.Call) ResourceTemplate {
 	params = compactSchema(params)
 	t = typedTemplate(t, params, typ, call)
 	t.generated = &generatedParams{typ: typ, schema: params}
 	return t
 }
 
-// generatedParams records what generatedTemplate was given.
+// generatedParams records what Template was given.
 type generatedParams struct {
 	typ    reflect.Type
 	schema json.RawMessage
 }
 
-// generatedTemplateSchemas returns the params schema t was registered with
+// TemplateSchemas returns the params schema t was registered with
 // and the one reflection derives from its params type (what TypedTemplate
-// would use); ok is false for a template not made by generatedTemplate. It
+// would use); ok is false for a template not made by Template. It
 // reflects: it is meant for tests only.
-func generatedTemplateSchemas(t ResourceTemplate) (generated, reflected json.RawMessage, ok bool) {
+func (generatedCodeSupport) TemplateSchemas(t ResourceTemplate) (generated, reflected json.RawMessage, ok bool) {
 	if t.generated == nil {
 		return nil, nil, false
 	}
 	return t.generated.schema, schemaForType(t.generated.typ), true
 }
 
-// generatedPrompt is TypedPrompt for a prompt whose p.Arguments are written
+// Prompt is TypedPrompt for a prompt whose p.Arguments are written
 // out (nil for NoArgs): they are taken as given, not derived from args (the
 // arguments type, a struct) or checked against it. call gets a new *A as
 // any. Calls behave exactly as with TypedPrompt.
-func generatedPrompt(p Prompt, args reflect.Type, call func(ctx context.Context, args any) (*GetPromptResult, error)) Prompt {
+func (generatedCodeSupport) Prompt(p Prompt, args reflect.Type, call func(ctx context.Context, args any) (*GetPromptResult, error)) Prompt {
 	p.Handler = promptHandler(p.Name, args, call)
 	p.generatedArgs = args
 	return p
 }
 
-// generatedPromptArguments returns the arguments p was registered with and
+// PromptArguments returns the arguments p was registered with and
 // those TypedPrompt would derive from its arguments type; ok is false for a
-// prompt not made by generatedPrompt. It reflects: it is meant for tests
+// prompt not made by Prompt. It reflects: it is meant for tests
 // only.
-func generatedPromptArguments(p Prompt) (declared, reflected []PromptArgument, ok bool) {
+func (generatedCodeSupport) PromptArguments(p Prompt) (declared, reflected []PromptArgument, ok bool) {
 	if p.generatedArgs == nil {
 		return nil, nil, false
 	}

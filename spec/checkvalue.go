@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mcpgen/mcpgen/internal/jsonformat"
 )
 
 // jvalue is a parsed JSON value that keeps the key order of objects, so that
@@ -483,6 +485,9 @@ func (c checker) number(s *Schema, x *jvalue, fail func(string, ...any) string) 
 		if bound, ok := ratOf(string(*b.n)); ok && b.bad(r.Cmp(bound)) {
 			return fail("%s %s %s %s", x.num, b.what, b.key, *b.n)
 		}
+	}
+	if f, ok := jsonformat.Integer(s.Format); ok && s.Kind == KindInteger && (!r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() < f.Min || r.Num().Int64() > f.Max) {
+		return fail("%s is out of the range of format %s", x.num, f.Name)
 	}
 	if s.MultipleOf != nil {
 		if m, ok := ratOf(string(*s.MultipleOf)); ok && m.Sign() > 0 && !new(big.Rat).Quo(r, m).IsInt() {

@@ -941,6 +941,21 @@ tools:
 		},
 	},
 	{
+		name: "integer formats",
+		src: `types:
+  A: {type: integer, format: int32, default: 2147483647, examples: [-2147483648]}
+  B: {type: integer, format: int32, default: 2147483648}
+  C: {type: integer, format: int64, examples: [9223372036854775808]}
+  D: {type: integer, format: int16}
+  E: {type: number, format: int32}
+`,
+		want: []string{
+			`mcpgen.yaml:6:46: default is invalid: 2147483648 is out of the range of format int32`,
+			`mcpgen.yaml:7:48: example is invalid: 9223372036854775808 is out of the range of format int64`,
+			`mcpgen.yaml:8:30: unknown format "int16"; did you mean "int32"?`,
+		},
+	},
+	{
 		name: "format_on_boolean",
 		src: `types:
   A: {type: boolean, format: int32}

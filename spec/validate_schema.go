@@ -8,25 +8,22 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/mcpgen/mcpgen/internal/jsonformat"
 )
 
-// formats are the JSON Schema 2020-12 formats (its "Defined Formats").
-var formats = []string{
-	"date-time", "date", "time", "duration", "email", "idn-email", "hostname", "idn-hostname",
-	"ipv4", "ipv6", "uri", "uri-reference", "iri", "iri-reference", "uuid", "uri-template",
-	"json-pointer", "relative-json-pointer", "regex",
-}
 
 // numberFormats are the formats of integers and numbers that OpenAPI and
-// the schemas of MCP servers in the field write (they are not checked).
-var numberFormats = []string{"int32", "int64", "float", "double"}
+// the schemas of MCP servers in the field write: on an integer, int32 and
+// int64 bound the value (jsonformat); float and double are not checked.
+var numberFormats = append(jsonformat.IntegerNames(), "float", "double")
 
 // format checks s.Format: JSON Schema says an unknown format is an
 // annotation, so one is advertised as written (servers in the field write
 // "json", "int32"…), unless it is a near miss of a known one, which is
 // taken for a typo.
 func (v *validator) format(s *Schema) {
-	known := formats
+	known := jsonformat.Strings
 	if s.Kind != KindString {
 		known = numberFormats
 	}

@@ -24,41 +24,17 @@ type Address struct {
 	Country string `json:"country" jsonschema:"pattern=^[A-Z]{2}$" jsonschema_description:"ISO 3166-1 alpha-2 code."`
 }
 
-// decodeMCP decodes the JSON object of a Address, checking it against its schema (genimpl/decode.go).
-func (x *Address) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "street":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Street, nil)
-		case "city":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.City, nil)
-		case "postal_code":
-			d.Once(&seen, 2)
-			genimpl.String(d, &x.PostalCode, nil)
-		case "country":
-			d.Once(&seen, 3)
-			genimpl.String(d, &x.Country, ruleAddress_Country)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0xf))
-}
+// decodeAddress is the validating decoder's table of a Address (genimpl/table.go).
+var decodeAddress = &genimpl.Object{Type: (*Address)(nil), Fields: []genimpl.Field{
+	{Name: "street", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "city", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "postal_code", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "country", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]{2}$"}}},
+}}
 
-var ruleAddress_Country = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Z]{2}$",
+// MCPDecodeTable gives the tables of the structs that hold a Address its own.
+func (*Address) MCPDecodeTable() *genimpl.Object {
+	return decodeAddress
 }
 
 // Customer is the spec's type "Customer" (mcpgen.yaml:21).
@@ -69,41 +45,20 @@ type Customer struct {
 	Tier  CustomerTier `json:"tier"`
 }
 
-// decodeMCP decodes the JSON object of a Customer, checking it against its schema (genimpl/decode.go).
-func (x *Customer) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "id":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.ID, nil)
-		case "name":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Name, nil)
-		case "email":
-			d.Once(&seen, 2)
-			genimpl.String(d, &x.Email, nil)
-		case "tier":
-			d.Once(&seen, 3)
-			genimpl.String(d, (*string)(&x.Tier), ruleCustomer_Tier)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0xf))
-}
+// decodeCustomer is the validating decoder's table of a Customer (genimpl/table.go).
+var decodeCustomer = &genimpl.Object{Type: (*Customer)(nil), Fields: []genimpl.Field{
+	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "name", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "email", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "tier", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{Enum: []string{"free", "pro", "enterprise"}},
+	}},
+}}
 
-var ruleCustomer_Tier = &genimpl.StringRule{
-	Enum:      []string{"free", "pro", "enterprise"},
-	MaxLength: -1,
-	MinLength: -1,
+// MCPDecodeTable gives the tables of the structs that hold a Customer its own.
+func (*Customer) MCPDecodeTable() *genimpl.Object {
+	return decodeCustomer
 }
 
 // LineItem is the spec's type "LineItem" (mcpgen.yaml:28).
@@ -115,43 +70,20 @@ type LineItem struct {
 	UnitPrice float64 `json:"unit_price" jsonschema:"minimum=0" jsonschema_description:"Price of one unit."`
 }
 
-// decodeMCP decodes the JSON object of a LineItem, checking it against its schema (genimpl/decode.go).
-func (x *LineItem) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "sku":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Sku, nil)
-		case "quantity":
-			d.Once(&seen, 1)
-			genimpl.Int(d, &x.Quantity, ruleLineItem_Quantity)
-		case "unit_price":
-			d.Once(&seen, 2)
-			genimpl.Number(d, &x.UnitPrice, ruleLineItem_UnitPrice)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x7))
-}
-
-var ruleLineItem_Quantity = &genimpl.IntRule{
-	HasMin: true,
-	Min:    int64(1),
-}
-
-var ruleLineItem_UnitPrice = &genimpl.NumberRule{Min: genimpl.Bound{
-	Set:   true,
-	Value: 0.0,
+// decodeLineItem is the validating decoder's table of a LineItem (genimpl/table.go).
+var decodeLineItem = &genimpl.Object{Type: (*LineItem)(nil), Fields: []genimpl.Field{
+	{Name: "sku", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "quantity", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 1, HasMin: true}}},
+	{Name: "unit_price", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindNumber,
+		Number: &genimpl.NumberRule{Min: genimpl.Bound{Set: true, Value: 0.0}},
+	}},
 }}
+
+// MCPDecodeTable gives the tables of the structs that hold a LineItem its own.
+func (*LineItem) MCPDecodeTable() *genimpl.Object {
+	return decodeLineItem
+}
 
 // CustomerTier is property "tier" of Customer (mcpgen.yaml:25).
 type CustomerTier string
@@ -172,37 +104,16 @@ type EchoInput struct {
 	Text string `json:"text"`
 }
 
-// decodeMCP decodes the JSON object of a EchoInput, checking it against its schema (genimpl/decode.go).
-func (x *EchoInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "text":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Text, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeEchoInput is the validating decoder's table of a EchoInput (genimpl/table.go).
+var decodeEchoInput = &genimpl.Object{Type: (*EchoInput)(nil), Fields: []genimpl.Field{
+	{Name: "text", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *EchoInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = EchoInput{}
-	return false
+	return decodeEchoInput.Decode(args, x)
 }
 
 // OrderInput is the input of tool "order" (mcpgen.yaml:45).
@@ -221,110 +132,40 @@ type OrderInput struct {
 	Tags            []string             `json:"tags,omitempty"`
 }
 
-// decodeMCP decodes the JSON object of a OrderInput, checking it against its schema (genimpl/decode.go).
-func (x *OrderInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "order_id":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.OrderID, ruleOrderInput_OrderID)
-		case "customer":
-			d.Once(&seen, 1)
-			x.Customer.decodeMCP(d)
-		case "shipping_address":
-			d.Once(&seen, 2)
-			x.ShippingAddress.decodeMCP(d)
-		case "billing_address":
-			d.Once(&seen, 3)
-			x.BillingAddress.Value.decodeMCP(d)
-			x.BillingAddress.Set = true
-		case "lines":
-			d.Once(&seen, 4)
-			genimpl.Array(d, &x.Lines, ruleOrderInput_Lines, (*LineItem).decodeMCP)
-		case "currency":
-			d.Once(&seen, 5)
-			genimpl.String(d, (*string)(&x.Currency), ruleOrderInput_Currency)
-		case "priority":
-			d.Once(&seen, 6)
-			genimpl.String(d, (*string)(&x.Priority), ruleOrderInput_Priority)
-		case "gift":
-			d.Once(&seen, 7)
-			x.Gift.Set = genimpl.Bool(d, &x.Gift.Value)
-		case "express":
-			d.Once(&seen, 8)
-			x.Express.Set = genimpl.Bool(d, &x.Express.Value)
-		case "discount_percent":
-			d.Once(&seen, 9)
-			x.DiscountPercent.Set = genimpl.Number(d, &x.DiscountPercent.Value, ruleOrderInput_DiscountPercent)
-		case "note":
-			d.Once(&seen, 10)
-			x.Note.Set = genimpl.String(d, &x.Note.Value, ruleOrderInput_Note)
-		case "tags":
-			d.Once(&seen, 11)
-			genimpl.Array(d, &x.Tags, nil, genimpl.StringItem)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x77))
-}
-
-var ruleOrderInput_OrderID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Z]-\\d{4}$",
-}
-
-var ruleOrderInput_Lines = &genimpl.ArrayRule{
-	MaxItems: -1,
-	MinItems: 1,
-}
-
-var ruleOrderInput_Currency = &genimpl.StringRule{
-	Enum:      []string{"EUR", "USD", "GBP"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleOrderInput_Priority = &genimpl.StringRule{
-	Enum:      []string{"low", "normal", "high"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleOrderInput_DiscountPercent = &genimpl.NumberRule{
-	Max: genimpl.Bound{
-		Set:   true,
-		Value: 100.0,
-	},
-	Min: genimpl.Bound{
-		Set:   true,
-		Value: 0.0,
-	},
-}
-
-var ruleOrderInput_Note = &genimpl.StringRule{
-	MaxLength: 500,
-	MinLength: -1,
-}
+// decodeOrderInput is the validating decoder's table of a OrderInput (genimpl/table.go).
+var decodeOrderInput = &genimpl.Object{Type: (*OrderInput)(nil), Fields: []genimpl.Field{
+	{Name: "order_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]-\\d{4}$"}}},
+	{Name: "customer", Required: true, Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Customer)(nil)}},
+	{Name: "shipping_address", Required: true, Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Address)(nil)}},
+	{Name: "billing_address", Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Address)(nil)}},
+	{Name: "lines", Required: true, Value: genimpl.Value{
+		Kind:  genimpl.KindArray,
+		Array: &genimpl.ArrayRule{MinItems: 1},
+		Items: &genimpl.Value{
+			Kind:   genimpl.KindObject,
+			Object: (*LineItem)(nil),
+		},
+	}},
+	{Name: "currency", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"EUR", "USD", "GBP"}}}},
+	{Name: "priority", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{Enum: []string{"low", "normal", "high"}},
+	}},
+	{Name: "gift", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
+	{Name: "express", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
+	{Name: "discount_percent", Value: genimpl.Value{
+		Kind:   genimpl.KindNumber,
+		Number: &genimpl.NumberRule{Min: genimpl.Bound{Set: true, Value: 0.0}, Max: genimpl.Bound{Set: true, Value: 100.0}},
+	}},
+	{Name: "note", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MaxLength: 500, HasMaxLength: true}}},
+	{Name: "tags", Value: genimpl.Value{Kind: genimpl.KindArray, Items: &genimpl.Value{Kind: genimpl.KindString}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *OrderInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = OrderInput{}
-	return false
+	return decodeOrderInput.Decode(args, x)
 }
 
 // OrderInputCurrency is property "currency" of OrderInput (mcpgen.yaml:51).
@@ -362,42 +203,22 @@ type StatsInput struct {
 	Values []float64 `json:"values" jsonschema:"minItems=1"`
 }
 
-// decodeMCP decodes the JSON object of a StatsInput, checking it against its schema (genimpl/decode.go).
-func (x *StatsInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "values":
-			d.Once(&seen, 0)
-			genimpl.Array(d, &x.Values, ruleStatsInput_Values, genimpl.NumberItem)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleStatsInput_Values = &genimpl.ArrayRule{
-	MaxItems: -1,
-	MinItems: 1,
-}
+// decodeStatsInput is the validating decoder's table of a StatsInput (genimpl/table.go).
+var decodeStatsInput = &genimpl.Object{Type: (*StatsInput)(nil), Fields: []genimpl.Field{
+	{Name: "values", Required: true, Value: genimpl.Value{
+		Kind:  genimpl.KindArray,
+		Array: &genimpl.ArrayRule{MinItems: 1},
+		Items: &genimpl.Value{
+			Kind: genimpl.KindNumber,
+		},
+	}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *StatsInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = StatsInput{}
-	return false
+	return decodeStatsInput.Decode(args, x)
 }
 
 // StatsOutput is the output of tool "stats" (mcpgen.yaml:67).

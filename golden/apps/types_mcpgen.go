@@ -26,42 +26,16 @@ type CardDetailInput struct {
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
 }
 
-// decodeMCP decodes the JSON object of a CardDetailInput, checking it against its schema (genimpl/decode.go).
-func (x *CardDetailInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "card":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Card, ruleCardDetailInput_Card)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleCardDetailInput_Card = &genimpl.StringRule{
-	MaxLength: 64,
-	MinLength: -1,
-}
+// decodeCardDetailInput is the validating decoder's table of a CardDetailInput (genimpl/table.go).
+var decodeCardDetailInput = &genimpl.Object{Type: (*CardDetailInput)(nil), Fields: []genimpl.Field{
+	{Name: "card", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MaxLength: 64, HasMaxLength: true}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *CardDetailInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = CardDetailInput{}
-	return false
+	return decodeCardDetailInput.Decode(args, x)
 }
 
 // MoveCardInput is the input of tool "move_card" (mcpgen.yaml:35).
@@ -76,59 +50,21 @@ type MoveCardInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"maxLength=64" jsonschema_description:"One key per move; a retry reuses it."`
 }
 
-// decodeMCP decodes the JSON object of a MoveCardInput, checking it against its schema (genimpl/decode.go).
-func (x *MoveCardInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "card":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Card, ruleMoveCardInput_Card)
-		case "column":
-			d.Once(&seen, 1)
-			genimpl.String(d, (*string)(&x.Column), ruleMoveCardInput_Column)
-		case "idempotency_key":
-			d.Once(&seen, 2)
-			genimpl.String(d, &x.IdempotencyKey, ruleMoveCardInput_IdempotencyKey)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x7))
-}
-
-var ruleMoveCardInput_Card = &genimpl.StringRule{
-	MaxLength: 64,
-	MinLength: -1,
-}
-
-var ruleMoveCardInput_Column = &genimpl.StringRule{
-	Enum:      []string{"todo", "doing", "done"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleMoveCardInput_IdempotencyKey = &genimpl.StringRule{
-	MaxLength: 64,
-	MinLength: -1,
-}
+// decodeMoveCardInput is the validating decoder's table of a MoveCardInput (genimpl/table.go).
+var decodeMoveCardInput = &genimpl.Object{Type: (*MoveCardInput)(nil), Fields: []genimpl.Field{
+	{Name: "card", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MaxLength: 64, HasMaxLength: true}}},
+	{Name: "column", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"todo", "doing", "done"}}}},
+	{Name: "idempotency_key", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{MaxLength: 64, HasMaxLength: true},
+	}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *MoveCardInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = MoveCardInput{}
-	return false
+	return decodeMoveCardInput.Decode(args, x)
 }
 
 // MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:37).

@@ -33,57 +33,19 @@ type TransferInput struct {
 	RequestKey RequestKey `json:"request_key" jsonschema_description:"A UUID you choose; retries reuse it."`
 }
 
-// decodeMCP decodes the JSON object of a TransferInput, checking it against its schema (genimpl/decode.go).
-func (x *TransferInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "from":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.From, nil)
-		case "to":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.To, nil)
-		case "cents":
-			d.Once(&seen, 2)
-			genimpl.Int(d, &x.Cents, ruleTransferInput_Cents)
-		case "request_key":
-			d.Once(&seen, 3)
-			genimpl.String(d, (*string)(&x.RequestKey), ruleTransferInput_RequestKey)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0xf))
-}
-
-var ruleTransferInput_Cents = &genimpl.IntRule{
-	HasMin: true,
-	Min:    int64(1),
-}
-
-var ruleTransferInput_RequestKey = &genimpl.StringRule{
-	Format:    "uuid",
-	MaxLength: -1,
-	MinLength: -1,
-}
+// decodeTransferInput is the validating decoder's table of a TransferInput (genimpl/table.go).
+var decodeTransferInput = &genimpl.Object{Type: (*TransferInput)(nil), Fields: []genimpl.Field{
+	{Name: "from", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "to", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "cents", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 1, HasMin: true}}},
+	{Name: "request_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TransferInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = TransferInput{}
-	return false
+	return decodeTransferInput.Decode(args, x)
 }
 
 // SendMessageInput is the input of tool "send_message" (mcpgen.yaml:21).
@@ -93,48 +55,18 @@ type SendMessageInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"minLength=8"`
 }
 
-// decodeMCP decodes the JSON object of a SendMessageInput, checking it against its schema (genimpl/decode.go).
-func (x *SendMessageInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "to":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.To, nil)
-		case "text":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Text, nil)
-		case "idempotency_key":
-			d.Once(&seen, 2)
-			genimpl.String(d, &x.IdempotencyKey, ruleSendMessageInput_IdempotencyKey)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x7))
-}
-
-var ruleSendMessageInput_IdempotencyKey = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: 8,
-}
+// decodeSendMessageInput is the validating decoder's table of a SendMessageInput (genimpl/table.go).
+var decodeSendMessageInput = &genimpl.Object{Type: (*SendMessageInput)(nil), Fields: []genimpl.Field{
+	{Name: "to", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "text", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MinLength: 8}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SendMessageInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = SendMessageInput{}
-	return false
+	return decodeSendMessageInput.Decode(args, x)
 }
 
 // SendMessageOutput is the output of tool "send_message" (mcpgen.yaml:27).

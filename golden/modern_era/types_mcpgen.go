@@ -22,46 +22,19 @@ type RouteQueryInput struct {
 	Query    string             `json:"query"`
 }
 
-// decodeMCP decodes the JSON object of a RouteQueryInput, checking it against its schema (genimpl/decode.go).
-func (x *RouteQueryInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "region":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Region, nil)
-		case "priority":
-			d.Once(&seen, 1)
-			x.Priority.Set = genimpl.Int(d, &x.Priority.Value, nil)
-		case "dry_run":
-			d.Once(&seen, 2)
-			x.DryRun.Set = genimpl.Bool(d, &x.DryRun.Value)
-		case "query":
-			d.Once(&seen, 3)
-			genimpl.String(d, &x.Query, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x9))
-}
+// decodeRouteQueryInput is the validating decoder's table of a RouteQueryInput (genimpl/table.go).
+var decodeRouteQueryInput = &genimpl.Object{Type: (*RouteQueryInput)(nil), Fields: []genimpl.Field{
+	{Name: "region", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "priority", Value: genimpl.Value{Kind: genimpl.KindInteger}},
+	{Name: "dry_run", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
+	{Name: "query", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *RouteQueryInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = RouteQueryInput{}
-	return false
+	return decodeRouteQueryInput.Decode(args, x)
 }
 
 // PageParams is the set of variables of resource template "page" (mcpgen.yaml:34).

@@ -62,52 +62,19 @@ type APIV2GetUserInput struct {
 	N2Fa       runtime.Opt[bool]   `json:"2fa,omitzero"`
 }
 
-// decodeMCP decodes the JSON object of a APIV2GetUserInput, checking it against its schema (genimpl/decode.go).
-func (x *APIV2GetUserInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "user_id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.UserID), nil)
-		case "userUrl":
-			d.Once(&seen, 1)
-			x.UserURL.Set = genimpl.String(d, &x.UserURL.Value, ruleAPIV2GetUserInput_UserURL)
-		case "x-request-id":
-			d.Once(&seen, 2)
-			x.XRequestID.Set = genimpl.String(d, &x.XRequestID.Value, nil)
-		case "2fa":
-			d.Once(&seen, 3)
-			x.N2Fa.Set = genimpl.Bool(d, &x.N2Fa.Value)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleAPIV2GetUserInput_UserURL = &genimpl.StringRule{
-	Format:    "uri",
-	MaxLength: -1,
-	MinLength: -1,
-}
+// decodeAPIV2GetUserInput is the validating decoder's table of a APIV2GetUserInput (genimpl/table.go).
+var decodeAPIV2GetUserInput = &genimpl.Object{Type: (*APIV2GetUserInput)(nil), Fields: []genimpl.Field{
+	{Name: "user_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "userUrl", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uri"}}},
+	{Name: "x-request-id", Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "2fa", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *APIV2GetUserInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = APIV2GetUserInput{}
-	return false
+	return decodeAPIV2GetUserInput.Decode(args, x)
 }
 
 // APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:24).
@@ -120,42 +87,16 @@ type ListUsersInput struct {
 	Order runtime.Opt[SortOrder] `json:"order,omitzero"`
 }
 
-// decodeMCP decodes the JSON object of a ListUsersInput, checking it against its schema (genimpl/decode.go).
-func (x *ListUsersInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "order":
-			d.Once(&seen, 0)
-			x.Order.Set = genimpl.String(d, (*string)(&x.Order.Value), ruleListUsersInput_Order)
-		default:
-			d.Refuse()
-		}
-	}
-}
-
-var ruleListUsersInput_Order = &genimpl.StringRule{
-	Enum:      []string{"asc", "-", "+"},
-	MaxLength: -1,
-	MinLength: -1,
-}
+// decodeListUsersInput is the validating decoder's table of a ListUsersInput (genimpl/table.go).
+var decodeListUsersInput = &genimpl.Object{Type: (*ListUsersInput)(nil), Fields: []genimpl.Field{
+	{Name: "order", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"asc", "-", "+"}}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ListUsersInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ListUsersInput{}
-	return false
+	return decodeListUsersInput.Decode(args, x)
 }
 
 // UserPageParams is the set of variables of resource template "user_page" (mcpgen.yaml:35).

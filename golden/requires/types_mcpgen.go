@@ -18,37 +18,16 @@ type SearchInput struct {
 	Q string `json:"q"`
 }
 
-// decodeMCP decodes the JSON object of a SearchInput, checking it against its schema (genimpl/decode.go).
-func (x *SearchInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "q":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Q, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeSearchInput is the validating decoder's table of a SearchInput (genimpl/table.go).
+var decodeSearchInput = &genimpl.Object{Type: (*SearchInput)(nil), Fields: []genimpl.Field{
+	{Name: "q", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SearchInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = SearchInput{}
-	return false
+	return decodeSearchInput.Decode(args, x)
 }
 
 // ConfirmDeleteInput is the input of tool "confirm_delete" (mcpgen.yaml:18).
@@ -56,37 +35,16 @@ type ConfirmDeleteInput struct {
 	ID string `json:"id"`
 }
 
-// decodeMCP decodes the JSON object of a ConfirmDeleteInput, checking it against its schema (genimpl/decode.go).
-func (x *ConfirmDeleteInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "id":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.ID, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeConfirmDeleteInput is the validating decoder's table of a ConfirmDeleteInput (genimpl/table.go).
+var decodeConfirmDeleteInput = &genimpl.Object{Type: (*ConfirmDeleteInput)(nil), Fields: []genimpl.Field{
+	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ConfirmDeleteInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ConfirmDeleteInput{}
-	return false
+	return decodeConfirmDeleteInput.Decode(args, x)
 }
 
 // ShowChartOutput is the output of tool "show_chart" (mcpgen.yaml:28).

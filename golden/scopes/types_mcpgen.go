@@ -18,40 +18,14 @@ type FileExpenseInput struct {
 	Amount int64 `json:"amount" jsonschema:"minimum=1"`
 }
 
-// decodeMCP decodes the JSON object of a FileExpenseInput, checking it against its schema (genimpl/decode.go).
-func (x *FileExpenseInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "amount":
-			d.Once(&seen, 0)
-			genimpl.Int(d, &x.Amount, ruleFileExpenseInput_Amount)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleFileExpenseInput_Amount = &genimpl.IntRule{
-	HasMin: true,
-	Min:    int64(1),
-}
+// decodeFileExpenseInput is the validating decoder's table of a FileExpenseInput (genimpl/table.go).
+var decodeFileExpenseInput = &genimpl.Object{Type: (*FileExpenseInput)(nil), Fields: []genimpl.Field{
+	{Name: "amount", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 1, HasMin: true}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *FileExpenseInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = FileExpenseInput{}
-	return false
+	return decodeFileExpenseInput.Decode(args, x)
 }

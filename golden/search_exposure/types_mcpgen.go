@@ -22,39 +22,17 @@ type FindBooksInput struct {
 	Words runtime.Opt[string] `json:"words,omitzero" jsonschema_description:"Words of the title."`
 }
 
-// decodeMCP decodes the JSON object of a FindBooksInput, checking it against its schema (genimpl/decode.go).
-func (x *FindBooksInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "author":
-			d.Once(&seen, 0)
-			x.Author.Set = genimpl.String(d, &x.Author.Value, nil)
-		case "words":
-			d.Once(&seen, 1)
-			x.Words.Set = genimpl.String(d, &x.Words.Value, nil)
-		default:
-			d.Refuse()
-		}
-	}
-}
+// decodeFindBooksInput is the validating decoder's table of a FindBooksInput (genimpl/table.go).
+var decodeFindBooksInput = &genimpl.Object{Type: (*FindBooksInput)(nil), Fields: []genimpl.Field{
+	{Name: "author", Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "words", Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *FindBooksInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = FindBooksInput{}
-	return false
+	return decodeFindBooksInput.Decode(args, x)
 }
 
 // FindBooksOutput is the output of tool "find_books" (mcpgen.yaml:20).
@@ -71,45 +49,17 @@ type LendBookInput struct {
 	Reader string `json:"reader" jsonschema_description:"The reader's card number."`
 }
 
-// decodeMCP decodes the JSON object of a LendBookInput, checking it against its schema (genimpl/decode.go).
-func (x *LendBookInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "isbn":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Isbn, ruleLendBookInput_Isbn)
-		case "reader":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Reader, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x3))
-}
-
-var ruleLendBookInput_Isbn = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: 10,
-}
+// decodeLendBookInput is the validating decoder's table of a LendBookInput (genimpl/table.go).
+var decodeLendBookInput = &genimpl.Object{Type: (*LendBookInput)(nil), Fields: []genimpl.Field{
+	{Name: "isbn", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MinLength: 10}}},
+	{Name: "reader", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *LendBookInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = LendBookInput{}
-	return false
+	return decodeLendBookInput.Decode(args, x)
 }
 
 // LendBookOutput is the output of tool "lend_book" (mcpgen.yaml:33).
@@ -124,35 +74,14 @@ type ReturnBookInput struct {
 	Isbn string `json:"isbn" jsonschema_description:"The book's ISBN."`
 }
 
-// decodeMCP decodes the JSON object of a ReturnBookInput, checking it against its schema (genimpl/decode.go).
-func (x *ReturnBookInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "isbn":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Isbn, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeReturnBookInput is the validating decoder's table of a ReturnBookInput (genimpl/table.go).
+var decodeReturnBookInput = &genimpl.Object{Type: (*ReturnBookInput)(nil), Fields: []genimpl.Field{
+	{Name: "isbn", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ReturnBookInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ReturnBookInput{}
-	return false
+	return decodeReturnBookInput.Decode(args, x)
 }

@@ -89,111 +89,31 @@ func (x *CheckStringsInput) ApplyDefaults() {
 	}
 }
 
-// decodeMCP decodes the JSON object of a CheckStringsInput, checking it against its schema (genimpl/decode.go).
-func (x *CheckStringsInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "slug":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.Slug), ruleCheckStringsInput_Slug)
-		case "plain":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Plain, nil)
-		case "code":
-			d.Once(&seen, 2)
-			x.Code.Set = genimpl.String(d, &x.Code.Value, ruleCheckStringsInput_Code)
-		case "email":
-			d.Once(&seen, 3)
-			x.Email.Set = genimpl.String(d, &x.Email.Value, ruleCheckStringsInput_Email)
-		case "when":
-			d.Once(&seen, 4)
-			x.When.Set = genimpl.String(d, &x.When.Value, ruleCheckStringsInput_When)
-		case "short":
-			d.Once(&seen, 5)
-			x.Short.Set = genimpl.String(d, &x.Short.Value, ruleCheckStringsInput_Short)
-		case "color":
-			d.Once(&seen, 6)
-			genimpl.String(d, (*string)(&x.Color), ruleCheckStringsInput_Color)
-		case "size":
-			d.Once(&seen, 7)
-			x.Size.Set = genimpl.String(d, (*string)(&x.Size.Value), ruleCheckStringsInput_Size)
-		case "note":
-			d.Once(&seen, 8)
-			x.Note.Set = genimpl.String(d, &x.Note.Value, nil)
-		case "quoted":
-			d.Once(&seen, 9)
-			x.Quoted.Set = genimpl.String(d, &x.Quoted.Value, ruleCheckStringsInput_Quoted)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x43))
-}
-
-var ruleCheckStringsInput_Slug = &genimpl.StringRule{
-	MaxLength: 64,
-	MinLength: 1,
-	Pattern:   "^[a-z0-9]+(-[a-z0-9]+)*$",
-}
-
-var ruleCheckStringsInput_Code = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Z]{2,3}$",
-}
-
-var ruleCheckStringsInput_Email = &genimpl.StringRule{
-	Format:    "email",
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleCheckStringsInput_When = &genimpl.StringRule{
-	Format:    "date-time",
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleCheckStringsInput_Short = &genimpl.StringRule{
-	MaxLength: 5,
-	MinLength: 0,
-}
-
-var ruleCheckStringsInput_Color = &genimpl.StringRule{
-	Enum:      []string{"red", "green", "light-blue"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleCheckStringsInput_Size = &genimpl.StringRule{
-	Enum:      []string{"S", "M", "L", "XL"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleCheckStringsInput_Quoted = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^\"[^\"`]*\"$",
-}
+// decodeCheckStringsInput is the validating decoder's table of a CheckStringsInput (genimpl/table.go).
+var decodeCheckStringsInput = &genimpl.Object{Type: (*CheckStringsInput)(nil), Fields: []genimpl.Field{
+	{Name: "slug", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{MinLength: 1, MaxLength: 64, HasMaxLength: true, Pattern: "^[a-z0-9]+(-[a-z0-9]+)*$"},
+	}},
+	{Name: "plain", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "code", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]{2,3}$"}}},
+	{Name: "email", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "email"}}},
+	{Name: "when", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "date-time"}}},
+	{Name: "short", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MaxLength: 5, HasMaxLength: true}}},
+	{Name: "color", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{Enum: []string{"red", "green", "light-blue"}},
+	}},
+	{Name: "size", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"S", "M", "L", "XL"}}}},
+	{Name: "note", Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "quoted", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^\"[^\"`]*\"$"}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *CheckStringsInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = CheckStringsInput{}
-	return false
+	return decodeCheckStringsInput.Decode(args, x)
 }
 
 // CheckStringsInputSize is property "size" of CheckStringsInput (mcpgen.yaml:26).

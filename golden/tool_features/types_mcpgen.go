@@ -23,37 +23,16 @@ type DeleteThingInput struct {
 	ID string `json:"id"`
 }
 
-// decodeMCP decodes the JSON object of a DeleteThingInput, checking it against its schema (genimpl/decode.go).
-func (x *DeleteThingInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "id":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.ID, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeDeleteThingInput is the validating decoder's table of a DeleteThingInput (genimpl/table.go).
+var decodeDeleteThingInput = &genimpl.Object{Type: (*DeleteThingInput)(nil), Fields: []genimpl.Field{
+	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *DeleteThingInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = DeleteThingInput{}
-	return false
+	return decodeDeleteThingInput.Decode(args, x)
 }
 
 // CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:39).
@@ -69,42 +48,16 @@ type RenderInput struct {
 	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero"`
 }
 
-// decodeMCP decodes the JSON object of a RenderInput, checking it against its schema (genimpl/decode.go).
-func (x *RenderInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "format":
-			d.Once(&seen, 0)
-			x.Format.Set = genimpl.String(d, (*string)(&x.Format.Value), ruleRenderInput_Format)
-		default:
-			d.Refuse()
-		}
-	}
-}
-
-var ruleRenderInput_Format = &genimpl.StringRule{
-	Enum:      []string{"text", "image"},
-	MaxLength: -1,
-	MinLength: -1,
-}
+// decodeRenderInput is the validating decoder's table of a RenderInput (genimpl/table.go).
+var decodeRenderInput = &genimpl.Object{Type: (*RenderInput)(nil), Fields: []genimpl.Field{
+	{Name: "format", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"text", "image"}}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *RenderInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = RenderInput{}
-	return false
+	return decodeRenderInput.Decode(args, x)
 }
 
 // RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).

@@ -18,37 +18,16 @@ type SearchIssuesInput struct {
 	Q string `json:"q"`
 }
 
-// decodeMCP decodes the JSON object of a SearchIssuesInput, checking it against its schema (genimpl/decode.go).
-func (x *SearchIssuesInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "q":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Q, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeSearchIssuesInput is the validating decoder's table of a SearchIssuesInput (genimpl/table.go).
+var decodeSearchIssuesInput = &genimpl.Object{Type: (*SearchIssuesInput)(nil), Fields: []genimpl.Field{
+	{Name: "q", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SearchIssuesInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = SearchIssuesInput{}
-	return false
+	return decodeSearchIssuesInput.Decode(args, x)
 }
 
 // CreateIssueInput is the input of tool "create_issue" (mcpgen.yaml:39).
@@ -56,37 +35,16 @@ type CreateIssueInput struct {
 	Title string `json:"title"`
 }
 
-// decodeMCP decodes the JSON object of a CreateIssueInput, checking it against its schema (genimpl/decode.go).
-func (x *CreateIssueInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "title":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Title, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeCreateIssueInput is the validating decoder's table of a CreateIssueInput (genimpl/table.go).
+var decodeCreateIssueInput = &genimpl.Object{Type: (*CreateIssueInput)(nil), Fields: []genimpl.Field{
+	{Name: "title", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *CreateIssueInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = CreateIssueInput{}
-	return false
+	return decodeCreateIssueInput.Decode(args, x)
 }
 
 // SearchCodeInput is the input of tool "search_code" (mcpgen.yaml:51).
@@ -94,37 +52,16 @@ type SearchCodeInput struct {
 	Q string `json:"q"`
 }
 
-// decodeMCP decodes the JSON object of a SearchCodeInput, checking it against its schema (genimpl/decode.go).
-func (x *SearchCodeInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "q":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Q, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeSearchCodeInput is the validating decoder's table of a SearchCodeInput (genimpl/table.go).
+var decodeSearchCodeInput = &genimpl.Object{Type: (*SearchCodeInput)(nil), Fields: []genimpl.Field{
+	{Name: "q", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SearchCodeInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = SearchCodeInput{}
-	return false
+	return decodeSearchCodeInput.Decode(args, x)
 }
 
 // FileParams is the set of variables of resource template "file" (mcpgen.yaml:60).

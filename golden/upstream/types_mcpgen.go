@@ -22,41 +22,17 @@ type Pet struct {
 	Tags   []string               `json:"tags,omitempty"`
 }
 
-// decodeMCP decodes the JSON object of a Pet, checking it against its schema (genimpl/decode.go).
-func (x *Pet) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "id":
-			d.Once(&seen, 0)
-			x.ID.Set = genimpl.Int(d, &x.ID.Value, nil)
-		case "name":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Name, nil)
-		case "status":
-			d.Once(&seen, 2)
-			x.Status.Set = genimpl.String(d, (*string)(&x.Status.Value), rulePet_Status)
-		case "tags":
-			d.Once(&seen, 3)
-			genimpl.Array(d, &x.Tags, nil, genimpl.StringItem)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x2))
-}
+// decodePet is the validating decoder's table of a Pet (genimpl/table.go).
+var decodePet = &genimpl.Object{Type: (*Pet)(nil), Fields: []genimpl.Field{
+	{Name: "id", Value: genimpl.Value{Kind: genimpl.KindInteger}},
+	{Name: "name", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "status", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"available", "pending", "sold"}}}},
+	{Name: "tags", Value: genimpl.Value{Kind: genimpl.KindArray, Items: &genimpl.Value{Kind: genimpl.KindString}}},
+}}
 
-var rulePet_Status = &genimpl.StringRule{
-	Enum:      []string{"available", "pending", "sold"},
-	MaxLength: -1,
-	MinLength: -1,
+// MCPDecodeTable gives the tables of the structs that hold a Pet its own.
+func (*Pet) MCPDecodeTable() *genimpl.Object {
+	return decodePet
 }
 
 // PetStatus is property "status" of Pet (mcpgen.yaml:20).
@@ -79,37 +55,16 @@ type GetPetInput struct {
 	PetID int64 `json:"petId" jsonschema_description:"The pet's id."`
 }
 
-// decodeMCP decodes the JSON object of a GetPetInput, checking it against its schema (genimpl/decode.go).
-func (x *GetPetInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "petId":
-			d.Once(&seen, 0)
-			genimpl.Int(d, &x.PetID, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeGetPetInput is the validating decoder's table of a GetPetInput (genimpl/table.go).
+var decodeGetPetInput = &genimpl.Object{Type: (*GetPetInput)(nil), Fields: []genimpl.Field{
+	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *GetPetInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = GetPetInput{}
-	return false
+	return decodeGetPetInput.Decode(args, x)
 }
 
 // FindPetsInput is the input of tool "find_pets" (mcpgen.yaml:41).
@@ -172,37 +127,16 @@ type AddPetInput struct {
 	Pet Pet `json:"pet"`
 }
 
-// decodeMCP decodes the JSON object of a AddPetInput, checking it against its schema (genimpl/decode.go).
-func (x *AddPetInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "pet":
-			d.Once(&seen, 0)
-			x.Pet.decodeMCP(d)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeAddPetInput is the validating decoder's table of a AddPetInput (genimpl/table.go).
+var decodeAddPetInput = &genimpl.Object{Type: (*AddPetInput)(nil), Fields: []genimpl.Field{
+	{Name: "pet", Required: true, Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Pet)(nil)}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *AddPetInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = AddPetInput{}
-	return false
+	return decodeAddPetInput.Decode(args, x)
 }
 
 // RenamePetInput is the input of tool "rename_pet" (mcpgen.yaml:74).
@@ -213,46 +147,19 @@ type RenamePetInput struct {
 	Session  runtime.Opt[string] `json:"session,omitzero"`
 }
 
-// decodeMCP decodes the JSON object of a RenamePetInput, checking it against its schema (genimpl/decode.go).
-func (x *RenamePetInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "petId":
-			d.Once(&seen, 0)
-			genimpl.Int(d, &x.PetID, nil)
-		case "name":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Name, nil)
-		case "nickname":
-			d.Once(&seen, 2)
-			x.Nickname.Set = genimpl.String(d, &x.Nickname.Value, nil)
-		case "session":
-			d.Once(&seen, 3)
-			x.Session.Set = genimpl.String(d, &x.Session.Value, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x3))
-}
+// decodeRenamePetInput is the validating decoder's table of a RenamePetInput (genimpl/table.go).
+var decodeRenamePetInput = &genimpl.Object{Type: (*RenamePetInput)(nil), Fields: []genimpl.Field{
+	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
+	{Name: "name", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "nickname", Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "session", Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *RenamePetInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = RenamePetInput{}
-	return false
+	return decodeRenamePetInput.Decode(args, x)
 }
 
 // DeletePetInput is the input of tool "delete_pet" (mcpgen.yaml:93).
@@ -260,37 +167,16 @@ type DeletePetInput struct {
 	PetID int64 `json:"petId"`
 }
 
-// decodeMCP decodes the JSON object of a DeletePetInput, checking it against its schema (genimpl/decode.go).
-func (x *DeletePetInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "petId":
-			d.Once(&seen, 0)
-			genimpl.Int(d, &x.PetID, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeDeletePetInput is the validating decoder's table of a DeletePetInput (genimpl/table.go).
+var decodeDeletePetInput = &genimpl.Object{Type: (*DeletePetInput)(nil), Fields: []genimpl.Field{
+	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *DeletePetInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = DeletePetInput{}
-	return false
+	return decodeDeletePetInput.Decode(args, x)
 }
 
 // UpdatePetFormInput is the input of tool "update_pet_form" (mcpgen.yaml:105).

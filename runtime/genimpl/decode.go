@@ -15,11 +15,13 @@ import (
 )
 
 // Generated validating decoders (issue 20): for a tool input whose schema
-// the generator fully understands, it writes a DecodeValidated method that
-// checks the arguments against the schema while it decodes them, in one
-// pass over the JSON and without building the map[string]any the general
-// validator needs. The helpers below are that code, written once; the
-// generated methods are a switch on property names calling them.
+// the generator fully understands, it writes a decoding table (table.go:
+// an Object per struct, a rule per property) and a DecodeValidated method
+// that hands the arguments and the table to Object.Decode, which checks
+// the arguments against the schema while it decodes them, in one pass
+// over the JSON and without building the map[string]any the general
+// validator needs. This file is the scanner and the scalar rules; table.go
+// reads the tables.
 //
 // A decoder only ever says yes or "not me": anything it does not accept
 // (a violation, but also a duplicate key, an escaped key, an integer
@@ -30,9 +32,9 @@ import (
 // the oracle accepts, with the same decoded value: the differential test
 // and fuzz target in runtime (decoders_test.go) hold it to that.
 
-// Decoder is the state of one decoding: the arguments, the position in
+// decoder is the state of one decoding: the arguments, the position in
 // them, the nesting depth, and whether the decoder refused.
-type Decoder struct {
+type decoder struct {
 	data    []byte
 	i       int
 	depth   int
@@ -47,27 +49,10 @@ const maxDepth = 500
 // general path screens longer ones.
 const maxNumberLength = 100
 
-// DecodeObject decodes data, a whole JSON text, with decode (a generated
-// method bound to the value to fill) and reports whether it accepted it:
-// the value is one object, decode accepted it, and nothing but whitespace
-// follows. On false the caller resets its value for the general path to
-// decode into. It is not generic: an instance per input type would cost
-// build time for 1,000-tool servers.
-func DecodeObject(data []byte, decode func(*Decoder)) bool {
-	d := Decoder{data: data}
-	d.space()
-	decode(&d)
-	d.space()
-	return !d.refused && d.i == len(d.data)
-}
-
-// Refuse makes the decoding fail: the general path decides.
-func (d *Decoder) Refuse() { d.refused = true }
-
-func (d *Decoder) space() { d.i = jsonwire.SkipSpace(d.data, d.i) }
+func (d *decoder) space() { d.i = jsonwire.SkipSpace(d.data, d.i) }
 
 // peek is the next byte after whitespace, 0 at the end.
-func (d *Decoder) peek() byte {
+func (d *decoder) peek() byte {
 	d.space()
 	if d.i >= len(d.data) {
 		return 0
@@ -75,10 +60,15 @@ func (d *Decoder) peek() byte {
 	return d.data[d.i]
 }
 
-// Object starts an object: it reports whether one starts here (else the
+// open starts an object: it reports whether one starts here (else the
 // decoder refuses).
-func (d *Decoder) Object() bool {
-	if d.refused || d.peek() != '{' {
+func (d *decoder) open() bool { return d.enter('{') }
+
+// enter starts an object or array, whose first byte is c: it reports
+// whether one starts here and is not nested too deep (else the decoder
+// refuses).
+func (d *decoder) enter(c byte) bool {
+	if d.refused || d.peek() != c {
 		d.refused = true
 		return false
 	}
@@ -91,11 +81,11 @@ func (d *Decoder) Object() bool {
 	return true
 }
 
-// Next moves to the next member of the object Object started (first says
+// next moves to the next member of the object open started (first says
 // whether it is the first) and returns its key, or ok false at the end of
 // the object or on refusal. The key aliases the arguments: it is compared,
 // never kept.
-func (d *Decoder) Next(first bool) (key string, ok bool) {
+func (d *decoder) next(first bool) (key string, ok bool) {
 	if d.refused {
 		return "", false
 	}
@@ -136,27 +126,10 @@ func (d *Decoder) Next(first bool) (key string, ok bool) {
 	return unsafe.String(&d.data[start], end-1-start), true
 }
 
-// Once marks property bit as seen in *seen: a property sent twice makes
-// the decoder refuse (encoding/json merges objects sent twice, the
-// validator sees only the last).
-func (d *Decoder) Once(seen *uint64, bit uint) {
-	if *seen&(1<<bit) != 0 {
-		d.refused = true
-	}
-	*seen |= 1 << bit
-}
-
-// Require refuses unless every property of mask was seen.
-func (d *Decoder) Require(seen, mask uint64) {
-	if seen&mask != mask {
-		d.refused = true
-	}
-}
-
 // stringEnd scans the string at d.i: the index after its closing quote,
 // and whether it is plain (no escapes, valid UTF-8). It refuses on a
 // control character or no closing quote.
-func (d *Decoder) stringEnd() (end int, plain bool) {
+func (d *decoder) stringEnd() (end int, plain bool) {
 	plain = true
 	for i := d.i + 1; i < len(d.data); {
 		c := d.data[i]
@@ -184,7 +157,7 @@ func (d *Decoder) stringEnd() (end int, plain bool) {
 }
 
 // str reads a string value.
-func (d *Decoder) str() (string, bool) {
+func (d *decoder) str() (string, bool) {
 	if d.refused || d.peek() != '"' {
 		d.refused = true
 		return "", false
@@ -207,7 +180,7 @@ func (d *Decoder) str() (string, bool) {
 }
 
 // number reads a number's text.
-func (d *Decoder) number() (string, bool) {
+func (d *decoder) number() (string, bool) {
 	if d.refused {
 		return "", false
 	}
@@ -229,19 +202,21 @@ func (d *Decoder) number() (string, bool) {
 // StringRule is what a string schema asks beyond the type. Enum, when set,
 // lists the allowed values (const is an enum of one).
 type StringRule struct {
-	MinLength, MaxLength int64 // -1: no bound
-	Pattern              string
-	Format               string
-	Enum                 []string
+	MinLength    int64 // 0: no bound
+	MaxLength    int64 // when HasMaxLength
+	HasMaxLength bool
+	Pattern      string
+	Format       string
+	Enum         []string
 
 	once sync.Once
 	re   *regexp.Regexp // Pattern, compiled on first use
 }
 
 func (r *StringRule) accepts(s string) bool {
-	if r.MinLength >= 0 || r.MaxLength >= 0 {
+	if r.MinLength > 0 || r.HasMaxLength {
 		n := int64(utf8.RuneCountInString(s))
-		if r.MinLength >= 0 && n < r.MinLength || r.MaxLength >= 0 && n > r.MaxLength {
+		if n < r.MinLength || r.HasMaxLength && n > r.MaxLength {
 			return false
 		}
 	}
@@ -266,9 +241,9 @@ func (r *StringRule) accepts(s string) bool {
 	return r.Format == "" || validate.FormatValid(r.Format, s)
 }
 
-// String decodes a string into *p, checked against r (nil: any string),
-// and reports whether it did.
-func String(d *Decoder, p *string, r *StringRule) bool {
+// decodeString decodes a string into *p, checked against r (nil: any
+// string), and reports whether it did.
+func decodeString(d *decoder, p *string, r *StringRule) bool {
 	s, ok := d.str()
 	if !ok {
 		return false
@@ -281,8 +256,8 @@ func String(d *Decoder, p *string, r *StringRule) bool {
 	return true
 }
 
-// Bool decodes a boolean into *p and reports whether it did.
-func Bool(d *Decoder, p *bool) bool {
+// decodeBool decodes a boolean into *p and reports whether it did.
+func decodeBool(d *decoder, p *bool) bool {
 	if d.refused {
 		return false
 	}
@@ -312,11 +287,11 @@ type IntRule struct {
 	MultipleOf     int64 // 0: none
 }
 
-// Int decodes an integer written as an integer literal into *p, checked
+// decodeInt decodes an integer written as an integer literal into *p, checked
 // against r (nil: none), and reports whether it did. 1e2 and 5.0 are
 // integers to JSON Schema but not to encoding/json: the general path
 // rewrites them, so the decoder refuses them.
-func Int(d *Decoder, p *int64, r *IntRule) bool {
+func decodeInt(d *decoder, p *int64, r *IntRule) bool {
 	text, ok := d.number()
 	if !ok {
 		return false
@@ -345,9 +320,9 @@ type Bound struct {
 	Value float64
 }
 
-// Number decodes a number into *p, checked against r (nil: none), and
-// reports whether it did.
-func Number(d *Decoder, p *float64, r *NumberRule) bool {
+// decodeNumber decodes a number into *p, checked against r (nil: none),
+// and reports whether it did.
+func decodeNumber(d *decoder, p *float64, r *NumberRule) bool {
 	text, ok := d.number()
 	if !ok {
 		return false
@@ -409,65 +384,11 @@ func isZero(text string) bool {
 
 // ArrayRule is what an array schema asks beyond its items.
 type ArrayRule struct {
-	MinItems, MaxItems int64 // -1: no bound
+	MinItems    int64 // 0: no bound
+	MaxItems    int64 // when HasMaxItems
+	HasMaxItems bool
 }
 
-// Array decodes an array into *p, each item with item (a generated method
-// or helper), checked against r (nil: none), and reports whether it did.
-// An empty array decodes as an empty, non-nil slice, as with encoding/json.
-func Array[S ~[]T, T any](d *Decoder, p *S, r *ArrayRule, item func(*T, *Decoder)) bool {
-	if d.refused || d.peek() != '[' {
-		d.refused = true
-		return false
-	}
-	d.depth++
-	if d.depth > maxDepth {
-		d.refused = true
-		return false
-	}
-	d.i++
-	s := S{}
-	for first := true; ; first = false {
-		c := d.peek()
-		if c == ']' {
-			d.i++
-			break
-		}
-		if !first {
-			if c != ',' {
-				d.refused = true
-				return false
-			}
-			d.i++
-		}
-		var zero T
-		s = append(s, zero)
-		item(&s[len(s)-1], d)
-		if d.refused {
-			return false
-		}
-	}
-	d.depth--
-	if r != nil && (r.MinItems >= 0 && int64(len(s)) < r.MinItems || r.MaxItems >= 0 && int64(len(s)) > r.MaxItems) {
-		d.refused = true
-		return false
-	}
-	*p = s
-	return true
+func (r *ArrayRule) accepts(n int) bool {
+	return r == nil || int64(n) >= r.MinItems && (!r.HasMaxItems || int64(n) <= r.MaxItems)
 }
-
-// StringItem, BoolItem, IntItem and NumberItem decode an unconstrained
-// scalar item of an array. Like String, Bool, Int and Number they are not
-// generic: generated code converts a pointer to a named type (*Tier to
-// *string), and one compiled function serves every type, which keeps the
-// build of a 1,000-tool server fast.
-func StringItem(p *string, d *Decoder) { String(d, p, nil) }
-
-// BoolItem: see StringItem.
-func BoolItem(p *bool, d *Decoder) { Bool(d, p) }
-
-// IntItem: see StringItem.
-func IntItem(p *int64, d *Decoder) { Int(d, p, nil) }
-
-// NumberItem: see StringItem.
-func NumberItem(p *float64, d *Decoder) { Number(d, p, nil) }

@@ -20,7 +20,7 @@ func TestScalarHelpersAgreeWithValidator(t *testing.T) {
 		"9223372036854775808", "-9223372036854775808", "-9223372036854775809", `"1"`, "true", "null", "[]", "{}"}
 	cases := []struct {
 		schema string
-		decode func(d *Decoder) (any, bool)
+		decode func(d *decoder) (any, bool)
 	}{
 		{`{"type":"number","minimum":0}`, number(&NumberRule{Min: Bound{true, 0}})},
 		{`{"type":"number","maximum":100}`, number(&NumberRule{Max: Bound{true, 100}})},
@@ -31,8 +31,8 @@ func TestScalarHelpersAgreeWithValidator(t *testing.T) {
 		{`{"type":"integer","minimum":1,"maximum":100}`, integer(&IntRule{HasMin: true, Min: 1, HasMax: true, Max: 100})},
 		{`{"type":"integer","multipleOf":3}`, integer(&IntRule{MultipleOf: 3})},
 		{`{"type":"integer"}`, integer(nil)},
-		{`{"type":"boolean"}`, func(d *Decoder) (any, bool) { var b bool; ok := Bool(d, &b); return b, ok }},
-		{`{"type":"string","minLength":1,"maxLength":1}`, str(&StringRule{MinLength: 1, MaxLength: 1})},
+		{`{"type":"boolean"}`, func(d *decoder) (any, bool) { var b bool; ok := decodeBool(d, &b); return b, ok }},
+		{`{"type":"string","minLength":1,"maxLength":1}`, str(&StringRule{MinLength: 1, MaxLength: 1, HasMaxLength: true})},
 	}
 	for _, c := range cases {
 		v, err := validate.Compile([]byte(c.schema))
@@ -40,7 +40,7 @@ func TestScalarHelpersAgreeWithValidator(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, text := range values {
-			d := Decoder{data: []byte(text)}
+			d := decoder{data: []byte(text)}
 			got, ok := c.decode(&d)
 			ok = ok && !d.refused && d.i == len(d.data)
 			inst, err := validate.Decode([]byte(text))
@@ -72,16 +72,16 @@ func TestScalarHelpersAgreeWithValidator(t *testing.T) {
 	}
 }
 
-func number(r *NumberRule) func(d *Decoder) (any, bool) {
-	return func(d *Decoder) (any, bool) { var f float64; ok := Number(d, &f, r); return f, ok }
+func number(r *NumberRule) func(d *decoder) (any, bool) {
+	return func(d *decoder) (any, bool) { var f float64; ok := decodeNumber(d, &f, r); return f, ok }
 }
 
-func integer(r *IntRule) func(d *Decoder) (any, bool) {
-	return func(d *Decoder) (any, bool) { var n int64; ok := Int(d, &n, r); return n, ok }
+func integer(r *IntRule) func(d *decoder) (any, bool) {
+	return func(d *decoder) (any, bool) { var n int64; ok := decodeInt(d, &n, r); return n, ok }
 }
 
-func str(r *StringRule) func(d *Decoder) (any, bool) {
-	return func(d *Decoder) (any, bool) { var s string; ok := String(d, &s, r); return s, ok }
+func str(r *StringRule) func(d *decoder) (any, bool) {
+	return func(d *decoder) (any, bool) { var s string; ok := decodeString(d, &s, r); return s, ok }
 }
 
 func deref(p any) any {
@@ -123,8 +123,8 @@ func TestStringLengthCountsCodePoints(t *testing.T) {
 			schema += fmt.Sprintf(`,"maxLength":%d`, c.max)
 		}
 		schema += "}"
-		d := Decoder{data: []byte(c.text)}
-		_, ok := str(&StringRule{MinLength: c.min, MaxLength: c.max})(&d)
+		d := decoder{data: []byte(c.text)}
+		_, ok := str(&StringRule{MinLength: max(c.min, 0), MaxLength: max(c.max, 0), HasMaxLength: c.max >= 0})(&d)
 		if ok = ok && !d.refused && d.i == len(d.data); ok != c.want {
 			t.Errorf("decoder, %s against %s: accepted %v, want %v", c.text, schema, ok, c.want)
 		}

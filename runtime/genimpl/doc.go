@@ -25,10 +25,10 @@
 //     generated ApplyDefaults, Expand, completion and MCP Apps code calls;
 //     written once here rather than repeated in every generated file
 //     (CompleteList shares runtime's cap of 100 values).
-//   - DecodeObject, Decoder, String, Int, Number, Bool, Array and their
-//     rules: the validating decoders generated for tool inputs
-//     (decode.go), written once here so that a generated decoder is one
-//     line per property.
+//   - Object, Field, Value and the rules (StringRule, IntRule, NumberRule,
+//     ArrayRule): the tables of the validating decoders generated for tool
+//     inputs, one line per property, read by one decoder (table.go, over
+//     the scanner of decode.go) rather than compiled as a method per type.
 //
 // runtime.Ptr and runtime.Bool are gone without a replacement here: since
 // Go 1.26 generated code writes a pointer to a constant as new(v).

@@ -6,7 +6,6 @@ import (
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 )
 
 // GeneratedTemplate is runtime.TypedTemplate for generated code: params,
@@ -15,7 +14,7 @@ import (
 // Reads behave exactly as with TypedTemplate. params is compacted in
 // place, so its bytes must be the caller's own (see GeneratedTool).
 func GeneratedTemplate[P, R any](t runtime.ResourceTemplate, params json.RawMessage, fn func(ctx context.Context, p *P) (R, error)) runtime.ResourceTemplate {
-	return newTemplate(t, params, reflect.TypeFor[P](), func(ctx context.Context, p any) (any, error) {
+	return rt.Template(t, params, reflect.TypeFor[P](), func(ctx context.Context, p any) (any, error) {
 		return fn(ctx, p.(*P))
 	})
 }
@@ -26,7 +25,7 @@ func GeneratedTemplate[P, R any](t runtime.ResourceTemplate, params json.RawMess
 // generator's tests compare them; it reflects, so it is meant for tests
 // only.
 func TemplateSchemas(t runtime.ResourceTemplate) (generated, reflected json.RawMessage, ok bool) {
-	return templateSchemas(t)
+	return rt.TemplateSchemas(t)
 }
 
 // GeneratedPrompt is runtime.TypedPrompt for generated code: p.Arguments
@@ -34,7 +33,7 @@ func TemplateSchemas(t runtime.ResourceTemplate) (generated, reflected json.RawM
 // given, not derived from A or checked against it, so registering the
 // prompt reflects nothing. Calls behave exactly as with TypedPrompt.
 func GeneratedPrompt[A any](p runtime.Prompt, fn func(ctx context.Context, args *A) (*runtime.GetPromptResult, error)) runtime.Prompt {
-	return newPrompt(p, reflect.TypeFor[A](), func(ctx context.Context, args any) (*runtime.GetPromptResult, error) {
+	return rt.Prompt(p, reflect.TypeFor[A](), func(ctx context.Context, args any) (*runtime.GetPromptResult, error) {
 		return fn(ctx, args.(*A))
 	})
 }
@@ -44,14 +43,5 @@ func GeneratedPrompt[A any](p runtime.Prompt, fn func(ctx context.Context, args 
 // prompt not made by GeneratedPrompt. The generator's tests compare them;
 // it reflects, so it is meant for tests only.
 func PromptArguments(p runtime.Prompt) (declared, reflected []runtime.PromptArgument, ok bool) {
-	return promptArguments(p)
+	return rt.PromptArguments(p)
 }
-
-// The hooks of package runtime for templates and prompts, as their types
-// (see tool.go).
-var (
-	newTemplate     = gensupport.Template.(func(runtime.ResourceTemplate, json.RawMessage, reflect.Type, gensupport.Call) runtime.ResourceTemplate)
-	templateSchemas = gensupport.TemplateSchemas.(func(runtime.ResourceTemplate) (json.RawMessage, json.RawMessage, bool))
-	newPrompt       = gensupport.Prompt.(func(runtime.Prompt, reflect.Type, func(context.Context, any) (*runtime.GetPromptResult, error)) runtime.Prompt)
-	promptArguments = gensupport.PromptArguments.(func(runtime.Prompt) ([]runtime.PromptArgument, []runtime.PromptArgument, bool))
-)

@@ -25,13 +25,13 @@ import (
 // generated code's json.RawMessage(`…`) of a string constant is: do not
 // pass the same slice to two registrations.
 func GeneratedTool[In, Out any](t runtime.Tool, fn func(ctx context.Context, in In) (Out, error)) runtime.Tool {
-	return newTool(t, reflect.TypeFor[In](), reflect.TypeFor[Out](), toolFunc[In, Out](fn))
+	return rt.Tool(t, reflect.TypeFor[In](), reflect.TypeFor[Out](), toolFunc[In, Out](fn))
 }
 
 // GeneratedToolResult is runtime.TypedToolResult for generated code: see
 // GeneratedTool. In must be a pointer type.
 func GeneratedToolResult[In any](t runtime.Tool, fn func(ctx context.Context, in In) (*runtime.CallToolResult, error)) runtime.Tool {
-	return newTool(t, reflect.TypeFor[In](), nil, toolResultFunc[In](fn))
+	return rt.Tool(t, reflect.TypeFor[In](), nil, toolResultFunc[In](fn))
 }
 
 // toolFunc is a handler of GeneratedTool, and toolResultFunc one of
@@ -68,12 +68,9 @@ type SchemaSources = gensupport.SchemaSources
 // generated types cannot drift apart; it reflects, so it is meant for
 // tests only.
 func Schemas(t runtime.Tool) (s SchemaSources, ok bool) {
-	return toolSchemas(t)
+	return rt.Schemas(t)
 }
 
-// The hooks of package runtime, as their types (runtime's init, which set
-// them, ran before this package's: genimpl imports runtime).
-var (
-	newTool     = gensupport.Tool.(func(runtime.Tool, reflect.Type, reflect.Type, gensupport.ToolCall) runtime.Tool)
-	toolSchemas = gensupport.Schemas.(func(runtime.Tool) (SchemaSources, bool))
-)
+// rt is runtime's side of this package: typed entry points to its
+// unexported validation and encoding.
+var rt = runtime.GeneratedCodeSupport

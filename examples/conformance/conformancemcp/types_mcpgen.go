@@ -19,37 +19,16 @@ type TestSamplingInput struct {
 	Prompt string `json:"prompt" jsonschema_description:"The prompt to send to the model."`
 }
 
-// decodeMCP decodes the JSON object of a TestSamplingInput, checking it against its schema (genimpl/decode.go).
-func (x *TestSamplingInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "prompt":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Prompt, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeTestSamplingInput is the validating decoder's table of a TestSamplingInput (genimpl/table.go).
+var decodeTestSamplingInput = &genimpl.Object{Type: (*TestSamplingInput)(nil), Fields: []genimpl.Field{
+	{Name: "prompt", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TestSamplingInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = TestSamplingInput{}
-	return false
+	return decodeTestSamplingInput.Decode(args, x)
 }
 
 // TestElicitationInput is the input of tool "test_elicitation" (mcpgen.yaml:46).
@@ -58,37 +37,16 @@ type TestElicitationInput struct {
 	Message string `json:"message" jsonschema_description:"The message shown to the user."`
 }
 
-// decodeMCP decodes the JSON object of a TestElicitationInput, checking it against its schema (genimpl/decode.go).
-func (x *TestElicitationInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "message":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Message, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeTestElicitationInput is the validating decoder's table of a TestElicitationInput (genimpl/table.go).
+var decodeTestElicitationInput = &genimpl.Object{Type: (*TestElicitationInput)(nil), Fields: []genimpl.Field{
+	{Name: "message", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TestElicitationInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = TestElicitationInput{}
-	return false
+	return decodeTestElicitationInput.Decode(args, x)
 }
 
 // TestParamHeadersInput is the input of tool "test_param_headers" (mcpgen.yaml:113).
@@ -100,40 +58,17 @@ type TestParamHeadersInput struct {
 	Query string `json:"query" jsonschema_description:"The query."`
 }
 
-// decodeMCP decodes the JSON object of a TestParamHeadersInput, checking it against its schema (genimpl/decode.go).
-func (x *TestParamHeadersInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "region":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Region, nil)
-		case "query":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Query, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x3))
-}
+// decodeTestParamHeadersInput is the validating decoder's table of a TestParamHeadersInput (genimpl/table.go).
+var decodeTestParamHeadersInput = &genimpl.Object{Type: (*TestParamHeadersInput)(nil), Fields: []genimpl.Field{
+	{Name: "region", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "query", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *TestParamHeadersInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = TestParamHeadersInput{}
-	return false
+	return decodeTestParamHeadersInput.Decode(args, x)
 }
 
 // GreetInput is the input of tool "greet" (mcpgen.yaml:124).
@@ -142,37 +77,16 @@ type GreetInput struct {
 	Name string `json:"name" jsonschema_description:"Who to greet."`
 }
 
-// decodeMCP decodes the JSON object of a GreetInput, checking it against its schema (genimpl/decode.go).
-func (x *GreetInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "name":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Name, nil)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
+// decodeGreetInput is the validating decoder's table of a GreetInput (genimpl/table.go).
+var decodeGreetInput = &genimpl.Object{Type: (*GreetInput)(nil), Fields: []genimpl.Field{
+	{Name: "name", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *GreetInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = GreetInput{}
-	return false
+	return decodeGreetInput.Decode(args, x)
 }
 
 // SlowComputeInput is the input of tool "slow_compute" (mcpgen.yaml:131).
@@ -184,50 +98,20 @@ type SlowComputeInput struct {
 	Label runtime.Opt[string] `json:"label,omitzero" jsonschema_description:"Named in the answer."`
 }
 
-// decodeMCP decodes the JSON object of a SlowComputeInput, checking it against its schema (genimpl/decode.go).
-func (x *SlowComputeInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "seconds":
-			d.Once(&seen, 0)
-			x.Seconds.Set = genimpl.Number(d, &x.Seconds.Value, ruleSlowComputeInput_Seconds)
-		case "label":
-			d.Once(&seen, 1)
-			x.Label.Set = genimpl.String(d, &x.Label.Value, nil)
-		default:
-			d.Refuse()
-		}
-	}
-}
-
-var ruleSlowComputeInput_Seconds = &genimpl.NumberRule{
-	Max: genimpl.Bound{
-		Set:   true,
-		Value: 600.0,
-	},
-	Min: genimpl.Bound{
-		Set:   true,
-		Value: 0.0,
-	},
-}
+// decodeSlowComputeInput is the validating decoder's table of a SlowComputeInput (genimpl/table.go).
+var decodeSlowComputeInput = &genimpl.Object{Type: (*SlowComputeInput)(nil), Fields: []genimpl.Field{
+	{Name: "seconds", Value: genimpl.Value{
+		Kind:   genimpl.KindNumber,
+		Number: &genimpl.NumberRule{Min: genimpl.Bound{Set: true, Value: 0.0}, Max: genimpl.Bound{Set: true, Value: 600.0}},
+	}},
+	{Name: "label", Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SlowComputeInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = SlowComputeInput{}
-	return false
+	return decodeSlowComputeInput.Decode(args, x)
 }
 
 // ConfirmDeleteInput is the input of tool "confirm_delete" (mcpgen.yaml:144).
@@ -236,36 +120,16 @@ type ConfirmDeleteInput struct {
 	Filename runtime.Opt[string] `json:"filename,omitzero" jsonschema_description:"The file to delete."`
 }
 
-// decodeMCP decodes the JSON object of a ConfirmDeleteInput, checking it against its schema (genimpl/decode.go).
-func (x *ConfirmDeleteInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "filename":
-			d.Once(&seen, 0)
-			x.Filename.Set = genimpl.String(d, &x.Filename.Value, nil)
-		default:
-			d.Refuse()
-		}
-	}
-}
+// decodeConfirmDeleteInput is the validating decoder's table of a ConfirmDeleteInput (genimpl/table.go).
+var decodeConfirmDeleteInput = &genimpl.Object{Type: (*ConfirmDeleteInput)(nil), Fields: []genimpl.Field{
+	{Name: "filename", Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ConfirmDeleteInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ConfirmDeleteInput{}
-	return false
+	return decodeConfirmDeleteInput.Decode(args, x)
 }
 
 // TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:171).

@@ -176,61 +176,21 @@ type ExploreExpensesInput struct {
 	Category runtime.Opt[Category] `json:"category,omitzero" jsonschema_description:"Only expenses of this category."`
 }
 
-// decodeMCP decodes the JSON object of a ExploreExpensesInput, checking it against its schema (genimpl/decode.go).
-func (x *ExploreExpensesInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "month":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.Month), ruleExploreExpensesInput_Month)
-		case "status":
-			d.Once(&seen, 1)
-			x.Status.Set = genimpl.String(d, (*string)(&x.Status.Value), ruleExploreExpensesInput_Status)
-		case "category":
-			d.Once(&seen, 2)
-			x.Category.Set = genimpl.String(d, (*string)(&x.Category.Value), ruleExploreExpensesInput_Category)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleExploreExpensesInput_Month = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^\\d{4}-(0[1-9]|1[0-2])$",
-}
-
-var ruleExploreExpensesInput_Status = &genimpl.StringRule{
-	Enum:      []string{"pending", "approved", "rejected"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleExploreExpensesInput_Category = &genimpl.StringRule{
-	Enum:      []string{"travel", "meals", "software", "hardware", "office"},
-	MaxLength: -1,
-	MinLength: -1,
-}
+// decodeExploreExpensesInput is the validating decoder's table of a ExploreExpensesInput (genimpl/table.go).
+var decodeExploreExpensesInput = &genimpl.Object{Type: (*ExploreExpensesInput)(nil), Fields: []genimpl.Field{
+	{Name: "month", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^\\d{4}-(0[1-9]|1[0-2])$"}}},
+	{Name: "status", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"pending", "approved", "rejected"}}}},
+	{Name: "category", Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{Enum: []string{"travel", "meals", "software", "hardware", "office"}},
+	}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ExploreExpensesInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ExploreExpensesInput{}
-	return false
+	return decodeExploreExpensesInput.Decode(args, x)
 }
 
 // ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:121).
@@ -238,43 +198,16 @@ type ExpenseDetailInput struct {
 	ExpenseID ExpenseID `json:"expense_id" jsonschema_description:"An expense id such as EXP-0042."`
 }
 
-// decodeMCP decodes the JSON object of a ExpenseDetailInput, checking it against its schema (genimpl/decode.go).
-func (x *ExpenseDetailInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "expense_id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.ExpenseID), ruleExpenseDetailInput_ExpenseID)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleExpenseDetailInput_ExpenseID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^EXP-\\d{4}$",
-}
+// decodeExpenseDetailInput is the validating decoder's table of a ExpenseDetailInput (genimpl/table.go).
+var decodeExpenseDetailInput = &genimpl.Object{Type: (*ExpenseDetailInput)(nil), Fields: []genimpl.Field{
+	{Name: "expense_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^EXP-\\d{4}$"}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ExpenseDetailInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ExpenseDetailInput{}
-	return false
+	return decodeExpenseDetailInput.Decode(args, x)
 }
 
 // ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:140).
@@ -288,58 +221,19 @@ type ApproveExpenseInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"pattern=^[A-Za-z0-9-]{8\\,64}$" jsonschema_description:"One key per approval the user asked for; a retry reuses it."`
 }
 
-// decodeMCP decodes the JSON object of a ApproveExpenseInput, checking it against its schema (genimpl/decode.go).
-func (x *ApproveExpenseInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "expense_id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.ExpenseID), ruleApproveExpenseInput_ExpenseID)
-		case "expected_version":
-			d.Once(&seen, 1)
-			genimpl.Int(d, &x.ExpectedVersion, ruleApproveExpenseInput_ExpectedVersion)
-		case "idempotency_key":
-			d.Once(&seen, 2)
-			genimpl.String(d, &x.IdempotencyKey, ruleApproveExpenseInput_IdempotencyKey)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x7))
-}
-
-var ruleApproveExpenseInput_ExpenseID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^EXP-\\d{4}$",
-}
-
-var ruleApproveExpenseInput_ExpectedVersion = &genimpl.IntRule{
-	HasMin: true,
-	Min:    int64(1),
-}
-
-var ruleApproveExpenseInput_IdempotencyKey = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Za-z0-9-]{8,64}$",
-}
+// decodeApproveExpenseInput is the validating decoder's table of a ApproveExpenseInput (genimpl/table.go).
+var decodeApproveExpenseInput = &genimpl.Object{Type: (*ApproveExpenseInput)(nil), Fields: []genimpl.Field{
+	{Name: "expense_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^EXP-\\d{4}$"}}},
+	{Name: "expected_version", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 1, HasMin: true}}},
+	{Name: "idempotency_key", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{Pattern: "^[A-Za-z0-9-]{8,64}$"},
+	}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ApproveExpenseInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ApproveExpenseInput{}
-	return false
+	return decodeApproveExpenseInput.Decode(args, x)
 }

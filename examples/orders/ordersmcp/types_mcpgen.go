@@ -43,40 +43,15 @@ func (Money) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Description = "An amount in the smallest unit of its currency."
 }
 
-// decodeMCP decodes the JSON object of a Money, checking it against its schema (genimpl/decode.go).
-func (x *Money) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "amount":
-			d.Once(&seen, 0)
-			genimpl.Int(d, &x.Amount, ruleMoney_Amount)
-		case "currency":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Currency, ruleMoney_Currency)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x3))
-}
+// decodeMoney is the validating decoder's table of a Money (genimpl/table.go).
+var decodeMoney = &genimpl.Object{Type: (*Money)(nil), Fields: []genimpl.Field{
+	{Name: "amount", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 0, HasMin: true}}},
+	{Name: "currency", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]{3}$"}}},
+}}
 
-var ruleMoney_Amount = &genimpl.IntRule{
-	HasMin: true,
-	Min:    int64(0),
-}
-
-var ruleMoney_Currency = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Z]{3}$",
+// MCPDecodeTable gives the tables of the structs that hold a Money its own.
+func (*Money) MCPDecodeTable() *genimpl.Object {
+	return decodeMoney
 }
 
 // OrderLine is the spec's type "OrderLine" (mcpgen.yaml:33).
@@ -122,43 +97,16 @@ type LookupOrderInput struct {
 	OrderID OrderID `json:"order_id" jsonschema_description:"An order id such as A-1042."`
 }
 
-// decodeMCP decodes the JSON object of a LookupOrderInput, checking it against its schema (genimpl/decode.go).
-func (x *LookupOrderInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "order_id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.OrderID), ruleLookupOrderInput_OrderID)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleLookupOrderInput_OrderID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Z]-\\d{4}$",
-}
+// decodeLookupOrderInput is the validating decoder's table of a LookupOrderInput (genimpl/table.go).
+var decodeLookupOrderInput = &genimpl.Object{Type: (*LookupOrderInput)(nil), Fields: []genimpl.Field{
+	{Name: "order_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]-\\d{4}$"}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *LookupOrderInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = LookupOrderInput{}
-	return false
+	return decodeLookupOrderInput.Decode(args, x)
 }
 
 // CreateNoteInput is the input of tool "create_note" (mcpgen.yaml:65).
@@ -188,54 +136,21 @@ func (x *CreateNoteInput) ApplyDefaults() {
 	}
 }
 
-// decodeMCP decodes the JSON object of a CreateNoteInput, checking it against its schema (genimpl/decode.go).
-func (x *CreateNoteInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "order_id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.OrderID), ruleCreateNoteInput_OrderID)
-		case "text":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Text, ruleCreateNoteInput_Text)
-		case "pinned":
-			d.Once(&seen, 2)
-			x.Pinned.Set = genimpl.Bool(d, &x.Pinned.Value)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x3))
-}
-
-var ruleCreateNoteInput_OrderID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Z]-\\d{4}$",
-}
-
-var ruleCreateNoteInput_Text = &genimpl.StringRule{
-	MaxLength: 2000,
-	MinLength: 1,
-}
+// decodeCreateNoteInput is the validating decoder's table of a CreateNoteInput (genimpl/table.go).
+var decodeCreateNoteInput = &genimpl.Object{Type: (*CreateNoteInput)(nil), Fields: []genimpl.Field{
+	{Name: "order_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]-\\d{4}$"}}},
+	{Name: "text", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{MinLength: 1, MaxLength: 2000, HasMaxLength: true},
+	}},
+	{Name: "pinned", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *CreateNoteInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = CreateNoteInput{}
-	return false
+	return decodeCreateNoteInput.Decode(args, x)
 }
 
 // CreateNoteOutput is the output of tool "create_note" (mcpgen.yaml:71).
@@ -259,65 +174,22 @@ type RefundOrderInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"format=uuid" jsonschema_description:"A UUID you choose; retries reuse it."`
 }
 
-// decodeMCP decodes the JSON object of a RefundOrderInput, checking it against its schema (genimpl/decode.go).
-func (x *RefundOrderInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "order_id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.OrderID), ruleRefundOrderInput_OrderID)
-		case "reason":
-			d.Once(&seen, 1)
-			genimpl.String(d, (*string)(&x.Reason), ruleRefundOrderInput_Reason)
-		case "amount":
-			d.Once(&seen, 2)
-			x.Amount.Value.decodeMCP(d)
-			x.Amount.Set = true
-		case "idempotency_key":
-			d.Once(&seen, 3)
-			genimpl.String(d, &x.IdempotencyKey, ruleRefundOrderInput_IdempotencyKey)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0xb))
-}
-
-var ruleRefundOrderInput_OrderID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^[A-Z]-\\d{4}$",
-}
-
-var ruleRefundOrderInput_Reason = &genimpl.StringRule{
-	Enum:      []string{"damaged", "late", "wrong_item", "other"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleRefundOrderInput_IdempotencyKey = &genimpl.StringRule{
-	Format:    "uuid",
-	MaxLength: -1,
-	MinLength: -1,
-}
+// decodeRefundOrderInput is the validating decoder's table of a RefundOrderInput (genimpl/table.go).
+var decodeRefundOrderInput = &genimpl.Object{Type: (*RefundOrderInput)(nil), Fields: []genimpl.Field{
+	{Name: "order_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]-\\d{4}$"}}},
+	{Name: "reason", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{Enum: []string{"damaged", "late", "wrong_item", "other"}},
+	}},
+	{Name: "amount", Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Money)(nil)}},
+	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *RefundOrderInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = RefundOrderInput{}
-	return false
+	return decodeRefundOrderInput.Decode(args, x)
 }
 
 // RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:93).

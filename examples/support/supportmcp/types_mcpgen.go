@@ -168,60 +168,21 @@ type ReplyToTicketInput struct {
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"format=uuid" jsonschema_description:"A UUID you choose; retries reuse it."`
 }
 
-// decodeMCP decodes the JSON object of a ReplyToTicketInput, checking it against its schema (genimpl/decode.go).
-func (x *ReplyToTicketInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.ID), ruleReplyToTicketInput_ID)
-		case "body":
-			d.Once(&seen, 1)
-			genimpl.String(d, &x.Body, ruleReplyToTicketInput_Body)
-		case "idempotency_key":
-			d.Once(&seen, 2)
-			genimpl.String(d, &x.IdempotencyKey, ruleReplyToTicketInput_IdempotencyKey)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x7))
-}
-
-var ruleReplyToTicketInput_ID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^T-\\d+$",
-}
-
-var ruleReplyToTicketInput_Body = &genimpl.StringRule{
-	MaxLength: 5000,
-	MinLength: 1,
-}
-
-var ruleReplyToTicketInput_IdempotencyKey = &genimpl.StringRule{
-	Format:    "uuid",
-	MaxLength: -1,
-	MinLength: -1,
-}
+// decodeReplyToTicketInput is the validating decoder's table of a ReplyToTicketInput (genimpl/table.go).
+var decodeReplyToTicketInput = &genimpl.Object{Type: (*ReplyToTicketInput)(nil), Fields: []genimpl.Field{
+	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^T-\\d+$"}}},
+	{Name: "body", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{MinLength: 1, MaxLength: 5000, HasMaxLength: true},
+	}},
+	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *ReplyToTicketInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = ReplyToTicketInput{}
-	return false
+	return decodeReplyToTicketInput.Decode(args, x)
 }
 
 // ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:118).
@@ -244,60 +205,21 @@ type EscalateTicketInput struct {
 	Reason string `json:"reason" jsonschema:"minLength=10,maxLength=1000" jsonschema_description:"What the next level needs to know, e.g. steps to reproduce."`
 }
 
-// decodeMCP decodes the JSON object of a EscalateTicketInput, checking it against its schema (genimpl/decode.go).
-func (x *EscalateTicketInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "id":
-			d.Once(&seen, 0)
-			genimpl.String(d, (*string)(&x.ID), ruleEscalateTicketInput_ID)
-		case "level":
-			d.Once(&seen, 1)
-			genimpl.String(d, (*string)(&x.Level), ruleEscalateTicketInput_Level)
-		case "reason":
-			d.Once(&seen, 2)
-			genimpl.String(d, &x.Reason, ruleEscalateTicketInput_Reason)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x7))
-}
-
-var ruleEscalateTicketInput_ID = &genimpl.StringRule{
-	MaxLength: -1,
-	MinLength: -1,
-	Pattern:   "^T-\\d+$",
-}
-
-var ruleEscalateTicketInput_Level = &genimpl.StringRule{
-	Enum:      []string{"tier2", "engineering"},
-	MaxLength: -1,
-	MinLength: -1,
-}
-
-var ruleEscalateTicketInput_Reason = &genimpl.StringRule{
-	MaxLength: 1000,
-	MinLength: 10,
-}
+// decodeEscalateTicketInput is the validating decoder's table of a EscalateTicketInput (genimpl/table.go).
+var decodeEscalateTicketInput = &genimpl.Object{Type: (*EscalateTicketInput)(nil), Fields: []genimpl.Field{
+	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^T-\\d+$"}}},
+	{Name: "level", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"tier2", "engineering"}}}},
+	{Name: "reason", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{MinLength: 10, MaxLength: 1000, HasMaxLength: true},
+	}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *EscalateTicketInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = EscalateTicketInput{}
-	return false
+	return decodeEscalateTicketInput.Decode(args, x)
 }
 
 // EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:136).
@@ -331,36 +253,16 @@ type BuildReportInput struct {
 	Customer runtime.Opt[string] `json:"customer,omitzero" jsonschema_description:"The customer's slug (acme, globex); every customer when absent."`
 }
 
-// decodeMCP decodes the JSON object of a BuildReportInput, checking it against its schema (genimpl/decode.go).
-func (x *BuildReportInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "customer":
-			d.Once(&seen, 0)
-			x.Customer.Set = genimpl.String(d, &x.Customer.Value, nil)
-		default:
-			d.Refuse()
-		}
-	}
-}
+// decodeBuildReportInput is the validating decoder's table of a BuildReportInput (genimpl/table.go).
+var decodeBuildReportInput = &genimpl.Object{Type: (*BuildReportInput)(nil), Fields: []genimpl.Field{
+	{Name: "customer", Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *BuildReportInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = BuildReportInput{}
-	return false
+	return decodeBuildReportInput.Decode(args, x)
 }
 
 // BuildReportOutput is the output of tool "build_report" (mcpgen.yaml:162).

@@ -43,52 +43,20 @@ func (x *SearchPostsInput) ApplyDefaults() {
 	}
 }
 
-// decodeMCP decodes the JSON object of a SearchPostsInput, checking it against its schema (genimpl/decode.go).
-func (x *SearchPostsInput) decodeMCP(d *genimpl.Decoder) {
-	if !d.Object() {
-		return
-	}
-	var seen uint64
-	for first := true; ; first = false {
-		key, ok := d.Next(first)
-		if !ok {
-			break
-		}
-		switch key {
-		case "query":
-			d.Once(&seen, 0)
-			genimpl.String(d, &x.Query, ruleSearchPostsInput_Query)
-		case "limit":
-			d.Once(&seen, 1)
-			x.Limit.Set = genimpl.Int(d, &x.Limit.Value, ruleSearchPostsInput_Limit)
-		default:
-			d.Refuse()
-		}
-	}
-	d.Require(seen, uint64(0x1))
-}
-
-var ruleSearchPostsInput_Query = &genimpl.StringRule{
-	MaxLength: 200,
-	MinLength: 1,
-}
-
-var ruleSearchPostsInput_Limit = &genimpl.IntRule{
-	HasMax: true,
-	HasMin: true,
-	Max:    int64(10),
-	Min:    int64(1),
-}
+// decodeSearchPostsInput is the validating decoder's table of a SearchPostsInput (genimpl/table.go).
+var decodeSearchPostsInput = &genimpl.Object{Type: (*SearchPostsInput)(nil), Fields: []genimpl.Field{
+	{Name: "query", Required: true, Value: genimpl.Value{
+		Kind:   genimpl.KindString,
+		String: &genimpl.StringRule{MinLength: 1, MaxLength: 200, HasMaxLength: true},
+	}},
+	{Name: "limit", Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 1, HasMin: true, Max: 10, HasMax: true}}},
+}}
 
 // DecodeValidated decodes tool arguments into x, checking them against the input schema as it
 // goes. On false x is left zero: the runtime's general validator then decides, and says
 // what is wrong.
 func (x *SearchPostsInput) DecodeValidated(args []byte) bool {
-	if genimpl.DecodeObject(args, x.decodeMCP) {
-		return true
-	}
-	*x = SearchPostsInput{}
-	return false
+	return decodeSearchPostsInput.Decode(args, x)
 }
 
 // PostParams is the set of variables of resource template "post" (mcpgen.yaml:26).

@@ -40,6 +40,7 @@ func Compile(schema json.RawMessage) (*Validator, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
+	registerIntegerFormats(c)
 	c.UseLoader(noLoader{})
 	if err := c.AddResource(schemaURL, doc); err != nil {
 		return nil, err

@@ -86,3 +86,20 @@ func TestWriteViolationsCap(t *testing.T) {
 		t.Errorf("%d violations listed, want 50 and a last line saying 3 more:\n%s", n, got)
 	}
 }
+
+// The integer formats are asserted: the value lies in the format's range.
+func TestIntegerFormats(t *testing.T) {
+	v, err := Compile([]byte(`{"type":"integer","format":"int32"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, ok := range map[string]bool{"0": true, "2147483647": true, "-2147483648": true, "2147483648": false, "-2147483649": false, "1e10": false} {
+		inst, err := Decode([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(v.Check(inst)) == 0; got != ok {
+			t.Errorf("int32 %s: valid %v, want %v", text, got, ok)
+		}
+	}
+}
