@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mcpgen/mcpgen/examples/books/booksmcp"
+	"github.com/mcpgen/mcpgen/examples/conformance/conformancemcp"
 	"github.com/mcpgen/mcpgen/examples/expenses/expensesmcp"
 	"github.com/mcpgen/mcpgen/examples/orders/ordersmcp"
 	"github.com/mcpgen/mcpgen/examples/readme/readmemcp"
@@ -88,6 +89,9 @@ var compiledCases = map[string]func(*runtime.Server){
 	"../examples/support/mcpgen.yaml":  func(s *runtime.Server) { supportmcp.Register(s, supportmcp.UnimplementedHandler{}) },
 	"../examples/expenses/mcpgen.yaml": func(s *runtime.Server) { expensesmcp.Register(s, expensesmcp.UnimplementedHandler{}) },
 	"../examples/books/mcpgen.yaml":    func(s *runtime.Server) { booksmcp.Register(s, booksmcp.UnimplementedHandler{}) },
+	"../examples/conformance/mcpgen.yaml": func(s *runtime.Server) {
+		conformancemcp.Register(s, conformancemcp.UnimplementedHandler{})
+	},
 }
 
 // TestCompiledCasesListed keeps compiledCases complete: a new positive

@@ -96,12 +96,12 @@ func (g *generator) appResource(rp *resourcePlan) jen.Code {
 
 // appUI is the runtime.AppUI literal of a view's _meta.ui.
 func appUI(u *spec.ResourceUI) jen.Code {
-	return jen.Qual(runtimePkg, "AppUI").Values(jen.DictFunc(func(d jen.Dict) {
+	return jen.Qual(runtimePkg, "AppUI").Values(ordered(func(d *fields) {
 		if u == nil {
 			return
 		}
 		if c := u.CSP; c != nil {
-			d[jen.Id("CSP")] = jen.Op("&").Qual(runtimePkg, "AppCSP").Values(jen.DictFunc(func(cd jen.Dict) {
+			d.set("CSP", jen.Op("&").Qual(runtimePkg, "AppCSP").Values(ordered(func(cd *fields) {
 				for _, l := range []struct {
 					field string
 					list  []spec.Origin
@@ -109,27 +109,27 @@ func appUI(u *spec.ResourceUI) jen.Code {
 					if len(l.list) == 0 {
 						continue
 					}
-					cd[jen.Id(l.field)] = jen.Index().String().ValuesFunc(func(gr *jen.Group) {
+					cd.set(l.field, jen.Index().String().ValuesFunc(func(gr *jen.Group) {
 						for _, o := range l.list {
 							gr.Lit(o.Value)
 						}
-					})
+					}))
 				}
-			}))
+			})))
 		}
 		if len(u.Permissions) > 0 {
-			fields := map[string]string{"camera": "Camera", "microphone": "Microphone", "geolocation": "Geolocation", "clipboardWrite": "ClipboardWrite"}
-			d[jen.Id("Permissions")] = jen.Op("&").Qual(runtimePkg, "AppPermissions").Values(jen.DictFunc(func(pd jen.Dict) {
+			permField := map[string]string{"camera": "Camera", "microphone": "Microphone", "geolocation": "Geolocation", "clipboardWrite": "ClipboardWrite"}
+			d.set("Permissions", jen.Op("&").Qual(runtimePkg, "AppPermissions").Values(ordered(func(pd *fields) {
 				for _, p := range u.Permissions {
-					pd[jen.Id(fields[p])] = jen.True()
+					pd.set(permField[p], jen.True())
 				}
-			}))
+			})))
 		}
 		if u.Domain != "" {
-			d[jen.Id("Domain")] = jen.Lit(u.Domain)
+			d.set("Domain", jen.Lit(u.Domain))
 		}
 		if u.PrefersBorder != nil {
-			d[jen.Id("PrefersBorder")] = jen.New(jen.Lit(*u.PrefersBorder))
+			d.set("PrefersBorder", jen.New(jen.Lit(*u.PrefersBorder)))
 		}
 	}))
 }
@@ -148,14 +148,14 @@ func (g *generator) appTool(tp *toolPlan, tool jen.Code) jen.Code {
 			break
 		}
 	}
-	link := jen.Qual(runtimePkg, "ToolUI").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("ResourceURI")] = jen.Lit(uri)
+	link := jen.Qual(runtimePkg, "ToolUI").Values(ordered(func(d *fields) {
+		d.set("ResourceURI", jen.Lit(uri))
 		if len(u.Visibility) > 0 {
-			d[jen.Id("Visibility")] = jen.Index().String().ValuesFunc(func(gr *jen.Group) {
+			d.set("Visibility", jen.Index().String().ValuesFunc(func(gr *jen.Group) {
 				for _, v := range u.Visibility {
 					gr.Lit(v)
 				}
-			})
+			}))
 		}
 	}))
 	return jen.Qual(runtimePkg, "AppTool").Call(jen.Line().Add(tool), jen.Line().Add(link).Op(",").Line())

@@ -61,10 +61,10 @@ func durationCode(d time.Duration) jen.Code {
 
 // cacheHintCode is a runtime.CacheHint literal.
 func cacheHintCode(ttl time.Duration, scope string) jen.Code {
-	return jen.Qual(runtimePkg, "CacheHint").Values(jen.Dict{
-		jen.Id("TTL"):   durationCode(ttl),
-		jen.Id("Scope"): jen.Lit(scope),
-	})
+	return jen.Qual(runtimePkg, "CacheHint").Values(ordered(func(d *fields) {
+		d.set("TTL", durationCode(ttl))
+		d.set("Scope", jen.Lit(scope))
+	}))
 }
 
 // cachingOptions are the NewServer options of server.caching: the
@@ -100,7 +100,7 @@ func cachingOptions(c *spec.Caching) []jen.Code {
 
 // ownCache sets the Cache field of a resource or template registration
 // that declares cache:, its missing fields taken from server.caching.
-func (g *generator) ownCache(d jen.Dict, h *spec.CacheHint) {
+func (g *generator) ownCache(d *fields, h *spec.CacheHint) {
 	if h == nil {
 		return
 	}
@@ -110,5 +110,5 @@ func (g *generator) ownCache(d jen.Dict, h *spec.CacheHint) {
 		chain = append(chain, c.Resources, &c.CacheHint)
 	}
 	ttl, scope, _ := resolveHint(chain...)
-	d[jen.Id("Cache")] = jen.Op("&").Add(cacheHintCode(ttl, scope))
+	d.set("Cache", jen.Op("&").Add(cacheHintCode(ttl, scope)))
 }

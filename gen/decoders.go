@@ -212,7 +212,7 @@ func (g *generator) decoderMethods(f *jen.File, d *decl) {
 			kv = append(kv, keyValue("Required", jen.True()))
 		}
 		line := append(kv, keyValue("Value", g.valueRule(fl.prop.Schema, false, false)))
-		if width(jen.Values(line...)) > maxTableLine {
+		if codeWidth(jen.Values(line...)) > maxTableLine {
 			line = append(kv, keyValue("Value", g.valueRule(fl.prop.Schema, false, true)))
 		}
 		fields = append(fields, jen.Line().Values(line...))
@@ -321,7 +321,7 @@ func lengthBounds(minName string, least *int64, maxName string, most *int64) []j
 // fitted is a composite literal's elements on one line when it is short,
 // else one per line: a table's line stays readable.
 func fitted(elems []jen.Code) []jen.Code {
-	if width(jen.Values(elems...)) <= maxTableLine {
+	if codeWidth(jen.Values(elems...)) <= maxTableLine {
 		return elems
 	}
 	return broken(elems)
@@ -336,8 +336,8 @@ func broken(elems []jen.Code) []jen.Code {
 	return append(out, jen.Line())
 }
 
-// width is about how long c is written on one line.
-func width(c jen.Code) int {
+// codeWidth is about how long c is written on one line.
+func codeWidth(c jen.Code) int {
 	text := fmt.Sprintf("%#v", jen.Var().Id("_").Op("=").Id("T").Add(c)) // a fragment alone does not format
 	return len(strings.Join(strings.Fields(text), " ")) - len("var _ = T")
 }

@@ -102,6 +102,9 @@ type generator struct {
 	// sharedSchemas are the schemas registerFile writes once as constants,
 	// in the order Register names them.
 	sharedSchemas []sharedSchema
+	// named holds the schemas of the named object types, written once
+	// (namedschemas.go).
+	named map[string]*namedSchema
 	// decoded holds the structs that get a validating decoder's table
 	// (computed once, by decodedDecls).
 	decoded       map[*decl]bool

@@ -75,10 +75,8 @@ func (g *generator) handlerFile(f *jen.File) {
 		f.Line()
 		f.Add(doc(fmt.Sprintf("%s reports that %s %q is not implemented.", m.name, m.kind, m.item)))
 		f.Func().Params(jen.Id("UnimplementedHandler")).Id(m.name).Add(m.signature(false)).Block(
-			jen.Return(m.zero, jen.Op("&").Qual(runtimePkg, "NotImplementedError").Values(jen.Dict{
-				jen.Id("Kind"): jen.Lit(m.kind),
-				jen.Id("Name"): jen.Lit(m.item),
-			})),
+			jen.Return(m.zero, jen.Op("&").Qual(runtimePkg, "NotImplementedError").Values(
+				jen.Id("Kind").Op(":").Lit(m.kind), jen.Id("Name").Op(":").Lit(m.item))),
 		)
 	}
 }

@@ -69,3 +69,28 @@ func wrapLine(line string, width int) []string {
 	}
 	return append(out, line)
 }
+
+// fields are the fields of a composite literal in the order they are set,
+// which is the order the spec reference lists them (jen.Dict sorts them by
+// name): a reviewer reads a tool's name, then its title, description, ...
+type fields []jen.Code
+
+// set adds the field name: v.
+func (f *fields) set(name string, v jen.Code) {
+	*f = append(*f, jen.Id(name).Op(":").Add(v))
+}
+
+// ordered is the fields that fill sets, for Values: one field on the
+// literal's line, more one a line.
+func ordered(fill func(f *fields)) jen.Code {
+	var f fields
+	fill(&f)
+	if len(f) <= 1 {
+		return jen.List(f...)
+	}
+	list := make([]jen.Code, 0, 2*len(f)+1)
+	for _, c := range f {
+		list = append(list, jen.Line().Add(c).Op(","))
+	}
+	return jen.Add(append(list, jen.Line())...)
+}

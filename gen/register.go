@@ -20,20 +20,20 @@ func (g *generator) registerFile(f *jen.File) {
 	f.Line()
 	f.Add(doc(fmt.Sprintf("Info is the MCP implementation info of the %q server %s.", srv.Name, g.at(srv.Pos))))
 	f.Func().Id("Info").Params().Qual(runtimePkg, "Implementation").Block(
-		jen.Return(jen.Qual(runtimePkg, "Implementation").Values(jen.DictFunc(func(d jen.Dict) {
-			d[jen.Id("Name")] = jen.Lit(srv.Name)
-			d[jen.Id("Version")] = jen.Lit(srv.Version)
+		jen.Return(jen.Qual(runtimePkg, "Implementation").Values(ordered(func(d *fields) {
+			d.set("Name", jen.Lit(srv.Name))
 			if srv.Title != "" {
-				d[jen.Id("Title")] = jen.Lit(srv.Title)
+				d.set("Title", jen.Lit(srv.Title))
 			}
+			d.set("Version", jen.Lit(srv.Version))
 			if srv.Description != "" {
-				d[jen.Id("Description")] = textLit(srv.Description)
+				d.set("Description", textLit(srv.Description))
 			}
 			if srv.WebsiteURL != "" {
-				d[jen.Id("WebsiteURL")] = jen.Lit(srv.WebsiteURL)
+				d.set("WebsiteURL", jen.Lit(srv.WebsiteURL))
 			}
 			if len(srv.Icons) > 0 {
-				d[jen.Id("Icons")] = iconList(srv.Icons)
+				d.set("Icons", iconList(srv.Icons))
 			}
 		}))),
 	)
@@ -106,19 +106,20 @@ func (g *generator) registerFile(f *jen.File) {
 	for _, sc := range g.sharedSchemas {
 		f.Line()
 		f.Comment(sc.name + " is the schema of both the input and the output of a tool.")
-		f.Const().Id(sc.name).Op("=").Add(schemaText(sc.schema))
+		f.Const().Id(sc.name).Op("=").Add(g.layoutSchema(sc.schema, sc.of, false))
 	}
+	g.namedSchemaConsts(f)
 }
 
 func (g *generator) resourceLiteral(rp *resourcePlan) jen.Code {
 	r := rp.res
-	return jen.Qual(runtimePkg, "Resource").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("URI")] = jen.Lit(r.URI)
-		d[jen.Id("Name")] = jen.Id(rp.nameConst)
+	return jen.Qual(runtimePkg, "Resource").Values(ordered(func(d *fields) {
+		d.set("Name", jen.Id(rp.nameConst))
+		d.set("URI", jen.Lit(r.URI))
 		g.describe(d, r.Title, r.Description, r.MimeType, r.Annotations, r.Icons, r.Meta)
 		requires(d, r.Requires)
 		if r.Size != nil {
-			d[jen.Id("Size")] = jen.New(jen.Int64().Call(jen.Lit(*r.Size)))
+			d.set("Size", jen.New(jen.Int64().Call(jen.Lit(*r.Size))))
 		}
 		g.ownCache(d, r.Cache)
 	}))
@@ -126,13 +127,13 @@ func (g *generator) resourceLiteral(rp *resourcePlan) jen.Code {
 
 func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
 	t := tp.tmpl
-	return jen.Qual(runtimePkg, "ResourceTemplate").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("URITemplate")] = jen.Id(tp.base + "URITemplate")
-		d[jen.Id("Name")] = jen.Id(tp.nameConst)
+	return jen.Qual(runtimePkg, "ResourceTemplate").Values(ordered(func(d *fields) {
+		d.set("Name", jen.Id(tp.nameConst))
+		d.set("URITemplate", jen.Id(tp.base+"URITemplate"))
 		g.describe(d, t.Title, t.Description, t.MimeType, t.Annotations, t.Icons, t.Meta)
 		requires(d, t.Requires)
 		if c := g.completeFunc(tp.completions); c != nil {
-			d[jen.Id("Complete")] = c
+			d.set("Complete", c)
 		}
 		g.ownCache(d, t.Cache)
 	}))
@@ -140,56 +141,56 @@ func (g *generator) templateLiteral(tp *templatePlan) jen.Code {
 
 // requires sets the Requires of an item that declares `requires:`: the
 // runtime lists and serves it only to clients that declared them.
-func requires(d jen.Dict, r *spec.Requires) {
+func requires(d *fields, r *spec.Requires) {
 	if r == nil {
 		return
 	}
-	d[jen.Id("Requires")] = jen.Op("&").Qual(runtimePkg, "Requires").Values(jen.DictFunc(func(rd jen.Dict) {
+	d.set("Requires", jen.Op("&").Qual(runtimePkg, "Requires").Values(ordered(func(rd *fields) {
 		if len(r.Capabilities) > 0 {
-			rd[jen.Id("Capabilities")] = stringList(r.Capabilities)
+			rd.set("Capabilities", stringList(r.Capabilities))
 		}
 		if len(r.Extensions) > 0 {
-			rd[jen.Id("Extensions")] = stringList(r.Extensions)
+			rd.set("Extensions", stringList(r.Extensions))
 		}
-	}))
+	})))
 }
 
 // describe fills the fields that resources and templates share.
-func (g *generator) describe(d jen.Dict, title, description, mimeType string, a *spec.Annotations, icons []*spec.Icon, meta *spec.Value) {
+func (g *generator) describe(d *fields, title, description, mimeType string, a *spec.Annotations, icons []*spec.Icon, meta *spec.Value) {
 	if title != "" {
-		d[jen.Id("Title")] = jen.Lit(title)
+		d.set("Title", jen.Lit(title))
 	}
 	if description != "" {
-		d[jen.Id("Description")] = textLit(description)
+		d.set("Description", textLit(description))
 	}
 	if mimeType != "" {
-		d[jen.Id("MimeType")] = jen.Lit(mimeType)
+		d.set("MimeType", jen.Lit(mimeType))
 	}
 	if a != nil {
-		d[jen.Id("Annotations")] = annotations(a)
+		d.set("Annotations", annotations(a))
 	}
 	if len(icons) > 0 {
-		d[jen.Id("Icons")] = iconList(icons)
+		d.set("Icons", iconList(icons))
 	}
 	if meta != nil {
-		d[jen.Id("Meta")] = rawJSON(meta)
+		d.set("Meta", rawJSON(meta))
 	}
 }
 
 func annotations(a *spec.Annotations) jen.Code {
-	return jen.Op("&").Qual(runtimePkg, "Annotations").Values(jen.DictFunc(func(d jen.Dict) {
+	return jen.Op("&").Qual(runtimePkg, "Annotations").Values(ordered(func(d *fields) {
 		if len(a.Audience) > 0 {
-			d[jen.Id("Audience")] = jen.Index().String().ValuesFunc(func(gr *jen.Group) {
+			d.set("Audience", jen.Index().String().ValuesFunc(func(gr *jen.Group) {
 				for _, au := range a.Audience {
 					gr.Lit(au)
 				}
-			})
+			}))
 		}
 		if a.Priority != nil {
-			d[jen.Id("Priority")] = jen.New(jen.Float64().Call(jen.Op(string(*a.Priority))))
+			d.set("Priority", jen.New(jen.Float64().Call(jen.Op(string(*a.Priority)))))
 		}
 		if a.LastModified != "" {
-			d[jen.Id("LastModified")] = jen.Lit(a.LastModified)
+			d.set("LastModified", jen.Lit(a.LastModified))
 		}
 	}))
 }
@@ -227,65 +228,65 @@ func (g *generator) completeFunc(cs []*completionPlan) jen.Code {
 // messages the spec writes out.
 func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 	pr := pp.prompt
-	lit := jen.Qual(runtimePkg, "Prompt").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Name")] = jen.Id(pp.nameConst)
+	lit := jen.Qual(runtimePkg, "Prompt").Values(ordered(func(d *fields) {
+		d.set("Name", jen.Id(pp.nameConst))
 		if pr.Title != "" {
-			d[jen.Id("Title")] = jen.Lit(pr.Title)
+			d.set("Title", jen.Lit(pr.Title))
 		}
-		d[jen.Id("Description")] = textLit(pr.Description)
+		d.set("Description", textLit(pr.Description))
 		if len(pr.Arguments) > 0 {
-			d[jen.Id("Arguments")] = jen.Index().Qual(runtimePkg, "PromptArgument").ValuesFunc(func(gr *jen.Group) {
+			d.set("Arguments", jen.Index().Qual(runtimePkg, "PromptArgument").ValuesFunc(func(gr *jen.Group) {
 				for _, a := range pr.Arguments {
-					gr.Values(jen.DictFunc(func(ad jen.Dict) {
-						ad[jen.Id("Name")] = jen.Lit(a.Name)
+					gr.Values(ordered(func(ad *fields) {
+						ad.set("Name", jen.Lit(a.Name))
 						if a.Title != "" {
-							ad[jen.Id("Title")] = jen.Lit(a.Title)
+							ad.set("Title", jen.Lit(a.Title))
 						}
 						if a.Description != "" {
-							ad[jen.Id("Description")] = textLit(a.Description)
+							ad.set("Description", textLit(a.Description))
 						}
 						if a.Required {
-							ad[jen.Id("Required")] = jen.True()
+							ad.set("Required", jen.True())
 						}
 						if a.ExplicitOptional {
-							ad[jen.Id("ExplicitOptional")] = jen.True()
+							ad.set("ExplicitOptional", jen.True())
 						}
 						if len(a.Enum) > 0 {
-							ad[jen.Id("Enum")] = jen.Index().String().ValuesFunc(func(eg *jen.Group) {
+							ad.set("Enum", jen.Index().String().ValuesFunc(func(eg *jen.Group) {
 								for _, e := range a.Enum {
 									eg.Lit(e)
 								}
-							})
+							}))
 						}
 					}))
 				}
-			})
+			}))
 		}
 		if len(pr.Icons) > 0 {
-			d[jen.Id("Icons")] = iconList(pr.Icons)
+			d.set("Icons", iconList(pr.Icons))
 		}
 		if pr.Meta != nil {
-			d[jen.Id("Meta")] = rawJSON(pr.Meta)
+			d.set("Meta", rawJSON(pr.Meta))
 		}
 		requires(d, pr.Requires)
 		if c := g.completeFunc(pp.completions); c != nil {
-			d[jen.Id("Complete")] = c
+			d.set("Complete", c)
 		}
 	}))
 	if pp.method == "" {
 		msgs := jen.Index().Qual(runtimePkg, "MessageTemplate").ValuesFunc(func(gr *jen.Group) {
 			for _, m := range pr.Messages {
-				gr.Line().Values(jen.DictFunc(func(d jen.Dict) {
-					d[jen.Id("Role")] = jen.Lit(m.Role)
+				gr.Line().Values(ordered(func(d *fields) {
+					d.set("Role", jen.Lit(m.Role))
 					switch {
 					case m.Text != "":
-						d[jen.Id("Text")] = textLit(m.Text)
+						d.set("Text", textLit(m.Text))
 					case m.Resource != "":
-						d[jen.Id("Resource")] = jen.Lit(m.Resource)
+						d.set("Resource", jen.Lit(m.Resource))
 					case m.Image != nil:
-						d[jen.Id("Content")] = jen.Qual(runtimePkg, "ImageBase64").Call(jen.Lit(base64Text(m.Image.Data)), jen.Lit(m.Image.MimeType))
+						d.set("Content", jen.Qual(runtimePkg, "ImageBase64").Call(jen.Lit(base64Text(m.Image.Data)), jen.Lit(m.Image.MimeType)))
 					case m.Audio != nil:
-						d[jen.Id("Content")] = jen.Qual(runtimePkg, "AudioBase64").Call(jen.Lit(base64Text(m.Audio.Data)), jen.Lit(m.Audio.MimeType))
+						d.set("Content", jen.Qual(runtimePkg, "AudioBase64").Call(jen.Lit(base64Text(m.Audio.Data)), jen.Lit(m.Audio.MimeType)))
 					}
 				}))
 			}
@@ -310,7 +311,7 @@ func (g *generator) templateRegistration(tp *templatePlan) jen.Code {
 	read := jen.Id("h").Dot(tp.method)
 	if schema := g.toolSchema(tp.params); schema != nil {
 		return jen.Qual(genimplPkg, "GeneratedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)),
-			jen.Line().Add(schemaLiteral(schema)), jen.Line().Add(read).Op(",").Line())
+			jen.Line().Add(g.schemaLiteral(schema, tp.params)), jen.Line().Add(read).Op(",").Line())
 	}
 	return jen.Qual(runtimePkg, "TypedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)), jen.Line().Add(read).Op(",").Line())
 }
@@ -363,18 +364,21 @@ func (g *generator) typedTool(tp *toolPlan) jen.Code {
 	return jen.Qual(genimplPkg, adapter).Call(jen.Line().Add(g.toolLiteral(tp)), jen.Line().Add(fn).Op(",").Line())
 }
 
+// toolLiteral is the runtime.Tool of a tool, its fields in the order of the
+// spec reference: what the tool is, who may see and call it, how calls are
+// handled, and last its schemas.
 func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 	t := tp.tool
-	return jen.Qual(runtimePkg, "Tool").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Name")] = jen.Id(tp.nameConst)
+	return jen.Qual(runtimePkg, "Tool").Values(ordered(func(d *fields) {
+		d.set("Name", jen.Id(tp.nameConst))
 		if t.Title != "" {
-			d[jen.Id("Title")] = jen.Lit(t.Title)
+			d.set("Title", jen.Lit(t.Title))
 		}
-		d[jen.Id("Description")] = textLit(t.Description)
+		d.set("Description", textLit(t.Description))
 		if a := t.Annotations; a != nil {
-			d[jen.Id("Annotations")] = jen.Op("&").Qual(runtimePkg, "ToolAnnotations").Values(jen.DictFunc(func(ad jen.Dict) {
+			d.set("Annotations", jen.Op("&").Qual(runtimePkg, "ToolAnnotations").Values(ordered(func(ad *fields) {
 				if a.Title != "" {
-					ad[jen.Id("Title")] = jen.Lit(a.Title)
+					ad.set("Title", jen.Lit(a.Title))
 				}
 				for _, h := range []struct {
 					name string
@@ -382,68 +386,68 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 				}{{"ReadOnlyHint", a.ReadOnlyHint}, {"DestructiveHint", a.DestructiveHint},
 					{"IdempotentHint", a.IdempotentHint}, {"OpenWorldHint", a.OpenWorldHint}} {
 					if h.v != nil {
-						ad[jen.Id(h.name)] = jen.New(jen.Lit(*h.v))
+						ad.set(h.name, jen.New(jen.Lit(*h.v)))
 					}
 				}
 				if len(a.Extra) > 0 { // keys outside MCP's hints, as written
-					ad[jen.Id("Extra")] = jen.Map(jen.String()).Qual("encoding/json", "RawMessage").Values(jen.DictFunc(func(ed jen.Dict) {
+					ad.set("Extra", jen.Map(jen.String()).Qual("encoding/json", "RawMessage").Values(jen.DictFunc(func(ed jen.Dict) {
 						for _, x := range a.Extra {
 							ed[jen.Lit(x.Key)] = jen.Qual("encoding/json", "RawMessage").Call(jen.Lit(string(x.Value.JSON)))
 						}
-					}))
+					})))
 				}
-			}))
+			})))
 		}
 		if x := t.Execution; x != nil {
-			d[jen.Id("Execution")] = jen.Op("&").Qual(runtimePkg, "ToolExecution").Values(jen.DictFunc(func(xd jen.Dict) {
+			d.set("Execution", jen.Op("&").Qual(runtimePkg, "ToolExecution").Values(ordered(func(xd *fields) {
 				if x.TaskSupport != "" {
-					xd[jen.Id("TaskSupport")] = jen.Lit(x.TaskSupport)
+					xd.set("TaskSupport", jen.Lit(x.TaskSupport))
 				}
 				if x.InputFirst {
-					xd[jen.Id("InputFirst")] = jen.True()
+					xd.set("InputFirst", jen.True())
 				}
-			}))
+			})))
 		}
 		if len(t.Icons) > 0 {
-			d[jen.Id("Icons")] = iconList(t.Icons)
+			d.set("Icons", iconList(t.Icons))
 		}
 		if t.Meta != nil {
-			d[jen.Id("Meta")] = rawJSON(t.Meta)
-		}
-		requires(d, t.Requires)
-		if t.InputSchema != nil {
-			d[jen.Id("InputSchema")] = rawSchemaLiteral(t.InputSchema)
-		}
-		if t.OutputSchema != nil {
-			d[jen.Id("OutputSchema")] = rawSchemaLiteral(t.OutputSchema)
-		}
-		if id := t.Idempotency; id != nil {
-			d[jen.Id("Idempotency")] = jen.Op("&").Qual(runtimePkg, "Idempotency").Values(jen.DictFunc(func(fields jen.Dict) {
-				fields[jen.Id("Key")] = jen.Lit(id.Key)
-				if id.TTL > 0 {
-					fields[jen.Id("TTL")] = durationCode(id.TTL)
-				}
-			}))
-		}
-		if b := t.ResultBudget; b != nil && b.MaxBytes > 0 {
-			d[jen.Id("MaxResultBytes")] = jen.Lit(int(b.MaxBytes))
-			if b.OnOverflow == "link" {
-				d[jen.Id("Overflow")] = jen.Qual(runtimePkg, "OverflowLink")
-			}
-			if b.TTL > 0 {
-				d[jen.Id("ResultTTL")] = durationCode(b.TTL)
-			}
-		}
-		if t.RateLimit != nil {
-			d[jen.Id("RateLimit")] = jen.Op("&").Add(rateLimitValue(t.RateLimit))
+			d.set("Meta", rawJSON(t.Meta))
 		}
 		if len(t.Keywords) > 0 {
-			d[jen.Id("Keywords")] = stringList(t.Keywords)
+			d.set("Keywords", stringList(t.Keywords))
 		}
+		requires(d, t.Requires)
 		// The server's default scopes are resolved here: the runtime
 		// knows only what each tool needs.
 		if scopes := g.spec.ToolScopes(t); len(scopes) > 0 {
-			d[jen.Id("Scopes")] = stringList(scopes)
+			d.set("Scopes", stringList(scopes))
+		}
+		if id := t.Idempotency; id != nil {
+			d.set("Idempotency", jen.Op("&").Qual(runtimePkg, "Idempotency").Values(ordered(func(f *fields) {
+				f.set("Key", jen.Lit(id.Key))
+				if id.TTL > 0 {
+					f.set("TTL", durationCode(id.TTL))
+				}
+			})))
+		}
+		if b := t.ResultBudget; b != nil && b.MaxBytes > 0 {
+			d.set("MaxResultBytes", jen.Lit(int(b.MaxBytes)))
+			if b.OnOverflow == "link" {
+				d.set("Overflow", jen.Qual(runtimePkg, "OverflowLink"))
+			}
+			if b.TTL > 0 {
+				d.set("ResultTTL", durationCode(b.TTL))
+			}
+		}
+		if t.RateLimit != nil {
+			d.set("RateLimit", jen.Op("&").Add(rateLimitValue(t.RateLimit)))
+		}
+		if t.InputSchema != nil {
+			d.set("InputSchema", g.rawSchemaLiteral(t.InputSchema))
+		}
+		if t.OutputSchema != nil {
+			d.set("OutputSchema", g.rawSchemaLiteral(t.OutputSchema))
 		}
 		g.generatedSchemas(d, tp)
 	}))
@@ -453,7 +457,7 @@ func (g *generator) toolLiteral(tp *toolPlan) jen.Code {
 // (specschema.Wire), so that registering the tool reflects nothing. When the
 // input and output schemas are the same bytes, they are written once, as an
 // unexported constant (sharedSchemas) that both fields name.
-func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
+func (g *generator) generatedSchemas(d *fields, tp *toolPlan) {
 	t := tp.tool
 	var in, out []byte
 	if t.Input != nil {
@@ -466,21 +470,21 @@ func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
 		// The server validates against in; under server.schemaProfile it
 		// advertises the profile's rewrite of it.
 		if listed, _ := specschema.AdvertisedInput(g.spec, t.Input); !bytes.Equal(listed, in) {
-			d[jen.Id("AdvertisedInputSchema")] = schemaLiteral(listed)
+			d.set("AdvertisedInputSchema", g.schemaLiteral(listed, t.Input))
 		}
 	}
 	if in != nil && bytes.Equal(in, out) {
 		name := "schema" + tp.nameConst
-		g.sharedSchemas = append(g.sharedSchemas, sharedSchema{name, in})
-		d[jen.Id("InputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name))
-		d[jen.Id("OutputSchema")] = jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name))
+		g.sharedSchemas = append(g.sharedSchemas, sharedSchema{name, in, t.Input})
+		d.set("InputSchema", jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name)))
+		d.set("OutputSchema", jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name)))
 		return
 	}
 	if in != nil {
-		d[jen.Id("InputSchema")] = schemaLiteral(in)
+		d.set("InputSchema", g.schemaLiteral(in, t.Input))
 	}
 	if out != nil {
-		d[jen.Id("OutputSchema")] = schemaLiteral(out)
+		d.set("OutputSchema", g.schemaLiteral(out, t.Output))
 	}
 }
 
@@ -489,56 +493,44 @@ func (g *generator) generatedSchemas(d jen.Dict, tp *toolPlan) {
 type sharedSchema struct {
 	name   string
 	schema []byte
+	of     *spec.Schema
 }
 
-// schemaText is a schema as indented JSON text, for a constant.
-func schemaText(compact []byte) jen.Code {
-	var b bytes.Buffer
-	if err := json.Indent(&b, compact, "", "\t"); err != nil {
-		panic("gen: indenting a schema: " + err.Error()) // marshal wrote it
-	}
-	text := b.String()
-	if !canBeRaw(text) {
-		return textLit(text)
-	}
-	return rawString(text)
-}
-
-// schemaLiteral writes a schema as indented JSON, one keyword a line, so that
-// a spec edit shows in review as the few lines it changes. The runtime
-// compacts it once at registration: clients receive the compact bytes.
-func schemaLiteral(compact []byte) jen.Code {
-	return jen.Qual(jsonPkg, "RawMessage").Call(schemaText(compact)) // raw, or one quoted line per JSON line
+// schemaLiteral is json.RawMessage of the JSON text of the compact schema
+// of spec schema of (layoutSchema). The runtime compacts it once at
+// registration: clients receive the compact bytes.
+func (g *generator) schemaLiteral(compact []byte, of *spec.Schema) jen.Code {
+	return jen.Qual(jsonPkg, "RawMessage").Call(g.layoutSchema(compact, of, false))
 }
 
 // rawSchemaLiteral is a schema the spec writes out in full. The runtime
 // advertises it byte for byte after compacting, so it is indented only when
 // compacting gives back exactly the spec's bytes.
-func rawSchemaLiteral(v *spec.Value) jen.Code {
+func (g *generator) rawSchemaLiteral(v *spec.Value) jen.Code {
 	var b bytes.Buffer
 	if json.Compact(&b, v.JSON) != nil || !bytes.Equal(b.Bytes(), v.JSON) {
 		return rawJSON(v)
 	}
-	return schemaLiteral(v.JSON)
+	return jen.Qual(jsonPkg, "RawMessage").Call(g.layoutSchema(v.JSON, nil, false))
 }
 
 func iconList(list []*spec.Icon) jen.Code {
 	return jen.Index().Qual(runtimePkg, "Icon").ValuesFunc(func(gr *jen.Group) {
 		for _, ic := range list {
-			gr.Values(jen.DictFunc(func(d jen.Dict) {
-				d[jen.Id("Src")] = jen.Lit(ic.Src)
+			gr.Values(ordered(func(d *fields) {
+				d.set("Src", jen.Lit(ic.Src))
 				if ic.MimeType != "" {
-					d[jen.Id("MimeType")] = jen.Lit(ic.MimeType)
+					d.set("MimeType", jen.Lit(ic.MimeType))
 				}
 				if len(ic.Sizes) > 0 {
-					d[jen.Id("Sizes")] = jen.Index().String().ValuesFunc(func(sg *jen.Group) {
+					d.set("Sizes", jen.Index().String().ValuesFunc(func(sg *jen.Group) {
 						for _, sz := range ic.Sizes {
 							sg.Lit(sz)
 						}
-					})
+					}))
 				}
 				if ic.Theme != "" {
-					d[jen.Id("Theme")] = jen.Lit(ic.Theme)
+					d.set("Theme", jen.Lit(ic.Theme))
 				}
 			}))
 		}
@@ -590,11 +582,11 @@ func (g *generator) toolSchema(root *spec.Schema) []byte {
 
 // rateLimitValue is a runtime.RateLimit literal of r.
 func rateLimitValue(r *spec.RateLimit) jen.Code {
-	return jen.Qual(runtimePkg, "RateLimit").Values(jen.DictFunc(func(d jen.Dict) {
-		d[jen.Id("Requests")] = jen.Lit(int(r.Requests))
-		d[jen.Id("Per")] = durationCode(r.Per)
+	return jen.Qual(runtimePkg, "RateLimit").Values(ordered(func(d *fields) {
+		d.set("Requests", jen.Lit(int(r.Requests)))
+		d.set("Per", durationCode(r.Per))
 		if r.Burst > 0 {
-			d[jen.Id("Burst")] = jen.Lit(int(r.Burst))
+			d.set("Burst", jen.Lit(int(r.Burst)))
 		}
 	}))
 }

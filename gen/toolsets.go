@@ -16,16 +16,16 @@ func (g *generator) toolsetOptions() []jen.Code {
 		}
 		var sets []jen.Code
 		for _, ts := range s.Toolsets {
-			sets = append(sets, jen.Line().Qual(runtimePkg, "Toolset").Values(jen.DictFunc(func(d jen.Dict) {
-				d[jen.Id("Name")] = jen.Lit(ts.Name)
+			sets = append(sets, jen.Line().Qual(runtimePkg, "Toolset").Values(ordered(func(d *fields) {
+				d.set("Name", jen.Lit(ts.Name))
 				if ts.Title != "" {
-					d[jen.Id("Title")] = jen.Lit(ts.Title)
+					d.set("Title", jen.Lit(ts.Title))
 				}
 				if ts.Description != "" {
-					d[jen.Id("Description")] = textLit(ts.Description)
+					d.set("Description", textLit(ts.Description))
 				}
 				if ts.Exposure == "search" {
-					d[jen.Id("Exposure")] = jen.Qual(runtimePkg, "ExposeSearch")
+					d.set("Exposure", jen.Qual(runtimePkg, "ExposeSearch"))
 				}
 				uris := make([]string, len(ts.Resources))
 				for i, r := range ts.Resources {
@@ -36,7 +36,7 @@ func (g *generator) toolsetOptions() []jen.Code {
 					names []string
 				}{{"Tools", ts.Tools}, {"Prompts", ts.Prompts}, {"Resources", uris}, {"Templates", ts.Templates}} {
 					if len(m.names) > 0 {
-						d[jen.Id(m.field)] = stringList(m.names)
+						d.set(m.field, stringList(m.names))
 					}
 				}
 			})))
@@ -48,12 +48,12 @@ func (g *generator) toolsetOptions() []jen.Code {
 			opts = append(opts, jen.Qual(runtimePkg, "WithEnabledToolsets").Call(stringLits(st.Enabled)...))
 		}
 		if st.Dynamic {
-			opts = append(opts, jen.Qual(runtimePkg, "WithDynamicToolsets").Call(jen.Qual(runtimePkg, "DynamicToolsets").Values(jen.DictFunc(func(d jen.Dict) {
+			opts = append(opts, jen.Qual(runtimePkg, "WithDynamicToolsets").Call(jen.Qual(runtimePkg, "DynamicToolsets").Values(ordered(func(d *fields) {
 				if st.ListTool != "" {
-					d[jen.Id("ListTool")] = jen.Lit(st.ListTool)
+					d.set("ListTool", jen.Lit(st.ListTool))
 				}
 				if st.EnableTool != "" {
-					d[jen.Id("EnableTool")] = jen.Lit(st.EnableTool)
+					d.set("EnableTool", jen.Lit(st.EnableTool))
 				}
 			}))))
 		}

@@ -18,8 +18,11 @@ import (
 
 // TestWireSnapshots records, for every golden case and example, what a
 // client sees: the initialize result and every list, exactly as the runtime
-// sends them (golden/<case>/wire.json; `go test ./gen -update` rewrites
-// it). A reviewer reads a spec change's effect on the wire in this file.
+// sends them (golden/<case>/wire.json, gen/testdata/wire/<example>.json;
+// `go test ./gen -update` rewrites them). A reviewer reads a spec change's
+// effect on the wire in this file; a change to the generator that must not
+// change the wire proves it here (json.Indent changes whitespace only, so
+// equal snapshots are equal bytes on the wire).
 func TestWireSnapshots(t *testing.T) {
 	paths := make([]string, 0, len(compiledCases))
 	for p := range compiledCases {
@@ -28,12 +31,15 @@ func TestWireSnapshots(t *testing.T) {
 	sort.Strings(paths)
 	for _, specPath := range paths {
 		register := compiledCases[specPath]
+		name := filepath.Base(filepath.Dir(specPath))
+		path := filepath.Join(filepath.Dir(specPath), "wire.json")
 		if strings.HasPrefix(specPath, "../examples/") {
-			continue // examples are covered by their own end-to-end tests
+			// An example's directory is what its users copy: its
+			// snapshot lives here instead.
+			path = filepath.Join("testdata", "wire", name+".json")
 		}
-		t.Run(filepath.Base(filepath.Dir(specPath)), func(t *testing.T) {
+		t.Run(name, func(t *testing.T) {
 			got := wireSnapshot(t, register)
-			path := filepath.Join(filepath.Dir(specPath), "wire.json")
 			if *update {
 				if err := os.WriteFile(path, got, 0o644); err != nil {
 					t.Fatal(err)

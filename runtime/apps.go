@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/contract"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -26,7 +27,7 @@ const (
 	UIExtension = "io.modelcontextprotocol/ui"
 	// AppMIMEType is the media type of a view, on its resources/list entry
 	// and on every content item of its resources/read.
-	AppMIMEType = "text/html;profile=mcp-app"
+	AppMIMEType = contract.AppMIMEType
 )
 
 // AppCSP lists the origins a view may reach, such as

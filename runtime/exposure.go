@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/contract"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/toolsearch"
 )
@@ -32,9 +33,9 @@ const (
 // Names of the tools search exposure lists. A server with search exposure
 // cannot register tools of these names.
 const (
-	SearchToolsName   = "search_tools"
-	DescribeToolsName = "describe_tools"
-	CallToolName      = "call_tool"
+	SearchToolsName   = contract.SearchToolsName
+	DescribeToolsName = contract.DescribeToolsName
+	CallToolName      = contract.CallToolName
 )
 
 // WithToolExposure sets how tools/list shows the tools: ExposeSearch lists
@@ -273,45 +274,18 @@ func decodeStrict(raw json.RawMessage, v any) error {
 
 var errNotObject = errors.New("not a JSON object")
 
-// The search tools, as listed. Their descriptions are what the model reads
-// to learn how to find and call the server's tools.
-var (
-	searchToolsTool = Tool{
-		Name:  SearchToolsName,
-		Title: "Search tools",
-		Description: "Find this server's tools for a task. The server has more tools than it lists: describe what you want to do in a few words " +
-			"(\"close an issue\", \"list the releases of a repository\") and get the best-matching tools' names and summaries, best first. " +
-			"Then call describe_tools for their input schemas, and call_tool to run one.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
-			`"query":{"type":"string","minLength":1,"maxLength":500,"description":"What you want to do, in plain words."},` +
-			`"limit":{"type":"integer","minimum":1,"maximum":50,"default":8,"description":"How many tools to return at most."}` +
-			`},"required":["query"],"additionalProperties":false}`),
-		Annotations: &ToolAnnotations{Title: "Search tools", ReadOnlyHint: ptr(true), DestructiveHint: ptr(false), IdempotentHint: ptr(true), OpenWorldHint: ptr(false)},
+// The search tools, as listed (internal/contract declares them, for
+// lint's context budget too).
+var searchToolsTool, describeToolsTool, callToolTool = func() (Tool, Tool, Tool) {
+	var out []Tool
+	for _, st := range contract.SearchTools() {
+		sa := st.Annotations
+		a := ToolAnnotations{Title: sa.Title, ReadOnlyHint: sa.ReadOnlyHint, DestructiveHint: sa.DestructiveHint, IdempotentHint: sa.IdempotentHint, OpenWorldHint: sa.OpenWorldHint}
+		out = append(out, Tool{Name: st.Name, Title: st.Title, Description: st.Description, InputSchema: json.RawMessage(st.InputSchema), Annotations: &a})
 	}
-	describeToolsTool = Tool{
-		Name:  DescribeToolsName,
-		Title: "Describe tools",
-		Description: "Get the full definitions of tools found with search_tools: description, input schema (the arguments call_tool needs), " +
-			"output schema and annotations (whether the tool only reads, or changes or deletes something).",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
-			`"names":{"type":"array","minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1},"description":"The tools' names, as search_tools returned them."}` +
-			`},"required":["names"],"additionalProperties":false}`),
-		Annotations: &ToolAnnotations{Title: "Describe tools", ReadOnlyHint: ptr(true), DestructiveHint: ptr(false), IdempotentHint: ptr(true), OpenWorldHint: ptr(false)},
-	}
-	callToolTool = Tool{
-		Name:  CallToolName,
-		Title: "Call a tool",
-		Description: "Run one of this server's tools by name, with arguments matching the input schema describe_tools gave. " +
-			"The call is exactly a direct call of that tool: same checks, same result. What it reads or changes is that tool's: see its annotations.",
-		InputSchema: json.RawMessage(`{"type":"object","properties":{` +
-			`"name":{"type":"string","minLength":1,"description":"The tool's name."},` +
-			`"arguments":{"type":"object","description":"The tool's arguments, as its input schema says."}` +
-			`},"required":["name"],"additionalProperties":false}`),
-		// It may run any tool: no hint that it only reads, or is safe to repeat.
-		Annotations: &ToolAnnotations{Title: "Call a tool", ReadOnlyHint: ptr(false), OpenWorldHint: ptr(true)},
-		Handler:     callToolMalformed,
-	}
-)
+	out[2].Handler = callToolMalformed
+	return out[0], out[1], out[2]
+}()
 
 func ptr[T any](v T) *T { return &v }
 

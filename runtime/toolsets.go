@@ -8,6 +8,8 @@ import (
 	"math/bits"
 	"net/http"
 	"strings"
+
+	"github.com/mcpgen/mcpgen/internal/contract"
 )
 
 // Toolsets: named groups of tools, prompts, resources and resource
@@ -57,7 +59,7 @@ type DynamicToolsets struct {
 }
 
 // maxToolsets bounds the toolsets of a server: a set of them is one word.
-const maxToolsets = 64
+const maxToolsets = contract.MaxToolsets
 
 // HeaderToolsets is the HTTP request header that selects toolsets, a
 // comma-separated list of names ("all": every one).

@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/contract"
 )
 
 // MCP Apps (the io.modelcontextprotocol/ui extension, stable 2026-01-26): a
@@ -18,7 +20,7 @@ import (
 
 // AppMIMEType is the media type of every MCP App view, on its resources/list
 // entry and on every content item resources/read returns.
-const AppMIMEType = "text/html;profile=mcp-app"
+const AppMIMEType = contract.AppMIMEType
 
 // AppPermissions are the browser permissions a view may ask the host for.
 // None is granted by default, and lint warns on each one asked for.

@@ -12,7 +12,11 @@
 // resources, templates and prompts share are one embedded Item.
 package spec
 
-import "path"
+import (
+	"path"
+
+	"github.com/mcpgen/mcpgen/internal/contract"
+)
 
 // Pos is a position in the spec file, 1-based. The zero Pos means "unknown".
 type Pos struct {
@@ -470,7 +474,7 @@ var Exposures = []string{"all", "search"}
 
 // SearchToolNames are the tools search exposure lists: no tool of the spec
 // may have their names when server.exposure or a toolset's is search.
-var SearchToolNames = []string{"search_tools", "describe_tools", "call_tool"}
+var SearchToolNames = contract.SearchToolNames
 
 // TaskSupports are the values of a tool's execution.taskSupport.
 var TaskSupports = []string{"forbidden", "optional", "required"}

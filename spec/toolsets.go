@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/contract"
 )
 
 // Toolsets: `toolsets:` at the top level names groups of tools, prompts,
@@ -56,7 +58,7 @@ type ServerToolsets struct {
 }
 
 // MaxToolsets is the most toolsets a spec may declare (runtime.WithToolsets).
-const MaxToolsets = 64
+const MaxToolsets = contract.MaxToolsets
 
 var toolsetNamePattern = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 

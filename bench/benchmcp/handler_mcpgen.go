@@ -47,24 +47,15 @@ var _ Handler = UnimplementedHandler{}
 
 // Echo reports that tool "echo" is not implemented.
 func (UnimplementedHandler) Echo(context.Context, *EchoInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "echo",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "echo"}
 }
 
 // Order reports that tool "order" is not implemented.
 func (UnimplementedHandler) Order(context.Context, *OrderInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "order",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "order"}
 }
 
 // Stats reports that tool "stats" is not implemented.
 func (UnimplementedHandler) Stats(context.Context, *StatsInput) (*StatsOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "stats",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "stats"}
 }

@@ -94,48 +94,30 @@ var _ Handler = UnimplementedHandler{}
 
 // ShowBoard reports that tool "show_board" is not implemented.
 func (UnimplementedHandler) ShowBoard(context.Context) (*Board, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "show_board",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "show_board"}
 }
 
 // CardDetail reports that tool "card_detail" is not implemented.
 func (UnimplementedHandler) CardDetail(context.Context, *CardDetailInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "card_detail",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "card_detail"}
 }
 
 // Chart reports that tool "chart" is not implemented.
 func (UnimplementedHandler) Chart(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "chart",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "chart"}
 }
 
 // MoveCard reports that tool "move_card" is not implemented.
 func (UnimplementedHandler) MoveCard(context.Context, *MoveCardInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "move_card",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "move_card"}
 }
 
 // ReadChartView reports that resource "chart_view" is not implemented.
 func (UnimplementedHandler) ReadChartView(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "chart_view",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "chart_view"}
 }
 
 // ReadLegendView reports that resource "legend_view" is not implemented.
 func (UnimplementedHandler) ReadLegendView(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "legend_view",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "legend_view"}
 }

@@ -67,29 +67,10 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedTool(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-				Description: "Show the task board; the view lists its cards.",
-				Name:        ToolShowBoard,
-				OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"cards": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			},
-			"maxItems": 50
-		},
-		"total": {
-			"type": "integer"
-		}
-	},
-	"required": [
-		"cards",
-		"total"
-	],
-	"additionalProperties": false
-}`),
+				Name:         ToolShowBoard,
+				Description:  "Show the task board; the view lists its cards.",
+				Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+				OutputSchema: json.RawMessage(schemaOfBoard),
 			},
 			func(ctx context.Context, _ *runtime.NoArgs) (*Board, error) {
 				return h.ShowBoard(ctx)
@@ -100,23 +81,15 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedToolResult(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+				Name:        ToolCardDetail,
 				Description: "The detail of one card, for the board view only.",
+				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 				InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"card": {
-			"type": "string",
-			"description": "The card's id.",
-			"maxLength": 64
-		}
-	},
-	"required": [
-		"card"
-	],
+	"properties": {"card": {"type": "string", "description": "The card's id.", "maxLength": 64}},
+	"required": ["card"],
 	"additionalProperties": false
 }`),
-				Name: ToolCardDetail,
 			},
 			h.CardDetail,
 		),
@@ -128,9 +101,9 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedToolResult(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-				Description: "Draw the burn-down chart of the sprint.",
 				Name:        ToolChart,
+				Description: "Draw the burn-down chart of the sprint.",
+				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 			},
 			func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 				return h.Chart(ctx)
@@ -144,24 +117,17 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedToolResult(
 			runtime.Tool{
+				Name:        ToolMoveCard,
 				Description: "Move a card to another column of the board.",
 				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 				InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"card": {
-			"type": "string",
-			"description": "The card's id.",
-			"maxLength": 64
-		},
+		"card": {"type": "string", "description": "The card's id.", "maxLength": 64},
 		"column": {
 			"type": "string",
 			"description": "Where it goes.",
-			"enum": [
-				"todo",
-				"doing",
-				"done"
-			]
+			"enum": ["todo", "doing", "done"]
 		},
 		"idempotency_key": {
 			"type": "string",
@@ -169,14 +135,9 @@ func Register(s *runtime.Server, h Handler) {
 			"maxLength": 64
 		}
 	},
-	"required": [
-		"card",
-		"column",
-		"idempotency_key"
-	],
+	"required": ["card", "column", "idempotency_key"],
 	"additionalProperties": false
 }`),
-				Name: ToolMoveCard,
 			},
 			h.MoveCard,
 		),
@@ -187,11 +148,11 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddResource(runtime.AppResource(
 		runtime.Resource{
+			Name:        ResourceBoardView,
+			URI:         "ui://apps/board",
+			Title:       "Task board",
 			Description: "An interactive task board.",
 			Meta:        json.RawMessage(`{"com.example/team":"core"}`),
-			Name:        ResourceBoardView,
-			Title:       "Task board",
-			URI:         "ui://apps/board",
 		},
 		runtime.AppUI{
 			CSP: &runtime.AppCSP{
@@ -204,24 +165,39 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddResource(runtime.AppResource(
 		runtime.Resource{
-			Description: "A chart drawn by the server at read time.",
-			MimeType:    "text/html;profile=mcp-app",
 			Name:        ResourceChartView,
 			URI:         "ui://apps/chart",
+			Description: "A chart drawn by the server at read time.",
+			MimeType:    "text/html;profile=mcp-app",
 		},
 		runtime.AppUI{
-			Domain:      "charts.example.com",
 			Permissions: &runtime.AppPermissions{ClipboardWrite: true},
+			Domain:      "charts.example.com",
 		},
 		h.ReadChartView,
 	))
 	s.AddResource(runtime.AppResource(
 		runtime.Resource{
-			Description: "A view without ui:, known by its ui:// uri; its handler returns the HTML.",
 			Name:        ResourceLegendView,
 			URI:         "ui://apps/legend",
+			Description: "A view without ui:, known by its ui:// uri; its handler returns the HTML.",
 		},
 		runtime.AppUI{},
 		h.ReadLegendView,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfBoard is the schema of type "Board" (mcpgen.yaml:8).
+	schemaOfBoard = `{
+	"type": "object",
+	"properties": {
+		"cards": {"type": "array", "items": {"type": "string"}, "maxItems": 50},
+		"total": {"type": "integer"}
+	},
+	"required": ["cards", "total"],
+	"additionalProperties": false
+}`
+)

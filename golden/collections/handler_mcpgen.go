@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // Collect reports that tool "collect" is not implemented.
 func (UnimplementedHandler) Collect(context.Context, *CollectInput) (*CollectOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "collect",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "collect"}
 }

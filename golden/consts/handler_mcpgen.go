@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // Draw reports that tool "draw" is not implemented.
 func (UnimplementedHandler) Draw(context.Context, *DrawInput) (*DrawOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "draw",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "draw"}
 }

@@ -41,66 +41,36 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolDraw,
 			Description: "Exercises const on strings, integers, numbers and booleans, named and inline.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"kind": {
-			"type": "string",
-			"description": "Always \"shape\".",
-			"const": "shape"
-		},
-		"version": {
-			"type": "integer",
-			"const": 2
-		},
-		"scale": {
-			"type": "number",
-			"const": 1.5
-		},
-		"mode": {
-			"type": "string",
-			"description": "The only mode there is.",
-			"const": "fast"
-		},
-		"tags": {
-			"type": "array",
-			"items": {
-				"type": "string",
-				"const": "keep"
-			}
-		},
-		"confirm": {
-			"type": "boolean",
-			"description": "Must be true.",
-			"const": true
-		},
-		"dryRun": {
-			"type": "boolean",
-			"const": false
-		}
+		"kind": ` + schemaOfKind + `,
+		"version": {"type": "integer", "const": 2},
+		"scale": {"type": "number", "const": 1.5},
+		"mode": {"type": "string", "description": "The only mode there is.", "const": "fast"},
+		"tags": {"type": "array", "items": {"type": "string", "const": "keep"}},
+		"confirm": {"type": "boolean", "description": "Must be true.", "const": true},
+		"dryRun": {"type": "boolean", "const": false}
 	},
-	"required": [
-		"kind",
-		"version"
-	],
+	"required": ["kind", "version"],
 	"additionalProperties": false
 }`),
-			Name: ToolDraw,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"status": {
-			"type": "string",
-			"const": "ok"
-		}
-	},
-	"required": [
-		"status"
-	],
+	"properties": {"status": {"type": "string", "const": "ok"}},
+	"required": ["status"],
 	"additionalProperties": false
 }`),
 		},
 		h.Draw,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfKind is the schema of type "Kind" (mcpgen.yaml:5).
+	schemaOfKind = `{"type": "string", "description": "Always \"shape\".", "const": "shape"}`
+)

@@ -52,24 +52,15 @@ var _ Handler = UnimplementedHandler{}
 
 // Search reports that tool "search" is not implemented.
 func (UnimplementedHandler) Search(context.Context, *SearchInput) (*SearchOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "search",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "search"}
 }
 
 // Order reports that tool "order" is not implemented.
 func (UnimplementedHandler) Order(context.Context, *OrderInput) (*OrderOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "order",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "order"}
 }
 
 // ReadPage reports that resource template "page" is not implemented.
 func (UnimplementedHandler) ReadPage(context.Context, *PageParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "page",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "page"}
 }

@@ -47,191 +47,60 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolSearch,
 			Description: "Every scalar default, and what a client sends explicitly.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"query": {
-			"type": "string"
-		},
-		"limit": {
-			"type": "integer",
-			"minimum": 1,
-			"maximum": 50,
-			"default": 10
-		},
+		"query": {"type": "string"},
+		"limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
 		"offset": {
 			"type": "integer",
 			"description": "Required, so its default is never applied.",
 			"default": 0
 		},
-		"exact": {
-			"type": "boolean",
-			"default": false
-		},
-		"boost": {
-			"type": "number",
-			"default": 1.5
-		},
-		"tone": {
-			"type": "string",
-			"enum": [
-				"formal",
-				"casual"
-			],
-			"default": "formal"
-		},
-		"ratio": {
-			"type": "number",
-			"minimum": 0,
-			"maximum": 1,
-			"default": 0.25
-		},
-		"ratio_default": {
-			"type": "number",
-			"minimum": 0,
-			"maximum": 1,
-			"default": 0.5
-		},
-		"sort": {
-			"type": "string",
-			"enum": [
-				"relevance",
-				"date"
-			],
-			"default": "date"
-		},
-		"label": {
-			"oneOf": [
-				{
-					"type": "string",
-					"default": "none"
-				},
-				{
-					"type": "null"
-				}
-			]
-		},
-		"cursor": {
-			"oneOf": [
-				{
-					"type": "string",
-					"default": null
-				},
-				{
-					"type": "null"
-				}
-			]
-		}
+		"exact": {"type": "boolean", "default": false},
+		"boost": {"type": "number", "default": 1.5},
+		"tone": ` + schemaOfTone + `,
+		"ratio": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.25},
+		"ratio_default": ` + schemaOfRatio + `,
+		"sort": {"type": "string", "enum": ["relevance", "date"], "default": "date"},
+		"label": {"oneOf": [{"type": "string", "default": "none"}, {"type": "null"}]},
+		"cursor": {"oneOf": [{"type": "string", "default": null}, {"type": "null"}]}
 	},
-	"required": [
-		"query",
-		"offset"
-	],
+	"required": ["query", "offset"],
 	"additionalProperties": false
 }`),
-			Name: ToolSearch,
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"echo": {}
-	},
-	"required": [
-		"echo"
-	],
-	"additionalProperties": false
-}`),
+			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echo": {}}, "required": ["echo"], "additionalProperties": false}`),
 		},
 		h.Search,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolOrder,
 			Description: "Defaults of arrays, maps and objects, and defaults inside them.",
 			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Line": {
-			"type": "object",
-			"properties": {
-				"sku": {
-					"type": "string",
-					"minLength": 1
-				},
-				"qty": {
-					"type": "integer",
-					"minimum": 1,
-					"default": 1
-				}
-			},
-			"required": [
-				"sku"
-			],
-			"additionalProperties": false
-		}
-	},
+	"$defs": {"Line": ` + schemaOfLine + `},
 	"type": "object",
 	"properties": {
-		"lines": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Line"
-			}
-		},
+		"lines": ` + schemaOfLines + `,
 		"extra_lines": {
 			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Line"
-			},
-			"default": [
-				{
-					"sku": "gift"
-				}
-			]
+			"items": {"$ref": "#/$defs/Line"},
+			"default": [{"sku": "gift"}]
 		},
-		"tags": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			},
-			"default": [
-				"new"
-			]
-		},
-		"by_shelf": {
-			"type": "object",
-			"additionalProperties": {
-				"$ref": "#/$defs/Line"
-			}
-		},
-		"groups": {
-			"type": "array",
-			"items": {
-				"type": "array",
-				"items": {
-					"$ref": "#/$defs/Line"
-				}
-			}
-		},
+		"tags": {"type": "array", "items": {"type": "string"}, "default": ["new"]},
+		"by_shelf": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Line"}},
+		"groups": {"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/Line"}}},
 		"shipping": {
 			"type": "object",
 			"properties": {
-				"method": {
-					"type": "string",
-					"enum": [
-						"post",
-						"courier"
-					],
-					"default": "post"
-				},
+				"method": {"type": "string", "enum": ["post", "courier"], "default": "post"},
 				"address": {
 					"type": "object",
 					"properties": {
-						"country": {
-							"type": "string",
-							"default": "FR"
-						},
-						"city": {
-							"type": "string"
-						}
+						"country": {"type": "string", "default": "FR"},
+						"city": {"type": "string"}
 					},
 					"additionalProperties": false
 				}
@@ -239,52 +108,19 @@ func Register(s *runtime.Server, h Handler) {
 			"additionalProperties": false,
 			"default": {}
 		},
-		"gift": {
-			"oneOf": [
-				{
-					"$ref": "#/$defs/Line"
-				},
-				{
-					"type": "null"
-				}
-			]
-		},
+		"gift": {"oneOf": [{"$ref": "#/$defs/Line"}, {"type": "null"}]},
 		"notes": {
 			"oneOf": [
-				{
-					"type": "array",
-					"items": {
-						"type": "string"
-					},
-					"default": []
-				},
-				{
-					"type": "null"
-				}
+				{"type": "array", "items": {"type": "string"}, "default": []},
+				{"type": "null"}
 			]
 		},
-		"meta": {
-			"default": {
-				"source": "mcp"
-			}
-		}
+		"meta": {"default": {"source": "mcp"}}
 	},
-	"required": [
-		"gift"
-	],
+	"required": ["gift"],
 	"additionalProperties": false
 }`),
-			Name: ToolOrder,
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"echo": {}
-	},
-	"required": [
-		"echo"
-	],
-	"additionalProperties": false
-}`),
+			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echo": {}}, "required": ["echo"], "additionalProperties": false}`),
 		},
 		h.Order,
 	))
@@ -296,20 +132,36 @@ func Register(s *runtime.Server, h Handler) {
 		json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"name": {
-			"type": "string"
-		},
-		"size": {
-			"type": "integer",
-			"minimum": 1,
-			"default": 20
-		}
+		"name": {"type": "string"},
+		"size": {"type": "integer", "minimum": 1, "default": 20}
 	},
-	"required": [
-		"name"
-	],
+	"required": ["name"],
 	"additionalProperties": false
 }`),
 		h.ReadPage,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfTone is the schema of type "Tone" (mcpgen.yaml:9).
+	schemaOfTone = `{"type": "string", "enum": ["formal", "casual"], "default": "formal"}`
+
+	// schemaOfRatio is the schema of type "Ratio" (mcpgen.yaml:10).
+	schemaOfRatio = `{"type": "number", "minimum": 0, "maximum": 1, "default": 0.5}`
+
+	// schemaOfLine is the schema of type "Line" (mcpgen.yaml:11).
+	schemaOfLine = `{
+	"type": "object",
+	"properties": {
+		"sku": {"type": "string", "minLength": 1},
+		"qty": {"type": "integer", "minimum": 1, "default": 1}
+	},
+	"required": ["sku"],
+	"additionalProperties": false
+}`
+
+	// schemaOfLines is the schema of type "Lines" (mcpgen.yaml:16).
+	schemaOfLines = `{"type": "array", "items": {"$ref": "#/$defs/Line"}}`
+)

@@ -59,32 +59,20 @@ var _ Handler = UnimplementedHandler{}
 
 // React reports that tool "react" is not implemented.
 func (UnimplementedHandler) React(context.Context, *ReactInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "react",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "react"}
 }
 
 // GetUserByDottedName reports that tool "get.user" is not implemented.
 func (UnimplementedHandler) GetUserByDottedName(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "get.user",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "get.user"}
 }
 
 // GetUser reports that tool "get_user" is not implemented.
 func (UnimplementedHandler) GetUser(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "get_user",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "get_user"}
 }
 
 // ReadDashes reports that resource "---" is not implemented.
 func (UnimplementedHandler) ReadDashes(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "---",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "---"}
 }

@@ -51,76 +51,29 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolReact,
 			Description: "Names Go identifiers the spec chooses where the derived ones collide or read badly.",
 			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Link": {
-			"type": "object",
-			"properties": {
-				"href": {
-					"type": "string",
-					"format": "uri"
-				}
-			},
-			"required": [
-				"href"
-			],
-			"additionalProperties": false
-		}
-	},
+	"$defs": {"Link": ` + schemaOfLink + `},
 	"type": "object",
 	"properties": {
-		"vote": {
-			"type": "string",
-			"enum": [
-				"+1",
-				"-1"
-			]
-		},
-		"user_id": {
-			"type": "string"
-		},
-		"userId": {
-			"type": "string",
-			"description": "The old spelling, still accepted."
-		},
-		"links": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Link"
-			}
-		},
-		"codes": {
-			"type": "array",
-			"items": {
-				"type": "string",
-				"pattern": "^[A-Z]+$"
-			}
-		},
-		"target": {
-			"anyOf": [
-				{
-					"type": "string"
-				},
-				{
-					"$ref": "#/$defs/Link"
-				}
-			]
-		}
+		"vote": {"type": "string", "enum": ["+1", "-1"]},
+		"user_id": {"type": "string"},
+		"userId": {"type": "string", "description": "The old spelling, still accepted."},
+		"links": {"type": "array", "items": {"$ref": "#/$defs/Link"}},
+		"codes": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]+$"}},
+		"target": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Link"}]}
 	},
-	"required": [
-		"vote"
-	],
+	"required": ["vote"],
 	"additionalProperties": false
 }`),
-			Name: ToolReact,
 		},
 		h.React,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "A tool whose derived Go name would collide with get_user's.",
 			Name:        ToolGetUserByDottedName,
+			Description: "A tool whose derived Go name would collide with get_user's.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.GetUserByDottedName(ctx)
@@ -128,8 +81,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "The tool whose name derives to GetUser.",
 			Name:        ToolGetUser,
+			Description: "The tool whose name derives to GetUser.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.GetUser(ctx)
@@ -137,10 +90,22 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "A resource whose name has no letter to derive a Go name from.",
 			Name:        ResourceDashes,
 			URI:         "test://dashes",
+			Description: "A resource whose name has no letter to derive a Go name from.",
 		},
 		h.ReadDashes,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfLink is the schema of type "url_ref" (mcpgen.yaml:5).
+	schemaOfLink = `{
+	"type": "object",
+	"properties": {"href": {"type": "string", "format": "uri"}},
+	"required": ["href"],
+	"additionalProperties": false
+}`
+)

@@ -48,16 +48,10 @@ var _ Handler = UnimplementedHandler{}
 
 // SendMessage reports that tool "send_message" is not implemented.
 func (UnimplementedHandler) SendMessage(context.Context, *SendMessageInput) (*SendMessageOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "send_message",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "send_message"}
 }
 
 // Transfer reports that tool "transfer" is not implemented.
 func (UnimplementedHandler) Transfer(context.Context, *TransferInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "transfer",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "transfer"}
 }

@@ -45,41 +45,24 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Annotations: &runtime.ToolAnnotations{IdempotentHint: new(true)},
+			Name:        ToolSendMessage,
 			Description: "Sends a message once per key (kept for the default 24 hours).",
+			Annotations: &runtime.ToolAnnotations{IdempotentHint: new(true)},
 			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"to": {
-			"type": "string"
-		},
-		"text": {
-			"type": "string"
-		},
-		"idempotency_key": {
-			"type": "string",
-			"minLength": 8
-		}
+		"to": {"type": "string"},
+		"text": {"type": "string"},
+		"idempotency_key": {"type": "string", "minLength": 8}
 	},
-	"required": [
-		"to",
-		"text",
-		"idempotency_key"
-	],
+	"required": ["to", "text", "idempotency_key"],
 	"additionalProperties": false
 }`),
-			Name: ToolSendMessage,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"message_id": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"message_id"
-	],
+	"properties": {"message_id": {"type": "string"}},
+	"required": ["message_id"],
 	"additionalProperties": false
 }`),
 		},
@@ -87,44 +70,38 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolTransfer,
+			Description: "Moves money once per key, remembered for 90 minutes.",
 			Annotations: &runtime.ToolAnnotations{
 				DestructiveHint: new(true),
 				IdempotentHint:  new(true),
 			},
-			Description: "Moves money once per key, remembered for 90 minutes.",
 			Idempotency: &runtime.Idempotency{
 				Key: "request_key",
 				TTL: 90 * time.Minute,
 			},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"from": {
-			"type": "string"
-		},
-		"to": {
-			"type": "string"
-		},
-		"cents": {
-			"type": "integer",
-			"minimum": 1
-		},
-		"request_key": {
-			"type": "string",
-			"description": "A UUID you choose; retries reuse it.",
-			"format": "uuid"
-		}
-	},
-	"required": [
-		"from",
-		"to",
-		"cents",
-		"request_key"
-	],
-	"additionalProperties": false
-}`),
-			Name: ToolTransfer,
+			InputSchema: json.RawMessage(schemaOfTransferInput),
 		},
 		h.Transfer,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfRequestKey is the schema of type "RequestKey" (mcpgen.yaml:7).
+	schemaOfRequestKey = `{"type": "string", "description": "A UUID you choose; retries reuse it.", "format": "uuid"}`
+
+	// schemaOfTransferInput is the schema of type "TransferInput" (mcpgen.yaml:8).
+	schemaOfTransferInput = `{
+	"type": "object",
+	"properties": {
+		"from": {"type": "string"},
+		"to": {"type": "string"},
+		"cents": {"type": "integer", "minimum": 1},
+		"request_key": ` + schemaOfRequestKey + `
+	},
+	"required": ["from", "to", "cents", "request_key"],
+	"additionalProperties": false
+}`
+)

@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // PingMe reports that tool "ping_me" is not implemented.
 func (UnimplementedHandler) PingMe(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "ping_me",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "ping_me"}
 }

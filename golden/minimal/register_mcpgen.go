@@ -41,8 +41,8 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Answers pong.",
 			Name:        ToolPingMe,
+			Description: "Answers pong.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.PingMe(ctx)

@@ -63,32 +63,20 @@ var _ Handler = UnimplementedHandler{}
 
 // RouteQuery reports that tool "route_query" is not implemented.
 func (UnimplementedHandler) RouteQuery(context.Context, *RouteQueryInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "route_query",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "route_query"}
 }
 
 // ReadStatus reports that resource "status" is not implemented.
 func (UnimplementedHandler) ReadStatus(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "status",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "status"}
 }
 
 // ReadManual reports that resource "manual" is not implemented.
 func (UnimplementedHandler) ReadManual(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "manual",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "manual"}
 }
 
 // ReadPage reports that resource template "page" is not implemented.
 func (UnimplementedHandler) ReadPage(context.Context, *PageParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "page",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "page"}
 }

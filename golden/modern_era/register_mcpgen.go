@@ -42,20 +42,20 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), append([]runtime.Option{
 		runtime.WithCaching(30*time.Second, "public"),
 		runtime.WithMethodCaching("tools/list", runtime.CacheHint{
-			Scope: "public",
 			TTL:   10 * time.Minute,
+			Scope: "public",
 		}),
 		runtime.WithMethodCaching("prompts/list", runtime.CacheHint{
-			Scope: "private",
 			TTL:   0,
+			Scope: "private",
 		}),
 		runtime.WithMethodCaching("resources/list", runtime.CacheHint{
-			Scope: "public",
 			TTL:   time.Minute,
+			Scope: "public",
 		}),
 		runtime.WithMethodCaching("resources/read", runtime.CacheHint{
-			Scope: "public",
 			TTL:   time.Minute,
+			Scope: "public",
 		}),
 	}, opts...)...)
 	Register(s, h)
@@ -69,81 +69,60 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolRouteQuery,
 			Description: "Runs a query in a region; gateways route on the Mcp-Param-Region header.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"region": {
-			"type": "string",
-			"description": "Where to run it.",
-			"x-mcp-header": "Region"
-		},
-		"priority": {
-			"type": "integer",
-			"x-mcp-header": "Priority"
-		},
-		"dry_run": {
-			"type": "boolean",
-			"x-mcp-header": "Dry-Run"
-		},
-		"query": {
-			"type": "string"
-		}
+		"region": {"type": "string", "description": "Where to run it.", "x-mcp-header": "Region"},
+		"priority": {"type": "integer", "x-mcp-header": "Priority"},
+		"dry_run": {"type": "boolean", "x-mcp-header": "Dry-Run"},
+		"query": {"type": "string"}
 	},
-	"required": [
-		"region",
-		"query"
-	],
+	"required": ["region", "query"],
 	"additionalProperties": false
 }`),
-			Name: ToolRouteQuery,
 		},
 		h.RouteQuery,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Cache: &runtime.CacheHint{
-				Scope: "public",
-				TTL:   0,
-			},
-			Description: "Changes all the time.",
 			Name:        ResourceStatus,
 			URI:         "status://now",
+			Description: "Changes all the time.",
+			Cache: &runtime.CacheHint{
+				TTL:   0,
+				Scope: "public",
+			},
 		},
 		h.ReadStatus,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Cache: &runtime.CacheHint{
-				Scope: "public",
-				TTL:   24 * time.Hour,
-			},
-			Description: "Changes with each release.",
 			Name:        ResourceManual,
 			URI:         "docs://manual",
+			Description: "Changes with each release.",
+			Cache: &runtime.CacheHint{
+				TTL:   24 * time.Hour,
+				Scope: "public",
+			},
 		},
 		h.ReadManual,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Cache: &runtime.CacheHint{
-				Scope: "private",
-				TTL:   time.Minute,
-			},
-			Description: "A page of the manual.",
 			Name:        TemplatePage,
 			URITemplate: PageURITemplate,
+			Description: "A page of the manual.",
+			Cache: &runtime.CacheHint{
+				TTL:   time.Minute,
+				Scope: "private",
+			},
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"name": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"name"
-	],
+	"properties": {"name": {"type": "string"}},
+	"required": ["name"],
 	"additionalProperties": false
 }`),
 		h.ReadPage,

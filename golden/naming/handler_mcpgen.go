@@ -57,32 +57,20 @@ var _ Handler = UnimplementedHandler{}
 
 // APIV2GetUser reports that tool "api.v2.get-user" is not implemented.
 func (UnimplementedHandler) APIV2GetUser(context.Context, *APIV2GetUserInput) (*APIV2GetUserOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "api.v2.get-user",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "api.v2.get-user"}
 }
 
 // GetUserURL reports that tool "get_user_url" is not implemented.
 func (UnimplementedHandler) GetUserURL(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "get_user_url",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "get_user_url"}
 }
 
 // ListUsers reports that tool "list_users" is not implemented.
 func (UnimplementedHandler) ListUsers(context.Context, *ListUsersInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "list_users",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "list_users"}
 }
 
 // ReadUserPage reports that resource template "user_page" is not implemented.
 func (UnimplementedHandler) ReadUserPage(context.Context, *UserPageParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "user_page",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "user_page"}
 }

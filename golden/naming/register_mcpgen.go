@@ -51,45 +51,23 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolAPIV2GetUser,
 			Description: "Dots and dashes in a tool name.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"user_id": {
-			"type": "string"
-		},
-		"userUrl": {
-			"type": "string",
-			"format": "uri"
-		},
-		"x-request-id": {
-			"type": "string"
-		},
-		"2fa": {
-			"type": "boolean"
-		}
+		"user_id": ` + schemaOfUserID + `,
+		"userUrl": {"type": "string", "format": "uri"},
+		"x-request-id": {"type": "string"},
+		"2fa": {"type": "boolean"}
 	},
-	"required": [
-		"user_id"
-	],
+	"required": ["user_id"],
 	"additionalProperties": false
 }`),
-			Name: ToolAPIV2GetUser,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"status": {
-			"type": "string",
-			"enum": [
-				"ok",
-				"not-found",
-				"500"
-			]
-		}
-	},
-	"required": [
-		"status"
-	],
+	"properties": {"status": ` + schemaOfHTTPStatus + `},
+	"required": ["status"],
 	"additionalProperties": false
 }`),
 		},
@@ -97,8 +75,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Initialisms at the end.",
 			Name:        ToolGetUserURL,
+			Description: "Initialisms at the end.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.GetUserURL(ctx)
@@ -106,22 +84,9 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolListUsers,
 			Description: "Enum values that are not words.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"order": {
-			"type": "string",
-			"enum": [
-				"asc",
-				"-",
-				"+"
-			]
-		}
-	},
-	"additionalProperties": false
-}`),
-			Name: ToolListUsers,
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"order": ` + schemaOfSortOrder + `}, "additionalProperties": false}`),
 		},
 		h.ListUsers,
 	))
@@ -132,17 +97,26 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"page": {
-			"type": "integer",
-			"minimum": 1
-		}
-	},
-	"required": [
-		"page"
-	],
+	"properties": {"page": `+schemaOfPageNumber+`},
+	"required": ["page"],
 	"additionalProperties": false
 }`),
 		h.ReadUserPage,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfHTTPStatus is the schema of type "http_status" (mcpgen.yaml:6).
+	schemaOfHTTPStatus = `{"type": "string", "enum": ["ok", "not-found", "500"]}`
+
+	// schemaOfSortOrder is the schema of type "sort_order" (mcpgen.yaml:9).
+	schemaOfSortOrder = `{"type": "string", "enum": ["asc", "-", "+"]}`
+
+	// schemaOfPageNumber is the schema of type "page_number" (mcpgen.yaml:11).
+	schemaOfPageNumber = `{"type": "integer", "minimum": 1}`
+
+	// schemaOfUserID is the schema of type "user_id" (mcpgen.yaml:12).
+	schemaOfUserID = `{"type": "string"}`
+)

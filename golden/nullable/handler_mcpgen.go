@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // Annotate reports that tool "annotate" is not implemented.
 func (UnimplementedHandler) Annotate(context.Context, *AnnotateInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "annotate",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "annotate"}
 }

@@ -41,103 +41,50 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolAnnotate,
 			Description: "Exercises the spellings of null, each advertised as written.",
 			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Filter": {
-			"type": "object",
-			"properties": {
-				"field": {
-					"type": "string"
-				}
-			},
-			"required": [
-				"field"
-			],
-			"additionalProperties": false
-		}
-	},
+	"$defs": {"Filter": ` + schemaOfFilter + `},
 	"type": "object",
 	"properties": {
 		"note": {
-			"anyOf": [
-				{
-					"type": "string",
-					"maxLength": 10
-				},
-				{
-					"type": "null"
-				}
-			],
+			"anyOf": [{"type": "string", "maxLength": 10}, {"type": "null"}],
 			"description": "The note, or null to clear it."
 		},
-		"count": {
-			"type": [
-				"integer",
-				"null"
-			],
-			"description": "How many, or null.",
-			"minimum": 0
-		},
-		"filter": {
-			"oneOf": [
-				{
-					"type": "null"
-				},
-				{
-					"$ref": "#/$defs/Filter"
-				}
-			]
-		},
+		"count": {"type": ["integer", "null"], "description": "How many, or null.", "minimum": 0},
+		"filter": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/Filter"}]},
 		"point": {
 			"anyOf": [
 				{
 					"type": "object",
-					"properties": {
-						"x": {
-							"type": "number"
-						},
-						"y": {
-							"type": "number"
-						}
-					},
-					"required": [
-						"x",
-						"y"
-					],
+					"properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+					"required": ["x", "y"],
 					"additionalProperties": false
 				},
-				{
-					"type": "null"
-				}
+				{"type": "null"}
 			]
 		},
-		"either": {
-			"type": [
-				"string",
-				"boolean",
-				"null"
-			]
-		},
+		"either": {"type": ["string", "boolean", "null"]},
 		"legacy": {
-			"oneOf": [
-				{
-					"type": "string",
-					"description": "The mcpgen spelling."
-				},
-				{
-					"type": "null"
-				}
-			]
+			"oneOf": [{"type": "string", "description": "The mcpgen spelling."}, {"type": "null"}]
 		}
 	},
-	"required": [
-		"note"
-	],
+	"required": ["note"],
 	"additionalProperties": false
 }`),
-			Name: ToolAnnotate,
 		},
 		h.Annotate,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:5).
+	schemaOfFilter = `{
+	"type": "object",
+	"properties": {"field": {"type": "string"}},
+	"required": ["field"],
+	"additionalProperties": false
+}`
+)

@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // Compute reports that tool "compute" is not implemented.
 func (UnimplementedHandler) Compute(context.Context, *ComputeInput) (*ComputeOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "compute",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "compute"}
 }

@@ -41,86 +41,44 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolCompute,
 			Description: "Exercises every numeric constraint.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"count": {
-			"type": "integer",
-			"minimum": 1,
-			"maximum": 1000,
-			"default": 10
-		},
-		"ratio": {
-			"type": "number",
-			"exclusiveMinimum": 0,
-			"exclusiveMaximum": 1
-		},
-		"step": {
-			"type": "integer",
-			"multipleOf": 5
-		},
-		"fine": {
-			"type": "number",
-			"minimum": -2.5,
-			"multipleOf": 0.25
-		},
-		"percent": {
-			"type": "number",
-			"description": "A percentage.",
-			"minimum": 0,
-			"maximum": 100
-		},
-		"priority": {
-			"type": "integer",
-			"description": "1 is the highest.",
-			"enum": [
-				1,
-				2,
-				3
-			]
-		},
-		"weight": {
-			"type": "number",
-			"enum": [
-				0.5,
-				1,
-				2.5
-			]
-		},
-		"big": {
-			"type": "integer",
-			"maximum": 9007199254740993
-		},
-		"enabled": {
-			"type": "boolean",
-			"default": true
-		}
+		"count": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10},
+		"ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+		"step": {"type": "integer", "multipleOf": 5},
+		"fine": {"type": "number", "minimum": -2.5, "multipleOf": 0.25},
+		"percent": ` + schemaOfPercent + `,
+		"priority": ` + schemaOfPriority + `,
+		"weight": ` + schemaOfWeight + `,
+		"big": {"type": "integer", "maximum": 9007199254740993},
+		"enabled": {"type": "boolean", "default": true}
 	},
-	"required": [
-		"count",
-		"percent"
-	],
+	"required": ["count", "percent"],
 	"additionalProperties": false
 }`),
-			Name: ToolCompute,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"total": {
-			"type": "number"
-		},
-		"parts": {
-			"type": "integer",
-			"minimum": 0
-		}
-	},
-	"required": [
-		"total"
-	],
+	"properties": {"total": {"type": "number"}, "parts": {"type": "integer", "minimum": 0}},
+	"required": ["total"],
 	"additionalProperties": false
 }`),
 		},
 		h.Compute,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfPercent is the schema of type "Percent" (mcpgen.yaml:5).
+	schemaOfPercent = `{"type": "number", "description": "A percentage.", "minimum": 0, "maximum": 100}`
+
+	// schemaOfPriority is the schema of type "Priority" (mcpgen.yaml:6).
+	schemaOfPriority = `{"type": "integer", "description": "1 is the highest.", "enum": [1, 2, 3]}`
+
+	// schemaOfWeight is the schema of type "Weight" (mcpgen.yaml:7).
+	schemaOfWeight = `{"type": "number", "enum": [0.5, 1, 2.5]}`
+)

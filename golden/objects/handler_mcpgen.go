@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // SaveProfile reports that tool "save_profile" is not implemented.
 func (UnimplementedHandler) SaveProfile(context.Context, *SaveProfileInput) (*SaveProfileOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "save_profile",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "save_profile"}
 }

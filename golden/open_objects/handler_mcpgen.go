@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // Configure reports that tool "configure" is not implemented.
 func (UnimplementedHandler) Configure(context.Context, *ConfigureInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "configure",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "configure"}
 }

@@ -58,33 +58,21 @@ var _ Handler = UnimplementedHandler{}
 
 // ReadTicket reports that resource template "ticket" is not implemented.
 func (UnimplementedHandler) ReadTicket(context.Context, *TicketParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "ticket",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "ticket"}
 }
 
 // PromptTriageTicket reports that prompt "triage_ticket" is not implemented.
 func (UnimplementedHandler) PromptTriageTicket(context.Context, *TriageTicketArgs) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "triage_ticket",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "triage_ticket"}
 }
 
 // CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not
 // implemented.
 func (UnimplementedHandler) CompleteTriageTicketTicketID(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "triage_ticket.ticket_id",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "triage_ticket.ticket_id"}
 }
 
 // PromptDailySummary reports that prompt "daily_summary" is not implemented.
 func (UnimplementedHandler) PromptDailySummary(context.Context) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "daily_summary",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "daily_summary"}
 }

@@ -51,39 +51,36 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			MimeType:    "text/plain",
 			Name:        TemplateTicket,
 			URITemplate: TicketURITemplate,
+			MimeType:    "text/plain",
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "string"}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
 		h.ReadTicket,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
+			Name:        PromptTriageTicket,
+			Title:       "Triage a ticket",
+			Description: "Reads a ticket and proposes a priority.",
 			Arguments: []runtime.PromptArgument{{
-				Description: "The ticket id.",
 				Name:        "ticket_id",
-				Required:    true,
 				Title:       "Ticket",
+				Description: "The ticket id.",
+				Required:    true,
 			}, {
+				Name:        "tone",
 				Description: "How to answer.",
 				Enum:        []string{"formal", "friendly"},
-				Name:        "tone",
 			}, {
+				Name:             "team",
 				Description:      "Who should handle it.",
 				ExplicitOptional: true,
-				Name:             "team",
 			}},
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -94,16 +91,13 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "Reads a ticket and proposes a priority.",
-			Name:        PromptTriageTicket,
-			Title:       "Triage a ticket",
 		},
 		h.PromptTriageTicket,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
-			Description: "Summarises the day; takes nothing.",
 			Name:        PromptDailySummary,
+			Description: "Summarises the day; takes nothing.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
 			return h.PromptDailySummary(ctx)
@@ -111,16 +105,16 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{
+			Name:        PromptReviewTicket,
+			Description: "Declarative; embeds the ticket and an image.",
 			Arguments: []runtime.PromptArgument{{
 				Name:     "ticket_id",
 				Required: true,
 			}, {
+				Name:             "focus",
 				Description:      "What to look at.",
 				ExplicitOptional: true,
-				Name:             "focus",
 			}},
-			Description: "Declarative; embeds the ticket and an image.",
-			Name:        PromptReviewTicket,
 		},
 		[]runtime.MessageTemplate{
 			{
@@ -128,12 +122,12 @@ func Register(s *runtime.Server, h Handler) {
 				Text: "Review ticket {{.ticket_id}}, focusing on {{.focus}}.",
 			},
 			{
-				Resource: "ticket://{{.ticket_id}}",
 				Role:     "user",
+				Resource: "ticket://{{.ticket_id}}",
 			},
 			{
-				Content: runtime.ImageBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "image/png"),
 				Role:    "assistant",
+				Content: runtime.ImageBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "image/png"),
 			},
 		},
 	))

@@ -43,16 +43,10 @@ var _ Handler = UnimplementedHandler{}
 
 // JSONSchema202012Tool reports that tool "json_schema_2020_12_tool" is not implemented.
 func (UnimplementedHandler) JSONSchema202012Tool(context.Context, json.RawMessage) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "json_schema_2020_12_tool",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "json_schema_2020_12_tool"}
 }
 
 // Shape reports that tool "shape" is not implemented.
 func (UnimplementedHandler) Shape(context.Context, json.RawMessage) (json.RawMessage, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "shape",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "shape"}
 }

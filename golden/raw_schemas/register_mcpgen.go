@@ -45,6 +45,7 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolJSONSchema202012Tool,
 			Description: "Tool with JSON Schema 2020-12 features",
 			InputSchema: json.RawMessage(`{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -52,27 +53,12 @@ func Register(s *runtime.Server, h Handler) {
 	"$defs": {
 		"address": {
 			"type": "object",
-			"properties": {
-				"street": {
-					"type": "string"
-				},
-				"city": {
-					"type": "string"
-				}
-			}
+			"properties": {"street": {"type": "string"}, "city": {"type": "string"}}
 		}
 	},
-	"properties": {
-		"name": {
-			"type": "string"
-		},
-		"address": {
-			"$ref": "#/$defs/address"
-		}
-	},
+	"properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
 	"additionalProperties": false
 }`),
-			Name: ToolJSONSchema202012Tool,
 		},
 		func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
 			return h.JSONSchema202012Tool(ctx, *in)
@@ -80,58 +66,21 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolShape,
 			Description: "One of two shapes, told apart by kind.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"required": [
-		"kind"
-	],
+	"required": ["kind"],
 	"properties": {
-		"kind": {
-			"enum": [
-				"circle",
-				"square"
-			]
-		},
-		"radius": {
-			"type": "number",
-			"exclusiveMinimum": 0
-		},
-		"side": {
-			"type": "number",
-			"exclusiveMinimum": 0
-		}
+		"kind": {"enum": ["circle", "square"]},
+		"radius": {"type": "number", "exclusiveMinimum": 0},
+		"side": {"type": "number", "exclusiveMinimum": 0}
 	},
-	"if": {
-		"properties": {
-			"kind": {
-				"const": "circle"
-			}
-		}
-	},
-	"then": {
-		"required": [
-			"radius"
-		]
-	},
-	"else": {
-		"required": [
-			"side"
-		]
-	}
+	"if": {"properties": {"kind": {"const": "circle"}}},
+	"then": {"required": ["radius"]},
+	"else": {"required": ["side"]}
 }`),
-			Name: ToolShape,
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"area": {
-			"type": "number"
-		}
-	},
-	"required": [
-		"area"
-	]
-}`),
+			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"area": {"type": "number"}}, "required": ["area"]}`),
 		},
 		func(ctx context.Context, in *json.RawMessage) (*json.RawMessage, error) {
 			out, err := h.Shape(ctx, *in)

@@ -42,16 +42,10 @@ var _ Handler = UnimplementedHandler{}
 
 // WalkTree reports that tool "walk_tree" is not implemented.
 func (UnimplementedHandler) WalkTree(context.Context, *WalkTreeInput) (*NodeList, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "walk_tree",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "walk_tree"}
 }
 
 // DescribeNode reports that tool "describe_node" is not implemented.
 func (UnimplementedHandler) DescribeNode(context.Context, *Node) (*Node, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "describe_node",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "describe_node"}
 }

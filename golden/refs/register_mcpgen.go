@@ -44,53 +44,17 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description: "Walks a tree.",
-			Name:        ToolWalkTree,
-			OutputSchema: json.RawMessage(`{
-	"$defs": {
-		"Node": {
-			"type": "object",
-			"properties": {
-				"name": {
-					"type": "string"
-				},
-				"children": {
-					"type": "array",
-					"items": {
-						"$ref": "#/$defs/Node"
-					}
-				},
-				"parent": {
-					"oneOf": [
-						{
-							"$ref": "#/$defs/Node"
-						},
-						{
-							"type": "null"
-						}
-					]
-				}
-			},
-			"required": [
-				"name"
-			],
-			"additionalProperties": false,
-			"description": "A tree node; trees nest through children."
-		}
-	},
-	"type": "array",
-	"items": {
-		"$ref": "#/$defs/Node"
-	}
-}`),
+			Name:         ToolWalkTree,
+			Description:  "Walks a tree.",
+			OutputSchema: json.RawMessage(`{"$defs": {"Node": ` + schemaOfNode + `}, "type": "array", "items": {"$ref": "#/$defs/Node"}}`),
 		},
 		h.WalkTree,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:         ToolDescribeNode,
 			Description:  "Takes a named type as its whole input.",
 			InputSchema:  json.RawMessage(schemaToolDescribeNode),
-			Name:         ToolDescribeNode,
 			OutputSchema: json.RawMessage(schemaToolDescribeNode),
 		},
 		h.DescribeNode,
@@ -99,62 +63,31 @@ func Register(s *runtime.Server, h Handler) {
 
 // schemaToolDescribeNode is the schema of both the input and the output of a tool.
 const schemaToolDescribeNode = `{
-	"$defs": {
-		"Node": {
-			"type": "object",
-			"properties": {
-				"name": {
-					"type": "string"
-				},
-				"children": {
-					"type": "array",
-					"items": {
-						"$ref": "#/$defs/Node"
-					}
-				},
-				"parent": {
-					"oneOf": [
-						{
-							"$ref": "#/$defs/Node"
-						},
-						{
-							"type": "null"
-						}
-					]
-				}
-			},
-			"required": [
-				"name"
-			],
-			"additionalProperties": false,
-			"description": "A tree node; trees nest through children."
-		}
-	},
+	"$defs": {"Node": ` + schemaOfNode + `},
 	"type": "object",
 	"properties": {
-		"name": {
-			"type": "string"
-		},
-		"children": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Node"
-			}
-		},
-		"parent": {
-			"oneOf": [
-				{
-					"$ref": "#/$defs/Node"
-				},
-				{
-					"type": "null"
-				}
-			]
-		}
+		"name": {"type": "string"},
+		"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+		"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
 	},
-	"required": [
-		"name"
-	],
+	"required": ["name"],
 	"additionalProperties": false,
 	"description": "A tree node; trees nest through children."
 }`
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfNode is the schema of type "Node" (mcpgen.yaml:5).
+	schemaOfNode = `{
+	"type": "object",
+	"properties": {
+		"name": {"type": "string"},
+		"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+		"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
+	},
+	"required": ["name"],
+	"additionalProperties": false,
+	"description": "A tree node; trees nest through children."
+}`
+)

@@ -88,64 +88,40 @@ var _ Handler = UnimplementedHandler{}
 
 // Search reports that tool "search" is not implemented.
 func (UnimplementedHandler) Search(context.Context, *SearchInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "search",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "search"}
 }
 
 // ConfirmDelete reports that tool "confirm_delete" is not implemented.
 func (UnimplementedHandler) ConfirmDelete(context.Context, *ConfirmDeleteInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "confirm_delete",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "confirm_delete"}
 }
 
 // SummarizeRoots reports that tool "summarize_roots" is not implemented.
 func (UnimplementedHandler) SummarizeRoots(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "summarize_roots",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "summarize_roots"}
 }
 
 // ShowChart reports that tool "show_chart" is not implemented.
 func (UnimplementedHandler) ShowChart(context.Context) (*ShowChartOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "show_chart",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "show_chart"}
 }
 
 // ReadReadme reports that resource "readme" is not implemented.
 func (UnimplementedHandler) ReadReadme(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "readme",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "readme"}
 }
 
 // ReadWorkspace reports that resource "workspace" is not implemented.
 func (UnimplementedHandler) ReadWorkspace(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "workspace",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "workspace"}
 }
 
 // ReadJob reports that resource template "job" is not implemented.
 func (UnimplementedHandler) ReadJob(context.Context, *JobParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "job",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "job"}
 }
 
 // PromptReview reports that prompt "review" is not implemented.
 func (UnimplementedHandler) PromptReview(context.Context, *ReviewArgs) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "review",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "review"}
 }

@@ -18,9 +18,9 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Info is the MCP implementation info of the "gated" server (mcpgen.yaml:3).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
-		Description: "Items listed only to clients that declared what they need.",
 		Name:        "gated",
 		Version:     "1.0.0",
+		Description: "Items listed only to clients that declared what they need.",
 	}
 }
 
@@ -64,47 +64,35 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolSearch,
 			Description: "Searches; every client sees it.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"q": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"q"
-	],
+	"properties": {"q": {"type": "string"}},
+	"required": ["q"],
 	"additionalProperties": false
 }`),
-			Name: ToolSearch,
 		},
 		h.Search,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolConfirmDelete,
 			Description: "Deletes after asking the user; listed only to clients that can elicit.",
+			Requires:    &runtime.Requires{Capabilities: []string{"elicitation"}},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "string"}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
-			Name:     ToolConfirmDelete,
-			Requires: &runtime.Requires{Capabilities: []string{"elicitation"}},
 		},
 		h.ConfirmDelete,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Summarizes the client's roots with its model.",
 			Name:        ToolSummarizeRoots,
+			Description: "Summarizes the client's roots with its model.",
 			Requires:    &runtime.Requires{Capabilities: []string{"roots", "sampling"}},
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
@@ -113,21 +101,14 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description: "Shows a chart in an MCP App view.",
 			Name:        ToolShowChart,
+			Description: "Shows a chart in an MCP App view.",
+			Requires:    &runtime.Requires{Extensions: []string{"io.modelcontextprotocol/ui"}},
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"points": {
-			"type": "array",
-			"items": {
-				"type": "number"
-			}
-		}
-	},
+	"properties": {"points": {"type": "array", "items": {"type": "number"}}},
 	"additionalProperties": false
 }`),
-			Requires: &runtime.Requires{Extensions: []string{"io.modelcontextprotocol/ui"}},
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*ShowChartOutput, error) {
 			return h.ShowChart(ctx)
@@ -135,54 +116,48 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "Always listed.",
-			MimeType:    "text/markdown",
 			Name:        ResourceReadme,
 			URI:         "file:///readme",
+			Description: "Always listed.",
+			MimeType:    "text/markdown",
 		},
 		h.ReadReadme,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
+			Name:        ResourceWorkspace,
+			URI:         "file:///workspace",
 			Description: "Listed to clients that expose roots.",
 			MimeType:    "text/plain",
-			Name:        ResourceWorkspace,
 			Requires:    &runtime.Requires{Capabilities: []string{"roots"}},
-			URI:         "file:///workspace",
 		},
 		h.ReadWorkspace,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Description: "A long job's log; for clients that follow tasks.",
 			Name:        TemplateJob,
-			Requires:    &runtime.Requires{Capabilities: []string{"tasks"}},
 			URITemplate: JobURITemplate,
+			Description: "A long job's log; for clients that follow tasks.",
+			Requires:    &runtime.Requires{Capabilities: []string{"tasks"}},
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "string"}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
 		h.ReadJob,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
+			Name:        PromptReview,
+			Description: "Reviews with the client's model.",
 			Arguments: []runtime.PromptArgument{{
-				Description: "The code.",
 				Name:        "code",
+				Description: "The code.",
 				Required:    true,
 			}},
-			Description: "Reviews with the client's model.",
-			Name:        PromptReview,
-			Requires:    &runtime.Requires{Capabilities: []string{"sampling"}},
+			Requires: &runtime.Requires{Capabilities: []string{"sampling"}},
 		},
 		h.PromptReview,
 	))

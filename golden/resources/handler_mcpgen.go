@@ -64,40 +64,25 @@ var _ Handler = UnimplementedHandler{}
 
 // ReadReadme reports that resource "readme" is not implemented.
 func (UnimplementedHandler) ReadReadme(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "readme",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "readme"}
 }
 
 // ReadLogo reports that resource "logo" is not implemented.
 func (UnimplementedHandler) ReadLogo(context.Context) ([]byte, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "logo",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource", Name: "logo"}
 }
 
 // ReadAppConfig reports that resource "app_config" is not implemented.
 func (UnimplementedHandler) ReadAppConfig(context.Context) (*Config, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "app_config",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource", Name: "app_config"}
 }
 
 // ReadLimits reports that resource "limits" is not implemented.
 func (UnimplementedHandler) ReadLimits(context.Context) (*LimitsContent, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "limits",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource", Name: "limits"}
 }
 
 // ReadBundle reports that resource "bundle" is not implemented.
 func (UnimplementedHandler) ReadBundle(context.Context) ([]runtime.ResourceContents, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "bundle",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource", Name: "bundle"}
 }

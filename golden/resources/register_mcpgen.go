@@ -52,38 +52,38 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Annotations: &runtime.Annotations{
-				Audience:     []string{"user", "assistant"},
-				LastModified: "2026-11-01T00:00:00Z",
-				Priority:     new(float64(0.8)),
-			},
+			Name:        ResourceReadme,
+			URI:         "docs://readme",
+			Title:       "Read me",
 			Description: "The project's read-me.",
 			MimeType:    "text/markdown",
-			Name:        ResourceReadme,
-			Title:       "Read me",
-			URI:         "docs://readme",
+			Annotations: &runtime.Annotations{
+				Audience:     []string{"user", "assistant"},
+				Priority:     new(float64(0.8)),
+				LastModified: "2026-11-01T00:00:00Z",
+			},
 		},
 		h.ReadReadme,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Icons: []runtime.Icon{{
-				MimeType: "image/png",
-				Src:      "https://example.com/logo.png",
-			}},
-			MimeType: "image/png",
 			Name:     ResourceLogo,
-			Size:     new(int64(int64(68))),
 			URI:      "assets://logo.png",
+			MimeType: "image/png",
+			Icons: []runtime.Icon{{
+				Src:      "https://example.com/logo.png",
+				MimeType: "image/png",
+			}},
+			Size: new(int64(int64(68))),
 		},
 		h.ReadLogo,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "The running configuration.",
-			Meta:        json.RawMessage(`{"com.example/owner":"ops"}`),
 			Name:        ResourceAppConfig,
 			URI:         "config://app",
+			Description: "The running configuration.",
+			Meta:        json.RawMessage(`{"com.example/owner":"ops"}`),
 		},
 		h.ReadAppConfig,
 	))
@@ -96,9 +96,9 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "Several contents at once.",
 			Name:        ResourceBundle,
 			URI:         "bundle://all",
+			Description: "Several contents at once.",
 		},
 		h.ReadBundle,
 	))

@@ -42,16 +42,10 @@ var _ Handler = UnimplementedHandler{}
 
 // Transfer reports that tool "transfer" is not implemented.
 func (UnimplementedHandler) Transfer(context.Context, *TransferInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "transfer",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "transfer"}
 }
 
 // Categorize reports that tool "categorize" is not implemented.
 func (UnimplementedHandler) Categorize(context.Context, *CategorizeInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "categorize",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "categorize"}
 }

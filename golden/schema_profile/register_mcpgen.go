@@ -44,55 +44,37 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolTransfer,
+			Description: "Moves money between two accounts of the caller.",
 			AdvertisedInputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"from": {
-			"type": "string",
-			"description": "The account debited. (format: uuid)"
-		},
-		"to": {
-			"type": "string",
-			"description": "The account credited. (format: uri)"
-		},
+		"from": {"type": "string", "description": "The account debited. (format: uuid)"},
+		"to": {"type": "string", "description": "The account credited. (format: uri)"},
 		"amount": {
 			"type": "object",
 			"properties": {
-				"amount": {
-					"type": "integer",
-					"description": "Minor units.",
-					"minimum": 0
-				},
+				"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
 				"currency": {
 					"type": "string",
 					"description": "ISO 4217 code.",
 					"pattern": "^[A-Z]{3}$"
 				}
 			},
-			"required": [
-				"amount",
-				"currency"
-			],
+			"required": ["amount", "currency"],
 			"description": "An amount in a currency."
 		},
 		"fee": {
 			"type": "object",
 			"properties": {
-				"amount": {
-					"type": "integer",
-					"description": "Minor units.",
-					"minimum": 0
-				},
+				"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
 				"currency": {
 					"type": "string",
 					"description": "ISO 4217 code.",
 					"pattern": "^[A-Z]{3}$"
 				}
 			},
-			"required": [
-				"amount",
-				"currency"
-			],
+			"required": ["amount", "currency"],
 			"description": "A fee, if any.",
 			"nullable": true
 		},
@@ -104,9 +86,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		"tags": {
 			"type": "array",
-			"items": {
-				"type": "string"
-			},
+			"items": {"type": "string"},
 			"description": "Labels. (uniqueItems: true)",
 			"minItems": 2
 		},
@@ -115,102 +95,33 @@ func Register(s *runtime.Server, h Handler) {
 			"description": "Higher is sooner. (enum: [1,2,3])",
 			"default": 2
 		},
-		"kind": {
-			"type": "string",
-			"description": "The only kind so far.",
-			"enum": [
-				"wire"
-			]
-		},
+		"kind": {"type": "string", "description": "The only kind so far.", "enum": ["wire"]},
 		"ref": {
-			"anyOf": [
-				{
-					"type": "string"
-				},
-				{
-					"type": "integer"
-				}
-			],
+			"anyOf": [{"type": "string"}, {"type": "integer"}],
 			"description": "Free text or a ticket number."
 		},
 		"note": {
-			"anyOf": [
-				{
-					"type": "string"
-				},
-				{
-					"type": "integer"
-				}
-			],
+			"anyOf": [{"type": "string"}, {"type": "integer"}],
 			"description": "Free text or a number. (exactly one of the variants)"
 		},
-		"meta": {
-			"type": "object",
-			"description": "Extra labels. (values: {\"type\":\"string\"})"
-		},
+		"meta": {"type": "object", "description": "Extra labels. (values: {\"type\":\"string\"})"},
 		"region": {
 			"type": "string",
 			"description": "Where it runs. (examples: [\"eu\"])",
 			"x-mcp-header": "Region"
 		}
 	},
-	"required": [
-		"from",
-		"to",
-		"amount",
-		"kind"
-	]
+	"required": ["from", "to", "amount", "kind"]
 }`),
-			Description: "Moves money between two accounts of the caller.",
 			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Money": {
-			"type": "object",
-			"properties": {
-				"amount": {
-					"type": "integer",
-					"description": "Minor units.",
-					"minimum": 0
-				},
-				"currency": {
-					"type": "string",
-					"description": "ISO 4217 code.",
-					"pattern": "^[A-Z]{3}$"
-				}
-			},
-			"required": [
-				"amount",
-				"currency"
-			],
-			"additionalProperties": false,
-			"description": "An amount in a currency."
-		}
-	},
+	"$defs": {"Money": ` + schemaOfMoney + `},
 	"type": "object",
 	"properties": {
-		"from": {
-			"type": "string",
-			"description": "The account debited.",
-			"format": "uuid"
-		},
-		"to": {
-			"type": "string",
-			"description": "The account credited.",
-			"format": "uri"
-		},
-		"amount": {
-			"$ref": "#/$defs/Money"
-		},
+		"from": {"type": "string", "description": "The account debited.", "format": "uuid"},
+		"to": {"type": "string", "description": "The account credited.", "format": "uri"},
+		"amount": {"$ref": "#/$defs/Money"},
 		"fee": {
-			"oneOf": [
-				{
-					"$ref": "#/$defs/Money",
-					"description": "A fee, if any."
-				},
-				{
-					"type": "null"
-				}
-			]
+			"oneOf": [{"$ref": "#/$defs/Money", "description": "A fee, if any."}, {"type": "null"}]
 		},
 		"memo": {
 			"type": "string",
@@ -220,9 +131,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		"tags": {
 			"type": "array",
-			"items": {
-				"type": "string"
-			},
+			"items": {"type": "string"},
 			"description": "Labels.",
 			"minItems": 2,
 			"uniqueItems": true
@@ -230,77 +139,44 @@ func Register(s *runtime.Server, h Handler) {
 		"priority": {
 			"type": "integer",
 			"description": "Higher is sooner.",
-			"enum": [
-				1,
-				2,
-				3
-			],
+			"enum": [1, 2, 3],
 			"default": 2
 		},
-		"kind": {
-			"type": "string",
-			"description": "The only kind so far.",
-			"const": "wire"
-		},
-		"ref": {
-			"type": [
-				"string",
-				"integer"
-			],
-			"description": "Free text or a ticket number."
-		},
+		"kind": {"type": "string", "description": "The only kind so far.", "const": "wire"},
+		"ref": {"type": ["string", "integer"], "description": "Free text or a ticket number."},
 		"note": {
-			"oneOf": [
-				{
-					"type": "string"
-				},
-				{
-					"type": "integer"
-				}
-			],
+			"oneOf": [{"type": "string"}, {"type": "integer"}],
 			"description": "Free text or a number."
 		},
 		"meta": {
 			"type": "object",
-			"additionalProperties": {
-				"type": "string"
-			},
+			"additionalProperties": {"type": "string"},
 			"description": "Extra labels."
 		},
 		"region": {
 			"type": "string",
 			"description": "Where it runs.",
-			"examples": [
-				"eu"
-			],
+			"examples": ["eu"],
 			"x-mcp-header": "Region"
 		}
 	},
-	"required": [
-		"from",
-		"to",
-		"amount",
-		"kind"
-	],
+	"required": ["from", "to", "amount", "kind"],
 	"additionalProperties": false
 }`),
-			Name: ToolTransfer,
 		},
 		h.Transfer,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolCategorize,
+			Description: "Files an expense under a category tree of the caller's.",
 			AdvertisedInputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
 		"tree": {
 			"type": "object",
 			"properties": {
-				"name": {
-					"type": "string",
-					"description": "The category's name.",
-					"maxLength": 40
-				},
+				"name": {"type": "string", "description": "The category's name.", "maxLength": 40},
 				"children": {
 					"type": "array",
 					"items": {
@@ -310,10 +186,7 @@ func Register(s *runtime.Server, h Handler) {
 					"description": "Sub-categories."
 				}
 			},
-			"required": [
-				"name",
-				"children"
-			],
+			"required": ["name", "children"],
 			"description": "The tree to file under."
 		},
 		"ratio": {
@@ -322,44 +195,13 @@ func Register(s *runtime.Server, h Handler) {
 			"maximum": 1
 		}
 	},
-	"required": [
-		"tree",
-		"ratio"
-	]
+	"required": ["tree", "ratio"]
 }`),
-			Description: "Files an expense under a category tree of the caller's.",
 			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Category": {
-			"type": "object",
-			"properties": {
-				"name": {
-					"type": "string",
-					"description": "The category's name.",
-					"maxLength": 40
-				},
-				"children": {
-					"type": "array",
-					"items": {
-						"$ref": "#/$defs/Category"
-					},
-					"description": "Sub-categories."
-				}
-			},
-			"required": [
-				"name",
-				"children"
-			],
-			"additionalProperties": false,
-			"description": "A category and its children."
-		}
-	},
+	"$defs": {"Category": ` + schemaOfCategory + `},
 	"type": "object",
 	"properties": {
-		"tree": {
-			"$ref": "#/$defs/Category",
-			"description": "The tree to file under."
-		},
+		"tree": {"$ref": "#/$defs/Category", "description": "The tree to file under."},
 		"ratio": {
 			"type": "number",
 			"description": "The share filed.",
@@ -368,14 +210,42 @@ func Register(s *runtime.Server, h Handler) {
 			"multipleOf": 0.01
 		}
 	},
-	"required": [
-		"tree",
-		"ratio"
-	],
+	"required": ["tree", "ratio"],
 	"additionalProperties": false
 }`),
-			Name: ToolCategorize,
 		},
 		h.Categorize,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfMoney is the schema of type "Money" (mcpgen.yaml:7).
+	schemaOfMoney = `{
+	"type": "object",
+	"properties": {
+		"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
+		"currency": {"type": "string", "description": "ISO 4217 code.", "pattern": "^[A-Z]{3}$"}
+	},
+	"required": ["amount", "currency"],
+	"additionalProperties": false,
+	"description": "An amount in a currency."
+}`
+
+	// schemaOfCategory is the schema of type "Category" (mcpgen.yaml:13).
+	schemaOfCategory = `{
+	"type": "object",
+	"properties": {
+		"name": {"type": "string", "description": "The category's name.", "maxLength": 40},
+		"children": {
+			"type": "array",
+			"items": {"$ref": "#/$defs/Category"},
+			"description": "Sub-categories."
+		}
+	},
+	"required": ["name", "children"],
+	"additionalProperties": false,
+	"description": "A category and its children."
+}`
+)

@@ -47,24 +47,15 @@ var _ Handler = UnimplementedHandler{}
 
 // ListExpenses reports that tool "list_expenses" is not implemented.
 func (UnimplementedHandler) ListExpenses(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "list_expenses",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "list_expenses"}
 }
 
 // FileExpense reports that tool "file_expense" is not implemented.
 func (UnimplementedHandler) FileExpense(context.Context, *FileExpenseInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "file_expense",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "file_expense"}
 }
 
 // Ping reports that tool "ping" is not implemented.
 func (UnimplementedHandler) Ping(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "ping",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "ping"}
 }

@@ -48,9 +48,9 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-			Description: "Lists expenses. Needs the server's default scope.",
 			Name:        ToolListExpenses,
+			Description: "Lists expenses. Needs the server's default scope.",
+			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 			Scopes:      []string{"expenses:read"},
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
@@ -59,29 +59,22 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolFileExpense,
 			Description: "Files an expense.",
+			Scopes:      []string{"expenses:write", "https://example.com/scopes/audit"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"amount": {
-			"type": "integer",
-			"minimum": 1
-		}
-	},
-	"required": [
-		"amount"
-	],
+	"properties": {"amount": {"type": "integer", "minimum": 1}},
+	"required": ["amount"],
 	"additionalProperties": false
 }`),
-			Name:   ToolFileExpense,
-			Scopes: []string{"expenses:write", "https://example.com/scopes/audit"},
 		},
 		h.FileExpense,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Answers pong; needs no scope.",
 			Name:        ToolPing,
+			Description: "Answers pong; needs no scope.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.Ping(ctx)

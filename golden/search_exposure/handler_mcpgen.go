@@ -47,24 +47,15 @@ var _ Handler = UnimplementedHandler{}
 
 // FindBooks reports that tool "find_books" is not implemented.
 func (UnimplementedHandler) FindBooks(context.Context, *FindBooksInput) (*FindBooksOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "find_books",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "find_books"}
 }
 
 // LendBook reports that tool "lend_book" is not implemented.
 func (UnimplementedHandler) LendBook(context.Context, *LendBookInput) (*LendBookOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "lend_book",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "lend_book"}
 }
 
 // ReturnBook reports that tool "return_book" is not implemented.
 func (UnimplementedHandler) ReturnBook(context.Context, *ReturnBookInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "return_book",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "return_book"}
 }

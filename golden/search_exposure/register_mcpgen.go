@@ -47,101 +47,62 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+			Name:        ToolFindBooks,
+			Title:       "Find books",
 			Description: "Finds books in the catalogue by author or title words.",
+			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"author": {
-			"type": "string",
-			"description": "The author's name."
-		},
-		"words": {
-			"type": "string",
-			"description": "Words of the title."
-		}
+		"author": {"type": "string", "description": "The author's name."},
+		"words": {"type": "string", "description": "Words of the title."}
 	},
 	"additionalProperties": false
 }`),
-			Name: ToolFindBooks,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"isbns": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			}
-		}
-	},
-	"required": [
-		"isbns"
-	],
+	"properties": {"isbns": {"type": "array", "items": {"type": "string"}}},
+	"required": ["isbns"],
 	"additionalProperties": false
 }`),
-			Title: "Find books",
 		},
 		h.FindBooks,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolLendBook,
+			Title:       "Lend a book",
 			Description: "Lends a book to a reader for three weeks.",
+			Keywords:    []string{"borrow", "loan", "check out"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"isbn": {
-			"type": "string",
-			"description": "The book's ISBN.",
-			"minLength": 10
-		},
-		"reader": {
-			"type": "string",
-			"description": "The reader's card number."
-		}
+		"isbn": {"type": "string", "description": "The book's ISBN.", "minLength": 10},
+		"reader": {"type": "string", "description": "The reader's card number."}
 	},
-	"required": [
-		"isbn",
-		"reader"
-	],
+	"required": ["isbn", "reader"],
 	"additionalProperties": false
 }`),
-			Keywords: []string{"borrow", "loan", "check out"},
-			Name:     ToolLendBook,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"due": {
-			"type": "string",
-			"description": "The day it is due back."
-		}
-	},
-	"required": [
-		"due"
-	],
+	"properties": {"due": {"type": "string", "description": "The day it is due back."}},
+	"required": ["due"],
 	"additionalProperties": false
 }`),
-			Title: "Lend a book",
 		},
 		h.LendBook,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolReturnBook,
+			Title:       "Return a book",
 			Description: "Records that a lent book came back.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"isbn": {
-			"type": "string",
-			"description": "The book's ISBN."
-		}
-	},
-	"required": [
-		"isbn"
-	],
+	"properties": {"isbn": {"type": "string", "description": "The book's ISBN."}},
+	"required": ["isbn"],
 	"additionalProperties": false
 }`),
-			Name:  ToolReturnBook,
-			Title: "Return a book",
 		},
 		h.ReturnBook,
 	))

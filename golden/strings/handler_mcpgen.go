@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // CheckStrings reports that tool "check_strings" is not implemented.
 func (UnimplementedHandler) CheckStrings(context.Context, *CheckStringsInput) (*CheckStringsOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "check_strings",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "check_strings"}
 }

@@ -41,99 +41,64 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolCheckStrings,
 			Description: "Exercises every string constraint.",
-			InputSchema: json.RawMessage(
-				"{\n" +
-					"\t\"type\": \"object\",\n" +
-					"\t\"properties\": {\n" +
-					"\t\t\"slug\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"title\": \"Slug\",\n" +
-					"\t\t\t\"description\": \"A URL slug.\",\n" +
-					"\t\t\t\"pattern\": \"^[a-z0-9]+(-[a-z0-9]+)*$\",\n" +
-					"\t\t\t\"minLength\": 1,\n" +
-					"\t\t\t\"maxLength\": 64,\n" +
-					"\t\t\t\"examples\": [\n" +
-					"\t\t\t\t\"hello-world\"\n" +
-					"\t\t\t]\n" +
-					"\t\t},\n" +
-					"\t\t\"plain\": {\n" +
-					"\t\t\t\"type\": \"string\"\n" +
-					"\t\t},\n" +
-					"\t\t\"code\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"title\": \"Country code\",\n" +
-					"\t\t\t\"pattern\": \"^[A-Z]{2,3}$\"\n" +
-					"\t\t},\n" +
-					"\t\t\"email\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"format\": \"email\"\n" +
-					"\t\t},\n" +
-					"\t\t\"when\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"description\": \"When it happened, in RFC 3339: \\\"2026-11-29T12:00:00Z\\\".\",\n" +
-					"\t\t\t\"format\": \"date-time\"\n" +
-					"\t\t},\n" +
-					"\t\t\"short\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"minLength\": 0,\n" +
-					"\t\t\t\"maxLength\": 5\n" +
-					"\t\t},\n" +
-					"\t\t\"color\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"description\": \"A colour.\",\n" +
-					"\t\t\t\"enum\": [\n" +
-					"\t\t\t\t\"red\",\n" +
-					"\t\t\t\t\"green\",\n" +
-					"\t\t\t\t\"light-blue\"\n" +
-					"\t\t\t],\n" +
-					"\t\t\t\"default\": \"red\"\n" +
-					"\t\t},\n" +
-					"\t\t\"size\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"enum\": [\n" +
-					"\t\t\t\t\"S\",\n" +
-					"\t\t\t\t\"M\",\n" +
-					"\t\t\t\t\"L\",\n" +
-					"\t\t\t\t\"XL\"\n" +
-					"\t\t\t],\n" +
-					"\t\t\t\"default\": \"M\"\n" +
-					"\t\t},\n" +
-					"\t\t\"note\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"default\": \"none, really\",\n" +
-					"\t\t\t\"examples\": [\n" +
-					"\t\t\t\t\"hi\",\n" +
-					"\t\t\t\t\"a, b\"\n" +
-					"\t\t\t]\n" +
-					"\t\t},\n" +
-					"\t\t\"quoted\": {\n" +
-					"\t\t\t\"type\": \"string\",\n" +
-					"\t\t\t\"description\": \"Backquotes ` and quotes \\\" survive.\",\n" +
-					"\t\t\t\"pattern\": \"^\\\"[^\\\"`]*\\\"$\"\n" +
-					"\t\t}\n" +
-					"\t},\n" +
-					"\t\"required\": [\n" +
-					"\t\t\"slug\",\n" +
-					"\t\t\"plain\",\n" +
-					"\t\t\"color\"\n" +
-					"\t],\n" +
-					"\t\"additionalProperties\": false\n" +
-					"}"),
-			Name: ToolCheckStrings,
-			OutputSchema: json.RawMessage(`{
+			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"echoed": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"echoed"
-	],
+		"slug": ` + schemaOfSlug + `,
+		"plain": {"type": "string"},
+		"code": {"type": "string", "title": "Country code", "pattern": "^[A-Z]{2,3}$"},
+		"email": {"type": "string", "format": "email"},
+		"when": {
+			"type": "string",
+			"description": "When it happened, in RFC 3339: \"2026-11-29T12:00:00Z\".",
+			"format": "date-time"
+		},
+		"short": {"type": "string", "minLength": 0, "maxLength": 5},
+		"color": ` + schemaOfColor +
+				",\n" +
+				"\t\t\"size\": {\"type\": \"string\", \"enum\": [\"S\", \"M\", \"L\", \"XL\"], \"default\": \"M\"},\n" +
+				"\t\t\"note\": {\"type\": \"string\", \"default\": \"none, really\", \"examples\": [\"hi\", \"a, b\"]},\n" +
+				"\t\t\"quoted\": {\n" +
+				"\t\t\t\"type\": \"string\",\n" +
+				"\t\t\t\"description\": \"Backquotes ` and quotes \\\" survive.\",\n" +
+				"\t\t\t\"pattern\": \"^\\\"[^\\\"`]*\\\"$\"\n" +
+				"\t\t}\n" +
+				"\t},\n" +
+				"\t\"required\": [\"slug\", \"plain\", \"color\"],\n" +
+				"\t\"additionalProperties\": false\n" +
+				"}"),
+			OutputSchema: json.RawMessage(`{
+	"type": "object",
+	"properties": {"echoed": {"type": "string"}},
+	"required": ["echoed"],
 	"additionalProperties": false
 }`),
 		},
 		h.CheckStrings,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfSlug is the schema of type "Slug" (mcpgen.yaml:5).
+	schemaOfSlug = `{
+	"type": "string",
+	"title": "Slug",
+	"description": "A URL slug.",
+	"pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+	"minLength": 1,
+	"maxLength": 64,
+	"examples": ["hello-world"]
+}`
+
+	// schemaOfColor is the schema of type "Color" (mcpgen.yaml:13).
+	schemaOfColor = `{
+	"type": "string",
+	"description": "A colour.",
+	"enum": ["red", "green", "light-blue"],
+	"default": "red"
+}`
+)

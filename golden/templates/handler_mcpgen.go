@@ -70,56 +70,35 @@ var _ Handler = UnimplementedHandler{}
 
 // ReadReadme reports that resource template "readme" is not implemented.
 func (UnimplementedHandler) ReadReadme(context.Context, *ReadmeParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "readme",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "readme"}
 }
 
 // CompleteReadmeOwner reports that completion of "readme.owner" is not implemented.
 func (UnimplementedHandler) CompleteReadmeOwner(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "readme.owner",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "readme.owner"}
 }
 
 // ReadPost reports that resource template "post" is not implemented.
 func (UnimplementedHandler) ReadPost(context.Context, *PostParams) (*Post, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "post",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource template", Name: "post"}
 }
 
 // ReadFile reports that resource template "file" is not implemented.
 func (UnimplementedHandler) ReadFile(context.Context, *FileParams) ([]byte, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "file",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource template", Name: "file"}
 }
 
 // ReadTree reports that resource template "tree" is not implemented.
 func (UnimplementedHandler) ReadTree(context.Context, *TreeParams) ([]runtime.ResourceContents, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "tree",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource template", Name: "tree"}
 }
 
 // ReadDoc reports that resource template "doc" is not implemented.
 func (UnimplementedHandler) ReadDoc(context.Context, *DocParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "doc",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "doc"}
 }
 
 // ReadSearch reports that resource template "search" is not implemented.
 func (UnimplementedHandler) ReadSearch(context.Context, *SearchParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "search",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "search"}
 }

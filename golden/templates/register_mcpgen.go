@@ -57,6 +57,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
+			Name:        TemplateReadme,
+			URITemplate: ReadmeURITemplate,
+			Title:       "README of a repository",
+			MimeType:    "text/markdown",
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "owner":
@@ -64,48 +68,28 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			MimeType:    "text/markdown",
-			Name:        TemplateReadme,
-			Title:       "README of a repository",
-			URITemplate: ReadmeURITemplate,
 		},
 		json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"owner": {
-			"type": "string",
-			"pattern": "^[A-Za-z0-9-]+$"
-		},
-		"repo": {
-			"type": "string",
-			"maxLength": 100
-		}
+		"owner": {"type": "string", "pattern": "^[A-Za-z0-9-]+$"},
+		"repo": {"type": "string", "maxLength": 100}
 	},
-	"required": [
-		"owner",
-		"repo"
-	],
+	"required": ["owner", "repo"],
 	"additionalProperties": false
 }`),
 		h.ReadReadme,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Description: "A post, as JSON.",
 			Name:        TemplatePost,
 			URITemplate: PostURITemplate,
+			Description: "A post, as JSON.",
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "integer",
-			"minimum": 1
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "integer", "minimum": 1}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
 		h.ReadPost,
@@ -117,14 +101,8 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"path": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"path"
-	],
+	"properties": {"path": {"type": "string"}},
+	"required": ["path"],
 	"additionalProperties": false
 }`),
 		h.ReadFile,
@@ -136,23 +114,16 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"segments": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			}
-		}
-	},
-	"required": [
-		"segments"
-	],
+	"properties": {"segments": {"type": "array", "items": {"type": "string"}}},
+	"required": ["segments"],
 	"additionalProperties": false
 }`),
 		h.ReadTree,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
+			Name:        TemplateDoc,
+			URITemplate: DocURITemplate,
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "format":
@@ -160,34 +131,22 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Name:        TemplateDoc,
-			URITemplate: DocURITemplate,
 		},
 		json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"name": {
-			"type": "string"
-		},
-		"format": {
-			"type": "string",
-			"enum": [
-				"md",
-				"html",
-				"txt"
-			]
-		}
+		"name": {"type": "string"},
+		"format": {"type": "string", "enum": ["md", "html", "txt"]}
 	},
-	"required": [
-		"name",
-		"format"
-	],
+	"required": ["name", "format"],
 	"additionalProperties": false
 }`),
 		h.ReadDoc,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
+			Name:        TemplateSearch,
+			URITemplate: SearchURITemplate,
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "lang":
@@ -195,23 +154,10 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Name:        TemplateSearch,
-			URITemplate: SearchURITemplate,
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"q": {
-			"type": "string"
-		},
-		"lang": {
-			"type": "string",
-			"enum": [
-				"en",
-				"fr"
-			]
-		}
-	},
+	"properties": {"q": {"type": "string"}, "lang": {"type": "string", "enum": ["en", "fr"]}},
 	"additionalProperties": false
 }`),
 		h.ReadSearch,

@@ -52,32 +52,20 @@ var _ Handler = UnimplementedHandler{}
 
 // ListThings reports that tool "list_things" is not implemented.
 func (UnimplementedHandler) ListThings(context.Context) (*ListThingsOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "list_things",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "list_things"}
 }
 
 // DeleteThing reports that tool "delete_thing" is not implemented.
 func (UnimplementedHandler) DeleteThing(context.Context, *DeleteThingInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "delete_thing",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "delete_thing"}
 }
 
 // CountThings reports that tool "count_things" is not implemented.
 func (UnimplementedHandler) CountThings(context.Context) (*CountThingsOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "count_things",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "count_things"}
 }
 
 // Render reports that tool "render" is not implemented.
 func (UnimplementedHandler) Render(context.Context, *RenderInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "render",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "render"}
 }

@@ -19,21 +19,21 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Info is the MCP implementation info of the "features" server (mcpgen.yaml:3).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
+		Name:        "features",
+		Title:       "Tool features",
+		Version:     "2.1.0",
 		Description: "Exercises every tool and server field.",
+		WebsiteURL:  "https://example.com/features",
 		Icons: []runtime.Icon{{
+			Src:      "https://example.com/icon.png",
 			MimeType: "image/png",
 			Sizes:    []string{"48x48", "96x96"},
-			Src:      "https://example.com/icon.png",
 			Theme:    "light",
 		}, {
-			MimeType: "image/svg+xml",
 			Src:      "https://example.com/icon-dark.svg",
+			MimeType: "image/svg+xml",
 			Theme:    "dark",
 		}},
-		Name:       "features",
-		Title:      "Tool features",
-		Version:    "2.1.0",
-		WebsiteURL: "https://example.com/features",
 	}
 }
 
@@ -60,8 +60,8 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), append([]runtime.Option{
 		runtime.WithInstructions(Instructions),
 		runtime.WithRateLimit(runtime.RateLimit{
-			Per:      time.Minute,
 			Requests: 600,
+			Per:      time.Minute,
 		}),
 	}, opts...)...)
 	Register(s, h)
@@ -75,23 +75,18 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolListThings,
+			Title:       "List things",
+			Description: "Lists things. Takes nothing, returns a list.",
 			Annotations: &runtime.ToolAnnotations{
+				Title:          "Things",
+				ReadOnlyHint:   new(true),
 				IdempotentHint: new(true),
 				OpenWorldHint:  new(false),
-				ReadOnlyHint:   new(true),
-				Title:          "Things",
 			},
-			Description: "Lists things. Takes nothing, returns a list.",
-			Icons:       []runtime.Icon{{Src: "https://example.com/list.png"}},
-			Meta:        json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
-			Name:        ToolListThings,
-			OutputSchema: json.RawMessage(`{
-	"type": "array",
-	"items": {
-		"type": "string"
-	}
-}`),
-			Title: "List things",
+			Icons:        []runtime.Icon{{Src: "https://example.com/list.png"}},
+			Meta:         json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
+			OutputSchema: json.RawMessage(`{"type": "array", "items": {"type": "string"}}`),
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*ListThingsOutput, error) {
 			return h.ListThings(ctx)
@@ -99,44 +94,35 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolDeleteThing,
+			Description: "Deletes a thing.",
 			Annotations: &runtime.ToolAnnotations{
 				DestructiveHint: new(true),
 				IdempotentHint:  new(true),
 			},
-			Description: "Deletes a thing.",
 			Execution: &runtime.ToolExecution{
-				InputFirst:  true,
 				TaskSupport: "optional",
+				InputFirst:  true,
+			},
+			RateLimit: &runtime.RateLimit{
+				Requests: 10,
+				Per:      time.Hour,
+				Burst:    3,
 			},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "string"}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
-			Name: ToolDeleteThing,
-			RateLimit: &runtime.RateLimit{
-				Burst:    3,
-				Per:      time.Hour,
-				Requests: 10,
-			},
 		},
 		h.DeleteThing,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description: "Counts things; the output is a bare integer.",
-			Name:        ToolCountThings,
-			OutputSchema: json.RawMessage(`{
-	"type": "integer",
-	"minimum": 0
-}`),
+			Name:         ToolCountThings,
+			Description:  "Counts things; the output is a bare integer.",
+			OutputSchema: json.RawMessage(`{"type": "integer", "minimum": 0}`),
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*CountThingsOutput, error) {
 			return h.CountThings(ctx)
@@ -144,21 +130,13 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolRender,
 			Description: "Returns content blocks built by the handler.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"format": {
-			"type": "string",
-			"enum": [
-				"text",
-				"image"
-			]
-		}
-	},
+	"properties": {"format": {"type": "string", "enum": ["text", "image"]}},
 	"additionalProperties": false
 }`),
-			Name: ToolRender,
 		},
 		h.Render,
 	))

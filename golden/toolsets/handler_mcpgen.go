@@ -86,64 +86,40 @@ var _ Handler = UnimplementedHandler{}
 
 // Whoami reports that tool "whoami" is not implemented.
 func (UnimplementedHandler) Whoami(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "whoami",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "whoami"}
 }
 
 // SearchIssues reports that tool "search_issues" is not implemented.
 func (UnimplementedHandler) SearchIssues(context.Context, *SearchIssuesInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "search_issues",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "search_issues"}
 }
 
 // CreateIssue reports that tool "create_issue" is not implemented.
 func (UnimplementedHandler) CreateIssue(context.Context, *CreateIssueInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "create_issue",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "create_issue"}
 }
 
 // ListRepos reports that tool "list_repos" is not implemented.
 func (UnimplementedHandler) ListRepos(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "list_repos",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "list_repos"}
 }
 
 // SearchCode reports that tool "search_code" is not implemented.
 func (UnimplementedHandler) SearchCode(context.Context, *SearchCodeInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "search_code",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "search_code"}
 }
 
 // ReadReadme reports that resource "readme" is not implemented.
 func (UnimplementedHandler) ReadReadme(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "readme",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "readme"}
 }
 
 // ReadFile reports that resource template "file" is not implemented.
 func (UnimplementedHandler) ReadFile(context.Context, *FileParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "file",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "file"}
 }
 
 // PromptTriage reports that prompt "triage" is not implemented.
 func (UnimplementedHandler) PromptTriage(context.Context, *TriageArgs) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "triage",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "triage"}
 }

@@ -19,9 +19,9 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Info is the MCP implementation info of the "tracker" server (mcpgen.yaml:3).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
-		Description: "An issue tracker whose tools come in toolsets, enabled on demand.",
 		Name:        "tracker",
 		Version:     "1.0.0",
+		Description: "An issue tracker whose tools come in toolsets, enabled on demand.",
 	}
 }
 
@@ -56,25 +56,25 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 	s := runtime.NewServer(Info(), append([]runtime.Option{
 		runtime.WithToolsets(
 			runtime.Toolset{
-				Description: "Find, read and file issues.",
 				Name:        "issues",
-				Prompts:     []string{"triage"},
 				Title:       "Issues",
+				Description: "Find, read and file issues.",
 				Tools:       []string{"search_issues", "create_issue"},
+				Prompts:     []string{"triage"},
 			},
 			runtime.Toolset{
+				Name:        "repos",
 				Description: "Browse repositories and their files.",
 				Exposure:    runtime.ExposeSearch,
-				Name:        "repos",
+				Tools:       []string{"list_repos", "search_code"},
 				Resources:   []string{"repo://readme"},
 				Templates:   []string{"file"},
-				Tools:       []string{"list_repos", "search_code"},
 			},
 		),
 		runtime.WithEnabledToolsets("issues"),
 		runtime.WithDynamicToolsets(runtime.DynamicToolsets{
-			EnableTool: "use_toolset",
 			ListTool:   "toolsets",
+			EnableTool: "use_toolset",
 		}),
 		runtime.WithListsByScope(),
 	}, opts...)...)
@@ -89,8 +89,8 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Says who the caller is; in no toolset, so always served.",
 			Name:        ToolWhoami,
+			Description: "Says who the caller is; in no toolset, so always served.",
 			Scopes:      []string{"issues:read"},
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
@@ -99,52 +99,40 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolSearchIssues,
 			Description: "Searches issues by text.",
+			Scopes:      []string{"issues:read"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"q": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"q"
-	],
+	"properties": {"q": {"type": "string"}},
+	"required": ["q"],
 	"additionalProperties": false
 }`),
-			Name:   ToolSearchIssues,
-			Scopes: []string{"issues:read"},
 		},
 		h.SearchIssues,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolCreateIssue,
 			Description: "Files an issue.",
+			Scopes:      []string{"issues:write"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"title": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"title"
-	],
+	"properties": {"title": {"type": "string"}},
+	"required": ["title"],
 	"additionalProperties": false
 }`),
-			Name:   ToolCreateIssue,
-			Scopes: []string{"issues:write"},
 		},
 		h.CreateIssue,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description:    "Lists the repositories.",
-			MaxResultBytes: 16384,
 			Name:           ToolListRepos,
+			Description:    "Lists the repositories.",
+			Scopes:         []string{"issues:read"},
+			MaxResultBytes: 16384,
 			Overflow:       runtime.OverflowLink,
 			ResultTTL:      30 * time.Minute,
-			Scopes:         []string{"issues:read"},
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.ListRepos(ctx)
@@ -152,64 +140,52 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Searches code; a result over 8 KiB is an error that says so.",
+			Name:           ToolSearchCode,
+			Description:    "Searches code; a result over 8 KiB is an error that says so.",
+			Scopes:         []string{"issues:read"},
+			MaxResultBytes: 8192,
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"q": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"q"
-	],
+	"properties": {"q": {"type": "string"}},
+	"required": ["q"],
 	"additionalProperties": false
 }`),
-			MaxResultBytes: 8192,
-			Name:           ToolSearchCode,
-			Scopes:         []string{"issues:read"},
 		},
 		h.SearchCode,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "The project's README.",
-			MimeType:    "text/markdown",
 			Name:        ResourceReadme,
 			URI:         "repo://readme",
+			Description: "The project's README.",
+			MimeType:    "text/markdown",
 		},
 		h.ReadReadme,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Description: "A file of the repository.",
-			MimeType:    "text/plain",
 			Name:        TemplateFile,
 			URITemplate: FileURITemplate,
+			Description: "A file of the repository.",
+			MimeType:    "text/plain",
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"path": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"path"
-	],
+	"properties": {"path": {"type": "string"}},
+	"required": ["path"],
 	"additionalProperties": false
 }`),
 		h.ReadFile,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
+			Name:        PromptTriage,
+			Description: "Triage an issue.",
 			Arguments: []runtime.PromptArgument{{
-				Description: "The issue number.",
 				Name:        "id",
+				Description: "The issue number.",
 				Required:    true,
 			}},
-			Description: "Triage an issue.",
-			Name:        PromptTriage,
 		},
 		h.PromptTriage,
 	))

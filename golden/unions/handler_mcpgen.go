@@ -42,16 +42,10 @@ var _ Handler = UnimplementedHandler{}
 
 // Search reports that tool "search" is not implemented.
 func (UnimplementedHandler) Search(context.Context, *SearchInput) (*SearchOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "search",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "search"}
 }
 
 // Pick reports that tool "pick" is not implemented.
 func (UnimplementedHandler) Pick(context.Context, *PickInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "pick",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "pick"}
 }

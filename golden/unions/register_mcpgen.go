@@ -44,175 +44,37 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolSearch,
 			Description: "Exercises unions of scalars, objects and arrays, and lists of types.",
 			InputSchema: json.RawMessage(`{
 	"$defs": {
-		"Filter": {
-			"type": "object",
-			"properties": {
-				"field": {
-					"type": "string"
-				},
-				"equals": {
-					"type": "string"
-				}
-			},
-			"required": [
-				"field",
-				"equals"
-			],
-			"additionalProperties": false
-		},
-		"Circle": {
-			"type": "object",
-			"properties": {
-				"kind": {
-					"type": "string",
-					"const": "circle"
-				},
-				"radius": {
-					"type": "number",
-					"exclusiveMinimum": 0
-				}
-			},
-			"required": [
-				"kind",
-				"radius"
-			],
-			"additionalProperties": false
-		},
-		"Square": {
-			"type": "object",
-			"properties": {
-				"kind": {
-					"type": "string",
-					"const": "square"
-				},
-				"side": {
-					"type": "number",
-					"exclusiveMinimum": 0
-				}
-			},
-			"required": [
-				"kind",
-				"side"
-			],
-			"additionalProperties": false
-		}
+		"Filter": ` + schemaOfFilter + `,
+		"Circle": ` + schemaOfCircle + `,
+		"Square": ` + schemaOfSquare + `
 	},
 	"type": "object",
 	"properties": {
 		"query": {
-			"anyOf": [
-				{
-					"type": "string",
-					"minLength": 1
-				},
-				{
-					"$ref": "#/$defs/Filter"
-				}
-			],
+			"anyOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/Filter"}],
 			"description": "Text to match, or a filter."
 		},
-		"ids": {
-			"type": "array",
-			"items": {
-				"anyOf": [
-					{
-						"type": "string"
-					},
-					{
-						"type": "integer"
-					}
-				]
-			}
-		},
+		"ids": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
 		"value": {
-			"type": [
-				"string",
-				"number",
-				"boolean"
-			],
+			"type": ["string", "number", "boolean"],
 			"description": "A value to compare with."
 		},
 		"page": {
 			"oneOf": [
-				{
-					"type": "integer",
-					"minimum": 1
-				},
-				{
-					"type": "array",
-					"items": {
-						"type": "integer"
-					},
-					"minItems": 1
-				}
+				{"type": "integer", "minimum": 1},
+				{"type": "array", "items": {"type": "integer"}, "minItems": 1}
 			]
 		},
-		"shape": {
-			"oneOf": [
-				{
-					"$ref": "#/$defs/Circle"
-				},
-				{
-					"$ref": "#/$defs/Square"
-				}
-			],
-			"description": "A shape, told apart by its kind."
-		},
-		"event": {
-			"anyOf": [
-				{
-					"type": "object",
-					"properties": {
-						"version": {
-							"type": "integer",
-							"const": 1
-						},
-						"type": {
-							"type": "string",
-							"const": "created"
-						},
-						"id": {
-							"type": "string"
-						}
-					},
-					"required": [
-						"version",
-						"type",
-						"id"
-					],
-					"additionalProperties": false
-				},
-				{
-					"type": "object",
-					"properties": {
-						"version": {
-							"type": "integer",
-							"const": 2
-						},
-						"type": {
-							"type": "string",
-							"const": "deleted"
-						}
-					},
-					"required": [
-						"version",
-						"type"
-					],
-					"additionalProperties": false
-				}
-			],
-			"description": "Told apart by type, as the spec says, though version differs too."
-		}
+		"shape": ` + schemaOfShape + `,
+		"event": ` + schemaOfEvent + `
 	},
-	"required": [
-		"query"
-	],
+	"required": ["query"],
 	"additionalProperties": false
 }`),
-			Name: ToolSearch,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
@@ -223,48 +85,27 @@ func Register(s *runtime.Server, h Handler) {
 					{
 						"type": "object",
 						"properties": {
-							"type": {
-								"type": "string",
-								"const": "text"
-							},
-							"text": {
-								"type": "string"
-							}
+							"type": {"type": "string", "const": "text"},
+							"text": {"type": "string"}
 						},
-						"required": [
-							"type",
-							"text"
-						],
+						"required": ["type", "text"],
 						"additionalProperties": false
 					},
 					{
 						"type": "object",
 						"properties": {
-							"type": {
-								"type": "string",
-								"const": "image"
-							},
-							"data": {
-								"type": "string"
-							},
-							"mimeType": {
-								"type": "string"
-							}
+							"type": {"type": "string", "const": "image"},
+							"data": {"type": "string"},
+							"mimeType": {"type": "string"}
 						},
-						"required": [
-							"type",
-							"data",
-							"mimeType"
-						],
+						"required": ["type", "data", "mimeType"],
 						"additionalProperties": false
 					}
 				]
 			}
 		}
 	},
-	"required": [
-		"content"
-	],
+	"required": ["content"],
 	"additionalProperties": false
 }`),
 		},
@@ -272,6 +113,7 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolPick,
 			Description: "A oneOf whose object variants are told apart by their properties alone.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
@@ -280,38 +122,89 @@ func Register(s *runtime.Server, h Handler) {
 			"oneOf": [
 				{
 					"type": "object",
-					"properties": {
-						"name": {
-							"type": "string"
-						}
-					},
-					"required": [
-						"name"
-					],
+					"properties": {"name": {"type": "string"}},
+					"required": ["name"],
 					"additionalProperties": true
 				},
 				{
 					"type": "object",
-					"properties": {
-						"id": {
-							"type": "integer"
-						}
-					},
-					"required": [
-						"id"
-					],
+					"properties": {"id": {"type": "integer"}},
+					"required": ["id"],
 					"additionalProperties": true
 				}
 			]
 		}
 	},
-	"required": [
-		"choice"
-	],
+	"required": ["choice"],
 	"additionalProperties": false
 }`),
-			Name: ToolPick,
 		},
 		h.Pick,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfCircle is the schema of type "Circle" (mcpgen.yaml:5).
+	schemaOfCircle = `{
+	"type": "object",
+	"properties": {
+		"kind": {"type": "string", "const": "circle"},
+		"radius": {"type": "number", "exclusiveMinimum": 0}
+	},
+	"required": ["kind", "radius"],
+	"additionalProperties": false
+}`
+
+	// schemaOfSquare is the schema of type "Square" (mcpgen.yaml:10).
+	schemaOfSquare = `{
+	"type": "object",
+	"properties": {
+		"kind": {"type": "string", "const": "square"},
+		"side": {"type": "number", "exclusiveMinimum": 0}
+	},
+	"required": ["kind", "side"],
+	"additionalProperties": false
+}`
+
+	// schemaOfShape is the schema of type "Shape" (mcpgen.yaml:15).
+	schemaOfShape = `{
+	"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}],
+	"description": "A shape, told apart by its kind."
+}`
+
+	// schemaOfEvent is the schema of type "Event" (mcpgen.yaml:20).
+	schemaOfEvent = `{
+	"anyOf": [
+		{
+			"type": "object",
+			"properties": {
+				"version": {"type": "integer", "const": 1},
+				"type": {"type": "string", "const": "created"},
+				"id": {"type": "string"}
+			},
+			"required": ["version", "type", "id"],
+			"additionalProperties": false
+		},
+		{
+			"type": "object",
+			"properties": {
+				"version": {"type": "integer", "const": 2},
+				"type": {"type": "string", "const": "deleted"}
+			},
+			"required": ["version", "type"],
+			"additionalProperties": false
+		}
+	],
+	"description": "Told apart by type, as the spec says, though version differs too."
+}`
+
+	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:28).
+	schemaOfFilter = `{
+	"type": "object",
+	"properties": {"field": {"type": "string"}, "equals": {"type": "string"}},
+	"required": ["field", "equals"],
+	"additionalProperties": false
+}`
+)

@@ -67,56 +67,35 @@ var _ Handler = UnimplementedHandler{}
 
 // GetPet reports that tool "get_pet" is not implemented.
 func (UnimplementedHandler) GetPet(context.Context, *GetPetInput) (*Pet, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "get_pet",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "get_pet"}
 }
 
 // FindPets reports that tool "find_pets" is not implemented.
 func (UnimplementedHandler) FindPets(context.Context, *FindPetsInput) (*FindPetsOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "find_pets",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "find_pets"}
 }
 
 // AddPet reports that tool "add_pet" is not implemented.
 func (UnimplementedHandler) AddPet(context.Context, *AddPetInput) (*Pet, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "add_pet",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "add_pet"}
 }
 
 // RenamePet reports that tool "rename_pet" is not implemented.
 func (UnimplementedHandler) RenamePet(context.Context, *RenamePetInput) (*Pet, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "rename_pet",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "rename_pet"}
 }
 
 // DeletePet reports that tool "delete_pet" is not implemented.
 func (UnimplementedHandler) DeletePet(context.Context, *DeletePetInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "delete_pet",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "delete_pet"}
 }
 
 // UpdatePetForm reports that tool "update_pet_form" is not implemented.
 func (UnimplementedHandler) UpdatePetForm(context.Context, *UpdatePetFormInput) (*Pet, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "update_pet_form",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "update_pet_form"}
 }
 
 // StoreStatus reports that tool "store_status" is not implemented.
 func (UnimplementedHandler) StoreStatus(context.Context) (*StoreStatusOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "store_status",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "store_status"}
 }

@@ -60,379 +60,118 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolGetPet,
 			Description: "Get a pet by its id.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"petId": {
-			"type": "integer",
-			"description": "The pet's id."
-		}
-	},
-	"required": [
-		"petId"
-	],
+	"properties": {"petId": {"type": "integer", "description": "The pet's id."}},
+	"required": ["petId"],
 	"additionalProperties": false
 }`),
-			Name: ToolGetPet,
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": {
-			"type": "integer"
-		},
-		"name": {
-			"type": "string"
-		},
-		"status": {
-			"type": "string",
-			"enum": [
-				"available",
-				"pending",
-				"sold"
-			]
-		},
-		"tags": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			}
-		}
-	},
-	"required": [
-		"name"
-	],
-	"additionalProperties": false
-}`),
+			OutputSchema: json.RawMessage(schemaOfPet),
 		},
 		h.GetPet,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolFindPets,
 			Description: "Find pets by status and tags.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
 		"status": {
 			"type": "array",
-			"items": {
-				"type": "string",
-				"enum": [
-					"available",
-					"pending",
-					"sold"
-				]
-			}
+			"items": {"type": "string", "enum": ["available", "pending", "sold"]}
 		},
-		"tags": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			}
-		},
-		"limit": {
-			"type": "integer",
-			"minimum": 1
-		},
-		"request_id": {
-			"type": "string"
-		},
-		"owner": {
-			"anyOf": [
-				{
-					"type": "string"
-				},
-				{
-					"type": "array",
-					"items": {
-						"type": "string"
-					}
-				}
-			]
-		}
+		"tags": {"type": "array", "items": {"type": "string"}},
+		"limit": {"type": "integer", "minimum": 1},
+		"request_id": {"type": "string"},
+		"owner": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
 	},
 	"additionalProperties": false
 }`),
-			Name: ToolFindPets,
-			OutputSchema: json.RawMessage(`{
-	"$defs": {
-		"Pet": {
-			"type": "object",
-			"properties": {
-				"id": {
-					"type": "integer"
-				},
-				"name": {
-					"type": "string"
-				},
-				"status": {
-					"type": "string",
-					"enum": [
-						"available",
-						"pending",
-						"sold"
-					]
-				},
-				"tags": {
-					"type": "array",
-					"items": {
-						"type": "string"
-					}
-				}
-			},
-			"required": [
-				"name"
-			],
-			"additionalProperties": false
-		}
-	},
-	"type": "array",
-	"items": {
-		"$ref": "#/$defs/Pet"
-	}
-}`),
+			OutputSchema: json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "array", "items": {"$ref": "#/$defs/Pet"}}`),
 		},
 		h.FindPets,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolAddPet,
 			Description: "Add a pet to the store.",
 			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Pet": {
-			"type": "object",
-			"properties": {
-				"id": {
-					"type": "integer"
-				},
-				"name": {
-					"type": "string"
-				},
-				"status": {
-					"type": "string",
-					"enum": [
-						"available",
-						"pending",
-						"sold"
-					]
-				},
-				"tags": {
-					"type": "array",
-					"items": {
-						"type": "string"
-					}
-				}
-			},
-			"required": [
-				"name"
-			],
-			"additionalProperties": false
-		}
-	},
+	"$defs": {"Pet": ` + schemaOfPet + `},
 	"type": "object",
-	"properties": {
-		"pet": {
-			"$ref": "#/$defs/Pet"
-		}
-	},
-	"required": [
-		"pet"
-	],
+	"properties": {"pet": {"$ref": "#/$defs/Pet"}},
+	"required": ["pet"],
 	"additionalProperties": false
 }`),
-			Name: ToolAddPet,
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": {
-			"type": "integer"
-		},
-		"name": {
-			"type": "string"
-		},
-		"status": {
-			"type": "string",
-			"enum": [
-				"available",
-				"pending",
-				"sold"
-			]
-		},
-		"tags": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			}
-		}
-	},
-	"required": [
-		"name"
-	],
-	"additionalProperties": false
-}`),
+			OutputSchema: json.RawMessage(schemaOfPet),
 		},
 		h.AddPet,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolRenamePet,
 			Description: "Rename a pet, with a session cookie.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"petId": {
-			"type": "integer"
-		},
-		"name": {
-			"type": "string"
-		},
-		"nickname": {
-			"type": "string"
-		},
-		"session": {
-			"type": "string"
-		}
+		"petId": {"type": "integer"},
+		"name": {"type": "string"},
+		"nickname": {"type": "string"},
+		"session": {"type": "string"}
 	},
-	"required": [
-		"petId",
-		"name"
-	],
+	"required": ["petId", "name"],
 	"additionalProperties": false
 }`),
-			Name: ToolRenamePet,
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": {
-			"type": "integer"
-		},
-		"name": {
-			"type": "string"
-		},
-		"status": {
-			"type": "string",
-			"enum": [
-				"available",
-				"pending",
-				"sold"
-			]
-		},
-		"tags": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			}
-		}
-	},
-	"required": [
-		"name"
-	],
-	"additionalProperties": false
-}`),
+			OutputSchema: json.RawMessage(schemaOfPet),
 		},
 		h.RenamePet,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolDeletePet,
 			Description: "Delete a pet.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"petId": {
-			"type": "integer"
-		}
-	},
-	"required": [
-		"petId"
-	],
+	"properties": {"petId": {"type": "integer"}},
+	"required": ["petId"],
 	"additionalProperties": false
 }`),
-			Name: ToolDeletePet,
 		},
 		h.DeletePet,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolUpdatePetForm,
 			Description: "Update a pet with a form, as form APIs take it.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"petId": {
-			"type": "integer"
-		},
-		"name": {
-			"type": "string"
-		},
-		"labels": {
-			"type": "object",
-			"additionalProperties": {
-				"type": "string"
-			}
-		},
+		"petId": {"type": "integer"},
+		"name": {"type": "string"},
+		"labels": {"type": "object", "additionalProperties": {"type": "string"}},
 		"fields": {
 			"type": "object",
-			"properties": {
-				"include": {
-					"type": "array",
-					"items": {
-						"type": "string"
-					}
-				}
-			},
+			"properties": {"include": {"type": "array", "items": {"type": "string"}}},
 			"additionalProperties": false
 		}
 	},
-	"required": [
-		"petId"
-	],
+	"required": ["petId"],
 	"additionalProperties": false
 }`),
-			Name: ToolUpdatePetForm,
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": {
-			"type": "integer"
-		},
-		"name": {
-			"type": "string"
-		},
-		"status": {
-			"type": "string",
-			"enum": [
-				"available",
-				"pending",
-				"sold"
-			]
-		},
-		"tags": {
-			"type": "array",
-			"items": {
-				"type": "string"
-			}
-		}
-	},
-	"required": [
-		"name"
-	],
-	"additionalProperties": false
-}`),
+			OutputSchema: json.RawMessage(schemaOfPet),
 		},
 		h.UpdatePetForm,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Description: "Whether the store is open (served by hand, not bound).",
 			Name:        ToolStoreStatus,
+			Description: "Whether the store is open (served by hand, not bound).",
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"open": {
-			"type": "boolean"
-		}
-	},
-	"required": [
-		"open"
-	],
+	"properties": {"open": {"type": "boolean"}},
+	"required": ["open"],
 	"additionalProperties": false
 }`),
 		},
@@ -441,3 +180,20 @@ func Register(s *runtime.Server, h Handler) {
 		},
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfPet is the schema of type "Pet" (mcpgen.yaml:16).
+	schemaOfPet = `{
+	"type": "object",
+	"properties": {
+		"id": {"type": "integer"},
+		"name": {"type": "string"},
+		"status": {"type": "string", "enum": ["available", "pending", "sold"]},
+		"tags": {"type": "array", "items": {"type": "string"}}
+	},
+	"required": ["name"],
+	"additionalProperties": false
+}`
+)

@@ -57,24 +57,15 @@ var _ Handler = UnimplementedHandler{}
 
 // ReadDynamicTextResource reports that resource "Dynamic Text Resource" is not implemented.
 func (UnimplementedHandler) ReadDynamicTextResource(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "Dynamic Text Resource",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "Dynamic Text Resource"}
 }
 
 // ReadDynamicResource reports that resource template "Dynamic Resource" is not implemented.
 func (UnimplementedHandler) ReadDynamicResource(context.Context, *DynamicResourceParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "Dynamic Resource",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "Dynamic Resource"}
 }
 
 // PromptSimplePrompt reports that prompt "Simple Prompt" is not implemented.
 func (UnimplementedHandler) PromptSimplePrompt(context.Context) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "Simple Prompt",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "Simple Prompt"}
 }

@@ -48,36 +48,30 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "A resource whose name is a phrase, sent as written.",
 			Name:        ResourceDynamicTextResource,
 			URI:         "test://static/text",
+			Description: "A resource whose name is a phrase, sent as written.",
 		},
 		h.ReadDynamicTextResource,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Description: "A template whose name is a phrase.",
 			Name:        TemplateDynamicResource,
 			URITemplate: DynamicResourceURITemplate,
+			Description: "A template whose name is a phrase.",
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "string"}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
 		h.ReadDynamicResource,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
-			Description: "A prompt whose name is a phrase.",
 			Name:        PromptSimplePrompt,
+			Description: "A prompt whose name is a phrase.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
 			return h.PromptSimplePrompt(ctx)

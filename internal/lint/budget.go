@@ -7,8 +7,8 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mcpgen/mcpgen/internal/contract"
 	"github.com/mcpgen/mcpgen/internal/specschema"
-	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -116,13 +116,13 @@ func Estimate(s *spec.Spec) *Budget {
 // searchEntries are the three search tools' tools/list entries, and their
 // tokens.
 func searchEntries() ([]BudgetEntry, int) {
-	search := runtime.SearchTools()
+	search := contract.SearchTools()
 	return entries(len(search), func(i int) (string, any) { return search[i].Name, searchToolEntry(search[i]) })
 }
 
 // searchToolEntry is the tools/list entry of a search tool.
-func searchToolEntry(t runtime.Tool) map[string]any {
-	e := map[string]any{"name": t.Name, "inputSchema": t.InputSchema, "annotations": t.Annotations}
+func searchToolEntry(t contract.SearchTool) map[string]any {
+	e := map[string]any{"name": t.Name, "inputSchema": json.RawMessage(t.InputSchema), "annotations": t.Annotations}
 	set(e, "title", t.Title)
 	set(e, "description", t.Description)
 	return e

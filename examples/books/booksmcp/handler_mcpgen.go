@@ -37,8 +37,5 @@ var _ Handler = UnimplementedHandler{}
 
 // FindBooks reports that tool "find_books" is not implemented.
 func (UnimplementedHandler) FindBooks(context.Context, *FindBooksInput) (*FindBooksOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "find_books",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "find_books"}
 }

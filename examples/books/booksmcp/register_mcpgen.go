@@ -17,9 +17,9 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Info is the MCP implementation info of the "books" server (mcpgen.yaml:3).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
-		Description: "A small book catalogue whose tool takes and returns unions, as servers in the field write them.",
 		Name:        "books",
 		Version:     "1.0.0",
+		Description: "A small book catalogue whose tool takes and returns unions, as servers in the field write them.",
 	}
 }
 
@@ -42,68 +42,25 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+			Name:        ToolFindBooks,
 			Description: "Find books by free text (in the title or the author), or by a filter on one field.",
+			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Filter": {
-			"type": "object",
-			"properties": {
-				"field": {
-					"type": "string",
-					"description": "The field to compare.",
-					"enum": [
-						"title",
-						"author"
-					]
-				},
-				"equals": {
-					"type": "string",
-					"description": "The value it must equal.",
-					"minLength": 1
-				}
-			},
-			"required": [
-				"field",
-				"equals"
-			],
-			"additionalProperties": false,
-			"description": "Match one field exactly."
-		}
-	},
+	"$defs": {"Filter": ` + schemaOfFilter + `},
 	"type": "object",
 	"properties": {
 		"query": {
-			"anyOf": [
-				{
-					"type": "string",
-					"minLength": 1
-				},
-				{
-					"$ref": "#/$defs/Filter"
-				}
-			],
+			"anyOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/Filter"}],
 			"description": "Text to look for, or a filter."
 		},
 		"limit": {
-			"anyOf": [
-				{
-					"type": "integer",
-					"minimum": 1
-				},
-				{
-					"type": "null"
-				}
-			],
+			"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}],
 			"description": "The most items to return, or null for all."
 		}
 	},
-	"required": [
-		"query"
-	],
+	"required": ["query"],
 	"additionalProperties": false
 }`),
-			Name: ToolFindBooks,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
@@ -114,46 +71,21 @@ func Register(s *runtime.Server, h Handler) {
 					{
 						"type": "object",
 						"properties": {
-							"kind": {
-								"type": "string",
-								"const": "book"
-							},
-							"title": {
-								"type": "string"
-							},
-							"author": {
-								"type": "string"
-							},
-							"year": {
-								"type": [
-									"integer",
-									"null"
-								]
-							}
+							"kind": {"type": "string", "const": "book"},
+							"title": {"type": "string"},
+							"author": {"type": "string"},
+							"year": {"type": ["integer", "null"]}
 						},
-						"required": [
-							"kind",
-							"title",
-							"author",
-							"year"
-						],
+						"required": ["kind", "title", "author", "year"],
 						"additionalProperties": false
 					},
 					{
 						"type": "object",
 						"properties": {
-							"kind": {
-								"type": "string",
-								"const": "note"
-							},
-							"text": {
-								"type": "string"
-							}
+							"kind": {"type": "string", "const": "note"},
+							"text": {"type": "string"}
 						},
-						"required": [
-							"kind",
-							"text"
-						],
+						"required": ["kind", "text"],
 						"additionalProperties": false
 					}
 				]
@@ -161,12 +93,30 @@ func Register(s *runtime.Server, h Handler) {
 			"description": "The books found, or a note when there are none."
 		}
 	},
-	"required": [
-		"items"
-	],
+	"required": ["items"],
 	"additionalProperties": false
 }`),
 		},
 		h.FindBooks,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:8).
+	schemaOfFilter = `{
+	"type": "object",
+	"properties": {
+		"field": {
+			"type": "string",
+			"description": "The field to compare.",
+			"enum": ["title", "author"]
+		},
+		"equals": {"type": "string", "description": "The value it must equal.", "minLength": 1}
+	},
+	"required": ["field", "equals"],
+	"additionalProperties": false,
+	"description": "Match one field exactly."
+}`
+)

@@ -272,348 +272,222 @@ var _ Handler = UnimplementedHandler{}
 
 // TestSimpleText reports that tool "test_simple_text" is not implemented.
 func (UnimplementedHandler) TestSimpleText(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_simple_text",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_simple_text"}
 }
 
 // TestImageContent reports that tool "test_image_content" is not implemented.
 func (UnimplementedHandler) TestImageContent(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_image_content",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_image_content"}
 }
 
 // TestAudioContent reports that tool "test_audio_content" is not implemented.
 func (UnimplementedHandler) TestAudioContent(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_audio_content",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_audio_content"}
 }
 
 // TestEmbeddedResource reports that tool "test_embedded_resource" is not implemented.
 func (UnimplementedHandler) TestEmbeddedResource(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_embedded_resource",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_embedded_resource"}
 }
 
 // TestMultipleContentTypes reports that tool "test_multiple_content_types" is not implemented.
 func (UnimplementedHandler) TestMultipleContentTypes(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_multiple_content_types",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_multiple_content_types"}
 }
 
 // TestToolWithLogging reports that tool "test_tool_with_logging" is not implemented.
 func (UnimplementedHandler) TestToolWithLogging(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_tool_with_logging",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_tool_with_logging"}
 }
 
 // TestErrorHandling reports that tool "test_error_handling" is not implemented.
 func (UnimplementedHandler) TestErrorHandling(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_error_handling",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_error_handling"}
 }
 
 // TestToolWithProgress reports that tool "test_tool_with_progress" is not implemented.
 func (UnimplementedHandler) TestToolWithProgress(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_tool_with_progress",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_tool_with_progress"}
 }
 
 // TestSampling reports that tool "test_sampling" is not implemented.
 func (UnimplementedHandler) TestSampling(context.Context, *TestSamplingInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_sampling",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_sampling"}
 }
 
 // TestElicitation reports that tool "test_elicitation" is not implemented.
 func (UnimplementedHandler) TestElicitation(context.Context, *TestElicitationInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_elicitation",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_elicitation"}
 }
 
 // TestElicitationSep1034Defaults reports that tool "test_elicitation_sep1034_defaults" is not
 // implemented.
 func (UnimplementedHandler) TestElicitationSep1034Defaults(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_elicitation_sep1034_defaults",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_elicitation_sep1034_defaults"}
 }
 
 // TestElicitationSep1330Enums reports that tool "test_elicitation_sep1330_enums" is not implemented.
 func (UnimplementedHandler) TestElicitationSep1330Enums(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_elicitation_sep1330_enums",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_elicitation_sep1330_enums"}
 }
 
 // JSONSchema202012Tool reports that tool "json_schema_2020_12_tool" is not implemented.
 func (UnimplementedHandler) JSONSchema202012Tool(context.Context, json.RawMessage) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "json_schema_2020_12_tool",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "json_schema_2020_12_tool"}
 }
 
 // TestReconnection reports that tool "test_reconnection" is not implemented.
 func (UnimplementedHandler) TestReconnection(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_reconnection",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_reconnection"}
 }
 
 // TestMissingCapability reports that tool "test_missing_capability" is not implemented.
 func (UnimplementedHandler) TestMissingCapability(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_missing_capability",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_missing_capability"}
 }
 
 // TestTriggerToolChange reports that tool "test_trigger_tool_change" is not implemented.
 func (UnimplementedHandler) TestTriggerToolChange(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_trigger_tool_change",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_trigger_tool_change"}
 }
 
 // TestTriggerPromptChange reports that tool "test_trigger_prompt_change" is not implemented.
 func (UnimplementedHandler) TestTriggerPromptChange(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_trigger_prompt_change",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_trigger_prompt_change"}
 }
 
 // TestStreamingElicitation reports that tool "test_streaming_elicitation" is not implemented.
 func (UnimplementedHandler) TestStreamingElicitation(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_streaming_elicitation",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_streaming_elicitation"}
 }
 
 // TestLoggingTool reports that tool "test_logging_tool" is not implemented.
 func (UnimplementedHandler) TestLoggingTool(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_logging_tool",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_logging_tool"}
 }
 
 // TestInputRequiredResultElicitation reports that tool "test_input_required_result_elicitation" is
 // not implemented.
 func (UnimplementedHandler) TestInputRequiredResultElicitation(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_elicitation",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_elicitation"}
 }
 
 // TestInputRequiredResultSampling reports that tool "test_input_required_result_sampling" is not
 // implemented.
 func (UnimplementedHandler) TestInputRequiredResultSampling(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_sampling",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_sampling"}
 }
 
 // TestInputRequiredResultListRoots reports that tool "test_input_required_result_list_roots" is not
 // implemented.
 func (UnimplementedHandler) TestInputRequiredResultListRoots(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_list_roots",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_list_roots"}
 }
 
 // TestInputRequiredResultRequestState reports that tool "test_input_required_result_request_state" is
 // not implemented.
 func (UnimplementedHandler) TestInputRequiredResultRequestState(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_request_state",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_request_state"}
 }
 
 // TestInputRequiredResultMultipleInputs reports that tool
 // "test_input_required_result_multiple_inputs" is not implemented.
 func (UnimplementedHandler) TestInputRequiredResultMultipleInputs(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_multiple_inputs",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_multiple_inputs"}
 }
 
 // TestInputRequiredResultMultiRound reports that tool "test_input_required_result_multi_round" is not
 // implemented.
 func (UnimplementedHandler) TestInputRequiredResultMultiRound(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_multi_round",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_multi_round"}
 }
 
 // TestInputRequiredResultTamperedState reports that tool "test_input_required_result_tampered_state"
 // is not implemented.
 func (UnimplementedHandler) TestInputRequiredResultTamperedState(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_tampered_state",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_tampered_state"}
 }
 
 // TestInputRequiredResultCapabilities reports that tool "test_input_required_result_capabilities" is
 // not implemented.
 func (UnimplementedHandler) TestInputRequiredResultCapabilities(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_input_required_result_capabilities",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_input_required_result_capabilities"}
 }
 
 // TestParamHeaders reports that tool "test_param_headers" is not implemented.
 func (UnimplementedHandler) TestParamHeaders(context.Context, *TestParamHeadersInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_param_headers",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_param_headers"}
 }
 
 // Greet reports that tool "greet" is not implemented.
 func (UnimplementedHandler) Greet(context.Context, *GreetInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "greet",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "greet"}
 }
 
 // SlowCompute reports that tool "slow_compute" is not implemented.
 func (UnimplementedHandler) SlowCompute(context.Context, *SlowComputeInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "slow_compute",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "slow_compute"}
 }
 
 // FailingJob reports that tool "failing_job" is not implemented.
 func (UnimplementedHandler) FailingJob(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "failing_job",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "failing_job"}
 }
 
 // ProtocolErrorJob reports that tool "protocol_error_job" is not implemented.
 func (UnimplementedHandler) ProtocolErrorJob(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "protocol_error_job",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "protocol_error_job"}
 }
 
 // ConfirmDelete reports that tool "confirm_delete" is not implemented.
 func (UnimplementedHandler) ConfirmDelete(context.Context, *ConfirmDeleteInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "confirm_delete",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "confirm_delete"}
 }
 
 // MultiInput reports that tool "multi_input" is not implemented.
 func (UnimplementedHandler) MultiInput(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "multi_input",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "multi_input"}
 }
 
 // TestToolWithTask reports that tool "test_tool_with_task" is not implemented.
 func (UnimplementedHandler) TestToolWithTask(context.Context) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "test_tool_with_task",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "test_tool_with_task"}
 }
 
 // ReadStaticText reports that resource "static_text" is not implemented.
 func (UnimplementedHandler) ReadStaticText(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "static_text",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "static_text"}
 }
 
 // ReadStaticBinary reports that resource "static_binary" is not implemented.
 func (UnimplementedHandler) ReadStaticBinary(context.Context) ([]byte, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "static_binary",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource", Name: "static_binary"}
 }
 
 // ReadWatchedResource reports that resource "watched_resource" is not implemented.
 func (UnimplementedHandler) ReadWatchedResource(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "watched_resource",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "watched_resource"}
 }
 
 // ReadTemplateData reports that resource template "template_data" is not implemented.
 func (UnimplementedHandler) ReadTemplateData(context.Context, *TemplateDataParams) (*TemplateDataContent, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "template_data",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource template", Name: "template_data"}
 }
 
 // CompleteTestPromptWithArgumentsArg1 reports that completion of "test_prompt_with_arguments.arg1" is
 // not implemented.
 func (UnimplementedHandler) CompleteTestPromptWithArgumentsArg1(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "test_prompt_with_arguments.arg1",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "test_prompt_with_arguments.arg1"}
 }
 
 // PromptTestPromptWithEmbeddedResource reports that prompt "test_prompt_with_embedded_resource" is
 // not implemented.
 func (UnimplementedHandler) PromptTestPromptWithEmbeddedResource(context.Context, *TestPromptWithEmbeddedResourceArgs) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "test_prompt_with_embedded_resource",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "test_prompt_with_embedded_resource"}
 }
 
 // PromptTestInputRequiredResultPrompt reports that prompt "test_input_required_result_prompt" is not
 // implemented.
 func (UnimplementedHandler) PromptTestInputRequiredResultPrompt(context.Context) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "test_input_required_result_prompt",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "test_input_required_result_prompt"}
 }

@@ -185,8 +185,8 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Returns a simple text response.",
 			Name:        ToolTestSimpleText,
+			Description: "Returns a simple text response.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestSimpleText(ctx)
@@ -194,8 +194,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Returns an image (a 1x1 PNG).",
 			Name:        ToolTestImageContent,
+			Description: "Returns an image (a 1x1 PNG).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestImageContent(ctx)
@@ -203,8 +203,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Returns a short WAV sound.",
 			Name:        ToolTestAudioContent,
+			Description: "Returns a short WAV sound.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestAudioContent(ctx)
@@ -212,8 +212,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Returns an embedded text resource.",
 			Name:        ToolTestEmbeddedResource,
+			Description: "Returns an embedded text resource.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestEmbeddedResource(ctx)
@@ -221,8 +221,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Returns text, an image and an embedded resource.",
 			Name:        ToolTestMultipleContentTypes,
+			Description: "Returns text, an image and an embedded resource.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestMultipleContentTypes(ctx)
@@ -230,8 +230,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Sends three log messages while it runs.",
 			Name:        ToolTestToolWithLogging,
+			Description: "Sends three log messages while it runs.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestToolWithLogging(ctx)
@@ -239,8 +239,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Always fails with a tool execution error.",
 			Name:        ToolTestErrorHandling,
+			Description: "Always fails with a tool execution error.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestErrorHandling(ctx)
@@ -248,8 +248,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Reports progress 0, 50 and 100 out of 100.",
 			Name:        ToolTestToolWithProgress,
+			Description: "Reports progress 0, 50 and 100 out of 100.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestToolWithProgress(ctx)
@@ -257,48 +257,34 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolTestSampling,
 			Description: "Asks the client's model to complete a prompt.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"prompt": {
-			"type": "string",
-			"description": "The prompt to send to the model."
-		}
-	},
-	"required": [
-		"prompt"
-	],
+	"properties": {"prompt": {"type": "string", "description": "The prompt to send to the model."}},
+	"required": ["prompt"],
 	"additionalProperties": false
 }`),
-			Name: ToolTestSampling,
 		},
 		h.TestSampling,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolTestElicitation,
 			Description: "Asks the user for a username and an email.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"message": {
-			"type": "string",
-			"description": "The message shown to the user."
-		}
-	},
-	"required": [
-		"message"
-	],
+	"properties": {"message": {"type": "string", "description": "The message shown to the user."}},
+	"required": ["message"],
 	"additionalProperties": false
 }`),
-			Name: ToolTestElicitation,
 		},
 		h.TestElicitation,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks the user for values that all have defaults (SEP-1034).",
 			Name:        ToolTestElicitationSep1034Defaults,
+			Description: "Asks the user for values that all have defaults (SEP-1034).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestElicitationSep1034Defaults(ctx)
@@ -306,8 +292,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks the user to choose among every enum form (SEP-1330).",
 			Name:        ToolTestElicitationSep1330Enums,
+			Description: "Asks the user to choose among every enum form (SEP-1330).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestElicitationSep1330Enums(ctx)
@@ -315,6 +301,7 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolJSONSchema202012Tool,
 			Description: "Tool with JSON Schema 2020-12 features",
 			InputSchema: json.RawMessage(`{
 	"$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -323,76 +310,22 @@ func Register(s *runtime.Server, h Handler) {
 		"address": {
 			"$anchor": "addressDef",
 			"type": "object",
-			"properties": {
-				"street": {
-					"type": "string"
-				},
-				"city": {
-					"type": "string"
-				}
-			}
+			"properties": {"street": {"type": "string"}, "city": {"type": "string"}}
 		}
 	},
 	"properties": {
-		"name": {
-			"type": "string"
-		},
-		"address": {
-			"$ref": "#/$defs/address"
-		},
-		"contactMethod": {
-			"type": "string",
-			"enum": [
-				"phone",
-				"email"
-			]
-		},
-		"phone": {
-			"type": "string"
-		},
-		"email": {
-			"type": "string"
-		}
+		"name": {"type": "string"},
+		"address": {"$ref": "#/$defs/address"},
+		"contactMethod": {"type": "string", "enum": ["phone", "email"]},
+		"phone": {"type": "string"},
+		"email": {"type": "string"}
 	},
-	"allOf": [
-		{
-			"anyOf": [
-				{
-					"required": [
-						"phone"
-					]
-				},
-				{
-					"required": [
-						"email"
-					]
-				}
-			]
-		}
-	],
-	"if": {
-		"properties": {
-			"contactMethod": {
-				"const": "phone"
-			}
-		},
-		"required": [
-			"contactMethod"
-		]
-	},
-	"then": {
-		"required": [
-			"phone"
-		]
-	},
-	"else": {
-		"required": [
-			"email"
-		]
-	},
+	"allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+	"if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+	"then": {"required": ["phone"]},
+	"else": {"required": ["email"]},
 	"additionalProperties": false
 }`),
-			Name: ToolJSONSchema202012Tool,
 		},
 		func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
 			return h.JSONSchema202012Tool(ctx, *in)
@@ -400,8 +333,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Closes its response stream early, then answers (SEP-1699 polling).",
 			Name:        ToolTestReconnection,
+			Description: "Closes its response stream early, then answers (SEP-1699 polling).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestReconnection(ctx)
@@ -409,8 +342,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
 			Name:        ToolTestMissingCapability,
+			Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestMissingCapability(ctx)
@@ -418,8 +351,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
 			Name:        ToolTestTriggerToolChange,
+			Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestTriggerToolChange(ctx)
@@ -427,8 +360,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
 			Name:        ToolTestTriggerPromptChange,
+			Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestTriggerPromptChange(ctx)
@@ -436,9 +369,9 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name: ToolTestStreamingElicitation,
 			Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never " +
 				"a request.",
-			Name: ToolTestStreamingElicitation,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestStreamingElicitation(ctx)
@@ -446,8 +379,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
 			Name:        ToolTestLoggingTool,
+			Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestLoggingTool(ctx)
@@ -455,8 +388,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks the user's name (input key user_name), then greets them.",
 			Name:        ToolTestInputRequiredResultElicitation,
+			Description: "Asks the user's name (input key user_name), then greets them.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultElicitation(ctx)
@@ -464,8 +397,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks the client's model the capital of France (input key capital_question).",
 			Name:        ToolTestInputRequiredResultSampling,
+			Description: "Asks the client's model the capital of France (input key capital_question).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultSampling(ctx)
@@ -473,8 +406,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks the client for its roots (input key client_roots).",
 			Name:        ToolTestInputRequiredResultListRoots,
+			Description: "Asks the client for its roots (input key client_roots).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultListRoots(ctx)
@@ -482,8 +415,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
 			Name:        ToolTestInputRequiredResultRequestState,
+			Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultRequestState(ctx)
@@ -491,8 +424,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks in one round for a name, a greeting from the model and the roots.",
 			Name:        ToolTestInputRequiredResultMultipleInputs,
+			Description: "Asks in one round for a name, a greeting from the model and the roots.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultMultipleInputs(ctx)
@@ -500,8 +433,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
 			Name:        ToolTestInputRequiredResultMultiRound,
+			Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultMultiRound(ctx)
@@ -509,8 +442,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
 			Name:        ToolTestInputRequiredResultTamperedState,
+			Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultTamperedState(ctx)
@@ -518,8 +451,8 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
 			Name:        ToolTestInputRequiredResultCapabilities,
+			Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestInputRequiredResultCapabilities(ctx)
@@ -527,6 +460,7 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name: ToolTestParamHeaders,
 			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, " +
 				"which the server checks.",
 			InputSchema: json.RawMessage(`{
@@ -537,43 +471,30 @@ func Register(s *runtime.Server, h Handler) {
 			"description": "Where to run the query.",
 			"x-mcp-header": "Region"
 		},
-		"query": {
-			"type": "string",
-			"description": "The query."
-		}
+		"query": {"type": "string", "description": "The query."}
 	},
-	"required": [
-		"region",
-		"query"
-	],
+	"required": ["region", "query"],
 	"additionalProperties": false
 }`),
-			Name: ToolTestParamHeaders,
 		},
 		h.TestParamHeaders,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolGreet,
 			Description: "Greets name (never a task).",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"name": {
-			"type": "string",
-			"description": "Who to greet."
-		}
-	},
-	"required": [
-		"name"
-	],
+	"properties": {"name": {"type": "string", "description": "Who to greet."}},
+	"required": ["name"],
 	"additionalProperties": false
 }`),
-			Name: ToolGreet,
 		},
 		h.Greet,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolSlowCompute,
 			Description: "Sleeps seconds, then answers (a task).",
 			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
 			InputSchema: json.RawMessage(`{
@@ -585,22 +506,18 @@ func Register(s *runtime.Server, h Handler) {
 			"minimum": 0,
 			"maximum": 600
 		},
-		"label": {
-			"type": "string",
-			"description": "Named in the answer."
-		}
+		"label": {"type": "string", "description": "Named in the answer."}
 	},
 	"additionalProperties": false
 }`),
-			Name: ToolSlowCompute,
 		},
 		h.SlowCompute,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolFailingJob,
 			Description: "Fails with a tool error after a second (always a task).",
 			Execution:   &runtime.ToolExecution{TaskSupport: "required"},
-			Name:        ToolFailingJob,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.FailingJob(ctx)
@@ -608,9 +525,9 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolProtocolErrorJob,
 			Description: "Panics: a protocol error (a task).",
 			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
-			Name:        ToolProtocolErrorJob,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.ProtocolErrorJob(ctx)
@@ -618,27 +535,22 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolConfirmDelete,
 			Description: "Asks to confirm deleting filename (a task).",
 			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"filename": {
-			"type": "string",
-			"description": "The file to delete."
-		}
-	},
+	"properties": {"filename": {"type": "string", "description": "The file to delete."}},
 	"additionalProperties": false
 }`),
-			Name: ToolConfirmDelete,
 		},
 		h.ConfirmDelete,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolMultiInput,
 			Description: "Asks two questions at once (a task).",
 			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
-			Name:        ToolMultiInput,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.MultiInput(ctx)
@@ -646,12 +558,12 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:        ToolTestToolWithTask,
 			Description: "Asks the user's name, then greets them as a task.",
 			Execution: &runtime.ToolExecution{
-				InputFirst:  true,
 				TaskSupport: "required",
+				InputFirst:  true,
 			},
-			Name: ToolTestToolWithTask,
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
 			return h.TestToolWithTask(ctx)
@@ -659,56 +571,50 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "A static text resource.",
-			MimeType:    "text/plain",
 			Name:        ResourceStaticText,
 			URI:         "test://static-text",
+			Description: "A static text resource.",
+			MimeType:    "text/plain",
 		},
 		h.ReadStaticText,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "A static binary resource (a 1x1 PNG).",
-			MimeType:    "image/png",
 			Name:        ResourceStaticBinary,
 			URI:         "test://static-binary",
+			Description: "A static binary resource (a 1x1 PNG).",
+			MimeType:    "image/png",
 		},
 		h.ReadStaticBinary,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
-			Description: "A resource clients can subscribe to.",
-			MimeType:    "text/plain",
 			Name:        ResourceWatchedResource,
 			URI:         "test://watched-resource",
+			Description: "A resource clients can subscribe to.",
+			MimeType:    "text/plain",
 		},
 		h.ReadWatchedResource,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
-			Description: "Data for an id, as JSON.",
-			MimeType:    "application/json",
 			Name:        TemplateTemplateData,
 			URITemplate: TemplateDataURITemplate,
+			Description: "Data for an id, as JSON.",
+			MimeType:    "application/json",
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string"
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "string"}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
 		h.ReadTemplateData,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{
-			Description: "A simple prompt without arguments.",
 			Name:        PromptTestSimplePrompt,
+			Description: "A simple prompt without arguments.",
 		},
 		[]runtime.MessageTemplate{
 			{
@@ -719,13 +625,15 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{
+			Name:        PromptTestPromptWithArguments,
+			Description: "A prompt with two required arguments.",
 			Arguments: []runtime.PromptArgument{{
-				Description: "First test argument",
 				Name:        "arg1",
+				Description: "First test argument",
 				Required:    true,
 			}, {
-				Description: "Second test argument",
 				Name:        "arg2",
+				Description: "Second test argument",
 				Required:    true,
 			}},
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
@@ -735,8 +643,6 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "A prompt with two required arguments.",
-			Name:        PromptTestPromptWithArguments,
 		},
 		[]runtime.MessageTemplate{
 			{
@@ -747,20 +653,20 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
+			Name:        PromptTestPromptWithEmbeddedResource,
+			Description: "A prompt that embeds a resource.",
 			Arguments: []runtime.PromptArgument{{
-				Description: "URI of the resource to embed",
 				Name:        "resourceUri",
+				Description: "URI of the resource to embed",
 				Required:    true,
 			}},
-			Description: "A prompt that embeds a resource.",
-			Name:        PromptTestPromptWithEmbeddedResource,
 		},
 		h.PromptTestPromptWithEmbeddedResource,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
-			Description: "A prompt that first asks the user what context to use (input key user_context).",
 			Name:        PromptTestInputRequiredResultPrompt,
+			Description: "A prompt that first asks the user what context to use (input key user_context).",
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
 			return h.PromptTestInputRequiredResultPrompt(ctx)
@@ -768,13 +674,13 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{
-			Description: "A prompt with an image.",
 			Name:        PromptTestPromptWithImage,
+			Description: "A prompt with an image.",
 		},
 		[]runtime.MessageTemplate{
 			{
-				Content: runtime.ImageBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "image/png"),
 				Role:    "user",
+				Content: runtime.ImageBase64("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "image/png"),
 			},
 			{
 				Role: "user",

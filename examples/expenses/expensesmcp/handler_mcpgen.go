@@ -67,24 +67,15 @@ var _ Handler = UnimplementedHandler{}
 
 // ExploreExpenses reports that tool "explore_expenses" is not implemented.
 func (UnimplementedHandler) ExploreExpenses(context.Context, *ExploreExpensesInput) (*Snapshot, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "explore_expenses",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "explore_expenses"}
 }
 
 // ExpenseDetail reports that tool "expense_detail" is not implemented.
 func (UnimplementedHandler) ExpenseDetail(context.Context, *ExpenseDetailInput) (*Detail, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "expense_detail",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "expense_detail"}
 }
 
 // ApproveExpense reports that tool "approve_expense" is not implemented.
 func (UnimplementedHandler) ApproveExpense(context.Context, *ApproveExpenseInput) (*Approval, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "approve_expense",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "approve_expense"}
 }

@@ -64,173 +64,38 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedTool(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{
-					OpenWorldHint: new(false),
-					ReadOnlyHint:  new(true),
-				},
+				Name:  ToolExploreExpenses,
+				Title: "Explore expenses",
 				Description: "Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and " +
 					"a snapshot id; optionally only one status or category. Use it to answer questions about spending " +
 					"and to find expenses waiting for approval.",
+				Annotations: &runtime.ToolAnnotations{
+					ReadOnlyHint:  new(true),
+					OpenWorldHint: new(false),
+				},
 				InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"month": {
-			"type": "string",
-			"description": "A month such as 2026-10.",
-			"pattern": "^\\d{4}-(0[1-9]|1[0-2])$"
-		},
+		"month": ` + schemaOfMonth + `,
 		"status": {
 			"type": "string",
-			"enum": [
-				"pending",
-				"approved",
-				"rejected"
-			],
+			"enum": ["pending", "approved", "rejected"],
 			"description": "Only expenses in this status."
 		},
 		"category": {
 			"type": "string",
-			"enum": [
-				"travel",
-				"meals",
-				"software",
-				"hardware",
-				"office"
-			],
+			"enum": ["travel", "meals", "software", "hardware", "office"],
 			"description": "Only expenses of this category."
 		}
 	},
-	"required": [
-		"month"
-	],
+	"required": ["month"],
 	"additionalProperties": false
 }`),
-				Name: ToolExploreExpenses,
 				OutputSchema: json.RawMessage(`{
 	"$defs": {
-		"Row": {
-			"type": "object",
-			"properties": {
-				"id": {
-					"type": "string",
-					"description": "An expense id such as EXP-0042.",
-					"pattern": "^EXP-\\d{4}$"
-				},
-				"date": {
-					"type": "string",
-					"format": "date"
-				},
-				"employee": {
-					"type": "string",
-					"maxLength": 80
-				},
-				"category": {
-					"type": "string",
-					"enum": [
-						"travel",
-						"meals",
-						"software",
-						"hardware",
-						"office"
-					]
-				},
-				"merchant": {
-					"type": "string",
-					"maxLength": 80
-				},
-				"amount_cents": {
-					"type": "integer",
-					"description": "The amount in euro cents.",
-					"minimum": 0
-				},
-				"status": {
-					"type": "string",
-					"enum": [
-						"pending",
-						"approved",
-						"rejected"
-					]
-				},
-				"version": {
-					"type": "integer",
-					"description": "Grows on every change; approve_expense checks it.",
-					"minimum": 1
-				}
-			},
-			"required": [
-				"id",
-				"date",
-				"employee",
-				"category",
-				"merchant",
-				"amount_cents",
-				"status",
-				"version"
-			],
-			"additionalProperties": false,
-			"description": "One expense as the snapshot shows it."
-		},
-		"Totals": {
-			"type": "object",
-			"properties": {
-				"count": {
-					"type": "integer",
-					"minimum": 0
-				},
-				"amount_cents": {
-					"type": "integer",
-					"minimum": 0
-				},
-				"pending_count": {
-					"type": "integer",
-					"minimum": 0
-				},
-				"pending_cents": {
-					"type": "integer",
-					"minimum": 0
-				},
-				"by_category": {
-					"type": "object",
-					"additionalProperties": {
-						"type": "integer"
-					},
-					"description": "Cents per category."
-				}
-			},
-			"required": [
-				"count",
-				"amount_cents",
-				"pending_count",
-				"pending_cents",
-				"by_category"
-			],
-			"additionalProperties": false
-		},
-		"Provenance": {
-			"type": "object",
-			"properties": {
-				"source": {
-					"type": "string",
-					"description": "The system of record the rows come from."
-				},
-				"as_of": {
-					"type": "string",
-					"description": "When the snapshot was taken.",
-					"format": "date-time"
-				},
-				"data_version": {
-					"type": "integer",
-					"description": "The version of the whole ledger the snapshot reflects.",
-					"minimum": 1
-				}
-			},
-			"required": [
-				"source",
-				"as_of",
-				"data_version"
-			],
-			"additionalProperties": false
-		}
+		"Row": ` + schemaOfRow + `,
+		"Totals": ` + schemaOfTotals + `,
+		"Provenance": ` + schemaOfProvenance + `
 	},
 	"type": "object",
 	"properties": {
@@ -239,41 +104,16 @@ func Register(s *runtime.Server, h Handler) {
 			"description": "Names this snapshot; the same filter and ledger version give the same id.",
 			"pattern": "^snap-[0-9a-f]{12}$"
 		},
-		"month": {
-			"type": "string",
-			"description": "A month such as 2026-10.",
-			"pattern": "^\\d{4}-(0[1-9]|1[0-2])$"
-		},
-		"rows": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Row"
-			},
-			"maxItems": 200
-		},
-		"truncated": {
-			"type": "boolean",
-			"description": "More rows matched than a snapshot holds."
-		},
-		"totals": {
-			"$ref": "#/$defs/Totals"
-		},
-		"provenance": {
-			"$ref": "#/$defs/Provenance"
-		}
+		"month": ` + schemaOfMonth + `,
+		"rows": {"type": "array", "items": {"$ref": "#/$defs/Row"}, "maxItems": 200},
+		"truncated": {"type": "boolean", "description": "More rows matched than a snapshot holds."},
+		"totals": {"$ref": "#/$defs/Totals"},
+		"provenance": {"$ref": "#/$defs/Provenance"}
 	},
-	"required": [
-		"snapshot_id",
-		"month",
-		"rows",
-		"truncated",
-		"totals",
-		"provenance"
-	],
+	"required": ["snapshot_id", "month", "rows", "truncated", "totals", "provenance"],
 	"additionalProperties": false,
 	"description": "A bounded, versioned snapshot of expenses."
 }`),
-				Title: "Explore expenses",
 			},
 			h.ExploreExpenses,
 		),
@@ -282,161 +122,37 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedTool(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{
-					OpenWorldHint: new(false),
-					ReadOnlyHint:  new(true),
-				},
+				Name:  ToolExpenseDetail,
+				Title: "Expense detail",
 				Description: "The full record of one expense (purpose, line items, approval history), for the explorer view's " +
 					"drill-down.",
+				Annotations: &runtime.ToolAnnotations{
+					ReadOnlyHint:  new(true),
+					OpenWorldHint: new(false),
+				},
 				InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"expense_id": {
-			"type": "string",
-			"description": "An expense id such as EXP-0042.",
-			"pattern": "^EXP-\\d{4}$"
-		}
-	},
-	"required": [
-		"expense_id"
-	],
+	"properties": {"expense_id": ` + schemaOfExpenseID + `},
+	"required": ["expense_id"],
 	"additionalProperties": false
 }`),
-				Name: ToolExpenseDetail,
 				OutputSchema: json.RawMessage(`{
 	"$defs": {
-		"Row": {
-			"type": "object",
-			"properties": {
-				"id": {
-					"type": "string",
-					"description": "An expense id such as EXP-0042.",
-					"pattern": "^EXP-\\d{4}$"
-				},
-				"date": {
-					"type": "string",
-					"format": "date"
-				},
-				"employee": {
-					"type": "string",
-					"maxLength": 80
-				},
-				"category": {
-					"type": "string",
-					"enum": [
-						"travel",
-						"meals",
-						"software",
-						"hardware",
-						"office"
-					]
-				},
-				"merchant": {
-					"type": "string",
-					"maxLength": 80
-				},
-				"amount_cents": {
-					"type": "integer",
-					"description": "The amount in euro cents.",
-					"minimum": 0
-				},
-				"status": {
-					"type": "string",
-					"enum": [
-						"pending",
-						"approved",
-						"rejected"
-					]
-				},
-				"version": {
-					"type": "integer",
-					"description": "Grows on every change; approve_expense checks it.",
-					"minimum": 1
-				}
-			},
-			"required": [
-				"id",
-				"date",
-				"employee",
-				"category",
-				"merchant",
-				"amount_cents",
-				"status",
-				"version"
-			],
-			"additionalProperties": false,
-			"description": "One expense as the snapshot shows it."
-		},
-		"LineItem": {
-			"type": "object",
-			"properties": {
-				"description": {
-					"type": "string"
-				},
-				"amount_cents": {
-					"type": "integer",
-					"minimum": 0
-				}
-			},
-			"required": [
-				"description",
-				"amount_cents"
-			],
-			"additionalProperties": false
-		},
-		"Event": {
-			"type": "object",
-			"properties": {
-				"at": {
-					"type": "string",
-					"format": "date-time"
-				},
-				"who": {
-					"type": "string"
-				},
-				"what": {
-					"type": "string"
-				}
-			},
-			"required": [
-				"at",
-				"who",
-				"what"
-			],
-			"additionalProperties": false
-		}
+		"Row": ` + schemaOfRow + `,
+		"LineItem": ` + schemaOfLineItem + `,
+		"Event": ` + schemaOfEvent + `
 	},
 	"type": "object",
 	"properties": {
-		"expense": {
-			"$ref": "#/$defs/Row"
-		},
-		"purpose": {
-			"type": "string"
-		},
-		"line_items": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/LineItem"
-			}
-		},
-		"history": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/Event"
-			}
-		}
+		"expense": {"$ref": "#/$defs/Row"},
+		"purpose": {"type": "string"},
+		"line_items": {"type": "array", "items": {"$ref": "#/$defs/LineItem"}},
+		"history": {"type": "array", "items": {"$ref": "#/$defs/Event"}}
 	},
-	"required": [
-		"expense",
-		"purpose",
-		"line_items",
-		"history"
-	],
+	"required": ["expense", "purpose", "line_items", "history"],
 	"additionalProperties": false,
 	"description": "One expense in full."
 }`),
-				Title: "Expense detail",
 			},
 			h.ExpenseDetail,
 		),
@@ -448,24 +164,22 @@ func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
 		genimpl.GeneratedTool(
 			runtime.Tool{
-				Annotations: &runtime.ToolAnnotations{
-					DestructiveHint: new(false),
-					IdempotentHint:  new(true),
-					OpenWorldHint:   new(false),
-					ReadOnlyHint:    new(false),
-				},
+				Name:  ToolApproveExpense,
+				Title: "Approve expense",
 				Description: "Approve one pending expense as the signed-in user, from the explorer view. The server checks again " +
 					"that the expense is pending, unchanged since the snapshot (expected_version) and within the " +
 					"approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.",
+				Annotations: &runtime.ToolAnnotations{
+					ReadOnlyHint:    new(false),
+					DestructiveHint: new(false),
+					IdempotentHint:  new(true),
+					OpenWorldHint:   new(false),
+				},
 				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 				InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"expense_id": {
-			"type": "string",
-			"description": "An expense id such as EXP-0042.",
-			"pattern": "^EXP-\\d{4}$"
-		},
+		"expense_id": ` + schemaOfExpenseID + `,
 		"expected_version": {
 			"type": "integer",
 			"description": "The version of the expense the user saw.",
@@ -477,91 +191,16 @@ func Register(s *runtime.Server, h Handler) {
 			"pattern": "^[A-Za-z0-9-]{8,64}$"
 		}
 	},
-	"required": [
-		"expense_id",
-		"expected_version",
-		"idempotency_key"
-	],
+	"required": ["expense_id", "expected_version", "idempotency_key"],
 	"additionalProperties": false
 }`),
-				Name: ToolApproveExpense,
 				OutputSchema: json.RawMessage(`{
-	"$defs": {
-		"Row": {
-			"type": "object",
-			"properties": {
-				"id": {
-					"type": "string",
-					"description": "An expense id such as EXP-0042.",
-					"pattern": "^EXP-\\d{4}$"
-				},
-				"date": {
-					"type": "string",
-					"format": "date"
-				},
-				"employee": {
-					"type": "string",
-					"maxLength": 80
-				},
-				"category": {
-					"type": "string",
-					"enum": [
-						"travel",
-						"meals",
-						"software",
-						"hardware",
-						"office"
-					]
-				},
-				"merchant": {
-					"type": "string",
-					"maxLength": 80
-				},
-				"amount_cents": {
-					"type": "integer",
-					"description": "The amount in euro cents.",
-					"minimum": 0
-				},
-				"status": {
-					"type": "string",
-					"enum": [
-						"pending",
-						"approved",
-						"rejected"
-					]
-				},
-				"version": {
-					"type": "integer",
-					"description": "Grows on every change; approve_expense checks it.",
-					"minimum": 1
-				}
-			},
-			"required": [
-				"id",
-				"date",
-				"employee",
-				"category",
-				"merchant",
-				"amount_cents",
-				"status",
-				"version"
-			],
-			"additionalProperties": false,
-			"description": "One expense as the snapshot shows it."
-		}
-	},
+	"$defs": {"Row": ` + schemaOfRow + `},
 	"type": "object",
-	"properties": {
-		"expense": {
-			"$ref": "#/$defs/Row"
-		}
-	},
-	"required": [
-		"expense"
-	],
+	"properties": {"expense": {"$ref": "#/$defs/Row"}},
+	"required": ["expense"],
 	"additionalProperties": false
 }`),
-				Title: "Approve expense",
 			},
 			h.ApproveExpense,
 		),
@@ -572,12 +211,124 @@ func Register(s *runtime.Server, h Handler) {
 	))
 	s.AddResource(runtime.AppResource(
 		runtime.Resource{
-			Description: "An interactive table of an expense snapshot: filter, sort, open one expense, approve it.",
 			Name:        ResourceExplorer,
-			Title:       "Expense explorer",
 			URI:         "ui://expenses/explorer",
+			Title:       "Expense explorer",
+			Description: "An interactive table of an expense snapshot: filter, sort, open one expense, approve it.",
 		},
 		runtime.AppUI{PrefersBorder: new(true)},
 		genimpl.StaticHTML(htmlOfExplorer),
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfExpenseID is the schema of type "ExpenseID" (mcpgen.yaml:25).
+	schemaOfExpenseID = `{"type": "string", "description": "An expense id such as EXP-0042.", "pattern": "^EXP-\\d{4}$"}`
+
+	// schemaOfMonth is the schema of type "Month" (mcpgen.yaml:29).
+	schemaOfMonth = `{"type": "string", "description": "A month such as 2026-10.", "pattern": "^\\d{4}-(0[1-9]|1[0-2])$"}`
+
+	// schemaOfCategory is the schema of type "Category" (mcpgen.yaml:33).
+	schemaOfCategory = `{"type": "string", "enum": ["travel", "meals", "software", "hardware", "office"]}`
+
+	// schemaOfStatus is the schema of type "Status" (mcpgen.yaml:35).
+	schemaOfStatus = `{"type": "string", "enum": ["pending", "approved", "rejected"]}`
+
+	// schemaOfRow is the schema of type "Row" (mcpgen.yaml:37).
+	schemaOfRow = `{
+	"type": "object",
+	"properties": {
+		"id": ` + schemaOfExpenseID + `,
+		"date": {"type": "string", "format": "date"},
+		"employee": {"type": "string", "maxLength": 80},
+		"category": ` + schemaOfCategory + `,
+		"merchant": {"type": "string", "maxLength": 80},
+		"amount_cents": {
+			"type": "integer",
+			"description": "The amount in euro cents.",
+			"minimum": 0
+		},
+		"status": ` + schemaOfStatus + `,
+		"version": {
+			"type": "integer",
+			"description": "Grows on every change; approve_expense checks it.",
+			"minimum": 1
+		}
+	},
+	"required": [
+		"id",
+		"date",
+		"employee",
+		"category",
+		"merchant",
+		"amount_cents",
+		"status",
+		"version"
+	],
+	"additionalProperties": false,
+	"description": "One expense as the snapshot shows it."
+}`
+
+	// schemaOfTotals is the schema of type "Totals" (mcpgen.yaml:49).
+	schemaOfTotals = `{
+	"type": "object",
+	"properties": {
+		"count": {"type": "integer", "minimum": 0},
+		"amount_cents": {"type": "integer", "minimum": 0},
+		"pending_count": {"type": "integer", "minimum": 0},
+		"pending_cents": {"type": "integer", "minimum": 0},
+		"by_category": {
+			"type": "object",
+			"additionalProperties": {"type": "integer"},
+			"description": "Cents per category."
+		}
+	},
+	"required": ["count", "amount_cents", "pending_count", "pending_cents", "by_category"],
+	"additionalProperties": false
+}`
+
+	// schemaOfProvenance is the schema of type "Provenance" (mcpgen.yaml:57).
+	schemaOfProvenance = `{
+	"type": "object",
+	"properties": {
+		"source": {"type": "string", "description": "The system of record the rows come from."},
+		"as_of": {
+			"type": "string",
+			"description": "When the snapshot was taken.",
+			"format": "date-time"
+		},
+		"data_version": {
+			"type": "integer",
+			"description": "The version of the whole ledger the snapshot reflects.",
+			"minimum": 1
+		}
+	},
+	"required": ["source", "as_of", "data_version"],
+	"additionalProperties": false
+}`
+
+	// schemaOfLineItem is the schema of type "LineItem" (mcpgen.yaml:73).
+	schemaOfLineItem = `{
+	"type": "object",
+	"properties": {
+		"description": {"type": "string"},
+		"amount_cents": {"type": "integer", "minimum": 0}
+	},
+	"required": ["description", "amount_cents"],
+	"additionalProperties": false
+}`
+
+	// schemaOfEvent is the schema of type "Event" (mcpgen.yaml:78).
+	schemaOfEvent = `{
+	"type": "object",
+	"properties": {
+		"at": {"type": "string", "format": "date-time"},
+		"who": {"type": "string"},
+		"what": {"type": "string"}
+	},
+	"required": ["at", "who", "what"],
+	"additionalProperties": false
+}`
+)

@@ -51,24 +51,15 @@ var _ Handler = UnimplementedHandler{}
 
 // LookupOrder reports that tool "lookup_order" is not implemented.
 func (UnimplementedHandler) LookupOrder(context.Context, *LookupOrderInput) (*Order, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "lookup_order",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "lookup_order"}
 }
 
 // CreateNote reports that tool "create_note" is not implemented.
 func (UnimplementedHandler) CreateNote(context.Context, *CreateNoteInput) (*CreateNoteOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "create_note",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "create_note"}
 }
 
 // RefundOrder reports that tool "refund_order" is not implemented.
 func (UnimplementedHandler) RefundOrder(context.Context, *RefundOrderInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "refund_order",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "refund_order"}
 }

@@ -53,249 +53,112 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolLookupOrder,
+			Title:       "Look up an order",
+			Description: "Look up an order by its id. Read-only; use it before any write.",
 			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:   new(true),
 				IdempotentHint: new(true),
 				OpenWorldHint:  new(false),
-				ReadOnlyHint:   new(true),
 			},
-			Description: "Look up an order by its id. Read-only; use it before any write.",
+			Scopes: []string{"orders:read"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"order_id": {
-			"type": "string",
-			"description": "An order id such as A-1042.",
-			"pattern": "^[A-Z]-\\d{4}$",
-			"examples": [
-				"A-1042"
-			]
-		}
-	},
-	"required": [
-		"order_id"
-	],
+	"properties": {"order_id": ` + schemaOfOrderID + `},
+	"required": ["order_id"],
 	"additionalProperties": false
 }`),
-			Name: ToolLookupOrder,
 			OutputSchema: json.RawMessage(`{
-	"$defs": {
-		"OrderLine": {
-			"type": "object",
-			"properties": {
-				"sku": {
-					"type": "string",
-					"minLength": 1,
-					"maxLength": 32
-				},
-				"quantity": {
-					"type": "integer",
-					"minimum": 1
-				},
-				"price": {
-					"$ref": "#/$defs/Money"
-				}
-			},
-			"required": [
-				"sku",
-				"quantity",
-				"price"
-			],
-			"additionalProperties": false
-		},
-		"Money": {
-			"type": "object",
-			"properties": {
-				"amount": {
-					"type": "integer",
-					"description": "Amount in cents.",
-					"minimum": 0
-				},
-				"currency": {
-					"type": "string",
-					"description": "ISO 4217 code, e.g. EUR.",
-					"pattern": "^[A-Z]{3}$"
-				}
-			},
-			"required": [
-				"amount",
-				"currency"
-			],
-			"additionalProperties": false,
-			"description": "An amount in the smallest unit of its currency."
-		}
-	},
+	"$defs": {"OrderLine": ` + schemaOfOrderLine + `, "Money": ` + schemaOfMoney + `},
 	"type": "object",
 	"properties": {
-		"order_id": {
-			"type": "string",
-			"description": "An order id such as A-1042.",
-			"pattern": "^[A-Z]-\\d{4}$",
-			"examples": [
-				"A-1042"
-			]
-		},
+		"order_id": ` + schemaOfOrderID + `,
 		"status": {
 			"type": "string",
 			"description": "Where the order is in its life.",
-			"enum": [
-				"pending",
-				"paid",
-				"shipped",
-				"refunded"
-			]
+			"enum": ["pending", "paid", "shipped", "refunded"]
 		},
-		"customer_email": {
-			"type": "string",
-			"format": "email"
-		},
-		"lines": {
-			"type": "array",
-			"items": {
-				"$ref": "#/$defs/OrderLine"
-			},
-			"minItems": 1
-		},
-		"total": {
-			"$ref": "#/$defs/Money"
-		},
+		"customer_email": {"type": "string", "format": "email"},
+		"lines": {"type": "array", "items": {"$ref": "#/$defs/OrderLine"}, "minItems": 1},
+		"total": {"$ref": "#/$defs/Money"},
 		"notes": {
 			"type": "array",
-			"items": {
-				"type": "string"
-			},
+			"items": {"type": "string"},
 			"description": "Internal notes, oldest first."
 		}
 	},
-	"required": [
-		"order_id",
-		"status",
-		"customer_email",
-		"lines",
-		"total"
-	],
+	"required": ["order_id", "status", "customer_email", "lines", "total"],
 	"additionalProperties": false
 }`),
-			Scopes: []string{"orders:read"},
-			Title:  "Look up an order",
 		},
 		h.LookupOrder,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:        ToolCreateNote,
+			Title:       "Add an internal note",
+			Description: "Add an internal note to an order. The customer never sees notes.",
 			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:    new(false),
 				DestructiveHint: new(false),
 				IdempotentHint:  new(false),
 				OpenWorldHint:   new(false),
-				ReadOnlyHint:    new(false),
 			},
-			Description: "Add an internal note to an order. The customer never sees notes.",
+			Scopes: []string{"orders:read", "orders:write"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"order_id": {
-			"type": "string",
-			"description": "An order id such as A-1042.",
-			"pattern": "^[A-Z]-\\d{4}$",
-			"examples": [
-				"A-1042"
-			]
-		},
+		"order_id": ` + schemaOfOrderID + `,
 		"text": {
 			"type": "string",
 			"description": "The note, in plain text.",
 			"minLength": 1,
 			"maxLength": 2000
 		},
-		"pinned": {
-			"type": "boolean",
-			"description": "Show the note first.",
-			"default": false
-		}
+		"pinned": {"type": "boolean", "description": "Show the note first.", "default": false}
 	},
-	"required": [
-		"order_id",
-		"text"
-	],
+	"required": ["order_id", "text"],
 	"additionalProperties": false
 }`),
-			Name: ToolCreateNote,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"note_id": {
-			"type": "string",
-			"description": "The id of the new note."
-		},
+		"note_id": {"type": "string", "description": "The id of the new note."},
 		"notes": {
 			"type": "integer",
 			"description": "How many notes the order has now.",
 			"minimum": 1
 		}
 	},
-	"required": [
-		"note_id",
-		"notes"
-	],
+	"required": ["note_id", "notes"],
 	"additionalProperties": false
 }`),
-			Scopes: []string{"orders:read", "orders:write"},
-			Title:  "Add an internal note",
 		},
 		h.CreateNote,
 	))
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
+			Name:  ToolRefundOrder,
+			Title: "Refund an order",
+			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before " +
+				"calling. Retrying with the same idempotency_key never refunds twice.",
 			Annotations: &runtime.ToolAnnotations{
 				DestructiveHint: new(true),
 				IdempotentHint:  new(true),
 				OpenWorldHint:   new(true),
 			},
-			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before " +
-				"calling. Retrying with the same idempotency_key never refunds twice.",
+			Scopes:      []string{"orders:read", "orders:refund"},
 			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Money": {
-			"type": "object",
-			"properties": {
-				"amount": {
-					"type": "integer",
-					"description": "Amount in cents.",
-					"minimum": 0
-				},
-				"currency": {
-					"type": "string",
-					"description": "ISO 4217 code, e.g. EUR.",
-					"pattern": "^[A-Z]{3}$"
-				}
+			RateLimit: &runtime.RateLimit{
+				Requests: 5,
+				Per:      time.Minute,
 			},
-			"required": [
-				"amount",
-				"currency"
-			],
-			"additionalProperties": false,
-			"description": "An amount in the smallest unit of its currency."
-		}
-	},
+			InputSchema: json.RawMessage(`{
+	"$defs": {"Money": ` + schemaOfMoney + `},
 	"type": "object",
 	"properties": {
-		"order_id": {
-			"type": "string",
-			"description": "An order id such as A-1042.",
-			"pattern": "^[A-Z]-\\d{4}$",
-			"examples": [
-				"A-1042"
-			]
-		},
-		"reason": {
-			"type": "string",
-			"enum": [
-				"damaged",
-				"late",
-				"wrong_item",
-				"other"
-			]
-		},
+		"order_id": ` + schemaOfOrderID + `,
+		"reason": {"type": "string", "enum": ["damaged", "late", "wrong_item", "other"]},
 		"amount": {
 			"$ref": "#/$defs/Money",
 			"description": "The amount to refund; the whole order when absent."
@@ -306,21 +169,50 @@ func Register(s *runtime.Server, h Handler) {
 			"format": "uuid"
 		}
 	},
-	"required": [
-		"order_id",
-		"reason",
-		"idempotency_key"
-	],
+	"required": ["order_id", "reason", "idempotency_key"],
 	"additionalProperties": false
 }`),
-			Name: ToolRefundOrder,
-			RateLimit: &runtime.RateLimit{
-				Per:      time.Minute,
-				Requests: 5,
-			},
-			Scopes: []string{"orders:read", "orders:refund"},
-			Title:  "Refund an order",
 		},
 		h.RefundOrder,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfOrderID is the schema of type "OrderID" (mcpgen.yaml:21).
+	schemaOfOrderID = `{
+	"type": "string",
+	"description": "An order id such as A-1042.",
+	"pattern": "^[A-Z]-\\d{4}$",
+	"examples": ["A-1042"]
+}`
+
+	// schemaOfMoney is the schema of type "Money" (mcpgen.yaml:26).
+	schemaOfMoney = `{
+	"type": "object",
+	"properties": {
+		"amount": {"type": "integer", "description": "Amount in cents.", "minimum": 0},
+		"currency": {
+			"type": "string",
+			"description": "ISO 4217 code, e.g. EUR.",
+			"pattern": "^[A-Z]{3}$"
+		}
+	},
+	"required": ["amount", "currency"],
+	"additionalProperties": false,
+	"description": "An amount in the smallest unit of its currency."
+}`
+
+	// schemaOfOrderLine is the schema of type "OrderLine" (mcpgen.yaml:32).
+	schemaOfOrderLine = `{
+	"type": "object",
+	"properties": {
+		"sku": {"type": "string", "minLength": 1, "maxLength": 32},
+		"quantity": {"type": "integer", "minimum": 1},
+		"price": {"$ref": "#/$defs/Money"}
+	},
+	"required": ["sku", "quantity", "price"],
+	"additionalProperties": false
+}`
+)

@@ -70,48 +70,30 @@ var _ Handler = UnimplementedHandler{}
 
 // ReadIndex reports that resource "index" is not implemented.
 func (UnimplementedHandler) ReadIndex(context.Context) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "index",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource", Name: "index"}
 }
 
 // ReadReadme reports that resource template "readme" is not implemented.
 func (UnimplementedHandler) ReadReadme(context.Context, *ReadmeParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "readme",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "readme"}
 }
 
 // CompleteReadmeOwner reports that completion of "readme.owner" is not implemented.
 func (UnimplementedHandler) CompleteReadmeOwner(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "readme.owner",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "readme.owner"}
 }
 
 // CompleteReadmeRepo reports that completion of "readme.repo" is not implemented.
 func (UnimplementedHandler) CompleteReadmeRepo(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "readme.repo",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "readme.repo"}
 }
 
 // ReadFile reports that resource template "file" is not implemented.
 func (UnimplementedHandler) ReadFile(context.Context, *FileParams) ([]runtime.ResourceContents, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "file",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource template", Name: "file"}
 }
 
 // CompleteFilePath reports that completion of "file.path" is not implemented.
 func (UnimplementedHandler) CompleteFilePath(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "file.path",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "file.path"}
 }

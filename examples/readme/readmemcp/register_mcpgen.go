@@ -53,16 +53,21 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
+			Name:        ResourceIndex,
+			URI:         "readme://index",
+			Title:       "Known repositories",
 			Description: "The repositories whose README this server serves, as Markdown links.",
 			MimeType:    "text/markdown",
-			Name:        ResourceIndex,
-			Title:       "Known repositories",
-			URI:         "readme://index",
 		},
 		h.ReadIndex,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
+			Name:        TemplateReadme,
+			URITemplate: ReadmeURITemplate,
+			Title:       "README of a repository",
+			Description: "The README of a known repository, as Markdown.",
+			MimeType:    "text/markdown",
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "owner":
@@ -72,11 +77,6 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "The README of a known repository, as Markdown.",
-			MimeType:    "text/markdown",
-			Name:        TemplateReadme,
-			Title:       "README of a repository",
-			URITemplate: ReadmeURITemplate,
 		},
 		json.RawMessage(`{
 	"type": "object",
@@ -94,16 +94,18 @@ func Register(s *runtime.Server, h Handler) {
 			"maxLength": 100
 		}
 	},
-	"required": [
-		"owner",
-		"repo"
-	],
+	"required": ["owner", "repo"],
 	"additionalProperties": false
 }`),
 		h.ReadReadme,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
+			Name:        TemplateFile,
+			URITemplate: FileURITemplate,
+			Title:       "Shared file",
+			Description: "A file of the shared folder: text files as text with their media type, images and other binary " +
+				"files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "path":
@@ -111,11 +113,6 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "A file of the shared folder: text files as text with their media type, images and other binary " +
-				"files as a base64 blob. A directory reads as the list of its entries' URIs (text/uri-list).",
-			Name:        TemplateFile,
-			Title:       "Shared file",
-			URITemplate: FileURITemplate,
 		},
 		json.RawMessage(`{
 	"type": "object",
@@ -126,9 +123,7 @@ func Register(s *runtime.Server, h Handler) {
 			"maxLength": 1024
 		}
 	},
-	"required": [
-		"path"
-	],
+	"required": ["path"],
 	"additionalProperties": false
 }`),
 		h.ReadFile,

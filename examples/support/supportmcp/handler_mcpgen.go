@@ -110,89 +110,56 @@ var _ Handler = UnimplementedHandler{}
 
 // ReplyToTicket reports that tool "reply_to_ticket" is not implemented.
 func (UnimplementedHandler) ReplyToTicket(context.Context, *ReplyToTicketInput) (*ReplyToTicketOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "reply_to_ticket",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "reply_to_ticket"}
 }
 
 // EscalateTicket reports that tool "escalate_ticket" is not implemented.
 func (UnimplementedHandler) EscalateTicket(context.Context, *EscalateTicketInput) (*EscalateTicketOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "escalate_ticket",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "escalate_ticket"}
 }
 
 // BuildReport reports that tool "build_report" is not implemented.
 func (UnimplementedHandler) BuildReport(context.Context, *BuildReportInput) (*BuildReportOutput, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "build_report",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "build_report"}
 }
 
 // ReadCustomerAcme reports that resource "customer_acme" is not implemented.
 func (UnimplementedHandler) ReadCustomerAcme(context.Context) (*Customer, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "customer_acme",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource", Name: "customer_acme"}
 }
 
 // ReadCustomerGlobex reports that resource "customer_globex" is not implemented.
 func (UnimplementedHandler) ReadCustomerGlobex(context.Context) (*Customer, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource",
-		Name: "customer_globex",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource", Name: "customer_globex"}
 }
 
 // ReadTicket reports that resource template "ticket" is not implemented.
 func (UnimplementedHandler) ReadTicket(context.Context, *TicketParams) (*Ticket, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "ticket",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "resource template", Name: "ticket"}
 }
 
 // CompleteTicketID reports that completion of "ticket.id" is not implemented.
 func (UnimplementedHandler) CompleteTicketID(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "ticket.id",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "ticket.id"}
 }
 
 // CompleteTriageTicketTicketID reports that completion of "triage_ticket.ticket_id" is not
 // implemented.
 func (UnimplementedHandler) CompleteTriageTicketTicketID(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "triage_ticket.ticket_id",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "triage_ticket.ticket_id"}
 }
 
 // CompleteTriageTicketCustomer reports that completion of "triage_ticket.customer" is not implemented.
 func (UnimplementedHandler) CompleteTriageTicketCustomer(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "triage_ticket.customer",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "triage_ticket.customer"}
 }
 
 // PromptDraftReply reports that prompt "draft_reply" is not implemented.
 func (UnimplementedHandler) PromptDraftReply(context.Context, *DraftReplyArgs) (*runtime.GetPromptResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "prompt",
-		Name: "draft_reply",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "draft_reply"}
 }
 
 // CompleteDraftReplyTicketID reports that completion of "draft_reply.ticket_id" is not implemented.
 func (UnimplementedHandler) CompleteDraftReplyTicketID(context.Context, string, map[string]string) ([]string, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "completion of",
-		Name: "draft_reply.ticket_id",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "completion of", Name: "draft_reply.ticket_id"}
 }

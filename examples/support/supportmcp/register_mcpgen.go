@@ -69,26 +69,21 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:  ToolReplyToTicket,
+			Title: "Reply to a ticket",
+			Description: "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: " +
+				"confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
 			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:    new(false),
 				DestructiveHint: new(false),
 				IdempotentHint:  new(true),
 				OpenWorldHint:   new(true),
-				ReadOnlyHint:    new(false),
 			},
-			Description: "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: " +
-				"confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
 			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"id": {
-			"type": "string",
-			"description": "A ticket id such as T-1001.",
-			"pattern": "^T-\\d+$",
-			"examples": [
-				"T-1001"
-			]
-		},
+		"id": ` + schemaOfTicketID + `,
 		"body": {
 			"type": "string",
 			"description": "The reply, in plain text.",
@@ -101,79 +96,46 @@ func Register(s *runtime.Server, h Handler) {
 			"format": "uuid"
 		}
 	},
-	"required": [
-		"id",
-		"body",
-		"idempotency_key"
-	],
+	"required": ["id", "body", "idempotency_key"],
 	"additionalProperties": false
 }`),
-			Name: ToolReplyToTicket,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"id": {
-			"type": "string",
-			"description": "A ticket id such as T-1001.",
-			"pattern": "^T-\\d+$",
-			"examples": [
-				"T-1001"
-			]
-		},
-		"status": {
-			"type": "string",
-			"description": "open (our move), pending_customer (their move) or solved.",
-			"enum": [
-				"open",
-				"pending_customer",
-				"solved"
-			]
-		},
+		"id": ` + schemaOfTicketID + `,
+		"status": ` + schemaOfTicketStatus + `,
 		"messages": {
 			"type": "integer",
 			"description": "How many messages the ticket has now.",
 			"minimum": 1
 		}
 	},
-	"required": [
-		"id",
-		"status",
-		"messages"
-	],
+	"required": ["id", "status", "messages"],
 	"additionalProperties": false
 }`),
-			Title: "Reply to a ticket",
 		},
 		h.ReplyToTicket,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
+			Name:  ToolEscalateTicket,
+			Title: "Escalate a ticket",
+			Description: "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is " +
+				"already at changes nothing; a ticket never goes back down a level.",
 			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:    new(false),
 				DestructiveHint: new(false),
 				IdempotentHint:  new(true),
 				OpenWorldHint:   new(false),
-				ReadOnlyHint:    new(false),
 			},
-			Description: "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is " +
-				"already at changes nothing; a ticket never goes back down a level.",
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"id": {
-			"type": "string",
-			"description": "A ticket id such as T-1001.",
-			"pattern": "^T-\\d+$",
-			"examples": [
-				"T-1001"
-			]
-		},
+		"id": ` + schemaOfTicketID + `,
 		"level": {
 			"type": "string",
 			"description": "Who takes the ticket over.",
-			"enum": [
-				"tier2",
-				"engineering"
-			]
+			"enum": ["tier2", "engineering"]
 		},
 		"reason": {
 			"type": "string",
@@ -182,59 +144,36 @@ func Register(s *runtime.Server, h Handler) {
 			"maxLength": 1000
 		}
 	},
-	"required": [
-		"id",
-		"level",
-		"reason"
-	],
+	"required": ["id", "level", "reason"],
 	"additionalProperties": false
 }`),
-			Name: ToolEscalateTicket,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"id": {
-			"type": "string",
-			"description": "A ticket id such as T-1001.",
-			"pattern": "^T-\\d+$",
-			"examples": [
-				"T-1001"
-			]
-		},
-		"level": {
-			"type": "string",
-			"description": "Who handles the ticket.",
-			"enum": [
-				"tier1",
-				"tier2",
-				"engineering"
-			]
-		},
+		"id": ` + schemaOfTicketID + `,
+		"level": ` + schemaOfTicketLevel + `,
 		"changed": {
 			"type": "boolean",
 			"description": "False when the ticket was already at that level."
 		}
 	},
-	"required": [
-		"id",
-		"level",
-		"changed"
-	],
+	"required": ["id", "level", "changed"],
 	"additionalProperties": false
 }`),
-			Title: "Escalate a ticket",
 		},
 		h.EscalateTicket,
 	))
 	s.AddTool(genimpl.GeneratedTool(
 		runtime.Tool{
-			Annotations: &runtime.ToolAnnotations{
-				OpenWorldHint: new(false),
-				ReadOnlyHint:  new(true),
-			},
+			Name:  ToolBuildReport,
+			Title: "Build the support report",
 			Description: "Go through every ticket of a customer (or of all customers) and report how many are open, waiting " +
 				"on the customer, solved and escalated, and which open ones are past the customer's SLA. It reads " +
 				"each ticket in turn and takes a few seconds: call it as a task if you can.",
+			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:  new(true),
+				OpenWorldHint: new(false),
+			},
 			Execution: &runtime.ToolExecution{TaskSupport: "optional"},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
@@ -246,31 +185,14 @@ func Register(s *runtime.Server, h Handler) {
 	},
 	"additionalProperties": false
 }`),
-			Name: ToolBuildReport,
 			OutputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
-		"customer": {
-			"type": "string",
-			"description": "The customer reported on; empty for all."
-		},
-		"tickets": {
-			"type": "integer",
-			"description": "How many tickets were read.",
-			"minimum": 0
-		},
-		"open": {
-			"type": "integer",
-			"minimum": 0
-		},
-		"pending_customer": {
-			"type": "integer",
-			"minimum": 0
-		},
-		"solved": {
-			"type": "integer",
-			"minimum": 0
-		},
+		"customer": {"type": "string", "description": "The customer reported on; empty for all."},
+		"tickets": {"type": "integer", "description": "How many tickets were read.", "minimum": 0},
+		"open": {"type": "integer", "minimum": 0},
+		"pending_customer": {"type": "integer", "minimum": 0},
+		"solved": {"type": "integer", "minimum": 0},
 		"escalated": {
 			"type": "integer",
 			"description": "Tickets at tier2 or engineering.",
@@ -278,14 +200,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		"past_sla": {
 			"type": "array",
-			"items": {
-				"type": "string",
-				"description": "A ticket id such as T-1001.",
-				"pattern": "^T-\\d+$",
-				"examples": [
-					"T-1001"
-				]
-			},
+			"items": ` + schemaOfTicketID + `,
 			"description": "Open tickets whose customer's last message waits longer than the SLA."
 		}
 	},
@@ -300,32 +215,36 @@ func Register(s *runtime.Server, h Handler) {
 	],
 	"additionalProperties": false
 }`),
-			Title: "Build the support report",
 		},
 		h.BuildReport,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
+			Name:        ResourceCustomerAcme,
+			URI:         "customer://acme",
+			Title:       "Acme Corp",
 			Description: "Acme's profile, contacts and open tickets.",
 			MimeType:    "application/json",
-			Name:        ResourceCustomerAcme,
-			Title:       "Acme Corp",
-			URI:         "customer://acme",
 		},
 		h.ReadCustomerAcme,
 	))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
+			Name:        ResourceCustomerGlobex,
+			URI:         "customer://globex",
+			Title:       "Globex",
 			Description: "Globex's profile, contacts and open tickets.",
 			MimeType:    "application/json",
-			Name:        ResourceCustomerGlobex,
-			Title:       "Globex",
-			URI:         "customer://globex",
 		},
 		h.ReadCustomerGlobex,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
+			Name:        TemplateTicket,
+			URITemplate: TicketURITemplate,
+			Title:       "Support ticket",
+			Description: "A ticket and its whole history, as JSON.",
+			MimeType:    "application/json",
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
 				case "id":
@@ -333,43 +252,30 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "A ticket and its whole history, as JSON.",
-			MimeType:    "application/json",
-			Name:        TemplateTicket,
-			Title:       "Support ticket",
-			URITemplate: TicketURITemplate,
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "string",
-			"description": "A ticket id such as T-1001.",
-			"pattern": "^T-\\d+$",
-			"examples": [
-				"T-1001"
-			]
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": `+schemaOfTicketID+`},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
 		h.ReadTicket,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
 		runtime.Prompt{
+			Name:        PromptTriageTicket,
+			Title:       "Triage a ticket",
+			Description: "Loads a ticket and its customer's profile, and asks for a priority, a level and a next step.",
 			Arguments: []runtime.PromptArgument{{
-				Description: "The ticket to triage, e.g. T-1001.",
 				Name:        "ticket_id",
-				Required:    true,
 				Title:       "Ticket",
-			}, {
-				Description: "The ticket's customer (acme, globex).",
-				Name:        "customer",
+				Description: "The ticket to triage, e.g. T-1001.",
 				Required:    true,
+			}, {
+				Name:        "customer",
 				Title:       "Customer",
+				Description: "The ticket's customer (acme, globex).",
+				Required:    true,
 			}},
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -380,9 +286,6 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "Loads a ticket and its customer's profile, and asks for a priority, a level and a next step.",
-			Name:        PromptTriageTicket,
-			Title:       "Triage a ticket",
 		},
 		[]runtime.MessageTemplate{
 			{
@@ -392,26 +295,29 @@ func Register(s *runtime.Server, h Handler) {
 					"engineering) and why, and the next step. Respect the customer's SLA. Do not reply or escalate yet.",
 			},
 			{
-				Resource: "ticket://{{.ticket_id}}",
 				Role:     "user",
+				Resource: "ticket://{{.ticket_id}}",
 			},
 			{
-				Resource: "customer://{{.customer}}",
 				Role:     "user",
+				Resource: "customer://{{.customer}}",
 			},
 		},
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(
 		runtime.Prompt{
+			Name:        PromptDraftReply,
+			Title:       "Draft a reply",
+			Description: "Drafts a reply to the customer's last message on a ticket, in the chosen tone.",
 			Arguments: []runtime.PromptArgument{{
-				Description: "The ticket to answer, e.g. T-1001.",
 				Name:        "ticket_id",
-				Required:    true,
 				Title:       "Ticket",
+				Description: "The ticket to answer, e.g. T-1001.",
+				Required:    true,
 			}, {
+				Name:        "tone",
 				Description: "How to write; formal when absent.",
 				Enum:        []string{"formal", "friendly"},
-				Name:        "tone",
 			}},
 			Complete: func(ctx context.Context, req *runtime.CompleteRequest) (*runtime.Completion, error) {
 				switch req.Argument {
@@ -422,10 +328,33 @@ func Register(s *runtime.Server, h Handler) {
 				}
 				return nil, nil
 			},
-			Description: "Drafts a reply to the customer's last message on a ticket, in the chosen tone.",
-			Name:        PromptDraftReply,
-			Title:       "Draft a reply",
 		},
 		h.PromptDraftReply,
 	))
 }
+
+// The schemas of the spec's named types, each written once: the tools' schemas above
+// are assembled from them.
+const (
+	// schemaOfTicketID is the schema of type "TicketID" (mcpgen.yaml:23).
+	schemaOfTicketID = `{
+	"type": "string",
+	"description": "A ticket id such as T-1001.",
+	"pattern": "^T-\\d+$",
+	"examples": ["T-1001"]
+}`
+
+	// schemaOfTicketStatus is the schema of type "TicketStatus" (mcpgen.yaml:28).
+	schemaOfTicketStatus = `{
+	"type": "string",
+	"description": "open (our move), pending_customer (their move) or solved.",
+	"enum": ["open", "pending_customer", "solved"]
+}`
+
+	// schemaOfTicketLevel is the schema of type "TicketLevel" (mcpgen.yaml:31).
+	schemaOfTicketLevel = `{
+	"type": "string",
+	"description": "Who handles the ticket.",
+	"enum": ["tier1", "tier2", "engineering"]
+}`
+)

@@ -51,16 +51,10 @@ var _ Handler = UnimplementedHandler{}
 
 // SearchPosts reports that tool "search_posts" is not implemented.
 func (UnimplementedHandler) SearchPosts(context.Context, *SearchPostsInput) (*runtime.CallToolResult, error) {
-	return nil, &runtime.NotImplementedError{
-		Kind: "tool",
-		Name: "search_posts",
-	}
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "search_posts"}
 }
 
 // ReadPost reports that resource template "post" is not implemented.
 func (UnimplementedHandler) ReadPost(context.Context, *PostParams) (string, error) {
-	return "", &runtime.NotImplementedError{
-		Kind: "resource template",
-		Name: "post",
-	}
+	return "", &runtime.NotImplementedError{Kind: "resource template", Name: "post"}
 }

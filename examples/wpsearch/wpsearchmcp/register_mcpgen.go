@@ -49,14 +49,16 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(genimpl.GeneratedToolResult(
 		runtime.Tool{
-			Annotations: &runtime.ToolAnnotations{
-				IdempotentHint: new(true),
-				OpenWorldHint:  new(false),
-				ReadOnlyHint:   new(true),
-			},
+			Name:  ToolSearchPosts,
+			Title: "Search the blog",
 			Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match " +
 				"first), with its title and a short description, and never the article itself: read the posts you " +
 				"need with resources/read on their post:// URI.",
+			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:   new(true),
+				IdempotentHint: new(true),
+				OpenWorldHint:  new(false),
+			},
 			InputSchema: json.RawMessage(`{
 	"type": "object",
 	"properties": {
@@ -65,9 +67,7 @@ func Register(s *runtime.Server, h Handler) {
 			"description": "Words to look for in titles and bodies; every word must match.",
 			"minLength": 1,
 			"maxLength": 200,
-			"examples": [
-				"caching"
-			]
+			"examples": ["caching"]
 		},
 		"limit": {
 			"type": "integer",
@@ -77,36 +77,24 @@ func Register(s *runtime.Server, h Handler) {
 			"default": 5
 		}
 	},
-	"required": [
-		"query"
-	],
+	"required": ["query"],
 	"additionalProperties": false
 }`),
-			Name:  ToolSearchPosts,
-			Title: "Search the blog",
 		},
 		h.SearchPosts,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
+			Name:        TemplatePost,
+			URITemplate: PostURITemplate,
+			Title:       "Blog post",
 			Description: "A blog article in full, as Markdown.",
 			MimeType:    "text/markdown",
-			Name:        TemplatePost,
-			Title:       "Blog post",
-			URITemplate: PostURITemplate,
 		},
 		json.RawMessage(`{
 	"type": "object",
-	"properties": {
-		"id": {
-			"type": "integer",
-			"description": "The post's numeric id.",
-			"minimum": 1
-		}
-	},
-	"required": [
-		"id"
-	],
+	"properties": {"id": {"type": "integer", "description": "The post's numeric id.", "minimum": 1}},
+	"required": ["id"],
 	"additionalProperties": false
 }`),
 		h.ReadPost,

@@ -2,16 +2,18 @@ package toolsearch
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/mcpgen/mcpgen/internal/naming"
 )
 
 // Words splits text into the words the index and queries are made of:
 // lower case, split at anything that is not a letter or digit and at
-// camelCase boundaries (listPullRequests, HTTPServer → http server),
+// camelCase boundaries (listPullRequests, HTTPServer → http server) as
+// internal/naming splits spec names into Go names (one splitter for both),
 // without stop words, stemmed, and with common API verbs folded.
 func Words(text string) []string {
 	var out []string
-	for _, raw := range split(text) {
+	for _, raw := range naming.Words(text) {
 		w := strings.ToLower(raw)
 		if stopWords[w] {
 			continue
@@ -43,42 +45,6 @@ var abbreviations = map[string]string{
 	"ref": "reference", "refs": "references",
 	"auth": "authentication", "msg": "message", "msgs": "messages",
 	"desc": "description", "admin": "administrator", "admins": "administrators",
-}
-
-// split cuts text at non-alphanumerics and camelCase boundaries: a lower
-// case letter or digit followed by an upper case one, and the last of a
-// run of upper case letters followed by a lower case one (HTTPServer).
-func split(text string) []string {
-	var out []string
-	rs := []rune(text)
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			out = append(out, string(rs[start:end]))
-		}
-		start = -1
-	}
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
-			continue
-		}
-		if start < 0 {
-			start = i
-			continue
-		}
-		prev := rs[i-1]
-		switch {
-		case unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)):
-			flush(i)
-			start = i
-		case unicode.IsLower(r) && unicode.IsUpper(prev) && i-1 > start:
-			flush(i - 1)
-			start = i - 1
-		}
-	}
-	flush(len(rs))
-	return out
 }
 
 // stem reduces a word to a key that its inflections and a few

@@ -12,7 +12,10 @@ func TestWords(t *testing.T) {
 	}{
 		{"list_pull_requests", []string{"list", "pull", "request"}},
 		{"listPullRequests", []string{"list", "pull", "request"}},
-		{"HTTPServer v2Beta", []string{"http", "server", "v2", "beta"}},
+		// internal/naming's splitting: a word that runs on from digits
+		// stays one (v2Beta, as in the Go name V2Beta); digits then a
+		// lower case word split (2fa).
+		{"HTTPServer v2Beta 2fa", []string{"http", "server", "v2beta", "2", "fa"}},
 		{"Fetch the repositories", []string{"get", "repository"}},
 		{"closing closed close closes", []string{"clos", "clos", "clos", "clos"}},
 		{"created creating create", []string{"creat", "creat", "creat"}},
