@@ -12,7 +12,6 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonformat"
 )
 
-
 // numberFormats are the formats of integers and numbers that OpenAPI and
 // the schemas of MCP servers in the field write: on an integer, int32 and
 // int64 bound the value (jsonformat); float and double are not checked.
