@@ -106,6 +106,11 @@ type Server struct {
 	// place; "" when not said (all).
 	Exposure    string
 	ExposurePos Pos
+	// InjectedArguments is `injectedArguments:` (InjectedArgumentPolicies):
+	// what the server does with an argument a known client adds to every
+	// tool call; "" when not said (drop).
+	InjectedArguments    string
+	InjectedArgumentsPos Pos
 
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
@@ -113,6 +118,10 @@ type Server struct {
 	VersionPos    Pos
 	WebsiteURLPos Pos
 }
+
+// InjectedArgumentPolicies are the values of server.injectedArguments
+// (runtime.DropInjected, runtime.RejectInjected).
+var InjectedArgumentPolicies = []string{"drop", "reject"}
 
 // SchemaProfiles are the model APIs server.schemaProfile may name (see
 // internal/specschema.Profiles, which implements them).
