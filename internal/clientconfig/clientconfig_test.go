@@ -219,3 +219,58 @@ func TestSafeName(t *testing.T) {
 		t.Errorf("SafeName = %q, want Srv-09_z___", got)
 	}
 }
+
+// With exposure: search the client's model is offered search_tools,
+// describe_tools and call_tool, never the hidden tools' names (Codex turned
+// the server's tools off with an enabled_tools that named none of them).
+// call_tool is asked about: it runs the hidden tools, some of which are.
+func TestSearchExposureConfig(t *testing.T) {
+	s := loadSpec(t)
+	s.Server.Exposure = "search"
+	o := Options{Command: []string{"./bin/orders"}}
+	files, err := Build(s, Codex, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codex := string(files[0].Content)
+	if !strings.Contains(codex, `enabled_tools = ["search_tools", "describe_tools", "call_tool"]`) || !strings.Contains(codex, `disabled_tools = []`) {
+		t.Errorf("codex:\n%s", codex)
+	}
+	if !strings.Contains(codex, "[mcp_servers.orders.tools.call_tool]\napproval_mode = \"prompt\"") {
+		t.Errorf("codex does not ask before call_tool:\n%s", codex)
+	}
+	files, err = Build(s, Claude, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "permissions": {
+    "allow": [
+      "mcp__orders__search_tools",
+      "mcp__orders__describe_tools"
+    ],
+    "ask": [
+      "mcp__orders__call_tool"
+    ],
+    "deny": []
+  }
+}
+`
+	if diff := cmp.Diff(want, string(files[1].Content)); diff != "" {
+		t.Errorf("claude settings (-want +got):\n%s", diff)
+	}
+}
+
+// An app-only tool is listed only to hosts that show views: no client
+// configuration names it.
+func TestAppOnlyToolsLeftOut(t *testing.T) {
+	s := loadSpec(t)
+	s.Tools[0].UI = &spec.ToolUI{Visibility: []string{"app"}}
+	files, err := Build(s, Codex, Options{Command: []string{"./bin/orders"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name := s.Tools[0].Name; strings.Contains(string(files[0].Content), `"`+name+`"`) {
+		t.Errorf("the app-only tool %s is configured:\n%s", name, files[0].Content)
+	}
+}
