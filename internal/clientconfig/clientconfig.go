@@ -24,10 +24,12 @@ const (
 	Claude Client = "claude" // Claude Code: .mcp.json and .claude/settings.json
 	Codex  Client = "codex"  // Codex: .codex/config.toml
 	Cursor Client = "cursor" // Cursor: .cursor/mcp.json and ~/.cursor/permissions.json
+	Gemini Client = "gemini" // Gemini CLI: .gemini/settings.json
+	VSCode Client = "vscode" // VS Code: .vscode/mcp.json
 )
 
 // Clients lists the clients, for usage messages.
-var Clients = []Client{Claude, Codex, Cursor}
+var Clients = []Client{Claude, Codex, Cursor, Gemini, VSCode}
 
 // Options say how the client reaches the server.
 type Options struct {
@@ -254,6 +256,10 @@ func Build(s *spec.Spec, c Client, o Options) ([]File, error) {
 		return codex(o, perms)
 	case Cursor:
 		return cursor(o, perms)
+	case Gemini:
+		return gemini(o, perms)
+	case VSCode:
+		return vscode(o)
 	}
-	return nil, fmt.Errorf("unknown client %q; use claude, codex or cursor", c)
+	return nil, fmt.Errorf("unknown client %q; use claude, codex, cursor, gemini or vscode", c)
 }
