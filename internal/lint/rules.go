@@ -67,6 +67,11 @@ var Rules = []Rule{
 		Why:  "a view's retries and double clicks must not act twice; if the tool is safe to repeat anyway, opt out with x-lint-disable: [APP_WRITE_NOT_IDEMPOTENT]",
 	},
 	{
+		ID:   "CLIENT_DROPS_TOOL",
+		What: "a tool whose advertised input schema a major model API refuses: a root that is not type: object, or allOf/oneOf/anyOf (Anthropic), oneOf/anyOf/allOf/enum/not (OpenAI) at the top level; the finding names the client that drops the tool",
+		Why:  "Claude Code leaves such a tool out of what its model sees while it shows the server connected; the tool is there for no one and nothing says so",
+	},
+	{
 		ID:   "SCHEMA_PROFILE",
 		What: "with lint --profile gemini|openai-strict|anthropic or server.schemaProfile: what that model API refuses or ignores in a tool's input schema ($ref, unions, open objects, optional properties in OpenAI strict mode, formats, keywords, sizes), citing its documentation; under server.schemaProfile only what the generator cannot rewrite",
 		Why:  "a host passes the tool's schema to the model API as it is: one it refuses drops the tool or the whole request, one it ignores in part lets the model send what the server then refuses",
