@@ -16,7 +16,10 @@ import (
 //
 // What each API refuses at the root of a function's parameters:
 //   - Anthropic: input_schema must be type object, without allOf, oneOf
-//     or anyOf at the top level; Claude Code skips such a tool.
+//     or anyOf at the top level. Claude Code 2.1 strips them (and
+//     if/then/else) before sending the schema, measured in
+//     interop/clients_claude_test.go: the model is not told what the server
+//     enforces; earlier versions skipped the tool.
 //   - OpenAI: parameters must be type object, without oneOf, anyOf,
 //     allOf, enum or not at the top level; Codex passes the schema on.
 func (l *linter) clientDrops() {
@@ -68,6 +71,6 @@ var rootRefusals = []struct {
 	api, effect string
 	keywords    []string
 }{
-	{"Anthropic", "Claude Code leaves the tool out of what its model sees, while claude mcp list shows the server connected", []string{"allOf", "oneOf", "anyOf"}},
+	{"Anthropic", "Claude Code strips them before its model sees the schema (2.1; earlier versions dropped the tool while claude mcp list showed the server connected), and the model calls without knowing what the server enforces", []string{"allOf", "oneOf", "anyOf"}},
 	{"OpenAI", "Codex's requests that offer the tool fail", []string{"oneOf", "anyOf", "allOf", "enum", "not"}},
 }

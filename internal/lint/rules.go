@@ -68,8 +68,8 @@ var Rules = []Rule{
 	},
 	{
 		ID:   "CLIENT_DROPS_TOOL",
-		What: "a tool whose advertised input schema a major model API refuses: a root that is not type: object, or allOf/oneOf/anyOf (Anthropic), oneOf/anyOf/allOf/enum/not (OpenAI) at the top level; the finding names the client that drops the tool",
-		Why:  "Claude Code leaves such a tool out of what its model sees while it shows the server connected; the tool is there for no one and nothing says so",
+		What: "a tool whose advertised input schema a major model API refuses: a root that is not type: object, or allOf/oneOf/anyOf (Anthropic), oneOf/anyOf/allOf/enum/not (OpenAI) at the top level; the finding names the client that drops or rewrites the tool",
+		Why:  "Claude Code strips such a root before its model sees it (earlier versions dropped the tool while showing the server connected): either way the model is not told what the server enforces",
 	},
 	{
 		ID:   "SCHEMA_PROFILE",
