@@ -19,7 +19,7 @@ import (
 // against what Codex really lists: issue 28.3).
 func codexConfig(t *testing.T, mcpgen, example, transport, target string) string {
 	t.Helper()
-	args := []string{"config", "codex", "-f", "../examples/" + example + "/mcpgen.yaml"}
+	args := []string{"config", "codex", "-f", "../examples/" + example + "/mcpgen.yaml", "--name", example}
 	if transport == "http" {
 		args = append(args, "--url", target)
 	} else {
