@@ -54,6 +54,9 @@ func (g *generator) registerFile(f *jen.File) {
 	if srv.Exposure == "search" {
 		defaults = append(defaults, jen.Qual(runtimePkg, "WithToolExposure").Call(jen.Qual(runtimePkg, "ExposeSearch")))
 	}
+	if srv.InjectedArguments == "reject" {
+		defaults = append(defaults, jen.Qual(runtimePkg, "WithInjectedArguments").Call(jen.Qual(runtimePkg, "RejectInjected")))
+	}
 	if len(defaults) > 0 {
 		list := defaults
 		if len(defaults) > 1 { // one a line

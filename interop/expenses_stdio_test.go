@@ -10,9 +10,10 @@ import (
 
 // TestExpensesFallbackWithGoSDK is MCP Apps' progressive enhancement seen
 // from a client without the extension (the official Go SDK declares none):
-// it lists the same tools, with their _meta.ui links it ignores, and the
-// snapshot tool answers it with a text summary a person can read, beside
-// the structured content a view would show.
+// it lists the model-visible tools, with their _meta.ui links it ignores,
+// and not the app-only ones (expense_detail, approve_expense: only a view
+// calls them); the snapshot tool answers it with a text summary a person
+// can read, beside the structured content a view would show.
 func TestExpensesFallbackWithGoSDK(t *testing.T) {
 	session := connectGoSDK(t, "stdio", exampleBin(t, "expenses"), eraLegacy, nil, nil)
 	ctx := context.Background()
@@ -26,15 +27,15 @@ func TestExpensesFallbackWithGoSDK(t *testing.T) {
 		byName[tool.Name] = tool
 	}
 	explore := byName["explore_expenses"]
-	if explore == nil || byName["expense_detail"] == nil || byName["approve_expense"] == nil {
-		t.Fatalf("tools = %s", jsonOf(t, tools.Tools))
+	if explore == nil || byName["expense_detail"] != nil || byName["approve_expense"] != nil {
+		t.Fatalf("tools = %s, want explore_expenses and no app-only tool", jsonOf(t, tools.Tools))
 	}
 	ui, _ := explore.Meta["ui"].(map[string]any)
 	if ui["resourceUri"] != "ui://expenses/explorer" {
 		t.Errorf("explore_expenses _meta = %s", jsonOf(t, explore.Meta))
 	}
-	if detailUI, _ := byName["expense_detail"].Meta["ui"].(map[string]any); jsonOf(t, detailUI["visibility"]) != `["app"]` {
-		t.Errorf("expense_detail _meta = %s", jsonOf(t, byName["expense_detail"].Meta))
+	if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "expense_detail", Arguments: map[string]any{"expense_id": "EXP-0020"}}); err == nil || !strings.Contains(err.Error(), "unknown tool") {
+		t.Errorf("expense_detail called by a client without MCP Apps: %v, want unknown tool", err)
 	}
 
 	res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "explore_expenses", Arguments: map[string]any{"month": "2026-10"}})

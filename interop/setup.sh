@@ -25,3 +25,6 @@ fi
 npm_ci_pinned "$here/node"
 npm_ci_pinned "$here/mcpservers"
 npm_ci_pinned "$here/prism"
+# Claude Code, Gemini CLI and Codex (a native binary inside its npm package),
+# for clients_*_test.go.
+npm_ci_pinned "$here/clients-npm"

@@ -107,7 +107,10 @@ type ToolUI struct {
 	ResourceURI string `json:"resourceUri"`
 	// Visibility says who may call the tool: "model" (the agent sees it),
 	// "app" (the view may call it through the host), or both; nil means
-	// both. Hosts enforce it; the server lists every tool.
+	// both. Hosts that show views enforce it. An app-only tool (["app"]) is
+	// also listed and callable only for clients that declared the MCP Apps
+	// extension (AppTool sets its Requires): a host without it has no view
+	// to call it from, and would hand it to the model.
 	Visibility []string `json:"visibility,omitempty"`
 }
 
@@ -142,6 +145,9 @@ func AppTool(t Tool, ui ToolUI) Tool {
 		panic(fmt.Sprintf("%s: %v", where, err))
 	}
 	uriJSON, _ := json.Marshal(ui.ResourceURI)
+	if ui.appOnly() {
+		t.Requires = requiringExtension(t.Requires, UIExtension)
+	}
 	t.Meta = withMetaKey(where, t.Meta, "ui", uiJSON)
 	t.Meta = withMetaKey(where, t.Meta, legacyResourceURIKey, uriJSON)
 	next, name := t.Handler, t.Name
@@ -154,6 +160,25 @@ func AppTool(t Tool, ui ToolUI) Tool {
 		return res, err
 	}
 	return t
+}
+
+// appOnly reports whether only a view may call the tool.
+func (ui ToolUI) appOnly() bool {
+	return len(ui.Visibility) > 0 && !slices.Contains(ui.Visibility, "model")
+}
+
+// requiringExtension returns a copy of r that also requires the client
+// extension name.
+func requiringExtension(r *Requires, name string) *Requires {
+	out := &Requires{}
+	if r != nil {
+		out.Capabilities = slices.Clone(r.Capabilities)
+		out.Extensions = slices.Clone(r.Extensions)
+	}
+	if !slices.Contains(out.Extensions, name) {
+		out.Extensions = append(out.Extensions, name)
+	}
+	return out
 }
 
 func hasText(r *CallToolResult) bool {

@@ -34,10 +34,14 @@ func appServer(opts ...runtime.Option) *runtime.Server {
 	return srv
 }
 
+// uiCaps declares the MCP Apps extension, as a host that shows views does.
+var uiCaps = map[string]any{"extensions": map[string]any{runtime.UIExtension: map[string]any{"mimeTypes": []string{runtime.AppMIMEType}}}}
+
 func TestAppWire(t *testing.T) {
 	_, logOpt := newLog()
 	c := serve(t, appServer(logOpt))
-	c.initialize()
+	c.result("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": uiCaps, "clientInfo": map[string]any{"name": "host", "version": "1"}})
+	c.notify("notifications/initialized", nil)
 	ui := `{"csp":{"connectDomains":["https://api.example.com"]},"permissions":{"clipboardWrite":{}},"prefersBorder":true}`
 	jsonEqual(t, `{"resources":[{"uri":"ui://t/view","name":"view","mimeType":"text/html;profile=mcp-app","_meta":{"k":1,"ui":`+ui+`}}]}`,
 		c.result("resources/list", nil))
@@ -60,6 +64,56 @@ func TestAppWire(t *testing.T) {
 	bare := string(c.callTool("bare", nil))
 	if !strings.Contains(bare, `"isError":true`) || !strings.Contains(bare, "returned no text content") {
 		t.Errorf("a UI-linked result without text passed: %s", bare)
+	}
+}
+
+// An app-only tool is listed and callable only for a client that declared
+// the extension, in both eras: the CLIs that show no views (Claude Code,
+// Gemini CLI, Codex) would hand it to the model. The others stay.
+func TestAppOnlyToolHiddenWithoutExtension(t *testing.T) {
+	toolNames := func(res json.RawMessage) string {
+		var list struct{ Tools []struct{ Name string } }
+		if err := json.Unmarshal(res, &list); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, tool := range list.Tools {
+			out = append(out, tool.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, tc := range []struct {
+		name string
+		caps map[string]any
+		want string
+	}{
+		{"no extension", map[string]any{"roots": map[string]any{}}, "summary,who"},
+		{"other extension", map[string]any{"extensions": map[string]any{"x/y": map[string]any{}}}, "summary,who"},
+		{"ui host", uiCaps, "summary,bare,who"},
+	} {
+		t.Run("legacy/"+tc.name, func(t *testing.T) {
+			c := serve(t, appServer())
+			c.result("initialize", map[string]any{"protocolVersion": "2025-11-25", "capabilities": tc.caps, "clientInfo": map[string]any{"name": "c", "version": "1"}})
+			c.notify("notifications/initialized", nil)
+			if got := toolNames(c.result("tools/list", nil)); got != tc.want {
+				t.Errorf("tools/list: %s, want %s", got, tc.want)
+			}
+			r := c.request("tools/call", map[string]any{"name": "bare"})
+			if hidden := !strings.Contains(tc.want, "bare"); hidden != (r.Error != nil && r.Error.Code == runtime.CodeInvalidParams) {
+				t.Errorf("tools/call of the app-only tool: %s %s", r.Result, errorJSON(r))
+			}
+		})
+		t.Run("modern/"+tc.name, func(t *testing.T) {
+			c := serve(t, appServer(runtime.WithModernEra()))
+			meta := map[string]any{"_meta": gatedMeta(tc.caps)}
+			if got := toolNames(c.result("tools/list", meta)); got != tc.want {
+				t.Errorf("tools/list: %s, want %s", got, tc.want)
+			}
+			r := c.request("tools/call", map[string]any{"name": "bare", "_meta": gatedMeta(tc.caps)})
+			if hidden := !strings.Contains(tc.want, "bare"); hidden != (r.Error != nil && r.Error.Code == runtime.CodeInvalidParams) {
+				t.Errorf("tools/call of the app-only tool: %s %s", r.Result, errorJSON(r))
+			}
+		})
 	}
 }
 

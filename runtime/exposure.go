@@ -88,7 +88,7 @@ func searchExposure(v *regView[*toolEntry]) *searchView {
 		case DescribeToolsName:
 			t.Handler = sv.describe
 		}
-		te := &toolEntry{tool: t, wire: mustToolWire(t)}
+		te := &toolEntry{tool: t, wire: mustToolWire(t), undeclared: undeclaredInjected(t.InputSchema)}
 		sv.listed.list = append(sv.listed.list, te)
 		sv.listed.byKey[t.Name] = te
 	}
@@ -244,7 +244,12 @@ func (s *Server) directCall(method []byte, params json.RawMessage) json.RawMessa
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments"`
 	}
-	if json.Unmarshal(params, &outer) != nil || decodeStrict(outer["arguments"], &inner) != nil || inner.Name == "" {
+	if json.Unmarshal(params, &outer) != nil {
+		return params
+	}
+	// call_tool's own arguments may carry what a client adds to every call.
+	callArgs := s.dropInjected(context.Background(), CallToolName, callToolUndeclared, outer["arguments"])
+	if decodeStrict(callArgs, &inner) != nil || inner.Name == "" {
 		return params
 	}
 	if !jsonwire.IsNull(inner.Arguments) && jsonwire.FirstByte(inner.Arguments) != '{' {
@@ -286,6 +291,10 @@ var searchToolsTool, describeToolsTool, callToolTool = func() (Tool, Tool, Tool)
 	out[2].Handler = callToolMalformed
 	return out[0], out[1], out[2]
 }()
+
+// callToolUndeclared are the injected arguments dropped from call_tool's
+// own arguments (injected.go).
+var callToolUndeclared = undeclaredInjected(callToolTool.InputSchema)
 
 func ptr[T any](v T) *T { return &v }
 

@@ -76,6 +76,7 @@ type config struct {
 	listsByScope   bool                             // WithListsByScope (toolsets.go)
 	advertise      capSet                           // WithCapabilities (capabilities.go)
 	exposure       ToolExposure                     // how tools/list shows the tools (exposure.go)
+	injected       InjectedArguments                // arguments clients add to every call (injected.go)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …

@@ -136,6 +136,9 @@ type toolEntry struct {
 	tool    Tool
 	wire    []byte        // the tool's tools/list entry, encoded once at AddTool
 	headers []paramHeader // its x-mcp-header declarations
+	// undeclared are the client-injected arguments its schema does not
+	// declare, dropped from its calls (injected.go).
+	undeclared []string
 }
 
 func (te *toolEntry) key() string         { return te.tool.Name }
@@ -183,7 +186,7 @@ func (s *Server) AddTool(t Tool) {
 		panic("runtime: " + where + ": with search exposure, this name is the search tool's")
 	}
 	wire := mustToolWire(t)
-	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema)}) {
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema), undeclared: undeclaredInjected(t.InputSchema)}) {
 		panic("runtime: " + where + ": a tool with this name is already registered")
 	}
 	s.listChanged(capTools)
@@ -290,7 +293,7 @@ func (ss *Session) toolsCall(ctx context.Context, id string, params json.RawMess
 			ss.respond(ctx, id, nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`))
 			return
 		}
-		c.req.Arguments = bytes.Clone(args)
+		c.req.Arguments = ss.srv.dropInjected(ctx, te.tool.Name, te.undeclared, bytes.Clone(args))
 	}
 	if !jsonwire.IsNull(meta) {
 		if jsonwire.FirstByte(meta) != '{' {

@@ -171,7 +171,7 @@ func (d *decoder) csp(n *yaml.Node) *AppCSP {
 var toolUIFields = fields[*ToolUI]{
 	{key: "resource", required: true, doc: "The name (key under resources:) of the ui:// resource the tool is shown in (required).", schema: nonEmptyString,
 		decode: func(d *decoder, u *ToolUI, e entry) { u.Resource, u.ResourcePos = requiredStr(e.value) }},
-	{key: "visibility", doc: "Who may call the tool: model, app or both (the default).",
+	{key: "visibility", doc: "Who may call the tool: model, app or both (the default). An app-only tool ([app]) is listed and callable only for hosts that declare the MCP Apps extension.",
 		schema: `{"type":"array","items":` + stringEnum(AppVisibilities) + `,"minItems":1,"uniqueItems":true}`,
 		decode: func(d *decoder, u *ToolUI, e entry) {
 			items, ok := d.list(e.value, "visibility")

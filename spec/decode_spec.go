@@ -146,6 +146,11 @@ var serverFields = fields[*Server]{
 				}
 			}
 		}},
+	{key: "injectedArguments", doc: "What to do with a top-level argument that a known client adds to every tool call (Gemini CLI's wait_for_previous) when the tool does not declare it: drop (the default) removes it before validation and logs it at debug level; reject leaves it, so the tool refuses the call as an unknown argument. Any other unknown argument is refused either way.", schema: stringEnum(InjectedArgumentPolicies),
+		decode: func(d *decoder, srv *Server, e entry) {
+			srv.InjectedArguments, _ = d.str(e.value, "injectedArguments")
+			srv.InjectedArgumentsPos = posOf(e.value)
+		}},
 	{key: "exposure", doc: "How tools/list shows the tools: all (the default) lists every tool; search lists only search_tools, describe_tools and call_tool, and the model finds the others by searching (for servers with many tools).", schema: stringEnum(Exposures),
 		decode: func(d *decoder, srv *Server, e entry) { srv.Exposure, srv.ExposurePos = d.exposure(e) }},
 }

@@ -57,7 +57,7 @@ func TestLintSectionDiagnostics(t *testing.T) {
 `,
 			want: []string{
 				`mcpgen.yaml:5:13: unknown lint rule "DESCRIPTON_MISSING"; did you mean "DESCRIPTION_MISSING"?`,
-				`mcpgen.yaml:5:33: unknown lint rule "NO_SUCH_RULE"; the rules are DESCRIPTION_MISSING, DESCRIPTION_TOO_SHORT, TOOL_NAME_CLIENT_UNSAFE, STRING_UNBOUNDED_ID, OBJECT_OPEN, DESTRUCTIVE_NOT_IDEMPOTENT, DEFAULT_ON_REQUIRED, TOO_MANY_TOOLS, RESOURCE_LIST_LARGE, APP_PERMISSION, APP_WRITE_NOT_IDEMPOTENT and SCHEMA_PROFILE`,
+				`mcpgen.yaml:5:33: unknown lint rule "NO_SUCH_RULE"; the rules are DESCRIPTION_MISSING, DESCRIPTION_TOO_SHORT, TOOL_NAME_CLIENT_UNSAFE, STRING_UNBOUNDED_ID, OBJECT_OPEN, DESTRUCTIVE_NOT_IDEMPOTENT, DEFAULT_ON_REQUIRED, TOO_MANY_TOOLS, RESOURCE_LIST_LARGE, APP_PERMISSION, APP_WRITE_NOT_IDEMPOTENT, CLIENT_DROPS_TOOL and SCHEMA_PROFILE`,
 				`mcpgen.yaml:5:47: each rule of disable must be a string`,
 				`mcpgen.yaml:6:3: unknown key "maxTool" in lint; did you mean "maxTools"?`,
 			},

@@ -114,6 +114,12 @@ type Server struct {
 	// even when the spec has nothing for them (AdvertisableCapabilities).
 	Capabilities []string
 
+	// InjectedArguments is `injectedArguments:` (InjectedArgumentPolicies):
+	// what the server does with an argument a known client adds to every
+	// tool call; "" when not said (drop).
+	InjectedArguments    string
+	InjectedArgumentsPos Pos
+
 	// Positions of the values of name, version and websiteUrl, for
 	// diagnostics about a bad value (zero when absent).
 	NamePos       Pos
@@ -123,6 +129,10 @@ type Server struct {
 
 // AdvertisableCapabilities are the values of server.capabilities.
 var AdvertisableCapabilities = []string{"tools", "resources", "prompts", "completions"}
+
+// InjectedArgumentPolicies are the values of server.injectedArguments
+// (runtime.DropInjected, runtime.RejectInjected).
+var InjectedArgumentPolicies = []string{"drop", "reject"}
 
 // SchemaProfiles are the model APIs server.schemaProfile may name (see
 // internal/specschema.Profiles, which implements them).

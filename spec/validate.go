@@ -107,6 +107,9 @@ func (v *validator) server() {
 	if srv.SchemaProfile != "" && !slices.Contains(SchemaProfiles, srv.SchemaProfile) {
 		v.errorf(orPos(srv.SchemaProfilePos, srv.Pos), "schemaProfile %q is not a profile: use one of %s", srv.SchemaProfile, strings.Join(SchemaProfiles, ", "))
 	}
+	if x := srv.InjectedArguments; x != "" && !slices.Contains(InjectedArgumentPolicies, x) {
+		v.errorf(orPos(srv.InjectedArgumentsPos, srv.Pos), "injectedArguments %q%s", x, orHint(didYouMean(x, InjectedArgumentPolicies), ": use drop or reject"))
+	}
 	v.icons(srv.Icons)
 	if v.s.SearchExposed() {
 		for _, t := range v.s.Tools {

@@ -1,7 +1,8 @@
 // Package templates holds what `mcpgen init` scaffolds: a fully commented
 // mcpgen.yaml with one tool, resource, resource template and prompt; the
 // main.go that serves it; the handlers.go that implements it (the user's
-// file from then on); generate.go; and .mcp.json for Claude Code. It also
+// file from then on); and generate.go (mcpgen init writes Claude Code's files with
+// internal/clientconfig). It also
 // holds the Dockerfile that `mcpgen registry -dockerfile` writes.
 //
 // The files are text/template sources embedded from init/, with <% %> as
@@ -56,7 +57,6 @@ var initFiles = []struct{ tmpl, path string }{
 	{"generate.go.tmpl", "generate.go"},
 	{"main.go.tmpl", "main.go"},
 	{"handlers.go.tmpl", "handlers.go"},
-	{"mcp.json.tmpl", ".mcp.json"},
 }
 
 // Paths are the files Init returns, in order.
@@ -76,12 +76,11 @@ func Init(s Scaffold) ([]File, error) {
 // InitOpenAPI is Init for a server whose spec was imported from an OpenAPI
 // description (spec): that spec, and a main.go that serves the generated
 // UpstreamHandler, so there is no handlers.go. The files are mcpgen.yaml,
-// generate.go, main.go and .mcp.json, in that order.
+// generate.go and main.go, in that order.
 func InitOpenAPI(s Scaffold, spec []byte) ([]File, error) {
 	files, err := renderFiles(s, []struct{ tmpl, path string }{
 		{"generate.go.tmpl", "generate.go"},
 		{"main_openapi.go.tmpl", "main.go"},
-		{"mcp.json.tmpl", ".mcp.json"},
 	})
 	if err != nil {
 		return nil, err

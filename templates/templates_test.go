@@ -52,10 +52,6 @@ func TestScaffoldedSpec(t *testing.T) {
 	if first := strings.SplitN(files["mcpgen.yaml"], "\n", 2)[0]; first != "# yaml-language-server: $schema="+specformat.SchemaID {
 		t.Errorf("first line: %q", first)
 	}
-	var mcp map[string]any
-	if err := json.Unmarshal([]byte(files[".mcp.json"]), &mcp); err != nil {
-		t.Errorf(".mcp.json: %v", err)
-	}
 	if strings.Contains(files["handlers.go"], "DO NOT EDIT") {
 		t.Error("handlers.go must not say DO NOT EDIT: it is the user's file")
 	}

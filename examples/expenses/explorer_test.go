@@ -15,9 +15,10 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// client is the server behind Streamable HTTP, called the way a client
-// calls it: every call goes through the session's whole path (validation,
-// the handler, AppTool's text check).
+// client is the server behind Streamable HTTP, called the way a host that
+// shows the explorer calls it (it declares the MCP Apps extension, without
+// which the app-only tools do not exist): every call goes through the
+// session's whole path (validation, the handler, AppTool's text check).
 type client struct {
 	url string
 }
@@ -52,7 +53,7 @@ func (c *client) call(t *testing.T, name string, args any) *result {
 func (c *client) try(name string, args any) (*result, error) {
 	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": map[string]any{
 		"name": name, "arguments": args,
-		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": map[string]any{}},
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": uiHost},
 	}})
 	req, _ := http.NewRequest("POST", c.url, bytes.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
@@ -79,6 +80,9 @@ func (c *client) try(name string, args any) (*result, error) {
 	}
 	return msg.Result, nil
 }
+
+// uiHost are the capabilities of a host that shows views.
+var uiHost = map[string]any{"extensions": map[string]any{runtime.UIExtension: map[string]any{"mimeTypes": []string{runtime.AppMIMEType}}}}
 
 // text is the first text block of a result: what a host without MCP Apps
 // shows.

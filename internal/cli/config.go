@@ -5,12 +5,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/clientconfig"
 )
 
-const configHelp = `usage: mcpgen config claude|codex|cursor [-f spec] [--command CMD | --url URL] [--name NAME] [--env KEY]... [--out-dir DIR]
+const configHelp = `usage: mcpgen config claude|codex|cursor|gemini|vscode [-f spec] [--command CMD | --url URL] [--name NAME] [--env KEY]... [--out-dir DIR]
 
 Prints the configuration a coding agent needs to use the server: how to
 start it (stdio) or reach it (--url, Streamable HTTP), and a permission per
@@ -27,12 +28,26 @@ permission, and why, is printed to stderr.
           approval_mode per tool: approve (allow) or prompt (ask)
   cursor  .cursor/mcp.json, and the mcpAllowlist (NAME:TOOL) of
           ~/.cursor/permissions.json; Cursor asks about every other tool
+  gemini  the mcpServers entry of .gemini/settings.json: includeTools
+          (allowed and asked tools) and excludeTools (denied ones); Gemini
+          CLI asks before each call
+  vscode  the servers entry of .vscode/mcp.json (VS Code asks before each
+          call and keeps the answers in its own settings)
 
-The stdio command defaults to "go run ./DIR", DIR being the spec's
-directory relative to the output directory (or the current one): the
-layout mcpgen init scaffolds, a main package beside the spec. Secrets never
-go in these files: --env KEY passes the variable by reference (${KEY} for
-Claude Code, ${env:KEY} for Cursor, env_vars for Codex).
+The tools configured are those the client lists: with exposure: search,
+search_tools, describe_tools and call_tool (asked about unless every tool
+behind it is allowed); never app-only tools (ui visibility [app]), which
+the server lists only to hosts that show MCP Apps views.
+
+The stdio command defaults to the built server, ./bin/NAME under the
+output directory (or the current one), built with
+"go build -o bin/NAME ./DIR" (DIR: the spec's directory, a main package as
+mcpgen init scaffolds it), which config prints: a built binary starts at
+once, where "go run" compiles first and can miss a client's startup
+timeout. A --command that runs go gets, for Codex, startup_timeout_sec and
+the variables go's caches need. Secrets never go in these files: --env KEY
+passes the variable by reference (${KEY} for Claude Code and Gemini CLI,
+${env:KEY} for Cursor and VS Code, env_vars for Codex).
 
 --out-dir writes the project files under DIR, merging into existing ones:
 only this server's entry and rules are replaced. Per-user files
@@ -65,13 +80,11 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(rest) != 1 {
-		return usageError{fmt.Sprintf("config needs one client: claude, codex or cursor; got %q", rest)}
+		return usageError{fmt.Sprintf("config needs one client: claude, codex, cursor, gemini or vscode; got %q", rest)}
 	}
 	client := clientconfig.Client(rest[0])
-	switch client {
-	case clientconfig.Claude, clientconfig.Codex, clientconfig.Cursor:
-	default:
-		return usageError{fmt.Sprintf("unknown client %q; use claude, codex or cursor", rest[0])}
+	if !slices.Contains(clientconfig.Clients, client) {
+		return usageError{fmt.Sprintf("unknown client %q; use claude, codex, cursor, gemini or vscode", rest[0])}
 	}
 	if *command != "" && *url != "" {
 		return usageError{"--command starts a stdio server and --url reaches an HTTP one; give one"}
@@ -95,11 +108,19 @@ func runConfig(args []string, stdout, stderr io.Writer) error {
 		if base == "" {
 			base = "."
 		}
+		serverName := *name
+		if serverName == "" {
+			serverName = s.Server.Name
+		}
+		var build []string
 		var ok bool
-		opts.Command, ok = clientconfig.DefaultCommand(filepath.Dir(path), base)
+		opts.Command, build, ok = clientconfig.DefaultCommand(filepath.Dir(path), base, serverName)
 		if !ok {
-			fmt.Fprintf(stderr, "mcpgen: no main package in %s, so %q will not start a server; pass --command\n",
-				relative(filepath.Dir(path)), strings.Join(opts.Command, " "))
+			fmt.Fprintf(stderr, "mcpgen: no main package in %s, so %q will not build a server; pass --command\n",
+				relative(filepath.Dir(path)), strings.Join(build, " "))
+		} else {
+			fmt.Fprintf(stderr, "mcpgen: the client starts the built server %s: build it from %s with\n  %s\nand again after each change (or pass --command)\n",
+				opts.Command[0], relative(base), strings.Join(build, " "))
 		}
 	}
 	files, err := clientconfig.Build(s, client, opts)

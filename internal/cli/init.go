@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/internal/clientconfig"
 	"github.com/mcpgen/mcpgen/internal/openapi"
 	"github.com/mcpgen/mcpgen/internal/specformat"
 	"github.com/mcpgen/mcpgen/spec"
@@ -32,7 +33,9 @@ created if missing):
                 never rewrites it)
   main.go       serves stdio, or Streamable HTTP at /mcp with -http ADDR
   generate.go   //go:generate go tool mcpgen generate
-  .mcp.json     starts the server from Claude Code
+  .mcp.json     starts the built server (bin/NAME) from Claude Code
+  .claude/settings.json  Claude Code's permission per tool (as mcpgen
+                config claude writes them)
   NAMEmcp/      the generated code
 
 It uses the go.mod of dir or of a parent, else runs go mod init; adds mcpgen
@@ -184,7 +187,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	if err := initConflicts(dir, root, pkg, files); err != nil {
+	// Claude Code's files are written from the generated spec, below.
+	claudePaths := []templates.File{{Path: ".mcp.json"}, {Path: filepath.FromSlash(".claude/settings.json")}}
+	if err := initConflicts(dir, root, pkg, append(slices.Clone(files), claudePaths...)); err != nil {
 		return err
 	}
 
@@ -232,12 +237,39 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 	if err := writeFiles(filepath.Join(dir, filepath.FromSlash(s.Go.Output)), gen, stderr); err != nil {
 		return err
 	}
+	if err := writeClaudeFiles(dir, s); err != nil {
+		return err
+	}
 	if err := goCmd("mod", "tidy"); err != nil {
 		return fmt.Errorf("%w (the files are written; fix the cause and run go mod tidy in %s)", err, relative(dir))
 	}
 	printNext(stdout, dir, name, pkg, imported != nil)
 	return nil
 }
+
+// writeClaudeFiles writes what `mcpgen config claude` writes for the
+// scaffold: .mcp.json, which starts the built server (bin/NAME), and the
+// permission rules of .claude/settings.json beside it.
+func writeClaudeFiles(dir string, s *spec.Spec) error {
+	files, err := clientconfig.Build(s, clientconfig.Claude, clientconfig.Options{Command: []string{"./" + scaffoldBinary(s.Server.Name)}})
+	if err != nil {
+		return err
+	}
+	for _, f := range files {
+		path := filepath.Join(dir, filepath.FromSlash(f.Path))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := writeNew(path, f.Content); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scaffoldBinary is where the scaffold's server is built, relative to its
+// directory: what .mcp.json starts.
+func scaffoldBinary(name string) string { return "bin/" + clientconfig.SafeName(name) }
 
 // openapiScaffold imports the description at path for `init -openapi`:
 // the spec, named after the scaffold, with its generated code in the
@@ -534,7 +566,8 @@ func printNext(w io.Writer, dir, name, pkg string, fromOpenAPI bool) {
 		{"handlers.go", "your implementation of " + pkg + ".Handler (never rewritten)"},
 		{"main.go", "serves stdio, or Streamable HTTP with -http"},
 		{"generate.go", "//go:generate go tool mcpgen generate"},
-		{".mcp.json", "lets Claude Code start the server"},
+		{".mcp.json", "lets Claude Code start the built server (bin/" + clientconfig.SafeName(name) + ")"},
+		{".claude/", "settings.json: Claude Code's permission per tool"},
 		{pkg + "/", "the generated code"},
 	} {
 		if (l[0] == "handlers.go" && fromOpenAPI) || (l[0] == "mcpgen.openapi-lock.json" && !fromOpenAPI) {
@@ -550,6 +583,7 @@ func printNext(w io.Writer, dir, name, pkg string, fromOpenAPI bool) {
 	if rel != "." {
 		fmt.Fprintf(w, "  cd %s\n", rel)
 	}
+	fmt.Fprintf(w, "  go build -o %-19s # the server .mcp.json starts (again after each change)\n", scaffoldBinary(name))
 	fmt.Fprintln(w, "  go run .                        # MCP over stdio")
 	fmt.Fprintln(w, "  go run . -http 127.0.0.1:8080   # Streamable HTTP at http://127.0.0.1:8080/mcp")
 	if fromOpenAPI {

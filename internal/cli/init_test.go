@@ -75,8 +75,18 @@ func TestInitEndToEnd(t *testing.T) {
 			Args    []string `json:"args"`
 		} `json:"mcpServers"`
 	}
-	if err := json.Unmarshal([]byte(read(".mcp.json")), &mcpJSON); err != nil || mcpJSON.MCPServers["hello"].Command != "go" {
+	// The built server starts at once, where go run would compile first
+	// and can miss a client's startup timeout.
+	if err := json.Unmarshal([]byte(read(".mcp.json")), &mcpJSON); err != nil || mcpJSON.MCPServers["hello"].Command != "./bin/hello" {
 		t.Errorf(".mcp.json: %v\n%s", err, read(".mcp.json"))
+	}
+	var settings struct {
+		Permissions struct{ Allow, Ask, Deny []string }
+	}
+	if err := json.Unmarshal([]byte(read(".claude/settings.json")), &settings); err != nil ||
+		len(settings.Permissions.Allow)+len(settings.Permissions.Ask)+len(settings.Permissions.Deny) == 0 ||
+		!strings.HasPrefix(append(append(settings.Permissions.Allow, settings.Permissions.Ask...), settings.Permissions.Deny...)[0], "mcp__hello__") {
+		t.Errorf(".claude/settings.json: %v\n%s", err, read(".claude/settings.json"))
 	}
 	gomod := read("go.mod")
 	for _, want := range []string{"module example.com/hello", "tool github.com/mcpgen/mcpgen/cmd/mcpgen", "replace github.com/mcpgen/mcpgen => " + checkout} {
@@ -201,7 +211,7 @@ func TestInitEndToEnd(t *testing.T) {
 	if code != ExitInternal {
 		t.Errorf("init over a scaffold: exit %d, want %d", code, ExitInternal)
 	}
-	for _, f := range []string{"mcpgen.yaml", "generate.go", "main.go", "handlers.go", ".mcp.json", "hellomcp"} {
+	for _, f := range []string{"mcpgen.yaml", "generate.go", "main.go", "handlers.go", ".mcp.json", filepath.Join(".claude", "settings.json"), "hellomcp"} {
 		if !strings.Contains(stderr, filepath.Join("hello", f)) {
 			t.Errorf("the refusal does not name %s:\n%s", f, stderr)
 		}

@@ -24,10 +24,12 @@ const (
 	Claude Client = "claude" // Claude Code: .mcp.json and .claude/settings.json
 	Codex  Client = "codex"  // Codex: .codex/config.toml
 	Cursor Client = "cursor" // Cursor: .cursor/mcp.json and ~/.cursor/permissions.json
+	Gemini Client = "gemini" // Gemini CLI: .gemini/settings.json
+	VSCode Client = "vscode" // VS Code: .vscode/mcp.json
 )
 
 // Clients lists the clients, for usage messages.
-var Clients = []Client{Claude, Codex, Cursor}
+var Clients = []Client{Claude, Codex, Cursor, Gemini, VSCode}
 
 // Options say how the client reaches the server.
 type Options struct {
@@ -106,15 +108,79 @@ func permission(t *spec.Tool) (permission, why string) {
 	return Ask, "neither readOnlyHint nor destructiveHint is true"
 }
 
-// Reasons lists each tool of s with its permission and why, in spec order,
-// for people reading what config wrote.
+// Reasons lists each tool the client's model is offered with its
+// permission and why, in the order tools/list lists them, for people
+// reading what config wrote.
 func Reasons(s *spec.Spec) [][3]string {
 	var rows [][3]string
-	for _, t := range s.Tools {
-		p, why := permission(t)
-		rows = append(rows, [3]string{t.Name, p, why})
+	for _, t := range listedTools(s) {
+		rows = append(rows, [3]string{t.name, t.permission, t.why})
 	}
 	return rows
+}
+
+// A listedTool is a tool as the client's tools/list shows it, with its
+// permission.
+type listedTool struct {
+	name, permission, why string
+}
+
+// listedTools are the tools that a client without MCP Apps lists, in
+// tools/list order: the spec's tools, less the app-only ones (the server
+// lists them only to hosts that show views) and those behind search
+// exposure, then search_tools, describe_tools and call_tool when some
+// tools are behind search. The two search tools only read; call_tool runs
+// any hidden tool, so it is allowed only when all of them are, and asked
+// about otherwise (a denied hidden tool stays reachable through it, with
+// the user's confirmation).
+func listedTools(s *spec.Spec) []listedTool {
+	var out []listedTool
+	hidden := Allow
+	var hiddenWhy []string
+	for _, t := range s.Tools {
+		if t.UI.AppOnly() {
+			continue
+		}
+		p, why := permission(t)
+		if behindSearch(s, t) {
+			if p != Allow {
+				hidden = Ask
+				hiddenWhy = append(hiddenWhy, t.Name+" is "+p)
+			}
+			continue
+		}
+		out = append(out, listedTool{t.Name, p, why})
+	}
+	if !s.SearchExposed() {
+		return out
+	}
+	callWhy := "it runs the tools behind search, which are all allowed"
+	if hidden != Allow {
+		callWhy = "it runs the tools behind search, of which " + strings.Join(hiddenWhy, ", ")
+	}
+	return append(out,
+		listedTool{spec.SearchToolNames[0], Allow, "search exposure: it only reads the tool index"},
+		listedTool{spec.SearchToolNames[1], Allow, "search exposure: it only reads the tool index"},
+		listedTool{spec.SearchToolNames[2], hidden, "search exposure: " + callWhy})
+}
+
+// behindSearch reports whether tools/list shows t only through
+// search_tools: the server's exposure is search, or every toolset t is in
+// has exposure search.
+func behindSearch(s *spec.Spec, t *spec.Tool) bool {
+	if s.Server.Exposure == "search" {
+		return true
+	}
+	sets := s.ToolsetsOf("tool", t.Name)
+	if len(sets) == 0 {
+		return false
+	}
+	for _, ts := range s.Toolsets {
+		if slices.Contains(sets, ts.Name) && ts.Exposure != "search" {
+			return false
+		}
+	}
+	return true
 }
 
 // ClaudeToolName is the name Claude Code gives an MCP tool in tool calls
@@ -144,17 +210,17 @@ type permissions struct {
 
 func permissionsOf(s *spec.Spec) permissions {
 	var p permissions
-	for _, t := range s.Tools {
-		if PermissionOf(t) != Deny {
-			p.enabled = append(p.enabled, t.Name)
+	for _, t := range listedTools(s) {
+		if t.permission != Deny {
+			p.enabled = append(p.enabled, t.name)
 		}
-		switch PermissionOf(t) {
+		switch t.permission {
 		case Allow:
-			p.allow = append(p.allow, t.Name)
+			p.allow = append(p.allow, t.name)
 		case Deny:
-			p.deny = append(p.deny, t.Name)
+			p.deny = append(p.deny, t.name)
 		default:
-			p.ask = append(p.ask, t.Name)
+			p.ask = append(p.ask, t.name)
 		}
 	}
 	return p
@@ -190,6 +256,10 @@ func Build(s *spec.Spec, c Client, o Options) ([]File, error) {
 		return codex(o, perms)
 	case Cursor:
 		return cursor(o, perms)
+	case Gemini:
+		return gemini(o, perms)
+	case VSCode:
+		return vscode(o)
 	}
-	return nil, fmt.Errorf("unknown client %q; use claude, codex or cursor", c)
+	return nil, fmt.Errorf("unknown client %q; use claude, codex, cursor, gemini or vscode", c)
 }

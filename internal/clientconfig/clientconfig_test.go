@@ -32,7 +32,7 @@ func loadSpec(t *testing.T) *spec.Spec {
 // variable) and HTTP, and compares them with testdata/<client>[-http].txt.
 func TestGolden(t *testing.T) {
 	s := loadSpec(t)
-	stdio := Options{Command: []string{"go", "run", "./cmd/orders"}, Env: []string{"ORDERS_TOKEN", "ORDERS_DB"}}
+	stdio := Options{Command: []string{"./bin/orders"}, Env: []string{"ORDERS_TOKEN", "ORDERS_DB"}}
 	http := Options{URL: "http://127.0.0.1:8080/mcp", Name: "orders-dev"}
 	for _, c := range Clients {
 		for suffix, o := range map[string]Options{"": stdio, "-http": http} {
@@ -203,13 +203,35 @@ func TestDefaultCommand(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "servers", "orders")
 	os.MkdirAll(dir, 0o755)
-	cmd, ok := DefaultCommand(dir, root)
-	if !cmp.Equal(cmd, []string{"go", "run", "./servers/orders"}) || ok {
-		t.Errorf("without main.go: %q %v", cmd, ok)
+	cmd, build, ok := DefaultCommand(dir, root, "orders")
+	if !cmp.Equal(cmd, []string{"./bin/orders"}) || !cmp.Equal(build, []string{"go", "build", "-o", "bin/orders", "./servers/orders"}) || ok {
+		t.Errorf("without main.go: %q %q %v", cmd, build, ok)
 	}
 	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main\n"), 0o644)
-	if cmd, ok := DefaultCommand(dir, dir); !cmp.Equal(cmd, []string{"go", "run", "."}) || !ok {
-		t.Errorf("in the spec's directory: %q %v", cmd, ok)
+	if cmd, build, ok := DefaultCommand(dir, dir, "my.orders"); !cmp.Equal(cmd, []string{"./bin/my_orders"}) || !cmp.Equal(build, []string{"go", "build", "-o", "bin/my_orders", "."}) || !ok {
+		t.Errorf("in the spec's directory: %q %q %v", cmd, build, ok)
+	}
+}
+
+// A command that runs go builds before the server answers: Codex gets the
+// variables go's caches need and a startup timeout long enough for a
+// build; a built binary gets neither.
+func TestCodexGoRunTimeout(t *testing.T) {
+	codex := func(cmd ...string) string {
+		files, err := Build(loadSpec(t), Codex, Options{Command: cmd, Env: []string{"ORDERS_TOKEN"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(files[0].Content)
+	}
+	goRun := codex("go", "run", "./cmd/orders")
+	for _, want := range []string{"startup_timeout_sec = 300\n", `env_vars = ["GOCACHE", "GOFLAGS", "GOMODCACHE", "GOPATH", "GOPROXY", "HOME", "ORDERS_TOKEN", "PATH"]`} {
+		if !strings.Contains(goRun, want) {
+			t.Errorf("go run: no %q in\n%s", want, goRun)
+		}
+	}
+	if bin := codex("./bin/orders"); strings.Contains(bin, "startup_timeout_sec") || !strings.Contains(bin, `env_vars = ["ORDERS_TOKEN"]`) {
+		t.Errorf("built binary:\n%s", bin)
 	}
 }
 
@@ -217,5 +239,60 @@ func TestDefaultCommand(t *testing.T) {
 func TestSafeName(t *testing.T) {
 	if got := SafeName("Srv-09_z.é/"); got != "Srv-09_z___" {
 		t.Errorf("SafeName = %q, want Srv-09_z___", got)
+	}
+}
+
+// With exposure: search the client's model is offered search_tools,
+// describe_tools and call_tool, never the hidden tools' names (Codex turned
+// the server's tools off with an enabled_tools that named none of them).
+// call_tool is asked about: it runs the hidden tools, some of which are.
+func TestSearchExposureConfig(t *testing.T) {
+	s := loadSpec(t)
+	s.Server.Exposure = "search"
+	o := Options{Command: []string{"./bin/orders"}}
+	files, err := Build(s, Codex, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codex := string(files[0].Content)
+	if !strings.Contains(codex, `enabled_tools = ["search_tools", "describe_tools", "call_tool"]`) || !strings.Contains(codex, `disabled_tools = []`) {
+		t.Errorf("codex:\n%s", codex)
+	}
+	if !strings.Contains(codex, "[mcp_servers.orders.tools.call_tool]\napproval_mode = \"prompt\"") {
+		t.Errorf("codex does not ask before call_tool:\n%s", codex)
+	}
+	files, err = Build(s, Claude, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+  "permissions": {
+    "allow": [
+      "mcp__orders__search_tools",
+      "mcp__orders__describe_tools"
+    ],
+    "ask": [
+      "mcp__orders__call_tool"
+    ],
+    "deny": []
+  }
+}
+`
+	if diff := cmp.Diff(want, string(files[1].Content)); diff != "" {
+		t.Errorf("claude settings (-want +got):\n%s", diff)
+	}
+}
+
+// An app-only tool is listed only to hosts that show views: no client
+// configuration names it.
+func TestAppOnlyToolsLeftOut(t *testing.T) {
+	s := loadSpec(t)
+	s.Tools[0].UI = &spec.ToolUI{Visibility: []string{"app"}}
+	files, err := Build(s, Codex, Options{Command: []string{"./bin/orders"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name := s.Tools[0].Name; strings.Contains(string(files[0].Content), `"`+name+`"`) {
+		t.Errorf("the app-only tool %s is configured:\n%s", name, files[0].Content)
 	}
 }

@@ -3,6 +3,7 @@ package clientconfig
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -101,12 +102,57 @@ func cursor(o Options, p permissions) ([]File, error) {
 	return []File{servers, perms}, nil
 }
 
+// gemini writes the mcpServers entry of Gemini CLI's project settings,
+// .gemini/settings.json (it expands $VAR and ${VAR} in env): command, args
+// and env, or httpUrl; includeTools (allowed and asked tools: a tool added
+// to the spec later stays off until the configuration is written again)
+// and excludeTools (denied ones). Gemini CLI asks before every MCP tool
+// call unless the server is trusted, so trust stays false; it has no
+// per-tool allow list in this file.
+func gemini(o Options, p permissions) ([]File, error) {
+	type entry struct {
+		Command      string            `json:"command,omitempty"`
+		Args         []string          `json:"args,omitempty"`
+		Env          map[string]string `json:"env,omitempty"`
+		HTTPURL      string            `json:"httpUrl,omitempty"`
+		Trust        bool              `json:"trust"`
+		IncludeTools []string          `json:"includeTools"`
+		ExcludeTools []string          `json:"excludeTools"`
+	}
+	j := serverEntry(o, false, func(k string) string { return "${" + k + "}" })
+	e := entry{Command: j.Command, Args: j.Args, Env: j.Env, HTTPURL: j.URL, IncludeTools: nonNil(p.enabled), ExcludeTools: nonNil(p.deny)}
+	return []File{mcpServersFile(".gemini/settings.json", "the server and the tools Gemini CLI may call (it asks before each call)", o.Name, e)}, nil
+}
+
+// vscode writes the servers entry of .vscode/mcp.json (VS Code expands
+// ${env:VAR} and ${workspaceFolder} in it). VS Code asks before each tool
+// call and keeps what the user allows in its own settings: this file has
+// no permissions. A stdio server runs in the workspace folder, where the
+// other clients start it too.
+func vscode(o Options) ([]File, error) {
+	e := serverEntry(o, true, func(k string) string { return "${env:" + k + "}" })
+	if o.URL == "" {
+		e.Cwd = "${workspaceFolder}"
+	}
+	return []File{serversFile(".vscode/mcp.json", "the server, for this workspace (VS Code asks before each tool call)", "servers", o.Name, e)}, nil
+}
+
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
+}
+
 // codex writes the [mcp_servers.NAME] table of .codex/config.toml (Codex
 // reads it in trusted projects): command and args or url, enabled_tools
 // (allowed and asked tools: a tool added to the spec later stays off until
 // the configuration is written again) and disabled_tools (denied ones), and
 // an approval mode per tool: approve for allowed tools, prompt for asked
-// ones. Environment variables are forwarded by name (env_vars).
+// ones. Environment variables are forwarded by name (env_vars). A command
+// that runs go (go run) gets the variables go needs for its caches and a
+// startup timeout long enough to build (startup_timeout_sec; Codex's
+// default is far shorter).
 func codex(o Options, p permissions) ([]File, error) {
 	var b strings.Builder
 	header := "mcp_servers." + tomlKey(o.Name)
@@ -116,8 +162,17 @@ func codex(o Options, p permissions) ([]File, error) {
 	} else {
 		fmt.Fprintf(&b, "command = %s\n", tomlString(o.Command[0]))
 		fmt.Fprintf(&b, "args = %s\n", tomlArray(o.Command[1:]))
-		if len(o.Env) > 0 {
-			fmt.Fprintf(&b, "env_vars = %s\n", tomlArray(o.Env))
+		env := o.Env
+		if runsGo(o.Command) {
+			env = append(slices.Clone(env), goEnv...)
+			slices.Sort(env)
+			env = slices.Compact(env)
+		}
+		if len(env) > 0 {
+			fmt.Fprintf(&b, "env_vars = %s\n", tomlArray(env))
+		}
+		if runsGo(o.Command) {
+			fmt.Fprintf(&b, "startup_timeout_sec = %d\n", goStartupTimeout)
 		}
 	}
 	fmt.Fprintf(&b, "enabled_tools = %s\n", tomlArray(p.enabled))

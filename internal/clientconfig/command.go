@@ -10,13 +10,17 @@ import (
 	"strings"
 )
 
-// DefaultCommand is the stdio command when none is given: `go run` of the
-// spec's directory, written relative to base (the directory the client
-// starts servers from: the project root, where its configuration lives).
-// It assumes the spec's directory is a main package, as `mcpgen init`
-// scaffolds it; ok is false when no main package is there, so that the
-// caller can say to pass --command.
-func DefaultCommand(specDir, base string) (cmd []string, ok bool) {
+// DefaultCommand is the stdio command when none is given: the server's
+// binary, ./bin/NAME under base (the directory the client starts servers
+// from: the project root, where its configuration lives), and build, the
+// command that builds it there from the spec's directory. A built binary
+// starts at once: `go run` compiles first, which a cold build cache (Codex
+// passes few environment variables to a server, GOCACHE not among them)
+// stretches past the clients' startup timeouts. It assumes the spec's
+// directory is a main package, as `mcpgen init` scaffolds it; ok is false
+// when no main package is there, so that the caller can say to pass
+// --command.
+func DefaultCommand(specDir, base, name string) (cmd, build []string, ok bool) {
 	target := specDir
 	if absSpec, err := filepath.Abs(specDir); err == nil {
 		if absBase, err := filepath.Abs(base); err == nil {
@@ -29,7 +33,22 @@ func DefaultCommand(specDir, base string) (cmd []string, ok bool) {
 	if target != "." && !strings.HasPrefix(target, "../") && !strings.HasPrefix(target, "/") {
 		target = "./" + target
 	}
-	return []string{"go", "run", target}, hasMainPackage(specDir)
+	bin := "bin/" + SafeName(name)
+	return []string{"./" + bin}, []string{"go", "build", "-o", bin, target}, hasMainPackage(specDir)
+}
+
+// goEnv are the variables a `go run` command needs from the client's
+// environment to find its caches; goStartupTimeout is how long a client
+// with a startup timeout waits for it (a cold build of a server takes
+// minutes on a small machine).
+var goEnv = []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOPROXY", "HOME", "PATH"}
+
+const goStartupTimeout = 300 // seconds
+
+// runsGo reports whether cmd is the go command (go run, go tool …), which
+// builds before the server starts.
+func runsGo(cmd []string) bool {
+	return len(cmd) > 0 && (cmd[0] == "go" || strings.HasSuffix(cmd[0], "/go"))
 }
 
 func hasMainPackage(dir string) bool {

@@ -15,6 +15,7 @@ type jsonServer struct {
 	Command string            `json:"command,omitempty"`
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
 	URL     string            `json:"url,omitempty"`
 }
 
@@ -56,23 +57,27 @@ func marshal(v any) []byte {
 
 // mcpServersFile is {"mcpServers": {name: entry}}, and merges by setting
 // mcpServers[name] in an existing file.
-func mcpServersFile(path, note, name string, entry jsonServer) File {
-	content := marshal(struct {
-		MCPServers map[string]jsonServer `json:"mcpServers"`
-	}{map[string]jsonServer{name: entry}})
+func mcpServersFile(path, note, name string, entry any) File {
+	return serversFile(path, note, "mcpServers", name, entry)
+}
+
+// serversFile is {key: {name: entry}}, and merges by setting key[name] in
+// an existing file.
+func serversFile(path, note, key, name string, entry any) File {
+	content := marshal(map[string]map[string]any{key: {name: entry}})
 	return File{Path: path, Note: note, Content: content, merge: func(existing []byte) ([]byte, error) {
 		top, err := object(existing, path)
 		if err != nil {
 			return nil, err
 		}
 		servers := map[string]json.RawMessage{}
-		if raw, ok := top["mcpServers"]; ok {
+		if raw, ok := top[key]; ok {
 			if err := json.Unmarshal(raw, &servers); err != nil || servers == nil {
-				return nil, fmt.Errorf("%s: mcpServers is not an object", path)
+				return nil, fmt.Errorf("%s: %s is not an object", path, key)
 			}
 		}
 		servers[name] = marshal(entry)
-		top["mcpServers"] = marshal(servers)
+		top[key] = marshal(servers)
 		return marshal(top), nil
 	}}
 }

@@ -99,6 +99,7 @@ func Lint(s *spec.Spec, opts Options) Result {
 		profile = s.Server.SchemaProfile
 	}
 	l.schemaProfile(profile)
+	l.clientDrops()
 	if listed := listedTools(s); len(listed) > maxTools { // search exposure lists three tools, whatever their number
 		l.report(owner{}, "TOO_MANY_TOOLS", listed[maxTools].Pos,
 			"%d tools listed, more than %d (lint.maxTools): every tool's definition is in the model's context on every turn; merge related tools, split the server, or set exposure: search on the server or on toolsets", len(listed), maxTools)

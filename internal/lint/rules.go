@@ -67,6 +67,11 @@ var Rules = []Rule{
 		Why:  "a view's retries and double clicks must not act twice; if the tool is safe to repeat anyway, opt out with x-lint-disable: [APP_WRITE_NOT_IDEMPOTENT]",
 	},
 	{
+		ID:   "CLIENT_DROPS_TOOL",
+		What: "a tool whose advertised input schema a major model API refuses: a root that is not type: object, or allOf/oneOf/anyOf (Anthropic), oneOf/anyOf/allOf/enum/not (OpenAI) at the top level; the finding names the client that drops or rewrites the tool",
+		Why:  "Claude Code strips such a root before its model sees it (earlier versions dropped the tool while showing the server connected): either way the model is not told what the server enforces",
+	},
+	{
 		ID:   "SCHEMA_PROFILE",
 		What: "with lint --profile gemini|openai-strict|anthropic or server.schemaProfile: what that model API refuses or ignores in a tool's input schema ($ref, unions, open objects, optional properties in OpenAI strict mode, formats, keywords, sizes), citing its documentation; under server.schemaProfile only what the generator cannot rewrite",
 		Why:  "a host passes the tool's schema to the model API as it is: one it refuses drops the tool or the whole request, one it ignores in part lets the model send what the server then refuses",

@@ -308,7 +308,7 @@ var Catalogue = []Mutant{
 		Original: `return Deny, "destructiveHint: true, without idempotency:"`, Mutated: `return Ask, "destructiveHint: true, without idempotency:"`,
 		Packages: pkgConfig, Why: "a destructive tool is only asked about"},
 	{ID: "clientconfig/denied-enabled", File: "internal/clientconfig/clientconfig.go",
-		Original: "if PermissionOf(t) != Deny {", Mutated: "if true {",
+		Original: "if t.permission != Deny {", Mutated: "if true {",
 		Packages: pkgConfig, Why: "a denied tool is enabled"},
 	{ID: "clientconfig/safe-name", File: "internal/clientconfig/clientconfig.go",
 		Original: "if r == '_' || r == '-' || 'a' <= r", Mutated: "if r == '_' || r == '-' || r == '.' || 'a' <= r",

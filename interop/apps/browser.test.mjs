@@ -136,13 +136,14 @@ after(async () => {
 });
 
 // directCall calls a tool on the server through a session of its own, as
-// another user or client would, from the host page (the only place with
+// another user's host would (it declares MCP Apps, without which the
+// app-only tools do not exist), from the host page (the only place with
 // the /mcp proxy).
 function directCall(name, args) {
   return page.evaluate(async ([name, args]) => {
     const base = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     const post = (headers, body) => fetch("/mcp", { method: "POST", headers, body: JSON.stringify(body) });
-    const r = await post(base, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "other-user", version: "1" } } });
+    const r = await post(base, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: ["text/html;profile=mcp-app"] } } }, clientInfo: { name: "other-user", version: "1" } } });
     await r.text();
     const h = { ...base, "Mcp-Session-Id": r.headers.get("Mcp-Session-Id"), "MCP-Protocol-Version": "2025-11-25" };
     await post(h, { jsonrpc: "2.0", method: "notifications/initialized" });
