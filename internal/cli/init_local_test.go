@@ -8,13 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
-// TestInitInModuleWithReplace is the local-clone path without -replace: a
+// TestInitInModuleWithReplaceBuilds is the local-clone path without -replace: a
 // module whose go.mod already replaces mcpgen with a clone. init must use
 // that replace and ask the module proxy nothing about mcpgen, and the
 // scaffold must build.
-func TestInitInModuleWithReplace(t *testing.T) {
+func TestInitInModuleWithReplaceBuilds(t *testing.T) {
+	testenv.BuildsModules(t)
 	checkout := needGo(t)
 	t.Setenv("GOPROXY", refusingProxy(t))
 	t.Setenv("GOFLAGS", "-mod=mod")
