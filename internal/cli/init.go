@@ -53,8 +53,9 @@ upstream.baseUrlEnv names.
 
 Flags:
   -openapi FILE  scaffold from an OpenAPI 3.0/3.1 description (see above);
-                 -tag, -path, -operation and -exclude-… select operations as
-                 in mcpgen import openapi
+                 -tag, -path, -operation, -exclude-tag, -exclude-path and
+                 -exclude-operation select operations as in mcpgen import
+                 openapi
   -module path   the module path for go mod init when there is no go.mod
                  (default: the server name); must match an existing go.mod
   -name name     the server's name (default: dir's name), letters, digits,

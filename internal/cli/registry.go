@@ -37,7 +37,7 @@ icons. From the spec's registry: section or these flags (a flag wins):
                 registry requires of an image
 
 The registry has no package type for Go modules: a Go server is published as
-an image, a remote, or both. See README.md, "Publishing to the MCP registry".
+an image, a remote, or both. See docs/deployment.md, "Publishing to the MCP registry".
 ` + discoveryHelp + `
 Examples:
   mcpgen registry -name io.github.you/orders -image ghcr.io/you/orders:1.0.0 -dockerfile Dockerfile
