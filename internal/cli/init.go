@@ -189,8 +189,10 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	// go.mod first: a failure there leaves at most a go.mod, and init can
-	// simply run again.
+	// go.mod first: a failure there leaves nothing behind (not even the
+	// directory init made), and init can simply run again.
+	_, statErr := os.Stat(dir)
+	madeDir := os.IsNotExist(statErr)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -206,6 +208,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 				// Leave no stray go.mod: init can run again as it was.
 				os.Remove(filepath.Join(dir, "go.mod"))
 				os.Remove(filepath.Join(dir, "go.sum"))
+			}
+			if madeDir {
+				os.Remove(dir) // only if empty
 			}
 			return err
 		}

@@ -77,6 +77,15 @@ func TestInitUnfetchableSaysWhatToDo(t *testing.T) {
 	for _, e := range entries {
 		t.Errorf("a failed init left %s behind", e.Name())
 	}
+
+	// init DIR makes DIR; a failure removes it again.
+	code, _, stderr = run(t, dir, "init", "hello", "-module", "example.com/offline")
+	if code != ExitInternal {
+		t.Fatalf("init hello: exit %d, want %d\n%s", code, ExitInternal, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hello")); err == nil {
+		t.Error("a failed init hello left the directory hello behind")
+	}
 }
 
 // TestInitHelpShowsReplace: the local-clone flag is documented, not hidden.

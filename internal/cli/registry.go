@@ -21,8 +21,9 @@ title, description (server.description, else server.title), websiteUrl and
 icons. From the spec's registry: section or these flags (a flag wins):
 
   -name         the registry name, reverse DNS: io.github.OWNER/NAME for a
-                GitHub login, com.example/NAME for a domain you own (required,
-                here or as registry.name)
+                GitHub login, com.example/NAME for a domain you own (here or
+                as registry.name; default: server.name when it is already
+                reverse DNS, such as io.github.example/demo)
   -image        an OCI image with a tag or digest, such as
                 ghcr.io/OWNER/orders:1.0.0: a package the client runs with
                 docker, speaking stdio
