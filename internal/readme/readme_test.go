@@ -241,12 +241,14 @@ func script(blocks []block) string {
 	return b.String()
 }
 
-// TestScenariosBuilds runs each scenario of the documentation in a fresh
-// directory that holds a copy of this checkout as ./mcpgen, as a user who
-// cloned it would. Servers started with `go run .` read stdin, which is
-// empty, so they exit at once; the script fails on the first command that
-// fails. `go install` installs into the scenario's own bin directory,
-// which is first on its PATH.
+// TestScenariosBuilds runs each scenario of the documentation in one
+// fresh directory that holds a copy of this checkout as ./mcpgen, as a user
+// who cloned it would; the scenarios run in order in that directory, each
+// in its own subdirectory of it as the docs say (orders, hello), so the
+// copy's packages compile once for all of them. Servers started with
+// `go run .` read stdin, which is empty, so they exit at once; a script
+// fails on the first command that fails. `go install` installs into the
+// directory's own bin, which is first on the scripts' PATH.
 func TestScenariosBuilds(t *testing.T) {
 	testenv.BuildsModules(t)
 	root, err := filepath.Abs(checkout)
@@ -263,19 +265,16 @@ func TestScenariosBuilds(t *testing.T) {
 			scenarios[name] = append(scenarios[name], b)
 		}
 	}
+	dir := t.TempDir()
+	copyCheckout(t, root, filepath.Join(dir, "mcpgen"))
+	bin := filepath.Join(dir, "bin")
 	for _, name := range order {
 		t.Run(name, func(t *testing.T) {
-			dir := t.TempDir()
-			copyCheckout(t, root, filepath.Join(dir, "mcpgen"))
 			sh := script(scenarios[name])
 			cmd := exec.Command("sh", "-c", sh)
 			cmd.Dir = dir
-			bin := filepath.Join(dir, "bin")
-			// -trimpath keeps the copy's directory out of the build
-			// cache's keys, so its packages compile once, not per copy.
 			cmd.Env = append(os.Environ(), "ROOT="+dir, "GOBIN="+bin,
-				"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-				"GOFLAGS="+strings.TrimSpace(os.Getenv("GOFLAGS")+" -trimpath"))
+				"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 			cmd.Stdin = nil // empty: servers exit at once
 			out, err := cmd.CombinedOutput()
 			if err != nil {
