@@ -116,6 +116,14 @@ MCPGEN_REQUIRE_BROWSER=1 ./interop/apps/run.sh
 stage bench "bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"
 (cd bench && go vet ./... && go test -count=1 -timeout "$go_test_timeout" ./...)
 
+stage release "GoReleaser: the release config is valid, and a snapshot build of this machine's target runs and reports its version (goreleaser pinned in tools/go.mod; built once, then cached)"
+goreleaser() { go tool -modfile=tools/go.mod goreleaser "$@"; }
+goreleaser check
+goreleaser build --snapshot --clean --single-target --output "$logs/mcpgen-snapshot"
+"$logs/mcpgen-snapshot" version | grep -E '^mcpgen v?[0-9]+\.[0-9]+\.[0-9]+' ||
+  { echo "the snapshot build does not report a release version"; exit 1; }
+rm -rf dist
+
 stage conformance "the official MCP conformance suites against examples/conformance over HTTP: 0.1.16 (all server scenarios, legacy era) and 0.2.0-alpha.12 (--requirements 2026-07-28)"
 ./conformance/run.sh | tee "$logs/conformance.log"
 conformance_summary=$(tail -1 "$logs/conformance.log")
