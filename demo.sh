@@ -6,12 +6,22 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-echo "== mcpgen generate -f examples/orders/mcpgen.yaml"
-go run ./cmd/mcpgen generate -f examples/orders/mcpgen.yaml
-ls examples/orders/ordersmcp
-
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
+
+# A first build compiles mcpgen's dependencies too: minutes on a small
+# machine, silent without -v. Say so, and list the packages as they build.
+echo "== building mcpgen and examples/orders (a first build also compiles their dependencies; later runs take seconds)"
+go build -v -o "$bin/mcpgen" ./cmd/mcpgen 2>&1 | sed -u 's/^/   compiling /'
+go build -v -o "$bin/orders" ./examples/orders 2>&1 | sed -u 's/^/   compiling /'
+
+echo
+echo "== mcpgen generate -f examples/orders/mcpgen.yaml"
+"$bin/mcpgen" generate -f examples/orders/mcpgen.yaml
+ls examples/orders/ordersmcp
+
+# generate rewrote nothing when the committed code is current; rebuild in
+# case it did.
 go build -o "$bin/orders" ./examples/orders
 
 echo

@@ -1,33 +1,59 @@
 #!/usr/bin/env bash
-# Runs every check and test of the repository, as CI does. Needs only Go;
-# modules come from the Go module proxy.
+# Runs every check and test of the repository, as CI does (.ci/run runs
+# this). Needs Go (go.mod's version; modules come from the Go module proxy)
+# and npm (pinned Node packages: the TypeScript SDK, the Inspector, the
+# conformance suites, OpenAPI descriptions, Playwright). On Debian as root
+# it also installs what is missing with apt-get: nginx-light and
+# redis-server (the scale-out and Redis tests), Chromium (the MCP Apps
+# browser test); without them those tests skip, except under CI.
+#
+# Each stage prints its name when it starts and its time when it ends; the
+# run ends on one summary line. The go test runs have explicit timeouts
+# sized for a loaded 2-core machine, and the tests that build whole modules
+# run once, in the builds stage, without -race.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# stage NAME: starts a stage. The run ends on one summary line: every stage
-# passed (and what the conformance suites did not score), or the stage that
-# failed and those that passed before it.
+# stage NAME TEXT: starts a stage (and ends the one before, printing its
+# time). The run ends on one summary line: every stage passed (and what the
+# conformance suites did not score), or the stage that failed and those
+# that passed before it.
 passed=()
+times=()
 current=""
+started=$SECONDS
+end_stage() {
+  [ -n "$current" ] || return 0
+  local took=$((SECONDS - started))
+  times+=("$current $(printf '%dm%02ds' $((took / 60)) $((took % 60)))")
+  echo "-- $current: $(printf '%dm%02ds' $((took / 60)) $((took % 60)))"
+}
 stage() {
+  end_stage
   [ -z "$current" ] || passed+=("$current")
   current=$1
-  echo "== $2"
+  started=$SECONDS
+  echo "== $1: $2 ($(date -u +%H:%M:%S))"
 }
 logs=$(mktemp -d)
 finish() {
   local rc=$?
+  end_stage
+  echo
+  echo "test.sh: stage times: $(IFS=,; echo "${times[*]}" | sed 's/,/, /g'); total $((SECONDS / 60))m$(printf '%02d' $((SECONDS % 60)))s"
   if [ "$rc" -eq 0 ]; then
     passed+=("$current")
-    echo
     echo "test.sh: PASSED, all ${#passed[@]} stages (${passed[*]}); ${conformance_summary:-conformance not run}"
   else
-    echo
     echo "test.sh: FAILED in stage '$current' (exit $rc)${passed:+; passed before it: ${passed[*]}}"
   fi
   rm -rf "$logs"
 }
 trap finish EXIT
+
+# Timeouts of the go test runs: generous, for a busy shared 2-core machine
+# (a test that needs more is a hung test, not a slow one).
+go_test_timeout=30m
 
 stage gofmt "gofmt"
 unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './node_modules/*'))
@@ -50,6 +76,7 @@ for specfile in examples/*/mcpgen.yaml bench/mcpgen.yaml; do
   "${TMPDIR:-/tmp}/mcpgen-check" check -f "$specfile"
 done
 
+stage setup "install what the tests need: nginx, redis-server (apt-get), OpenAPI descriptions (npm)"
 # nginx and redis-server, for runtime/redisstore's tests and the interop stage's scale-out
 # ones; with MCPGEN_REQUIRE_REDIS set, those fail instead of skipping
 # without redis-server.
@@ -60,8 +87,15 @@ export MCPGEN_REQUIRE_REDIS=1
 # pinned by its package-lock.json).
 ./internal/openapi/testdata/npm/setup.sh
 
-stage test "go test -race (main module)"
-go test -race -count=1 ./...
+stage test "go test -race (main module; the tests that build modules skip, see the builds stage)"
+go test -race -count=1 -timeout "$go_test_timeout" ./...
+
+# The tests that build generated or scaffolded modules with the go command
+# (named ...Builds; internal/testenv.BuildsModules): once, without -race,
+# which adds nothing to a child process's build.
+stage builds "tests that build whole modules (go test -run 'Builds\$', without -race)"
+build_pkgs=$(grep -rl --include='*_test.go' 'testenv.BuildsModules(t)' . | grep -v node_modules | xargs -n1 dirname | sort -u)
+go test -count=1 -timeout "$go_test_timeout" -run 'Builds$' $build_pkgs
 
 stage interop "go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers, in both eras; replicas behind nginx)"
 ./interop/setup.sh
@@ -74,13 +108,21 @@ fi
 if [ -f conformance/package.json ] && [ ! -d conformance/node_modules/@modelcontextprotocol/conformance ]; then
   (cd conformance && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
-(cd interop && go test -race -count=1 ./...)
+(cd interop && go test -race -count=1 -timeout "$go_test_timeout" ./...)
 
 stage apps "MCP Apps in a real browser: examples/expenses' view in a test host, headless Chromium (interop/apps)"
 MCPGEN_REQUIRE_BROWSER=1 ./interop/apps/run.sh
 
 stage bench "bench module builds and its tests pass (the comparison itself: cd bench && ./run.sh)"
-(cd bench && go vet ./... && go test -count=1 ./...)
+(cd bench && go vet ./... && go test -count=1 -timeout "$go_test_timeout" ./...)
+
+stage release "GoReleaser: the release config is valid, and a snapshot build of this machine's target runs and reports its version (goreleaser pinned in tools/go.mod; built once, then cached)"
+goreleaser() { go tool -modfile=tools/go.mod goreleaser "$@"; }
+goreleaser check
+goreleaser build --snapshot --clean --single-target --output "$logs/mcpgen-snapshot"
+"$logs/mcpgen-snapshot" version | grep -E '^mcpgen v?[0-9]+\.[0-9]+\.[0-9]+' ||
+  { echo "the snapshot build does not report a release version"; exit 1; }
+rm -rf dist
 
 stage conformance "the official MCP conformance suites against examples/conformance over HTTP: 0.1.16 (all server scenarios, legacy era) and 0.2.0-alpha.12 (--requirements 2026-07-28)"
 ./conformance/run.sh | tee "$logs/conformance.log"

@@ -106,6 +106,7 @@ func (d *decoder) syntaxError(err error, data []byte) {
 			msg = strings.TrimPrefix(msg, "yaml: ")
 			p = guessPos(msg, data)
 		}
+		p = correctLine(msg, p, data)
 		if strings.HasPrefix(msg, "found character that cannot start any token") && lineHasTab(data, p.Line) {
 			msg += " (indent with spaces, not tabs)"
 		}
@@ -183,6 +184,37 @@ func guessPos(msg string, data []byte) Pos {
 		Line:   1 + bytes.Count(data[:i], []byte("\n")),
 		Column: 1 + utf8.RuneCount(data[lineStart:i]),
 	}
+}
+
+// correctLine moves the position of two yaml.v3 errors to where the
+// problem is. An unclosed flow mapping or sequence is reported at the
+// 0-based line of its opening bracket, one line early: it goes to that
+// bracket. A tab that breaks indentation is reported at the line of the
+// value before it: it goes to the first tab of indentation from there on.
+func correctLine(msg string, p Pos, data []byte) Pos {
+	lines := strings.Split(string(data), "\n")
+	switch msg {
+	case "did not find expected ',' or '}'", "did not find expected ',' or ']'":
+		open := "{"
+		if strings.HasSuffix(msg, "']'") {
+			open = "["
+		}
+		if p.Line < len(lines) {
+			line := lines[p.Line] // the next line, 1-based p.Line+1
+			if i := strings.Index(line, open); i >= 0 {
+				return Pos{Line: p.Line + 1, Column: utf8.RuneCountInString(line[:i]) + 1}
+			}
+		}
+	case "found a tab character that violates indentation":
+		for n := max(p.Line, 1); n <= len(lines); n++ {
+			line := lines[n-1]
+			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+			if i := strings.IndexByte(indent, '\t'); i >= 0 {
+				return Pos{Line: n, Column: i + 1}
+			}
+		}
+	}
+	return p
 }
 
 func lineHasTab(data []byte, line int) bool {

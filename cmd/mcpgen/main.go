@@ -1,5 +1,5 @@
 // Command mcpgen generates typed Go MCP servers from a YAML spec. See
-// README.md for the spec language and the commands.
+// docs/README.md for the spec language and the commands.
 package main
 
 import (

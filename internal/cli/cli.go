@@ -118,8 +118,16 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 }
 
-// Version is the module version mcpgen was built from, or "(devel)".
+// version, when set, is the version of a release build: GoReleaser links it
+// with -ldflags "-X github.com/mcpgen/mcpgen/internal/cli.version=v1.2.3".
+var version string
+
+// Version is the version mcpgen was built as: the release's (see version),
+// else the module version in its build info, else "(devel)".
 func Version() string {
+	if version != "" {
+		return version
+	}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(devel)"
@@ -128,29 +136,37 @@ func Version() string {
 }
 
 // versionFrom finds mcpgen's version in build info. Under `go tool mcpgen`
-// or `go run github.com/mcpgen/mcpgen/cmd/mcpgen` from a user's module, the
-// main module is the user's and mcpgen is one of its dependencies, so its
-// version is in Deps (followed through a replace directive).
+// the tool's module is the main module of its build info; under `go run
+// github.com/mcpgen/mcpgen/cmd/mcpgen` from a user's module, mcpgen is one
+// of the main module's dependencies, so its version is in Deps (followed
+// through a replace directive).
 func versionFrom(bi *debug.BuildInfo) string {
 	if bi.Main.Path == mcpgenModule {
-		if bi.Main.Version != "" {
-			return bi.Main.Version
-		}
-		return "(devel)"
+		return released(bi.Main.Version)
 	}
 	for _, dep := range bi.Deps {
 		if dep.Path != mcpgenModule {
 			continue
 		}
 		if dep.Replace != nil {
-			if dep.Replace.Version != "" {
-				return dep.Replace.Version
-			}
-			return "(devel)"
+			return released(dep.Replace.Version)
 		}
-		return dep.Version
+		return released(dep.Version)
 	}
 	return "(devel)"
+}
+
+// zeroPseudo is the placeholder version a go.mod requires mcpgen at when a
+// replace directive points it to a clone (`go mod edit -require
+// github.com/mcpgen/mcpgen@v0.0.0-00010101000000-000000000000`): no release.
+const zeroPseudo = "v0.0.0-00010101000000-000000000000"
+
+// released is v, or "(devel)" when v names no version of mcpgen.
+func released(v string) string {
+	if v == "" || v == "(devel)" || v == zeroPseudo {
+		return "(devel)"
+	}
+	return v
 }
 
 func runGenerate(args []string, stdout, stderr io.Writer, check bool) error {

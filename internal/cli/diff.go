@@ -19,7 +19,7 @@ const diffHelp = `usage: mcpgen diff [--format text|json|github-actions] [--leve
 
 Reports the breaking changes from one version of a spec to another, in
 buf's style: each finding names a rule (TOOL_NO_DELETE, BOUND_NO_TIGHTEN,
-GO_FIELD_SAME_TYPE, …; the table is in README.md, "CLI reference") and points at
+GO_FIELD_SAME_TYPE, …; the table is in docs/cli.md, "CLI reference") and points at
 the new spec, or at the old one for what was removed. --level wire reports
 what MCP clients see; --level go (the default) adds what breaks the handler
 code written against the generated package.

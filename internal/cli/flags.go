@@ -16,8 +16,15 @@ func newFlags(name string) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	if flagSetMade != nil {
+		flagSetMade(fs)
+	}
 	return fs
 }
+
+// flagSetMade, when set, is told of each flag set a command makes:
+// Reference reads the flags of every command this way.
+var flagSetMade func(*flag.FlagSet)
 
 // parseFlags parses args. -h, -help and --help print help (what the command
 // does, its flags and an example) to stdout and return flag.ErrHelp, which

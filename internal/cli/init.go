@@ -56,8 +56,9 @@ upstream.baseUrlEnv names.
 
 Flags:
   -openapi FILE  scaffold from an OpenAPI 3.0/3.1 description (see above);
-                 -tag, -path, -operation and -exclude-… select operations as
-                 in mcpgen import openapi
+                 -tag, -path, -operation, -exclude-tag, -exclude-path and
+                 -exclude-operation select operations as in mcpgen import
+                 openapi
   -module path   the module path for go mod init when there is no go.mod
                  (default: the server name); must match an existing go.mod
   -name name     the server's name (default: dir's name), letters, digits,
@@ -193,8 +194,10 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	// go.mod first: a failure there leaves at most a go.mod, and init can
-	// simply run again.
+	// go.mod first: a failure there leaves nothing behind (not even the
+	// directory init made), and init can simply run again.
+	_, statErr := os.Stat(dir)
+	madeDir := os.IsNotExist(statErr)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -210,6 +213,9 @@ func runInit(args []string, stdout, stderr io.Writer) error {
 				// Leave no stray go.mod: init can run again as it was.
 				os.Remove(filepath.Join(dir, "go.mod"))
 				os.Remove(filepath.Join(dir, "go.sum"))
+			}
+			if madeDir {
+				os.Remove(dir) // only if empty
 			}
 			return err
 		}

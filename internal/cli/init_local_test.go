@@ -8,13 +8,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
-// TestInitInModuleWithReplace is the local-clone path without -replace: a
+// TestInitInModuleWithReplaceBuilds is the local-clone path without -replace: a
 // module whose go.mod already replaces mcpgen with a clone. init must use
 // that replace and ask the module proxy nothing about mcpgen, and the
 // scaffold must build.
-func TestInitInModuleWithReplace(t *testing.T) {
+func TestInitInModuleWithReplaceBuilds(t *testing.T) {
+	testenv.BuildsModules(t)
 	checkout := needGo(t)
 	t.Setenv("GOPROXY", refusingProxy(t))
 	t.Setenv("GOFLAGS", "-mod=mod")
@@ -73,6 +76,15 @@ func TestInitUnfetchableSaysWhatToDo(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		t.Errorf("a failed init left %s behind", e.Name())
+	}
+
+	// init DIR makes DIR; a failure removes it again.
+	code, _, stderr = run(t, dir, "init", "hello", "-module", "example.com/offline")
+	if code != ExitInternal {
+		t.Fatalf("init hello: exit %d, want %d\n%s", code, ExitInternal, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "hello")); err == nil {
+		t.Error("a failed init hello left the directory hello behind")
 	}
 }
 

@@ -12,13 +12,16 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
-// TestInitOpenAPI scaffolds a server from Petstore's description, builds
+// TestInitOpenAPIBuilds scaffolds a server from Petstore's description, builds
 // it, and runs it over stdio against a test API: the tool call reaches the
 // API at the -base-url given, with the key from the environment, and its
 // answer comes back as the tool's structured output. No handler is written.
-func TestInitOpenAPI(t *testing.T) {
+func TestInitOpenAPIBuilds(t *testing.T) {
+	testenv.BuildsModules(t)
 	checkout := needGo(t)
 	t.Setenv("GOPROXY", refusingProxy(t))
 	t.Setenv("GOFLAGS", "-mod=mod")

@@ -16,21 +16,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// TestInitEndToEnd scaffolds a server in a fresh module outside the
+// TestInitScaffoldBuilds scaffolds a server in a fresh module outside the
 // repository (built against this checkout through -replace), builds and
 // vets it, starts it, and calls its tool, reads its template and gets its
 // prompt over stdio as a client would. It needs the go command and the
 // main module's dependencies in the module cache (no network).
-func TestInitEndToEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a scaffolded module with the go command")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command on PATH")
-	}
+func TestInitScaffoldBuilds(t *testing.T) {
+	testenv.BuildsModules(t)
 	checkout, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -279,7 +275,7 @@ func serveHTTP(t *testing.T, bin string) {
 // scaffoldServes is the call the scaffolded main.go makes
 // (templates/init/main.go.tmpl): should runtime.Serve go or change its
 // shape, this package no longer compiles, even under -short, and
-// TestInitEndToEnd fails to build the scaffold (it never skips for it).
+// TestInitScaffoldBuilds fails to build the scaffold (it never skips for it).
 func scaffoldServes(ctx context.Context, srv *runtime.Server, httpAddr *string) error {
 	return runtime.Serve(ctx, srv, *httpAddr)
 }

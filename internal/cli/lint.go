@@ -15,7 +15,7 @@ import (
 const lintHelp = `usage: mcpgen lint [-f spec] [--format text|json|github-actions] [--max-tools N] [--max-list-items N] [--profile gemini|openai-strict|anthropic]
 
 Checks the spec for what makes a server hard for clients and models to use
-well (rules with stable IDs, in README.md, "CLI reference"), and estimates
+well (rules with stable IDs, in docs/cli.md, "CLI reference"), and estimates
 what each tool and prompt costs in context tokens (bytes of its list entry's
 JSON / 4). Findings print as file:line:col: RULE_ID: message, then the
 budget; --format json prints {"findings": [...], "budget": {...}};

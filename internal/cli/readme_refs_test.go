@@ -7,21 +7,31 @@ import (
 	"testing"
 )
 
-// readmeRefRE is how help text cites the README: README.md, "Heading".
-var readmeRefRE = regexp.MustCompile(`README\.md, "([^"]+)"`)
+// readmeRefRE is how help text cites the documentation: README.md,
+// "Heading", or docs/PAGE.md, "Heading".
+var readmeRefRE = regexp.MustCompile(`((?:README|docs/[a-z-]+)\.md), "([^"]+)"`)
 
-// TestHelpNamesReadmeSections: every README section that a command's help
-// (or init's local-clone hint) sends the user to exists.
+// TestHelpNamesReadmeSections: every section of the README or of a docs/
+// page that a command's help (or init's local-clone hint) sends the user
+// to exists.
 func TestHelpNamesReadmeSections(t *testing.T) {
-	data, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	headings := map[string]bool{}
-	for _, line := range strings.Split(string(data), "\n") {
-		if strings.HasPrefix(line, "#") {
-			headings[strings.TrimSpace(strings.TrimLeft(line, "#"))] = true
+	headings := map[string]map[string]bool{} // file -> heading
+	headingsOf := func(file string) map[string]bool {
+		if h, ok := headings[file]; ok {
+			return h
 		}
+		h := map[string]bool{}
+		data, err := os.ReadFile("../../" + file)
+		if err != nil {
+			t.Error(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			if strings.HasPrefix(line, "#") {
+				h[strings.TrimSpace(strings.TrimLeft(line, "#"))] = true
+			}
+		}
+		headings[file] = h
+		return h
 	}
 	texts := map[string]string{"init's local-clone hint": localCloneHint(), "mcpgen help": usage}
 	for _, cmd := range []string{"generate", "check", "init", "docs", "schema", "lint", "diff", "config", "registry", "version"} {
@@ -32,12 +42,12 @@ func TestHelpNamesReadmeSections(t *testing.T) {
 	for where, text := range texts {
 		for _, m := range readmeRefRE.FindAllStringSubmatch(text, -1) {
 			refs++
-			if !headings[m[1]] {
-				t.Errorf("%s names the README section %q, which does not exist", where, m[1])
+			if !headingsOf(m[1])[m[2]] {
+				t.Errorf("%s names the section %q of %s, which does not exist", where, m[2], m[1])
 			}
 		}
 	}
 	if refs < 3 { // lint -h, diff -h, the hint
-		t.Errorf("found %d README references in the help texts; the pattern %s no longer matches how they cite it", refs, readmeRefRE)
+		t.Errorf("found %d references to the documentation in the help texts; the pattern %s no longer matches how they cite it", refs, readmeRefRE)
 	}
 }

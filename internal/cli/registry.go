@@ -21,8 +21,9 @@ title, description (server.description, else server.title), websiteUrl and
 icons. From the spec's registry: section or these flags (a flag wins):
 
   -name         the registry name, reverse DNS: io.github.OWNER/NAME for a
-                GitHub login, com.example/NAME for a domain you own (required,
-                here or as registry.name)
+                GitHub login, com.example/NAME for a domain you own (here or
+                as registry.name; default: server.name when it is already
+                reverse DNS, such as io.github.example/demo)
   -image        an OCI image with a tag or digest, such as
                 ghcr.io/OWNER/orders:1.0.0: a package the client runs with
                 docker, speaking stdio
@@ -37,7 +38,7 @@ icons. From the spec's registry: section or these flags (a flag wins):
                 registry requires of an image
 
 The registry has no package type for Go modules: a Go server is published as
-an image, a remote, or both. See README.md, "Publishing to the MCP registry".
+an image, a remote, or both. See docs/deployment.md, "Publishing to the MCP registry".
 ` + discoveryHelp + `
 Examples:
   mcpgen registry -name io.github.you/orders -image ghcr.io/you/orders:1.0.0 -dockerfile Dockerfile

@@ -1,6 +1,6 @@
 package lint
 
-// Rule documents one lint rule. The README's table of rules is checked
+// Rule documents one lint rule. The table of rules in docs/cli.md is checked
 // against this list (TestReadmeDocumentsRules), and the IDs against
 // spec.LintRuleIDs, which the spec's lint.disable is validated with.
 type Rule struct {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcpgen/mcpgen/gen"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 // npmData is where testdata/npm/setup.sh installs the real descriptions
@@ -66,9 +67,7 @@ func TestRealDescriptions(t *testing.T) {
 // TestGitHubSelectionBuilds imports GitHub's issues and pulls tags and
 // builds the generated code in a module of its own.
 func TestGitHubSelectionBuilds(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a generated module; not in -short")
-	}
+	testenv.BuildsModules(t)
 	res, s := importChecked(t, realPath(t, realDescriptions[0].path), Options{Tags: []string{"issues", "pulls"}, Package: "ghmcp"})
 	counted := 0
 	for _, tc := range res.Tags {

@@ -1,13 +1,25 @@
-// Package readme holds the test that runs README.md's quick starts: its
-// code blocks, extracted and run in a temporary directory against this
-// checkout, so that every snippet a new user copies works as written.
+// Package readme holds the tests of the documentation: README.md,
+// CONTRIBUTING.md and every page of docs/. Every fenced code block is
+// checked, so that every snippet a user copies works as written:
 //
-// A fenced block takes part when its info string says so, after the
-// language (GitHub shows only the language):
+//   - the blocks of a scenario (`test=NAME` in the info string) become one
+//     shell script, run in a temporary directory beside a copy of this
+//     checkout (TestScenariosBuilds; test.sh's builds stage);
+//   - a `fragment-of=PATH` block must appear verbatim in the scenario file
+//     PATH, or in the repository's file PATH (whose own tests run it);
+//   - any other block is checked by its language: yaml parses (and loads
+//     as a spec when it starts with `mcpgen: 1`), go parses as a file, as
+//     declarations or as statements, sh passes `sh -n`, nginx is
+//     balanced; a block without a language is shown output.
+//
+// Info strings, after the language (GitHub shows only the language):
 //
 //	```sh test=NAME                 commands of scenario NAME, run in order
 //	```go file=PATH test=NAME       a file the scenario writes (PATH from its root)
-//	```go fragment-of=PATH          text that must appear verbatim in that file's block
+//	```go fragment-of=PATH          text that must appear verbatim in that file
 //
-// The blocks of one scenario become one shell script, in README order.
+// The blocks of one scenario become one shell script, in the order of the
+// files (README.md first) and of the blocks in them. Links between the
+// pages are checked too: the file exists, and so does the heading an
+// anchor names.
 package readme

@@ -2,40 +2,83 @@ package readme
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/internal/testenv"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
-// block is one fenced code block of the README.
+// checkout is the repository root, seen from this package's directory.
+const checkout = "../.."
+
+// block is one fenced code block of a Markdown file.
 type block struct {
+	file  string            // relative to the checkout
 	line  int               // of its opening fence
 	lang  string            // the first word of the info string
 	attrs map[string]string // key=value words after it
 	text  string
 }
 
-// readBlocks returns the fenced code blocks of a Markdown file.
-func readBlocks(t *testing.T, path string) []block {
+func (b block) where() string { return fmt.Sprintf("%s:%d", b.file, b.line) }
+
+// docFiles lists the Markdown files whose blocks are checked: README.md
+// first, then CONTRIBUTING.md, then docs/ in name order.
+func docFiles(t *testing.T) []string {
 	t.Helper()
-	f, err := os.Open(path)
+	files := []string{"README.md", "CONTRIBUTING.md"}
+	err := filepath.WalkDir(filepath.Join(checkout, "docs"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(path, ".md") {
+			rel, _ := filepath.Rel(checkout, path)
+			files = append(files, filepath.ToSlash(rel))
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	slices.Sort(files[2:])
+	if len(files) < 12 {
+		t.Fatalf("found only %v: is docs/ there?", files)
+	}
+	return files
+}
+
+// readBlocks returns the fenced code blocks of a Markdown file.
+func readBlocks(t *testing.T, file string) []block {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(checkout, file))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var blocks []block
 	var cur *block
-	sc := bufio.NewScanner(f)
+	indent := ""
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
+		trimmed := strings.TrimLeft(line, " ")
 		switch {
-		case cur == nil && strings.HasPrefix(line, "```"):
-			words := strings.Fields(strings.TrimPrefix(line, "```"))
-			b := block{line: n, attrs: map[string]string{}}
+		case cur == nil && strings.HasPrefix(trimmed, "```"):
+			indent = line[:len(line)-len(trimmed)]
+			words := strings.Fields(strings.TrimPrefix(trimmed, "```"))
+			b := block{file: file, line: n, attrs: map[string]string{}}
 			for i, w := range words {
 				if i == 0 {
 					b.lang = w
@@ -48,13 +91,131 @@ func readBlocks(t *testing.T, path string) []block {
 			blocks = append(blocks, *cur)
 			cur = nil
 		case cur != nil:
-			cur.text += line + "\n"
+			cur.text += strings.TrimPrefix(line, indent) + "\n"
 		}
 	}
 	if cur != nil {
-		t.Fatalf("%s:%d: a code block is never closed", path, cur.line)
+		t.Fatalf("%s: a code block is never closed", cur.where())
 	}
 	return blocks
+}
+
+// allBlocks reads the blocks of every documentation file, once per test.
+func allBlocks(t *testing.T) []block {
+	var blocks []block
+	for _, f := range docFiles(t) {
+		blocks = append(blocks, readBlocks(t, f)...)
+	}
+	return blocks
+}
+
+// TestEveryBlockIsChecked checks every block that no scenario runs, by its
+// language, and every fragment against the file it belongs to.
+func TestEveryBlockIsChecked(t *testing.T) {
+	blocks := allBlocks(t)
+	files := map[string]string{} // scenario files
+	scenarios := map[string]int{}
+	for _, b := range blocks {
+		if path, ok := b.attrs["file"]; ok {
+			files[path] = b.text
+		}
+		if name, ok := b.attrs["test"]; ok {
+			scenarios[name]++
+		}
+	}
+	// The scenarios the README's quick starts promise.
+	for _, want := range []string{"clone", "module"} {
+		if scenarios[want] == 0 {
+			t.Errorf("README.md has no blocks of the %q quick start (test=%s)", want, want)
+		}
+	}
+	checked := 0
+	for _, b := range blocks {
+		if path, ok := b.attrs["fragment-of"]; ok {
+			text, inScenario := files[path]
+			if !inScenario {
+				data, err := os.ReadFile(filepath.Join(checkout, path))
+				if err != nil {
+					t.Errorf("%s: fragment-of=%s: neither a scenario's file nor one of the repository: %v", b.where(), path, err)
+					continue
+				}
+				text = string(data)
+			}
+			if !strings.Contains(text, b.text) {
+				t.Errorf("%s: this fragment is not part of %s, so it is not tested", b.where(), path)
+			}
+			checked++
+			continue
+		}
+		if _, ok := b.attrs["test"]; ok {
+			continue // TestScenariosBuilds runs it
+		}
+		if err := checkBlock(b); err != nil {
+			t.Errorf("%s: a %q block that does not check: %v\n%s", b.where(), b.lang, err, b.text)
+		}
+		checked++
+	}
+	t.Logf("%d blocks checked here, the rest run in scenarios", checked)
+}
+
+// placeholder is how a block elides code it does not show: "…", or "..."
+// where Go's variadic "..." cannot be (before a newline, ",", ")" or "}").
+var placeholder = regexp.MustCompile(`(?m)…|\.\.\.\s*$|\.\.\.([,)}])`)
+
+// checkBlock checks one block by its language.
+func checkBlock(b block) error {
+	switch b.lang {
+	case "":
+		return nil // shown output: what a command prints
+	case "yaml":
+		var v any
+		if err := yaml.Unmarshal([]byte(b.text), &v); err != nil {
+			return err
+		}
+		if strings.HasPrefix(b.text, "mcpgen: 1\n") {
+			if _, diags := spec.Load(b.file, []byte(b.text)); len(diags) > 0 {
+				return fmt.Errorf("the spec does not load: %v", diags)
+			}
+		}
+		return nil
+	case "go":
+		return parseGo(b.text)
+	case "sh":
+		cmd := exec.Command("sh", "-n")
+		cmd.Stdin = strings.NewReader(b.text)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("sh -n: %v: %s", err, out)
+		}
+		return nil
+	case "nginx":
+		if depth := strings.Count(b.text, "{") - strings.Count(b.text, "}"); depth != 0 {
+			return fmt.Errorf("unbalanced braces (%+d)", depth)
+		}
+		return nil
+	}
+	return fmt.Errorf("no check for the language %q: add one here, or make it a scenario's block (test=NAME)", b.lang)
+}
+
+// parseGo accepts Go that parses as a file, as top-level declarations or
+// as the statements of a function body, once "…" placeholders are
+// comments.
+func parseGo(text string) error {
+	text = placeholder.ReplaceAllString(text, "/* … */$1")
+	var firstErr error
+	for _, wrap := range []struct{ before, after string }{
+		{"", ""},
+		{"package p\n", ""},
+		{"package p\nfunc _() {\n", "\n}\n"},
+	} {
+		_, err := parser.ParseFile(token.NewFileSet(), "block.go", wrap.before+text+wrap.after, parser.SkipObjectResolution)
+		if err == nil {
+			return nil
+		}
+		if firstErr == nil || wrap.before != "" {
+			firstErr = err
+		}
+	}
+	return firstErr
 }
 
 // script turns the blocks of one scenario into a shell script: commands as
@@ -65,11 +226,11 @@ func script(blocks []block) string {
 	b.WriteString("set -ex\n")
 	for _, bl := range blocks {
 		if path, ok := bl.attrs["file"]; ok {
-			fmt.Fprintf(&b, "# README.md:%d\nmkdir -p \"$ROOT/%s\"\ncat > \"$ROOT/%s\" <<'MCPGEN_README_EOF'\n%sMCPGEN_README_EOF\n",
-				bl.line, filepath.Dir(path), path, bl.text)
+			fmt.Fprintf(&b, "# %s\nmkdir -p \"$ROOT/%s\"\ncat > \"$ROOT/%s\" <<'MCPGEN_README_EOF'\n%sMCPGEN_README_EOF\n",
+				bl.where(), filepath.Dir(path), path, bl.text)
 			continue
 		}
-		fmt.Fprintf(&b, "# README.md:%d\n", bl.line)
+		fmt.Fprintf(&b, "# %s\n", bl.where())
 		for _, line := range strings.SplitAfter(bl.text, "\n") {
 			if strings.HasPrefix(line, "git clone https://github.com/mcpgen/mcpgen") {
 				line = ": a copy of the checkout is already in ./mcpgen\n"
@@ -80,62 +241,44 @@ func script(blocks []block) string {
 	return b.String()
 }
 
-// TestQuickStarts runs each scenario of README.md in a fresh directory that
-// holds a copy of this checkout as ./mcpgen, as a user who cloned it
-// would. Servers started with `go run .` read stdin, which is empty, so
-// they exit at once; the script fails on the first command that fails.
-func TestQuickStarts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds modules with the go command")
-	}
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command on PATH")
-	}
-	checkout, err := filepath.Abs("../..")
+// TestScenariosBuilds runs each scenario of the documentation in one
+// fresh directory that holds a copy of this checkout as ./mcpgen, as a user
+// who cloned it would; the scenarios run in order in that directory, each
+// in its own subdirectory of it as the docs say (orders, hello), so the
+// copy's packages compile once for all of them. Servers started with
+// `go run .` read stdin, which is empty, so they exit at once; a script
+// fails on the first command that fails. `go install` installs into the
+// directory's own bin, which is first on the scripts' PATH.
+func TestScenariosBuilds(t *testing.T) {
+	testenv.BuildsModules(t)
+	root, err := filepath.Abs(checkout)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := readBlocks(t, filepath.Join(checkout, "README.md"))
-
 	scenarios := map[string][]block{}
 	var order []string
-	files := map[string]string{}
-	for _, b := range blocks {
+	for _, b := range allBlocks(t) {
 		if name, ok := b.attrs["test"]; ok {
 			if _, seen := scenarios[name]; !seen {
 				order = append(order, name)
 			}
 			scenarios[name] = append(scenarios[name], b)
 		}
-		if path, ok := b.attrs["file"]; ok {
-			files[path] = b.text
-		}
 	}
-	// The scenarios the README's quick starts promise.
-	for _, want := range []string{"clone", "module"} {
-		if len(scenarios[want]) == 0 {
-			t.Errorf("README.md has no blocks of the %q quick start (test=%s)", want, want)
-		}
-	}
-	// A fragment shown on its own must be the code the scenario runs.
-	for _, b := range blocks {
-		if path, ok := b.attrs["fragment-of"]; ok && !strings.Contains(files[path], b.text) {
-			t.Errorf("README.md:%d: this fragment is not part of the block for %s, so it is not tested", b.line, path)
-		}
-	}
-
+	dir := t.TempDir()
+	copyCheckout(t, root, filepath.Join(dir, "mcpgen"))
+	bin := filepath.Join(dir, "bin")
 	for _, name := range order {
 		t.Run(name, func(t *testing.T) {
-			root := t.TempDir()
-			copyCheckout(t, checkout, filepath.Join(root, "mcpgen"))
 			sh := script(scenarios[name])
 			cmd := exec.Command("sh", "-c", sh)
-			cmd.Dir = root
-			cmd.Env = append(os.Environ(), "ROOT="+root)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "ROOT="+dir, "GOBIN="+bin,
+				"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 			cmd.Stdin = nil // empty: servers exit at once
 			out, err := cmd.CombinedOutput()
 			if err != nil {
-				t.Fatalf("the %q quick start fails: %v\nscript:\n%s\noutput:\n%s", name, err, sh, out)
+				t.Fatalf("the %q scenario fails: %v\nscript:\n%s\noutput:\n%s", name, err, sh, out)
 			}
 		})
 	}

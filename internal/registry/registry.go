@@ -103,6 +103,13 @@ type Transport struct {
 // a letter or digit.
 var namePattern = regexp.MustCompile(`^[a-zA-Z0-9]([a-zA-Z0-9.-]*[a-zA-Z0-9])?/[a-zA-Z0-9]([a-zA-Z0-9._-]*[a-zA-Z0-9])?$`)
 
+// isReverseDNS reports whether name is a registry name whose namespace is
+// reverse DNS (io.github.example/demo), as a server.name may already be.
+func isReverseDNS(name string) bool {
+	ns, _, _ := strings.Cut(name, "/")
+	return namePattern.MatchString(name) && strings.Contains(ns, ".")
+}
+
 // Build makes the server.json of s. Every problem is reported, each
 // naming the field or flag to change.
 func Build(s *spec.Spec, o Options) (*ServerJSON, error) {
@@ -110,12 +117,16 @@ func Build(s *spec.Spec, o Options) (*ServerJSON, error) {
 	var errs []error
 	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 
+	if o.Name == "" && isReverseDNS(s.Server.Name) {
+		o.Name = s.Server.Name // server.name is already the registry name
+	}
+	short := s.Server.Name[strings.LastIndex(s.Server.Name, "/")+1:]
 	switch {
 	case o.Name == "":
-		bad("-name (or registry.name) is required: the registry name in reverse DNS, such as io.github.OWNER/%s", s.Server.Name)
+		bad("-name (or registry.name) is required: the registry name in reverse DNS, such as io.github.OWNER/%s", short)
 	case !namePattern.MatchString(o.Name):
 		bad("name %q is not a registry name: want NAMESPACE/NAME in reverse DNS, such as io.github.OWNER/%s "+
-			"(one slash; letters, digits, '.' and '-' in the namespace, also '_' in the name)", o.Name, s.Server.Name)
+			"(one slash; letters, digits, '.' and '-' in the namespace, also '_' in the name)", o.Name, short)
 	}
 	desc := cmp.Or(o.Description, s.Server.Description, s.Server.Title)
 	switch {

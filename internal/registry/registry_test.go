@@ -141,3 +141,20 @@ registry:
 		t.Errorf("diagnostics = %v", diags)
 	}
 }
+
+// TestNameFromServerName: a server.name that is already a reverse-DNS
+// registry name is the registry name without -name; one that has a slash
+// but no reverse DNS is suggested from its last part, not doubled.
+func TestNameFromServerName(t *testing.T) {
+	s := loadExample(t, "../../examples/orders/mcpgen.yaml")
+	s.Server.Name = "io.github.example/demo"
+	sj, err := Build(s, Options{})
+	if err != nil || sj.Name != "io.github.example/demo" {
+		t.Errorf("Build without -name for server.name io.github.example/demo = %+v, %v; want that name", sj, err)
+	}
+	s.Server.Name = "example/demo"
+	_, err = Build(s, Options{})
+	if err == nil || !strings.Contains(err.Error(), "such as io.github.OWNER/demo") || strings.Contains(err.Error(), "OWNER/example/") {
+		t.Errorf("Build without -name for server.name example/demo: %v; want the suggestion io.github.OWNER/demo", err)
+	}
+}
