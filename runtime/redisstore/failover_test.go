@@ -22,21 +22,32 @@ import (
 // succeeds. Calls succeed again after the failover; every acknowledged
 // result is still there, and no key ran its handler twice. (A coordinated
 // cluster failover fails no call: go-redis follows the MOVED answers.)
+//
+// A killed primary is another matter: Redis replicates asynchronously, so
+// the writes of the instant before the kill (at most one per worker in
+// flight) may not have reached the replica, however the store is written;
+// a loaded machine widens that instant. The Sentinel run tolerates that
+// many keys lost or run again, and reports them; the cluster run, whose
+// manual failover waits for the replica to catch up, tolerates none.
 func TestFailoverUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("fails a Redis primary over under load")
 	}
 	t.Run("cluster", func(t *testing.T) {
 		c := startCluster(t)
-		failoverUnderLoad(t, c, func() { c.failover(t) })
+		failoverUnderLoad(t, c, func() { c.failover(t) }, 0)
 	})
 	t.Run("sentinel", func(t *testing.T) {
 		s := startSentinel(t)
-		failoverUnderLoad(t, s, func() { s.killPrimary(t) })
+		failoverUnderLoad(t, s, func() { s.killPrimary(t) }, workers)
 	})
 }
 
-func failoverUnderLoad(t *testing.T, b backend, failover func()) {
+// workers is how many calls the load keeps in flight.
+const workers = 6
+
+// failoverUnderLoad tolerates slack keys lost or run twice (see above).
+func failoverUnderLoad(t *testing.T, b backend, failover func(), slack int) {
 	replicas := []runtime.IdempotencyStore{
 		openStore(t, b, Config{Timeout: time.Second}).Idempotency(),
 		openStore(t, b, Config{Timeout: time.Second}).Idempotency(),
@@ -51,7 +62,7 @@ func failoverUnderLoad(t *testing.T, b backend, failover func()) {
 	)
 	done := make(chan struct{})
 	var wg sync.WaitGroup
-	for w := range 6 {
+	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -105,18 +116,22 @@ func failoverUnderLoad(t *testing.T, b backend, failover func()) {
 	mu.Lock()
 	before := len(acked)
 	mu.Unlock()
-	time.Sleep(2 * time.Second)
+	waitFor(t, "a call to succeed after the failover", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(acked) > before
+	})
+	time.Sleep(time.Second)
 	close(done)
 	wg.Wait()
-	if len(acked) == before {
-		t.Error("no call succeeded after the failover")
-	}
 	window := lastFail.Sub(firstFail)
 	t.Logf("%d keys acknowledged, %d attempts, %d failed, %d keys answered on a retry; calls failed for %v",
 		len(acked), calls, failed, retried, window.Round(time.Millisecond))
+	twice := 0
 	for key, n := range runs {
 		if n > 1 {
-			t.Errorf("key %s ran its handler %d times", key, n)
+			twice++
+			t.Logf("key %s ran its handler %d times", key, n)
 		}
 	}
 	after := openStore(t, b, Config{}).Idempotency()
@@ -127,12 +142,13 @@ func failoverUnderLoad(t *testing.T, b backend, failover func()) {
 		if err != nil || string(got) != res {
 			lost++
 			if lost <= 5 {
-				t.Errorf("key %s, acknowledged %s, reads %s after the failover (%v)", key, res, got, err)
+				t.Logf("key %s, acknowledged %s, reads %s after the failover (%v)", key, res, got, err)
 			}
 		}
 	}
-	if lost > 0 {
-		t.Errorf("%d of %d acknowledged results lost", lost, len(acked))
+	t.Logf("%d of %d acknowledged results lost, %d keys run twice", lost, len(acked), twice)
+	if lost+twice > slack {
+		t.Errorf("%d acknowledged results lost and %d keys run twice, more than the %d this failover allows", lost, twice, slack)
 	}
 }
 
