@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
+	"github.com/mcpgen/mcpgen/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/reference/cli.md")
@@ -17,19 +15,7 @@ const referencePath = "../../docs/reference/cli.md"
 // TestReference: the committed CLI reference is what Reference renders.
 // `go test ./internal/cli -run TestReference -update` rewrites it.
 func TestReference(t *testing.T) {
-	got := Reference()
-	if *update {
-		if err := os.WriteFile(referencePath, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(referencePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("docs/reference/cli.md is stale (go test ./internal/cli -run TestReference -update); -committed +now:\n%s", cmp.Diff(string(want), string(got)))
-	}
+	testenv.CheckCurrent(t, referencePath, Reference(), *update, "go test ./internal/cli -run TestReference -update")
 }
 
 // TestHelpNamesEveryFlag: each command's help text mentions every flag its

@@ -1,14 +1,11 @@
 package specformat
 
 import (
-	"bytes"
 	"flag"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/mcpgen/mcpgen/internal/testenv"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -20,19 +17,7 @@ const referencePath = "../../docs/reference/spec.md"
 // from the grammar. `go test ./internal/specformat -run TestReference
 // -update` rewrites it.
 func TestReference(t *testing.T) {
-	got := Reference()
-	if *update {
-		if err := os.WriteFile(referencePath, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(referencePath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("docs/reference/spec.md is stale (go test ./internal/specformat -run TestReference -update); -committed +now:\n%s", cmp.Diff(string(want), string(got)))
-	}
+	testenv.CheckCurrent(t, referencePath, Reference(), *update, "go test ./internal/specformat -run TestReference -update")
 }
 
 // TestReferenceHasEveryKey: every key of every grammar table has its row,
