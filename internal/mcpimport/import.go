@@ -20,6 +20,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcpgen/mcpgen/internal/gonames"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -625,18 +626,8 @@ func mustEncode(m ymap) []byte {
 	return b
 }
 
-func encode(n *yaml.Node) ([]byte, error) {
-	var b strings.Builder
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{n}}); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return []byte(b.String()), nil
-}
+// encode writes n as the spec's YAML, the way the Go-name settling reads it.
+func encode(n *yaml.Node) ([]byte, error) { return gonames.Encode(n) }
 
 // named parses item i of a list; an item that is not an object, or has no
 // name or one already in out, is left out with a note.
