@@ -1,5 +1,5 @@
 # Shell functions shared by the interop setup scripts (interop/setup.sh,
-# interop/scaleout/setup.sh; interop/apps/setup.sh may source it too).
+# interop/scaleout/setup.sh, interop/apps/setup.sh).
 # Source it; it sets no shell options of its own.
 
 # npm_ci_pinned DIR: installs DIR/node_modules with npm ci exactly as
@@ -24,7 +24,10 @@ can_apt_install() {
 
 # apt_install PKG...: installs Debian packages quietly, refreshing the
 # package lists once if the first attempt fails (a fresh machine has none).
+# It waits up to 10 minutes for dpkg's lock: on a busy machine another
+# apt-get (an unattended upgrade, a second checkout's setup) may hold it.
 apt_install() {
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null ||
-    { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null; }
+  local apt=(apt-get -o DPkg::Lock::Timeout=600 -y -qq)
+  DEBIAN_FRONTEND=noninteractive "${apt[@]}" install "$@" >/dev/null ||
+    { "${apt[@]}" update >/dev/null && DEBIAN_FRONTEND=noninteractive "${apt[@]}" install "$@" >/dev/null; }
 }

@@ -9,13 +9,13 @@
 # test.sh sets it, for CI) a missing one is an error.
 set -euo pipefail
 cd "$(dirname "$0")"
+. ../setup-lib.sh
 require=${MCPGEN_REQUIRE_BROWSER:-}
 
 if [ ! -x /usr/bin/chromium ]; then
-  if command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  if can_apt_install; then
     echo "interop/apps/setup.sh: installing chromium with apt-get" >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null ||
-      { apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+    apt_install chromium chromium-driver
   elif [ -n "$require" ]; then
     echo "interop/apps/setup.sh: /usr/bin/chromium is missing and cannot be installed here (needs root and apt-get)" >&2
     exit 1
@@ -29,10 +29,4 @@ if ! command -v npm >/dev/null 2>&1; then
   [ -z "$require" ] || exit 1
   exit 0
 fi
-stamp=node_modules/.mcpgen-lock.sha256
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-  exit 0
-fi
-npm ci --no-audit --no-fund --loglevel=error >/dev/null
-echo "$want" >"$stamp"
+npm_ci_pinned .
