@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/interop/internal/testproc"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // TestRedisReplicaKilled: three support replicas on Redis behind nginx's
@@ -28,8 +28,8 @@ func TestRedisReplicaKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes up to 40 s")
 	}
-	redis := testproc.StartRedis(t)
-	c := startClusterOf(t, 3, "support", "-redis", redis.URL)
+	redis := redistest.Start(t, "--appendonly", "yes")
+	c := startClusterOf(t, 3, "support", "-redis", redis.URL())
 	const workers = 6
 	clients := make([]*mcp.ClientSession, workers)
 	for i := range clients {
