@@ -14,13 +14,15 @@ import (
 
 // TestFailoverUnderLoad: three stores (replicas of a server) make
 // idempotent calls, a fresh key each, while the Redis primary they write
-// to goes: on the cluster, the replica of the primary that owns a slot
-// takes over (CLUSTER FAILOVER) and the old primary is killed; under
+// to goes: on the cluster, the replica of a primary takes over its slots
+// (CLUSTER FAILOVER; the keys spread over the slots, so a third of the
+// calls go there) and the old primary is killed; under
 // Sentinel the primary is killed and the sentinels promote its replica.
 // A call that fails is retried with its key, as a client would, until it
 // succeeds. Calls succeed again after the failover; every acknowledged
-// result is still there, and no key ran its handler twice. (A coordinated
-// cluster failover fails no call: go-redis follows the MOVED answers.)
+// result is still there, and no key ran its handler twice. (The cluster's
+// coordinated failover fails at most the calls in flight on the old
+// primary when it is killed; go-redis follows the MOVED answers.)
 //
 // A killed primary is another matter: Redis replicates asynchronously, so
 // the writes of the instant before the kill (at most one per worker in
