@@ -5,13 +5,16 @@
 package loadtest
 
 import (
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
 // Run starts workers goroutines, each calling work(worker, n) for n = 0,
-// 1, 2, … until stop is called; stop waits for them to finish their call.
+// 1, 2, … until stop is called; stop waits for them to finish their call
+// (calling it again does nothing).
 func Run(workers int, work func(worker, n int)) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
@@ -29,7 +32,8 @@ func Run(workers int, work func(worker, n int)) (stop func()) {
 			}
 		}()
 	}
-	return func() { close(done); wg.Wait() }
+	var once sync.Once
+	return func() { once.Do(func() { close(done); wg.Wait() }) }
 }
 
 // Tally counts the attempts of calls that are retried until they succeed,
@@ -40,17 +44,28 @@ type Tally struct {
 	attempts, failed    int // attempts made, attempts that failed
 	retried             int // keys that succeeded on a retry
 	firstFail, lastFail time.Time
+	aborted             atomic.Bool
 }
 
+// ErrAborted is what Retry returns once Abort was called.
+var ErrAborted = errors.New("loadtest: aborted")
+
+// Abort makes every Retry return ErrAborted before its next attempt: a
+// test that fails meanwhile stops its load at once instead of retrying on.
+func (t *Tally) Abort() { t.aborted.Store(true) }
+
 // Retry calls call(attempt) until it returns nil, at most attempts times,
-// pausing pause between, and returns its last error. Each attempt is
-// counted.
+// pausing pause between, and returns its last error (ErrAborted after
+// Abort). Each attempt is counted.
 func (t *Tally) Retry(attempts int, pause time.Duration, call func(attempt int) error) error {
 	t.mu.Lock()
 	t.calls++
 	t.mu.Unlock()
 	var err error
 	for attempt := range attempts {
+		if t.aborted.Load() {
+			return ErrAborted
+		}
 		err = call(attempt)
 		now := time.Now()
 		t.mu.Lock()
