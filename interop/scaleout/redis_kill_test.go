@@ -110,19 +110,8 @@ func TestRedisReplicaKilled(t *testing.T) {
 
 	runs := map[string]int{}
 	for _, i := range []int{0, 2} {
-		s := direct(t, c, i, "2026-07-28", nil)
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ticket://T-1002"})
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ticket struct{ Messages []struct{ Body string } }
-		if err := json.Unmarshal([]byte(res.Contents[0].Text), &ticket); err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ticket.Messages {
-			if key, ok := strings.CutPrefix(m.Body, "kill test "); ok {
+		for _, m := range ticketMessages(t, direct(t, c, i, "2026-07-28", nil), "T-1002") {
+			if key, ok := strings.CutPrefix(m, "kill test "); ok {
 				runs[key]++
 			}
 		}
