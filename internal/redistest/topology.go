@@ -78,33 +78,59 @@ func (c *Cluster) WaitOK(t testing.TB) {
 // the new primary.
 func (c *Cluster) Failover(t testing.TB) *Server {
 	t.Helper()
-	ctx := context.Background()
-	var primary, replica *Server
-	for _, n := range c.Nodes {
-		if !n.Running() {
+	for _, replica := range c.Nodes {
+		if primary := c.primaryOf(t, replica); primary != nil {
+			return c.failover(t, primary, replica)
+		}
+	}
+	t.Fatal("found no replica and its live primary in the cluster")
+	return nil
+}
+
+// FailoverOwnerOf is Failover of the primary that owns key's slot, which
+// must hold key.
+func (c *Cluster) FailoverOwnerOf(t testing.TB, key string) *Server {
+	t.Helper()
+	for _, replica := range c.Nodes {
+		primary := c.primaryOf(t, replica)
+		if primary == nil {
 			continue
 		}
-		var role []any
+		var n int64
 		var err error
-		n.with(func(c *redis.Client) { role, err = c.Do(ctx, "ROLE").Slice() })
-		if err != nil || role[0] != "slave" {
-			continue
-		}
-		addr := fmt.Sprintf("%v:%v", role[1], role[2])
-		for _, p := range c.Nodes {
-			if p.Addr == addr && p.Running() {
-				primary, replica = p, n
-			}
-		}
-		if primary != nil {
-			break
+		primary.with(func(c *redis.Client) { n, err = c.Exists(context.Background(), key).Result() })
+		if err == nil && n == 1 {
+			return c.failover(t, primary, replica)
 		}
 	}
-	if primary == nil {
-		t.Fatal("found no replica and its live primary in the cluster")
+	t.Fatalf("no primary with a replica holds key %s", key)
+	return nil
+}
+
+// primaryOf is the live primary of replica, or nil when replica is none.
+func (c *Cluster) primaryOf(t testing.TB, replica *Server) *Server {
+	if !replica.Running() {
+		return nil
 	}
+	var role []any
 	var err error
-	replica.with(func(c *redis.Client) { err = c.ClusterFailover(ctx).Err() })
+	replica.with(func(c *redis.Client) { role, err = c.Do(context.Background(), "ROLE").Slice() })
+	if err != nil || role[0] != "slave" {
+		return nil
+	}
+	addr := fmt.Sprintf("%v:%v", role[1], role[2])
+	for _, p := range c.Nodes {
+		if p.Addr == addr && p.Running() {
+			return p
+		}
+	}
+	return nil
+}
+
+func (c *Cluster) failover(t testing.TB, primary, replica *Server) *Server {
+	t.Helper()
+	var err error
+	replica.with(func(c *redis.Client) { err = c.ClusterFailover(context.Background()).Err() })
 	if err != nil {
 		t.Fatalf("CLUSTER FAILOVER on %s: %v", replica.Addr, err)
 	}

@@ -32,8 +32,10 @@ func TestScaleOutRedisTopologies(t *testing.T) {
 		t.Skip("starts a Redis Cluster and a Sentinel set, fails each over")
 	}
 	type topology struct {
-		name  string
-		start func(t *testing.T) (url string, failover func())
+		name string
+		// start starts the deployment; failover takes a primary away,
+		// for the cluster the one holding the given legacy session.
+		start func(t *testing.T) (url string, failover func(session string))
 		// slack is how many acknowledged writes the failover may lose or
 		// run twice: none for the cluster's coordinated failover (the
 		// replica catches up first); one per call in flight for a killed
@@ -42,20 +44,22 @@ func TestScaleOutRedisTopologies(t *testing.T) {
 		slack int
 	}
 	for _, top := range []topology{
-		{"cluster", func(t *testing.T) (string, func()) {
+		{"cluster", func(t *testing.T) (string, func(string)) {
 			c := redistest.StartCluster(t)
-			return c.URL(), func() {
-				// The keys spread over the slots: the primary that took
-				// over must hold some, or the failover met no write.
-				p := c.Failover(t)
+			return c.URL(), func(session string) {
+				// The primary that holds a legacy session's record (the
+				// store's key for it) goes. The idempotency keys spread
+				// over the slots: the primary that took over must hold
+				// some, or the failover met no write.
+				p := c.FailoverOwnerOf(t, "mcpgen:session:"+session)
 				if n, err := p.Client(t).DBSize(context.Background()).Result(); err != nil || n == 0 {
 					t.Errorf("the primary that took over holds %d keys (%v): the failover met no write", n, err)
 				}
 			}
 		}, 0},
-		{"sentinel", func(t *testing.T) (string, func()) {
+		{"sentinel", func(t *testing.T) (string, func(string)) {
 			s := redistest.StartSentinel(t)
-			return s.URL(), func() { s.KillPrimary(t) }
+			return s.URL(), func(string) { s.KillPrimary(t) }
 		}, failoverWorkers},
 	} {
 		t.Run(top.name, func(t *testing.T) {
@@ -92,7 +96,7 @@ const failoverWorkers = 6
 // tickets in their own memory: the replies written across the three tell
 // how many times it ran), at most slack excepted; no call hung; calls
 // succeed again. The figures are logged.
-func testFailoverUnderLoad(t *testing.T, c *cluster, failover func(), slack int) {
+func testFailoverUnderLoad(t *testing.T, c *cluster, failover func(session string), slack int) {
 	const ticket = "T-1003"
 	type worker struct {
 		version string
@@ -108,9 +112,11 @@ func testFailoverUnderLoad(t *testing.T, c *cluster, failover func(), slack int)
 		workers[i] = w
 	}
 	legacyIDs := map[string]bool{}
+	var legacyID string // one of them
 	for _, w := range workers {
 		if w.session.ID() != "" {
 			legacyIDs[w.session.ID()] = true
+			legacyID = w.session.ID()
 		}
 	}
 	if len(legacyIDs) != failoverWorkers/2 {
@@ -181,7 +187,7 @@ func testFailoverUnderLoad(t *testing.T, c *cluster, failover func(), slack int)
 	defer func() { tally.Abort(); stop() }()
 	time.Sleep(2 * time.Second)
 	start := time.Now()
-	failover()
+	failover(legacyID)
 	took := time.Since(start)
 	before := tally.Acked()
 	redistest.WaitFor(t, "a call to succeed after the failover", func() bool { return tally.Acked() > before+failoverWorkers })
@@ -191,13 +197,14 @@ func testFailoverUnderLoad(t *testing.T, c *cluster, failover func(), slack int)
 	if len(hung) > 0 {
 		t.Errorf("%d calls hung (no answer in 2 minutes): %v", len(hung), hung)
 	}
-	continued := 0
+	continued, moved := 0, false
 	for _, w := range workers {
 		if legacyIDs[w.session.ID()] {
 			continued++
 		}
+		moved = moved || w.session.ID() == legacyID
 	}
-	t.Logf("%d of %d legacy sessions continued through the failover on their session id", continued, len(legacyIDs))
+	t.Logf("%d of %d legacy sessions continued through the failover on their session id (the one whose record the failed primary held: %v)", continued, len(legacyIDs), moved)
 
 	// Every acknowledged write, retried with its key, answers its result:
 	// one that was lost would run again, and be written twice below.
