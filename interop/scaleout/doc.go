@@ -20,6 +20,10 @@
 //   - When a replica stops, its sessions get 404 (nginx's 502 turned into
 //     "session not found", so that clients initialize again), and the
 //     other replicas serve new sessions and 2026-07-28 requests.
+//   - With -redis, the replicas share state through one redis-server, a
+//     Redis Cluster or a Sentinel set (internal/redistest starts them):
+//     plain round robin then serves both eras, and a Redis failover under
+//     load loses no acknowledged write.
 //
 // nginx comes from Debian's nginx-light (setup.sh installs it when
 // missing). Without nginx the tests skip, except under CI (CI set).

@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/interop/internal/testproc"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // TestRedisReplicaKilled: three support replicas on Redis behind nginx's
@@ -28,8 +28,8 @@ func TestRedisReplicaKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes up to 40 s")
 	}
-	redis := testproc.StartRedis(t)
-	c := startClusterOf(t, 3, "support", "-redis", redis.URL)
+	redis := redistest.Start(t, "--appendonly", "yes")
+	c := startClusterOf(t, 3, "support", "-redis", redis.URL())
 	const workers = 6
 	clients := make([]*mcp.ClientSession, workers)
 	for i := range clients {
@@ -110,19 +110,8 @@ func TestRedisReplicaKilled(t *testing.T) {
 
 	runs := map[string]int{}
 	for _, i := range []int{0, 2} {
-		s := direct(t, c, i, "2026-07-28", nil)
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		res, err := s.ReadResource(ctx, &mcp.ReadResourceParams{URI: "ticket://T-1002"})
-		cancel()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ticket struct{ Messages []struct{ Body string } }
-		if err := json.Unmarshal([]byte(res.Contents[0].Text), &ticket); err != nil {
-			t.Fatal(err)
-		}
-		for _, m := range ticket.Messages {
-			if key, ok := strings.CutPrefix(m.Body, "kill test "); ok {
+		for _, m := range ticketMessages(t, direct(t, c, i, "2026-07-28", nil), "T-1002") {
+			if key, ok := strings.CutPrefix(m, "kill test "); ok {
 				runs[key]++
 			}
 		}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/interop/internal/testproc"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // TestRedisOutage: three support replicas on one redis-server behind the
@@ -27,8 +27,8 @@ func TestRedisOutage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes 20 s")
 	}
-	redis := testproc.StartRedis(t)
-	c := startClusterOf(t, 3, "support", "-redis", redis.URL)
+	redis := redistest.Start(t, "--appendonly", "yes")
+	c := startClusterOf(t, 3, "support", "-redis", redis.URL())
 	log := newHopLog(c)
 	const workers = 4
 	clients := make([]*mcp.ClientSession, workers)
@@ -78,7 +78,7 @@ func TestRedisOutage(t *testing.T) {
 	down := time.Now()
 	redis.Stop()
 	time.Sleep(10 * time.Second)
-	redis.Start()
+	redis.Restart()
 	up := time.Now()
 	time.Sleep(4 * time.Second)
 	stop()

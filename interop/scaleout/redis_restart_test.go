@@ -10,7 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/mcpgen/mcpgen/interop/internal/testproc"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // TestRedisRollingRestart: three support replicas on Redis behind nginx's
@@ -23,8 +23,8 @@ func TestRedisRollingRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes 40 s")
 	}
-	redis := testproc.StartRedis(t)
-	c := startClusterOf(t, 3, "support", "-redis", redis.URL)
+	redis := redistest.Start(t, "--appendonly", "yes")
+	c := startClusterOf(t, 3, "support", "-redis", redis.URL())
 	const workers = 4
 	clients := make([]*mcp.ClientSession, workers)
 	for i := range clients {

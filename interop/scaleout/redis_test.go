@@ -17,6 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/mcpgen/mcpgen/internal/loadtest"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/interop/internal/testproc"
 )
 
@@ -26,8 +28,8 @@ import (
 // the three at once runs once, and a change made through one replica
 // notifies the subscriber held by another.
 func TestScaleOutRedis(t *testing.T) {
-	redis := testproc.StartRedis(t)
-	c := startClusterOf(t, 3, "support", "-redis", redis.URL)
+	redis := redistest.Start(t, "--appendonly", "yes")
+	c := startClusterOf(t, 3, "support", "-redis", redis.URL())
 	t.Run("idempotent-write-runs-once", func(t *testing.T) { testIdempotentAcrossReplicas(t, c) })
 	t.Run("notification-across-replicas", func(t *testing.T) { testNotificationAcrossReplicas(t, c) })
 }
@@ -167,8 +169,8 @@ func testNotificationAcrossReplicas(t *testing.T, c *cluster) {
 // stickiness: 0 errors; then DELETE ends it on every replica. And an SSE
 // stream cut on one replica is resumed on another.
 func TestScaleOutRedisLegacy(t *testing.T) {
-	redis := testproc.StartRedis(t)
-	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL)
+	redis := redistest.Start(t, "--appendonly", "yes")
+	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL())
 	t.Run("go-sdk-session-round-robin", func(t *testing.T) { testLegacySessionRoundRobin(t, c) })
 	t.Run("stream-resumed-on-another-replica", func(t *testing.T) { testResumeOnAnotherReplica(t, c) })
 	t.Run("typescript-sdk-v1-round-robin", func(t *testing.T) { testTypeScriptSDKv1RoundRobin(t, c) })
@@ -420,21 +422,7 @@ func testTypeScriptSDKv1RoundRobin(t *testing.T, c *cluster) {
 // with a new idempotency key (its worker's number from base, and a count),
 // until the stop it returns is called, which waits for them.
 func underLoad(clients []*mcp.ClientSession, base int, work func(s *mcp.ClientSession, key string)) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	for w, s := range clients {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-done:
-					return
-				default:
-				}
-				work(s, fmt.Sprintf("%08x-0000-4000-8000-%012x", base+w, n))
-			}
-		}()
-	}
-	return func() { close(done); wg.Wait() }
+	return loadtest.Run(len(clients), func(w, n int) {
+		work(clients[w], fmt.Sprintf("%08x-0000-4000-8000-%012x", base+w, n))
+	})
 }

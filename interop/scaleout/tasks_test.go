@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/interop/internal/testproc"
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // TestScaleOutRedisTasks: three replicas of examples/conformance on one
@@ -23,8 +23,8 @@ import (
 // another replica; a last one running on C when C gets SIGKILL, which
 // another replica reports failed with a reason once C's lease on it lapses.
 func TestScaleOutRedisTasks(t *testing.T) {
-	redis := testproc.StartRedis(t)
-	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL)
+	redis := redistest.Start(t, "--appendonly", "yes")
+	c := startClusterOf(t, 3, "conformance", "-redis", redis.URL())
 	t.Run("update-through-another", func(t *testing.T) { testTaskUpdateElsewhere(t, c) })
 	t.Run("cancel-through-another", func(t *testing.T) { testTaskCancelElsewhere(t, c) })
 	t.Run("legacy-side-channel", func(t *testing.T) { testLegacyTaskSideChannel(t, c) })

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -48,7 +49,7 @@ func benchIdempotency(b *testing.B, st runtime.IdempotencyStore, sameKey bool) {
 func BenchmarkIdempotencyNewKey(b *testing.B) {
 	b.Run("memory", func(b *testing.B) { benchIdempotency(b, runtime.NewMemoryIdempotencyStore(0), false) })
 	b.Run("redis", func(b *testing.B) {
-		benchIdempotency(b, openStore(b, startRedis(b), Config{}).Idempotency(), false)
+		benchIdempotency(b, openStore(b, redistest.Start(b), Config{}).Idempotency(), false)
 	})
 }
 
@@ -56,7 +57,7 @@ func BenchmarkIdempotencyNewKey(b *testing.B) {
 func BenchmarkIdempotencyRetry(b *testing.B) {
 	b.Run("memory", func(b *testing.B) { benchIdempotency(b, runtime.NewMemoryIdempotencyStore(0), true) })
 	b.Run("redis", func(b *testing.B) {
-		benchIdempotency(b, openStore(b, startRedis(b), Config{}).Idempotency(), true)
+		benchIdempotency(b, openStore(b, redistest.Start(b), Config{}).Idempotency(), true)
 	})
 }
 
@@ -73,7 +74,7 @@ func BenchmarkEventAppend(b *testing.B) {
 		}
 	}
 	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryEventStore(1000)) })
-	b.Run("redis", func(b *testing.B) { run(b, openStore(b, startRedis(b), Config{}).Events()) })
+	b.Run("redis", func(b *testing.B) { run(b, openStore(b, redistest.Start(b), Config{}).Events()) })
 }
 
 // One change notification published and received by a subscriber.
@@ -96,13 +97,13 @@ func BenchmarkBusRoundTrip(b *testing.B) {
 		}
 	}
 	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryBus()) })
-	b.Run("redis", func(b *testing.B) { run(b, openStore(b, startRedis(b), Config{}).Bus()) })
+	b.Run("redis", func(b *testing.B) { run(b, openStore(b, redistest.Start(b), Config{}).Bus()) })
 }
 
 // One request of a shared legacy session: its record loaded (and its TTL
 // extended).
 func BenchmarkSessionLoad(b *testing.B) {
-	st := openStore(b, startRedis(b), Config{}).Sessions()
+	st := openStore(b, redistest.Start(b), Config{}).Sessions()
 	record := []byte(`{"version":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"},"logRank":1}`)
 	if err := st.Save(context.Background(), "r1.session", record, time.Hour); err != nil {
 		b.Fatal(err)
@@ -140,7 +141,7 @@ func BenchmarkTaskCreateCompleteGet(b *testing.B) {
 	}
 	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryTaskStore(1_000_000)) })
 	b.Run("redis", func(b *testing.B) {
-		run(b, openStore(b, startRedis(b), Config{MaxTasksPerOwner: 1_000_000}).Tasks())
+		run(b, openStore(b, redistest.Start(b), Config{MaxTasksPerOwner: 1_000_000}).Tasks())
 	})
 }
 
@@ -157,7 +158,7 @@ func BenchmarkQuotaTake(b *testing.B) {
 		}
 	}
 	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryQuotaStore()) })
-	b.Run("redis", func(b *testing.B) { run(b, openStore(b, startRedis(b), Config{}).Quotas()) })
+	b.Run("redis", func(b *testing.B) { run(b, openStore(b, redistest.Start(b), Config{}).Quotas()) })
 }
 
 // One requestState's first use recorded (a multi round-trip retry).
@@ -173,5 +174,5 @@ func BenchmarkRequestStateFirstUse(b *testing.B) {
 		}
 	}
 	b.Run("memory", func(b *testing.B) { run(b, runtime.NewMemoryRequestStateStore(0)) })
-	b.Run("redis", func(b *testing.B) { run(b, openStore(b, startRedis(b), Config{}).RequestStates()) })
+	b.Run("redis", func(b *testing.B) { run(b, openStore(b, redistest.Start(b), Config{}).RequestStates()) })
 }

@@ -6,13 +6,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // Every replica receives each message once, in the order published, from
 // whichever replica published it.
-func TestBusEveryReplicaOnceInOrder(t *testing.T) { busEveryReplicaOnceInOrder(t, startRedis(t)) }
+func TestBusEveryReplicaOnceInOrder(t *testing.T) { busEveryReplicaOnceInOrder(t, redistest.Start(t)) }
 
-func busEveryReplicaOnceInOrder(t *testing.T, r backend) {
+func busEveryReplicaOnceInOrder(t *testing.T, r redistest.Deployment) {
 	replicas := []*Store{openStore(t, r, Config{}), openStore(t, r, Config{}), openStore(t, r, Config{})}
 	got := make([]chan string, len(replicas))
 	for i, s := range replicas {
@@ -55,7 +57,7 @@ func busEveryReplicaOnceInOrder(t *testing.T, r backend) {
 // With Redis unresponsive, Publish fails within the timeout; once Redis is
 // back, the subscription works again without being made anew.
 func TestBusRedisUnresponsive(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	s := openStore(t, r, Config{Timeout: 300 * time.Millisecond})
 	got := make(chan string, 10)
 	stop, err := s.Bus().Subscribe(context.Background(), func(m []byte) { got <- string(m) })
@@ -63,11 +65,11 @@ func TestBusRedisUnresponsive(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	r.pause()
+	r.Pause()
 	start := time.Now()
 	err = s.Bus().Publish(context.Background(), []byte("lost"))
 	took := time.Since(start)
-	r.resume()
+	r.Resume()
 	if err == nil || !strings.Contains(err.Error(), "notification bus") {
 		t.Errorf("Publish with Redis paused: %v, want an error naming the bus", err)
 	}

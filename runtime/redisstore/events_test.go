@@ -6,15 +6,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
 // Events written through one replica are replayed by another.
 func TestEventsReplayedByAnotherReplica(t *testing.T) {
-	eventsReplayedByAnotherReplica(t, startRedis(t))
+	eventsReplayedByAnotherReplica(t, redistest.Start(t))
 }
 
-func eventsReplayedByAnotherReplica(t *testing.T, r backend) {
+func eventsReplayedByAnotherReplica(t *testing.T, r redistest.Deployment) {
 	a := openStore(t, r, Config{MaxEventsPerStream: 5}).Events()
 	b := openStore(t, r, Config{MaxEventsPerStream: 5}).Events()
 	ctx := context.Background()
@@ -50,11 +51,11 @@ func eventsReplayedByAnotherReplica(t *testing.T, r backend) {
 }
 
 func TestEventsRedisUnresponsive(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{Timeout: 200 * time.Millisecond}).Events()
-	r.pause()
+	r.Pause()
 	err := st.Append(context.Background(), "s", "1", 1, []byte("{}"))
-	r.resume()
+	r.Resume()
 	if err == nil {
 		t.Fatal("Append succeeded with Redis paused")
 	}

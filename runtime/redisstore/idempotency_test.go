@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -18,10 +19,10 @@ var refund = runtime.IdempotencyKey{Owner: "iss|alice", Tool: "refund_order", Ke
 // call at once, ten times each: the handler runs once and all thirty get
 // its result.
 func TestIdempotencyOneRunAcrossReplicas(t *testing.T) {
-	idempotencyOneRunAcrossReplicas(t, startRedis(t))
+	idempotencyOneRunAcrossReplicas(t, redistest.Start(t))
 }
 
-func idempotencyOneRunAcrossReplicas(t *testing.T, r backend) {
+func idempotencyOneRunAcrossReplicas(t *testing.T, r redistest.Deployment) {
 	replicas := []runtime.IdempotencyStore{
 		openStore(t, r, Config{}).Idempotency(),
 		openStore(t, r, Config{}).Idempotency(),
@@ -58,7 +59,7 @@ func idempotencyOneRunAcrossReplicas(t *testing.T, r backend) {
 }
 
 func TestIdempotencyConflictOwnerAndFailure(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{}).Idempotency()
 	ctx := context.Background()
 	keep := func(v string) func() ([]byte, bool) { return func() ([]byte, bool) { return []byte(v), true } }
@@ -98,7 +99,7 @@ func TestIdempotencyConflictOwnerAndFailure(t *testing.T) {
 }
 
 func TestIdempotencyResultExpires(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{}).Idempotency()
 	ctx := context.Background()
 	st.Do(ctx, refund, 100*time.Millisecond, func() ([]byte, bool) { return []byte("first"), true })
@@ -112,7 +113,7 @@ func TestIdempotencyResultExpires(t *testing.T) {
 // A replica that dies while running the call leaves its lock, which
 // expires after LockTTL; a retry then runs the call.
 func TestIdempotencyLockOfDeadReplicaExpires(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	s := openStore(t, r, Config{LockTTL: 300 * time.Millisecond})
 	key := s.cfg.Prefix + "idem:" + entryName(refund)
 	// What a replica does before it dies in the handler: take the lock.
@@ -132,7 +133,7 @@ func TestIdempotencyLockOfDeadReplicaExpires(t *testing.T) {
 // A live replica renews its lock: a call longer than LockTTL is not run a
 // second time by a retry.
 func TestIdempotencyLongCallKeepsItsLock(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	a := openStore(t, r, Config{LockTTL: 150 * time.Millisecond}).Idempotency()
 	b := openStore(t, r, Config{LockTTL: 150 * time.Millisecond}).Idempotency()
 	var runs atomic.Int32
@@ -151,14 +152,14 @@ func TestIdempotencyLongCallKeepsItsLock(t *testing.T) {
 // Redis that answers nothing: Do fails within the timeout, with an error
 // naming the store, and works again once Redis is back.
 func TestIdempotencyRedisUnresponsive(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{Timeout: 300 * time.Millisecond}).Idempotency()
-	r.pause()
+	r.Pause()
 	start := time.Now()
 	ran := false
 	_, err := st.Do(context.Background(), refund, time.Minute, func() ([]byte, bool) { ran = true; return []byte("x"), true })
 	took := time.Since(start)
-	r.resume()
+	r.Resume()
 	if err == nil || ran {
 		t.Fatalf("with Redis paused: ran=%v err=%v; want an error and no run", ran, err)
 	}

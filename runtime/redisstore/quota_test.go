@@ -7,18 +7,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 func TestQuotaStoreContract(t *testing.T) {
-	storetest.QuotaStore(t, openStore(t, startRedis(t), Config{}).Quotas())
+	storetest.QuotaStore(t, openStore(t, redistest.Start(t), Config{}).Quotas())
 }
 
 // Replicas taking from one bucket at once never spend more tokens than it
 // has.
 func TestQuotaConcurrentReplicas(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	replicas := []runtime.QuotaStore{openStore(t, r, Config{}).Quotas(), openStore(t, r, Config{}).Quotas(), openStore(t, r, Config{}).Quotas()}
 	limit := runtime.RateLimit{Requests: 10, Per: time.Hour}
 	taken := make(chan bool, 60)
@@ -43,11 +44,11 @@ func TestQuotaConcurrentReplicas(t *testing.T) {
 }
 
 func TestQuotaRedisUnresponsive(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{Timeout: 200 * time.Millisecond}).Quotas()
-	r.pause()
+	r.Pause()
 	_, _, err := st.Take(context.Background(), "alice", runtime.RateLimit{Requests: 1, Per: time.Second})
-	r.resume()
+	r.Resume()
 	if err == nil || !strings.Contains(err.Error(), "quota store") {
 		t.Errorf("Take with Redis paused: %v, want an error naming the quota store", err)
 	}
@@ -58,7 +59,7 @@ func TestQuotaRedisUnresponsive(t *testing.T) {
 // it is full again, or refills past its capacity, gives more than the
 // limit allows.
 func TestQuotaProperty(t *testing.T) {
-	st := openStore(t, startRedis(t), Config{}).Quotas()
+	st := openStore(t, redistest.Start(t), Config{}).Quotas()
 	for seed := range uint64(3) {
 		limit := runtime.RateLimit{Requests: 10, Per: time.Second, Burst: 2}
 		// A key of its own for each seed: the runs do not share a bucket.

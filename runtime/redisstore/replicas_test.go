@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -57,7 +58,7 @@ func textTool(name, text string) runtime.Tool {
 // A tool's rate limit holds across two replicas sharing Redis: of N+1
 // calls spread over both, the last is refused (429, CodeRateLimited).
 func TestQuotaAcrossReplicas(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	limited := textTool("search", "found")
 	limited.RateLimit = &runtime.RateLimit{Requests: 4, Per: time.Hour}
 	replicas := []*httptest.Server{replica(t, openStore(t, r, Config{}), limited), replica(t, openStore(t, r, Config{}), limited)}
@@ -74,7 +75,7 @@ func TestQuotaAcrossReplicas(t *testing.T) {
 
 // A task started on replica A is read through replica B.
 func TestTaskAcrossReplicas(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	report := textTool("report", "the report")
 	report.Execution = &runtime.ToolExecution{TaskSupport: runtime.TaskRequired}
 	a, b := replica(t, openStore(t, r, Config{}), report), replica(t, openStore(t, r, Config{}), report)
@@ -101,7 +102,7 @@ func TestTaskAcrossReplicas(t *testing.T) {
 
 // A requestState used through one replica is refused by another.
 func TestRequestStateOnceAcrossReplicas(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	a, b := openStore(t, r, Config{}).RequestStates(), openStore(t, r, Config{}).RequestStates()
 	ctx := context.Background()
 	until := time.Now().Add(time.Minute)
@@ -116,7 +117,7 @@ func TestRequestStateOnceAcrossReplicas(t *testing.T) {
 // A result over its tool's budget, linked on replica A, is read through
 // replica B: the full result is kept in Redis.
 func TestResultLinkAcrossReplicas(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	dump := textTool("dump", strings.Repeat("x", 5000))
 	dump.MaxResultBytes, dump.Overflow = 1000, runtime.OverflowLink
 	a, b := replica(t, openStore(t, r, Config{}), dump), replica(t, openStore(t, r, Config{}), dump)

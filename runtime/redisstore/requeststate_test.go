@@ -6,19 +6,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 func TestRequestStateStoreContract(t *testing.T) {
-	storetest.RequestStateStore(t, openStore(t, startRedis(t), Config{}).RequestStates())
+	storetest.RequestStateStore(t, openStore(t, redistest.Start(t), Config{}).RequestStates())
 }
 
 func TestRequestStateRedisUnresponsive(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{Timeout: 200 * time.Millisecond}).RequestStates()
-	r.pause()
+	r.Pause()
 	_, err := st.FirstUse(context.Background(), "s", time.Now().Add(time.Minute))
-	r.resume()
+	r.Resume()
 	if err == nil || !strings.Contains(err.Error(), "requestState store") {
 		t.Errorf("FirstUse with Redis paused: %v, want an error naming the requestState store", err)
 	}

@@ -5,13 +5,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcpgen/mcpgen/internal/redistest"
 )
 
 // A session saved through one replica loads through another; loading
 // extends its TTL; it expires when no replica loads it; Delete ends it.
-func TestSessionsSharedExpireAndDelete(t *testing.T) { sessionsSharedExpireAndDelete(t, startRedis(t)) }
+func TestSessionsSharedExpireAndDelete(t *testing.T) {
+	sessionsSharedExpireAndDelete(t, redistest.Start(t))
+}
 
-func sessionsSharedExpireAndDelete(t *testing.T, r backend) {
+func sessionsSharedExpireAndDelete(t *testing.T, r redistest.Deployment) {
 	a := openStore(t, r, Config{}).Sessions()
 	b := openStore(t, r, Config{}).Sessions()
 	ctx := context.Background()
@@ -39,11 +43,11 @@ func sessionsSharedExpireAndDelete(t *testing.T, r backend) {
 }
 
 func TestSessionsRedisUnresponsive(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{Timeout: 200 * time.Millisecond}).Sessions()
-	r.pause()
+	r.Pause()
 	_, _, err := st.Load(context.Background(), "x", time.Minute)
-	r.resume()
+	r.Resume()
 	if err == nil || !strings.Contains(err.Error(), "session store") {
 		t.Errorf("Load with Redis paused: %v, want an error naming the session store", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
@@ -13,14 +14,14 @@ import (
 // The Redis task store keeps the contract of every TaskStore (two tasks
 // per owner, like the in-memory store the contract test was written for).
 func TestTaskStoreContract(t *testing.T) {
-	storetest.TaskStore(t, openStore(t, startRedis(t), Config{MaxTasksPerOwner: 2}).Tasks())
+	storetest.TaskStore(t, openStore(t, redistest.Start(t), Config{MaxTasksPerOwner: 2}).Tasks())
 }
 
 // A task created through one replica is read, cancelled and listed through
 // another; the replica running it cannot then overwrite the cancellation;
 // Redis forgets it when it expires.
 func TestTasksAcrossReplicas(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	a, b := openStore(t, r, Config{}).Tasks(), openStore(t, r, Config{}).Tasks()
 	ctx := context.Background()
 	task := &runtime.TaskRecord{ID: "t1", Owner: "iss|alice", Status: runtime.TaskWorking, CreatedAt: time.Now(), TTL: 500 * time.Millisecond}
@@ -47,16 +48,16 @@ func TestTasksAcrossReplicas(t *testing.T) {
 	if got, _ := b.Get(ctx, "iss|alice", "t1"); got != nil {
 		t.Error("the task outlived its TTL")
 	}
-	if n, _ := r.client(t).Exists(ctx, "mcpgen:task:"+ownerTag("iss|alice")+":t1", "mcpgen:tasks:"+ownerTag("iss|alice")).Result(); n != 0 {
+	if n, _ := r.Client(t).Exists(ctx, "mcpgen:task:"+ownerTag("iss|alice")+":t1", "mcpgen:tasks:"+ownerTag("iss|alice")).Result(); n != 0 {
 		t.Errorf("%d keys of the expired task are still in Redis", n)
 	}
 }
 
 // Two replicas creating tasks for one owner at once never pass the bound
 // together.
-func TestTasksBoundAcrossReplicas(t *testing.T) { tasksBoundAcrossReplicas(t, startRedis(t)) }
+func TestTasksBoundAcrossReplicas(t *testing.T) { tasksBoundAcrossReplicas(t, redistest.Start(t)) }
 
-func tasksBoundAcrossReplicas(t *testing.T, r backend) {
+func tasksBoundAcrossReplicas(t *testing.T, r redistest.Deployment) {
 	replicas := []runtime.TaskStore{openStore(t, r, Config{MaxTasksPerOwner: 5}).Tasks(), openStore(t, r, Config{MaxTasksPerOwner: 5}).Tasks()}
 	created := make(chan error, 20)
 	for i := range 20 {
@@ -82,13 +83,13 @@ func tasksBoundAcrossReplicas(t *testing.T, r backend) {
 }
 
 func TestTasksRedisUnresponsive(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	st := openStore(t, r, Config{Timeout: 200 * time.Millisecond}).Tasks()
-	r.pause()
+	r.Pause()
 	start := time.Now()
 	_, err := st.Get(context.Background(), "alice", "t1")
 	took := time.Since(start)
-	r.resume()
+	r.Resume()
 	if err == nil || !strings.Contains(err.Error(), "task store") || !strings.Contains(err.Error(), "did not answer in time") {
 		t.Errorf("Get with Redis paused: %v, want an error naming the task store and the timeout", err)
 	}
@@ -101,7 +102,7 @@ func TestTasksRedisUnresponsive(t *testing.T) {
 // task's lease) leaves the task failed, with a reason, once its lease
 // lapses; a live replica's task stays working however long it runs.
 func TestTaskOfDeadReplicaFails(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	cfg := Config{LockTTL: 300 * time.Millisecond}
 	dead, live, reader := openStore(t, r, cfg), openStore(t, r, cfg), openStore(t, r, cfg).Tasks()
 	ctx := context.Background()
@@ -125,7 +126,7 @@ func TestTaskOfDeadReplicaFails(t *testing.T) {
 	if ok, err := live.Tasks().Update(ctx, &done); !ok || err != nil {
 		t.Errorf("completing the live task: %v, %v", ok, err)
 	}
-	if n, _ := r.client(t).Exists(ctx, "mcpgen:task-lease:"+ownerTag("alice")+":"+liveID).Result(); n != 0 {
+	if n, _ := r.Client(t).Exists(ctx, "mcpgen:task-lease:"+ownerTag("alice")+":"+liveID).Result(); n != 0 {
 		t.Error("a completed task keeps its lease")
 	}
 }
@@ -135,9 +136,9 @@ func TestTaskOfDeadReplicaFails(t *testing.T) {
 // access, and a task store had after Close refuses new tasks rather than
 // holding leases nobody renews.
 func TestTasksAndCloseRace(t *testing.T) {
-	r := startRedis(t)
+	r := redistest.Start(t)
 	for i := 0; i < 20; i++ {
-		s, err := Open(context.Background(), r.URL(0), Config{})
+		s, err := Open(context.Background(), r.URL(), Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +150,7 @@ func TestTasksAndCloseRace(t *testing.T) {
 		s.Close()
 		<-done
 	}
-	s, err := Open(context.Background(), r.URL(0), Config{})
+	s, err := Open(context.Background(), r.URL(), Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
