@@ -174,20 +174,15 @@ func TestClaudeCode(t *testing.T) {
 				args := []string{"-p", "Use the " + server + " tools.", "--mcp-config", cfg, "--strict-mcp-config",
 					"--allowedTools", "mcp__" + server, "--model", "claude-sonnet-4-5", "--output-format", "json", "--max-turns", "3"}
 				out, errOut, code = runClient(t, 3*time.Minute, proj, env, "", claude, args...)
-				if code != 0 {
-					t.Logf("claude -p: exit %d\n%s%s", code, out, errOut)
-				}
-				checkOffered(t, "claude", c, server, stub)
-				for _, tool := range c.rewritten["claude"] {
-					var root map[string]json.RawMessage
-					json.Unmarshal(stub.schema["mcp__"+server+"__"+tool], &root)
-					if root == nil || root["allOf"] != nil || root["oneOf"] != nil || root["anyOf"] != nil {
-						t.Errorf("claude sent %s's schema with a top-level union (or none): %s; it stripped them before", tool, stub.schema["mcp__"+server+"__"+tool])
+				checkModelRun(t, "claude", c, server, stub, out, errOut, code, func() {
+					for _, tool := range c.rewritten["claude"] {
+						var root map[string]json.RawMessage
+						json.Unmarshal(stub.schema["mcp__"+server+"__"+tool], &root)
+						if root == nil || root["allOf"] != nil || root["oneOf"] != nil || root["anyOf"] != nil {
+							t.Errorf("claude sent %s's schema with a top-level union (or none): %s; it stripped them before", tool, stub.schema["mcp__"+server+"__"+tool])
+						}
 					}
-				}
-				if t.Failed() {
-					t.Logf("claude -p output:\n%s%s\ntools offered per request: %q", out, errOut, stub.offers)
-				}
+				})
 			})
 		}
 	}
