@@ -55,7 +55,7 @@ func needClient(t *testing.T, bin string) string {
 func clientMissing(t *testing.T, why, setup string) {
 	t.Helper()
 	if os.Getenv("MCPGEN_REQUIRE_CLIENTS") != "" {
-		t.Fatalf("%s, and MCPGEN_REQUIRE_CLIENTS is set (%s installs it)", why, setup)
+		t.Fatalf("%s, and MCPGEN_REQUIRE_CLIENTS is set: run %s", why, setup)
 	}
 	testproc.Unavailable(t, why, setup)
 }
