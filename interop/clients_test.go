@@ -120,7 +120,7 @@ type clientCase struct {
 	never   []string // tools it must not be offered (app-only)
 	call    string   // the tool the stub model calls
 	input   map[string]any
-	reply   string // a fragment of the call's result
+	reply   string // a fragment of the call's result (not of an error's)
 	// dropped are tools a CLI leaves out although the server lists them
 	// (lint's CLIENT_DROPS_TOOL warns about each), by CLI.
 	dropped map[string][]string
@@ -135,9 +135,9 @@ type clientCase struct {
 }
 
 var clientCases = []clientCase{
-	{example: "orders", call: "lookup_order", input: map[string]any{"order_id": "A-1042"}},
+	{example: "orders", call: "lookup_order", input: map[string]any{"order_id": "A-1042"}, reply: "ada@example.com"},
 	{example: "expenses", never: []string{"expense_detail", "approve_expense"}, call: "explore_expenses", input: map[string]any{"month": "2026-10"}, reply: "EXP-0022"},
-	{example: "books", call: "find_books", input: map[string]any{"query": "Dune"}},
+	{example: "books", call: "find_books", input: map[string]any{"query": "Go"}, reply: "Alan Donovan"},
 	{example: "support"},
 	// conformance serves HTTP with an event store: Gemini CLI lost every
 	// tool of such a server to the priming event of its GET stream (issue
@@ -278,7 +278,10 @@ func listTools(t *testing.T, c clientCase) []string {
 func checkOffered(t *testing.T, who string, c clientCase, server string, m *modelStub) {
 	t.Helper()
 	checkToolSet(t, who, "offered its model", c, serverTools(server, m.lastOffer()))
-	if res := m.toolResult(); c.call != "" && (res == "" || !strings.Contains(res, c.reply)) {
+	if c.call != "" && c.reply == "" {
+		t.Fatalf("case %s calls %s but names no fragment of its result to expect", c.example, c.call)
+	}
+	if res := m.toolResult(); c.call != "" && !strings.Contains(res, c.reply) {
 		t.Errorf("%s: the call of %s returned %q, want it to contain %q", who, c.call, res, c.reply)
 	}
 }
