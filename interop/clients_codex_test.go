@@ -232,7 +232,15 @@ func TestCodex(t *testing.T) {
 				if !modelRun(c, transport) {
 					return
 				}
-				out, errOut, code := runClient(t, 3*time.Minute, proj, env, "", codex, "exec", "--skip-git-repo-check", "Use the "+server+" tools.")
+				// The call runs unasked, as Claude Code's --allowedTools and
+				// Gemini CLI's yolo let it: mcpgen config gives a tool without
+				// readOnlyHint approval_mode "prompt", which codex exec (no
+				// one to ask) refuses.
+				args := []string{"exec", "--skip-git-repo-check", "Use the " + server + " tools."}
+				if c.call != "" {
+					args = append(args, "-c", "mcp_servers."+server+".tools."+c.call+`.approval_mode="approve"`)
+				}
+				out, errOut, code := runClient(t, 3*time.Minute, proj, env, "", codex, args...)
 				checkModelRun(t, "codex", c, server, stub, out, errOut, code, nil)
 			})
 		}
