@@ -18,9 +18,9 @@ import (
 // codexConfig is the [mcp_servers.NAME] table `mcpgen config codex` writes
 // for the example over transport (so that its enabled_tools are checked
 // against what Codex really lists: issue 28.3).
-func codexConfig(t *testing.T, mcpgen, example, transport, target string) string {
+func codexConfig(t *testing.T, mcpgen string, c clientCase, transport, target string) string {
 	t.Helper()
-	args := []string{"config", "codex", "-f", "../examples/" + example + "/mcpgen.yaml", "--name", example}
+	args := []string{"config", "codex", "-f", c.spec(), "--name", c.example}
 	if transport == "http" {
 		args = append(args, "--url", target)
 	} else {
@@ -214,7 +214,7 @@ func TestCodex(t *testing.T) {
 				server := c.example
 				stub := openaiStub(t, server, c)
 				env := clientEnv(t, home, "OPENAI_API_KEY=sk-placeholder")
-				config := codexModel(stub) + codexConfig(t, mcpgen, c.example, transport, target)
+				config := codexModel(stub) + codexConfig(t, mcpgen, c, transport, target)
 				if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte(config), 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -235,9 +235,10 @@ func TestCodex(t *testing.T) {
 				// The call runs unasked, as Claude Code's --allowedTools and
 				// Gemini CLI's yolo let it: mcpgen config gives a tool without
 				// readOnlyHint approval_mode "prompt", which codex exec (no
-				// one to ask) refuses.
+				// one to ask) refuses. A configAllows case runs with the
+				// config's own approval modes.
 				args := []string{"exec", "--skip-git-repo-check", "Use the " + server + " tools."}
-				if c.call != "" {
+				if c.call != "" && !c.configAllows {
 					args = append(args, "-c", "mcp_servers."+server+".tools."+c.call+`.approval_mode="approve"`)
 				}
 				out, errOut, code := runClient(t, 3*time.Minute, proj, env, "", codex, args...)

@@ -132,6 +132,18 @@ type clientCase struct {
 	// bothTransports runs the model over both transports on every run
 	// (see modelRun), not only with MCPGEN_CLIENTS_FULL.
 	bothTransports bool
+	// configAllows: the call runs with the permissions mcpgen config
+	// writes (Claude Code's .claude/settings.json, Codex's approval_mode),
+	// not with an allowance of the test's own.
+	configAllows bool
+}
+
+// spec is the path of the case's mcpgen.yaml, from interop/.
+func (c clientCase) spec() string {
+	if s, ok := selfServed[c.example]; ok {
+		return s.spec
+	}
+	return "../examples/" + c.example + "/mcpgen.yaml"
 }
 
 var clientCases = []clientCase{
@@ -144,6 +156,12 @@ var clientCases = []clientCase{
 	// 28.1) while gemini mcp list still said Connected, so only a model
 	// run over HTTP shows it; over stdio, the other case for each CLI.
 	{example: "conformance", call: "test_simple_text", input: map[string]any{}, reply: "test", rewritten: map[string][]string{"claude": {"json_schema_2020_12_tool"}}, bothTransports: true},
+	// A server with exposure: search (served by this test binary): the
+	// CLIs see search_tools, describe_tools and call_tool, and search_tools
+	// runs with the permissions mcpgen config writes for them (issue 28.3:
+	// Codex's enabled_tools named a tool the server never lists, Claude
+	// Code's allow list left search_tools to be asked about).
+	{example: "search_exposure", call: "search_tools", input: map[string]any{"query": "lend a book to a reader"}, reply: "lend_book", configAllows: true},
 }
 
 // modelStub is a model API on 127.0.0.1 that answers every request of the
