@@ -8,8 +8,12 @@ package interop
 // stub on 127.0.0.1 (modelStub) that records the tools the CLI hands its
 // model and asks for one tool call. No traffic leaves the machine.
 //
+// The servers are the examples' binaries, and generated packages without
+// a main (golden/search_exposure) served by the test binary itself as a
+// child (selfserve_test.go).
+//
 // Without the npm install the tests skip, saying so; with
-// MCPGEN_REQUIRE_CLIENTS=1 (or CI set) they fail instead.
+// MCPGEN_REQUIRE_CLIENTS=1 (test.sh sets it) or CI set they fail instead.
 
 import (
 	"bytes"
@@ -153,9 +157,9 @@ var clientCases = []clientCase{
 	{example: "support"},
 	// conformance serves HTTP with an event store: Gemini CLI lost every
 	// tool of such a server to the priming event of its GET stream (issue
-	// 28.1) while gemini mcp list still said Connected, so only a model
-	// run over HTTP shows it; over stdio, the other case for each CLI.
-	{example: "conformance", call: "test_simple_text", input: map[string]any{}, reply: "test", rewritten: map[string][]string{"claude": {"json_schema_2020_12_tool"}}, bothTransports: true},
+	// 28.1) while gemini mcp list still said Connected, which only a model
+	// run over HTTP shows: its model runs go over both transports always.
+	{example: "conformance", call: "test_simple_text", input: map[string]any{}, reply: "a simple text response", rewritten: map[string][]string{"claude": {"json_schema_2020_12_tool"}}, bothTransports: true},
 	// A server with exposure: search (served by this test binary): the
 	// CLIs see search_tools, describe_tools and call_tool, and search_tools
 	// runs with the permissions mcpgen config writes for them (issue 28.3:
