@@ -174,8 +174,11 @@ func openaiStub(t *testing.T, server string, c clientCase) *modelStub {
 
 // codexModel is the top of a config.toml that points Codex at the stub
 // (a model provider whose base_url is on loopback, the placeholder key in
-// OPENAI_API_KEY), runs tool calls without asking, and checks for no
-// update; the [mcp_servers] table mcpgen config writes follows it.
+// OPENAI_API_KEY), runs tool calls without asking, checks for no update,
+// and turns off what else reaches the network: analytics (its metrics go
+// to ab.chatgpt.com) and plugins (their catalogue comes from chatgpt.com
+// and api.github.com). The [mcp_servers] table mcpgen config writes
+// follows it.
 func codexModel(stub *modelStub) string {
 	return `model = "gpt-5"
 model_provider = "stub"
@@ -187,6 +190,12 @@ name = "model stub on loopback"
 base_url = "` + stub.srv.URL + `/v1"
 wire_api = "responses"
 env_key = "OPENAI_API_KEY"
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
 
 `
 }
