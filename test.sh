@@ -97,7 +97,7 @@ stage builds "tests that build whole modules (go test -run 'Builds\$', without -
 build_pkgs=$(grep -rl --include='*_test.go' 'testenv.BuildsModules(t)' . | grep -v node_modules | xargs -n1 dirname | sort -u)
 go test -count=1 -timeout "$go_test_timeout" -run 'Builds$' $build_pkgs
 
-stage interop "go test (interop module: the official Go and TypeScript SDK clients and the Inspector CLI against generated servers, in both eras; replicas behind nginx)"
+stage interop "go test (interop module: the official Go and TypeScript SDK clients, the Inspector CLI, Claude Code, Gemini CLI and Codex against generated servers, in both eras; replicas behind nginx)"
 ./interop/setup.sh
 # The scale-out tests also run the alpha conformance suite through nginx
 # when conformance/alpha (the 2026-07-28 suite) is installed.
@@ -108,7 +108,10 @@ fi
 if [ -f conformance/package.json ] && [ ! -d conformance/node_modules/@modelcontextprotocol/conformance ]; then
   (cd conformance && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi
-(cd interop && go test -race -count=1 -timeout "$go_test_timeout" ./...)
+# Claude Code, Gemini CLI and Codex (interop/clients-npm, installed by setup.sh):
+# with MCPGEN_REQUIRE_CLIENTS set, a missing CLI or node fails their tests
+# instead of skipping them.
+(cd interop && MCPGEN_REQUIRE_CLIENTS=1 go test -race -count=1 -timeout "$go_test_timeout" ./...)
 
 stage apps "MCP Apps in a real browser: examples/expenses' view in a test host, headless Chromium (interop/apps)"
 MCPGEN_REQUIRE_BROWSER=1 ./interop/apps/run.sh

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -130,6 +132,41 @@ func claudeConfig(t *testing.T, dir, server, transport, target string) string {
 	return path
 }
 
+// claudePermissions writes the .claude/settings.json `mcpgen config claude`
+// writes for the case into the project dir proj (its permission rules: a
+// read-only tool allowed, the others asked, which claude -p refuses), and
+// marks proj trusted in HOME's .claude.json, as accepting Claude Code's
+// trust dialog once does (it ignores a project's allow rules before).
+func claudePermissions(t *testing.T, mcpgen string, c clientCase, home, proj string) {
+	t.Helper()
+	out, err := exec.Command(mcpgen, "config", "claude", "-f", c.spec(), "--name", c.example, "--out-dir", proj).CombinedOutput()
+	if err != nil {
+		t.Fatalf("mcpgen config claude: %v\n%s", err, out)
+	}
+	os.Remove(filepath.Join(proj, ".mcp.json")) // the server comes from --mcp-config
+	path := filepath.Join(home, ".claude.json")
+	state := map[string]any{}
+	if data, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(data, &state); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+	}
+	projects, _ := state["projects"].(map[string]any)
+	if projects == nil {
+		projects = map[string]any{}
+	}
+	entry, _ := projects[proj].(map[string]any)
+	if entry == nil {
+		entry = map[string]any{}
+	}
+	entry["hasTrustDialogAccepted"] = true
+	projects[proj], state["projects"] = entry, projects
+	data, _ := json.MarshalIndent(state, "", "  ")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestClaudeCode: Claude Code 2.1 connects to each example over both
 // transports (claude mcp list / get), hands its model every tool the server
 // lists to a client without MCP Apps, none of the app-only ones, and one
@@ -139,6 +176,7 @@ func claudeConfig(t *testing.T, dir, server, transport, target string) string {
 // not told to the model (lint's CLIENT_DROPS_TOOL).
 func TestClaudeCode(t *testing.T) {
 	claude := needClient(t, "claude")
+	mcpgen := sync.OnceValue(func() string { return buildMcpgen(t, t.TempDir()) })
 	for _, c := range clientCases {
 		for _, transport := range transports {
 			t.Run(c.example+"/"+transport, func(t *testing.T) {
@@ -172,22 +210,22 @@ func TestClaudeCode(t *testing.T) {
 				}
 				cfg := claudeConfig(t, home, server, transport, target)
 				args := []string{"-p", "Use the " + server + " tools.", "--mcp-config", cfg, "--strict-mcp-config",
-					"--allowedTools", "mcp__" + server, "--model", "claude-sonnet-4-5", "--output-format", "json", "--max-turns", "3"}
+					"--model", "claude-sonnet-4-5", "--output-format", "json", "--max-turns", "3"}
+				if c.configAllows {
+					claudePermissions(t, mcpgen(), c, home, proj)
+				} else {
+					args = append(args, "--allowedTools", "mcp__"+server)
+				}
 				out, errOut, code = runClient(t, 3*time.Minute, proj, env, "", claude, args...)
-				if code != 0 {
-					t.Logf("claude -p: exit %d\n%s%s", code, out, errOut)
-				}
-				checkOffered(t, "claude", c, server, stub)
-				for _, tool := range c.rewritten["claude"] {
-					var root map[string]json.RawMessage
-					json.Unmarshal(stub.schema["mcp__"+server+"__"+tool], &root)
-					if root == nil || root["allOf"] != nil || root["oneOf"] != nil || root["anyOf"] != nil {
-						t.Errorf("claude sent %s's schema with a top-level union (or none): %s; it stripped them before", tool, stub.schema["mcp__"+server+"__"+tool])
+				checkModelRun(t, "claude", c, server, stub, out, errOut, code, func() {
+					for _, tool := range c.rewritten["claude"] {
+						var root map[string]json.RawMessage
+						json.Unmarshal(stub.schema["mcp__"+server+"__"+tool], &root)
+						if root == nil || root["allOf"] != nil || root["oneOf"] != nil || root["anyOf"] != nil {
+							t.Errorf("claude sent %s's schema with a top-level union (or none): %s; it stripped them before", tool, stub.schema["mcp__"+server+"__"+tool])
+						}
 					}
-				}
-				if t.Failed() {
-					t.Logf("claude -p output:\n%s%s\ntools offered per request: %q", out, errOut, stub.offers)
-				}
+				})
 			})
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,9 +18,9 @@ import (
 // codexConfig is the [mcp_servers.NAME] table `mcpgen config codex` writes
 // for the example over transport (so that its enabled_tools are checked
 // against what Codex really lists: issue 28.3).
-func codexConfig(t *testing.T, mcpgen, example, transport, target string) string {
+func codexConfig(t *testing.T, mcpgen string, c clientCase, transport, target string) string {
 	t.Helper()
-	args := []string{"config", "codex", "-f", "../examples/" + example + "/mcpgen.yaml", "--name", example}
+	args := []string{"config", "codex", "-f", c.spec(), "--name", c.example}
 	if transport == "http" {
 		args = append(args, "--url", target)
 	} else {
@@ -95,10 +96,116 @@ func codexAppServer(t *testing.T, codex string, env []string, dir, server string
 	return nil
 }
 
+// openaiStub answers the OpenAI Responses API as Codex calls it (POST
+// /v1/responses at the base_url of the model provider codexModel
+// configures), streamed. Codex hands its model each MCP server's tools
+// inside a namespace tool (mcp__SERVER) and expects a call by namespace
+// and name; the stub records them as mcp__SERVER__TOOL, the other CLIs'
+// form, and asks for one call the first time the tool is offered.
+func openaiStub(t *testing.T, server string, c clientCase) *modelStub {
+	want := "mcp__" + server + "__" + c.call
+	return newModelStub(t, func(offered []string) (string, bool) {
+		return want, c.call != "" && slices.Contains(offered, want)
+	}, c.input, func(m *modelStub, w http.ResponseWriter, r *http.Request, body []byte) {
+		if !strings.HasSuffix(r.URL.Path, "/v1/responses") {
+			http.Error(w, `{"error":{"message":"stub: no such endpoint","type":"invalid_request_error"}}`, 404)
+			return
+		}
+		type function struct {
+			Type       string          `json:"type"`
+			Name       string          `json:"name"`
+			Parameters json.RawMessage `json:"parameters"`
+		}
+		var req struct {
+			Stream bool `json:"stream"`
+			Tools  []struct {
+				function
+				Tools []function `json:"tools"` // a namespace's
+			} `json:"tools"`
+			Input []struct {
+				Type   string          `json:"type"`
+				Output json.RawMessage `json:"output"`
+			} `json:"input"`
+		}
+		jsonBody(t, body, &req)
+		if !req.Stream {
+			t.Errorf("codex asked the Responses API for an unstreamed response; the stub streams only")
+		}
+		var names []string
+		schemas := map[string]json.RawMessage{}
+		for _, tool := range req.Tools {
+			if tool.Type == "namespace" {
+				for _, f := range tool.Tools {
+					names = append(names, tool.Name+"__"+f.Name)
+					schemas[tool.Name+"__"+f.Name] = f.Parameters
+				}
+				continue
+			}
+			names = append(names, tool.Name)
+			schemas[tool.Name] = tool.Parameters
+		}
+		result := ""
+		for _, in := range req.Input {
+			if in.Type == "function_call_output" {
+				var text string
+				if json.Unmarshal(in.Output, &text) != nil {
+					text = string(in.Output) // content items, not a string
+				}
+				result = text
+			}
+		}
+		call := m.offered(names, schemas, result)
+		item := map[string]any{"type": "message", "id": "msg_stub", "role": "assistant", "status": "completed",
+			"content": []any{map[string]any{"type": "output_text", "text": "Done.", "annotations": []any{}}}}
+		if tool, ok := strings.CutPrefix(call, "mcp__"+server+"__"); ok {
+			args, _ := json.Marshal(m.input)
+			item = map[string]any{"type": "function_call", "id": "fc_stub", "call_id": "call_stub1", "status": "completed",
+				"namespace": "mcp__" + server, "name": tool, "arguments": string(args)}
+		}
+		usage := map[string]any{"input_tokens": 10, "input_tokens_details": map[string]any{"cached_tokens": 0},
+			"output_tokens": 1, "output_tokens_details": map[string]any{"reasoning_tokens": 0}, "total_tokens": 11}
+		sse(w,
+			[2]any{"response.created", map[string]any{"type": "response.created", "response": map[string]any{"id": "resp_stub"}}},
+			[2]any{"response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": 0, "item": item}},
+			[2]any{"response.completed", map[string]any{"type": "response.completed", "response": map[string]any{"id": "resp_stub", "usage": usage}}},
+		)
+	})
+}
+
+// codexModel is the top of a config.toml that points Codex at the stub
+// (a model provider whose base_url is on loopback, the placeholder key in
+// OPENAI_API_KEY), runs tool calls without asking, checks for no update,
+// and turns off what else reaches the network: analytics (its metrics go
+// to ab.chatgpt.com) and plugins (their catalogue comes from chatgpt.com
+// and api.github.com). The [mcp_servers] table mcpgen config writes
+// follows it.
+func codexModel(stub *modelStub) string {
+	return `model = "gpt-5"
+model_provider = "stub"
+approval_policy = "never"
+check_for_update_on_startup = false
+
+[model_providers.stub]
+name = "model stub on loopback"
+base_url = "` + stub.srv.URL + `/v1"
+wire_api = "responses"
+env_key = "OPENAI_API_KEY"
+
+[analytics]
+enabled = false
+
+[features]
+plugins = false
+
+`
+}
+
 // TestCodex: Codex 0.171, configured by `mcpgen config codex`, connects to
 // each example over both transports and lists every tool the server lists
 // to a client without MCP Apps (enabled_tools names what the server lists),
-// none of the app-only ones.
+// none of the app-only ones (codex app-server's mcpServerStatus/list); and
+// `codex exec` hands its model, the stub, the same tools, and one call goes
+// through.
 func TestCodex(t *testing.T) {
 	codex := needClient(t, "codex")
 	mcpgen := buildMcpgen(t, t.TempDir())
@@ -113,28 +220,38 @@ func TestCodex(t *testing.T) {
 				proj := filepath.Join(home, "proj")
 				os.MkdirAll(proj, 0o755)
 				target := exampleTarget(t, c.example, transport)
+				server := c.example
+				stub := openaiStub(t, server, c)
 				env := clientEnv(t, home, "OPENAI_API_KEY=sk-placeholder")
-				config := codexConfig(t, mcpgen, c.example, transport, target)
+				config := codexModel(stub) + codexConfig(t, mcpgen, c, transport, target)
 				if err := os.WriteFile(filepath.Join(home, ".codex", "config.toml"), []byte(config), 0o644); err != nil {
 					t.Fatal(err)
 				}
-				server := c.example
 				tools := codexAppServer(t, codex, env, proj, server)
 				var got []string
 				for name := range tools {
 					got = append(got, name)
 				}
 				slices.Sort(got)
-				want := listTools(t, c)
-				want = slices.DeleteFunc(want, func(n string) bool { return slices.Contains(c.dropped["codex"], n) })
-				if !slices.Equal(got, want) {
-					t.Errorf("codex lists %q of %s's tools, want %q\nconfig:\n%s", got, c.example, want, config)
+				checkToolSet(t, "codex", "lists", c, got)
+				if t.Failed() {
+					t.Logf("config.toml:\n%s", config)
 				}
-				for _, n := range c.never {
-					if slices.Contains(got, n) {
-						t.Errorf("codex lists the app-only tool %s", n)
-					}
+
+				if !modelRun(c, transport) {
+					return
 				}
+				// The call runs unasked, as Claude Code's --allowedTools and
+				// Gemini CLI's yolo let it: mcpgen config gives a tool without
+				// readOnlyHint approval_mode "prompt", which codex exec (no
+				// one to ask) refuses. A configAllows case runs with the
+				// config's own approval modes.
+				args := []string{"exec", "--skip-git-repo-check", "Use the " + server + " tools."}
+				if c.call != "" && !c.configAllows {
+					args = append(args, "-c", "mcp_servers."+server+".tools."+c.call+`.approval_mode="approve"`)
+				}
+				out, errOut, code := runClient(t, 3*time.Minute, proj, env, "", codex, args...)
+				checkModelRun(t, "codex", c, server, stub, out, errOut, code, nil)
 			})
 		}
 	}

@@ -136,16 +136,11 @@ func TestGeminiCLI(t *testing.T) {
 					return
 				}
 				out, errOut, code = runClient(t, 3*time.Minute, proj, env, "", gemini, "-p", "Use the "+server+" tools.", "--approval-mode", "yolo", "-m", "gemini-2.5-pro", "--output-format", "json")
-				if code != 0 {
-					t.Logf("gemini -p: exit %d\n%s%s", code, out, errOut)
-				}
-				checkOffered(t, "gemini", c, server, stub)
-				if res := stub.toolResult(); strings.Contains(res, "wait_for_previous") {
-					t.Errorf("the server refused the wait_for_previous Gemini CLI adds: %s", res)
-				}
-				if t.Failed() {
-					t.Logf("gemini -p output:\n%s%s\ntools offered per request: %q", out, errOut, stub.offers)
-				}
+				checkModelRun(t, "gemini", c, server, stub, out, errOut, code, func() {
+					if res := stub.toolResult(); strings.Contains(res, "wait_for_previous") {
+						t.Errorf("the server refused the wait_for_previous Gemini CLI adds: %s", res)
+					}
+				})
 			})
 		}
 	}

@@ -8,8 +8,12 @@ package interop
 // stub on 127.0.0.1 (modelStub) that records the tools the CLI hands its
 // model and asks for one tool call. No traffic leaves the machine.
 //
+// The servers are the examples' binaries, and generated packages without
+// a main (golden/search_exposure) served by the test binary itself as a
+// child (selfserve_test.go).
+//
 // Without the npm install the tests skip, saying so; with
-// MCPGEN_REQUIRE_CLIENTS=1 (or CI set) they fail instead.
+// MCPGEN_REQUIRE_CLIENTS=1 (test.sh sets it) or CI set they fail instead.
 
 import (
 	"bytes"
@@ -41,16 +45,23 @@ func needClient(t *testing.T, bin string) string {
 		_, err = os.Stat(path)
 	}
 	if err != nil {
-		why := "interop/clients-npm has no " + bin + " (npm ci there installs Claude Code, Gemini CLI and Codex)"
-		if os.Getenv("MCPGEN_REQUIRE_CLIENTS") != "" {
-			t.Fatalf("%s, and MCPGEN_REQUIRE_CLIENTS is set", why)
-		}
-		testproc.Unavailable(t, why, "interop/setup.sh (needs npm)")
+		clientMissing(t, "interop/clients-npm has no "+bin+" (npm ci there installs Claude Code, Gemini CLI and Codex)", "interop/setup.sh (needs npm)")
 	}
 	if _, err := exec.LookPath("node"); err != nil {
-		testproc.Unavailable(t, "no node on PATH for "+bin, "Node.js")
+		clientMissing(t, "no node on PATH for "+bin, "Node.js")
 	}
 	return path
+}
+
+// clientMissing skips the test for want of a CLI, or fails it under
+// MCPGEN_REQUIRE_CLIENTS (test.sh sets it) or CI, where the client tests
+// must run.
+func clientMissing(t *testing.T, why, setup string) {
+	t.Helper()
+	if os.Getenv("MCPGEN_REQUIRE_CLIENTS") != "" {
+		t.Fatalf("%s, and MCPGEN_REQUIRE_CLIENTS is set: run %s", why, setup)
+	}
+	testproc.Unavailable(t, why, setup)
 }
 
 // clientEnv is the environment of one CLI run: HOME (and the XDG
@@ -113,7 +124,7 @@ type clientCase struct {
 	never   []string // tools it must not be offered (app-only)
 	call    string   // the tool the stub model calls
 	input   map[string]any
-	reply   string // a fragment of the call's result
+	reply   string // a fragment of the call's result (not of an error's)
 	// dropped are tools a CLI leaves out although the server lists them
 	// (lint's CLIENT_DROPS_TOOL warns about each), by CLI.
 	dropped map[string][]string
@@ -122,14 +133,39 @@ type clientCase struct {
 	// CLIENT_DROPS_TOOL warns: the model is not told what the server
 	// enforces), by CLI.
 	rewritten map[string][]string
+	// bothTransports runs the model over both transports on every run
+	// (see modelRun), not only with MCPGEN_CLIENTS_FULL.
+	bothTransports bool
+	// configAllows: the call runs with the permissions mcpgen config
+	// writes (Claude Code's .claude/settings.json, Codex's approval_mode),
+	// not with an allowance of the test's own.
+	configAllows bool
+}
+
+// spec is the path of the case's mcpgen.yaml, from interop/.
+func (c clientCase) spec() string {
+	if s, ok := selfServed[c.example]; ok {
+		return s.spec
+	}
+	return "../examples/" + c.example + "/mcpgen.yaml"
 }
 
 var clientCases = []clientCase{
-	{example: "orders", call: "lookup_order", input: map[string]any{"order_id": "A-1042"}},
+	{example: "orders", call: "lookup_order", input: map[string]any{"order_id": "A-1042"}, reply: "ada@example.com"},
 	{example: "expenses", never: []string{"expense_detail", "approve_expense"}, call: "explore_expenses", input: map[string]any{"month": "2026-10"}, reply: "EXP-0022"},
-	{example: "books", call: "find_books", input: map[string]any{"query": "Dune"}},
+	{example: "books", call: "find_books", input: map[string]any{"query": "Go"}, reply: "Alan Donovan"},
 	{example: "support"},
-	{example: "conformance", call: "test_simple_text", input: map[string]any{}, reply: "test", rewritten: map[string][]string{"claude": {"json_schema_2020_12_tool"}}},
+	// conformance serves HTTP with an event store: Gemini CLI lost every
+	// tool of such a server to the priming event of its GET stream (issue
+	// 28.1) while gemini mcp list still said Connected, which only a model
+	// run over HTTP shows: its model runs go over both transports always.
+	{example: "conformance", call: "test_simple_text", input: map[string]any{}, reply: "a simple text response", rewritten: map[string][]string{"claude": {"json_schema_2020_12_tool"}}, bothTransports: true},
+	// A server with exposure: search (served by this test binary): the
+	// CLIs see search_tools, describe_tools and call_tool, and search_tools
+	// runs with the permissions mcpgen config writes for them (issue 28.3:
+	// Codex's enabled_tools named a tool the server never lists, Claude
+	// Code's allow list left search_tools to be asked about).
+	{example: "search_exposure", call: "search_tools", input: map[string]any{"query": "lend a book to a reader"}, reply: "lend_book", configAllows: true},
 }
 
 // modelStub is a model API on 127.0.0.1 that answers every request of the
@@ -260,21 +296,54 @@ func listTools(t *testing.T, c clientCase) []string {
 }
 
 // checkOffered compares the tools a CLI offered its model with what the
-// server lists, and rules out the app-only ones.
+// server lists, and checks the call's result.
 func checkOffered(t *testing.T, who string, c clientCase, server string, m *modelStub) {
 	t.Helper()
-	got := serverTools(server, m.lastOffer())
+	checkToolSet(t, who, "offered its model", c, serverTools(server, m.lastOffer()))
+	if c.call != "" && c.reply == "" {
+		t.Fatalf("case %s calls %s but names no fragment of its result to expect", c.example, c.call)
+	}
+	if res := m.toolResult(); c.call != "" && !strings.Contains(res, c.reply) {
+		t.Errorf("%s: the call of %s returned %q, want it to contain %q", who, c.call, res, c.reply)
+	}
+}
+
+// checkToolSet compares the tools a CLI has from the example (got, by
+// their own names) with what the server lists to a client without MCP
+// Apps, less those the CLI is known to drop, and rules out the app-only
+// ones. did says what the CLI did with them, for the messages.
+func checkToolSet(t *testing.T, who, did string, c clientCase, got []string) {
+	t.Helper()
 	want := slices.DeleteFunc(listTools(t, c), func(n string) bool { return slices.Contains(c.dropped[who], n) })
 	if !slices.Equal(got, want) {
-		t.Errorf("%s offered its model %q of %s's tools, want %q (what tools/list shows it)", who, got, c.example, want)
+		t.Errorf("%s %s %q of %s's tools, want %q (what tools/list shows it)", who, did, got, c.example, want)
 	}
 	for _, n := range c.never {
 		if slices.Contains(got, n) {
-			t.Errorf("%s offered its model the app-only tool %s", who, n)
+			t.Errorf("%s %s the app-only tool %s", who, did, n)
 		}
 	}
-	if res := m.toolResult(); c.call != "" && (res == "" || !strings.Contains(res, c.reply)) {
-		t.Errorf("%s: the call of %s returned %q, want it to contain %q", who, c.call, m.toolResult(), c.reply)
+}
+
+// checkModelRun checks a CLI's run against the model stub: the tools it
+// offered and the call's result (checkOffered), then the CLI's own checks
+// (extra, may be nil). A non-zero exit is logged, not failed: what counts
+// is what reached the stub and the server. The run's output and the tools
+// of each request are logged when a check failed.
+func checkModelRun(t *testing.T, who string, c clientCase, server string, m *modelStub, out, errOut string, code int, extra func()) {
+	t.Helper()
+	if code != 0 {
+		t.Logf("%s: exit %d\n%s%s", who, code, out, errOut)
+	}
+	checkOffered(t, who, c, server, m)
+	if extra != nil {
+		extra()
+	}
+	if t.Failed() {
+		m.mu.Lock()
+		offers := m.offers
+		m.mu.Unlock()
+		t.Logf("%s output:\n%s%s\ntools offered per request: %q", who, out, errOut, offers)
 	}
 }
 
@@ -292,9 +361,10 @@ var transports = []string{"stdio", "http"}
 // over transport (a minute or more per run on a small machine): with
 // MCPGEN_CLIENTS_FULL=1 always; else each example over one transport,
 // alternating, so that a run covers every example and both transports.
-// Listing (claude mcp list, gemini mcp list, codex app-server) runs always.
+// A case with bothTransports runs over both always. Listing (claude mcp
+// list, gemini mcp list, codex app-server) runs always.
 func modelRun(c clientCase, transport string) bool {
-	if os.Getenv("MCPGEN_CLIENTS_FULL") != "" {
+	if c.bothTransports || os.Getenv("MCPGEN_CLIENTS_FULL") != "" {
 		return true
 	}
 	i := slices.IndexFunc(clientCases, func(o clientCase) bool { return o.example == c.example })

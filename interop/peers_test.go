@@ -26,14 +26,22 @@ import (
 var examples = &testproc.Examples{ModuleRoot: ".."}
 
 func TestMain(m *testing.M) {
+	if name := os.Getenv(serveEnv); name != "" {
+		os.Exit(serveSelf(name)) // a child: one of the selfServed servers
+	}
 	code := m.Run()
 	examples.Remove()
+	removeSelfServed()
 	os.Exit(code)
 }
 
-// exampleBin returns the path of examples/NAME's binary.
+// exampleBin returns the path of examples/NAME's binary, or the command of
+// a server this test binary serves itself (selfServed).
 func exampleBin(t *testing.T, name string) string {
 	t.Helper()
+	if _, ok := selfServed[name]; ok {
+		return selfServedBin(t, name)
+	}
 	return examples.Bin(t, name)
 }
 
