@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // Session is the transport-agnostic protocol state of one client connection:
@@ -62,7 +63,7 @@ type Session struct {
 
 	// shared is set when the session is kept in a SessionStore, for
 	// every replica to serve (see sessionstore.go); nil otherwise.
-	shared *sharedSession
+	shared transport.SharedSink
 
 	pendMu  sync.Mutex                   // guards pending
 	pending map[string]chan clientAnswer // server→client requests awaiting an answer, by jsonwire.IDKey
@@ -373,7 +374,7 @@ func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
 		return
 	}
 	if ss.shared != nil { // the request may wait on another replica
-		ss.shared.forwardAnswer(id, result, errObj)
+		ss.shared.Forward(id, result, errObj)
 		return
 	}
 	ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
@@ -529,7 +530,7 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	ss.inflight[c.key] = c
 	ss.wg.Add(1)
 	ss.mu.Unlock()
-	if runInline(ctx) { // an HTTP POST's request: on its goroutine (httpinline.go)
+	if runInline(ctx) { // an HTTP POST's request: on its goroutine (streamhttp/inline.go)
 		c.run()
 		return
 	}

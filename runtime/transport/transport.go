@@ -65,6 +65,14 @@ type Options struct {
 	// deadline). A transport whose one context lasts the whole session
 	// (stdio) saves registering every call with it.
 	Detached bool
+	// SessionID is the session's id where the transport gives it one
+	// (Mcp-Session-Id): hooks and interceptors see it, and a shared
+	// session's tasks belong to it.
+	SessionID string
+	// Shared: the session is kept in a SessionStore for every replica;
+	// its Sink is a SharedSink, and its requests to the client are
+	// numbered from a random start so that replicas never collide.
+	Shared bool
 }
 
 // Sink receives a session's outgoing messages, one complete JSON-RPC
