@@ -75,7 +75,7 @@ func (s *Server) startBus() {
 const (
 	busListChanged = 'l'
 	busUpdated     = 'u'
-	// Of shared sessions (sessionstore.go): "<kind><session id>\n…".
+	// Of shared sessions (transport.Bus*, runtime/streamhttp/shared.go): "<kind><session id>\n…".
 	busSession = transport.BusSession // its record changed: the record follows
 	busAnswer  = transport.BusAnswer  // the client answered a request: its id, "\n", then "r" and the result or "e" and the error
 	busEnded   = transport.BusEnded   // it was deleted

@@ -62,7 +62,7 @@ type Session struct {
 	viewCache       atomic.Pointer[viewCache] // its peer with the server's list view (toolsets.go)
 
 	// shared is set when the session is kept in a SessionStore, for
-	// every replica to serve (see sessionstore.go); nil otherwise.
+	// every replica to serve (transport.SharedSink, runtime/streamhttp/shared.go); nil otherwise.
 	shared transport.SharedSink
 
 	pendMu  sync.Mutex                   // guards pending
@@ -126,9 +126,9 @@ func (s *Server) newSession(tr outlet) *Session {
 	return ss
 }
 
-// outlet carries a session's outgoing messages (transport.Sink, unexported
-// for the built-in HTTP transport). Streamable HTTP routes each to the
-// stream of the request it belongs to; stdio has one stream.
+// outlet carries a session's outgoing messages: a transport.Sink
+// (sinkOutlet), or NewSession's function. Streamable HTTP routes each to
+// the stream of the request it belongs to; stdio has one stream.
 type outlet interface {
 	// send delivers msg, which it must not retain. rel is the raw id of
 	// the client request msg belongs to: final marks its response, and

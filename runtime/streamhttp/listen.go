@@ -48,7 +48,7 @@ func Serve(ctx context.Context, srv transport.FullServer, ln net.Listener, opts 
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), h.cfg.shutdownTimeout)
 	defer cancel()
-	err := hs.Shutdown(sctx) // GET streams end at once (see httpHandler.drain)
+	err := hs.Shutdown(sctx) // GET streams end at once (see Handler.drain)
 	h.CloseAll()
 	if err != nil {
 		hs.Close() // what the closed sessions still write goes nowhere

@@ -243,7 +243,7 @@ type stream struct {
 	seq      int          // index of its last stored event
 	finished bool         // the request is over: its response is queued or stored, or there is none
 	gone     bool         // the session closed
-	inline   *inlineServe // while the POST's request may run on its goroutine (httpinline.go)
+	inline   *inlineServe // while the POST's request may run on its goroutine (inline.go)
 
 	inlineSlot inlineServe // what inline points to: a stream serves one POST
 }

@@ -1,7 +1,7 @@
 // Package transport is the seam between the MCP core (package runtime) and
 // the transports that carry its messages: stdio (package runtime/stdio),
-// Streamable HTTP, the in-memory pair for tests (runtime/inmemory), and any
-// transport of your own (a WebSocket, say). It holds interfaces and plain
+// Streamable HTTP (runtime/streamhttp), the in-memory pair for tests
+// (runtime/inmemory), and any transport of your own (a WebSocket, say). It holds interfaces and plain
 // data only, and imports nothing of the runtime, so that a transport
 // depends on the seam and not on the core: *runtime.Server is a Server,
 // and the sessions it opens are Sessions.
@@ -18,6 +18,16 @@
 //     possibly from other goroutines.
 //  4. At end of input, EndSubscriptions and Wait; to shut down gracefully,
 //     Drain; in any case Close, after which the Sink is not called again.
+//
+// A transport that reads messages before it knows their session (to route
+// them, or to serve a request without one) uses the full seam of full.go:
+// FullServer.Parse reads a message once and FullSession.Dispatch handles
+// it; FullServer.CheckModern checks a 2026-07-28 request against the
+// headers that carried it; State, Restore and Apply move a session between
+// replicas through a SessionStore and the bus (Publish, Subscribe,
+// SharedSink); a Request in the context (RequestKey) tells the core the
+// HTTP header and version, and whether a call may run inline; EventStore
+// keeps streams for resumption. Streamable HTTP uses nothing else.
 //
 // Everything the built-in transports do goes through these methods.
 package transport
