@@ -92,7 +92,7 @@ func (g *authGate) Authenticate(r *http.Request) (*http.Request, *streamhttp.Ref
 // whose scopes r's token lacks. With lists by
 // scope such a tool is hidden: the dispatcher answers it as an unknown
 // tool, so the answer does not tell that it exists (listsbyscope.go).
-func (g *authGate) CheckCall(r *http.Request, m *transport.Message) *streamhttp.Refusal {
+func (g *authGate) CheckCall(r *http.Request, m transport.Message) *streamhttp.Refusal {
 	if string(m.Method) != methodToolsCall || g.srv.cfg.listsByScope {
 		return nil
 	}

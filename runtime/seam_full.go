@@ -21,19 +21,19 @@ var (
 
 // Parse reads msg into m under the server's JSON limits
 // (WithMaxJSONValues, WithMaxObjectMembers) and tells its era.
-func (s *Server) Parse(msg []byte, m *transport.Message) *transport.Error {
+func (s *Server) Parse(msg []byte) (m transport.Message, _ *transport.Error) {
 	var env envelope
 	kind, echo, e := parseMessage(msg, &env, s.cfg.json)
-	*m = transport.Message{
+	m = transport.Message{
 		Kind: transport.Kind(kind), Echo: echo,
 		JSONRPC: env.JSONRPC, ID: env.ID, RawMethod: env.Method, Params: env.Params, Result: env.Result, Error: env.Error,
 		Method: env.method, Values: env.values,
 	}
 	if e != nil {
-		return transportError(e, 0)
+		return m, transportError(e, 0)
 	}
 	m.Modern = kind == kindRequest && s.protocolOf(env.method, env.Params) == modernEra
-	return nil
+	return m, nil
 }
 
 // transportError is e for a transport to answer with, its data encoded
@@ -104,14 +104,14 @@ func (s *Server) Subscribe(f func(kind byte, body string)) (stop func()) {
 }
 
 // Dispatch handles a message Parse read.
-func (ss *Session) Dispatch(ctx context.Context, m *transport.Message) {
-	env := envelopeOf(m)
+func (ss *Session) Dispatch(ctx context.Context, m transport.Message) {
+	env := envelopeOf(&m)
 	ss.dispatch(ctx, msgKind(m.Kind), &env)
 }
 
 // CheckModern checks a modern request against its HTTP header and _meta.
-func (s *Server) CheckModern(header http.Header, m *transport.Message) (transport.Peer, *transport.Error) {
-	env := envelopeOf(m)
+func (s *Server) CheckModern(header http.Header, m transport.Message) (transport.Peer, *transport.Error) {
+	env := envelopeOf(&m)
 	peer, status, e := s.checkModern(header, &env)
 	if e != nil {
 		return nil, transportError(e, status)
@@ -123,8 +123,8 @@ func (s *Server) CheckModern(header http.Header, m *transport.Message) (transpor
 func (p *peerInfo) ProtocolVersion() string { return p.version }
 
 // DispatchModern dispatches under ctx a modern request CheckModern passed.
-func (ss *Session) DispatchModern(ctx context.Context, p transport.Peer, m *transport.Message) {
-	env := envelopeOf(m)
+func (ss *Session) DispatchModern(ctx context.Context, p transport.Peer, m transport.Message) {
+	env := envelopeOf(&m)
 	ss.dispatchModern(&modernCtx{Context: ctx, peer: p.(*peerInfo)}, &env)
 }
 

@@ -16,7 +16,7 @@ type Authorizer interface {
 	Authenticate(r *http.Request) (*http.Request, *Refusal)
 	// CheckCall refuses a request whose identity may not make it (a
 	// tools/call of a tool whose scopes the token lacks), or returns nil.
-	CheckCall(r *http.Request, m *transport.Message) *Refusal
+	CheckCall(r *http.Request, m transport.Message) *Refusal
 	// Mount adds what the gate serves beside the endpoint (its metadata
 	// documents) to the mux of ListenAndServe.
 	Mount(mux *http.ServeMux)

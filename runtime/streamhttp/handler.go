@@ -183,7 +183,7 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 		defer func() { <-h.large }()
 	}
 	if h.auth != nil && m.Kind == transport.KindRequest {
-		if rf := h.auth.CheckCall(r, &m); rf != nil {
+		if rf := h.auth.CheckCall(r, m); rf != nil {
 			rf.write(w, m.Echo)
 			return
 		}
@@ -223,7 +223,8 @@ func (h *Handler) readPosted(w http.ResponseWriter, r *http.Request, bp *[]byte,
 		h.refuseBody(w, body, err)
 		return false
 	}
-	if e := h.srv.Parse(body, m); e != nil {
+	var e *Error
+	if *m, e = h.srv.Parse(body); e != nil {
 		if e.Code == codeInvalidRequest && jsonwire.FirstByte(body) == '[' {
 			e = errorf(codeInvalidRequest, "invalid request: batches are not supported; POST one JSON-RPC message at a time")
 		}
@@ -305,7 +306,7 @@ func (h *Handler) postInitialize(w http.ResponseWriter, r *http.Request, m *tran
 // and answers 202.
 func (h *Handler) postNotification(w http.ResponseWriter, r *http.Request, hs *httpSession, m *transport.Message) {
 	hs.touch()
-	hs.ss.Dispatch(r.Context(), m)
+	hs.ss.Dispatch(r.Context(), *m)
 	w.Header()[headerSessionID] = hs.sidHeader
 	w.WriteHeader(http.StatusAccepted)
 }
@@ -332,10 +333,10 @@ func (h *Handler) postRequest(w http.ResponseWriter, r *http.Request, hs *httpSe
 	}
 	if !isInit {
 		w.Header()[headerSessionID] = hs.sidHeader // before a writer goroutine may start
-		st.dispatchAndServe(w, r, func() { hs.ss.Dispatch(st, m) })
+		st.dispatchAndServe(w, r, func() { hs.ss.Dispatch(st, *m) })
 		return
 	}
-	hs.ss.Dispatch(st, m)
+	hs.ss.Dispatch(st, *m)
 	if !hs.registered && (!hs.ss.Ready() || !h.register(hs)) {
 		defer hs.ss.Close() // initialize failed, or the session cannot be kept: answered, then gone
 	}
@@ -386,7 +387,7 @@ func (h *Handler) postStateless(w http.ResponseWriter, r *http.Request, m *trans
 		httpError(w, http.StatusBadRequest, string(m.ID), e)
 		return
 	}
-	st.dispatchAndServe(w, r, func() { hs.ss.Dispatch(st, m) })
+	st.dispatchAndServe(w, r, func() { hs.ss.Dispatch(st, *m) })
 }
 
 // assumedVersion is the protocol revision of a request without

@@ -30,7 +30,7 @@ func (h *Handler) modern(r *http.Request) bool {
 // passed, it is dispatched on a session of its own whose response stream
 // is the POST's.
 func (h *Handler) postModern(w http.ResponseWriter, r *http.Request, m *transport.Message) {
-	peer, e := h.srv.CheckModern(r.Header, m)
+	peer, e := h.srv.CheckModern(r.Header, *m)
 	if e != nil {
 		httpError(w, e.Status, m.Echo, e)
 		return
@@ -52,11 +52,11 @@ func (h *Handler) postModern(w http.ResponseWriter, r *http.Request, m *transpor
 	if hs.listening {
 		// A subscription streams until it ends: its request runs on a
 		// worker while this goroutine serves the stream.
-		hs.ss.DispatchModern(ctx, peer, m)
+		hs.ss.DispatchModern(ctx, peer, *m)
 		st.serve(w, r, nil, -1, false)
 		return
 	}
-	st.dispatchAndServe(w, r, func() { hs.ss.DispatchModern(ctx, peer, m) })
+	st.dispatchAndServe(w, r, func() { hs.ss.DispatchModern(ctx, peer, *m) })
 }
 
 // cancelWith is a context with the values of its Context and the

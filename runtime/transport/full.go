@@ -27,10 +27,12 @@ const (
 // FullServer is a Server with everything the core offers a transport.
 type FullServer interface {
 	Server
-	// Parse reads msg into m under the server's limits on JSON width and
-	// depth. A message it refuses gets the error to answer with; m.Echo
-	// is then the id to answer with ("" for null).
-	Parse(msg []byte, m *Message) *Error
+	// Parse reads msg under the server's limits on JSON width and depth.
+	// A message it refuses gets the error to answer with; the Message's
+	// Echo is then the id to answer with ("" for null). (Messages go by
+	// value through the seam: a pointer passed to an interface method
+	// would cost an allocation per message.)
+	Parse(msg []byte) (Message, *Error)
 	// OpenFull is OpenSession, with the rest of the session's methods.
 	OpenFull(sink Sink, o Options) FullSession
 	// Config is what the server was configured with that a transport
@@ -49,7 +51,7 @@ type FullServer interface {
 	// Mcp-Param-*) and its _meta; a request it refuses gets its error,
 	// with the HTTP Status. What it read of the _meta goes to
 	// FullSession.DispatchModern.
-	CheckModern(header http.Header, m *Message) (Peer, *Error)
+	CheckModern(header http.Header, m Message) (Peer, *Error)
 	// Publish sends a message of a shared session to every replica (the
 	// server's notification bus); a replica's transport receives it with
 	// the function given to Subscribe.
@@ -133,11 +135,11 @@ type FullSession interface {
 	Session
 	// Dispatch handles a message Parse read (HandleMessage without the
 	// parsing).
-	Dispatch(ctx context.Context, m *Message)
+	Dispatch(ctx context.Context, m Message)
 	// DispatchModern dispatches a modern request that CheckModern passed,
 	// with what it read of the _meta. The session serves that one request
 	// (opened with NoRequests); its context ends the request.
-	DispatchModern(ctx context.Context, p Peer, m *Message)
+	DispatchModern(ctx context.Context, p Peer, m Message)
 	// Ready reports whether the session is initialized.
 	Ready() bool
 	// Closed reports whether Close was called.
