@@ -129,7 +129,7 @@ func (s *Server) receive(msg []byte) {
 	case busUpdated:
 		s.notifyResourceUpdated(body)
 	case busSession, busAnswer, busEnded:
-		for _, l := range s.sharedHTTP.snapshot() {
+		for _, l := range s.busListeners.snapshot() {
 			l.f(msg[0], body)
 		}
 	case busTaskUpdate, busTaskCancel, busTaskWaiting, busTaskRequest:

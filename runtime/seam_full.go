@@ -99,8 +99,8 @@ type busListener struct{ f func(kind byte, body string) }
 // Subscribe calls f with the bus messages of shared sessions.
 func (s *Server) Subscribe(f func(kind byte, body string)) (stop func()) {
 	l := &busListener{f}
-	s.sharedHTTP.add(l)
-	return func() { s.sharedHTTP.remove(l) }
+	s.busListeners.add(l)
+	return func() { s.busListeners.remove(l) }
 }
 
 // Dispatch handles a message Parse read.
