@@ -58,8 +58,8 @@ func (s *Server) OpenFull(sink transport.Sink, o transport.Options) transport.Fu
 	return s.OpenSession(sink, o).(*Session)
 }
 
-// Config is what a transport reads of the server's configuration.
-func (s *Server) Config() transport.Config {
+// TransportConfig is what a transport reads of the server's configuration.
+func (s *Server) TransportConfig() transport.Config {
 	c := transport.Config{
 		Logger:   s.cfg.logger,
 		Events:   s.cfg.events,
@@ -89,15 +89,15 @@ func (s *Server) RequestToolsets(r *http.Request) (*http.Request, error) {
 	return s.withRequestToolsets(r)
 }
 
-// Publish sends a message of a shared session on the notification bus.
-func (s *Server) Publish(kind byte, body string) { s.publish(kind, body) }
+// PublishSession sends a message of a shared session on the notification bus.
+func (s *Server) PublishSession(kind byte, body string) { s.publish(kind, body) }
 
 // busListener is a transport's function for the bus messages of shared
 // sessions.
 type busListener struct{ f func(kind byte, body string) }
 
-// Subscribe calls f with the bus messages of shared sessions.
-func (s *Server) Subscribe(f func(kind byte, body string)) (stop func()) {
+// SubscribeSessions calls f with the bus messages of shared sessions.
+func (s *Server) SubscribeSessions(f func(kind byte, body string)) (stop func()) {
 	l := &busListener{f}
 	s.busListeners.add(l)
 	return func() { s.busListeners.remove(l) }

@@ -23,7 +23,7 @@ func TestWithStore(t *testing.T) {
 	if srv.cfg.idempotency != shared.idem {
 		t.Error("WithStore did not set the idempotency store")
 	}
-	if srv.Config().Events != shared.events {
+	if srv.TransportConfig().Events != shared.events {
 		t.Error("WithStore did not give transports the event store")
 	}
 }

@@ -43,7 +43,7 @@ func New(srv transport.FullServer, opts ...Option) (*Handler, error) {
 	if err := srv.Start(); err != nil {
 		return nil, err
 	}
-	conf := srv.Config()
+	conf := srv.TransportConfig()
 	cfg := config{
 		idleTimeout:     defaultIdleTimeout,
 		maxBody:         int64(srv.Limits().MaxMessageSize),
@@ -65,7 +65,7 @@ func New(srv transport.FullServer, opts ...Option) (*Handler, error) {
 	}
 	h := &Handler{srv: srv, conf: conf, log: conf.Logger, cfg: cfg, sessions: make(map[string]*httpSession), large: make(chan struct{}, cfg.maxLarge)}
 	if h.shared() {
-		srv.Subscribe(h.fromBus)
+		srv.SubscribeSessions(h.fromBus)
 	}
 	if cfg.auth != nil {
 		a, err := cfg.auth(srv)

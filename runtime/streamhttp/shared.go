@@ -76,7 +76,7 @@ func (hs *httpSession) save() *Error {
 		h.log.Error("runtime: session store failed", "op", "Save", "error", err)
 		return errorf(codeInternalError, "internal error: the session store failed, the change is not kept; retry later")
 	}
-	h.srv.Publish(transport.BusSession, hs.id+"\n"+string(b))
+	h.srv.PublishSession(transport.BusSession, hs.id+"\n"+string(b))
 	return nil
 }
 
@@ -98,7 +98,7 @@ func (hs *httpSession) Forward(id, result, errObj json.RawMessage) {
 	if len(errObj) > 0 {
 		kind, payload = "e", errObj
 	}
-	hs.h.srv.Publish(transport.BusAnswer, hs.id+"\n"+string(id)+"\n"+kind+string(payload))
+	hs.h.srv.PublishSession(transport.BusAnswer, hs.id+"\n"+string(id)+"\n"+kind+string(payload))
 }
 
 func (hs *httpSession) record() sessionRecord {
@@ -222,7 +222,7 @@ func (h *Handler) endEverywhere(w http.ResponseWriter, hs *httpSession) bool {
 			h.log.Warn("runtime: event store", "op", "SessionClosed", "error", err)
 		}
 	}
-	h.srv.Publish(transport.BusEnded, hs.id)
+	h.srv.PublishSession(transport.BusEnded, hs.id)
 	h.endSession(hs)
 	return true
 }

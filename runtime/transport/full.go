@@ -35,9 +35,9 @@ type FullServer interface {
 	Parse(msg []byte) (Message, *Error)
 	// OpenFull is OpenSession, with the rest of the session's methods.
 	OpenFull(sink Sink, o Options) FullSession
-	// Config is what the server was configured with that a transport
+	// TransportConfig is what the server was configured with that a transport
 	// reads: stores, versions, the logger.
-	Config() Config
+	TransportConfig() Config
 	// Owner is who the request under ctx comes from (the authorized
 	// subject; runtime.AuthFromContext), ok false when it has no identity.
 	// A session is kept for the owner of its initialize.
@@ -52,13 +52,13 @@ type FullServer interface {
 	// with the HTTP Status. What it read of the _meta goes to
 	// FullSession.DispatchModern.
 	CheckModern(header http.Header, m Message) (Peer, *Error)
-	// Publish sends a message of a shared session to every replica (the
+	// PublishSession sends a message of a shared session to every replica (the
 	// server's notification bus); a replica's transport receives it with
-	// the function given to Subscribe.
-	Publish(kind byte, body string)
-	// Subscribe calls f with what replicas publish of shared sessions
+	// the function given to SubscribeSessions.
+	PublishSession(kind byte, body string)
+	// SubscribeSessions calls f with what replicas publish of shared sessions
 	// (Bus* kinds), until the returned function is called.
-	Subscribe(f func(kind byte, body string)) (stop func())
+	SubscribeSessions(f func(kind byte, body string)) (stop func())
 }
 
 // Kinds of the messages of shared sessions on the bus: the kind, then

@@ -24,10 +24,12 @@
 // FullServer.Parse reads a message once and FullSession.Dispatch handles
 // it; FullServer.CheckModern checks a 2026-07-28 request against the
 // headers that carried it; State, Restore and Apply move a session between
-// replicas through a SessionStore and the bus (Publish, Subscribe,
-// SharedSink); a Request in the context (RequestKey) tells the core the
-// HTTP header and version, and whether a call may run inline; EventStore
-// keeps streams for resumption. Streamable HTTP uses nothing else.
+// replicas through a SessionStore and the bus (PublishSession,
+// SubscribeSessions, SharedSink); a Request in the context (RequestKey)
+// tells the core the HTTP header and version, and whether a call may run
+// inline; EventStore keeps streams for resumption. Streamable HTTP
+// (runtime/streamhttp) uses nothing else: it cannot import the core, which
+// imports it.
 //
 // Everything the built-in transports do goes through these methods.
 package transport
