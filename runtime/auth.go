@@ -9,6 +9,9 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // Authorization (2025-11-25 basic/authorization.mdx; the same server rules
@@ -66,7 +69,9 @@ type AuthConfig struct {
 // Server.ProtectedResourceMetadataHandler at cfg.MetadataPaths(). The
 // handler panics (ListenAndServe returns an error) when cfg is incomplete.
 func WithAuthorization(cfg AuthConfig) HTTPOption {
-	return func(c *httpConfig) { c.auth = &cfg }
+	return streamhttp.WithAuthorizer(func(srv transport.FullServer) (streamhttp.Authorizer, error) {
+		return newAuthGate(srv.(*Server), &cfg)
+	})
 }
 
 // TokenVerifier verifies a bearer token and returns who it stands for. An

@@ -71,7 +71,7 @@ func (s *Server) ProtectedResourceMetadataHandler(cfg AuthConfig) http.Handler {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 			return
 		}
-		w.Header()["Content-Type"] = jsonContentType
+		w.Header()["Content-Type"] = jsonContentType // shared: net/http does not modify it
 		w.Header().Set("Cache-Control", "max-age=300")
 		_, _ = w.Write(b)
 	})
@@ -103,3 +103,5 @@ func (s *Server) resourceMetadata(cfg *AuthConfig) *protectedResourceMetadata {
 		ResourceDocumentation:  cfg.ResourceDocumentation,
 	}
 }
+
+var jsonContentType = []string{"application/json"}

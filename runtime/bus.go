@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // Change notifications (list_changed, resources/updated) reach the sessions
@@ -73,10 +75,10 @@ func (s *Server) startBus() {
 const (
 	busListChanged = 'l'
 	busUpdated     = 'u'
-	// Of shared sessions (sessionstore.go): "<kind><session id>\n…".
-	busSession = 's' // its record changed: the record follows
-	busAnswer  = 'a' // the client answered a request: its id, "\n", then "r" and the result or "e" and the error
-	busEnded   = 'e' // it was deleted
+	// Of shared sessions (transport.Bus*, runtime/streamhttp/shared.go): "<kind><session id>\n…".
+	busSession = transport.BusSession // its record changed: the record follows
+	busAnswer  = transport.BusAnswer  // the client answered a request: its id, "\n", then "r" and the result or "e" and the error
+	busEnded   = transport.BusEnded   // it was deleted
 	// Of tasks: busTask* in tasks_replicas.go.
 )
 
@@ -127,8 +129,8 @@ func (s *Server) receive(msg []byte) {
 	case busUpdated:
 		s.notifyResourceUpdated(body)
 	case busSession, busAnswer, busEnded:
-		for _, h := range s.sharedHTTP.snapshot() {
-			h.fromBus(msg[0], body)
+		for _, l := range s.busListeners.snapshot() {
+			l.f(msg[0], body)
 		}
 	case busTaskUpdate, busTaskCancel, busTaskWaiting, busTaskRequest:
 		s.fromBusTask(msg[0], body)

@@ -97,8 +97,8 @@ func SessionID(ctx context.Context) string {
 // does not turn into context values (a tenant, a trace header…); values that
 // middleware put in the http.Request's context are in ctx already.
 func RequestHeader(ctx context.Context) http.Header {
-	if st, ok := ctx.Value(streamKey{}).(*stream); ok {
-		return st.header
+	if r := carrier(ctx); r != nil {
+		return r.Header()
 	}
 	return nil
 }

@@ -37,7 +37,10 @@
 // is the short form with one send function. stdio (package runtime/stdio,
 // which Server.ServeStdio calls) and the in-memory pair for tests (package
 // runtime/inmemory) use nothing else, so a transport of your own (a
-// WebSocket, say) can do what they do. Streamable HTTP (2025-11-25) is an
+// WebSocket, say) can do what they do. Streamable HTTP (package
+// runtime/streamhttp) uses the full seam (transport.FullServer: parse a
+// message once and route it, check a 2026-07-28 request's headers, share a
+// session's state between replicas), which a Server offers too: it is an
 // http.Handler, Server.HTTPHandler, with sessions, SSE streams,
 // resumability through an EventStore, a stateless mode, and DNS-rebinding
 // protection on by default. ListenAndServe serves it at /mcp with a

@@ -3,42 +3,13 @@ package runtime
 import (
 	"fmt"
 	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
 // HTTPOption configures the Streamable HTTP transport (HTTPHandler,
-// ListenAndServe, Serve).
-type HTTPOption func(*httpConfig)
-
-type httpConfig struct {
-	hosts, origins  []string // nil: the localhost defaults
-	stateless       bool
-	idleTimeout     time.Duration
-	maxBody         int64 // 0: the server's WithMaxMessageSize
-	maxConcurrent   int
-	store           EventStore
-	jsonResponses   bool
-	retry           time.Duration
-	shutdownTimeout time.Duration
-	sessionPrefix   string      // starts every Mcp-Session-Id (WithSessionIDPrefix)
-	auth            *AuthConfig // resource-server mode (WithAuthorization)
-
-	maxLarge              int // WithMaxLargeRequests
-	maxSessions           int // WithMaxSessions
-	maxSessionsPerSubject int // WithMaxSessionsPerSubject
-
-	bodyReadTimeout   time.Duration // WithBodyReadTimeout
-	readHeaderTimeout time.Duration // WithReadHeaderTimeout (ListenAndServe's http.Server)
-}
-
-const (
-	defaultIdleTimeout     = 30 * time.Minute
-	defaultMaxConcurrent   = 64
-	defaultRetry           = time.Second
-	defaultShutdownTimeout = 10 * time.Second
-
-	defaultBodyReadTimeout   = 30 * time.Second
-	defaultReadHeaderTimeout = 10 * time.Second
-)
+// ListenAndServe, Serve): it is an option of package runtime/streamhttp.
+type HTTPOption = streamhttp.Option
 
 // WithBodyReadTimeout bounds the time a request's body may take to arrive
 // (default 30s), counted from when the handler sees the request. A body not
@@ -47,26 +18,14 @@ const (
 // one byte a second, holds a connection that long at most. Streams are not
 // concerned: the bound is lifted once the body is read. d ≤ 0 keeps the
 // default.
-func WithBodyReadTimeout(d time.Duration) HTTPOption {
-	return func(c *httpConfig) {
-		if d > 0 {
-			c.bodyReadTimeout = d
-		}
-	}
-}
+func WithBodyReadTimeout(d time.Duration) HTTPOption { return streamhttp.WithBodyReadTimeout(d) }
 
 // WithReadHeaderTimeout bounds the time a client of ListenAndServe (and
 // Serve) may take to send a request's headers (default 10s): a connection
 // that sends a request line and then nothing is closed then. It sets the
 // http.Server's ReadHeaderTimeout; HTTPHandler mounted in your own server
 // ignores it (set your server's). d ≤ 0 keeps the default.
-func WithReadHeaderTimeout(d time.Duration) HTTPOption {
-	return func(c *httpConfig) {
-		if d > 0 {
-			c.readHeaderTimeout = d
-		}
-	}
-}
+func WithReadHeaderTimeout(d time.Duration) HTTPOption { return streamhttp.WithReadHeaderTimeout(d) }
 
 // WithAllowedHosts sets the Host header values served, replacing the
 // default (localhost, 127.0.0.1 and [::1], on any port): "example.com"
@@ -74,9 +33,7 @@ func WithReadHeaderTimeout(d time.Duration) HTTPOption {
 // "*" any host. Any other Host gets 403 Forbidden: the protection against
 // DNS rebinding, which a server listening on more than the loopback
 // interface must configure for the names it is reached by.
-func WithAllowedHosts(hosts ...string) HTTPOption {
-	return func(c *httpConfig) { c.hosts = append(c.hosts, hosts...) }
-}
+func WithAllowedHosts(hosts ...string) HTTPOption { return streamhttp.WithAllowedHosts(hosts...) }
 
 // WithAllowedOrigins sets the Origin header values served, replacing the
 // default (http and https on localhost, 127.0.0.1 and [::1], any port):
@@ -84,37 +41,18 @@ func WithAllowedHosts(hosts ...string) HTTPOption {
 // request with another Origin gets 403 Forbidden; one without Origin (not
 // from a browser) is not concerned.
 func WithAllowedOrigins(origins ...string) HTTPOption {
-	return func(c *httpConfig) { c.origins = append(c.origins, origins...) }
+	return streamhttp.WithAllowedOrigins(origins...)
 }
-
-// WithStateless serves without sessions: no Mcp-Session-Id, every POST is
-// served on its own (any process behind a load balancer can take it), GET
-// and DELETE get 405. Requests to the client (CreateMessage, Elicit,
-// ListRoots) fail, logging/setLevel lasts for its own request only, and no
-// list_changed or resources/updated notification can be sent.
-func WithStateless() HTTPOption { return func(c *httpConfig) { c.stateless = true } }
 
 // WithSessionIdleTimeout ends sessions that served no HTTP request, and had
 // no stream open, for d (default 30 minutes); their id then gets 404, which
 // tells the client to initialize again. d ≤ 0 keeps the default.
-func WithSessionIdleTimeout(d time.Duration) HTTPOption {
-	return func(c *httpConfig) {
-		if d > 0 {
-			c.idleTimeout = d
-		}
-	}
-}
+func WithSessionIdleTimeout(d time.Duration) HTTPOption { return streamhttp.WithSessionIdleTimeout(d) }
 
 // WithMaxBodyBytes caps a POST body (default: the server's
 // WithMaxMessageSize, 4 MiB); a longer one gets 413 Content Too Large.
 // n < 1 keeps the default.
-func WithMaxBodyBytes(n int64) HTTPOption {
-	return func(c *httpConfig) {
-		if n > 0 {
-			c.maxBody = n
-		}
-	}
-}
+func WithMaxBodyBytes(n int64) HTTPOption { return streamhttp.WithMaxBodyBytes(n) }
 
 // WithMaxConcurrentRequestsPerSession caps the POSTs carrying requests that
 // one session may have in progress at once (default 64). One more gets 429
@@ -122,48 +60,18 @@ func WithMaxBodyBytes(n int64) HTTPOption {
 // answers to the server's requests are never refused. n < 1 keeps the
 // default.
 func WithMaxConcurrentRequestsPerSession(n int) HTTPOption {
-	return func(c *httpConfig) {
-		if n > 0 {
-			c.maxConcurrent = n
-		}
-	}
+	return streamhttp.WithMaxConcurrentRequestsPerSession(n)
 }
-
-// WithEventStore makes SSE streams resumable: their events carry ids and
-// are kept in es, so that a client whose stream broke comes back with GET
-// and Last-Event-ID and gets what it missed; CloseSSEStream needs it.
-// Without one, streams have no event ids and what a broken stream carried
-// is lost (the requests still complete).
-func WithEventStore(es EventStore) HTTPOption { return func(c *httpConfig) { c.store = es } }
-
-// WithJSONResponses answers every POSTed request with application/json,
-// never with an SSE stream (for proxies that buffer streams): what a
-// handler sends while serving a request (progress, logging, requests to the
-// client) goes on the session's GET stream instead, and is dropped when none
-// is open (a request to the client then fails).
-func WithJSONResponses() HTTPOption { return func(c *httpConfig) { c.jsonResponses = true } }
 
 // WithRetryInterval sets the delay sent in the SSE retry field when
 // CloseSSEStream closes a stream, after which the client reconnects
 // (default 1s). d ≤ 0 keeps the default.
-func WithRetryInterval(d time.Duration) HTTPOption {
-	return func(c *httpConfig) {
-		if d > 0 {
-			c.retry = d
-		}
-	}
-}
+func WithRetryInterval(d time.Duration) HTTPOption { return streamhttp.WithRetryInterval(d) }
 
 // WithShutdownTimeout bounds how long ListenAndServe waits for requests in
 // progress once its context is done (default 10s); then the sessions are
 // closed, cancelling what still runs. d ≤ 0 keeps the default.
-func WithShutdownTimeout(d time.Duration) HTTPOption {
-	return func(c *httpConfig) {
-		if d > 0 {
-			c.shutdownTimeout = d
-		}
-	}
-}
+func WithShutdownTimeout(d time.Duration) HTTPOption { return streamhttp.WithShutdownTimeout(d) }
 
 // WithSessionIDPrefix starts every Mcp-Session-Id this server issues with
 // prefix, a tag naming the replica (such as "r1."), so that a load balancer
@@ -176,13 +84,45 @@ func WithShutdownTimeout(d time.Duration) HTTPOption {
 // (0x21–0x7E), the characters a session id may hold; any other prefix is a
 // programming error, and WithSessionIDPrefix panics saying so.
 func WithSessionIDPrefix(prefix string) HTTPOption {
-	if len(prefix) > 64 {
-		panic(fmt.Sprintf("runtime.WithSessionIDPrefix(%q): longer than 64 characters", prefix))
+	if err := streamhttp.CheckSessionIDPrefix(prefix); err != nil {
+		panic(fmt.Sprintf("runtime.WithSessionIDPrefix(%q): %v", prefix, err))
 	}
-	for i := 0; i < len(prefix); i++ {
-		if c := prefix[i]; c < 0x21 || c > 0x7e {
-			panic(fmt.Sprintf("runtime.WithSessionIDPrefix(%q): byte %d (%#02x) is not visible ASCII (0x21–0x7E), which Mcp-Session-Id must be", prefix, i, c))
-		}
-	}
-	return func(c *httpConfig) { c.sessionPrefix = prefix }
+	return streamhttp.WithSessionIDPrefix(prefix)
 }
+
+// WithStateless serves without sessions: no Mcp-Session-Id, every POST is
+// served on its own (any process behind a load balancer can take it), GET
+// and DELETE get 405. Requests to the client (CreateMessage, Elicit,
+// ListRoots) fail, logging/setLevel lasts for its own request only, and no
+// list_changed or resources/updated notification can be sent.
+func WithStateless() HTTPOption { return streamhttp.WithStateless() }
+
+// WithEventStore makes SSE streams resumable: their events carry ids and
+// are kept in es, so that a client whose stream broke comes back with GET
+// and Last-Event-ID and gets what it missed; CloseSSEStream needs it.
+// Without one, streams have no event ids and what a broken stream carried
+// is lost (the requests still complete).
+func WithEventStore(es EventStore) HTTPOption { return streamhttp.WithEventStore(es) }
+
+// WithJSONResponses answers every POSTed request with application/json,
+// never with an SSE stream (for proxies that buffer streams): what a
+// handler sends while serving a request (progress, logging, requests to the
+// client) goes on the session's GET stream instead, and is dropped when none
+// is open (a request to the client then fails).
+func WithJSONResponses() HTTPOption { return streamhttp.WithJSONResponses() }
+
+// WithMaxSessions caps the legacy sessions a handler keeps at once
+// (default 10,000; an idle session holds about 1.5 KiB of heap, 15 MiB at
+// the cap, as BenchmarkIdleSessionMemory measures). An initialize beyond it
+// ends the session idle the longest, whose client gets 404 and initializes
+// again; when every session is serving a request it is refused with 503
+// Service Unavailable and Retry-After. n < 1 keeps the default.
+func WithMaxSessions(n int) HTTPOption { return streamhttp.WithMaxSessions(n) }
+
+// WithMaxSessionsPerSubject caps the sessions one authenticated subject
+// (WithAuthorization: the token's sub, or its client_id) keeps at once
+// (default 100): an initialize beyond it ends that subject's session idle
+// the longest, or, when each is serving a request, is refused with 429 Too
+// Many Requests and Retry-After. Without authorization there is no subject
+// and only WithMaxSessions applies. n < 1 keeps the default.
+func WithMaxSessionsPerSubject(n int) HTTPOption { return streamhttp.WithMaxSessionsPerSubject(n) }

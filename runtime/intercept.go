@@ -214,27 +214,14 @@ func (ss *Session) describe(ctx context.Context, req *Request) {
 		}
 	}
 	req.Transport = ss.transportName()
-	if st, ok := ctx.Value(streamKey{}).(*stream); ok {
-		req.Header, req.HTTPVersion = st.header, st.proto.String()
+	if r := carrier(ctx); r != nil {
+		req.Header, req.HTTPVersion = r.Header(), r.HTTPVersion()
 	}
 	req.Auth, _ = AuthFromContext(ctx)
 }
 
 // transportName is the Transport of the session's requests.
-func (ss *Session) transportName() string {
-	switch {
-	case ss.transport != "":
-		return ss.transport
-	case isHTTP(ss.tr):
-		return TransportHTTP
-	}
-	return ""
-}
-
-func isHTTP(tr outlet) bool {
-	_, ok := tr.(*httpSession)
-	return ok
-}
+func (ss *Session) transportName() string { return ss.transport }
 
 // interceptCtx carries a legacy request's Request from the dispatch to where
 // the chain runs (a modern request's modernCtx carries it itself).
@@ -330,8 +317,8 @@ func (ss *Session) sessionStarted(ctx context.Context) {
 	if p := ss.peer.Load(); p != nil {
 		info.ProtocolVersion = p.version
 	}
-	if st, ok := ctx.Value(streamKey{}).(*stream); ok {
-		info.HTTPVersion = st.proto.String()
+	if r := carrier(ctx); r != nil {
+		info.HTTPVersion = r.HTTPVersion()
 	}
 	for _, h := range ss.srv.cfg.sessionHooks {
 		if end := h(info); end != nil {

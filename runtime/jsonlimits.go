@@ -1,6 +1,9 @@
 package runtime
 
-import "github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+import (
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
+)
 
 // Bounds on the work one message can cause before any map is built
 // (issue 22, item 4). Decoding JSON into maps costs about 250 bytes of heap
@@ -15,12 +18,6 @@ import "github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 const (
 	defaultMaxJSONValues    = 100_000
 	defaultMaxObjectMembers = 10_000
-	// largeValues is the number of values beyond which a message is large:
-	// serving it takes a slot (WithMaxLargeRequests).
-	largeValues = 10_000
-	// defaultMaxLargeRequests is how many large messages one HTTP handler
-	// serves at once.
-	defaultMaxLargeRequests = 4
 )
 
 // jsonLimits bound the shape of one incoming message.
@@ -72,10 +69,4 @@ func WithMaxObjectMembers(n int) Option {
 // values) the HTTP transport serves at once (default 4); one more gets 503
 // Service Unavailable with Retry-After and a JSON-RPC error. Small messages
 // are never held up. n < 1 keeps the default.
-func WithMaxLargeRequests(n int) HTTPOption {
-	return func(c *httpConfig) {
-		if n > 0 {
-			c.maxLarge = n
-		}
-	}
-}
+func WithMaxLargeRequests(n int) HTTPOption { return streamhttp.WithMaxLargeRequests(n) }

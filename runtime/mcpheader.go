@@ -87,7 +87,7 @@ func headerToken(s string) bool {
 // checkParamHeaders checks the Mcp-Param-* headers of a modern tools/call
 // against its arguments: an argument that is present (and not null) needs
 // its header, with the same value; an absent one, no header.
-func (s *Server) checkParamHeaders(r *http.Request, params []byte) *Error {
+func (s *Server) checkParamHeaders(header http.Header, params []byte) *Error {
 	name, _ := stringMember(params, "name")
 	te := s.tools.snapshot().byKey[name]
 	if te == nil || len(te.headers) == 0 {
@@ -102,7 +102,7 @@ func (s *Server) checkParamHeaders(r *http.Request, params []byte) *Error {
 		if jsonwire.FirstByte(args) == '{' {
 			val = member(args, ph.prop)
 		}
-		values, sent := r.Header[ph.header]
+		values, sent := header[ph.header]
 		if jsonwire.IsNull(val) {
 			if sent {
 				return errorf(CodeHeaderMismatch, "header mismatch: %s is sent, but arguments.%s is absent", ph.header, ph.prop)

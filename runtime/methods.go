@@ -221,8 +221,8 @@ func (ss *Session) serveMethod(ctx context.Context, p protocol, m *methodInfo, i
 // One protocol handler per era. The edge of each transport picks the
 // handler of a request once, from how the request names its protocol:
 // Session.request for stdio and the sessions of NewSession and
-// OpenSession, httpHandler.post for Streamable HTTP (whose modern
-// requests are checked against their headers first, httpmodern.go). What
+// OpenSession, FullServer.Parse for Streamable HTTP (runtime/streamhttp,
+// whose modern requests pass CheckModern, modernheaders.go, first). What
 // the handler dispatches (serveMethod, call.run) asks no more which era
 // the request came from: the handler carries what differs.
 type protocol interface {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -63,18 +62,6 @@ type modernCtx struct {
 	mrtr *mrtr    // the multi-round state of a request that may need input
 	req  *Request // for the interceptors; nil without
 }
-
-// cancelWith is a context with the values of its Context and the
-// cancellation of done: a modern HTTP request is cancelled when its
-// response stream closes (streamable-http.mdx), unlike a legacy one.
-type cancelWith struct {
-	context.Context
-	done context.Context
-}
-
-func (c cancelWith) Done() <-chan struct{}       { return c.done.Done() }
-func (c cancelWith) Err() error                  { return c.done.Err() }
-func (c cancelWith) Deadline() (time.Time, bool) { return c.done.Deadline() }
 
 // modernRequest reports whether a request is to be served in the modern era:
 // its params._meta carries io.modelcontextprotocol/protocolVersion, or it

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"testing"
@@ -47,7 +48,9 @@ func TestMemoryQuotaStoreRefills(t *testing.T) {
 	}
 }
 
-// The HTTP transport finds a rate-limited response by its encoding.
+// The HTTP transport finds a rate-limited response by its encoding: the
+// head streamhttp looks for (its rateLimitedHead, TestRateLimited there)
+// and data.retryAfterSeconds.
 func TestRateLimitedHead(t *testing.T) {
 	e := (&Server{cfg: config{quotaStore: NewMemoryQuotaStore()}}).take(context.Background(), "k", RateLimit{Requests: 1, Per: time.Hour}, "x")
 	if e != nil {
@@ -57,12 +60,18 @@ func TestRateLimitedHead(t *testing.T) {
 	srv.take(context.Background(), "k", RateLimit{Requests: 1, Per: time.Hour}, "x")
 	e = srv.take(context.Background(), "k", RateLimit{Requests: 1, Per: time.Hour}, "x")
 	msg := appendErrorResponse(nil, "7", e)
-	after, ok := rateLimited(msg)
-	if !ok || after != 3600 {
-		t.Fatalf("%s: %d %v", msg, after, ok)
+	if !bytes.Contains(msg, []byte(`,"error":{"code":-32005,`)) {
+		t.Fatalf("%s: not the head streamhttp looks for", msg)
 	}
-	var r struct{ Error struct{ Code int } }
-	if json.Unmarshal(msg, &r) != nil || r.Error.Code != CodeRateLimited {
+	var r struct {
+		Error struct {
+			Code int
+			Data struct {
+				RetryAfterSeconds int `json:"retryAfterSeconds"`
+			}
+		}
+	}
+	if json.Unmarshal(msg, &r) != nil || r.Error.Code != CodeRateLimited || r.Error.Data.RetryAfterSeconds != 3600 {
 		t.Fatalf("%s", msg)
 	}
 }

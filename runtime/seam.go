@@ -47,7 +47,10 @@ func (s *Server) OpenSession(sink transport.Sink, o transport.Options) transport
 		out = sendFunc(f)
 	}
 	ss := s.newSession(out)
-	ss.transport, ss.noRequests, ss.detached = o.Name, o.NoRequests, o.Detached
+	ss.transport, ss.noRequests, ss.detached, ss.id = o.Name, o.NoRequests, o.Detached, o.SessionID
+	if o.Shared {
+		ss.openShared(sink)
+	}
 	return ss
 }
 

@@ -3,12 +3,10 @@ package runtime
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"net"
-	"net/http"
 	"os"
-	"sync"
-	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
 // ListenAndServe serves s over Streamable HTTP at /mcp on addr (host:port;
@@ -28,49 +26,7 @@ func ListenAndServe(ctx context.Context, s *Server, addr string, opts ...HTTPOpt
 }
 
 func serveListener(ctx context.Context, s *Server, ln net.Listener, opts []HTTPOption) error {
-	h, herr := s.newHTTPHandler(opts)
-	if herr != nil {
-		ln.Close()
-		return herr
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", h)
-	if h.auth != nil {
-		meta := s.ProtectedResourceMetadataHandler(*h.auth.cfg)
-		for _, p := range h.auth.cfg.MetadataPaths() {
-			mux.Handle(p, meta)
-		}
-	}
-	hs := &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: h.cfg.readHeaderTimeout,
-		// No ReadTimeout: it would stay on the connection while a response
-		// streams and cut long SSE streams; bodies are bounded per request
-		// instead (WithBodyReadTimeout).
-		IdleTimeout:    2 * time.Minute,
-		MaxHeaderBytes: 64 << 10,
-		ErrorLog:       slog.NewLogLogger(s.cfg.logger.Handler(), slog.LevelWarn),
-	}
-	var fresh freshConns
-	hs.ConnState = fresh.track
-	hs.RegisterOnShutdown(fresh.closeAll) // runs once the listener is closed
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		h.closeAll()
-		return err
-	case <-ctx.Done():
-	}
-	sctx, cancel := context.WithTimeout(context.Background(), h.cfg.shutdownTimeout)
-	defer cancel()
-	err := hs.Shutdown(sctx) // GET streams end at once (see httpHandler.drain)
-	h.closeAll()
-	if err != nil {
-		hs.Close() // what the closed sessions still write goes nowhere
-	}
-	<-served
-	return nil
+	return streamhttp.Serve(ctx, s, ln, opts...)
 }
 
 // Serve is what a server's main calls: it serves s over stdio (os.Stdin,
@@ -113,36 +69,4 @@ func (s *Server) printStartLine(transport string) {
 	if s.cfg.startLine != nil {
 		fmt.Fprintf(s.cfg.startLine, "%s %s: serving MCP over %s\n", s.info.Name, s.info.Version, transport)
 	}
-}
-
-// freshConns are the connections that have not sent a request yet.
-// http.Server.Shutdown closes idle connections at once but gives these 5
-// seconds (it cannot tell a client about to send from one that never will),
-// so a client that connected and went quiet would hold up every shutdown;
-// these are closed as soon as the shutdown begins.
-type freshConns struct {
-	mu    sync.Mutex
-	conns map[net.Conn]struct{}
-}
-
-func (f *freshConns) track(c net.Conn, state http.ConnState) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if state != http.StateNew {
-		delete(f.conns, c)
-		return
-	}
-	if f.conns == nil {
-		f.conns = make(map[net.Conn]struct{})
-	}
-	f.conns[c] = struct{}{}
-}
-
-func (f *freshConns) closeAll() {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	for c := range f.conns {
-		c.Close()
-	}
-	clear(f.conns)
 }

@@ -182,7 +182,7 @@ type Server struct {
 	sessions      sessionSet             // initialized sessions, for notifications
 	subscriptions liveSet[*subscription] // open subscriptions/listen requests (modern era)
 	bus           busState               // receiving from cfg.bus
-	sharedHTTP    liveSet[*httpHandler]  // HTTP handlers whose sessions are in cfg.sessions
+	busListeners  liveSet[*busListener]  // transports whose sessions are in cfg.sessions (Subscribe)
 
 	workers *workers // goroutines for requests, shared by the sessions
 

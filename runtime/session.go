@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // Session is the transport-agnostic protocol state of one client connection:
@@ -61,8 +62,8 @@ type Session struct {
 	viewCache       atomic.Pointer[viewCache] // its peer with the server's list view (toolsets.go)
 
 	// shared is set when the session is kept in a SessionStore, for
-	// every replica to serve (see sessionstore.go); nil otherwise.
-	shared *sharedSession
+	// every replica to serve (transport.SharedSink, runtime/streamhttp/shared.go); nil otherwise.
+	shared transport.SharedSink
 
 	pendMu  sync.Mutex                   // guards pending
 	pending map[string]chan clientAnswer // server→client requests awaiting an answer, by jsonwire.IDKey
@@ -125,9 +126,9 @@ func (s *Server) newSession(tr outlet) *Session {
 	return ss
 }
 
-// outlet carries a session's outgoing messages (transport.Sink, unexported
-// for the built-in HTTP transport). Streamable HTTP routes each to the
-// stream of the request it belongs to; stdio has one stream.
+// outlet carries a session's outgoing messages: a transport.Sink
+// (sinkOutlet), or NewSession's function. Streamable HTTP routes each to
+// the stream of the request it belongs to; stdio has one stream.
 type outlet interface {
 	// send delivers msg, which it must not retain. rel is the raw id of
 	// the client request msg belongs to: final marks its response, and
@@ -373,7 +374,7 @@ func (ss *Session) handleResponse(id, result, errObj json.RawMessage) {
 		return
 	}
 	if ss.shared != nil { // the request may wait on another replica
-		ss.shared.forwardAnswer(id, result, errObj)
+		ss.shared.Forward(id, result, errObj)
 		return
 	}
 	ss.srv.cfg.logger.Debug("runtime: ignoring a response to no pending request", "id", sanitize(string(id), maxQuoted))
@@ -529,7 +530,7 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	ss.inflight[c.key] = c
 	ss.wg.Add(1)
 	ss.mu.Unlock()
-	if runInline(ctx) { // an HTTP POST's request: on its goroutine (httpinline.go)
+	if runInline(ctx) { // an HTTP POST's request: on its goroutine (streamhttp/inline.go)
 		c.run()
 		return
 	}

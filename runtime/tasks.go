@@ -158,7 +158,7 @@ func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 	}
 	if !modern && !ss.noRequests {
 		if ss.shared != nil { // the same session on every replica
-			return "session " + ss.shared.hs.id
+			return "session " + ss.id
 		}
 		ss.mu.Lock()
 		defer ss.mu.Unlock()

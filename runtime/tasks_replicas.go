@@ -23,7 +23,7 @@ import (
 //     tasks/result with "W<task id>\n<token>", and the owner sends the
 //     request back with "Q<token>\n<message>" for it to write on its
 //     stream. The client's answer reaches the owner as every answer of a
-//     shared session does (sessionstore.go).
+//     shared session does (runtime/streamhttp/shared.go).
 //
 // A replica killed mid-task cannot be reached; its task's lease in the
 // store lapses, and the store records it failed (redisstore).

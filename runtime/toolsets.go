@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/contract"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // Toolsets: named groups of tools, prompts, resources and resource
@@ -63,7 +64,7 @@ const maxToolsets = contract.MaxToolsets
 
 // HeaderToolsets is the HTTP request header that selects toolsets, a
 // comma-separated list of names ("all": every one).
-const HeaderToolsets = "Mcp-Toolsets"
+const HeaderToolsets = transport.HeaderToolsets
 
 // WithToolsets declares the server's toolsets (the generated code passes
 // the spec's). It panics on more than 64 toolsets, an empty or repeated

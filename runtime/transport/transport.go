@@ -1,7 +1,7 @@
 // Package transport is the seam between the MCP core (package runtime) and
 // the transports that carry its messages: stdio (package runtime/stdio),
-// Streamable HTTP, the in-memory pair for tests (runtime/inmemory), and any
-// transport of your own (a WebSocket, say). It holds interfaces and plain
+// Streamable HTTP (runtime/streamhttp), the in-memory pair for tests
+// (runtime/inmemory), and any transport of your own (a WebSocket, say). It holds interfaces and plain
 // data only, and imports nothing of the runtime, so that a transport
 // depends on the seam and not on the core: *runtime.Server is a Server,
 // and the sessions it opens are Sessions.
@@ -18,6 +18,18 @@
 //     possibly from other goroutines.
 //  4. At end of input, EndSubscriptions and Wait; to shut down gracefully,
 //     Drain; in any case Close, after which the Sink is not called again.
+//
+// A transport that reads messages before it knows their session (to route
+// them, or to serve a request without one) uses the full seam of full.go:
+// FullServer.Parse reads a message once and FullSession.Dispatch handles
+// it; FullServer.CheckModern checks a 2026-07-28 request against the
+// headers that carried it; State, Restore and Apply move a session between
+// replicas through a SessionStore and the bus (PublishSession,
+// SubscribeSessions, SharedSink); a Request in the context (RequestKey)
+// tells the core the HTTP header and version, and whether a call may run
+// inline; EventStore keeps streams for resumption. Streamable HTTP
+// (runtime/streamhttp) uses nothing else: it cannot import the core, which
+// imports it.
 //
 // Everything the built-in transports do goes through these methods.
 package transport
@@ -65,6 +77,14 @@ type Options struct {
 	// deadline). A transport whose one context lasts the whole session
 	// (stdio) saves registering every call with it.
 	Detached bool
+	// SessionID is the session's id where the transport gives it one
+	// (Mcp-Session-Id): hooks and interceptors see it, and a shared
+	// session's tasks belong to it.
+	SessionID string
+	// Shared: the session is kept in a SessionStore for every replica;
+	// its Sink is a SharedSink, and its requests to the client are
+	// numbered from a random start so that replicas never collide.
+	Shared bool
 }
 
 // Sink receives a session's outgoing messages, one complete JSON-RPC

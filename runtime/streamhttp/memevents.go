@@ -1,46 +1,18 @@
-package runtime
+package streamhttp
 
 import (
 	"context"
 	"slices"
 	"sync"
+
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
-
-// EventStore keeps the SSE events of Streamable HTTP sessions, so that a
-// client whose stream broke (or was closed by CloseSSEStream) can resume it:
-// it comes back with GET and the Last-Event-ID it saw, and gets that
-// stream's later events, and only that stream's (resumability, SEP-1699).
-// The transport names the streams of a session and numbers each stream's
-// events; event ids on the wire are "<stream>_<index>". Configure one with
-// WithEventStore; NewMemoryEventStore is a store for one process. A store
-// shared by several processes (WithStore, runtime/redisstore) resumes a
-// stream on any of them when the sessions are shared too (SessionStore).
-//
-// Its methods may be called concurrently, for different streams.
-type EventStore interface {
-	// Append stores event index of a stream. For each stream, indices
-	// start at 1 and grow by one. Append must copy data if it keeps it.
-	Append(ctx context.Context, sessionID, streamID string, index int, data []byte) error
-	// After returns the stored events of a stream with an index above
-	// index, in order. Events the store has dropped are missing; an
-	// unknown stream has none.
-	After(ctx context.Context, sessionID, streamID string, index int) ([]StoredEvent, error)
-	// SessionClosed forgets the events of a session that ended.
-	SessionClosed(ctx context.Context, sessionID string) error
-}
-
-// StoredEvent is an event of an EventStore: the index of the event in its
-// stream and its data (one JSON-RPC message).
-type StoredEvent struct {
-	Index int
-	Data  []byte
-}
 
 // NewMemoryEventStore returns an EventStore that keeps events in memory,
 // the last maxEventsPerStream of each stream (at least 1; a stream's last
 // event is its response, the one that matters) and the last 256 streams of
 // each session, until the session ends.
-func NewMemoryEventStore(maxEventsPerStream int) EventStore {
+func NewMemoryEventStore(maxEventsPerStream int) transport.EventStore {
 	return &memoryStore{maxEvents: max(maxEventsPerStream, 1), sessions: make(map[string]*memSession)}
 }
 
@@ -89,7 +61,7 @@ func (m *memoryStore) Append(_ context.Context, sessionID, streamID string, inde
 	return nil
 }
 
-func (m *memoryStore) After(_ context.Context, sessionID, streamID string, index int) ([]StoredEvent, error) {
+func (m *memoryStore) After(_ context.Context, sessionID, streamID string, index int) ([]transport.StoredEvent, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	ms := m.sessions[sessionID]
@@ -100,10 +72,10 @@ func (m *memoryStore) After(_ context.Context, sessionID, streamID string, index
 	if st == nil {
 		return nil, nil
 	}
-	var out []StoredEvent
+	var out []transport.StoredEvent
 	for i, data := range st.events {
 		if idx := st.first + i; idx > index {
-			out = append(out, StoredEvent{Index: idx, Data: data}) // never modified once stored
+			out = append(out, transport.StoredEvent{Index: idx, Data: data}) // never modified once stored
 		}
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package runtime
+package streamhttp
 
 import (
 	"net/http"
@@ -24,7 +24,7 @@ const (
 
 // admit makes room for a session of owner ("" without authorization)
 // before its initialize is served; false when it answered the refusal.
-func (h *httpHandler) admit(w http.ResponseWriter, owner, echo string) bool {
+func (h *Handler) admit(w http.ResponseWriter, owner, echo string) bool {
 	h.mu.Lock()
 	victim, full := h.makeRoomLocked(owner)
 	h.mu.Unlock()
@@ -34,12 +34,12 @@ func (h *httpHandler) admit(w http.ResponseWriter, owner, echo string) bool {
 	switch full {
 	case fullServer:
 		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, echo, errorf(CodeInvalidRequest,
+		httpError(w, http.StatusServiceUnavailable, echo, errorf(codeInvalidRequest,
 			"too many sessions: this server has its maximum of %d sessions open, each serving a request; retry later", h.cfg.maxSessions))
 		return false
 	case fullSubject:
 		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusTooManyRequests, echo, errorf(CodeInvalidRequest,
+		httpError(w, http.StatusTooManyRequests, echo, errorf(codeInvalidRequest,
 			"too many sessions: this token's subject has its maximum of %d sessions open, each serving a request; end one (DELETE) or retry later", h.cfg.maxSessionsPerSubject))
 		return false
 	}
@@ -58,7 +58,7 @@ const (
 // among owner's (when owner has as many as it may) or among all (when the
 // server has); the caller ends it once h.mu is released. It reports which
 // cap is full when no session in the way is idle.
-func (h *httpHandler) makeRoomLocked(owner string) (*httpSession, sessionsFull) {
+func (h *Handler) makeRoomLocked(owner string) (*httpSession, sessionsFull) {
 	var full sessionsFull
 	switch {
 	case owner != "" && h.perOwner[owner] >= h.cfg.maxSessionsPerSubject:
@@ -89,7 +89,7 @@ func (h *httpHandler) makeRoomLocked(owner string) (*httpSession, sessionsFull) 
 }
 
 // forgetLocked stops serving hs's id (h.mu held).
-func (h *httpHandler) forgetLocked(hs *httpSession) {
+func (h *Handler) forgetLocked(hs *httpSession) {
 	if h.sessions[hs.id] != hs {
 		return
 	}
@@ -107,8 +107,8 @@ func (h *httpHandler) forgetLocked(hs *httpSession) {
 // ends the session idle the longest, whose client gets 404 and initializes
 // again; when every session is serving a request it is refused with 503
 // Service Unavailable and Retry-After. n < 1 keeps the default.
-func WithMaxSessions(n int) HTTPOption {
-	return func(c *httpConfig) {
+func WithMaxSessions(n int) Option {
+	return func(c *config) {
 		if n > 0 {
 			c.maxSessions = n
 		}
@@ -121,8 +121,8 @@ func WithMaxSessions(n int) HTTPOption {
 // the longest, or, when each is serving a request, is refused with 429 Too
 // Many Requests and Retry-After. Without authorization there is no subject
 // and only WithMaxSessions applies. n < 1 keeps the default.
-func WithMaxSessionsPerSubject(n int) HTTPOption {
-	return func(c *httpConfig) {
+func WithMaxSessionsPerSubject(n int) Option {
+	return func(c *config) {
 		if n > 0 {
 			c.maxSessionsPerSubject = n
 		}

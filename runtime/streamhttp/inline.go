@@ -1,7 +1,6 @@
-package runtime
+package streamhttp
 
 import (
-	"context"
 	"net/http"
 )
 
@@ -50,13 +49,10 @@ func (st *stream) dispatchAndServe(w http.ResponseWriter, r *http.Request, dispa
 	st.serve(w, r, nil, -1, false)
 }
 
-// runInline reports whether the request dispatched under ctx may run on the
-// caller's goroutine: it is the one request of a POST in dispatchAndServe.
-func runInline(ctx context.Context) bool {
-	st, ok := ctx.Value(streamKey{}).(*stream)
-	if !ok {
-		return false
-	}
+// RunInline reports whether the request dispatched under st may run on the
+// caller's goroutine: it is the one request of a POST in dispatchAndServe
+// (transport.Request).
+func (st *stream) RunInline() bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if st.inline == nil || st.inline.claimed {

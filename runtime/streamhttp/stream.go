@@ -1,4 +1,4 @@
-package runtime
+package streamhttp
 
 import (
 	"bytes"
@@ -10,20 +10,22 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // httpSession is a Session served over Streamable HTTP, and its transport:
 // it routes each outgoing message to the stream of the request it belongs
 // to, or to the standalone GET stream.
 type httpSession struct {
-	h          *httpHandler
-	ss         *Session
+	h          *Handler
+	ss         transport.FullSession
 	id         string   // "" when stateless
 	sidHeader  []string // {id}, the Mcp-Session-Id header of every response
 	standalone *stream  // stream "0", for what belongs to no request; nil when stateless
 	registered bool     // its id is served (set once, before it is shared)
 	listening  bool     // it serves a subscriptions/listen: its stream is SSE whatever the options
-	owner      string   // with authorization: whom the session belongs to (AuthInfo.owner)
+	owner      string   // with authorization: whom the session belongs to (FullServer.Owner)
+	shared     bool     // kept in the session store for every replica (shared.go)
 
 	mu         sync.Mutex
 	closed     bool               // no new streams
@@ -88,10 +90,10 @@ func (hs *httpSession) checkIdle() {
 	if hs.active > 0 {
 		hs.idle.Reset(hs.idleCheckEvery())
 		hs.mu.Unlock()
-		if sh := hs.ss.shared; sh != nil {
+		if hs.shared {
 			// A request or stream open here keeps the shared record
 			// alive, which no other request may load meanwhile.
-			sh.keepAlive()
+			hs.keepAlive()
 		}
 		return
 	}
@@ -108,7 +110,7 @@ func (hs *httpSession) checkIdle() {
 // timeout, every half of it for a shared session, whose record in the
 // store it must extend before it expires.
 func (hs *httpSession) idleCheckEvery() time.Duration {
-	if hs.ss.shared != nil {
+	if hs.shared {
 		return hs.h.cfg.idleTimeout / 2
 	}
 	return hs.h.cfg.idleTimeout
@@ -123,7 +125,7 @@ func (hs *httpSession) openStream(r *http.Request, id string) (*stream, *Error) 
 		return nil, &Error{Code: codeSessionGone, Message: "session not found: it ended; initialize a new one"}
 	}
 	if _, dup := hs.byRequest[key]; dup {
-		return nil, errorf(CodeInvalidRequest, "invalid request: id %s is already used by a request in progress", sanitize(id, maxQuoted))
+		return nil, errorf(codeInvalidRequest, "invalid request: id %s is already used by a request in progress", sanitize(id, maxQuoted))
 	}
 	hs.lastStream++
 	st := newStream(hs, hs.lastStream, r.Header, r.Context())
@@ -152,7 +154,9 @@ func (hs *httpSession) takeStream(rel string, final bool) *stream {
 	return st
 }
 
-func (hs *httpSession) send(rel string, final bool, msg []byte) bool {
+// Send routes msg to the stream of the request it belongs to
+// (transport.Sink).
+func (hs *httpSession) Send(rel string, final bool, msg []byte) bool {
 	var st *stream
 	if rel == "" || !final && hs.h.cfg.jsonResponses && !hs.listening {
 		st = hs.standalone
@@ -165,13 +169,15 @@ func (hs *httpSession) send(rel string, final bool, msg []byte) bool {
 	return st.put(msg, final)
 }
 
-func (hs *httpSession) abandon(rel string) {
+// Abandon ends the stream of request rel, which has no response.
+func (hs *httpSession) Abandon(rel string) {
 	if st := hs.takeStream(rel, true); st != nil {
 		st.finish()
 	}
 }
 
-func (hs *httpSession) closeStream(rel string) {
+// CloseStream ends the stream of request rel early (CloseSSEStream).
+func (hs *httpSession) CloseStream(rel string) {
 	if !hs.canCloseStreams() {
 		return
 	}
@@ -186,7 +192,8 @@ func (hs *httpSession) canCloseStreams() bool {
 	return hs.h.cfg.store != nil && !hs.h.cfg.jsonResponses && hs.id != ""
 }
 
-func (hs *httpSession) close() {
+// Close releases the writers: the session is closing.
+func (hs *httpSession) Close() {
 	hs.mu.Lock()
 	hs.closed = true
 	all := make([]*stream, 0, len(hs.byRequest)+1)
@@ -236,7 +243,7 @@ type stream struct {
 	seq      int          // index of its last stored event
 	finished bool         // the request is over: its response is queued or stored, or there is none
 	gone     bool         // the session closed
-	inline   *inlineServe // while the POST's request may run on its goroutine (httpinline.go)
+	inline   *inlineServe // while the POST's request may run on its goroutine (inline.go)
 
 	inlineSlot inlineServe // what inline points to: a stream serves one POST
 }
@@ -262,15 +269,13 @@ func newStream(hs *httpSession, num int, header http.Header, parent context.Cont
 	return st
 }
 
-type streamKey struct{}
-
 // A stream is a context.Context: see the type's comment.
 func (st *stream) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (st *stream) Done() <-chan struct{}       { return nil }
 func (st *stream) Err() error                  { return nil }
 func (st *stream) Value(key any) any {
-	if _, ok := key.(streamKey); ok {
-		return st
+	if _, ok := key.(transport.RequestKey); ok {
+		return st // a transport.Request
 	}
 	return st.parent.Value(key)
 }
@@ -315,7 +320,7 @@ func (st *stream) put(msg []byte, final bool) bool {
 		st.seq++
 		index = st.seq
 		if err := st.hs.h.cfg.store.Append(context.Background(), st.hs.id, strconv.Itoa(st.num), index, msg); err != nil {
-			st.hs.h.srv.cfg.logger.Warn("runtime: event store", "op", "Append", "error", err)
+			st.hs.h.log.Warn("runtime: event store", "op", "Append", "error", err)
 		} else {
 			stored = true
 		}
@@ -397,8 +402,7 @@ const primingVersion = "2025-11-25"
 // event: its negotiated revision is 2025-11-25 or later (revisions are
 // dates, so they compare as strings).
 func (hs *httpSession) primes() bool {
-	p := hs.ss.peer.Load()
-	return p != nil && p.version >= primingVersion
+	return hs.ss.Version() >= primingVersion
 }
 
 // attachResume makes the caller the writer of a stream it resumes: the
@@ -527,7 +531,7 @@ func (st *stream) writeOnce(w http.ResponseWriter, items []queued, gone bool) {
 		}
 		_, _ = w.Write(*items[0].buf)
 	case gone:
-		httpError(w, http.StatusNotFound, "", errorf(CodeInvalidRequest, "session not found: it ended before the request was answered"))
+		httpError(w, http.StatusNotFound, "", errorf(codeInvalidRequest, "session not found: it ended before the request was answered"))
 	default:
 		w.WriteHeader(http.StatusAccepted)
 	}
@@ -608,6 +612,13 @@ func (p httpProto) String() string {
 	return [...]string{"", "1.0", "1.1", "2", "3"}[p]
 }
 
+// Header is the header of the POST that carried the request
+// (transport.Request).
+func (st *stream) Header() http.Header { return st.header }
+
+// HTTPVersion is the POST's HTTP version (transport.Request).
+func (st *stream) HTTPVersion() string { return st.proto.String() }
+
 // rateLimitedHead is how an encoded CodeRateLimited response starts after
 // its id.
 var rateLimitedHead = []byte(`,"error":{"code":-32005,`)
@@ -620,7 +631,9 @@ func rateLimited(msg []byte) (retryAfter int, ok bool) {
 	}
 	var r struct {
 		Error struct {
-			Data rateLimitedData `json:"data"`
+			Data struct {
+				RetryAfterSeconds int `json:"retryAfterSeconds"`
+			} `json:"data"`
 		} `json:"error"`
 	}
 	if json.Unmarshal(msg, &r) != nil || r.Error.Data.RetryAfterSeconds < 1 {
