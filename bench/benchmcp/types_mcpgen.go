@@ -109,13 +109,6 @@ var decodeEchoInput = &genimpl.Object{Type: (*EchoInput)(nil), Fields: []genimpl
 	{Name: "text", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *EchoInput) DecodeValidated(args []byte) bool {
-	return decodeEchoInput.Decode(args, x)
-}
-
 // OrderInput is the input of tool "order" (mcpgen.yaml:45).
 type OrderInput struct {
 	OrderID         string               `json:"order_id" jsonschema:"pattern=^[A-Z]-\\d{4}$"`
@@ -160,13 +153,6 @@ var decodeOrderInput = &genimpl.Object{Type: (*OrderInput)(nil), Fields: []genim
 	{Name: "note", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MaxLength: 500, HasMaxLength: true}}},
 	{Name: "tags", Value: genimpl.Value{Kind: genimpl.KindArray, Items: &genimpl.Value{Kind: genimpl.KindString}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *OrderInput) DecodeValidated(args []byte) bool {
-	return decodeOrderInput.Decode(args, x)
-}
 
 // OrderInputCurrency is property "currency" of OrderInput (mcpgen.yaml:51).
 type OrderInputCurrency string
@@ -213,13 +199,6 @@ var decodeStatsInput = &genimpl.Object{Type: (*StatsInput)(nil), Fields: []genim
 		},
 	}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *StatsInput) DecodeValidated(args []byte) bool {
-	return decodeStatsInput.Decode(args, x)
-}
 
 // StatsOutput is the output of tool "stats" (mcpgen.yaml:67).
 type StatsOutput struct {

@@ -31,13 +31,6 @@ var decodeCardDetailInput = &genimpl.Object{Type: (*CardDetailInput)(nil), Field
 	{Name: "card", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MaxLength: 64, HasMaxLength: true}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *CardDetailInput) DecodeValidated(args []byte) bool {
-	return decodeCardDetailInput.Decode(args, x)
-}
-
 // MoveCardInput is the input of tool "move_card" (mcpgen.yaml:35).
 type MoveCardInput struct {
 	// The card's id.
@@ -59,13 +52,6 @@ var decodeMoveCardInput = &genimpl.Object{Type: (*MoveCardInput)(nil), Fields: [
 		String: &genimpl.StringRule{MaxLength: 64, HasMaxLength: true},
 	}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *MoveCardInput) DecodeValidated(args []byte) bool {
-	return decodeMoveCardInput.Decode(args, x)
-}
 
 // MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:37).
 //

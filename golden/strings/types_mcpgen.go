@@ -109,13 +109,6 @@ var decodeCheckStringsInput = &genimpl.Object{Type: (*CheckStringsInput)(nil), F
 	{Name: "quoted", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^\"[^\"`]*\"$"}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *CheckStringsInput) DecodeValidated(args []byte) bool {
-	return decodeCheckStringsInput.Decode(args, x)
-}
-
 // CheckStringsInputSize is property "size" of CheckStringsInput (mcpgen.yaml:26).
 type CheckStringsInputSize string
 

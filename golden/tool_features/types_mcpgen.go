@@ -28,13 +28,6 @@ var decodeDeleteThingInput = &genimpl.Object{Type: (*DeleteThingInput)(nil), Fie
 	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *DeleteThingInput) DecodeValidated(args []byte) bool {
-	return decodeDeleteThingInput.Decode(args, x)
-}
-
 // CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:39).
 type CountThingsOutput int64
 
@@ -52,13 +45,6 @@ type RenderInput struct {
 var decodeRenderInput = &genimpl.Object{Type: (*RenderInput)(nil), Fields: []genimpl.Field{
 	{Name: "format", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"text", "image"}}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *RenderInput) DecodeValidated(args []byte) bool {
-	return decodeRenderInput.Decode(args, x)
-}
 
 // RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).
 type RenderInputFormat string

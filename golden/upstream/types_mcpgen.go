@@ -60,13 +60,6 @@ var decodeGetPetInput = &genimpl.Object{Type: (*GetPetInput)(nil), Fields: []gen
 	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *GetPetInput) DecodeValidated(args []byte) bool {
-	return decodeGetPetInput.Decode(args, x)
-}
-
 // FindPetsInput is the input of tool "find_pets" (mcpgen.yaml:41).
 type FindPetsInput struct {
 	Status    []FindPetsInputStatusItem       `json:"status,omitempty"`
@@ -132,13 +125,6 @@ var decodeAddPetInput = &genimpl.Object{Type: (*AddPetInput)(nil), Fields: []gen
 	{Name: "pet", Required: true, Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Pet)(nil)}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *AddPetInput) DecodeValidated(args []byte) bool {
-	return decodeAddPetInput.Decode(args, x)
-}
-
 // RenamePetInput is the input of tool "rename_pet" (mcpgen.yaml:74).
 type RenamePetInput struct {
 	PetID    int64               `json:"petId"`
@@ -155,13 +141,6 @@ var decodeRenamePetInput = &genimpl.Object{Type: (*RenamePetInput)(nil), Fields:
 	{Name: "session", Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *RenamePetInput) DecodeValidated(args []byte) bool {
-	return decodeRenamePetInput.Decode(args, x)
-}
-
 // DeletePetInput is the input of tool "delete_pet" (mcpgen.yaml:93).
 type DeletePetInput struct {
 	PetID int64 `json:"petId"`
@@ -171,13 +150,6 @@ type DeletePetInput struct {
 var decodeDeletePetInput = &genimpl.Object{Type: (*DeletePetInput)(nil), Fields: []genimpl.Field{
 	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *DeletePetInput) DecodeValidated(args []byte) bool {
-	return decodeDeletePetInput.Decode(args, x)
-}
 
 // UpdatePetFormInput is the input of tool "update_pet_form" (mcpgen.yaml:105).
 type UpdatePetFormInput struct {

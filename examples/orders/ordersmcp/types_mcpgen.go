@@ -102,13 +102,6 @@ var decodeLookupOrderInput = &genimpl.Object{Type: (*LookupOrderInput)(nil), Fie
 	{Name: "order_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]-\\d{4}$"}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *LookupOrderInput) DecodeValidated(args []byte) bool {
-	return decodeLookupOrderInput.Decode(args, x)
-}
-
 // CreateNoteInput is the input of tool "create_note" (mcpgen.yaml:65).
 type CreateNoteInput struct {
 	OrderID OrderID `json:"order_id" jsonschema_description:"An order id such as A-1042."`
@@ -146,13 +139,6 @@ var decodeCreateNoteInput = &genimpl.Object{Type: (*CreateNoteInput)(nil), Field
 	{Name: "pinned", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *CreateNoteInput) DecodeValidated(args []byte) bool {
-	return decodeCreateNoteInput.Decode(args, x)
-}
-
 // CreateNoteOutput is the output of tool "create_note" (mcpgen.yaml:71).
 type CreateNoteOutput struct {
 	// The id of the new note.
@@ -184,13 +170,6 @@ var decodeRefundOrderInput = &genimpl.Object{Type: (*RefundOrderInput)(nil), Fie
 	{Name: "amount", Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Money)(nil)}},
 	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *RefundOrderInput) DecodeValidated(args []byte) bool {
-	return decodeRefundOrderInput.Decode(args, x)
-}
 
 // RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:93).
 type RefundOrderInputReason string

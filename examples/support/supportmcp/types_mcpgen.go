@@ -178,13 +178,6 @@ var decodeReplyToTicketInput = &genimpl.Object{Type: (*ReplyToTicketInput)(nil),
 	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ReplyToTicketInput) DecodeValidated(args []byte) bool {
-	return decodeReplyToTicketInput.Decode(args, x)
-}
-
 // ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:118).
 type ReplyToTicketOutput struct {
 	ID     TicketID     `json:"id" jsonschema_description:"A ticket id such as T-1001."`
@@ -214,13 +207,6 @@ var decodeEscalateTicketInput = &genimpl.Object{Type: (*EscalateTicketInput)(nil
 		String: &genimpl.StringRule{MinLength: 10, MaxLength: 1000, HasMaxLength: true},
 	}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *EscalateTicketInput) DecodeValidated(args []byte) bool {
-	return decodeEscalateTicketInput.Decode(args, x)
-}
 
 // EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:136).
 //
@@ -257,13 +243,6 @@ type BuildReportInput struct {
 var decodeBuildReportInput = &genimpl.Object{Type: (*BuildReportInput)(nil), Fields: []genimpl.Field{
 	{Name: "customer", Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *BuildReportInput) DecodeValidated(args []byte) bool {
-	return decodeBuildReportInput.Decode(args, x)
-}
 
 // BuildReportOutput is the output of tool "build_report" (mcpgen.yaml:162).
 type BuildReportOutput struct {
