@@ -4,7 +4,6 @@
 package benchmcp
 
 import (
-	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -42,7 +41,7 @@ type Customer struct {
 	ID    string       `json:"id"`
 	Name  string       `json:"name"`
 	Email string       `json:"email"`
-	Tier  CustomerTier `json:"tier"`
+	Tier  CustomerTier `json:"tier" jsonschema:"enum=free,enum=pro,enum=enterprise"`
 }
 
 // decodeCustomer is the validating decoder's table of a Customer (genimpl/table.go).
@@ -86,18 +85,13 @@ func (*LineItem) MCPDecodeTable() *genimpl.Object {
 }
 
 // CustomerTier is property "tier" of Customer (mcpgen.yaml:25).
-type CustomerTier string
+type CustomerTier = string
 
 const (
 	CustomerTierFree       CustomerTier = "free"
 	CustomerTierPro        CustomerTier = "pro"
 	CustomerTierEnterprise CustomerTier = "enterprise"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of CustomerTier what struct tags cannot say.
-func (CustomerTier) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"free", "pro", "enterprise"}
-}
 
 // EchoInput is the input of tool "echo" (mcpgen.yaml:38).
 type EchoInput struct {
@@ -116,8 +110,8 @@ type OrderInput struct {
 	ShippingAddress Address              `json:"shipping_address"`
 	BillingAddress  runtime.Opt[Address] `json:"billing_address,omitzero"`
 	Lines           []LineItem           `json:"lines" jsonschema:"minItems=1"`
-	Currency        OrderInputCurrency   `json:"currency"`
-	Priority        OrderInputPriority   `json:"priority"`
+	Currency        OrderInputCurrency   `json:"currency" jsonschema:"enum=EUR,enum=USD,enum=GBP"`
+	Priority        OrderInputPriority   `json:"priority" jsonschema:"enum=low,enum=normal,enum=high"`
 	Gift            runtime.Opt[bool]    `json:"gift,omitzero"`
 	Express         runtime.Opt[bool]    `json:"express,omitzero"`
 	DiscountPercent runtime.Opt[float64] `json:"discount_percent,omitzero" jsonschema:"minimum=0,maximum=100"`
@@ -155,7 +149,7 @@ var decodeOrderInput = &genimpl.Object{Type: (*OrderInput)(nil), Fields: []genim
 }}
 
 // OrderInputCurrency is property "currency" of OrderInput (mcpgen.yaml:51).
-type OrderInputCurrency string
+type OrderInputCurrency = string
 
 const (
 	OrderInputCurrencyEUR OrderInputCurrency = "EUR"
@@ -163,26 +157,14 @@ const (
 	OrderInputCurrencyGBP OrderInputCurrency = "GBP"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputCurrency what struct tags cannot
-// say.
-func (OrderInputCurrency) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"EUR", "USD", "GBP"}
-}
-
 // OrderInputPriority is property "priority" of OrderInput (mcpgen.yaml:52).
-type OrderInputPriority string
+type OrderInputPriority = string
 
 const (
 	OrderInputPriorityLow    OrderInputPriority = "low"
 	OrderInputPriorityNormal OrderInputPriority = "normal"
 	OrderInputPriorityHigh   OrderInputPriority = "high"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputPriority what struct tags cannot
-// say.
-func (OrderInputPriority) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"low", "normal", "high"}
-}
 
 // StatsInput is the input of tool "stats" (mcpgen.yaml:63).
 type StatsInput struct {

@@ -4,7 +4,6 @@
 package apps
 
 import (
-	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -37,7 +36,7 @@ type MoveCardInput struct {
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
 
 	// Where it goes.
-	Column MoveCardInputColumn `json:"column" jsonschema_description:"Where it goes."`
+	Column MoveCardInputColumn `json:"column" jsonschema:"enum=todo,enum=doing,enum=done" jsonschema_description:"Where it goes."`
 
 	// One key per move; a retry reuses it.
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"maxLength=64" jsonschema_description:"One key per move; a retry reuses it."`
@@ -56,16 +55,10 @@ var decodeMoveCardInput = &genimpl.Object{Type: (*MoveCardInput)(nil), Fields: [
 // MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:37).
 //
 // Where it goes.
-type MoveCardInputColumn string
+type MoveCardInputColumn = string
 
 const (
 	MoveCardInputColumnTodo  MoveCardInputColumn = "todo"
 	MoveCardInputColumnDoing MoveCardInputColumn = "doing"
 	MoveCardInputColumnDone  MoveCardInputColumn = "done"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of MoveCardInputColumn what struct tags cannot
-// say.
-func (MoveCardInputColumn) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"todo", "doing", "done"}
-}

@@ -38,7 +38,7 @@ func (CountThingsOutput) JSONSchemaExtend(s *jsonschema.Schema) {
 
 // RenderInput is the input of tool "render" (mcpgen.yaml:43).
 type RenderInput struct {
-	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero"`
+	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero" jsonschema:"enum=text,enum=image"`
 }
 
 // decodeRenderInput is the validating decoder's table of a RenderInput (genimpl/table.go).
@@ -47,14 +47,9 @@ var decodeRenderInput = &genimpl.Object{Type: (*RenderInput)(nil), Fields: []gen
 }}
 
 // RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).
-type RenderInputFormat string
+type RenderInputFormat = string
 
 const (
 	RenderInputFormatText  RenderInputFormat = "text"
 	RenderInputFormatImage RenderInputFormat = "image"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of RenderInputFormat what struct tags cannot say.
-func (RenderInputFormat) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"text", "image"}
-}

@@ -18,7 +18,7 @@ const _ = runtime.IsAtLeastVersion0_1_0
 type Pet struct {
 	ID     runtime.Opt[int64]     `json:"id,omitzero"`
 	Name   string                 `json:"name"`
-	Status runtime.Opt[PetStatus] `json:"status,omitzero"`
+	Status runtime.Opt[PetStatus] `json:"status,omitzero" jsonschema:"enum=available,enum=pending,enum=sold"`
 	Tags   []string               `json:"tags,omitempty"`
 }
 
@@ -36,18 +36,13 @@ func (*Pet) MCPDecodeTable() *genimpl.Object {
 }
 
 // PetStatus is property "status" of Pet (mcpgen.yaml:20).
-type PetStatus string
+type PetStatus = string
 
 const (
 	PetStatusAvailable PetStatus = "available"
 	PetStatusPending   PetStatus = "pending"
 	PetStatusSold      PetStatus = "sold"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of PetStatus what struct tags cannot say.
-func (PetStatus) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"available", "pending", "sold"}
-}
 
 // GetPetInput is the input of tool "get_pet" (mcpgen.yaml:28).
 type GetPetInput struct {
