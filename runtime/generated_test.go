@@ -196,3 +196,28 @@ func TestGeneratedPromptTakesArgumentsAsGiven(t *testing.T) {
 		t.Error("PromptArguments of a TypedPrompt: ok")
 	}
 }
+
+// A generated tool without arguments decodes its {} (or null) with
+// genimpl's table of NoArgs, in one pass, not with the general validator
+// and encoding/json; an argument it is sent is refused by that table and
+// worded by the general validator.
+func TestGeneratedToolNoArgsDecoded(t *testing.T) {
+	tool := genimpl.GeneratedToolResult(runtime.Tool{Name: "ping"}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return runtime.TextResult("pong"), nil
+	})
+	for args, accepted := range map[string]bool{`{}`: true, ` { } `: true, `{"x":1}`: false, `{"x":1,}`: false} {
+		has, ok := runtime.DecodeFast(tool, []byte(args))
+		if !has || ok != accepted {
+			t.Errorf("DecodeFast(%s) = has %v, accepted %v; want a decoder that accepts: %v", args, has, ok, accepted)
+		}
+	}
+	for _, args := range []string{`{}`, `null`, ``} {
+		if res := callTool(t, tool, args); res.IsError {
+			t.Errorf("call with %q: %+v", args, res)
+		}
+	}
+	res := callTool(t, tool, `{"x":1}`)
+	if !res.IsError || !strings.Contains(res.Content[0].(runtime.TextContent).Text, "x") {
+		t.Errorf("an argument to a tool without arguments: %+v, want the violation named", res)
+	}
+}

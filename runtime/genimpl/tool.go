@@ -29,7 +29,7 @@ import (
 // pass the same slice to two registrations.
 func GeneratedTool[In, Out any](t runtime.Tool, dec *Object, fn func(ctx context.Context, in In) (Out, error)) runtime.Tool {
 	in := reflect.TypeFor[In]()
-	return rt.Tool(t, in, reflect.TypeFor[Out](), decoderFor(in, dec), func(ctx context.Context, in any) (any, error) {
+	return rt.Tool(t, in, reflect.TypeFor[Out](), decoderFor(t, in, dec), func(ctx context.Context, in any) (any, error) {
 		out, err := fn(ctx, in.(In))
 		var none Out // a nil pointer: no output
 		if any(out) == any(none) {
@@ -43,20 +43,32 @@ func GeneratedTool[In, Out any](t runtime.Tool, dec *Object, fn func(ctx context
 // GeneratedTool. In must be a pointer type.
 func GeneratedToolResult[In any](t runtime.Tool, dec *Object, fn func(ctx context.Context, in In) (*runtime.CallToolResult, error)) runtime.Tool {
 	in := reflect.TypeFor[In]()
-	return rt.Tool(t, in, nil, decoderFor(in, dec), func(ctx context.Context, in any) (any, error) {
+	return rt.Tool(t, in, nil, decoderFor(t, in, dec), func(ctx context.Context, in any) (any, error) {
 		return fn(ctx, in.(In))
 	})
 }
 
 // decoderFor is dec as the runtime takes it: nil (an interface, not a nil
 // *Object) when there is no table or when it is not the table of in's
-// struct. Not generic: one compiled function for all tools.
-func decoderFor(in reflect.Type, dec *Object) gensupport.Decoder {
+// struct. Not generic: one compiled function for all tools. A tool without
+// arguments (*runtime.NoArgs, its schema reflected:
+// {"type":"object","additionalProperties":false}) gets noArgs, so that its
+// {} is decoded without the general validator and encoding/json either.
+func decoderFor(t runtime.Tool, in reflect.Type, dec *Object) gensupport.Decoder {
+	if dec == nil && in == noArgsType && t.InputSchema == nil {
+		return noArgs
+	}
 	if dec == nil || reflect.TypeOf(dec.Type) != in {
 		return nil
 	}
 	return dec
 }
+
+// noArgs is the table of runtime.NoArgs: a closed object of no properties.
+var (
+	noArgs     = &Object{Type: (*runtime.NoArgs)(nil)}
+	noArgsType = reflect.TypeFor[*runtime.NoArgs]()
+)
 
 // SchemaSources are the schemas of a generated tool twice: as its
 // validators use them (the constants the generator wrote) and as
