@@ -168,10 +168,10 @@ const schemaWidth = 110
 
 // root writes the schema's own value n: an object that does not fit on one
 // line has its members run on from its opening brace, each on the current
-// line when it fits in what is left of it, else starting a new one. A
-// member that does not fit even alone is broken as value breaks it, its
-// members one a line, its closer at the start of a line that the next
-// members continue.
+// line when it fits in what is left of it, else starting a new one (at the
+// root's column, where its closers stand). A member that does not fit even
+// alone is broken as value breaks it, its members one a line, its closer
+// at the start of a line that the next members continue.
 func (st *layout) root(n *jsonNode) {
 	if n.kind != '{' || len(n.kids) == 0 || width(n) <= schemaWidth {
 		st.value(n, 0, 0)
@@ -186,24 +186,27 @@ func (st *layout) root(n *jsonNode) {
 		if i > 0 {
 			sep = ", "
 		}
-		need := member // what must fit on this line: the member, or a broken one's opening
-		if 4+member > schemaWidth && kid.kind != 0 && kid.kind != 'c' {
+		trail := 0 // the comma after it
+		if i < len(n.kids)-1 {
+			trail = 1
+		}
+		need := member + trail // what must fit on this line: the member, or a broken one's opening
+		if member+trail > schemaWidth && kid.kind != 0 && kid.kind != 'c' {
 			need = len(key) + 1
 		}
-		depth := 0
 		if i > 0 && column+len(sep)+need > schemaWidth {
-			sep = ",\n\t" // on a line of its own, indented
-			column, depth = 4, 1
+			sep = ",\n" // a new line, at the root's own column
+			column = 0
 		} else {
 			column += len(sep)
 		}
 		st.emit(sep + key)
 		column += len(key)
-		st.value(kid, depth, column)
-		if kid.kind == 0 || kid.kind == 'c' || column+width(kid) <= schemaWidth { // on one line
+		st.value(kid, 0, column+trail)
+		if kid.kind == 0 || kid.kind == 'c' || column+trail+width(kid) <= schemaWidth { // on one line
 			column += width(kid)
 		} else {
-			column = 4*depth + 1 // broken: its closer starts a line
+			column = 1 // broken: its closer starts a line
 		}
 	}
 	st.emit("}")

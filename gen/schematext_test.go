@@ -73,16 +73,17 @@ func TestParseCompactRefuses(t *testing.T) {
 	}
 }
 
-// TestLayoutIndentsMemberOnItsOwnLine: a broken member that starts a line
-// of its own has its members one level deeper than itself.
+// TestLayoutIndentsMemberOnItsOwnLine: a member of the root that starts a
+// line of its own starts it at the root's column, and a broken one has its
+// members one level deeper.
 func TestLayoutIndentsMemberOnItsOwnLine(t *testing.T) {
 	desc := strings.Repeat("d", 90)
-	compact := `{"type":"object","description":"` + desc + `","properties":{"a":{"type":"string","description":"` + strings.Repeat("x ", 26) + `"}},"required":["a"]}`
+	compact := `{"type":"object","description":"` + desc + `","properties":{"a":{"type":"string","description":"` + strings.Repeat("x ", 29) + `"}},"required":["a"]}`
 	want := `{"type": "object",
-	"description": "` + desc + `",
-	"properties": {
-		"a": {"type": "string", "description": "` + strings.Repeat("x ", 26) + `"}
-	}, "required": ["a"]}`
+"description": "` + desc + `",
+"properties": {
+	"a": {"type": "string", "description": "` + strings.Repeat("x ", 29) + `"}
+}, "required": ["a"]}`
 	root, err := parseCompact([]byte(compact))
 	if err != nil {
 		t.Fatal(err)

@@ -47,7 +47,7 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolEcho,
 		Description: "Echo the text back.",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeEchoInput, h.Echo))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolOrder,
@@ -70,13 +70,13 @@ func Register(s *runtime.Server, h Handler) {
 	"note": {"type": "string", "maxLength": 500},
 	"tags": {"type": "array", "items": {"type": "string"}}
 }, "required": ["order_id", "customer", "shipping_address", "lines", "currency", "priority"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeOrderInput, h.Order))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:        ToolStats,
 		Description: "Summary statistics of a list of numbers.",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"values": {"type": "array", "items": {"type": "number"}, "minItems": 1}},
-	"required": ["values"], "additionalProperties": false}`),
+"required": ["values"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
 	"count": {"type": "integer"},
 	"sum": {"type": "number"},

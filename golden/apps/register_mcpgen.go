@@ -75,8 +75,8 @@ func Register(s *runtime.Server, h Handler) {
 			Description: "The detail of one card, for the board view only.",
 			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
 			InputSchema: json.RawMessage(`{"type": "object",
-	"properties": {"card": {"type": "string", "description": "The card's id.", "maxLength": 64}},
-	"required": ["card"], "additionalProperties": false}`),
+"properties": {"card": {"type": "string", "description": "The card's id.", "maxLength": 64}},
+"required": ["card"], "additionalProperties": false}`),
 		}, decodeCardDetailInput, h.CardDetail),
 		runtime.ToolUI{
 			ResourceURI: "ui://apps/board",

@@ -85,9 +85,9 @@ func Register(s *runtime.Server, h Handler) {
 const (
 	// schemaOfTags is the schema of type "Tags" (mcpgen.yaml:5).
 	schemaOfTags = `{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 20},
-	"description": "Free-form labels.", "maxItems": 10, "uniqueItems": true}`
+"description": "Free-form labels.", "maxItems": 10, "uniqueItems": true}`
 
 	// schemaOfPoint is the schema of type "Point" (mcpgen.yaml:11).
 	schemaOfPoint = `{"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}}, "required": ["x", "y"],
-	"additionalProperties": false}`
+"additionalProperties": false}`
 )

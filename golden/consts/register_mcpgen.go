@@ -52,7 +52,7 @@ func Register(s *runtime.Server, h Handler) {
 	"dryRun": {"type": "boolean", "const": false}
 }, "required": ["kind", "version"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"status": {"type": "string", "const": "ok"}}, "required": ["status"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, nil, h.Draw))
 }
 

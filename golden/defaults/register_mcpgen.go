@@ -95,8 +95,8 @@ func Register(s *runtime.Server, h Handler) {
 			URITemplate: PageURITemplate,
 		},
 		json.RawMessage(`{"type": "object",
-	"properties": {"name": {"type": "string"}, "size": {"type": "integer", "minimum": 1, "default": 20}},
-	"required": ["name"], "additionalProperties": false}`),
+"properties": {"name": {"type": "string"}, "size": {"type": "integer", "minimum": 1, "default": 20}},
+"required": ["name"], "additionalProperties": false}`),
 		h.ReadPage,
 	))
 }

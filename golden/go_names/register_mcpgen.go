@@ -85,5 +85,5 @@ func Register(s *runtime.Server, h Handler) {
 const (
 	// schemaOfLink is the schema of type "url_ref" (mcpgen.yaml:5).
 	schemaOfLink = `{"type": "object", "properties": {"href": {"type": "string", "format": "uri"}}, "required": ["href"],
-	"additionalProperties": false}`
+"additionalProperties": false}`
 )

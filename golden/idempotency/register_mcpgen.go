@@ -53,7 +53,7 @@ func Register(s *runtime.Server, h Handler) {
 	"idempotency_key": {"type": "string", "minLength": 8}
 }, "required": ["to", "text", "idempotency_key"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"message_id": {"type": "string"}}, "required": ["message_id"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeSendMessageInput, h.SendMessage))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolTransfer,

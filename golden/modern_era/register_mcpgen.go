@@ -109,7 +109,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 		json.RawMessage(`{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		h.ReadPage,
 	))
 }

@@ -56,7 +56,7 @@ func Register(s *runtime.Server, h Handler) {
 	"2fa": {"type": "boolean"}
 }, "required": ["user_id"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"status": ` + schemaOfHTTPStatus + `}, "required": ["status"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeAPIV2GetUserInput, h.APIV2GetUser))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolGetUserURL,
@@ -75,7 +75,7 @@ func Register(s *runtime.Server, h Handler) {
 			URITemplate: UserPageURITemplate,
 		},
 		json.RawMessage(`{"type": "object", "properties": {"page": `+schemaOfPageNumber+`}, "required": ["page"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		h.ReadUserPage,
 	))
 }

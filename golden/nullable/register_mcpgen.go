@@ -71,5 +71,5 @@ func Register(s *runtime.Server, h Handler) {
 const (
 	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:5).
 	schemaOfFilter = `{"type": "object", "properties": {"field": {"type": "string"}}, "required": ["field"],
-	"additionalProperties": false}`
+"additionalProperties": false}`
 )

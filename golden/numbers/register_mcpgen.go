@@ -54,7 +54,7 @@ func Register(s *runtime.Server, h Handler) {
 	"enabled": {"type": "boolean", "default": true}
 }, "required": ["count", "percent"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"total": {"type": "number"}, "parts": {"type": "integer", "minimum": 0}},
-	"required": ["total"], "additionalProperties": false}`),
+"required": ["total"], "additionalProperties": false}`),
 	}, nil, h.Compute))
 }
 

@@ -73,8 +73,8 @@ func Register(s *runtime.Server, h Handler) {
 	"history": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
 }, "required": ["name", "nickname", "home"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object",
-	"properties": {"id": {"type": "string", "format": "uuid"}, "saved": {"type": "boolean"}, "echo": {}},
-	"required": ["id", "saved"], "additionalProperties": false}`),
+"properties": {"id": {"type": "string", "format": "uuid"}, "saved": {"type": "boolean"}, "echo": {}},
+"required": ["id", "saved"], "additionalProperties": false}`),
 	}, nil, h.SaveProfile))
 }
 

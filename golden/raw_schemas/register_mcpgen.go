@@ -48,7 +48,7 @@ func Register(s *runtime.Server, h Handler) {
 		InputSchema: json.RawMessage(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "$defs": {
 	"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}
 }, "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, nil, func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
 		return h.JSONSchema202012Tool(ctx, *in)
 	}))
@@ -60,7 +60,7 @@ func Register(s *runtime.Server, h Handler) {
 	"radius": {"type": "number", "exclusiveMinimum": 0},
 	"side": {"type": "number", "exclusiveMinimum": 0}
 }, "if": {"properties": {"kind": {"const": "circle"}}}, "then": {"required": ["radius"]},
-	"else": {"required": ["side"]}}`),
+"else": {"required": ["side"]}}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"area": {"type": "number"}}, "required": ["area"]}`),
 	}, nil, func(ctx context.Context, in *json.RawMessage) (*json.RawMessage, error) {
 		out, err := h.Shape(ctx, *in)

@@ -60,7 +60,7 @@ const schemaToolDescribeNode = `{"$defs": {"Node": ` + schemaOfNode + `}, "type"
 	"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
 	"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
 }, "required": ["name"], "additionalProperties": false,
-	"description": "A tree node; trees nest through children."}`
+"description": "A tree node; trees nest through children."}`
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
@@ -71,5 +71,5 @@ const (
 	"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
 	"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
 }, "required": ["name"], "additionalProperties": false,
-	"description": "A tree node; trees nest through children."}`
+"description": "A tree node; trees nest through children."}`
 )

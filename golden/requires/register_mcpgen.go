@@ -78,7 +78,7 @@ func Register(s *runtime.Server, h Handler) {
 		Description: "Shows a chart in an MCP App view.",
 		Requires:    &runtime.Requires{Extensions: []string{"io.modelcontextprotocol/ui"}},
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"points": {"type": "array", "items": {"type": "number"}}},
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*ShowChartOutput, error) {
 		return h.ShowChart(ctx)
 	}))

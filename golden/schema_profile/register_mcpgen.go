@@ -163,12 +163,12 @@ const (
 	"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
 	"currency": {"type": "string", "description": "ISO 4217 code.", "pattern": "^[A-Z]{3}$"}
 }, "required": ["amount", "currency"], "additionalProperties": false,
-	"description": "An amount in a currency."}`
+"description": "An amount in a currency."}`
 
 	// schemaOfCategory is the schema of type "Category" (mcpgen.yaml:13).
 	schemaOfCategory = `{"type": "object", "properties": {
 	"name": {"type": "string", "description": "The category's name.", "maxLength": 40},
 	"children": {"type": "array", "items": {"$ref": "#/$defs/Category"}, "description": "Sub-categories."}
 }, "required": ["name", "children"], "additionalProperties": false,
-	"description": "A category and its children."}`
+"description": "A category and its children."}`
 )

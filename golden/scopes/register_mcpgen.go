@@ -57,7 +57,7 @@ func Register(s *runtime.Server, h Handler) {
 		Description: "Files an expense.",
 		Scopes:      []string{"expenses:write", "https://example.com/scopes/audit"},
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"amount": {"type": "integer", "minimum": 1}}, "required": ["amount"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeFileExpenseInput, h.FileExpense))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolPing,

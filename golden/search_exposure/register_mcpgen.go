@@ -53,7 +53,7 @@ func Register(s *runtime.Server, h Handler) {
 	"words": {"type": "string", "description": "Words of the title."}
 }, "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"isbns": {"type": "array", "items": {"type": "string"}}},
-	"required": ["isbns"], "additionalProperties": false}`),
+"required": ["isbns"], "additionalProperties": false}`),
 	}, decodeFindBooksInput, h.FindBooks))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:        ToolLendBook,
@@ -65,13 +65,13 @@ func Register(s *runtime.Server, h Handler) {
 	"reader": {"type": "string", "description": "The reader's card number."}
 }, "required": ["isbn", "reader"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"due": {"type": "string", "description": "The day it is due back."}},
-	"required": ["due"], "additionalProperties": false}`),
+"required": ["due"], "additionalProperties": false}`),
 	}, decodeLendBookInput, h.LendBook))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolReturnBook,
 		Title:       "Return a book",
 		Description: "Records that a lent book came back.",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"isbn": {"type": "string", "description": "The book's ISBN."}},
-	"required": ["isbn"], "additionalProperties": false}`),
+"required": ["isbn"], "additionalProperties": false}`),
 	}, decodeReturnBookInput, h.ReturnBook))
 }

@@ -64,7 +64,7 @@ func Register(s *runtime.Server, h Handler) {
 			"\t}\n" +
 			"}, \"required\": [\"slug\", \"plain\", \"color\"], \"additionalProperties\": false}"),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echoed": {"type": "string"}}, "required": ["echoed"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeCheckStringsInput, h.CheckStrings))
 }
 
@@ -73,7 +73,7 @@ func Register(s *runtime.Server, h Handler) {
 const (
 	// schemaOfSlug is the schema of type "Slug" (mcpgen.yaml:5).
 	schemaOfSlug = `{"type": "string", "title": "Slug", "description": "A URL slug.", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
-	"minLength": 1, "maxLength": 64, "examples": ["hello-world"]}`
+"minLength": 1, "maxLength": 64, "examples": ["hello-world"]}`
 
 	// schemaOfColor is the schema of type "Color" (mcpgen.yaml:13).
 	schemaOfColor = `{"type": "string", "description": "A colour.", "enum": ["red", "green", "light-blue"], "default": "red"}`

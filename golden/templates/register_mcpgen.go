@@ -77,7 +77,7 @@ func Register(s *runtime.Server, h Handler) {
 			Description: "A post, as JSON.",
 		},
 		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}, "required": ["id"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		h.ReadPost,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -86,7 +86,7 @@ func Register(s *runtime.Server, h Handler) {
 			URITemplate: FileURITemplate,
 		},
 		json.RawMessage(`{"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		h.ReadFile,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -95,7 +95,7 @@ func Register(s *runtime.Server, h Handler) {
 			URITemplate: TreeURITemplate,
 		},
 		json.RawMessage(`{"type": "object", "properties": {"segments": {"type": "array", "items": {"type": "string"}}},
-	"required": ["segments"], "additionalProperties": false}`),
+"required": ["segments"], "additionalProperties": false}`),
 		h.ReadTree,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -111,8 +111,8 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 		json.RawMessage(`{"type": "object",
-	"properties": {"name": {"type": "string"}, "format": {"type": "string", "enum": ["md", "html", "txt"]}},
-	"required": ["name", "format"], "additionalProperties": false}`),
+"properties": {"name": {"type": "string"}, "format": {"type": "string", "enum": ["md", "html", "txt"]}},
+"required": ["name", "format"], "additionalProperties": false}`),
 		h.ReadDoc,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -128,7 +128,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 		json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}, "lang": {"type": "string", "enum": ["en", "fr"]}},
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		h.ReadSearch,
 	))
 }

@@ -115,6 +115,6 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolRender,
 		Description: "Returns content blocks built by the handler.",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"format": {"type": "string", "enum": ["text", "image"]}},
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeRenderInput, h.Render))
 }

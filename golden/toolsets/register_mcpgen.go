@@ -98,7 +98,7 @@ func Register(s *runtime.Server, h Handler) {
 		Description: "Files an issue.",
 		Scopes:      []string{"issues:write"},
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeCreateIssueInput, h.CreateIssue))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:           ToolListRepos,
@@ -134,7 +134,7 @@ func Register(s *runtime.Server, h Handler) {
 			MimeType:    "text/plain",
 		},
 		json.RawMessage(`{"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		h.ReadFile,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(

@@ -45,7 +45,7 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolSearch,
 		Description: "Exercises unions of scalars, objects and arrays, and lists of types.",
 		InputSchema: json.RawMessage(`{"$defs": {"Filter": ` + schemaOfFilter + `, "Circle": ` + schemaOfCircle + `, "Square": ` + schemaOfSquare + `},
-	"type": "object", "properties": {
+"type": "object", "properties": {
 	"query": {
 		"anyOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/Filter"}],
 		"description": "Text to match, or a filter."
@@ -128,7 +128,7 @@ const (
 
 	// schemaOfShape is the schema of type "Shape" (mcpgen.yaml:15).
 	schemaOfShape = `{"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}],
-	"description": "A shape, told apart by its kind."}`
+"description": "A shape, told apart by its kind."}`
 
 	// schemaOfEvent is the schema of type "Event" (mcpgen.yaml:20).
 	schemaOfEvent = `{"anyOf": [
@@ -155,5 +155,5 @@ const (
 
 	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:28).
 	schemaOfFilter = `{"type": "object", "properties": {"field": {"type": "string"}, "equals": {"type": "string"}},
-	"required": ["field", "equals"], "additionalProperties": false}`
+"required": ["field", "equals"], "additionalProperties": false}`
 )

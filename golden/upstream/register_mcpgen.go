@@ -56,7 +56,7 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolGetPet,
 		Description: "Get a pet by its id.",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"petId": {"type": "integer", "description": "The pet's id."}},
-	"required": ["petId"], "additionalProperties": false}`),
+"required": ["petId"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(schemaOfPet),
 	}, decodeGetPetInput, h.GetPet))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
@@ -75,7 +75,7 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolAddPet,
 		Description: "Add a pet to the store.",
 		InputSchema: json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "object", "properties": {"pet": {"$ref": "#/$defs/Pet"}},
-	"required": ["pet"], "additionalProperties": false}`),
+"required": ["pet"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(schemaOfPet),
 	}, decodeAddPetInput, h.AddPet))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
@@ -93,7 +93,7 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolDeletePet,
 		Description: "Delete a pet.",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"petId": {"type": "integer"}}, "required": ["petId"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeDeletePetInput, h.DeletePet))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:        ToolUpdatePetForm,
@@ -114,7 +114,7 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolStoreStatus,
 		Description: "Whether the store is open (served by hand, not bound).",
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"open": {"type": "boolean"}}, "required": ["open"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*StoreStatusOutput, error) {
 		return h.StoreStatus(ctx)
 	}))

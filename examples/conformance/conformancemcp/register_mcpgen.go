@@ -192,15 +192,15 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolTestSampling,
 		Description: "Asks the client's model to complete a prompt.",
 		InputSchema: json.RawMessage(`{"type": "object",
-	"properties": {"prompt": {"type": "string", "description": "The prompt to send to the model."}},
-	"required": ["prompt"], "additionalProperties": false}`),
+"properties": {"prompt": {"type": "string", "description": "The prompt to send to the model."}},
+"required": ["prompt"], "additionalProperties": false}`),
 	}, decodeTestSamplingInput, h.TestSampling))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolTestElicitation,
 		Description: "Asks the user for a username and an email.",
 		InputSchema: json.RawMessage(`{"type": "object",
-	"properties": {"message": {"type": "string", "description": "The message shown to the user."}},
-	"required": ["message"], "additionalProperties": false}`),
+"properties": {"message": {"type": "string", "description": "The message shown to the user."}},
+"required": ["message"], "additionalProperties": false}`),
 	}, decodeTestElicitationInput, h.TestElicitation))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolTestElicitationSep1034Defaults,
@@ -230,8 +230,8 @@ func Register(s *runtime.Server, h Handler) {
 	"phone": {"type": "string"},
 	"email": {"type": "string"}
 }, "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
-	"if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
-	"then": {"required": ["phone"]}, "else": {"required": ["email"]}, "additionalProperties": false}`),
+"if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+"then": {"required": ["phone"]}, "else": {"required": ["email"]}, "additionalProperties": false}`),
 	}, nil, func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
 		return h.JSONSchema202012Tool(ctx, *in)
 	}))
@@ -333,7 +333,7 @@ func Register(s *runtime.Server, h Handler) {
 		Name:        ToolGreet,
 		Description: "Greets name (never a task).",
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"name": {"type": "string", "description": "Who to greet."}},
-	"required": ["name"], "additionalProperties": false}`),
+"required": ["name"], "additionalProperties": false}`),
 	}, decodeGreetInput, h.Greet))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolSlowCompute,
@@ -363,7 +363,7 @@ func Register(s *runtime.Server, h Handler) {
 		Description: "Asks to confirm deleting filename (a task).",
 		Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"filename": {"type": "string", "description": "The file to delete."}},
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeConfirmDeleteInput, h.ConfirmDelete))
 	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
 		Name:        ToolMultiInput,

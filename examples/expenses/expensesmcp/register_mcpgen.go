@@ -83,7 +83,7 @@ func Register(s *runtime.Server, h Handler) {
 	}
 }, "required": ["month"], "additionalProperties": false}`),
 			OutputSchema: json.RawMessage(`{"$defs": {"Row": ` + schemaOfRow + `, "Totals": ` + schemaOfTotals + `, "Provenance": ` + schemaOfProvenance + `},
-	"type": "object", "properties": {
+"type": "object", "properties": {
 	"snapshot_id": {
 		"type": "string",
 		"description": "Names this snapshot; the same filter and ledger version give the same id.",
@@ -95,7 +95,7 @@ func Register(s *runtime.Server, h Handler) {
 	"totals": {"$ref": "#/$defs/Totals"},
 	"provenance": {"$ref": "#/$defs/Provenance"}
 }, "required": ["snapshot_id", "month", "rows", "truncated", "totals", "provenance"],
-	"additionalProperties": false, "description": "A bounded, versioned snapshot of expenses."}`),
+"additionalProperties": false, "description": "A bounded, versioned snapshot of expenses."}`),
 		}, decodeExploreExpensesInput, h.ExploreExpenses),
 		runtime.ToolUI{ResourceURI: "ui://expenses/explorer"},
 	))
@@ -110,15 +110,15 @@ func Register(s *runtime.Server, h Handler) {
 				OpenWorldHint: new(false),
 			},
 			InputSchema: json.RawMessage(`{"type": "object", "properties": {"expense_id": ` + schemaOfExpenseID + `}, "required": ["expense_id"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 			OutputSchema: json.RawMessage(`{"$defs": {"Row": ` + schemaOfRow + `, "LineItem": ` + schemaOfLineItem + `, "Event": ` + schemaOfEvent + `},
-	"type": "object", "properties": {
+"type": "object", "properties": {
 	"expense": {"$ref": "#/$defs/Row"},
 	"purpose": {"type": "string"},
 	"line_items": {"type": "array", "items": {"$ref": "#/$defs/LineItem"}},
 	"history": {"type": "array", "items": {"$ref": "#/$defs/Event"}}
 }, "required": ["expense", "purpose", "line_items", "history"], "additionalProperties": false,
-	"description": "One expense in full."}`),
+"description": "One expense in full."}`),
 		}, decodeExpenseDetailInput, h.ExpenseDetail),
 		runtime.ToolUI{
 			ResourceURI: "ui://expenses/explorer",
@@ -153,7 +153,7 @@ func Register(s *runtime.Server, h Handler) {
 	}
 }, "required": ["expense_id", "expected_version", "idempotency_key"], "additionalProperties": false}`),
 			OutputSchema: json.RawMessage(`{"$defs": {"Row": ` + schemaOfRow + `}, "type": "object", "properties": {"expense": {"$ref": "#/$defs/Row"}},
-	"required": ["expense"], "additionalProperties": false}`),
+"required": ["expense"], "additionalProperties": false}`),
 		}, decodeApproveExpenseInput, h.ApproveExpense),
 		runtime.ToolUI{
 			ResourceURI: "ui://expenses/explorer",
@@ -202,7 +202,7 @@ const (
 		"minimum": 1
 	}
 }, "required": ["id", "date", "employee", "category", "merchant", "amount_cents", "status", "version"],
-	"additionalProperties": false, "description": "One expense as the snapshot shows it."}`
+"additionalProperties": false, "description": "One expense as the snapshot shows it."}`
 
 	// schemaOfTotals is the schema of type "Totals" (mcpgen.yaml:49).
 	schemaOfTotals = `{"type": "object", "properties": {
@@ -216,7 +216,7 @@ const (
 		"description": "Cents per category."
 	}
 }, "required": ["count", "amount_cents", "pending_count", "pending_cents", "by_category"],
-	"additionalProperties": false}`
+"additionalProperties": false}`
 
 	// schemaOfProvenance is the schema of type "Provenance" (mcpgen.yaml:57).
 	schemaOfProvenance = `{"type": "object", "properties": {
@@ -231,8 +231,8 @@ const (
 
 	// schemaOfLineItem is the schema of type "LineItem" (mcpgen.yaml:73).
 	schemaOfLineItem = `{"type": "object",
-	"properties": {"description": {"type": "string"}, "amount_cents": {"type": "integer", "minimum": 0}},
-	"required": ["description", "amount_cents"], "additionalProperties": false}`
+"properties": {"description": {"type": "string"}, "amount_cents": {"type": "integer", "minimum": 0}},
+"required": ["description", "amount_cents"], "additionalProperties": false}`
 
 	// schemaOfEvent is the schema of type "Event" (mcpgen.yaml:78).
 	schemaOfEvent = `{"type": "object", "properties": {

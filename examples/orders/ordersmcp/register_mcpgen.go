@@ -60,24 +60,20 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		Scopes: []string{"orders:read"},
 		InputSchema: json.RawMessage(`{"type": "object", "properties": {"order_id": ` + schemaOfOrderID + `}, "required": ["order_id"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"$defs": {"OrderLine": ` + schemaOfOrderLine + `, "Money": ` + schemaOfMoney + `}, "type": "object",
-	"properties": {
-		"order_id": ` + schemaOfOrderID + `,
-		"status": {
-			"type": "string",
-			"description": "Where the order is in its life.",
-			"enum": ["pending", "paid", "shipped", "refunded"]
-		},
-		"customer_email": {"type": "string", "format": "email"},
-		"lines": {"type": "array", "items": {"$ref": "#/$defs/OrderLine"}, "minItems": 1},
-		"total": {"$ref": "#/$defs/Money"},
-		"notes": {
-			"type": "array",
-			"items": {"type": "string"},
-			"description": "Internal notes, oldest first."
-		}
-	}, "required": ["order_id", "status", "customer_email", "lines", "total"], "additionalProperties": false}`),
+"properties": {
+	"order_id": ` + schemaOfOrderID + `,
+	"status": {
+		"type": "string",
+		"description": "Where the order is in its life.",
+		"enum": ["pending", "paid", "shipped", "refunded"]
+	},
+	"customer_email": {"type": "string", "format": "email"},
+	"lines": {"type": "array", "items": {"$ref": "#/$defs/OrderLine"}, "minItems": 1},
+	"total": {"$ref": "#/$defs/Money"},
+	"notes": {"type": "array", "items": {"type": "string"}, "description": "Internal notes, oldest first."}
+}, "required": ["order_id", "status", "customer_email", "lines", "total"], "additionalProperties": false}`),
 	}, decodeLookupOrderInput, h.LookupOrder))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:        ToolCreateNote,
@@ -134,14 +130,14 @@ func Register(s *runtime.Server, h Handler) {
 const (
 	// schemaOfOrderID is the schema of type "OrderID" (mcpgen.yaml:21).
 	schemaOfOrderID = `{"type": "string", "description": "An order id such as A-1042.", "pattern": "^[A-Z]-\\d{4}$",
-	"examples": ["A-1042"]}`
+"examples": ["A-1042"]}`
 
 	// schemaOfMoney is the schema of type "Money" (mcpgen.yaml:26).
 	schemaOfMoney = `{"type": "object", "properties": {
 	"amount": {"type": "integer", "description": "Amount in cents.", "minimum": 0},
 	"currency": {"type": "string", "description": "ISO 4217 code, e.g. EUR.", "pattern": "^[A-Z]{3}$"}
 }, "required": ["amount", "currency"], "additionalProperties": false,
-	"description": "An amount in the smallest unit of its currency."}`
+"description": "An amount in the smallest unit of its currency."}`
 
 	// schemaOfOrderLine is the schema of type "OrderLine" (mcpgen.yaml:32).
 	schemaOfOrderLine = `{"type": "object", "properties": {

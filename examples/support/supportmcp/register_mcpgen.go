@@ -144,7 +144,7 @@ func Register(s *runtime.Server, h Handler) {
 		"description": "Open tickets whose customer's last message waits longer than the SLA."
 	}
 }, "required": ["customer", "tickets", "open", "pending_customer", "solved", "escalated", "past_sla"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 	}, decodeBuildReportInput, h.BuildReport))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
@@ -182,7 +182,7 @@ func Register(s *runtime.Server, h Handler) {
 			},
 		},
 		json.RawMessage(`{"type": "object", "properties": {"id": `+schemaOfTicketID+`}, "required": ["id"],
-	"additionalProperties": false}`),
+"additionalProperties": false}`),
 		h.ReadTicket,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
@@ -265,7 +265,7 @@ const (
 
 	// schemaOfTicketStatus is the schema of type "TicketStatus" (mcpgen.yaml:28).
 	schemaOfTicketStatus = `{"type": "string", "description": "open (our move), pending_customer (their move) or solved.",
-	"enum": ["open", "pending_customer", "solved"]}`
+"enum": ["open", "pending_customer", "solved"]}`
 
 	// schemaOfTicketLevel is the schema of type "TicketLevel" (mcpgen.yaml:31).
 	schemaOfTicketLevel = `{"type": "string", "description": "Who handles the ticket.", "enum": ["tier1", "tier2", "engineering"]}`

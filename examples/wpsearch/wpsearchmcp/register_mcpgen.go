@@ -83,8 +83,8 @@ func Register(s *runtime.Server, h Handler) {
 			MimeType:    "text/markdown",
 		},
 		json.RawMessage(`{"type": "object",
-	"properties": {"id": {"type": "integer", "description": "The post's numeric id.", "minimum": 1}},
-	"required": ["id"], "additionalProperties": false}`),
+"properties": {"id": {"type": "integer", "description": "The post's numeric id.", "minimum": 1}},
+"required": ["id"], "additionalProperties": false}`),
 		h.ReadPost,
 	))
 }
