@@ -16,9 +16,10 @@ import (
 
 // Generated validating decoders (issue 20): for a tool input whose schema
 // the generator fully understands, it writes a decoding table (table.go:
-// an Object per struct, a rule per property) and a DecodeValidated method
-// that hands the arguments and the table to Object.Decode, which checks
-// the arguments against the schema while it decodes them, in one pass
+// an Object per struct, a rule per property) and passes the input's table
+// to the tool's registration; the runtime hands each call's arguments to
+// Object.Decode, which checks the arguments against the schema while it
+// decodes them, in one pass
 // over the JSON and without building the map[string]any the general
 // validator needs. This file is the scanner and the scalar rules; table.go
 // reads the tables.
