@@ -69,7 +69,7 @@ func reg[In, Out any](k sdk, server any, name string) {
 	case sdkMcpgen:
 		sch := toolSchemas[name]
 		server.(*runtime.Server).AddTool(genimpl.GeneratedTool(
-			runtime.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(sch[0]), OutputSchema: json.RawMessage(sch[1])},
+			runtime.Tool{Name: name, Description: desc, InputSchema: json.RawMessage(sch[0]), OutputSchema: json.RawMessage(sch[1])}, nil,
 			func(ctx context.Context, in *In) (*Out, error) { return new(Out), nil }))
 	case sdkMcpgenReflect:
 		server.(*runtime.Server).AddTool(runtime.TypedTool(runtime.Tool{Name: name, Description: desc},

@@ -94,6 +94,11 @@ func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 			t.Definition = "struct"
 		case declAlias:
 			t.Definition = "= " + g.goText(g.underlying(d.schema))
+		case declEnum:
+			t.Definition = g.goText(g.underlying(d.schema))
+			if g.isTagEnum(d) {
+				t.Definition = "= " + t.Definition
+			}
 		default:
 			t.Definition = g.goText(g.underlying(d.schema))
 		}

@@ -15,14 +15,14 @@ import (
 )
 
 // Validating decoders (issues 20, 27): every tool input type whose schema
-// is within what the decoders understand gets a DecodeValidated method, and
-// every struct it reaches a decoding table: a genimpl.Object listing the
-// properties, each with its constraints as a genimpl.Value rule. Tables
-// are data that one genimpl function reads (runtime/genimpl/table.go), so
-// a type costs the compiler a composite literal, not a method. The runtime
-// calls DecodeValidated instead of building the generic value the schema
-// validator needs; when it refuses, the general validator decides and
-// words the violations, so the answers stay the same.
+// is within what the decoders understand, and every struct it reaches, gets
+// a decoding table: a genimpl.Object listing the properties, each with its
+// constraints as a genimpl.Value rule. Tables are data that one genimpl
+// function reads (runtime/genimpl/table.go), so a type costs the compiler a
+// composite literal, not a method. A tool's registration passes its input's
+// table to the runtime, which decodes with it instead of building the
+// generic value the schema validator needs; when it refuses, the general
+// validator decides and words the violations, so the answers stay the same.
 //
 // What a decoder understands: closed objects (structs) of up to 64
 // properties, strings (length, pattern, format, enum or const of strings),
@@ -32,11 +32,9 @@ import (
 // unions, maps, free objects, raw JSON, Go types, open objects, numeric
 // enums) keeps the general validator for the whole tool.
 
-// tableMethod and validatingMethod are the names of the generated methods.
-const (
-	tableMethod      = "MCPDecodeTable"
-	validatingMethod = "DecodeValidated"
-)
+// tableMethod is the name of the generated method that gives a nested
+// struct's table.
+const tableMethod = "MCPDecodeTable"
 
 // decodedDecls is the set of struct declarations that get a decoder: the
 // largest set whose every field is understood, given that set (named
@@ -198,13 +196,13 @@ func (g *generator) scalarView(s *spec.Schema) *spec.Schema {
 }
 
 // decoderMethods writes d's decoding table, with the method that gives it
-// to the tables of other structs when they hold a d, and DecodeValidated
-// when d is a tool's input, if d gets a decoder.
+// to the tables of other structs when they hold a d, if d gets a decoder.
+// A tool's input passes its table to its registration (decoderTable).
 func (g *generator) decoderMethods(f *jen.File, d *decl) {
 	if !g.decodedDecls()[d] {
 		return
 	}
-	table := "decode" + d.name
+	table := tableName(d)
 	fields := make([]jen.Code, 0, len(d.fields)+1)
 	for _, fl := range d.fields {
 		kv := []jen.Code{keyValue("Name", jen.Lit(fl.prop.Name))}
@@ -228,15 +226,10 @@ func (g *generator) decoderMethods(f *jen.File, d *decl) {
 		f.Commentf("%s gives the tables of the structs that hold a %s its own.", tableMethod, d.name)
 		f.Func().Params(jen.Op("*").Id(d.name)).Id(tableMethod).Params().Op("*").Qual(genimplPkg, "Object").Block(jen.Return(jen.Id(table)))
 	}
-	if g.decodedInputs[d] {
-		f.Line()
-		f.Comment(validatingMethod + " decodes tool arguments into x, checking them against the input schema as it")
-		f.Comment("goes. On false x is left zero: the runtime's general validator then decides, and says")
-		f.Comment("what is wrong.")
-		f.Func().Params(jen.Id("x").Op("*").Id(d.name)).Id(validatingMethod).Params(jen.Id("args").Index().Byte()).Bool().Block(
-			jen.Return(jen.Id(table).Dot("Decode").Call(jen.Id("args"), jen.Id("x"))))
-	}
 }
+
+// tableName is the variable holding d's decoding table.
+func tableName(d *decl) string { return "decode" + d.name }
 
 // toolInputs are the declarations that are a typed tool's input.
 func (g *generator) toolInputs() map[*decl]bool {

@@ -110,6 +110,9 @@ type generator struct {
 	decoded       map[*decl]bool
 	decodedInputs map[*decl]bool // tools' input types
 	decodedNested map[*decl]bool // values of another decoded struct's fields
+	// tagEnums holds the enums declared as aliases of string (enums.go),
+	// computed once by isTagEnum.
+	tagEnums map[*decl]bool
 }
 
 func (g *generator) newFile() *jen.File {

@@ -195,7 +195,7 @@ type completionPlan struct {
 var reservedNames = []string{"Handler", "ToolsHandler", "UnimplementedHandler", "Register", "NewServer", "Info", "Instructions"}
 
 // reservedFields are method names of generated types; a field may not take them.
-var reservedFields = map[string]bool{"JSONSchemaExtend": true, "JSONSchemaAlias": true, "JSONSchema": true, "ApplyDefaults": true, "DecodeValidated": true}
+var reservedFields = map[string]bool{"JSONSchemaExtend": true, "JSONSchemaAlias": true, "JSONSchema": true, "ApplyDefaults": true}
 
 func newPlan(s *spec.Spec) *plan {
 	p := &plan{

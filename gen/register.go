@@ -319,7 +319,7 @@ func (g *generator) templateRegistration(tp *templatePlan) jen.Code {
 	return jen.Qual(runtimePkg, "TypedTemplate").Call(jen.Line().Add(g.templateLiteral(tp)), jen.Line().Add(read).Op(",").Line())
 }
 
-// typedTool is genimpl.GeneratedTool(runtime.Tool{…}, h.Method), or its variant
+// typedTool is genimpl.GeneratedTool(runtime.Tool{…}, decodeXInput, h.Method), or its variant
 // for tools that return a whole result. Tools without arguments, and tools
 // with a raw inputSchema or outputSchema, get a small adapter closure.
 func (g *generator) typedTool(tp *toolPlan) jen.Code {
@@ -364,7 +364,18 @@ func (g *generator) typedTool(tp *toolPlan) jen.Code {
 		fn = jen.Func().Params(jen.Id("ctx").Qual(contextPkg, "Context"), jen.Id(inName).Op("*").Add(inType)).
 			Params(out, jen.Error()).Block(body...)
 	}
-	return jen.Qual(genimplPkg, adapter).Call(jen.Line().Add(g.toolLiteral(tp)), jen.Line().Add(fn).Op(",").Line())
+	return jen.Qual(genimplPkg, adapter).Call(g.toolLiteral(tp), g.decoderTable(tp), fn)
+}
+
+// decoderTable is the decoding table of a tool's input type (decoders.go),
+// or nil when it has none.
+func (g *generator) decoderTable(tp *toolPlan) jen.Code {
+	if tp.input != nil && tp.tool.InputSchema == nil && tp.tool.OutputSchema == nil {
+		if d := g.declFor(tp.input); d != nil && g.decodedDecls()[d] && g.decodedInputs[d] {
+			return jen.Id(tableName(d))
+		}
+	}
+	return jen.Nil()
 }
 
 // toolLiteral is the runtime.Tool of a tool, its fields in the order of the
@@ -547,9 +558,6 @@ func base64Text(data []byte) string { return base64.StdEncoding.EncodeToString(d
 func (g *generator) nameConstants(f *jen.File) {
 	var defs []jen.Code
 	add := func(name, value string, pos spec.Pos, what string) {
-		if len(defs) > 0 {
-			defs = append(defs, jen.Line())
-		}
 		defs = append(defs, doc(fmt.Sprintf("%s is the name of %s %s.", name, what, g.at(pos))),
 			jen.Id(name).Op("=").Lit(value))
 	}

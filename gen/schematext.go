@@ -11,9 +11,19 @@ import (
 )
 
 // The schemas in registration code are JSON text that a reviewer reads like
-// the spec: a value is written on one line when it fits in textWidth
+// the spec: a value is written on one line when it fits in schemaWidth
 // columns, else its members one a line, so that a spec edit shows as the
-// lines it changes. The schema of a named type is written once, as a
+// lines it changes. The schema's own object is the exception: its short
+// members ("type", "required", "additionalProperties") run on the lines of
+// its braces, around its properties one a line:
+//
+//	{"type": "object", "properties": {
+//		"query": {"type": "string", "minLength": 1},
+//		"limit": {"type": "integer", "minimum": 1, "maximum": 100}
+//	}, "required": ["query"], "additionalProperties": false}
+//
+// (issue 27: generated lines are what a reviewer reads and the compiler
+// parses). The schema of a named type is written once, as a
 // constant (namedSchemas), and every $defs entry equal to it names the
 // constant: `"$defs": {"Money": ` + schemaOfMoney + `}`. Go joins the
 // constants when it compiles; the runtime compacts the text once at
@@ -151,6 +161,57 @@ func width(n *jsonNode) int {
 	return w
 }
 
+// schemaWidth is the width a schema line is kept within (a tab counts 4):
+// wider than prose's textWidth, since a property's JSON reads best whole
+// on its line.
+const schemaWidth = 110
+
+// root writes the schema's own value n: an object that does not fit on one
+// line has its members run on from its opening brace, each on the current
+// line when it fits in what is left of it, else starting a new one (at the
+// root's column, where its closers stand). A member that does not fit even
+// alone is broken as value breaks it, its members one a line, its closer
+// at the start of a line that the next members continue.
+func (st *layout) root(n *jsonNode) {
+	if n.kind != '{' || len(n.kids) == 0 || width(n) <= schemaWidth {
+		st.value(n, 0, 0)
+		return
+	}
+	st.emit("{")
+	column := 1
+	for i, kid := range n.kids {
+		key := string(n.keys[i]) + ": "
+		member := len(key) + width(kid)
+		sep := ""
+		if i > 0 {
+			sep = ", "
+		}
+		trail := 0 // the comma after it
+		if i < len(n.kids)-1 {
+			trail = 1
+		}
+		need := member + trail // what must fit on this line: the member, or a broken one's opening
+		if member+trail > schemaWidth && kid.kind != 0 && kid.kind != 'c' {
+			need = len(key) + 1
+		}
+		if i > 0 && column+len(sep)+need > schemaWidth {
+			sep = ",\n" // a new line, at the root's own column
+			column = 0
+		} else {
+			column += len(sep)
+		}
+		st.emit(sep + key)
+		column += len(key)
+		st.value(kid, 0, column+trail)
+		if kid.kind == 0 || kid.kind == 'c' || column+trail+width(kid) <= schemaWidth { // on one line
+			column += width(kid)
+		} else {
+			column = 1 // broken: its closer starts a line
+		}
+	}
+	st.emit("}")
+}
+
 // value writes n at nesting depth; column is where the line stands.
 func (st *layout) value(n *jsonNode, depth, column int) {
 	switch n.kind {
@@ -161,7 +222,7 @@ func (st *layout) value(n *jsonNode, depth, column int) {
 		st.parts = append(st.parts, textPart{ident: string(n.raw)})
 		return
 	}
-	flat := len(n.kids) == 0 || column+width(n) <= textWidth
+	flat := len(n.kids) == 0 || column+width(n) <= schemaWidth
 	closer := "}"
 	if n.kind == '[' {
 		closer = "]"
@@ -213,7 +274,7 @@ func (g *generator) layoutSchema(compact []byte, s *spec.Schema, isConst bool) j
 		g.useConstants(root, s, isConst)
 	}
 	st := &layout{}
-	st.value(root, 0, 0)
+	st.root(root)
 	var code *jen.Statement
 	for _, p := range st.parts {
 		var c jen.Code

@@ -135,6 +135,10 @@ func (g *generator) declare(f *jen.File, d *decl) {
 		})
 		g.unionMethods(f, d)
 	case declEnum, declScalar, declSlice, declMap:
+		if g.isTagEnum(d) {
+			f.Type().Id(d.name).Op("=").Add(g.underlying(s))
+			break
+		}
 		f.Type().Id(d.name).Add(g.underlying(s))
 	case declAlias:
 		f.Type().Id(d.name).Op("=").Add(g.underlying(s))
@@ -319,7 +323,12 @@ func (g *generator) tagKeywords(s *spec.Schema) []string {
 		}
 		s = only
 	}
-	if g.plan.declOf[s] != nil {
+	if d := g.plan.declOf[s]; d != nil {
+		if g.isTagEnum(d) { // an alias of string: the tag carries its values
+			for _, v := range s.Enum {
+				add("enum", enumText(v))
+			}
+		}
 		return kw // a declared type carries its own constraints
 	}
 	switch s.Kind {
@@ -365,8 +374,8 @@ func (g *generator) tagKeywords(s *spec.Schema) []string {
 // cannot carry exactly (defaults, examples).
 func (g *generator) extendBody(d *decl) []jen.Code {
 	s := d.schema
-	if d.kind == declAlias {
-		return nil // no methods can be declared on another package's type
+	if d.kind == declAlias || g.isTagEnum(d) {
+		return nil // no methods can be declared on another package's type (nor on string)
 	}
 	var body []jen.Code
 	set := func(field string, v jen.Code) {

@@ -13,9 +13,9 @@ import (
 func DecodeBothWays(t Tool, args []byte) (hasDecoder bool, fast any, fastOK bool, slow any, slowRes *CallToolResult, slowErr error) {
 	o := t.generated
 	fast = reflect.New(o.in).Interface()
-	if dec, ok := fast.(validatingDecoder); ok {
+	if dec := o.decoder; dec != nil {
 		hasDecoder = true
-		if fastOK = dec.DecodeValidated(args); fastOK {
+		if fastOK = dec.Decode(args, fast); fastOK {
 			applyDefaults(fast)
 		}
 	}
@@ -28,9 +28,9 @@ func DecodeBothWays(t Tool, args []byte) (hasDecoder bool, fast any, fastOK bool
 // a new value of its input type, and reports whether it accepted them (has
 // false when the input type has no decoder).
 func DecodeFast(t Tool, args []byte) (has, ok bool) {
-	dec, has := reflect.New(t.generated.in).Interface().(validatingDecoder)
-	if !has {
+	dec := t.generated.decoder
+	if dec == nil {
 		return false, false
 	}
-	return true, dec.DecodeValidated(args)
+	return true, dec.Decode(args, reflect.New(t.generated.in).Interface())
 }

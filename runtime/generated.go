@@ -38,20 +38,20 @@ type generatedCodeSupport struct{}
 // the schema sources, that they equal the reflection of the types). A nil
 // schema, which the generator leaves where only reflection knows it (fields
 // of an existing Go type), is reflected as TypedTool does. Validation per
-// call is the same as TypedTool's, except that an input type with a
-// generated validating decoder (DecodeValidated) decodes valid arguments
-// in one pass; what it refuses goes through TypedTool's path.
+// call is the same as TypedTool's, except that with dec, the input type's
+// generated validating decoder, valid arguments are decoded and checked in
+// one pass; what dec refuses goes through TypedTool's path.
 //
 // The handler's types are erased (call takes and returns any): genimpl's
 // generic adapters are generic over pointer types, which share one GC
 // shape, and converting a pointer to any does not allocate, so a call
 // costs what TypedTool's does. The handler is typedHandler's sequence
 // (decode into a new input, call, then fail or finish) written out for the
-// erased types, as one closure: registering a generated tool allocates its
-// handler once, not a handler and the closures typedHandler would take.
-func (generatedCodeSupport) Tool(t Tool, inPtr, outPtr reflect.Type, call gensupport.ToolCall) Tool {
+// erased types, as one closure.
+func (generatedCodeSupport) Tool(t Tool, inPtr, outPtr reflect.Type, dec gensupport.Decoder, call gensupport.Call) Tool {
 	in := generatedSchemas(&t, inPtr, outPtr)
-	codec := inputCodec{schema: trustedInputSchema(&t), decoded: inPtr.Implements(validatingDecoderType)}
+	t.generated.decoder = dec
+	codec := inputCodec{schema: trustedInputSchema(&t), decoder: dec}
 	name := t.Name
 	var out *outputCodec // nil: call returns a *CallToolResult
 	if outPtr != nil {
@@ -65,7 +65,7 @@ func (generatedCodeSupport) Tool(t Tool, inPtr, outPtr reflect.Type, call gensup
 		if res, err := checkInput(ctx, name, v); res != nil || err != nil {
 			return res, err
 		}
-		o, err := call.Call(ctx, v)
+		o, err := call(ctx, v)
 		if err != nil {
 			return failed(ctx, err)
 		}
@@ -80,8 +80,6 @@ func (generatedCodeSupport) Tool(t Tool, inPtr, outPtr reflect.Type, call gensup
 	}
 	return t
 }
-
-var validatingDecoderType = reflect.TypeFor[validatingDecoder]()
 
 // generatedSchemas fills the schemas the generator left out by reflection
 // and records where each came from, for the schema sources. inPtr and
@@ -127,6 +125,7 @@ func trustedInputSchema(t *Tool) *validate.Lazy {
 type schemaOrigin struct {
 	in, out       reflect.Type // out is nil without typed output
 	input, output json.RawMessage
+	decoder       gensupport.Decoder // nil when the input type has none
 }
 
 // Schemas returns the schemas of t, a generated tool, as

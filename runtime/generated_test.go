@@ -24,7 +24,7 @@ func callTool(t *testing.T, tool runtime.Tool, args string) *runtime.CallToolRes
 }
 
 func TestGeneratedToolValidatesWithTheGivenSchema(t *testing.T) {
-	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, nil, lookupOrder)
 	if string(tool.InputSchema) != lookupSchema {
 		t.Errorf("InputSchema = %s, want the given constant", tool.InputSchema)
 	}
@@ -56,7 +56,7 @@ func TestGeneratedToolValidatesWithTheGivenSchema(t *testing.T) {
 // fails that call with an internal error, and the server keeps serving.
 func TestGeneratedToolCompilesOnFirstCall(t *testing.T) {
 	bad := `{"type":"object","properties":{"order_id":{"type":"string","pattern":"(unclosed"}}}`
-	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(bad)}, lookupOrder)
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(bad)}, nil, lookupOrder)
 	_, err := tool.Handler(context.Background(), &runtime.CallToolRequest{Name: tool.Name, Arguments: json.RawMessage(`{}`)})
 	var rpcErr *runtime.Error
 	if e, ok := err.(*runtime.Error); ok {
@@ -73,11 +73,11 @@ func TestGeneratedToolRefusesNonObjectInput(t *testing.T) {
 			t.Error("no panic for an input schema that is not an object schema")
 		}
 	}()
-	genimpl.GeneratedTool(runtime.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, lookupOrder)
+	genimpl.GeneratedTool(runtime.Tool{Name: "x", InputSchema: json.RawMessage(`{"type":"string"}`)}, nil, lookupOrder)
 }
 
 func TestGeneratedSchemas(t *testing.T) {
-	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder)
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, nil, lookupOrder)
 	src, ok := genimpl.Schemas(tool)
 	if !ok {
 		t.Fatal("GeneratedSchemas: not a generated tool")
@@ -89,7 +89,7 @@ func TestGeneratedSchemas(t *testing.T) {
 		t.Errorf("output sources = %s / %s, want both reflected", src.Output, src.ReflectedOutput)
 	}
 
-	result := genimpl.GeneratedToolResult(runtime.Tool{Name: "r"}, func(ctx context.Context, in *runtime.NoArgs) (*runtime.CallToolResult, error) {
+	result := genimpl.GeneratedToolResult(runtime.Tool{Name: "r"}, nil, func(ctx context.Context, in *runtime.NoArgs) (*runtime.CallToolResult, error) {
 		return runtime.TextResult("ok"), nil
 	})
 	if src, ok := genimpl.Schemas(result); !ok || src.Output != nil || src.ReflectedOutput != nil {
@@ -108,7 +108,7 @@ func TestGeneratedSchemas(t *testing.T) {
 // An output schema that is not an object is enforced but not advertised
 // (2025-11-25 wants an object outputSchema).
 func TestGeneratedToolNonObjectOutput(t *testing.T) {
-	tool := genimpl.GeneratedTool(runtime.Tool{Name: "tags", OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"},"maxItems":1}`)},
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "tags", OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"string"},"maxItems":1}`)}, nil,
 		func(ctx context.Context, in *runtime.NoArgs) (*[]string, error) { return &[]string{"a", "b"}, nil })
 	if tool.OutputSchema != nil {
 		t.Errorf("OutputSchema = %s, want none advertised", tool.OutputSchema)
@@ -130,7 +130,7 @@ func TestGeneratedToolAdvertisesCompactSchemas(t *testing.T) {
 	if err := json.Indent(&outIndented, []byte(out), "", "\t"); err != nil {
 		t.Fatal(err)
 	}
-	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: indented.Bytes(), OutputSchema: outIndented.Bytes()}, lookupOrder)
+	tool := genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: indented.Bytes(), OutputSchema: outIndented.Bytes()}, nil, lookupOrder)
 	if string(tool.InputSchema) != lookupSchema {
 		t.Errorf("InputSchema = %s, want the compact %s", tool.InputSchema, lookupSchema)
 	}
@@ -194,5 +194,30 @@ func TestGeneratedPromptTakesArgumentsAsGiven(t *testing.T) {
 	typed := runtime.TypedPrompt(runtime.Prompt{Name: "review"}, func(ctx context.Context, a *ReviewArgs) (*runtime.GetPromptResult, error) { return nil, nil })
 	if _, _, ok := genimpl.PromptArguments(typed); ok {
 		t.Error("PromptArguments of a TypedPrompt: ok")
+	}
+}
+
+// A generated tool without arguments decodes its {} (or null) with
+// genimpl's table of NoArgs, in one pass, not with the general validator
+// and encoding/json; an argument it is sent is refused by that table and
+// worded by the general validator.
+func TestGeneratedToolNoArgsDecoded(t *testing.T) {
+	tool := genimpl.GeneratedToolResult(runtime.Tool{Name: "ping"}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return runtime.TextResult("pong"), nil
+	})
+	for args, accepted := range map[string]bool{`{}`: true, ` { } `: true, `{"x":1}`: false, `{"x":1,}`: false} {
+		has, ok := runtime.DecodeFast(tool, []byte(args))
+		if !has || ok != accepted {
+			t.Errorf("DecodeFast(%s) = has %v, accepted %v; want a decoder that accepts: %v", args, has, ok, accepted)
+		}
+	}
+	for _, args := range []string{`{}`, `null`, ``} {
+		if res := callTool(t, tool, args); res.IsError {
+			t.Errorf("call with %q: %+v", args, res)
+		}
+	}
+	res := callTool(t, tool, `{"x":1}`)
+	if !res.IsError || !strings.Contains(res.Content[0].(runtime.TextContent).Text, "x") {
+		t.Errorf("an argument to a tool without arguments: %+v, want the violation named", res)
 	}
 }

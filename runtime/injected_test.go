@@ -13,7 +13,7 @@ import (
 // whose schema has a wait_for_previous property of its own.
 func injectedServer(opts ...runtime.Option) *runtime.Server {
 	srv := runtime.NewServer(testInfo(), opts...)
-	srv.AddTool(genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, lookupOrder))
+	srv.AddTool(genimpl.GeneratedTool(runtime.Tool{Name: "lookup_order", InputSchema: json.RawMessage(lookupSchema)}, nil, lookupOrder))
 	declares := echoTool("declares")
 	declares.InputSchema = json.RawMessage(`{"type":"object","properties":{"wait_for_previous":{"type":"string"}},"additionalProperties":false}`)
 	srv.AddTool(declares)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
@@ -114,18 +115,12 @@ func TypedToolResult[In any](t Tool, fn func(ctx context.Context, in *In) (*Call
 // whose schemas are trusted), through validate.Lazy.
 type inputCodec struct {
 	schema *validate.Lazy
-	// decoded: the input type is a generated one with a validating
-	// decoder (genimpl/decode.go) for this very schema.
-	decoded bool
-}
-
-// validatingDecoder is implemented by generated input types whose schema
-// the generator could write a decoder for: DecodeValidated decodes and
-// validates the arguments in one pass and reports whether they are valid
-// (on false the value is left zero and the general path decides, and
-// words the violations).
-type validatingDecoder interface {
-	DecodeValidated(args []byte) bool
+	// decoder, when set, is the generated validating decoder
+	// (genimpl/table.go) of the input type for this very schema: it
+	// decodes and checks the arguments in one pass, and when it refuses
+	// them (leaving the value zero) the general path decides and words the
+	// violations.
+	decoder gensupport.Decoder
 }
 
 func newInputCodec[In any](t *Tool) *inputCodec {
@@ -159,7 +154,7 @@ func (c inputCodec) decode(tool string, args json.RawMessage, dst any) (*CallToo
 	} else if jsonwire.FirstByte(args) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: "arguments" must be a JSON object`)
 	}
-	if c.decoded && dst.(validatingDecoder).DecodeValidated(args) {
+	if c.decoder != nil && c.decoder.Decode(args, dst) {
 		applyDefaults(dst)
 		return nil, nil
 	}

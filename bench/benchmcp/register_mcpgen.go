@@ -25,10 +25,8 @@ func Info() runtime.Implementation {
 const (
 	// ToolEcho is the name of tool "echo" (mcpgen.yaml:35).
 	ToolEcho = "echo"
-
 	// ToolOrder is the name of tool "order" (mcpgen.yaml:42).
 	ToolOrder = "order"
-
 	// ToolStats is the name of tool "stats" (mcpgen.yaml:60).
 	ToolStats = "stats"
 )
@@ -45,119 +43,73 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolEcho,
-			Description: "Echo the text back.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"text": {"type": "string"}},
-	"required": ["text"],
-	"additionalProperties": false
-}`),
-		},
-		h.Echo,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolOrder,
-			Description: "Place an order and get a one-line summary of it.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Customer": ` + schemaOfCustomer + `,
-		"Address": ` + schemaOfAddress + `,
-		"LineItem": ` + schemaOfLineItem + `
-	},
-	"type": "object",
-	"properties": {
-		"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"},
-		"customer": {"$ref": "#/$defs/Customer"},
-		"shipping_address": {"$ref": "#/$defs/Address"},
-		"billing_address": {"$ref": "#/$defs/Address"},
-		"lines": {"type": "array", "items": {"$ref": "#/$defs/LineItem"}, "minItems": 1},
-		"currency": {"type": "string", "enum": ["EUR", "USD", "GBP"]},
-		"priority": {"type": "string", "enum": ["low", "normal", "high"]},
-		"gift": {"type": "boolean"},
-		"express": {"type": "boolean"},
-		"discount_percent": {"type": "number", "minimum": 0, "maximum": 100},
-		"note": {"type": "string", "maxLength": 500},
-		"tags": {"type": "array", "items": {"type": "string"}}
-	},
-	"required": ["order_id", "customer", "shipping_address", "lines", "currency", "priority"],
-	"additionalProperties": false
-}`),
-		},
-		h.Order,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolStats,
-			Description: "Summary statistics of a list of numbers.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"values": {"type": "array", "items": {"type": "number"}, "minItems": 1}},
-	"required": ["values"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"count": {"type": "integer"},
-		"sum": {"type": "number"},
-		"mean": {"type": "number"},
-		"min": {"type": "number"},
-		"max": {"type": "number"}
-	},
-	"required": ["count", "sum", "mean", "min", "max"],
-	"additionalProperties": false
-}`),
-		},
-		h.Stats,
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolEcho,
+		Description: "Echo the text back.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"],
+"additionalProperties": false}`),
+	}, decodeEchoInput, h.Echo))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolOrder,
+		Description: "Place an order and get a one-line summary of it.",
+		InputSchema: json.RawMessage(`{"$defs": {
+	"Customer": ` + schemaOfCustomer + `,
+	"Address": ` + schemaOfAddress + `,
+	"LineItem": ` + schemaOfLineItem + `
+}, "type": "object", "properties": {
+	"order_id": {"type": "string", "pattern": "^[A-Z]-\\d{4}$"},
+	"customer": {"$ref": "#/$defs/Customer"},
+	"shipping_address": {"$ref": "#/$defs/Address"},
+	"billing_address": {"$ref": "#/$defs/Address"},
+	"lines": {"type": "array", "items": {"$ref": "#/$defs/LineItem"}, "minItems": 1},
+	"currency": {"type": "string", "enum": ["EUR", "USD", "GBP"]},
+	"priority": {"type": "string", "enum": ["low", "normal", "high"]},
+	"gift": {"type": "boolean"},
+	"express": {"type": "boolean"},
+	"discount_percent": {"type": "number", "minimum": 0, "maximum": 100},
+	"note": {"type": "string", "maxLength": 500},
+	"tags": {"type": "array", "items": {"type": "string"}}
+}, "required": ["order_id", "customer", "shipping_address", "lines", "currency", "priority"],
+"additionalProperties": false}`),
+	}, decodeOrderInput, h.Order))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolStats,
+		Description: "Summary statistics of a list of numbers.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"values": {"type": "array", "items": {"type": "number"}, "minItems": 1}},
+"required": ["values"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"count": {"type": "integer"},
+	"sum": {"type": "number"},
+	"mean": {"type": "number"},
+	"min": {"type": "number"},
+	"max": {"type": "number"}
+}, "required": ["count", "sum", "mean", "min", "max"], "additionalProperties": false}`),
+	}, decodeStatsInput, h.Stats))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfAddress is the schema of type "Address" (mcpgen.yaml:13).
-	schemaOfAddress = `{
-	"type": "object",
-	"properties": {
-		"street": {"type": "string"},
-		"city": {"type": "string"},
-		"postal_code": {"type": "string"},
-		"country": {
-			"type": "string",
-			"description": "ISO 3166-1 alpha-2 code.",
-			"pattern": "^[A-Z]{2}$"
-		}
-	},
-	"required": ["street", "city", "postal_code", "country"],
-	"additionalProperties": false
-}`
+	schemaOfAddress = `{"type": "object", "properties": {
+	"street": {"type": "string"},
+	"city": {"type": "string"},
+	"postal_code": {"type": "string"},
+	"country": {"type": "string", "description": "ISO 3166-1 alpha-2 code.", "pattern": "^[A-Z]{2}$"}
+}, "required": ["street", "city", "postal_code", "country"], "additionalProperties": false}`
 
 	// schemaOfCustomer is the schema of type "Customer" (mcpgen.yaml:20).
-	schemaOfCustomer = `{
-	"type": "object",
-	"properties": {
-		"id": {"type": "string"},
-		"name": {"type": "string"},
-		"email": {"type": "string"},
-		"tier": {"type": "string", "enum": ["free", "pro", "enterprise"]}
-	},
-	"required": ["id", "name", "email", "tier"],
-	"additionalProperties": false
-}`
+	schemaOfCustomer = `{"type": "object", "properties": {
+	"id": {"type": "string"},
+	"name": {"type": "string"},
+	"email": {"type": "string"},
+	"tier": {"type": "string", "enum": ["free", "pro", "enterprise"]}
+}, "required": ["id", "name", "email", "tier"], "additionalProperties": false}`
 
 	// schemaOfLineItem is the schema of type "LineItem" (mcpgen.yaml:27).
-	schemaOfLineItem = `{
-	"type": "object",
-	"properties": {
-		"sku": {"type": "string"},
-		"quantity": {"type": "integer", "minimum": 1},
-		"unit_price": {"type": "number", "description": "Price of one unit.", "minimum": 0}
-	},
-	"required": ["sku", "quantity", "unit_price"],
-	"additionalProperties": false
-}`
+	schemaOfLineItem = `{"type": "object", "properties": {
+	"sku": {"type": "string"},
+	"quantity": {"type": "integer", "minimum": 1},
+	"unit_price": {"type": "number", "description": "Price of one unit.", "minimum": 0}
+}, "required": ["sku", "quantity", "unit_price"], "additionalProperties": false}`
 )

@@ -4,7 +4,6 @@
 package benchmcp
 
 import (
-	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -42,7 +41,7 @@ type Customer struct {
 	ID    string       `json:"id"`
 	Name  string       `json:"name"`
 	Email string       `json:"email"`
-	Tier  CustomerTier `json:"tier"`
+	Tier  CustomerTier `json:"tier" jsonschema:"enum=free,enum=pro,enum=enterprise"`
 }
 
 // decodeCustomer is the validating decoder's table of a Customer (genimpl/table.go).
@@ -86,18 +85,13 @@ func (*LineItem) MCPDecodeTable() *genimpl.Object {
 }
 
 // CustomerTier is property "tier" of Customer (mcpgen.yaml:25).
-type CustomerTier string
+type CustomerTier = string
 
 const (
 	CustomerTierFree       CustomerTier = "free"
 	CustomerTierPro        CustomerTier = "pro"
 	CustomerTierEnterprise CustomerTier = "enterprise"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of CustomerTier what struct tags cannot say.
-func (CustomerTier) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"free", "pro", "enterprise"}
-}
 
 // EchoInput is the input of tool "echo" (mcpgen.yaml:38).
 type EchoInput struct {
@@ -109,13 +103,6 @@ var decodeEchoInput = &genimpl.Object{Type: (*EchoInput)(nil), Fields: []genimpl
 	{Name: "text", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *EchoInput) DecodeValidated(args []byte) bool {
-	return decodeEchoInput.Decode(args, x)
-}
-
 // OrderInput is the input of tool "order" (mcpgen.yaml:45).
 type OrderInput struct {
 	OrderID         string               `json:"order_id" jsonschema:"pattern=^[A-Z]-\\d{4}$"`
@@ -123,8 +110,8 @@ type OrderInput struct {
 	ShippingAddress Address              `json:"shipping_address"`
 	BillingAddress  runtime.Opt[Address] `json:"billing_address,omitzero"`
 	Lines           []LineItem           `json:"lines" jsonschema:"minItems=1"`
-	Currency        OrderInputCurrency   `json:"currency"`
-	Priority        OrderInputPriority   `json:"priority"`
+	Currency        OrderInputCurrency   `json:"currency" jsonschema:"enum=EUR,enum=USD,enum=GBP"`
+	Priority        OrderInputPriority   `json:"priority" jsonschema:"enum=low,enum=normal,enum=high"`
 	Gift            runtime.Opt[bool]    `json:"gift,omitzero"`
 	Express         runtime.Opt[bool]    `json:"express,omitzero"`
 	DiscountPercent runtime.Opt[float64] `json:"discount_percent,omitzero" jsonschema:"minimum=0,maximum=100"`
@@ -161,15 +148,8 @@ var decodeOrderInput = &genimpl.Object{Type: (*OrderInput)(nil), Fields: []genim
 	{Name: "tags", Value: genimpl.Value{Kind: genimpl.KindArray, Items: &genimpl.Value{Kind: genimpl.KindString}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *OrderInput) DecodeValidated(args []byte) bool {
-	return decodeOrderInput.Decode(args, x)
-}
-
 // OrderInputCurrency is property "currency" of OrderInput (mcpgen.yaml:51).
-type OrderInputCurrency string
+type OrderInputCurrency = string
 
 const (
 	OrderInputCurrencyEUR OrderInputCurrency = "EUR"
@@ -177,26 +157,14 @@ const (
 	OrderInputCurrencyGBP OrderInputCurrency = "GBP"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputCurrency what struct tags cannot
-// say.
-func (OrderInputCurrency) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"EUR", "USD", "GBP"}
-}
-
 // OrderInputPriority is property "priority" of OrderInput (mcpgen.yaml:52).
-type OrderInputPriority string
+type OrderInputPriority = string
 
 const (
 	OrderInputPriorityLow    OrderInputPriority = "low"
 	OrderInputPriorityNormal OrderInputPriority = "normal"
 	OrderInputPriorityHigh   OrderInputPriority = "high"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputPriority what struct tags cannot
-// say.
-func (OrderInputPriority) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"low", "normal", "high"}
-}
 
 // StatsInput is the input of tool "stats" (mcpgen.yaml:63).
 type StatsInput struct {
@@ -213,13 +181,6 @@ var decodeStatsInput = &genimpl.Object{Type: (*StatsInput)(nil), Fields: []genim
 		},
 	}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *StatsInput) DecodeValidated(args []byte) bool {
-	return decodeStatsInput.Decode(args, x)
-}
 
 // StatsOutput is the output of tool "stats" (mcpgen.yaml:67).
 type StatsOutput struct {

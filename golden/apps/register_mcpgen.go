@@ -27,22 +27,16 @@ func Info() runtime.Implementation {
 const (
 	// ToolShowBoard is the name of tool "show_board" (mcpgen.yaml:14).
 	ToolShowBoard = "show_board"
-
 	// ToolCardDetail is the name of tool "card_detail" (mcpgen.yaml:19).
 	ToolCardDetail = "card_detail"
-
 	// ToolChart is the name of tool "chart" (mcpgen.yaml:27).
 	ToolChart = "chart"
-
 	// ToolMoveCard is the name of tool "move_card" (mcpgen.yaml:31).
 	ToolMoveCard = "move_card"
-
 	// ResourceBoardView is the name of resource "board_view" (mcpgen.yaml:42).
 	ResourceBoardView = "board_view"
-
 	// ResourceChartView is the name of resource "chart_view" (mcpgen.yaml:53).
 	ResourceChartView = "chart_view"
-
 	// ResourceLegendView is the name of resource "legend_view" (mcpgen.yaml:60).
 	ResourceLegendView = "legend_view"
 )
@@ -65,82 +59,58 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
-		genimpl.GeneratedTool(
-			runtime.Tool{
-				Name:         ToolShowBoard,
-				Description:  "Show the task board; the view lists its cards.",
-				Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-				OutputSchema: json.RawMessage(schemaOfBoard),
-			},
-			func(ctx context.Context, _ *runtime.NoArgs) (*Board, error) {
-				return h.ShowBoard(ctx)
-			},
-		),
+		genimpl.GeneratedTool(runtime.Tool{
+			Name:         ToolShowBoard,
+			Description:  "Show the task board; the view lists its cards.",
+			Annotations:  &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+			OutputSchema: json.RawMessage(schemaOfBoard),
+		}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*Board, error) {
+			return h.ShowBoard(ctx)
+		}),
 		runtime.ToolUI{ResourceURI: "ui://apps/board"},
 	))
 	s.AddTool(runtime.AppTool(
-		genimpl.GeneratedToolResult(
-			runtime.Tool{
-				Name:        ToolCardDetail,
-				Description: "The detail of one card, for the board view only.",
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-				InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"card": {"type": "string", "description": "The card's id.", "maxLength": 64}},
-	"required": ["card"],
-	"additionalProperties": false
-}`),
-			},
-			h.CardDetail,
-		),
+		genimpl.GeneratedToolResult(runtime.Tool{
+			Name:        ToolCardDetail,
+			Description: "The detail of one card, for the board view only.",
+			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+			InputSchema: json.RawMessage(`{"type": "object",
+"properties": {"card": {"type": "string", "description": "The card's id.", "maxLength": 64}},
+"required": ["card"], "additionalProperties": false}`),
+		}, decodeCardDetailInput, h.CardDetail),
 		runtime.ToolUI{
 			ResourceURI: "ui://apps/board",
 			Visibility:  []string{"app"},
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		genimpl.GeneratedToolResult(
-			runtime.Tool{
-				Name:        ToolChart,
-				Description: "Draw the burn-down chart of the sprint.",
-				Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-			},
-			func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-				return h.Chart(ctx)
-			},
-		),
+		genimpl.GeneratedToolResult(runtime.Tool{
+			Name:        ToolChart,
+			Description: "Draw the burn-down chart of the sprint.",
+			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+			return h.Chart(ctx)
+		}),
 		runtime.ToolUI{
 			ResourceURI: "ui://apps/chart",
 			Visibility:  []string{"model", "app"},
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		genimpl.GeneratedToolResult(
-			runtime.Tool{
-				Name:        ToolMoveCard,
-				Description: "Move a card to another column of the board.",
-				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-				InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"card": {"type": "string", "description": "The card's id.", "maxLength": 64},
-		"column": {
-			"type": "string",
-			"description": "Where it goes.",
-			"enum": ["todo", "doing", "done"]
-		},
-		"idempotency_key": {
-			"type": "string",
-			"description": "One key per move; a retry reuses it.",
-			"maxLength": 64
-		}
-	},
-	"required": ["card", "column", "idempotency_key"],
-	"additionalProperties": false
-}`),
-			},
-			h.MoveCard,
-		),
+		genimpl.GeneratedToolResult(runtime.Tool{
+			Name:        ToolMoveCard,
+			Description: "Move a card to another column of the board.",
+			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"card": {"type": "string", "description": "The card's id.", "maxLength": 64},
+	"column": {"type": "string", "description": "Where it goes.", "enum": ["todo", "doing", "done"]},
+	"idempotency_key": {
+		"type": "string",
+		"description": "One key per move; a retry reuses it.",
+		"maxLength": 64
+	}
+}, "required": ["card", "column", "idempotency_key"], "additionalProperties": false}`),
+		}, decodeMoveCardInput, h.MoveCard),
 		runtime.ToolUI{
 			ResourceURI: "ui://apps/board",
 			Visibility:  []string{"app"},
@@ -191,13 +161,8 @@ func Register(s *runtime.Server, h Handler) {
 // are assembled from them.
 const (
 	// schemaOfBoard is the schema of type "Board" (mcpgen.yaml:8).
-	schemaOfBoard = `{
-	"type": "object",
-	"properties": {
-		"cards": {"type": "array", "items": {"type": "string"}, "maxItems": 50},
-		"total": {"type": "integer"}
-	},
-	"required": ["cards", "total"],
-	"additionalProperties": false
-}`
+	schemaOfBoard = `{"type": "object", "properties": {
+	"cards": {"type": "array", "items": {"type": "string"}, "maxItems": 50},
+	"total": {"type": "integer"}
+}, "required": ["cards", "total"], "additionalProperties": false}`
 )

@@ -4,7 +4,6 @@
 package apps
 
 import (
-	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -31,20 +30,13 @@ var decodeCardDetailInput = &genimpl.Object{Type: (*CardDetailInput)(nil), Field
 	{Name: "card", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MaxLength: 64, HasMaxLength: true}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *CardDetailInput) DecodeValidated(args []byte) bool {
-	return decodeCardDetailInput.Decode(args, x)
-}
-
 // MoveCardInput is the input of tool "move_card" (mcpgen.yaml:35).
 type MoveCardInput struct {
 	// The card's id.
 	Card string `json:"card" jsonschema:"maxLength=64" jsonschema_description:"The card's id."`
 
 	// Where it goes.
-	Column MoveCardInputColumn `json:"column" jsonschema_description:"Where it goes."`
+	Column MoveCardInputColumn `json:"column" jsonschema:"enum=todo,enum=doing,enum=done" jsonschema_description:"Where it goes."`
 
 	// One key per move; a retry reuses it.
 	IdempotencyKey string `json:"idempotency_key" jsonschema:"maxLength=64" jsonschema_description:"One key per move; a retry reuses it."`
@@ -60,26 +52,13 @@ var decodeMoveCardInput = &genimpl.Object{Type: (*MoveCardInput)(nil), Fields: [
 	}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *MoveCardInput) DecodeValidated(args []byte) bool {
-	return decodeMoveCardInput.Decode(args, x)
-}
-
 // MoveCardInputColumn is property "column" of MoveCardInput (mcpgen.yaml:37).
 //
 // Where it goes.
-type MoveCardInputColumn string
+type MoveCardInputColumn = string
 
 const (
 	MoveCardInputColumnTodo  MoveCardInputColumn = "todo"
 	MoveCardInputColumnDoing MoveCardInputColumn = "doing"
 	MoveCardInputColumnDone  MoveCardInputColumn = "done"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of MoveCardInputColumn what struct tags cannot
-// say.
-func (MoveCardInputColumn) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"todo", "doing", "done"}
-}

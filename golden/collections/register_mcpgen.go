@@ -39,77 +39,55 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolCollect,
-			Description: "Exercises arrays and maps.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Point": ` + schemaOfPoint + `},
-	"type": "object",
-	"properties": {
-		"tags": ` + schemaOfTags + `,
-		"ids": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 50},
-		"codes": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]+$"}},
-		"notes": {
-			"type": "array",
-			"items": {
-				"type": "string",
-				"title": "Note",
-				"description": "A short note.",
-				"maxLength": 20,
-				"examples": ["call back"]
-			}
-		},
-		"scores": {
-			"type": "array",
-			"items": {"type": "integer", "minimum": 0, "maximum": 100},
-			"maxItems": 5
-		},
-		"levels": {"type": "array", "items": {"type": "string", "enum": ["low", "high"]}},
-		"points": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
-		"matrix": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
-		"entries": {
-			"type": "array",
-			"items": {
-				"type": "object",
-				"properties": {"key": {"type": "string"}, "value": {"type": "integer"}},
-				"required": ["key"],
-				"additionalProperties": false
-			}
-		},
-		"labels": {"type": "object", "additionalProperties": {"type": "string"}},
-		"counters": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
-		"groups": {
-			"type": "object",
-			"additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/Point"}}
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolCollect,
+		Description: "Exercises arrays and maps.",
+		InputSchema: json.RawMessage(`{"$defs": {"Point": ` + schemaOfPoint + `}, "type": "object", "properties": {
+	"tags": ` + schemaOfTags + `,
+	"ids": {"type": "array", "items": {"type": "integer"}, "minItems": 1, "maxItems": 50},
+	"codes": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]+$"}},
+	"notes": {
+		"type": "array",
+		"items": {
+			"type": "string",
+			"title": "Note",
+			"description": "A short note.",
+			"maxLength": 20,
+			"examples": ["call back"]
 		}
 	},
-	"required": ["ids"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{"$defs": {"Point": ` + schemaOfPoint + `}, "type": "array", "items": {"$ref": "#/$defs/Point"}}`),
-		},
-		h.Collect,
-	))
+	"scores": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 100}, "maxItems": 5},
+	"levels": {"type": "array", "items": {"type": "string", "enum": ["low", "high"]}},
+	"points": {"type": "array", "items": {"$ref": "#/$defs/Point"}},
+	"matrix": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+	"entries": {
+		"type": "array",
+		"items": {
+			"type": "object",
+			"properties": {"key": {"type": "string"}, "value": {"type": "integer"}},
+			"required": ["key"],
+			"additionalProperties": false
+		}
+	},
+	"labels": {"type": "object", "additionalProperties": {"type": "string"}},
+	"counters": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+	"groups": {
+		"type": "object",
+		"additionalProperties": {"type": "array", "items": {"$ref": "#/$defs/Point"}}
+	}
+}, "required": ["ids"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"$defs": {"Point": ` + schemaOfPoint + `}, "type": "array", "items": {"$ref": "#/$defs/Point"}}`),
+	}, nil, h.Collect))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfTags is the schema of type "Tags" (mcpgen.yaml:5).
-	schemaOfTags = `{
-	"type": "array",
-	"items": {"type": "string", "minLength": 1, "maxLength": 20},
-	"description": "Free-form labels.",
-	"maxItems": 10,
-	"uniqueItems": true
-}`
+	schemaOfTags = `{"type": "array", "items": {"type": "string", "minLength": 1, "maxLength": 20},
+"description": "Free-form labels.", "maxItems": 10, "uniqueItems": true}`
 
 	// schemaOfPoint is the schema of type "Point" (mcpgen.yaml:11).
-	schemaOfPoint = `{
-	"type": "object",
-	"properties": {"x": {"type": "number"}, "y": {"type": "number"}},
-	"required": ["x", "y"],
-	"additionalProperties": false
-}`
+	schemaOfPoint = `{"type": "object", "properties": {"x": {"type": "number"}, "y": {"type": "number"}}, "required": ["x", "y"],
+"additionalProperties": false}`
 )

@@ -39,33 +39,21 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolDraw,
-			Description: "Exercises const on strings, integers, numbers and booleans, named and inline.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"kind": ` + schemaOfKind + `,
-		"version": {"type": "integer", "const": 2},
-		"scale": {"type": "number", "const": 1.5},
-		"mode": {"type": "string", "description": "The only mode there is.", "const": "fast"},
-		"tags": {"type": "array", "items": {"type": "string", "const": "keep"}},
-		"confirm": {"type": "boolean", "description": "Must be true.", "const": true},
-		"dryRun": {"type": "boolean", "const": false}
-	},
-	"required": ["kind", "version"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"status": {"type": "string", "const": "ok"}},
-	"required": ["status"],
-	"additionalProperties": false
-}`),
-		},
-		h.Draw,
-	))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolDraw,
+		Description: "Exercises const on strings, integers, numbers and booleans, named and inline.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"kind": ` + schemaOfKind + `,
+	"version": {"type": "integer", "const": 2},
+	"scale": {"type": "number", "const": 1.5},
+	"mode": {"type": "string", "description": "The only mode there is.", "const": "fast"},
+	"tags": {"type": "array", "items": {"type": "string", "const": "keep"}},
+	"confirm": {"type": "boolean", "description": "Must be true.", "const": true},
+	"dryRun": {"type": "boolean", "const": false}
+}, "required": ["kind", "version"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"status": {"type": "string", "const": "ok"}}, "required": ["status"],
+"additionalProperties": false}`),
+	}, nil, h.Draw))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above

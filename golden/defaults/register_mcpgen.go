@@ -25,10 +25,8 @@ func Info() runtime.Implementation {
 const (
 	// ToolSearch is the name of tool "search" (mcpgen.yaml:20).
 	ToolSearch = "search"
-
 	// ToolOrder is the name of tool "order" (mcpgen.yaml:40).
 	ToolOrder = "order"
-
 	// TemplatePage is the name of resource template "page" (mcpgen.yaml:75).
 	TemplatePage = "page"
 )
@@ -45,99 +43,60 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolSearch,
-			Description: "Every scalar default, and what a client sends explicitly.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"query": {"type": "string"},
-		"limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
-		"offset": {
-			"type": "integer",
-			"description": "Required, so its default is never applied.",
-			"default": 0
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolSearch,
+		Description: "Every scalar default, and what a client sends explicitly.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"query": {"type": "string"},
+	"limit": {"type": "integer", "minimum": 1, "maximum": 50, "default": 10},
+	"offset": {"type": "integer", "description": "Required, so its default is never applied.", "default": 0},
+	"exact": {"type": "boolean", "default": false},
+	"boost": {"type": "number", "default": 1.5},
+	"tone": ` + schemaOfTone + `,
+	"ratio": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.25},
+	"ratio_default": ` + schemaOfRatio + `,
+	"sort": {"type": "string", "enum": ["relevance", "date"], "default": "date"},
+	"label": {"oneOf": [{"type": "string", "default": "none"}, {"type": "null"}]},
+	"cursor": {"oneOf": [{"type": "string", "default": null}, {"type": "null"}]}
+}, "required": ["query", "offset"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echo": {}}, "required": ["echo"], "additionalProperties": false}`),
+	}, nil, h.Search))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolOrder,
+		Description: "Defaults of arrays, maps and objects, and defaults inside them.",
+		InputSchema: json.RawMessage(`{"$defs": {"Line": ` + schemaOfLine + `}, "type": "object", "properties": {
+	"lines": ` + schemaOfLines + `,
+	"extra_lines": {"type": "array", "items": {"$ref": "#/$defs/Line"}, "default": [{"sku": "gift"}]},
+	"tags": {"type": "array", "items": {"type": "string"}, "default": ["new"]},
+	"by_shelf": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Line"}},
+	"groups": {"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/Line"}}},
+	"shipping": {
+		"type": "object",
+		"properties": {
+			"method": {"type": "string", "enum": ["post", "courier"], "default": "post"},
+			"address": {
+				"type": "object",
+				"properties": {"country": {"type": "string", "default": "FR"}, "city": {"type": "string"}},
+				"additionalProperties": false
+			}
 		},
-		"exact": {"type": "boolean", "default": false},
-		"boost": {"type": "number", "default": 1.5},
-		"tone": ` + schemaOfTone + `,
-		"ratio": {"type": "number", "minimum": 0, "maximum": 1, "default": 0.25},
-		"ratio_default": ` + schemaOfRatio + `,
-		"sort": {"type": "string", "enum": ["relevance", "date"], "default": "date"},
-		"label": {"oneOf": [{"type": "string", "default": "none"}, {"type": "null"}]},
-		"cursor": {"oneOf": [{"type": "string", "default": null}, {"type": "null"}]}
+		"additionalProperties": false,
+		"default": {}
 	},
-	"required": ["query", "offset"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echo": {}}, "required": ["echo"], "additionalProperties": false}`),
-		},
-		h.Search,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolOrder,
-			Description: "Defaults of arrays, maps and objects, and defaults inside them.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Line": ` + schemaOfLine + `},
-	"type": "object",
-	"properties": {
-		"lines": ` + schemaOfLines + `,
-		"extra_lines": {
-			"type": "array",
-			"items": {"$ref": "#/$defs/Line"},
-			"default": [{"sku": "gift"}]
-		},
-		"tags": {"type": "array", "items": {"type": "string"}, "default": ["new"]},
-		"by_shelf": {"type": "object", "additionalProperties": {"$ref": "#/$defs/Line"}},
-		"groups": {"type": "array", "items": {"type": "array", "items": {"$ref": "#/$defs/Line"}}},
-		"shipping": {
-			"type": "object",
-			"properties": {
-				"method": {"type": "string", "enum": ["post", "courier"], "default": "post"},
-				"address": {
-					"type": "object",
-					"properties": {
-						"country": {"type": "string", "default": "FR"},
-						"city": {"type": "string"}
-					},
-					"additionalProperties": false
-				}
-			},
-			"additionalProperties": false,
-			"default": {}
-		},
-		"gift": {"oneOf": [{"$ref": "#/$defs/Line"}, {"type": "null"}]},
-		"notes": {
-			"oneOf": [
-				{"type": "array", "items": {"type": "string"}, "default": []},
-				{"type": "null"}
-			]
-		},
-		"meta": {"default": {"source": "mcp"}}
-	},
-	"required": ["gift"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echo": {}}, "required": ["echo"], "additionalProperties": false}`),
-		},
-		h.Order,
-	))
+	"gift": {"oneOf": [{"$ref": "#/$defs/Line"}, {"type": "null"}]},
+	"notes": {"oneOf": [{"type": "array", "items": {"type": "string"}, "default": []}, {"type": "null"}]},
+	"meta": {"default": {"source": "mcp"}}
+}, "required": ["gift"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echo": {}}, "required": ["echo"], "additionalProperties": false}`),
+	}, nil, h.Order))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplatePage,
 			URITemplate: PageURITemplate,
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"name": {"type": "string"},
-		"size": {"type": "integer", "minimum": 1, "default": 20}
-	},
-	"required": ["name"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object",
+"properties": {"name": {"type": "string"}, "size": {"type": "integer", "minimum": 1, "default": 20}},
+"required": ["name"], "additionalProperties": false}`),
 		h.ReadPage,
 	))
 }
@@ -152,15 +111,10 @@ const (
 	schemaOfRatio = `{"type": "number", "minimum": 0, "maximum": 1, "default": 0.5}`
 
 	// schemaOfLine is the schema of type "Line" (mcpgen.yaml:11).
-	schemaOfLine = `{
-	"type": "object",
-	"properties": {
-		"sku": {"type": "string", "minLength": 1},
-		"qty": {"type": "integer", "minimum": 1, "default": 1}
-	},
-	"required": ["sku"],
-	"additionalProperties": false
-}`
+	schemaOfLine = `{"type": "object", "properties": {
+	"sku": {"type": "string", "minLength": 1},
+	"qty": {"type": "integer", "minimum": 1, "default": 1}
+}, "required": ["sku"], "additionalProperties": false}`
 
 	// schemaOfLines is the schema of type "Lines" (mcpgen.yaml:16).
 	schemaOfLines = `{"type": "array", "items": {"$ref": "#/$defs/Line"}}`

@@ -85,7 +85,7 @@ type SearchInput struct {
 	Tone         runtime.Opt[Tone]            `json:"tone,omitzero"`
 	Ratio        runtime.Opt[Ratio]           `json:"ratio,omitzero"`
 	RatioDefault runtime.Opt[Ratio]           `json:"ratio_default,omitzero"`
-	Sort         runtime.Opt[SearchInputSort] `json:"sort,omitzero"`
+	Sort         runtime.Opt[SearchInputSort] `json:"sort,omitzero" jsonschema:"enum=relevance,enum=date"`
 	Label        runtime.Opt[*string]         `json:"label,omitzero" jsonschema:"nullable"`
 	Cursor       runtime.Opt[*string]         `json:"cursor,omitzero" jsonschema:"nullable"`
 }
@@ -152,18 +152,12 @@ func (x *SearchInput) ApplyDefaults() {
 }
 
 // SearchInputSort is property "sort" of SearchInput (mcpgen.yaml:32).
-type SearchInputSort string
+type SearchInputSort = string
 
 const (
 	SearchInputSortRelevance SearchInputSort = "relevance"
 	SearchInputSortDate      SearchInputSort = "date"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of SearchInputSort what struct tags cannot say.
-func (SearchInputSort) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"relevance", "date"}
-	s.Default = json.RawMessage(`"date"`)
-}
 
 // SearchOutput is the output of tool "search" (mcpgen.yaml:37).
 type SearchOutput struct {
@@ -244,7 +238,7 @@ func (x *OrderInput) ApplyDefaults() {
 
 // OrderInputShipping is property "shipping" of OrderInput (mcpgen.yaml:59).
 type OrderInputShipping struct {
-	Method  runtime.Opt[OrderInputShippingMethod]  `json:"method,omitzero"`
+	Method  runtime.Opt[OrderInputShippingMethod]  `json:"method,omitzero" jsonschema:"enum=post,enum=courier"`
 	Address runtime.Opt[OrderInputShippingAddress] `json:"address,omitzero"`
 }
 
@@ -269,19 +263,12 @@ func (x *OrderInputShipping) ApplyDefaults() {
 }
 
 // OrderInputShippingMethod is property "method" of OrderInputShipping (mcpgen.yaml:60).
-type OrderInputShippingMethod string
+type OrderInputShippingMethod = string
 
 const (
 	OrderInputShippingMethodPost    OrderInputShippingMethod = "post"
 	OrderInputShippingMethodCourier OrderInputShippingMethod = "courier"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderInputShippingMethod what struct tags
-// cannot say.
-func (OrderInputShippingMethod) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"post", "courier"}
-	s.Default = json.RawMessage(`"post"`)
-}
 
 // OrderInputShippingAddress is property "address" of OrderInputShipping (mcpgen.yaml:62).
 type OrderInputShippingAddress struct {

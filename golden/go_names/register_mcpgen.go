@@ -26,13 +26,10 @@ func Info() runtime.Implementation {
 const (
 	// ToolReact is the name of tool "react" (mcpgen.yaml:11).
 	ToolReact = "react"
-
 	// ToolGetUserByDottedName is the name of tool "get.user" (mcpgen.yaml:25).
 	ToolGetUserByDottedName = "get.user"
-
 	// ToolGetUser is the name of tool "get_user" (mcpgen.yaml:28).
 	ToolGetUser = "get_user"
-
 	// ResourceDashes is the name of resource "---" (mcpgen.yaml:31).
 	ResourceDashes = "---"
 )
@@ -49,45 +46,30 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolReact,
-			Description: "Names Go identifiers the spec chooses where the derived ones collide or read badly.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Link": ` + schemaOfLink + `},
-	"type": "object",
-	"properties": {
-		"vote": {"type": "string", "enum": ["+1", "-1"]},
-		"user_id": {"type": "string"},
-		"userId": {"type": "string", "description": "The old spelling, still accepted."},
-		"links": {"type": "array", "items": {"$ref": "#/$defs/Link"}},
-		"codes": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]+$"}},
-		"target": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Link"}]}
-	},
-	"required": ["vote"],
-	"additionalProperties": false
-}`),
-		},
-		h.React,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolGetUserByDottedName,
-			Description: "A tool whose derived Go name would collide with get_user's.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.GetUserByDottedName(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolGetUser,
-			Description: "The tool whose name derives to GetUser.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.GetUser(ctx)
-		},
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolReact,
+		Description: "Names Go identifiers the spec chooses where the derived ones collide or read badly.",
+		InputSchema: json.RawMessage(`{"$defs": {"Link": ` + schemaOfLink + `}, "type": "object", "properties": {
+	"vote": {"type": "string", "enum": ["+1", "-1"]},
+	"user_id": {"type": "string"},
+	"userId": {"type": "string", "description": "The old spelling, still accepted."},
+	"links": {"type": "array", "items": {"$ref": "#/$defs/Link"}},
+	"codes": {"type": "array", "items": {"type": "string", "pattern": "^[A-Z]+$"}},
+	"target": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/Link"}]}
+}, "required": ["vote"], "additionalProperties": false}`),
+	}, nil, h.React))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolGetUserByDottedName,
+		Description: "A tool whose derived Go name would collide with get_user's.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.GetUserByDottedName(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolGetUser,
+		Description: "The tool whose name derives to GetUser.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.GetUser(ctx)
+	}))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Name:        ResourceDashes,
@@ -102,10 +84,6 @@ func Register(s *runtime.Server, h Handler) {
 // are assembled from them.
 const (
 	// schemaOfLink is the schema of type "url_ref" (mcpgen.yaml:5).
-	schemaOfLink = `{
-	"type": "object",
-	"properties": {"href": {"type": "string", "format": "uri"}},
-	"required": ["href"],
-	"additionalProperties": false
-}`
+	schemaOfLink = `{"type": "object", "properties": {"href": {"type": "string", "format": "uri"}}, "required": ["href"],
+"additionalProperties": false}`
 )

@@ -21,7 +21,7 @@ type Link struct {
 
 // ReactInput is the input of tool "react" (mcpgen.yaml:14).
 type ReactInput struct {
-	Vote   ReactInputVote      `json:"vote"`
+	Vote   ReactInputVote      `json:"vote" jsonschema:"enum=+1,enum=-1"`
 	UserID runtime.Opt[string] `json:"user_id,omitzero"`
 
 	// The old spelling, still accepted.
@@ -41,17 +41,12 @@ func (ReactInput) JSONSchemaExtend(s *jsonschema.Schema) {
 }
 
 // ReactInputVote is property "vote" of ReactInput (mcpgen.yaml:15).
-type ReactInputVote string
+type ReactInputVote = string
 
 const (
 	ReactInputVoteUp   ReactInputVote = "+1"
 	ReactInputVoteDown ReactInputVote = "-1"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of ReactInputVote what struct tags cannot say.
-func (ReactInputVote) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"+1", "-1"}
-}
 
 // ReactInputTarget is property "target" of ReactInput (mcpgen.yaml:21).
 //

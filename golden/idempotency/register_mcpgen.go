@@ -26,7 +26,6 @@ func Info() runtime.Implementation {
 const (
 	// ToolSendMessage is the name of tool "send_message" (mcpgen.yaml:16).
 	ToolSendMessage = "send_message"
-
 	// ToolTransfer is the name of tool "transfer" (mcpgen.yaml:30).
 	ToolTransfer = "transfer"
 )
@@ -43,47 +42,32 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolSendMessage,
-			Description: "Sends a message once per key (kept for the default 24 hours).",
-			Annotations: &runtime.ToolAnnotations{IdempotentHint: new(true)},
-			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"to": {"type": "string"},
-		"text": {"type": "string"},
-		"idempotency_key": {"type": "string", "minLength": 8}
-	},
-	"required": ["to", "text", "idempotency_key"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"message_id": {"type": "string"}},
-	"required": ["message_id"],
-	"additionalProperties": false
-}`),
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolSendMessage,
+		Description: "Sends a message once per key (kept for the default 24 hours).",
+		Annotations: &runtime.ToolAnnotations{IdempotentHint: new(true)},
+		Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"to": {"type": "string"},
+	"text": {"type": "string"},
+	"idempotency_key": {"type": "string", "minLength": 8}
+}, "required": ["to", "text", "idempotency_key"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"message_id": {"type": "string"}}, "required": ["message_id"],
+"additionalProperties": false}`),
+	}, decodeSendMessageInput, h.SendMessage))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTransfer,
+		Description: "Moves money once per key, remembered for 90 minutes.",
+		Annotations: &runtime.ToolAnnotations{
+			DestructiveHint: new(true),
+			IdempotentHint:  new(true),
 		},
-		h.SendMessage,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTransfer,
-			Description: "Moves money once per key, remembered for 90 minutes.",
-			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: new(true),
-				IdempotentHint:  new(true),
-			},
-			Idempotency: &runtime.Idempotency{
-				Key: "request_key",
-				TTL: 90 * time.Minute,
-			},
-			InputSchema: json.RawMessage(schemaOfTransferInput),
+		Idempotency: &runtime.Idempotency{
+			Key: "request_key",
+			TTL: 90 * time.Minute,
 		},
-		h.Transfer,
-	))
+		InputSchema: json.RawMessage(schemaOfTransferInput),
+	}, decodeTransferInput, h.Transfer))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
@@ -93,15 +77,10 @@ const (
 	schemaOfRequestKey = `{"type": "string", "description": "A UUID you choose; retries reuse it.", "format": "uuid"}`
 
 	// schemaOfTransferInput is the schema of type "TransferInput" (mcpgen.yaml:8).
-	schemaOfTransferInput = `{
-	"type": "object",
-	"properties": {
-		"from": {"type": "string"},
-		"to": {"type": "string"},
-		"cents": {"type": "integer", "minimum": 1},
-		"request_key": ` + schemaOfRequestKey + `
-	},
-	"required": ["from", "to", "cents", "request_key"],
-	"additionalProperties": false
-}`
+	schemaOfTransferInput = `{"type": "object", "properties": {
+	"from": {"type": "string"},
+	"to": {"type": "string"},
+	"cents": {"type": "integer", "minimum": 1},
+	"request_key": ` + schemaOfRequestKey + `
+}, "required": ["from", "to", "cents", "request_key"], "additionalProperties": false}`
 )

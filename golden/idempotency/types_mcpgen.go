@@ -41,13 +41,6 @@ var decodeTransferInput = &genimpl.Object{Type: (*TransferInput)(nil), Fields: [
 	{Name: "request_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *TransferInput) DecodeValidated(args []byte) bool {
-	return decodeTransferInput.Decode(args, x)
-}
-
 // SendMessageInput is the input of tool "send_message" (mcpgen.yaml:21).
 type SendMessageInput struct {
 	To             string `json:"to"`
@@ -61,13 +54,6 @@ var decodeSendMessageInput = &genimpl.Object{Type: (*SendMessageInput)(nil), Fie
 	{Name: "text", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{MinLength: 8}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *SendMessageInput) DecodeValidated(args []byte) bool {
-	return decodeSendMessageInput.Decode(args, x)
-}
 
 // SendMessageOutput is the output of tool "send_message" (mcpgen.yaml:27).
 type SendMessageOutput struct {

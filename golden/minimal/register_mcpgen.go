@@ -39,13 +39,10 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolPingMe,
-			Description: "Answers pong.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.PingMe(ctx)
-		},
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolPingMe,
+		Description: "Answers pong.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.PingMe(ctx)
+	}))
 }

@@ -26,13 +26,10 @@ func Info() runtime.Implementation {
 const (
 	// ToolRouteQuery is the name of tool "route_query" (mcpgen.yaml:15).
 	ToolRouteQuery = "route_query"
-
 	// ResourceStatus is the name of resource "status" (mcpgen.yaml:25).
 	ResourceStatus = "status"
-
 	// ResourceManual is the name of resource "manual" (mcpgen.yaml:29).
 	ResourceManual = "manual"
-
 	// TemplatePage is the name of resource template "page" (mcpgen.yaml:34).
 	TemplatePage = "page"
 )
@@ -67,24 +64,16 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolRouteQuery,
-			Description: "Runs a query in a region; gateways route on the Mcp-Param-Region header.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"region": {"type": "string", "description": "Where to run it.", "x-mcp-header": "Region"},
-		"priority": {"type": "integer", "x-mcp-header": "Priority"},
-		"dry_run": {"type": "boolean", "x-mcp-header": "Dry-Run"},
-		"query": {"type": "string"}
-	},
-	"required": ["region", "query"],
-	"additionalProperties": false
-}`),
-		},
-		h.RouteQuery,
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolRouteQuery,
+		Description: "Runs a query in a region; gateways route on the Mcp-Param-Region header.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"region": {"type": "string", "description": "Where to run it.", "x-mcp-header": "Region"},
+	"priority": {"type": "integer", "x-mcp-header": "Priority"},
+	"dry_run": {"type": "boolean", "x-mcp-header": "Dry-Run"},
+	"query": {"type": "string"}
+}, "required": ["region", "query"], "additionalProperties": false}`),
+	}, decodeRouteQueryInput, h.RouteQuery))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Name:        ResourceStatus,
@@ -119,12 +108,8 @@ func Register(s *runtime.Server, h Handler) {
 				Scope: "private",
 			},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"name": {"type": "string"}},
-	"required": ["name"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"],
+"additionalProperties": false}`),
 		h.ReadPage,
 	))
 }

@@ -30,13 +30,6 @@ var decodeRouteQueryInput = &genimpl.Object{Type: (*RouteQueryInput)(nil), Field
 	{Name: "query", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *RouteQueryInput) DecodeValidated(args []byte) bool {
-	return decodeRouteQueryInput.Decode(args, x)
-}
-
 // PageParams is the set of variables of resource template "page" (mcpgen.yaml:34).
 type PageParams struct {
 	Name string `json:"name"`

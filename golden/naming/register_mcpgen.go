@@ -26,13 +26,10 @@ func Info() runtime.Implementation {
 const (
 	// ToolAPIV2GetUser is the name of tool "api.v2.get-user" (mcpgen.yaml:14).
 	ToolAPIV2GetUser = "api.v2.get-user"
-
 	// ToolGetUserURL is the name of tool "get_user_url" (mcpgen.yaml:27).
 	ToolGetUserURL = "get_user_url"
-
 	// ToolListUsers is the name of tool "list_users" (mcpgen.yaml:29).
 	ToolListUsers = "list_users"
-
 	// TemplateUserPage is the name of resource template "user_page" (mcpgen.yaml:35).
 	TemplateUserPage = "user_page"
 )
@@ -49,58 +46,36 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolAPIV2GetUser,
-			Description: "Dots and dashes in a tool name.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"user_id": ` + schemaOfUserID + `,
-		"userUrl": {"type": "string", "format": "uri"},
-		"x-request-id": {"type": "string"},
-		"2fa": {"type": "boolean"}
-	},
-	"required": ["user_id"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"status": ` + schemaOfHTTPStatus + `},
-	"required": ["status"],
-	"additionalProperties": false
-}`),
-		},
-		h.APIV2GetUser,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolGetUserURL,
-			Description: "Initialisms at the end.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.GetUserURL(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolListUsers,
-			Description: "Enum values that are not words.",
-			InputSchema: json.RawMessage(`{"type": "object", "properties": {"order": ` + schemaOfSortOrder + `}, "additionalProperties": false}`),
-		},
-		h.ListUsers,
-	))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolAPIV2GetUser,
+		Description: "Dots and dashes in a tool name.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"user_id": ` + schemaOfUserID + `,
+	"userUrl": {"type": "string", "format": "uri"},
+	"x-request-id": {"type": "string"},
+	"2fa": {"type": "boolean"}
+}, "required": ["user_id"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"status": ` + schemaOfHTTPStatus + `}, "required": ["status"],
+"additionalProperties": false}`),
+	}, decodeAPIV2GetUserInput, h.APIV2GetUser))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolGetUserURL,
+		Description: "Initialisms at the end.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.GetUserURL(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolListUsers,
+		Description: "Enum values that are not words.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"order": ` + schemaOfSortOrder + `}, "additionalProperties": false}`),
+	}, decodeListUsersInput, h.ListUsers))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplateUserPage,
 			URITemplate: UserPageURITemplate,
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"page": `+schemaOfPageNumber+`},
-	"required": ["page"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"page": `+schemaOfPageNumber+`}, "required": ["page"],
+"additionalProperties": false}`),
 		h.ReadUserPage,
 	))
 }

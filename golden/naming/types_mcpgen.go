@@ -70,13 +70,6 @@ var decodeAPIV2GetUserInput = &genimpl.Object{Type: (*APIV2GetUserInput)(nil), F
 	{Name: "2fa", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *APIV2GetUserInput) DecodeValidated(args []byte) bool {
-	return decodeAPIV2GetUserInput.Decode(args, x)
-}
-
 // APIV2GetUserOutput is the output of tool "api.v2.get-user" (mcpgen.yaml:24).
 type APIV2GetUserOutput struct {
 	Status HTTPStatus `json:"status"`
@@ -91,13 +84,6 @@ type ListUsersInput struct {
 var decodeListUsersInput = &genimpl.Object{Type: (*ListUsersInput)(nil), Fields: []genimpl.Field{
 	{Name: "order", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"asc", "-", "+"}}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ListUsersInput) DecodeValidated(args []byte) bool {
-	return decodeListUsersInput.Decode(args, x)
-}
 
 // UserPageParams is the set of variables of resource template "user_page" (mcpgen.yaml:35).
 type UserPageParams struct {

@@ -39,52 +39,37 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolAnnotate,
-			Description: "Exercises the spellings of null, each advertised as written.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Filter": ` + schemaOfFilter + `},
-	"type": "object",
-	"properties": {
-		"note": {
-			"anyOf": [{"type": "string", "maxLength": 10}, {"type": "null"}],
-			"description": "The note, or null to clear it."
-		},
-		"count": {"type": ["integer", "null"], "description": "How many, or null.", "minimum": 0},
-		"filter": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/Filter"}]},
-		"point": {
-			"anyOf": [
-				{
-					"type": "object",
-					"properties": {"x": {"type": "number"}, "y": {"type": "number"}},
-					"required": ["x", "y"],
-					"additionalProperties": false
-				},
-				{"type": "null"}
-			]
-		},
-		"either": {"type": ["string", "boolean", "null"]},
-		"legacy": {
-			"oneOf": [{"type": "string", "description": "The mcpgen spelling."}, {"type": "null"}]
-		}
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolAnnotate,
+		Description: "Exercises the spellings of null, each advertised as written.",
+		InputSchema: json.RawMessage(`{"$defs": {"Filter": ` + schemaOfFilter + `}, "type": "object", "properties": {
+	"note": {
+		"anyOf": [{"type": "string", "maxLength": 10}, {"type": "null"}],
+		"description": "The note, or null to clear it."
 	},
-	"required": ["note"],
-	"additionalProperties": false
-}`),
-		},
-		h.Annotate,
-	))
+	"count": {"type": ["integer", "null"], "description": "How many, or null.", "minimum": 0},
+	"filter": {"oneOf": [{"type": "null"}, {"$ref": "#/$defs/Filter"}]},
+	"point": {
+		"anyOf": [
+			{
+				"type": "object",
+				"properties": {"x": {"type": "number"}, "y": {"type": "number"}},
+				"required": ["x", "y"],
+				"additionalProperties": false
+			},
+			{"type": "null"}
+		]
+	},
+	"either": {"type": ["string", "boolean", "null"]},
+	"legacy": {"oneOf": [{"type": "string", "description": "The mcpgen spelling."}, {"type": "null"}]}
+}, "required": ["note"], "additionalProperties": false}`),
+	}, nil, h.Annotate))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:5).
-	schemaOfFilter = `{
-	"type": "object",
-	"properties": {"field": {"type": "string"}},
-	"required": ["field"],
-	"additionalProperties": false
-}`
+	schemaOfFilter = `{"type": "object", "properties": {"field": {"type": "string"}}, "required": ["field"],
+"additionalProperties": false}`
 )

@@ -39,35 +39,23 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolCompute,
-			Description: "Exercises every numeric constraint.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"count": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10},
-		"ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
-		"step": {"type": "integer", "multipleOf": 5},
-		"fine": {"type": "number", "minimum": -2.5, "multipleOf": 0.25},
-		"percent": ` + schemaOfPercent + `,
-		"priority": ` + schemaOfPriority + `,
-		"weight": ` + schemaOfWeight + `,
-		"big": {"type": "integer", "maximum": 9007199254740993},
-		"enabled": {"type": "boolean", "default": true}
-	},
-	"required": ["count", "percent"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"total": {"type": "number"}, "parts": {"type": "integer", "minimum": 0}},
-	"required": ["total"],
-	"additionalProperties": false
-}`),
-		},
-		h.Compute,
-	))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolCompute,
+		Description: "Exercises every numeric constraint.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"count": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 10},
+	"ratio": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1},
+	"step": {"type": "integer", "multipleOf": 5},
+	"fine": {"type": "number", "minimum": -2.5, "multipleOf": 0.25},
+	"percent": ` + schemaOfPercent + `,
+	"priority": ` + schemaOfPriority + `,
+	"weight": ` + schemaOfWeight + `,
+	"big": {"type": "integer", "maximum": 9007199254740993},
+	"enabled": {"type": "boolean", "default": true}
+}, "required": ["count", "percent"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"total": {"type": "number"}, "parts": {"type": "integer", "minimum": 0}},
+"required": ["total"], "additionalProperties": false}`),
+	}, nil, h.Compute))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above

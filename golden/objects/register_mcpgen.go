@@ -39,74 +39,52 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolSaveProfile,
-			Description: "Exercises objects, optional and nullable values, and any.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Address": ` + schemaOfAddress + `},
-	"type": "object",
-	"properties": {
-		"name": {"type": "string"},
-		"nickname": {"oneOf": [{"type": "string"}, {"type": "null"}]},
-		"age": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
-		"home": {"$ref": "#/$defs/Address"},
-		"work": {
-			"oneOf": [
-				{"$ref": "#/$defs/Address", "description": "Leave null when not employed."},
-				{"type": "null"}
-			]
-		},
-		"settings": {
-			"type": "object",
-			"properties": {"theme": {"type": "string", "enum": ["light", "dark"]}},
-			"additionalProperties": true,
-			"description": "Free settings; any key is kept."
-		},
-		"contact": {
-			"type": "object",
-			"properties": {
-				"email": {"type": "string", "format": "email"},
-				"phone": {"type": "string"},
-				"preferred": {"type": "string", "enum": ["email", "phone"], "default": "email"}
-			},
-			"required": ["email"],
-			"additionalProperties": false
-		},
-		"extra": {"description": "Anything at all."},
-		"history": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolSaveProfile,
+		Description: "Exercises objects, optional and nullable values, and any.",
+		InputSchema: json.RawMessage(`{"$defs": {"Address": ` + schemaOfAddress + `}, "type": "object", "properties": {
+	"name": {"type": "string"},
+	"nickname": {"oneOf": [{"type": "string"}, {"type": "null"}]},
+	"age": {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "null"}]},
+	"home": {"$ref": "#/$defs/Address"},
+	"work": {
+		"oneOf": [
+			{"$ref": "#/$defs/Address", "description": "Leave null when not employed."},
+			{"type": "null"}
+		]
 	},
-	"required": ["name", "nickname", "home"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": {"type": "string", "format": "uuid"},
-		"saved": {"type": "boolean"},
-		"echo": {}
+	"settings": {
+		"type": "object",
+		"properties": {"theme": {"type": "string", "enum": ["light", "dark"]}},
+		"additionalProperties": true,
+		"description": "Free settings; any key is kept."
 	},
-	"required": ["id", "saved"],
-	"additionalProperties": false
-}`),
+	"contact": {
+		"type": "object",
+		"properties": {
+			"email": {"type": "string", "format": "email"},
+			"phone": {"type": "string"},
+			"preferred": {"type": "string", "enum": ["email", "phone"], "default": "email"}
 		},
-		h.SaveProfile,
-	))
+		"required": ["email"],
+		"additionalProperties": false
+	},
+	"extra": {"description": "Anything at all."},
+	"history": {"oneOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}
+}, "required": ["name", "nickname", "home"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object",
+"properties": {"id": {"type": "string", "format": "uuid"}, "saved": {"type": "boolean"}, "echo": {}},
+"required": ["id", "saved"], "additionalProperties": false}`),
+	}, nil, h.SaveProfile))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfAddress is the schema of type "Address" (mcpgen.yaml:5).
-	schemaOfAddress = `{
-	"type": "object",
-	"properties": {
-		"street": {"type": "string"},
-		"city": {"type": "string"},
-		"zip": {"oneOf": [{"type": "string"}, {"type": "null"}]}
-	},
-	"required": ["street", "city", "zip"],
-	"additionalProperties": false,
-	"description": "A postal address."
-}`
+	schemaOfAddress = `{"type": "object", "properties": {
+	"street": {"type": "string"},
+	"city": {"type": "string"},
+	"zip": {"oneOf": [{"type": "string"}, {"type": "null"}]}
+}, "required": ["street", "city", "zip"], "additionalProperties": false, "description": "A postal address."}`
 )

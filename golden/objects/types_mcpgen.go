@@ -60,7 +60,7 @@ func (x *SaveProfileInput) ApplyDefaults() {
 //
 // Free settings; any key is kept.
 type SaveProfileInputSettings struct {
-	Theme runtime.Opt[SaveProfileInputSettingsTheme] `json:"theme,omitzero"`
+	Theme runtime.Opt[SaveProfileInputSettingsTheme] `json:"theme,omitzero" jsonschema:"enum=light,enum=dark"`
 }
 
 // JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputSettings what struct tags
@@ -70,24 +70,18 @@ func (SaveProfileInputSettings) JSONSchemaExtend(s *jsonschema.Schema) {
 }
 
 // SaveProfileInputSettingsTheme is property "theme" of SaveProfileInputSettings (mcpgen.yaml:25).
-type SaveProfileInputSettingsTheme string
+type SaveProfileInputSettingsTheme = string
 
 const (
 	SaveProfileInputSettingsThemeLight SaveProfileInputSettingsTheme = "light"
 	SaveProfileInputSettingsThemeDark  SaveProfileInputSettingsTheme = "dark"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputSettingsTheme what struct
-// tags cannot say.
-func (SaveProfileInputSettingsTheme) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"light", "dark"}
-}
-
 // SaveProfileInputContact is property "contact" of SaveProfileInput (mcpgen.yaml:28).
 type SaveProfileInputContact struct {
 	Email     string                                        `json:"email" jsonschema:"format=email"`
 	Phone     runtime.Opt[string]                           `json:"phone,omitzero"`
-	Preferred runtime.Opt[SaveProfileInputContactPreferred] `json:"preferred,omitzero"`
+	Preferred runtime.Opt[SaveProfileInputContactPreferred] `json:"preferred,omitzero" jsonschema:"enum=email,enum=phone"`
 }
 
 // JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputContact what struct tags
@@ -109,19 +103,12 @@ func (x *SaveProfileInputContact) ApplyDefaults() {
 
 // SaveProfileInputContactPreferred is property "preferred" of SaveProfileInputContact
 // (mcpgen.yaml:31).
-type SaveProfileInputContactPreferred string
+type SaveProfileInputContactPreferred = string
 
 const (
 	SaveProfileInputContactPreferredEmail SaveProfileInputContactPreferred = "email"
 	SaveProfileInputContactPreferredPhone SaveProfileInputContactPreferred = "phone"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of SaveProfileInputContactPreferred what struct
-// tags cannot say.
-func (SaveProfileInputContactPreferred) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"email", "phone"}
-	s.Default = json.RawMessage(`"email"`)
-}
 
 // SaveProfileOutput is the output of tool "save_profile" (mcpgen.yaml:37).
 type SaveProfileOutput struct {

@@ -39,30 +39,15 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolConfigure,
-			Description: "Exercises open and closed objects, each advertised as written.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"free": {"type": "object", "description": "Any object at all."},
-		"empty": {"type": "object", "properties": {}, "additionalProperties": false},
-		"open": {
-			"type": "object",
-			"properties": {"a": {"type": "string"}},
-			"additionalProperties": true
-		},
-		"closed": {
-			"type": "object",
-			"properties": {"a": {"type": "string"}},
-			"additionalProperties": false
-		},
-		"items": {"type": "array", "items": {"type": "object"}}
-	},
-	"additionalProperties": false
-}`),
-		},
-		h.Configure,
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolConfigure,
+		Description: "Exercises open and closed objects, each advertised as written.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"free": {"type": "object", "description": "Any object at all."},
+	"empty": {"type": "object", "properties": {}, "additionalProperties": false},
+	"open": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true},
+	"closed": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+	"items": {"type": "array", "items": {"type": "object"}}
+}, "additionalProperties": false}`),
+	}, nil, h.Configure))
 }

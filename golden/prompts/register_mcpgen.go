@@ -26,13 +26,10 @@ func Info() runtime.Implementation {
 const (
 	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:7).
 	TemplateTicket = "ticket"
-
 	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:11).
 	PromptTriageTicket = "triage_ticket"
-
 	// PromptDailySummary is the name of prompt "daily_summary" (mcpgen.yaml:18).
 	PromptDailySummary = "daily_summary"
-
 	// PromptReviewTicket is the name of prompt "review_ticket" (mcpgen.yaml:20).
 	PromptReviewTicket = "review_ticket"
 )
@@ -55,12 +52,7 @@ func Register(s *runtime.Server, h Handler) {
 			URITemplate: TicketURITemplate,
 			MimeType:    "text/plain",
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "string"}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}`),
 		h.ReadTicket,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(

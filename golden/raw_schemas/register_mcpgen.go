@@ -26,7 +26,6 @@ func Info() runtime.Implementation {
 const (
 	// ToolJSONSchema202012Tool is the name of tool "json_schema_2020_12_tool" (mcpgen.yaml:6).
 	ToolJSONSchema202012Tool = "json_schema_2020_12_tool"
-
 	// ToolShape is the name of tool "shape" (mcpgen.yaml:21).
 	ToolShape = "shape"
 )
@@ -43,51 +42,31 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolJSONSchema202012Tool,
-			Description: "Tool with JSON Schema 2020-12 features",
-			InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"$defs": {
-		"address": {
-			"type": "object",
-			"properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolJSONSchema202012Tool,
+		Description: "Tool with JSON Schema 2020-12 features",
+		InputSchema: json.RawMessage(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "$defs": {
+	"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}
+}, "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
+"additionalProperties": false}`),
+	}, nil, func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
+		return h.JSONSchema202012Tool(ctx, *in)
+	}))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolShape,
+		Description: "One of two shapes, told apart by kind.",
+		InputSchema: json.RawMessage(`{"type": "object", "required": ["kind"], "properties": {
+	"kind": {"enum": ["circle", "square"]},
+	"radius": {"type": "number", "exclusiveMinimum": 0},
+	"side": {"type": "number", "exclusiveMinimum": 0}
+}, "if": {"properties": {"kind": {"const": "circle"}}}, "then": {"required": ["radius"]},
+"else": {"required": ["side"]}}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"area": {"type": "number"}}, "required": ["area"]}`),
+	}, nil, func(ctx context.Context, in *json.RawMessage) (*json.RawMessage, error) {
+		out, err := h.Shape(ctx, *in)
+		if err != nil || out == nil {
+			return nil, err
 		}
-	},
-	"properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
-	"additionalProperties": false
-}`),
-		},
-		func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
-			return h.JSONSchema202012Tool(ctx, *in)
-		},
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolShape,
-			Description: "One of two shapes, told apart by kind.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"required": ["kind"],
-	"properties": {
-		"kind": {"enum": ["circle", "square"]},
-		"radius": {"type": "number", "exclusiveMinimum": 0},
-		"side": {"type": "number", "exclusiveMinimum": 0}
-	},
-	"if": {"properties": {"kind": {"const": "circle"}}},
-	"then": {"required": ["radius"]},
-	"else": {"required": ["side"]}
-}`),
-			OutputSchema: json.RawMessage(`{"type": "object", "properties": {"area": {"type": "number"}}, "required": ["area"]}`),
-		},
-		func(ctx context.Context, in *json.RawMessage) (*json.RawMessage, error) {
-			out, err := h.Shape(ctx, *in)
-			if err != nil || out == nil {
-				return nil, err
-			}
-			return &out, nil
-		},
-	))
+		return &out, nil
+	}))
 }

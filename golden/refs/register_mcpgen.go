@@ -25,7 +25,6 @@ func Info() runtime.Implementation {
 const (
 	// ToolWalkTree is the name of tool "walk_tree" (mcpgen.yaml:21).
 	ToolWalkTree = "walk_tree"
-
 	// ToolDescribeNode is the name of tool "describe_node" (mcpgen.yaml:29).
 	ToolDescribeNode = "describe_node"
 )
@@ -42,52 +41,35 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:         ToolWalkTree,
-			Description:  "Walks a tree.",
-			OutputSchema: json.RawMessage(`{"$defs": {"Node": ` + schemaOfNode + `}, "type": "array", "items": {"$ref": "#/$defs/Node"}}`),
-		},
-		h.WalkTree,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:         ToolDescribeNode,
-			Description:  "Takes a named type as its whole input.",
-			InputSchema:  json.RawMessage(schemaToolDescribeNode),
-			OutputSchema: json.RawMessage(schemaToolDescribeNode),
-		},
-		h.DescribeNode,
-	))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:         ToolWalkTree,
+		Description:  "Walks a tree.",
+		OutputSchema: json.RawMessage(`{"$defs": {"Node": ` + schemaOfNode + `}, "type": "array", "items": {"$ref": "#/$defs/Node"}}`),
+	}, nil, h.WalkTree))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:         ToolDescribeNode,
+		Description:  "Takes a named type as its whole input.",
+		InputSchema:  json.RawMessage(schemaToolDescribeNode),
+		OutputSchema: json.RawMessage(schemaToolDescribeNode),
+	}, nil, h.DescribeNode))
 }
 
 // schemaToolDescribeNode is the schema of both the input and the output of a tool.
-const schemaToolDescribeNode = `{
-	"$defs": {"Node": ` + schemaOfNode + `},
-	"type": "object",
-	"properties": {
-		"name": {"type": "string"},
-		"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-		"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
-	},
-	"required": ["name"],
-	"additionalProperties": false,
-	"description": "A tree node; trees nest through children."
-}`
+const schemaToolDescribeNode = `{"$defs": {"Node": ` + schemaOfNode + `}, "type": "object", "properties": {
+	"name": {"type": "string"},
+	"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+	"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
+}, "required": ["name"], "additionalProperties": false,
+"description": "A tree node; trees nest through children."}`
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfNode is the schema of type "Node" (mcpgen.yaml:5).
-	schemaOfNode = `{
-	"type": "object",
-	"properties": {
-		"name": {"type": "string"},
-		"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
-		"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
-	},
-	"required": ["name"],
-	"additionalProperties": false,
-	"description": "A tree node; trees nest through children."
-}`
+	schemaOfNode = `{"type": "object", "properties": {
+	"name": {"type": "string"},
+	"children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+	"parent": {"oneOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}
+}, "required": ["name"], "additionalProperties": false,
+"description": "A tree node; trees nest through children."}`
 )

@@ -27,25 +27,18 @@ func Info() runtime.Implementation {
 const (
 	// ToolSearch is the name of tool "search" (mcpgen.yaml:8).
 	ToolSearch = "search"
-
 	// ToolConfirmDelete is the name of tool "confirm_delete" (mcpgen.yaml:14).
 	ToolConfirmDelete = "confirm_delete"
-
 	// ToolSummarizeRoots is the name of tool "summarize_roots" (mcpgen.yaml:21).
 	ToolSummarizeRoots = "summarize_roots"
-
 	// ToolShowChart is the name of tool "show_chart" (mcpgen.yaml:24).
 	ToolShowChart = "show_chart"
-
 	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:31).
 	ResourceReadme = "readme"
-
 	// ResourceWorkspace is the name of resource "workspace" (mcpgen.yaml:35).
 	ResourceWorkspace = "workspace"
-
 	// TemplateJob is the name of resource template "job" (mcpgen.yaml:41).
 	TemplateJob = "job"
-
 	// PromptReview is the name of prompt "review" (mcpgen.yaml:46).
 	PromptReview = "review"
 )
@@ -62,58 +55,33 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolSearch,
-			Description: "Searches; every client sees it.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"q": {"type": "string"}},
-	"required": ["q"],
-	"additionalProperties": false
-}`),
-		},
-		h.Search,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolConfirmDelete,
-			Description: "Deletes after asking the user; listed only to clients that can elicit.",
-			Requires:    &runtime.Requires{Capabilities: []string{"elicitation"}},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "string"}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
-		},
-		h.ConfirmDelete,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolSummarizeRoots,
-			Description: "Summarizes the client's roots with its model.",
-			Requires:    &runtime.Requires{Capabilities: []string{"roots", "sampling"}},
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.SummarizeRoots(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolShowChart,
-			Description: "Shows a chart in an MCP App view.",
-			Requires:    &runtime.Requires{Extensions: []string{"io.modelcontextprotocol/ui"}},
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"points": {"type": "array", "items": {"type": "number"}}},
-	"additionalProperties": false
-}`),
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*ShowChartOutput, error) {
-			return h.ShowChart(ctx)
-		},
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolSearch,
+		Description: "Searches; every client sees it.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": false}`),
+	}, decodeSearchInput, h.Search))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolConfirmDelete,
+		Description: "Deletes after asking the user; listed only to clients that can elicit.",
+		Requires:    &runtime.Requires{Capabilities: []string{"elicitation"}},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}`),
+	}, decodeConfirmDeleteInput, h.ConfirmDelete))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolSummarizeRoots,
+		Description: "Summarizes the client's roots with its model.",
+		Requires:    &runtime.Requires{Capabilities: []string{"roots", "sampling"}},
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.SummarizeRoots(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolShowChart,
+		Description: "Shows a chart in an MCP App view.",
+		Requires:    &runtime.Requires{Extensions: []string{"io.modelcontextprotocol/ui"}},
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"points": {"type": "array", "items": {"type": "number"}}},
+"additionalProperties": false}`),
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*ShowChartOutput, error) {
+		return h.ShowChart(ctx)
+	}))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Name:        ResourceReadme,
@@ -140,12 +108,7 @@ func Register(s *runtime.Server, h Handler) {
 			Description: "A long job's log; for clients that follow tasks.",
 			Requires:    &runtime.Requires{Capabilities: []string{"tasks"}},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "string"}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}`),
 		h.ReadJob,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(

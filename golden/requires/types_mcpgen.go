@@ -23,13 +23,6 @@ var decodeSearchInput = &genimpl.Object{Type: (*SearchInput)(nil), Fields: []gen
 	{Name: "q", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *SearchInput) DecodeValidated(args []byte) bool {
-	return decodeSearchInput.Decode(args, x)
-}
-
 // ConfirmDeleteInput is the input of tool "confirm_delete" (mcpgen.yaml:18).
 type ConfirmDeleteInput struct {
 	ID string `json:"id"`
@@ -39,13 +32,6 @@ type ConfirmDeleteInput struct {
 var decodeConfirmDeleteInput = &genimpl.Object{Type: (*ConfirmDeleteInput)(nil), Fields: []genimpl.Field{
 	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ConfirmDeleteInput) DecodeValidated(args []byte) bool {
-	return decodeConfirmDeleteInput.Decode(args, x)
-}
 
 // ShowChartOutput is the output of tool "show_chart" (mcpgen.yaml:28).
 type ShowChartOutput struct {

@@ -24,16 +24,12 @@ func Info() runtime.Implementation {
 const (
 	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:12).
 	ResourceReadme = "readme"
-
 	// ResourceLogo is the name of resource "logo" (mcpgen.yaml:18).
 	ResourceLogo = "logo"
-
 	// ResourceAppConfig is the name of resource "app_config" (mcpgen.yaml:24).
 	ResourceAppConfig = "app_config"
-
 	// ResourceLimits is the name of resource "limits" (mcpgen.yaml:29).
 	ResourceLimits = "limits"
-
 	// ResourceBundle is the name of resource "bundle" (mcpgen.yaml:35).
 	ResourceBundle = "bundle"
 )

@@ -25,7 +25,6 @@ func Info() runtime.Implementation {
 const (
 	// ToolTransfer is the name of tool "transfer" (mcpgen.yaml:20).
 	ToolTransfer = "transfer"
-
 	// ToolCategorize is the name of tool "categorize" (mcpgen.yaml:37).
 	ToolCategorize = "categorize"
 )
@@ -42,210 +41,134 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTransfer,
-			Description: "Moves money between two accounts of the caller.",
-			AdvertisedInputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"from": {"type": "string", "description": "The account debited. (format: uuid)"},
-		"to": {"type": "string", "description": "The account credited. (format: uri)"},
-		"amount": {
-			"type": "object",
-			"properties": {
-				"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
-				"currency": {
-					"type": "string",
-					"description": "ISO 4217 code.",
-					"pattern": "^[A-Z]{3}$"
-				}
-			},
-			"required": ["amount", "currency"],
-			"description": "An amount in a currency."
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTransfer,
+		Description: "Moves money between two accounts of the caller.",
+		AdvertisedInputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"from": {"type": "string", "description": "The account debited. (format: uuid)"},
+	"to": {"type": "string", "description": "The account credited. (format: uri)"},
+	"amount": {
+		"type": "object",
+		"properties": {
+			"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
+			"currency": {"type": "string", "description": "ISO 4217 code.", "pattern": "^[A-Z]{3}$"}
 		},
-		"fee": {
-			"type": "object",
-			"properties": {
-				"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
-				"currency": {
-					"type": "string",
-					"description": "ISO 4217 code.",
-					"pattern": "^[A-Z]{3}$"
-				}
-			},
-			"required": ["amount", "currency"],
-			"description": "A fee, if any.",
-			"nullable": true
-		},
-		"memo": {
-			"type": "string",
-			"description": "Shown to both sides.",
-			"minLength": 1,
-			"maxLength": 140
-		},
-		"tags": {
-			"type": "array",
-			"items": {"type": "string"},
-			"description": "Labels. (uniqueItems: true)",
-			"minItems": 2
-		},
-		"priority": {
-			"type": "integer",
-			"description": "Higher is sooner. (enum: [1,2,3])",
-			"default": 2
-		},
-		"kind": {"type": "string", "description": "The only kind so far.", "enum": ["wire"]},
-		"ref": {
-			"anyOf": [{"type": "string"}, {"type": "integer"}],
-			"description": "Free text or a ticket number."
-		},
-		"note": {
-			"anyOf": [{"type": "string"}, {"type": "integer"}],
-			"description": "Free text or a number. (exactly one of the variants)"
-		},
-		"meta": {"type": "object", "description": "Extra labels. (values: {\"type\":\"string\"})"},
-		"region": {
-			"type": "string",
-			"description": "Where it runs. (examples: [\"eu\"])",
-			"x-mcp-header": "Region"
-		}
+		"required": ["amount", "currency"],
+		"description": "An amount in a currency."
 	},
-	"required": ["from", "to", "amount", "kind"]
-}`),
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Money": ` + schemaOfMoney + `},
-	"type": "object",
-	"properties": {
-		"from": {"type": "string", "description": "The account debited.", "format": "uuid"},
-		"to": {"type": "string", "description": "The account credited.", "format": "uri"},
-		"amount": {"$ref": "#/$defs/Money"},
-		"fee": {
-			"oneOf": [{"$ref": "#/$defs/Money", "description": "A fee, if any."}, {"type": "null"}]
+	"fee": {
+		"type": "object",
+		"properties": {
+			"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
+			"currency": {"type": "string", "description": "ISO 4217 code.", "pattern": "^[A-Z]{3}$"}
 		},
-		"memo": {
-			"type": "string",
-			"description": "Shown to both sides.",
-			"minLength": 1,
-			"maxLength": 140
-		},
-		"tags": {
-			"type": "array",
-			"items": {"type": "string"},
-			"description": "Labels.",
-			"minItems": 2,
-			"uniqueItems": true
-		},
-		"priority": {
-			"type": "integer",
-			"description": "Higher is sooner.",
-			"enum": [1, 2, 3],
-			"default": 2
-		},
-		"kind": {"type": "string", "description": "The only kind so far.", "const": "wire"},
-		"ref": {"type": ["string", "integer"], "description": "Free text or a ticket number."},
-		"note": {
-			"oneOf": [{"type": "string"}, {"type": "integer"}],
-			"description": "Free text or a number."
-		},
-		"meta": {
-			"type": "object",
-			"additionalProperties": {"type": "string"},
-			"description": "Extra labels."
-		},
-		"region": {
-			"type": "string",
-			"description": "Where it runs.",
-			"examples": ["eu"],
-			"x-mcp-header": "Region"
-		}
+		"required": ["amount", "currency"],
+		"description": "A fee, if any.",
+		"nullable": true
 	},
-	"required": ["from", "to", "amount", "kind"],
-	"additionalProperties": false
-}`),
-		},
-		h.Transfer,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolCategorize,
-			Description: "Files an expense under a category tree of the caller's.",
-			AdvertisedInputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"tree": {
-			"type": "object",
-			"properties": {
-				"name": {"type": "string", "description": "The category's name.", "maxLength": 40},
-				"children": {
-					"type": "array",
-					"items": {
-						"type": "object",
-						"description": "a Category again (recursive; its full schema is above)"
-					},
-					"description": "Sub-categories."
-				}
-			},
-			"required": ["name", "children"],
-			"description": "The tree to file under."
-		},
-		"ratio": {
-			"type": "number",
-			"description": "The share filed. (exclusiveMinimum: 0; multipleOf: 0.01)",
-			"maximum": 1
-		}
+	"memo": {"type": "string", "description": "Shown to both sides.", "minLength": 1, "maxLength": 140},
+	"tags": {
+		"type": "array",
+		"items": {"type": "string"},
+		"description": "Labels. (uniqueItems: true)",
+		"minItems": 2
 	},
-	"required": ["tree", "ratio"]
-}`),
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Category": ` + schemaOfCategory + `},
-	"type": "object",
-	"properties": {
-		"tree": {"$ref": "#/$defs/Category", "description": "The tree to file under."},
-		"ratio": {
-			"type": "number",
-			"description": "The share filed.",
-			"maximum": 1,
-			"exclusiveMinimum": 0,
-			"multipleOf": 0.01
-		}
+	"priority": {"type": "integer", "description": "Higher is sooner. (enum: [1,2,3])", "default": 2},
+	"kind": {"type": "string", "description": "The only kind so far.", "enum": ["wire"]},
+	"ref": {
+		"anyOf": [{"type": "string"}, {"type": "integer"}],
+		"description": "Free text or a ticket number."
 	},
-	"required": ["tree", "ratio"],
-	"additionalProperties": false
-}`),
+	"note": {
+		"anyOf": [{"type": "string"}, {"type": "integer"}],
+		"description": "Free text or a number. (exactly one of the variants)"
+	},
+	"meta": {"type": "object", "description": "Extra labels. (values: {\"type\":\"string\"})"},
+	"region": {
+		"type": "string",
+		"description": "Where it runs. (examples: [\"eu\"])",
+		"x-mcp-header": "Region"
+	}
+}, "required": ["from", "to", "amount", "kind"]}`),
+		InputSchema: json.RawMessage(`{"$defs": {"Money": ` + schemaOfMoney + `}, "type": "object", "properties": {
+	"from": {"type": "string", "description": "The account debited.", "format": "uuid"},
+	"to": {"type": "string", "description": "The account credited.", "format": "uri"},
+	"amount": {"$ref": "#/$defs/Money"},
+	"fee": {"oneOf": [{"$ref": "#/$defs/Money", "description": "A fee, if any."}, {"type": "null"}]},
+	"memo": {"type": "string", "description": "Shown to both sides.", "minLength": 1, "maxLength": 140},
+	"tags": {
+		"type": "array",
+		"items": {"type": "string"},
+		"description": "Labels.",
+		"minItems": 2,
+		"uniqueItems": true
+	},
+	"priority": {"type": "integer", "description": "Higher is sooner.", "enum": [1, 2, 3], "default": 2},
+	"kind": {"type": "string", "description": "The only kind so far.", "const": "wire"},
+	"ref": {"type": ["string", "integer"], "description": "Free text or a ticket number."},
+	"note": {"oneOf": [{"type": "string"}, {"type": "integer"}], "description": "Free text or a number."},
+	"meta": {"type": "object", "additionalProperties": {"type": "string"}, "description": "Extra labels."},
+	"region": {
+		"type": "string",
+		"description": "Where it runs.",
+		"examples": ["eu"],
+		"x-mcp-header": "Region"
+	}
+}, "required": ["from", "to", "amount", "kind"], "additionalProperties": false}`),
+	}, nil, h.Transfer))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolCategorize,
+		Description: "Files an expense under a category tree of the caller's.",
+		AdvertisedInputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"tree": {
+		"type": "object",
+		"properties": {
+			"name": {"type": "string", "description": "The category's name.", "maxLength": 40},
+			"children": {
+				"type": "array",
+				"items": {
+					"type": "object",
+					"description": "a Category again (recursive; its full schema is above)"
+				},
+				"description": "Sub-categories."
+			}
 		},
-		h.Categorize,
-	))
+		"required": ["name", "children"],
+		"description": "The tree to file under."
+	},
+	"ratio": {
+		"type": "number",
+		"description": "The share filed. (exclusiveMinimum: 0; multipleOf: 0.01)",
+		"maximum": 1
+	}
+}, "required": ["tree", "ratio"]}`),
+		InputSchema: json.RawMessage(`{"$defs": {"Category": ` + schemaOfCategory + `}, "type": "object", "properties": {
+	"tree": {"$ref": "#/$defs/Category", "description": "The tree to file under."},
+	"ratio": {
+		"type": "number",
+		"description": "The share filed.",
+		"maximum": 1,
+		"exclusiveMinimum": 0,
+		"multipleOf": 0.01
+	}
+}, "required": ["tree", "ratio"], "additionalProperties": false}`),
+	}, nil, h.Categorize))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfMoney is the schema of type "Money" (mcpgen.yaml:7).
-	schemaOfMoney = `{
-	"type": "object",
-	"properties": {
-		"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
-		"currency": {"type": "string", "description": "ISO 4217 code.", "pattern": "^[A-Z]{3}$"}
-	},
-	"required": ["amount", "currency"],
-	"additionalProperties": false,
-	"description": "An amount in a currency."
-}`
+	schemaOfMoney = `{"type": "object", "properties": {
+	"amount": {"type": "integer", "description": "Minor units.", "minimum": 0},
+	"currency": {"type": "string", "description": "ISO 4217 code.", "pattern": "^[A-Z]{3}$"}
+}, "required": ["amount", "currency"], "additionalProperties": false,
+"description": "An amount in a currency."}`
 
 	// schemaOfCategory is the schema of type "Category" (mcpgen.yaml:13).
-	schemaOfCategory = `{
-	"type": "object",
-	"properties": {
-		"name": {"type": "string", "description": "The category's name.", "maxLength": 40},
-		"children": {
-			"type": "array",
-			"items": {"$ref": "#/$defs/Category"},
-			"description": "Sub-categories."
-		}
-	},
-	"required": ["name", "children"],
-	"additionalProperties": false,
-	"description": "A category and its children."
-}`
+	schemaOfCategory = `{"type": "object", "properties": {
+	"name": {"type": "string", "description": "The category's name.", "maxLength": 40},
+	"children": {"type": "array", "items": {"$ref": "#/$defs/Category"}, "description": "Sub-categories."}
+}, "required": ["name", "children"], "additionalProperties": false,
+"description": "A category and its children."}`
 )

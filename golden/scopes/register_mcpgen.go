@@ -26,10 +26,8 @@ func Info() runtime.Implementation {
 const (
 	// ToolListExpenses is the name of tool "list_expenses" (mcpgen.yaml:10).
 	ToolListExpenses = "list_expenses"
-
 	// ToolFileExpense is the name of tool "file_expense" (mcpgen.yaml:13).
 	ToolFileExpense = "file_expense"
-
 	// ToolPing is the name of tool "ping" (mcpgen.yaml:20).
 	ToolPing = "ping"
 )
@@ -46,38 +44,25 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolListExpenses,
-			Description: "Lists expenses. Needs the server's default scope.",
-			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-			Scopes:      []string{"expenses:read"},
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.ListExpenses(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolFileExpense,
-			Description: "Files an expense.",
-			Scopes:      []string{"expenses:write", "https://example.com/scopes/audit"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"amount": {"type": "integer", "minimum": 1}},
-	"required": ["amount"],
-	"additionalProperties": false
-}`),
-		},
-		h.FileExpense,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolPing,
-			Description: "Answers pong; needs no scope.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.Ping(ctx)
-		},
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolListExpenses,
+		Description: "Lists expenses. Needs the server's default scope.",
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		Scopes:      []string{"expenses:read"},
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.ListExpenses(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolFileExpense,
+		Description: "Files an expense.",
+		Scopes:      []string{"expenses:write", "https://example.com/scopes/audit"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"amount": {"type": "integer", "minimum": 1}}, "required": ["amount"],
+"additionalProperties": false}`),
+	}, decodeFileExpenseInput, h.FileExpense))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolPing,
+		Description: "Answers pong; needs no scope.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.Ping(ctx)
+	}))
 }

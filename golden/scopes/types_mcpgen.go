@@ -22,10 +22,3 @@ type FileExpenseInput struct {
 var decodeFileExpenseInput = &genimpl.Object{Type: (*FileExpenseInput)(nil), Fields: []genimpl.Field{
 	{Name: "amount", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 1, HasMin: true}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *FileExpenseInput) DecodeValidated(args []byte) bool {
-	return decodeFileExpenseInput.Decode(args, x)
-}

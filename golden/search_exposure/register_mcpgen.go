@@ -25,10 +25,8 @@ func Info() runtime.Implementation {
 const (
 	// ToolFindBooks is the name of tool "find_books" (mcpgen.yaml:11).
 	ToolFindBooks = "find_books"
-
 	// ToolLendBook is the name of tool "lend_book" (mcpgen.yaml:23).
 	ToolLendBook = "lend_book"
-
 	// ToolReturnBook is the name of tool "return_book" (mcpgen.yaml:36).
 	ToolReturnBook = "return_book"
 )
@@ -45,65 +43,35 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolFindBooks,
-			Title:       "Find books",
-			Description: "Finds books in the catalogue by author or title words.",
-			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"author": {"type": "string", "description": "The author's name."},
-		"words": {"type": "string", "description": "Words of the title."}
-	},
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"isbns": {"type": "array", "items": {"type": "string"}}},
-	"required": ["isbns"],
-	"additionalProperties": false
-}`),
-		},
-		h.FindBooks,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolLendBook,
-			Title:       "Lend a book",
-			Description: "Lends a book to a reader for three weeks.",
-			Keywords:    []string{"borrow", "loan", "check out"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"isbn": {"type": "string", "description": "The book's ISBN.", "minLength": 10},
-		"reader": {"type": "string", "description": "The reader's card number."}
-	},
-	"required": ["isbn", "reader"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"due": {"type": "string", "description": "The day it is due back."}},
-	"required": ["due"],
-	"additionalProperties": false
-}`),
-		},
-		h.LendBook,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolReturnBook,
-			Title:       "Return a book",
-			Description: "Records that a lent book came back.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"isbn": {"type": "string", "description": "The book's ISBN."}},
-	"required": ["isbn"],
-	"additionalProperties": false
-}`),
-		},
-		h.ReturnBook,
-	))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolFindBooks,
+		Title:       "Find books",
+		Description: "Finds books in the catalogue by author or title words.",
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"author": {"type": "string", "description": "The author's name."},
+	"words": {"type": "string", "description": "Words of the title."}
+}, "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"isbns": {"type": "array", "items": {"type": "string"}}},
+"required": ["isbns"], "additionalProperties": false}`),
+	}, decodeFindBooksInput, h.FindBooks))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolLendBook,
+		Title:       "Lend a book",
+		Description: "Lends a book to a reader for three weeks.",
+		Keywords:    []string{"borrow", "loan", "check out"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"isbn": {"type": "string", "description": "The book's ISBN.", "minLength": 10},
+	"reader": {"type": "string", "description": "The reader's card number."}
+}, "required": ["isbn", "reader"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"due": {"type": "string", "description": "The day it is due back."}},
+"required": ["due"], "additionalProperties": false}`),
+	}, decodeLendBookInput, h.LendBook))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolReturnBook,
+		Title:       "Return a book",
+		Description: "Records that a lent book came back.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"isbn": {"type": "string", "description": "The book's ISBN."}},
+"required": ["isbn"], "additionalProperties": false}`),
+	}, decodeReturnBookInput, h.ReturnBook))
 }

@@ -28,13 +28,6 @@ var decodeFindBooksInput = &genimpl.Object{Type: (*FindBooksInput)(nil), Fields:
 	{Name: "words", Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *FindBooksInput) DecodeValidated(args []byte) bool {
-	return decodeFindBooksInput.Decode(args, x)
-}
-
 // FindBooksOutput is the output of tool "find_books" (mcpgen.yaml:20).
 type FindBooksOutput struct {
 	Isbns []string `json:"isbns"`
@@ -55,13 +48,6 @@ var decodeLendBookInput = &genimpl.Object{Type: (*LendBookInput)(nil), Fields: [
 	{Name: "reader", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *LendBookInput) DecodeValidated(args []byte) bool {
-	return decodeLendBookInput.Decode(args, x)
-}
-
 // LendBookOutput is the output of tool "lend_book" (mcpgen.yaml:33).
 type LendBookOutput struct {
 	// The day it is due back.
@@ -78,10 +64,3 @@ type ReturnBookInput struct {
 var decodeReturnBookInput = &genimpl.Object{Type: (*ReturnBookInput)(nil), Fields: []genimpl.Field{
 	{Name: "isbn", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ReturnBookInput) DecodeValidated(args []byte) bool {
-	return decodeReturnBookInput.Decode(args, x)
-}

@@ -39,66 +39,42 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolCheckStrings,
-			Description: "Exercises every string constraint.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"slug": ` + schemaOfSlug + `,
-		"plain": {"type": "string"},
-		"code": {"type": "string", "title": "Country code", "pattern": "^[A-Z]{2,3}$"},
-		"email": {"type": "string", "format": "email"},
-		"when": {
-			"type": "string",
-			"description": "When it happened, in RFC 3339: \"2026-11-29T12:00:00Z\".",
-			"format": "date-time"
-		},
-		"short": {"type": "string", "minLength": 0, "maxLength": 5},
-		"color": ` + schemaOfColor +
-				",\n" +
-				"\t\t\"size\": {\"type\": \"string\", \"enum\": [\"S\", \"M\", \"L\", \"XL\"], \"default\": \"M\"},\n" +
-				"\t\t\"note\": {\"type\": \"string\", \"default\": \"none, really\", \"examples\": [\"hi\", \"a, b\"]},\n" +
-				"\t\t\"quoted\": {\n" +
-				"\t\t\t\"type\": \"string\",\n" +
-				"\t\t\t\"description\": \"Backquotes ` and quotes \\\" survive.\",\n" +
-				"\t\t\t\"pattern\": \"^\\\"[^\\\"`]*\\\"$\"\n" +
-				"\t\t}\n" +
-				"\t},\n" +
-				"\t\"required\": [\"slug\", \"plain\", \"color\"],\n" +
-				"\t\"additionalProperties\": false\n" +
-				"}"),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"echoed": {"type": "string"}},
-	"required": ["echoed"],
-	"additionalProperties": false
-}`),
-		},
-		h.CheckStrings,
-	))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolCheckStrings,
+		Description: "Exercises every string constraint.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"slug": ` + schemaOfSlug + `,
+	"plain": {"type": "string"},
+	"code": {"type": "string", "title": "Country code", "pattern": "^[A-Z]{2,3}$"},
+	"email": {"type": "string", "format": "email"},
+	"when": {
+		"type": "string",
+		"description": "When it happened, in RFC 3339: \"2026-11-29T12:00:00Z\".",
+		"format": "date-time"
+	},
+	"short": {"type": "string", "minLength": 0, "maxLength": 5},
+	"color": ` + schemaOfColor +
+			",\n" +
+			"\t\"size\": {\"type\": \"string\", \"enum\": [\"S\", \"M\", \"L\", \"XL\"], \"default\": \"M\"},\n" +
+			"\t\"note\": {\"type\": \"string\", \"default\": \"none, really\", \"examples\": [\"hi\", \"a, b\"]},\n" +
+			"\t\"quoted\": {\n" +
+			"\t\t\"type\": \"string\",\n" +
+			"\t\t\"description\": \"Backquotes ` and quotes \\\" survive.\",\n" +
+			"\t\t\"pattern\": \"^\\\"[^\\\"`]*\\\"$\"\n" +
+			"\t}\n" +
+			"}, \"required\": [\"slug\", \"plain\", \"color\"], \"additionalProperties\": false}"),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"echoed": {"type": "string"}}, "required": ["echoed"],
+"additionalProperties": false}`),
+	}, decodeCheckStringsInput, h.CheckStrings))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfSlug is the schema of type "Slug" (mcpgen.yaml:5).
-	schemaOfSlug = `{
-	"type": "string",
-	"title": "Slug",
-	"description": "A URL slug.",
-	"pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
-	"minLength": 1,
-	"maxLength": 64,
-	"examples": ["hello-world"]
-}`
+	schemaOfSlug = `{"type": "string", "title": "Slug", "description": "A URL slug.", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$",
+"minLength": 1, "maxLength": 64, "examples": ["hello-world"]}`
 
 	// schemaOfColor is the schema of type "Color" (mcpgen.yaml:13).
-	schemaOfColor = `{
-	"type": "string",
-	"description": "A colour.",
-	"enum": ["red", "green", "light-blue"],
-	"default": "red"
-}`
+	schemaOfColor = `{"type": "string", "description": "A colour.", "enum": ["red", "green", "light-blue"], "default": "red"}`
 )

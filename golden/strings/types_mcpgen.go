@@ -59,7 +59,7 @@ type CheckStringsInput struct {
 	When  runtime.Opt[string]                `json:"when,omitzero" jsonschema:"format=date-time" jsonschema_description:"When it happened, in RFC 3339: \"2026-11-29T12:00:00Z\"."`
 	Short runtime.Opt[string]                `json:"short,omitzero" jsonschema:"minLength=0,maxLength=5"`
 	Color Color                              `json:"color" jsonschema_description:"A colour."`
-	Size  runtime.Opt[CheckStringsInputSize] `json:"size,omitzero"`
+	Size  runtime.Opt[CheckStringsInputSize] `json:"size,omitzero" jsonschema:"enum=S,enum=M,enum=L,enum=XL"`
 	Note  runtime.Opt[string]                `json:"note,omitzero"`
 
 	// Backquotes ` and quotes " survive.
@@ -109,15 +109,8 @@ var decodeCheckStringsInput = &genimpl.Object{Type: (*CheckStringsInput)(nil), F
 	{Name: "quoted", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^\"[^\"`]*\"$"}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *CheckStringsInput) DecodeValidated(args []byte) bool {
-	return decodeCheckStringsInput.Decode(args, x)
-}
-
 // CheckStringsInputSize is property "size" of CheckStringsInput (mcpgen.yaml:26).
-type CheckStringsInputSize string
+type CheckStringsInputSize = string
 
 const (
 	CheckStringsInputSizeS  CheckStringsInputSize = "S"
@@ -125,13 +118,6 @@ const (
 	CheckStringsInputSizeL  CheckStringsInputSize = "L"
 	CheckStringsInputSizeXL CheckStringsInputSize = "XL"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of CheckStringsInputSize what struct tags cannot
-// say.
-func (CheckStringsInputSize) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"S", "M", "L", "XL"}
-	s.Default = json.RawMessage(`"M"`)
-}
 
 // CheckStringsOutput is the output of tool "check_strings" (mcpgen.yaml:31).
 type CheckStringsOutput struct {

@@ -26,19 +26,14 @@ func Info() runtime.Implementation {
 const (
 	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:12).
 	TemplateReadme = "readme"
-
 	// TemplatePost is the name of resource template "post" (mcpgen.yaml:19).
 	TemplatePost = "post"
-
 	// TemplateFile is the name of resource template "file" (mcpgen.yaml:25).
 	TemplateFile = "file"
-
 	// TemplateTree is the name of resource template "tree" (mcpgen.yaml:28).
 	TemplateTree = "tree"
-
 	// TemplateDoc is the name of resource template "doc" (mcpgen.yaml:31).
 	TemplateDoc = "doc"
-
 	// TemplateSearch is the name of resource template "search" (mcpgen.yaml:35).
 	TemplateSearch = "search"
 )
@@ -69,15 +64,10 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"owner": {"type": "string", "pattern": "^[A-Za-z0-9-]+$"},
-		"repo": {"type": "string", "maxLength": 100}
-	},
-	"required": ["owner", "repo"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {
+	"owner": {"type": "string", "pattern": "^[A-Za-z0-9-]+$"},
+	"repo": {"type": "string", "maxLength": 100}
+}, "required": ["owner", "repo"], "additionalProperties": false}`),
 		h.ReadReadme,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -86,12 +76,8 @@ func Register(s *runtime.Server, h Handler) {
 			URITemplate: PostURITemplate,
 			Description: "A post, as JSON.",
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "integer", "minimum": 1}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "integer", "minimum": 1}}, "required": ["id"],
+"additionalProperties": false}`),
 		h.ReadPost,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -99,12 +85,8 @@ func Register(s *runtime.Server, h Handler) {
 			Name:        TemplateFile,
 			URITemplate: FileURITemplate,
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"path": {"type": "string"}},
-	"required": ["path"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"],
+"additionalProperties": false}`),
 		h.ReadFile,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -112,12 +94,8 @@ func Register(s *runtime.Server, h Handler) {
 			Name:        TemplateTree,
 			URITemplate: TreeURITemplate,
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"segments": {"type": "array", "items": {"type": "string"}}},
-	"required": ["segments"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"segments": {"type": "array", "items": {"type": "string"}}},
+"required": ["segments"], "additionalProperties": false}`),
 		h.ReadTree,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -132,15 +110,9 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"name": {"type": "string"},
-		"format": {"type": "string", "enum": ["md", "html", "txt"]}
-	},
-	"required": ["name", "format"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object",
+"properties": {"name": {"type": "string"}, "format": {"type": "string", "enum": ["md", "html", "txt"]}},
+"required": ["name", "format"], "additionalProperties": false}`),
 		h.ReadDoc,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -155,11 +127,8 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"q": {"type": "string"}, "lang": {"type": "string", "enum": ["en", "fr"]}},
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}, "lang": {"type": "string", "enum": ["en", "fr"]}},
+"additionalProperties": false}`),
 		h.ReadSearch,
 	))
 }

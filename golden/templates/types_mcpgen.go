@@ -4,7 +4,6 @@
 package templates
 
 import (
-	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
@@ -122,7 +121,7 @@ func (p TreeParams) Link() runtime.ResourceLink {
 // DocParams is the set of variables of resource template "doc" (mcpgen.yaml:31).
 type DocParams struct {
 	Name   string          `json:"name"`
-	Format DocParamsFormat `json:"format"`
+	Format DocParamsFormat `json:"format" jsonschema:"enum=md,enum=html,enum=txt"`
 }
 
 // DocURITemplate is the URI template of resource template "doc".
@@ -147,7 +146,7 @@ func (p DocParams) Link() runtime.ResourceLink {
 }
 
 // DocParamsFormat is property "format" of DocParams (mcpgen.yaml:34).
-type DocParamsFormat string
+type DocParamsFormat = string
 
 const (
 	DocParamsFormatMd   DocParamsFormat = "md"
@@ -155,15 +154,10 @@ const (
 	DocParamsFormatTxt  DocParamsFormat = "txt"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of DocParamsFormat what struct tags cannot say.
-func (DocParamsFormat) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"md", "html", "txt"}
-}
-
 // SearchParams is the set of variables of resource template "search" (mcpgen.yaml:35).
 type SearchParams struct {
 	Q    runtime.Opt[string]           `json:"q,omitzero"`
-	Lang runtime.Opt[SearchParamsLang] `json:"lang,omitzero"`
+	Lang runtime.Opt[SearchParamsLang] `json:"lang,omitzero" jsonschema:"enum=en,enum=fr"`
 }
 
 // SearchURITemplate is the URI template of resource template "search".
@@ -191,14 +185,9 @@ func (p SearchParams) Link() runtime.ResourceLink {
 }
 
 // SearchParamsLang is property "lang" of SearchParams (mcpgen.yaml:38).
-type SearchParamsLang string
+type SearchParamsLang = string
 
 const (
 	SearchParamsLangEn SearchParamsLang = "en"
 	SearchParamsLangFr SearchParamsLang = "fr"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of SearchParamsLang what struct tags cannot say.
-func (SearchParamsLang) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"en", "fr"}
-}

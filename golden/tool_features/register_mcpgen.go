@@ -44,13 +44,10 @@ const Instructions = "Use \"list_things\" first.\n" +
 const (
 	// ToolListThings is the name of tool "list_things" (mcpgen.yaml:17).
 	ToolListThings = "list_things"
-
 	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:26).
 	ToolDeleteThing = "delete_thing"
-
 	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:37).
 	ToolCountThings = "count_things"
-
 	// ToolRender is the name of tool "render" (mcpgen.yaml:40).
 	ToolRender = "render"
 )
@@ -73,71 +70,51 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolListThings,
-			Title:       "List things",
-			Description: "Lists things. Takes nothing, returns a list.",
-			Annotations: &runtime.ToolAnnotations{
-				Title:          "Things",
-				ReadOnlyHint:   new(true),
-				IdempotentHint: new(true),
-				OpenWorldHint:  new(false),
-			},
-			Icons:        []runtime.Icon{{Src: "https://example.com/list.png"}},
-			Meta:         json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
-			OutputSchema: json.RawMessage(`{"type": "array", "items": {"type": "string"}}`),
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolListThings,
+		Title:       "List things",
+		Description: "Lists things. Takes nothing, returns a list.",
+		Annotations: &runtime.ToolAnnotations{
+			Title:          "Things",
+			ReadOnlyHint:   new(true),
+			IdempotentHint: new(true),
+			OpenWorldHint:  new(false),
 		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*ListThingsOutput, error) {
-			return h.ListThings(ctx)
+		Icons:        []runtime.Icon{{Src: "https://example.com/list.png"}},
+		Meta:         json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
+		OutputSchema: json.RawMessage(`{"type": "array", "items": {"type": "string"}}`),
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*ListThingsOutput, error) {
+		return h.ListThings(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolDeleteThing,
+		Description: "Deletes a thing.",
+		Annotations: &runtime.ToolAnnotations{
+			DestructiveHint: new(true),
+			IdempotentHint:  new(true),
 		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolDeleteThing,
-			Description: "Deletes a thing.",
-			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: new(true),
-				IdempotentHint:  new(true),
-			},
-			Execution: &runtime.ToolExecution{
-				TaskSupport: "optional",
-				InputFirst:  true,
-			},
-			RateLimit: &runtime.RateLimit{
-				Requests: 10,
-				Per:      time.Hour,
-				Burst:    3,
-			},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "string"}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		Execution: &runtime.ToolExecution{
+			TaskSupport: "optional",
+			InputFirst:  true,
 		},
-		h.DeleteThing,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:         ToolCountThings,
-			Description:  "Counts things; the output is a bare integer.",
-			OutputSchema: json.RawMessage(`{"type": "integer", "minimum": 0}`),
+		RateLimit: &runtime.RateLimit{
+			Requests: 10,
+			Per:      time.Hour,
+			Burst:    3,
 		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*CountThingsOutput, error) {
-			return h.CountThings(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolRender,
-			Description: "Returns content blocks built by the handler.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"format": {"type": "string", "enum": ["text", "image"]}},
-	"additionalProperties": false
-}`),
-		},
-		h.Render,
-	))
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}`),
+	}, decodeDeleteThingInput, h.DeleteThing))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:         ToolCountThings,
+		Description:  "Counts things; the output is a bare integer.",
+		OutputSchema: json.RawMessage(`{"type": "integer", "minimum": 0}`),
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*CountThingsOutput, error) {
+		return h.CountThings(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolRender,
+		Description: "Returns content blocks built by the handler.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"format": {"type": "string", "enum": ["text", "image"]}},
+"additionalProperties": false}`),
+	}, decodeRenderInput, h.Render))
 }

@@ -28,13 +28,6 @@ var decodeDeleteThingInput = &genimpl.Object{Type: (*DeleteThingInput)(nil), Fie
 	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *DeleteThingInput) DecodeValidated(args []byte) bool {
-	return decodeDeleteThingInput.Decode(args, x)
-}
-
 // CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:39).
 type CountThingsOutput int64
 
@@ -45,7 +38,7 @@ func (CountThingsOutput) JSONSchemaExtend(s *jsonschema.Schema) {
 
 // RenderInput is the input of tool "render" (mcpgen.yaml:43).
 type RenderInput struct {
-	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero"`
+	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero" jsonschema:"enum=text,enum=image"`
 }
 
 // decodeRenderInput is the validating decoder's table of a RenderInput (genimpl/table.go).
@@ -53,22 +46,10 @@ var decodeRenderInput = &genimpl.Object{Type: (*RenderInput)(nil), Fields: []gen
 	{Name: "format", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"text", "image"}}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *RenderInput) DecodeValidated(args []byte) bool {
-	return decodeRenderInput.Decode(args, x)
-}
-
 // RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).
-type RenderInputFormat string
+type RenderInputFormat = string
 
 const (
 	RenderInputFormatText  RenderInputFormat = "text"
 	RenderInputFormatImage RenderInputFormat = "image"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of RenderInputFormat what struct tags cannot say.
-func (RenderInputFormat) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"text", "image"}
-}

@@ -28,25 +28,18 @@ func Info() runtime.Implementation {
 const (
 	// ToolWhoami is the name of tool "whoami" (mcpgen.yaml:27).
 	ToolWhoami = "whoami"
-
 	// ToolSearchIssues is the name of tool "search_issues" (mcpgen.yaml:29).
 	ToolSearchIssues = "search_issues"
-
 	// ToolCreateIssue is the name of tool "create_issue" (mcpgen.yaml:35).
 	ToolCreateIssue = "create_issue"
-
 	// ToolListRepos is the name of tool "list_repos" (mcpgen.yaml:42).
 	ToolListRepos = "list_repos"
-
 	// ToolSearchCode is the name of tool "search_code" (mcpgen.yaml:47).
 	ToolSearchCode = "search_code"
-
 	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:55).
 	ResourceReadme = "readme"
-
 	// TemplateFile is the name of resource template "file" (mcpgen.yaml:60).
 	TemplateFile = "file"
-
 	// PromptTriage is the name of prompt "triage" (mcpgen.yaml:65).
 	PromptTriage = "triage"
 )
@@ -87,72 +80,43 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolWhoami,
-			Description: "Says who the caller is; in no toolset, so always served.",
-			Scopes:      []string{"issues:read"},
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.Whoami(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolSearchIssues,
-			Description: "Searches issues by text.",
-			Scopes:      []string{"issues:read"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"q": {"type": "string"}},
-	"required": ["q"],
-	"additionalProperties": false
-}`),
-		},
-		h.SearchIssues,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolCreateIssue,
-			Description: "Files an issue.",
-			Scopes:      []string{"issues:write"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"title": {"type": "string"}},
-	"required": ["title"],
-	"additionalProperties": false
-}`),
-		},
-		h.CreateIssue,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:           ToolListRepos,
-			Description:    "Lists the repositories.",
-			Scopes:         []string{"issues:read"},
-			MaxResultBytes: 16384,
-			Overflow:       runtime.OverflowLink,
-			ResultTTL:      30 * time.Minute,
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.ListRepos(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:           ToolSearchCode,
-			Description:    "Searches code; a result over 8 KiB is an error that says so.",
-			Scopes:         []string{"issues:read"},
-			MaxResultBytes: 8192,
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"q": {"type": "string"}},
-	"required": ["q"],
-	"additionalProperties": false
-}`),
-		},
-		h.SearchCode,
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolWhoami,
+		Description: "Says who the caller is; in no toolset, so always served.",
+		Scopes:      []string{"issues:read"},
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.Whoami(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolSearchIssues,
+		Description: "Searches issues by text.",
+		Scopes:      []string{"issues:read"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": false}`),
+	}, decodeSearchIssuesInput, h.SearchIssues))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolCreateIssue,
+		Description: "Files an issue.",
+		Scopes:      []string{"issues:write"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"],
+"additionalProperties": false}`),
+	}, decodeCreateIssueInput, h.CreateIssue))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:           ToolListRepos,
+		Description:    "Lists the repositories.",
+		Scopes:         []string{"issues:read"},
+		MaxResultBytes: 16384,
+		Overflow:       runtime.OverflowLink,
+		ResultTTL:      30 * time.Minute,
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.ListRepos(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:           ToolSearchCode,
+		Description:    "Searches code; a result over 8 KiB is an error that says so.",
+		Scopes:         []string{"issues:read"},
+		MaxResultBytes: 8192,
+		InputSchema:    json.RawMessage(`{"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"], "additionalProperties": false}`),
+	}, decodeSearchCodeInput, h.SearchCode))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Name:        ResourceReadme,
@@ -169,12 +133,8 @@ func Register(s *runtime.Server, h Handler) {
 			Description: "A file of the repository.",
 			MimeType:    "text/plain",
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"path": {"type": "string"}},
-	"required": ["path"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"],
+"additionalProperties": false}`),
 		h.ReadFile,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(

@@ -23,13 +23,6 @@ var decodeSearchIssuesInput = &genimpl.Object{Type: (*SearchIssuesInput)(nil), F
 	{Name: "q", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *SearchIssuesInput) DecodeValidated(args []byte) bool {
-	return decodeSearchIssuesInput.Decode(args, x)
-}
-
 // CreateIssueInput is the input of tool "create_issue" (mcpgen.yaml:39).
 type CreateIssueInput struct {
 	Title string `json:"title"`
@@ -40,13 +33,6 @@ var decodeCreateIssueInput = &genimpl.Object{Type: (*CreateIssueInput)(nil), Fie
 	{Name: "title", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *CreateIssueInput) DecodeValidated(args []byte) bool {
-	return decodeCreateIssueInput.Decode(args, x)
-}
-
 // SearchCodeInput is the input of tool "search_code" (mcpgen.yaml:51).
 type SearchCodeInput struct {
 	Q string `json:"q"`
@@ -56,13 +42,6 @@ type SearchCodeInput struct {
 var decodeSearchCodeInput = &genimpl.Object{Type: (*SearchCodeInput)(nil), Fields: []genimpl.Field{
 	{Name: "q", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *SearchCodeInput) DecodeValidated(args []byte) bool {
-	return decodeSearchCodeInput.Decode(args, x)
-}
 
 // FileParams is the set of variables of resource template "file" (mcpgen.yaml:60).
 type FileParams struct {

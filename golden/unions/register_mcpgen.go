@@ -25,7 +25,6 @@ func Info() runtime.Implementation {
 const (
 	// ToolSearch is the name of tool "search" (mcpgen.yaml:34).
 	ToolSearch = "search"
-
 	// ToolPick is the name of tool "pick" (mcpgen.yaml:67).
 	ToolPick = "pick"
 )
@@ -42,169 +41,119 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolSearch,
-			Description: "Exercises unions of scalars, objects and arrays, and lists of types.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {
-		"Filter": ` + schemaOfFilter + `,
-		"Circle": ` + schemaOfCircle + `,
-		"Square": ` + schemaOfSquare + `
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolSearch,
+		Description: "Exercises unions of scalars, objects and arrays, and lists of types.",
+		InputSchema: json.RawMessage(`{"$defs": {"Filter": ` + schemaOfFilter + `, "Circle": ` + schemaOfCircle + `, "Square": ` + schemaOfSquare + `},
+"type": "object", "properties": {
+	"query": {
+		"anyOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/Filter"}],
+		"description": "Text to match, or a filter."
 	},
-	"type": "object",
-	"properties": {
-		"query": {
-			"anyOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/Filter"}],
-			"description": "Text to match, or a filter."
-		},
-		"ids": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
-		"value": {
-			"type": ["string", "number", "boolean"],
-			"description": "A value to compare with."
-		},
-		"page": {
-			"oneOf": [
-				{"type": "integer", "minimum": 1},
-				{"type": "array", "items": {"type": "integer"}, "minItems": 1}
-			]
-		},
-		"shape": ` + schemaOfShape + `,
-		"event": ` + schemaOfEvent + `
+	"ids": {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]}},
+	"value": {"type": ["string", "number", "boolean"], "description": "A value to compare with."},
+	"page": {
+		"oneOf": [
+			{"type": "integer", "minimum": 1},
+			{"type": "array", "items": {"type": "integer"}, "minItems": 1}
+		]
 	},
-	"required": ["query"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"content": {
-			"type": "array",
-			"items": {
-				"oneOf": [
-					{
-						"type": "object",
-						"properties": {
-							"type": {"type": "string", "const": "text"},
-							"text": {"type": "string"}
-						},
-						"required": ["type", "text"],
-						"additionalProperties": false
-					},
-					{
-						"type": "object",
-						"properties": {
-							"type": {"type": "string", "const": "image"},
-							"data": {"type": "string"},
-							"mimeType": {"type": "string"}
-						},
-						"required": ["type", "data", "mimeType"],
-						"additionalProperties": false
-					}
-				]
-			}
-		}
-	},
-	"required": ["content"],
-	"additionalProperties": false
-}`),
-		},
-		h.Search,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolPick,
-			Description: "A oneOf whose object variants are told apart by their properties alone.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"choice": {
+	"shape": ` + schemaOfShape + `,
+	"event": ` + schemaOfEvent + `
+}, "required": ["query"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"content": {
+		"type": "array",
+		"items": {
 			"oneOf": [
 				{
 					"type": "object",
-					"properties": {"name": {"type": "string"}},
-					"required": ["name"],
-					"additionalProperties": true
+					"properties": {"type": {"type": "string", "const": "text"}, "text": {"type": "string"}},
+					"required": ["type", "text"],
+					"additionalProperties": false
 				},
 				{
 					"type": "object",
-					"properties": {"id": {"type": "integer"}},
-					"required": ["id"],
-					"additionalProperties": true
+					"properties": {
+						"type": {"type": "string", "const": "image"},
+						"data": {"type": "string"},
+						"mimeType": {"type": "string"}
+					},
+					"required": ["type", "data", "mimeType"],
+					"additionalProperties": false
 				}
 			]
 		}
-	},
-	"required": ["choice"],
-	"additionalProperties": false
-}`),
-		},
-		h.Pick,
-	))
+	}
+}, "required": ["content"], "additionalProperties": false}`),
+	}, nil, h.Search))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolPick,
+		Description: "A oneOf whose object variants are told apart by their properties alone.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"choice": {
+		"oneOf": [
+			{
+				"type": "object",
+				"properties": {"name": {"type": "string"}},
+				"required": ["name"],
+				"additionalProperties": true
+			},
+			{
+				"type": "object",
+				"properties": {"id": {"type": "integer"}},
+				"required": ["id"],
+				"additionalProperties": true
+			}
+		]
+	}
+}, "required": ["choice"], "additionalProperties": false}`),
+	}, nil, h.Pick))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfCircle is the schema of type "Circle" (mcpgen.yaml:5).
-	schemaOfCircle = `{
-	"type": "object",
-	"properties": {
-		"kind": {"type": "string", "const": "circle"},
-		"radius": {"type": "number", "exclusiveMinimum": 0}
-	},
-	"required": ["kind", "radius"],
-	"additionalProperties": false
-}`
+	schemaOfCircle = `{"type": "object", "properties": {
+	"kind": {"type": "string", "const": "circle"},
+	"radius": {"type": "number", "exclusiveMinimum": 0}
+}, "required": ["kind", "radius"], "additionalProperties": false}`
 
 	// schemaOfSquare is the schema of type "Square" (mcpgen.yaml:10).
-	schemaOfSquare = `{
-	"type": "object",
-	"properties": {
-		"kind": {"type": "string", "const": "square"},
-		"side": {"type": "number", "exclusiveMinimum": 0}
-	},
-	"required": ["kind", "side"],
-	"additionalProperties": false
-}`
+	schemaOfSquare = `{"type": "object", "properties": {
+	"kind": {"type": "string", "const": "square"},
+	"side": {"type": "number", "exclusiveMinimum": 0}
+}, "required": ["kind", "side"], "additionalProperties": false}`
 
 	// schemaOfShape is the schema of type "Shape" (mcpgen.yaml:15).
-	schemaOfShape = `{
-	"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}],
-	"description": "A shape, told apart by its kind."
-}`
+	schemaOfShape = `{"oneOf": [{"$ref": "#/$defs/Circle"}, {"$ref": "#/$defs/Square"}],
+"description": "A shape, told apart by its kind."}`
 
 	// schemaOfEvent is the schema of type "Event" (mcpgen.yaml:20).
-	schemaOfEvent = `{
-	"anyOf": [
-		{
-			"type": "object",
-			"properties": {
-				"version": {"type": "integer", "const": 1},
-				"type": {"type": "string", "const": "created"},
-				"id": {"type": "string"}
-			},
-			"required": ["version", "type", "id"],
-			"additionalProperties": false
+	schemaOfEvent = `{"anyOf": [
+	{
+		"type": "object",
+		"properties": {
+			"version": {"type": "integer", "const": 1},
+			"type": {"type": "string", "const": "created"},
+			"id": {"type": "string"}
 		},
-		{
-			"type": "object",
-			"properties": {
-				"version": {"type": "integer", "const": 2},
-				"type": {"type": "string", "const": "deleted"}
-			},
-			"required": ["version", "type"],
-			"additionalProperties": false
-		}
-	],
-	"description": "Told apart by type, as the spec says, though version differs too."
-}`
+		"required": ["version", "type", "id"],
+		"additionalProperties": false
+	},
+	{
+		"type": "object",
+		"properties": {
+			"version": {"type": "integer", "const": 2},
+			"type": {"type": "string", "const": "deleted"}
+		},
+		"required": ["version", "type"],
+		"additionalProperties": false
+	}
+], "description": "Told apart by type, as the spec says, though version differs too."}`
 
 	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:28).
-	schemaOfFilter = `{
-	"type": "object",
-	"properties": {"field": {"type": "string"}, "equals": {"type": "string"}},
-	"required": ["field", "equals"],
-	"additionalProperties": false
-}`
+	schemaOfFilter = `{"type": "object", "properties": {"field": {"type": "string"}, "equals": {"type": "string"}},
+"required": ["field", "equals"], "additionalProperties": false}`
 )

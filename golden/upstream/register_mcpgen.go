@@ -26,22 +26,16 @@ func Info() runtime.Implementation {
 const (
 	// ToolGetPet is the name of tool "get_pet" (mcpgen.yaml:25).
 	ToolGetPet = "get_pet"
-
 	// ToolFindPets is the name of tool "find_pets" (mcpgen.yaml:38).
 	ToolFindPets = "find_pets"
-
 	// ToolAddPet is the name of tool "add_pet" (mcpgen.yaml:59).
 	ToolAddPet = "add_pet"
-
 	// ToolRenamePet is the name of tool "rename_pet" (mcpgen.yaml:71).
 	ToolRenamePet = "rename_pet"
-
 	// ToolDeletePet is the name of tool "delete_pet" (mcpgen.yaml:90).
 	ToolDeletePet = "delete_pet"
-
 	// ToolUpdatePetForm is the name of tool "update_pet_form" (mcpgen.yaml:102).
 	ToolUpdatePetForm = "update_pet_form"
-
 	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:122).
 	ToolStoreStatus = "store_status"
 )
@@ -58,142 +52,82 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolGetPet,
-			Description: "Get a pet by its id.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"petId": {"type": "integer", "description": "The pet's id."}},
-	"required": ["petId"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(schemaOfPet),
-		},
-		h.GetPet,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolFindPets,
-			Description: "Find pets by status and tags.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"status": {
-			"type": "array",
-			"items": {"type": "string", "enum": ["available", "pending", "sold"]}
-		},
-		"tags": {"type": "array", "items": {"type": "string"}},
-		"limit": {"type": "integer", "minimum": 1},
-		"request_id": {"type": "string"},
-		"owner": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
-	},
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "array", "items": {"$ref": "#/$defs/Pet"}}`),
-		},
-		h.FindPets,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolAddPet,
-			Description: "Add a pet to the store.",
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Pet": ` + schemaOfPet + `},
-	"type": "object",
-	"properties": {"pet": {"$ref": "#/$defs/Pet"}},
-	"required": ["pet"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(schemaOfPet),
-		},
-		h.AddPet,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolRenamePet,
-			Description: "Rename a pet, with a session cookie.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"petId": {"type": "integer"},
-		"name": {"type": "string"},
-		"nickname": {"type": "string"},
-		"session": {"type": "string"}
-	},
-	"required": ["petId", "name"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(schemaOfPet),
-		},
-		h.RenamePet,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolDeletePet,
-			Description: "Delete a pet.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"petId": {"type": "integer"}},
-	"required": ["petId"],
-	"additionalProperties": false
-}`),
-		},
-		h.DeletePet,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolUpdatePetForm,
-			Description: "Update a pet with a form, as form APIs take it.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"petId": {"type": "integer"},
-		"name": {"type": "string"},
-		"labels": {"type": "object", "additionalProperties": {"type": "string"}},
-		"fields": {
-			"type": "object",
-			"properties": {"include": {"type": "array", "items": {"type": "string"}}},
-			"additionalProperties": false
-		}
-	},
-	"required": ["petId"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(schemaOfPet),
-		},
-		h.UpdatePetForm,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolStoreStatus,
-			Description: "Whether the store is open (served by hand, not bound).",
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"open": {"type": "boolean"}},
-	"required": ["open"],
-	"additionalProperties": false
-}`),
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*StoreStatusOutput, error) {
-			return h.StoreStatus(ctx)
-		},
-	))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolGetPet,
+		Description: "Get a pet by its id.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"petId": {"type": "integer", "description": "The pet's id."}},
+"required": ["petId"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(schemaOfPet),
+	}, decodeGetPetInput, h.GetPet))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolFindPets,
+		Description: "Find pets by status and tags.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"status": {"type": "array", "items": {"type": "string", "enum": ["available", "pending", "sold"]}},
+	"tags": {"type": "array", "items": {"type": "string"}},
+	"limit": {"type": "integer", "minimum": 1},
+	"request_id": {"type": "string"},
+	"owner": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+}, "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "array", "items": {"$ref": "#/$defs/Pet"}}`),
+	}, nil, h.FindPets))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolAddPet,
+		Description: "Add a pet to the store.",
+		InputSchema: json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "object", "properties": {"pet": {"$ref": "#/$defs/Pet"}},
+"required": ["pet"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(schemaOfPet),
+	}, decodeAddPetInput, h.AddPet))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolRenamePet,
+		Description: "Rename a pet, with a session cookie.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"petId": {"type": "integer"},
+	"name": {"type": "string"},
+	"nickname": {"type": "string"},
+	"session": {"type": "string"}
+}, "required": ["petId", "name"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(schemaOfPet),
+	}, decodeRenamePetInput, h.RenamePet))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolDeletePet,
+		Description: "Delete a pet.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"petId": {"type": "integer"}}, "required": ["petId"],
+"additionalProperties": false}`),
+	}, decodeDeletePetInput, h.DeletePet))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolUpdatePetForm,
+		Description: "Update a pet with a form, as form APIs take it.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"petId": {"type": "integer"},
+	"name": {"type": "string"},
+	"labels": {"type": "object", "additionalProperties": {"type": "string"}},
+	"fields": {
+		"type": "object",
+		"properties": {"include": {"type": "array", "items": {"type": "string"}}},
+		"additionalProperties": false
+	}
+}, "required": ["petId"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(schemaOfPet),
+	}, nil, h.UpdatePetForm))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolStoreStatus,
+		Description: "Whether the store is open (served by hand, not bound).",
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"open": {"type": "boolean"}}, "required": ["open"],
+"additionalProperties": false}`),
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*StoreStatusOutput, error) {
+		return h.StoreStatus(ctx)
+	}))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfPet is the schema of type "Pet" (mcpgen.yaml:16).
-	schemaOfPet = `{
-	"type": "object",
-	"properties": {
-		"id": {"type": "integer"},
-		"name": {"type": "string"},
-		"status": {"type": "string", "enum": ["available", "pending", "sold"]},
-		"tags": {"type": "array", "items": {"type": "string"}}
-	},
-	"required": ["name"],
-	"additionalProperties": false
-}`
+	schemaOfPet = `{"type": "object", "properties": {
+	"id": {"type": "integer"},
+	"name": {"type": "string"},
+	"status": {"type": "string", "enum": ["available", "pending", "sold"]},
+	"tags": {"type": "array", "items": {"type": "string"}}
+}, "required": ["name"], "additionalProperties": false}`
 )

@@ -18,7 +18,7 @@ const _ = runtime.IsAtLeastVersion0_1_0
 type Pet struct {
 	ID     runtime.Opt[int64]     `json:"id,omitzero"`
 	Name   string                 `json:"name"`
-	Status runtime.Opt[PetStatus] `json:"status,omitzero"`
+	Status runtime.Opt[PetStatus] `json:"status,omitzero" jsonschema:"enum=available,enum=pending,enum=sold"`
 	Tags   []string               `json:"tags,omitempty"`
 }
 
@@ -36,18 +36,13 @@ func (*Pet) MCPDecodeTable() *genimpl.Object {
 }
 
 // PetStatus is property "status" of Pet (mcpgen.yaml:20).
-type PetStatus string
+type PetStatus = string
 
 const (
 	PetStatusAvailable PetStatus = "available"
 	PetStatusPending   PetStatus = "pending"
 	PetStatusSold      PetStatus = "sold"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of PetStatus what struct tags cannot say.
-func (PetStatus) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"available", "pending", "sold"}
-}
 
 // GetPetInput is the input of tool "get_pet" (mcpgen.yaml:28).
 type GetPetInput struct {
@@ -59,13 +54,6 @@ type GetPetInput struct {
 var decodeGetPetInput = &genimpl.Object{Type: (*GetPetInput)(nil), Fields: []genimpl.Field{
 	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *GetPetInput) DecodeValidated(args []byte) bool {
-	return decodeGetPetInput.Decode(args, x)
-}
 
 // FindPetsInput is the input of tool "find_pets" (mcpgen.yaml:41).
 type FindPetsInput struct {
@@ -132,13 +120,6 @@ var decodeAddPetInput = &genimpl.Object{Type: (*AddPetInput)(nil), Fields: []gen
 	{Name: "pet", Required: true, Value: genimpl.Value{Kind: genimpl.KindObject, Object: (*Pet)(nil)}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *AddPetInput) DecodeValidated(args []byte) bool {
-	return decodeAddPetInput.Decode(args, x)
-}
-
 // RenamePetInput is the input of tool "rename_pet" (mcpgen.yaml:74).
 type RenamePetInput struct {
 	PetID    int64               `json:"petId"`
@@ -155,13 +136,6 @@ var decodeRenamePetInput = &genimpl.Object{Type: (*RenamePetInput)(nil), Fields:
 	{Name: "session", Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *RenamePetInput) DecodeValidated(args []byte) bool {
-	return decodeRenamePetInput.Decode(args, x)
-}
-
 // DeletePetInput is the input of tool "delete_pet" (mcpgen.yaml:93).
 type DeletePetInput struct {
 	PetID int64 `json:"petId"`
@@ -171,13 +145,6 @@ type DeletePetInput struct {
 var decodeDeletePetInput = &genimpl.Object{Type: (*DeletePetInput)(nil), Fields: []genimpl.Field{
 	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *DeletePetInput) DecodeValidated(args []byte) bool {
-	return decodeDeletePetInput.Decode(args, x)
-}
 
 // UpdatePetFormInput is the input of tool "update_pet_form" (mcpgen.yaml:105).
 type UpdatePetFormInput struct {

@@ -26,10 +26,8 @@ func Info() runtime.Implementation {
 const (
 	// ResourceDynamicTextResource is the name of resource "Dynamic Text Resource" (mcpgen.yaml:5).
 	ResourceDynamicTextResource = "Dynamic Text Resource"
-
 	// TemplateDynamicResource is the name of resource template "Dynamic Resource" (mcpgen.yaml:9).
 	TemplateDynamicResource = "Dynamic Resource"
-
 	// PromptSimplePrompt is the name of prompt "Simple Prompt" (mcpgen.yaml:13).
 	PromptSimplePrompt = "Simple Prompt"
 )
@@ -60,12 +58,7 @@ func Register(s *runtime.Server, h Handler) {
 			URITemplate: DynamicResourceURITemplate,
 			Description: "A template whose name is a phrase.",
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "string"}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}`),
 		h.ReadDynamicResource,
 	))
 	s.AddPrompt(genimpl.GeneratedPrompt(

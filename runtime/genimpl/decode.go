@@ -16,9 +16,10 @@ import (
 
 // Generated validating decoders (issue 20): for a tool input whose schema
 // the generator fully understands, it writes a decoding table (table.go:
-// an Object per struct, a rule per property) and a DecodeValidated method
-// that hands the arguments and the table to Object.Decode, which checks
-// the arguments against the schema while it decodes them, in one pass
+// an Object per struct, a rule per property) and passes the input's table
+// to the tool's registration; the runtime hands each call's arguments to
+// Object.Decode, which checks the arguments against the schema while it
+// decodes them, in one pass
 // over the JSON and without building the map[string]any the general
 // validator needs. This file is the scanner and the scalar rules; table.go
 // reads the tables.
@@ -39,7 +40,17 @@ type decoder struct {
 	i       int
 	depth   int
 	refused bool
+	// text is data as a string, copied on the first string value when
+	// data is at most maxSharedText long: the decoded strings are its
+	// substrings, so a call's strings cost one allocation, not one each.
+	text string
 }
+
+// maxSharedText is the longest arguments whose strings share one copy of
+// them: a kept string keeps the whole copy alive, which for small
+// arguments costs less than an allocation per string; larger arguments
+// copy each string on its own.
+const maxSharedText = 4 << 10
 
 // maxDepth is the nesting the decoder accepts: beyond it the general path
 // decides (it refuses at 1 000 levels, a screening rule of its own).
@@ -166,10 +177,17 @@ func (d *decoder) str() (string, bool) {
 	if d.refused {
 		return "", false
 	}
-	tok := d.data[d.i:end]
+	start := d.i
+	tok := d.data[start:end]
 	d.i = end
 	if plain {
-		return string(tok[1 : len(tok)-1]), true
+		if len(d.data) > maxSharedText {
+			return string(tok[1 : len(tok)-1]), true
+		}
+		if d.text == "" {
+			d.text = string(d.data)
+		}
+		return d.text[start+1 : end-1], true
 	}
 	var s string // escapes and invalid UTF-8 decode as the general path decodes them
 	if json.Unmarshal(tok, &s) != nil {

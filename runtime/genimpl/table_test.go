@@ -2,6 +2,7 @@ package genimpl
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/mcpgen/mcpgen/runtime"
@@ -82,5 +83,42 @@ func TestObjectMismatchRefuses(t *testing.T) {
 	var x small
 	if !good.Decode([]byte(`{"a":"x"}`), &x) || x.A != "x" {
 		t.Errorf("the matching table refused, or decoded %+v", x)
+	}
+}
+
+// The strings of small arguments share one copy of them: one allocation
+// for all of them, and none aliases the caller's bytes, which a transport
+// reuses after the call. Large arguments copy each string on its own.
+func TestObjectDecodeStringsCopied(t *testing.T) {
+	args := []byte(`{"name":"a","tags":["x","y","z"],"weight":"w","children":[{"name":"b"}]}`)
+	var x tree
+	if !decodeTree.Decode(args, &x) {
+		t.Fatal("refused")
+	}
+	for i := range args {
+		args[i] = ' '
+	}
+	want := tree{Name: "a", Tags: []string{"x", "y", "z"}, Weight: runtime.Some("w"), Children: []tree{{Name: "b"}}}
+	if !reflect.DeepEqual(x, want) {
+		t.Errorf("after the arguments were overwritten, decoded %+v, want %+v", x, want)
+	}
+
+	small := []byte(`{"name":"abc","weight":"xyz"}`)
+	if n := testing.AllocsPerRun(100, func() {
+		var x tree
+		decodeTree.Decode(small, &x)
+	}); n != 2 {
+		t.Errorf("decoding two strings allocated %v times, want 2 (the value, one copy of the arguments)", n)
+	}
+	large := []byte(`{"name":"abc","weight":"` + strings.Repeat("w", maxSharedText) + `"}`)
+	var y tree
+	if !decodeTree.Decode(large, &y) || len(y.Weight.Value) != maxSharedText {
+		t.Fatal("large arguments refused")
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		var x tree
+		decodeTree.Decode(large, &x)
+	}); n != 3 {
+		t.Errorf("decoding two strings of large arguments allocated %v times, want 3 (the value, one each)", n)
 	}
 }

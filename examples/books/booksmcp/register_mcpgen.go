@@ -40,83 +40,56 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolFindBooks,
-			Description: "Find books by free text (in the title or the author), or by a filter on one field.",
-			Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Filter": ` + schemaOfFilter + `},
-	"type": "object",
-	"properties": {
-		"query": {
-			"anyOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/Filter"}],
-			"description": "Text to look for, or a filter."
-		},
-		"limit": {
-			"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}],
-			"description": "The most items to return, or null for all."
-		}
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolFindBooks,
+		Description: "Find books by free text (in the title or the author), or by a filter on one field.",
+		Annotations: &runtime.ToolAnnotations{ReadOnlyHint: new(true)},
+		InputSchema: json.RawMessage(`{"$defs": {"Filter": ` + schemaOfFilter + `}, "type": "object", "properties": {
+	"query": {
+		"anyOf": [{"type": "string", "minLength": 1}, {"$ref": "#/$defs/Filter"}],
+		"description": "Text to look for, or a filter."
 	},
-	"required": ["query"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
+	"limit": {
+		"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}],
+		"description": "The most items to return, or null for all."
+	}
+}, "required": ["query"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"items": {
+		"type": "array",
 		"items": {
-			"type": "array",
-			"items": {
-				"oneOf": [
-					{
-						"type": "object",
-						"properties": {
-							"kind": {"type": "string", "const": "book"},
-							"title": {"type": "string"},
-							"author": {"type": "string"},
-							"year": {"type": ["integer", "null"]}
-						},
-						"required": ["kind", "title", "author", "year"],
-						"additionalProperties": false
+			"oneOf": [
+				{
+					"type": "object",
+					"properties": {
+						"kind": {"type": "string", "const": "book"},
+						"title": {"type": "string"},
+						"author": {"type": "string"},
+						"year": {"type": ["integer", "null"]}
 					},
-					{
-						"type": "object",
-						"properties": {
-							"kind": {"type": "string", "const": "note"},
-							"text": {"type": "string"}
-						},
-						"required": ["kind", "text"],
-						"additionalProperties": false
-					}
-				]
-			},
-			"description": "The books found, or a note when there are none."
-		}
-	},
-	"required": ["items"],
-	"additionalProperties": false
-}`),
+					"required": ["kind", "title", "author", "year"],
+					"additionalProperties": false
+				},
+				{
+					"type": "object",
+					"properties": {"kind": {"type": "string", "const": "note"}, "text": {"type": "string"}},
+					"required": ["kind", "text"],
+					"additionalProperties": false
+				}
+			]
 		},
-		h.FindBooks,
-	))
+		"description": "The books found, or a note when there are none."
+	}
+}, "required": ["items"], "additionalProperties": false}`),
+	}, nil, h.FindBooks))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfFilter is the schema of type "Filter" (mcpgen.yaml:8).
-	schemaOfFilter = `{
-	"type": "object",
-	"properties": {
-		"field": {
-			"type": "string",
-			"description": "The field to compare.",
-			"enum": ["title", "author"]
-		},
-		"equals": {"type": "string", "description": "The value it must equal.", "minLength": 1}
-	},
-	"required": ["field", "equals"],
-	"additionalProperties": false,
-	"description": "Match one field exactly."
-}`
+	schemaOfFilter = `{"type": "object", "properties": {
+	"field": {"type": "string", "description": "The field to compare.", "enum": ["title", "author"]},
+	"equals": {"type": "string", "description": "The value it must equal.", "minLength": 1}
+}, "required": ["field", "equals"], "additionalProperties": false, "description": "Match one field exactly."}`
 )

@@ -19,7 +19,7 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // Match one field exactly.
 type Filter struct {
 	// The field to compare.
-	Field FilterField `json:"field" jsonschema_description:"The field to compare."`
+	Field FilterField `json:"field" jsonschema:"enum=title,enum=author" jsonschema_description:"The field to compare."`
 
 	// The value it must equal.
 	Equals string `json:"equals" jsonschema:"minLength=1" jsonschema_description:"The value it must equal."`
@@ -33,17 +33,12 @@ func (Filter) JSONSchemaExtend(s *jsonschema.Schema) {
 // FilterField is property "field" of Filter (mcpgen.yaml:11).
 //
 // The field to compare.
-type FilterField string
+type FilterField = string
 
 const (
 	FilterFieldTitle  FilterField = "title"
 	FilterFieldAuthor FilterField = "author"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of FilterField what struct tags cannot say.
-func (FilterField) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"title", "author"}
-}
 
 // FindBooksInput is the input of tool "find_books" (mcpgen.yaml:19).
 type FindBooksInput struct {

@@ -28,145 +28,102 @@ func Info() runtime.Implementation {
 const (
 	// ToolTestSimpleText is the name of tool "test_simple_text" (mcpgen.yaml:21).
 	ToolTestSimpleText = "test_simple_text"
-
 	// ToolTestImageContent is the name of tool "test_image_content" (mcpgen.yaml:23).
 	ToolTestImageContent = "test_image_content"
-
 	// ToolTestAudioContent is the name of tool "test_audio_content" (mcpgen.yaml:25).
 	ToolTestAudioContent = "test_audio_content"
-
 	// ToolTestEmbeddedResource is the name of tool "test_embedded_resource" (mcpgen.yaml:27).
 	ToolTestEmbeddedResource = "test_embedded_resource"
-
 	// ToolTestMultipleContentTypes is the name of tool "test_multiple_content_types" (mcpgen.yaml:29).
 	ToolTestMultipleContentTypes = "test_multiple_content_types"
-
 	// ToolTestToolWithLogging is the name of tool "test_tool_with_logging" (mcpgen.yaml:31).
 	ToolTestToolWithLogging = "test_tool_with_logging"
-
 	// ToolTestErrorHandling is the name of tool "test_error_handling" (mcpgen.yaml:33).
 	ToolTestErrorHandling = "test_error_handling"
-
 	// ToolTestToolWithProgress is the name of tool "test_tool_with_progress" (mcpgen.yaml:35).
 	ToolTestToolWithProgress = "test_tool_with_progress"
-
 	// ToolTestSampling is the name of tool "test_sampling" (mcpgen.yaml:37).
 	ToolTestSampling = "test_sampling"
-
 	// ToolTestElicitation is the name of tool "test_elicitation" (mcpgen.yaml:43).
 	ToolTestElicitation = "test_elicitation"
-
 	// ToolTestElicitationSep1034Defaults is the name of tool "test_elicitation_sep1034_defaults"
 	// (mcpgen.yaml:49).
 	ToolTestElicitationSep1034Defaults = "test_elicitation_sep1034_defaults"
-
 	// ToolTestElicitationSep1330Enums is the name of tool "test_elicitation_sep1330_enums"
 	// (mcpgen.yaml:51).
 	ToolTestElicitationSep1330Enums = "test_elicitation_sep1330_enums"
-
 	// ToolJSONSchema202012Tool is the name of tool "json_schema_2020_12_tool" (mcpgen.yaml:53).
 	ToolJSONSchema202012Tool = "json_schema_2020_12_tool"
-
 	// ToolTestReconnection is the name of tool "test_reconnection" (mcpgen.yaml:79).
 	ToolTestReconnection = "test_reconnection"
-
 	// ToolTestMissingCapability is the name of tool "test_missing_capability" (mcpgen.yaml:84).
 	ToolTestMissingCapability = "test_missing_capability"
-
 	// ToolTestTriggerToolChange is the name of tool "test_trigger_tool_change" (mcpgen.yaml:86).
 	ToolTestTriggerToolChange = "test_trigger_tool_change"
-
 	// ToolTestTriggerPromptChange is the name of tool "test_trigger_prompt_change" (mcpgen.yaml:88).
 	ToolTestTriggerPromptChange = "test_trigger_prompt_change"
-
 	// ToolTestStreamingElicitation is the name of tool "test_streaming_elicitation" (mcpgen.yaml:90).
 	ToolTestStreamingElicitation = "test_streaming_elicitation"
-
 	// ToolTestLoggingTool is the name of tool "test_logging_tool" (mcpgen.yaml:92).
 	ToolTestLoggingTool = "test_logging_tool"
-
 	// ToolTestInputRequiredResultElicitation is the name of tool "test_input_required_result_elicitation"
 	// (mcpgen.yaml:94).
 	ToolTestInputRequiredResultElicitation = "test_input_required_result_elicitation"
-
 	// ToolTestInputRequiredResultSampling is the name of tool "test_input_required_result_sampling"
 	// (mcpgen.yaml:96).
 	ToolTestInputRequiredResultSampling = "test_input_required_result_sampling"
-
 	// ToolTestInputRequiredResultListRoots is the name of tool "test_input_required_result_list_roots"
 	// (mcpgen.yaml:98).
 	ToolTestInputRequiredResultListRoots = "test_input_required_result_list_roots"
-
 	// ToolTestInputRequiredResultRequestState is the name of tool
 	// "test_input_required_result_request_state" (mcpgen.yaml:100).
 	ToolTestInputRequiredResultRequestState = "test_input_required_result_request_state"
-
 	// ToolTestInputRequiredResultMultipleInputs is the name of tool
 	// "test_input_required_result_multiple_inputs" (mcpgen.yaml:102).
 	ToolTestInputRequiredResultMultipleInputs = "test_input_required_result_multiple_inputs"
-
 	// ToolTestInputRequiredResultMultiRound is the name of tool "test_input_required_result_multi_round"
 	// (mcpgen.yaml:104).
 	ToolTestInputRequiredResultMultiRound = "test_input_required_result_multi_round"
-
 	// ToolTestInputRequiredResultTamperedState is the name of tool
 	// "test_input_required_result_tampered_state" (mcpgen.yaml:106).
 	ToolTestInputRequiredResultTamperedState = "test_input_required_result_tampered_state"
-
 	// ToolTestInputRequiredResultCapabilities is the name of tool
 	// "test_input_required_result_capabilities" (mcpgen.yaml:108).
 	ToolTestInputRequiredResultCapabilities = "test_input_required_result_capabilities"
-
 	// ToolTestParamHeaders is the name of tool "test_param_headers" (mcpgen.yaml:110).
 	ToolTestParamHeaders = "test_param_headers"
-
 	// ToolGreet is the name of tool "greet" (mcpgen.yaml:121).
 	ToolGreet = "greet"
-
 	// ToolSlowCompute is the name of tool "slow_compute" (mcpgen.yaml:127).
 	ToolSlowCompute = "slow_compute"
-
 	// ToolFailingJob is the name of tool "failing_job" (mcpgen.yaml:134).
 	ToolFailingJob = "failing_job"
-
 	// ToolProtocolErrorJob is the name of tool "protocol_error_job" (mcpgen.yaml:137).
 	ToolProtocolErrorJob = "protocol_error_job"
-
 	// ToolConfirmDelete is the name of tool "confirm_delete" (mcpgen.yaml:140).
 	ToolConfirmDelete = "confirm_delete"
-
 	// ToolMultiInput is the name of tool "multi_input" (mcpgen.yaml:146).
 	ToolMultiInput = "multi_input"
-
 	// ToolTestToolWithTask is the name of tool "test_tool_with_task" (mcpgen.yaml:149).
 	ToolTestToolWithTask = "test_tool_with_task"
-
 	// ResourceStaticText is the name of resource "static_text" (mcpgen.yaml:156).
 	ResourceStaticText = "static_text"
-
 	// ResourceStaticBinary is the name of resource "static_binary" (mcpgen.yaml:160).
 	ResourceStaticBinary = "static_binary"
-
 	// ResourceWatchedResource is the name of resource "watched_resource" (mcpgen.yaml:165).
 	ResourceWatchedResource = "watched_resource"
-
 	// TemplateTemplateData is the name of resource template "template_data" (mcpgen.yaml:171).
 	TemplateTemplateData = "template_data"
-
 	// PromptTestSimplePrompt is the name of prompt "test_simple_prompt" (mcpgen.yaml:183).
 	PromptTestSimplePrompt = "test_simple_prompt"
-
 	// PromptTestPromptWithArguments is the name of prompt "test_prompt_with_arguments" (mcpgen.yaml:187).
 	PromptTestPromptWithArguments = "test_prompt_with_arguments"
-
 	// PromptTestPromptWithEmbeddedResource is the name of prompt "test_prompt_with_embedded_resource"
 	// (mcpgen.yaml:194).
 	PromptTestPromptWithEmbeddedResource = "test_prompt_with_embedded_resource"
-
 	// PromptTestInputRequiredResultPrompt is the name of prompt "test_input_required_result_prompt"
 	// (mcpgen.yaml:198).
 	PromptTestInputRequiredResultPrompt = "test_input_required_result_prompt"
-
 	// PromptTestPromptWithImage is the name of prompt "test_prompt_with_image" (mcpgen.yaml:200).
 	PromptTestPromptWithImage = "test_prompt_with_image"
 )
@@ -183,392 +140,248 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestSimpleText,
-			Description: "Returns a simple text response.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestSimpleText(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestImageContent,
-			Description: "Returns an image (a 1x1 PNG).",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestImageContent(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestAudioContent,
-			Description: "Returns a short WAV sound.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestAudioContent(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestEmbeddedResource,
-			Description: "Returns an embedded text resource.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestEmbeddedResource(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestMultipleContentTypes,
-			Description: "Returns text, an image and an embedded resource.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestMultipleContentTypes(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestToolWithLogging,
-			Description: "Sends three log messages while it runs.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestToolWithLogging(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestErrorHandling,
-			Description: "Always fails with a tool execution error.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestErrorHandling(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestToolWithProgress,
-			Description: "Reports progress 0, 50 and 100 out of 100.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestToolWithProgress(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestSampling,
-			Description: "Asks the client's model to complete a prompt.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"prompt": {"type": "string", "description": "The prompt to send to the model."}},
-	"required": ["prompt"],
-	"additionalProperties": false
-}`),
-		},
-		h.TestSampling,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestElicitation,
-			Description: "Asks the user for a username and an email.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"message": {"type": "string", "description": "The message shown to the user."}},
-	"required": ["message"],
-	"additionalProperties": false
-}`),
-		},
-		h.TestElicitation,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestElicitationSep1034Defaults,
-			Description: "Asks the user for values that all have defaults (SEP-1034).",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestElicitationSep1034Defaults(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestElicitationSep1330Enums,
-			Description: "Asks the user to choose among every enum form (SEP-1330).",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestElicitationSep1330Enums(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolJSONSchema202012Tool,
-			Description: "Tool with JSON Schema 2020-12 features",
-			InputSchema: json.RawMessage(`{
-	"$schema": "https://json-schema.org/draft/2020-12/schema",
-	"type": "object",
-	"$defs": {
-		"address": {
-			"$anchor": "addressDef",
-			"type": "object",
-			"properties": {"street": {"type": "string"}, "city": {"type": "string"}}
-		}
-	},
-	"properties": {
-		"name": {"type": "string"},
-		"address": {"$ref": "#/$defs/address"},
-		"contactMethod": {"type": "string", "enum": ["phone", "email"]},
-		"phone": {"type": "string"},
-		"email": {"type": "string"}
-	},
-	"allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
-	"if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
-	"then": {"required": ["phone"]},
-	"else": {"required": ["email"]},
-	"additionalProperties": false
-}`),
-		},
-		func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
-			return h.JSONSchema202012Tool(ctx, *in)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestReconnection,
-			Description: "Closes its response stream early, then answers (SEP-1699 polling).",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestReconnection(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestMissingCapability,
-			Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestMissingCapability(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestTriggerToolChange,
-			Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestTriggerToolChange(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestTriggerPromptChange,
-			Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestTriggerPromptChange(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name: ToolTestStreamingElicitation,
-			Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never " +
-				"a request.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestStreamingElicitation(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestLoggingTool,
-			Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestLoggingTool(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultElicitation,
-			Description: "Asks the user's name (input key user_name), then greets them.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultElicitation(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultSampling,
-			Description: "Asks the client's model the capital of France (input key capital_question).",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultSampling(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultListRoots,
-			Description: "Asks the client for its roots (input key client_roots).",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultListRoots(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultRequestState,
-			Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultRequestState(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultMultipleInputs,
-			Description: "Asks in one round for a name, a greeting from the model and the roots.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultMultipleInputs(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultMultiRound,
-			Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultMultiRound(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultTamperedState,
-			Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultTamperedState(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestInputRequiredResultCapabilities,
-			Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestInputRequiredResultCapabilities(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name: ToolTestParamHeaders,
-			Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, " +
-				"which the server checks.",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"region": {
-			"type": "string",
-			"description": "Where to run the query.",
-			"x-mcp-header": "Region"
-		},
-		"query": {"type": "string", "description": "The query."}
-	},
-	"required": ["region", "query"],
-	"additionalProperties": false
-}`),
-		},
-		h.TestParamHeaders,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolGreet,
-			Description: "Greets name (never a task).",
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"name": {"type": "string", "description": "Who to greet."}},
-	"required": ["name"],
-	"additionalProperties": false
-}`),
-		},
-		h.Greet,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolSlowCompute,
-			Description: "Sleeps seconds, then answers (a task).",
-			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"seconds": {
-			"type": "number",
-			"description": "How long to work.",
-			"minimum": 0,
-			"maximum": 600
-		},
-		"label": {"type": "string", "description": "Named in the answer."}
-	},
-	"additionalProperties": false
-}`),
-		},
-		h.SlowCompute,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolFailingJob,
-			Description: "Fails with a tool error after a second (always a task).",
-			Execution:   &runtime.ToolExecution{TaskSupport: "required"},
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.FailingJob(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolProtocolErrorJob,
-			Description: "Panics: a protocol error (a task).",
-			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.ProtocolErrorJob(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolConfirmDelete,
-			Description: "Asks to confirm deleting filename (a task).",
-			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"filename": {"type": "string", "description": "The file to delete."}},
-	"additionalProperties": false
-}`),
-		},
-		h.ConfirmDelete,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolMultiInput,
-			Description: "Asks two questions at once (a task).",
-			Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.MultiInput(ctx)
-		},
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:        ToolTestToolWithTask,
-			Description: "Asks the user's name, then greets them as a task.",
-			Execution: &runtime.ToolExecution{
-				TaskSupport: "required",
-				InputFirst:  true,
-			},
-		},
-		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
-			return h.TestToolWithTask(ctx)
-		},
-	))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestSimpleText,
+		Description: "Returns a simple text response.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestSimpleText(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestImageContent,
+		Description: "Returns an image (a 1x1 PNG).",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestImageContent(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestAudioContent,
+		Description: "Returns a short WAV sound.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestAudioContent(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestEmbeddedResource,
+		Description: "Returns an embedded text resource.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestEmbeddedResource(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestMultipleContentTypes,
+		Description: "Returns text, an image and an embedded resource.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestMultipleContentTypes(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestToolWithLogging,
+		Description: "Sends three log messages while it runs.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestToolWithLogging(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestErrorHandling,
+		Description: "Always fails with a tool execution error.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestErrorHandling(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestToolWithProgress,
+		Description: "Reports progress 0, 50 and 100 out of 100.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestToolWithProgress(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestSampling,
+		Description: "Asks the client's model to complete a prompt.",
+		InputSchema: json.RawMessage(`{"type": "object",
+"properties": {"prompt": {"type": "string", "description": "The prompt to send to the model."}},
+"required": ["prompt"], "additionalProperties": false}`),
+	}, decodeTestSamplingInput, h.TestSampling))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestElicitation,
+		Description: "Asks the user for a username and an email.",
+		InputSchema: json.RawMessage(`{"type": "object",
+"properties": {"message": {"type": "string", "description": "The message shown to the user."}},
+"required": ["message"], "additionalProperties": false}`),
+	}, decodeTestElicitationInput, h.TestElicitation))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestElicitationSep1034Defaults,
+		Description: "Asks the user for values that all have defaults (SEP-1034).",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestElicitationSep1034Defaults(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestElicitationSep1330Enums,
+		Description: "Asks the user to choose among every enum form (SEP-1330).",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestElicitationSep1330Enums(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolJSONSchema202012Tool,
+		Description: "Tool with JSON Schema 2020-12 features",
+		InputSchema: json.RawMessage(`{"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object", "$defs": {
+	"address": {
+		"$anchor": "addressDef",
+		"type": "object",
+		"properties": {"street": {"type": "string"}, "city": {"type": "string"}}
+	}
+}, "properties": {
+	"name": {"type": "string"},
+	"address": {"$ref": "#/$defs/address"},
+	"contactMethod": {"type": "string", "enum": ["phone", "email"]},
+	"phone": {"type": "string"},
+	"email": {"type": "string"}
+}, "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+"if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+"then": {"required": ["phone"]}, "else": {"required": ["email"]}, "additionalProperties": false}`),
+	}, nil, func(ctx context.Context, in *json.RawMessage) (*runtime.CallToolResult, error) {
+		return h.JSONSchema202012Tool(ctx, *in)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestReconnection,
+		Description: "Closes its response stream early, then answers (SEP-1699 polling).",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestReconnection(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestMissingCapability,
+		Description: "Needs the client's sampling capability; a request that does not declare it gets -32021.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestMissingCapability(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestTriggerToolChange,
+		Description: "Adds test_dynamic_tool, or removes it if present, so that listeners hear tools/list_changed.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestTriggerToolChange(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestTriggerPromptChange,
+		Description: "Adds test_dynamic_prompt, or removes it if present, so that listeners hear prompts/list_changed.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestTriggerPromptChange(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name: ToolTestStreamingElicitation,
+		Description: "Asks the user for a name; in 2026-07-28 its response stream carries an input_required result, never " +
+			"a request.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestStreamingElicitation(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestLoggingTool,
+		Description: "Logs at info level; in 2026-07-28 only a request carrying a log level hears it.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestLoggingTool(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultElicitation,
+		Description: "Asks the user's name (input key user_name), then greets them.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultElicitation(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultSampling,
+		Description: "Asks the client's model the capital of France (input key capital_question).",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultSampling(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultListRoots,
+		Description: "Asks the client for its roots (input key client_roots).",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultListRoots(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultRequestState,
+		Description: "Asks for a confirmation (input key confirm); the retry's requestState is verified.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultRequestState(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultMultipleInputs,
+		Description: "Asks in one round for a name, a greeting from the model and the roots.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultMultipleInputs(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultMultiRound,
+		Description: "Asks a name (step1), then a favorite color (step2), in two rounds.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultMultiRound(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultTamperedState,
+		Description: "Asks for a confirmation; a retry whose requestState was altered is refused.",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultTamperedState(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestInputRequiredResultCapabilities,
+		Description: "Asks only for what the request's client capabilities allow (elicitation, sampling).",
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestInputRequiredResultCapabilities(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name: ToolTestParamHeaders,
+		Description: "Runs a query in a region; 2026-07-28 clients mirror the region into the Mcp-Param-Region header, " +
+			"which the server checks.",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"region": {"type": "string", "description": "Where to run the query.", "x-mcp-header": "Region"},
+	"query": {"type": "string", "description": "The query."}
+}, "required": ["region", "query"], "additionalProperties": false}`),
+	}, decodeTestParamHeadersInput, h.TestParamHeaders))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolGreet,
+		Description: "Greets name (never a task).",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"name": {"type": "string", "description": "Who to greet."}},
+"required": ["name"], "additionalProperties": false}`),
+	}, decodeGreetInput, h.Greet))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolSlowCompute,
+		Description: "Sleeps seconds, then answers (a task).",
+		Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"seconds": {"type": "number", "description": "How long to work.", "minimum": 0, "maximum": 600},
+	"label": {"type": "string", "description": "Named in the answer."}
+}, "additionalProperties": false}`),
+	}, decodeSlowComputeInput, h.SlowCompute))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolFailingJob,
+		Description: "Fails with a tool error after a second (always a task).",
+		Execution:   &runtime.ToolExecution{TaskSupport: "required"},
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.FailingJob(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolProtocolErrorJob,
+		Description: "Panics: a protocol error (a task).",
+		Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.ProtocolErrorJob(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolConfirmDelete,
+		Description: "Asks to confirm deleting filename (a task).",
+		Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"filename": {"type": "string", "description": "The file to delete."}},
+"additionalProperties": false}`),
+	}, decodeConfirmDeleteInput, h.ConfirmDelete))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolMultiInput,
+		Description: "Asks two questions at once (a task).",
+		Execution:   &runtime.ToolExecution{TaskSupport: "optional"},
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.MultiInput(ctx)
+	}))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTestToolWithTask,
+		Description: "Asks the user's name, then greets them as a task.",
+		Execution: &runtime.ToolExecution{
+			TaskSupport: "required",
+			InputFirst:  true,
+		},
+	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*runtime.CallToolResult, error) {
+		return h.TestToolWithTask(ctx)
+	}))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Name:        ResourceStaticText,
@@ -603,12 +416,7 @@ func Register(s *runtime.Server, h Handler) {
 			Description: "Data for an id, as JSON.",
 			MimeType:    "application/json",
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "string"}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}`),
 		h.ReadTemplateData,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(

@@ -24,13 +24,6 @@ var decodeTestSamplingInput = &genimpl.Object{Type: (*TestSamplingInput)(nil), F
 	{Name: "prompt", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *TestSamplingInput) DecodeValidated(args []byte) bool {
-	return decodeTestSamplingInput.Decode(args, x)
-}
-
 // TestElicitationInput is the input of tool "test_elicitation" (mcpgen.yaml:46).
 type TestElicitationInput struct {
 	// The message shown to the user.
@@ -41,13 +34,6 @@ type TestElicitationInput struct {
 var decodeTestElicitationInput = &genimpl.Object{Type: (*TestElicitationInput)(nil), Fields: []genimpl.Field{
 	{Name: "message", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *TestElicitationInput) DecodeValidated(args []byte) bool {
-	return decodeTestElicitationInput.Decode(args, x)
-}
 
 // TestParamHeadersInput is the input of tool "test_param_headers" (mcpgen.yaml:113).
 type TestParamHeadersInput struct {
@@ -64,13 +50,6 @@ var decodeTestParamHeadersInput = &genimpl.Object{Type: (*TestParamHeadersInput)
 	{Name: "query", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *TestParamHeadersInput) DecodeValidated(args []byte) bool {
-	return decodeTestParamHeadersInput.Decode(args, x)
-}
-
 // GreetInput is the input of tool "greet" (mcpgen.yaml:124).
 type GreetInput struct {
 	// Who to greet.
@@ -81,13 +60,6 @@ type GreetInput struct {
 var decodeGreetInput = &genimpl.Object{Type: (*GreetInput)(nil), Fields: []genimpl.Field{
 	{Name: "name", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *GreetInput) DecodeValidated(args []byte) bool {
-	return decodeGreetInput.Decode(args, x)
-}
 
 // SlowComputeInput is the input of tool "slow_compute" (mcpgen.yaml:131).
 type SlowComputeInput struct {
@@ -107,13 +79,6 @@ var decodeSlowComputeInput = &genimpl.Object{Type: (*SlowComputeInput)(nil), Fie
 	{Name: "label", Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *SlowComputeInput) DecodeValidated(args []byte) bool {
-	return decodeSlowComputeInput.Decode(args, x)
-}
-
 // ConfirmDeleteInput is the input of tool "confirm_delete" (mcpgen.yaml:144).
 type ConfirmDeleteInput struct {
 	// The file to delete.
@@ -124,13 +89,6 @@ type ConfirmDeleteInput struct {
 var decodeConfirmDeleteInput = &genimpl.Object{Type: (*ConfirmDeleteInput)(nil), Fields: []genimpl.Field{
 	{Name: "filename", Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ConfirmDeleteInput) DecodeValidated(args []byte) bool {
-	return decodeConfirmDeleteInput.Decode(args, x)
-}
 
 // TemplateDataParams is the set of variables of resource template "template_data" (mcpgen.yaml:171).
 type TemplateDataParams struct {

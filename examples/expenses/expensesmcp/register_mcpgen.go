@@ -33,13 +33,10 @@ const Instructions = "explore_expenses returns a bounded, versioned snapshot of 
 const (
 	// ToolExploreExpenses is the name of tool "explore_expenses" (mcpgen.yaml:98).
 	ToolExploreExpenses = "explore_expenses"
-
 	// ToolExpenseDetail is the name of tool "expense_detail" (mcpgen.yaml:114).
 	ToolExpenseDetail = "expense_detail"
-
 	// ToolApproveExpense is the name of tool "approve_expense" (mcpgen.yaml:126).
 	ToolApproveExpense = "approve_expense"
-
 	// ResourceExplorer is the name of resource "explorer" (mcpgen.yaml:149).
 	ResourceExplorer = "explorer"
 )
@@ -62,148 +59,102 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
 	s.AddTool(runtime.AppTool(
-		genimpl.GeneratedTool(
-			runtime.Tool{
-				Name:  ToolExploreExpenses,
-				Title: "Explore expenses",
-				Description: "Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and " +
-					"a snapshot id; optionally only one status or category. Use it to answer questions about spending " +
-					"and to find expenses waiting for approval.",
-				Annotations: &runtime.ToolAnnotations{
-					ReadOnlyHint:  new(true),
-					OpenWorldHint: new(false),
-				},
-				InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"month": ` + schemaOfMonth + `,
-		"status": {
-			"type": "string",
-			"enum": ["pending", "approved", "rejected"],
-			"description": "Only expenses in this status."
-		},
-		"category": {
-			"type": "string",
-			"enum": ["travel", "meals", "software", "hardware", "office"],
-			"description": "Only expenses of this category."
-		}
-	},
-	"required": ["month"],
-	"additionalProperties": false
-}`),
-				OutputSchema: json.RawMessage(`{
-	"$defs": {
-		"Row": ` + schemaOfRow + `,
-		"Totals": ` + schemaOfTotals + `,
-		"Provenance": ` + schemaOfProvenance + `
-	},
-	"type": "object",
-	"properties": {
-		"snapshot_id": {
-			"type": "string",
-			"description": "Names this snapshot; the same filter and ledger version give the same id.",
-			"pattern": "^snap-[0-9a-f]{12}$"
-		},
-		"month": ` + schemaOfMonth + `,
-		"rows": {"type": "array", "items": {"$ref": "#/$defs/Row"}, "maxItems": 200},
-		"truncated": {"type": "boolean", "description": "More rows matched than a snapshot holds."},
-		"totals": {"$ref": "#/$defs/Totals"},
-		"provenance": {"$ref": "#/$defs/Provenance"}
-	},
-	"required": ["snapshot_id", "month", "rows", "truncated", "totals", "provenance"],
-	"additionalProperties": false,
-	"description": "A bounded, versioned snapshot of expenses."
-}`),
+		genimpl.GeneratedTool(runtime.Tool{
+			Name:  ToolExploreExpenses,
+			Title: "Explore expenses",
+			Description: "Take a snapshot of the team's expenses for one month (at most 200 rows) with totals, provenance and " +
+				"a snapshot id; optionally only one status or category. Use it to answer questions about spending " +
+				"and to find expenses waiting for approval.",
+			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:  new(true),
+				OpenWorldHint: new(false),
 			},
-			h.ExploreExpenses,
-		),
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"month": ` + schemaOfMonth + `,
+	"status": {
+		"type": "string",
+		"enum": ["pending", "approved", "rejected"],
+		"description": "Only expenses in this status."
+	},
+	"category": {
+		"type": "string",
+		"enum": ["travel", "meals", "software", "hardware", "office"],
+		"description": "Only expenses of this category."
+	}
+}, "required": ["month"], "additionalProperties": false}`),
+			OutputSchema: json.RawMessage(`{"$defs": {"Row": ` + schemaOfRow + `, "Totals": ` + schemaOfTotals + `, "Provenance": ` + schemaOfProvenance + `},
+"type": "object", "properties": {
+	"snapshot_id": {
+		"type": "string",
+		"description": "Names this snapshot; the same filter and ledger version give the same id.",
+		"pattern": "^snap-[0-9a-f]{12}$"
+	},
+	"month": ` + schemaOfMonth + `,
+	"rows": {"type": "array", "items": {"$ref": "#/$defs/Row"}, "maxItems": 200},
+	"truncated": {"type": "boolean", "description": "More rows matched than a snapshot holds."},
+	"totals": {"$ref": "#/$defs/Totals"},
+	"provenance": {"$ref": "#/$defs/Provenance"}
+}, "required": ["snapshot_id", "month", "rows", "truncated", "totals", "provenance"],
+"additionalProperties": false, "description": "A bounded, versioned snapshot of expenses."}`),
+		}, decodeExploreExpensesInput, h.ExploreExpenses),
 		runtime.ToolUI{ResourceURI: "ui://expenses/explorer"},
 	))
 	s.AddTool(runtime.AppTool(
-		genimpl.GeneratedTool(
-			runtime.Tool{
-				Name:  ToolExpenseDetail,
-				Title: "Expense detail",
-				Description: "The full record of one expense (purpose, line items, approval history), for the explorer view's " +
-					"drill-down.",
-				Annotations: &runtime.ToolAnnotations{
-					ReadOnlyHint:  new(true),
-					OpenWorldHint: new(false),
-				},
-				InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"expense_id": ` + schemaOfExpenseID + `},
-	"required": ["expense_id"],
-	"additionalProperties": false
-}`),
-				OutputSchema: json.RawMessage(`{
-	"$defs": {
-		"Row": ` + schemaOfRow + `,
-		"LineItem": ` + schemaOfLineItem + `,
-		"Event": ` + schemaOfEvent + `
-	},
-	"type": "object",
-	"properties": {
-		"expense": {"$ref": "#/$defs/Row"},
-		"purpose": {"type": "string"},
-		"line_items": {"type": "array", "items": {"$ref": "#/$defs/LineItem"}},
-		"history": {"type": "array", "items": {"$ref": "#/$defs/Event"}}
-	},
-	"required": ["expense", "purpose", "line_items", "history"],
-	"additionalProperties": false,
-	"description": "One expense in full."
-}`),
+		genimpl.GeneratedTool(runtime.Tool{
+			Name:  ToolExpenseDetail,
+			Title: "Expense detail",
+			Description: "The full record of one expense (purpose, line items, approval history), for the explorer view's " +
+				"drill-down.",
+			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:  new(true),
+				OpenWorldHint: new(false),
 			},
-			h.ExpenseDetail,
-		),
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {"expense_id": ` + schemaOfExpenseID + `}, "required": ["expense_id"],
+"additionalProperties": false}`),
+			OutputSchema: json.RawMessage(`{"$defs": {"Row": ` + schemaOfRow + `, "LineItem": ` + schemaOfLineItem + `, "Event": ` + schemaOfEvent + `},
+"type": "object", "properties": {
+	"expense": {"$ref": "#/$defs/Row"},
+	"purpose": {"type": "string"},
+	"line_items": {"type": "array", "items": {"$ref": "#/$defs/LineItem"}},
+	"history": {"type": "array", "items": {"$ref": "#/$defs/Event"}}
+}, "required": ["expense", "purpose", "line_items", "history"], "additionalProperties": false,
+"description": "One expense in full."}`),
+		}, decodeExpenseDetailInput, h.ExpenseDetail),
 		runtime.ToolUI{
 			ResourceURI: "ui://expenses/explorer",
 			Visibility:  []string{"app"},
 		},
 	))
 	s.AddTool(runtime.AppTool(
-		genimpl.GeneratedTool(
-			runtime.Tool{
-				Name:  ToolApproveExpense,
-				Title: "Approve expense",
-				Description: "Approve one pending expense as the signed-in user, from the explorer view. The server checks again " +
-					"that the expense is pending, unchanged since the snapshot (expected_version) and within the " +
-					"approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.",
-				Annotations: &runtime.ToolAnnotations{
-					ReadOnlyHint:    new(false),
-					DestructiveHint: new(false),
-					IdempotentHint:  new(true),
-					OpenWorldHint:   new(false),
-				},
-				Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-				InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"expense_id": ` + schemaOfExpenseID + `,
-		"expected_version": {
-			"type": "integer",
-			"description": "The version of the expense the user saw.",
-			"minimum": 1
-		},
-		"idempotency_key": {
-			"type": "string",
-			"description": "One key per approval the user asked for; a retry reuses it.",
-			"pattern": "^[A-Za-z0-9-]{8,64}$"
-		}
-	},
-	"required": ["expense_id", "expected_version", "idempotency_key"],
-	"additionalProperties": false
-}`),
-				OutputSchema: json.RawMessage(`{
-	"$defs": {"Row": ` + schemaOfRow + `},
-	"type": "object",
-	"properties": {"expense": {"$ref": "#/$defs/Row"}},
-	"required": ["expense"],
-	"additionalProperties": false
-}`),
+		genimpl.GeneratedTool(runtime.Tool{
+			Name:  ToolApproveExpense,
+			Title: "Approve expense",
+			Description: "Approve one pending expense as the signed-in user, from the explorer view. The server checks again " +
+				"that the expense is pending, unchanged since the snapshot (expected_version) and within the " +
+				"approval limit. A retry with the same idempotency_key returns the first outcome and changes nothing.",
+			Annotations: &runtime.ToolAnnotations{
+				ReadOnlyHint:    new(false),
+				DestructiveHint: new(false),
+				IdempotentHint:  new(true),
+				OpenWorldHint:   new(false),
 			},
-			h.ApproveExpense,
-		),
+			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+			InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"expense_id": ` + schemaOfExpenseID + `,
+	"expected_version": {
+		"type": "integer",
+		"description": "The version of the expense the user saw.",
+		"minimum": 1
+	},
+	"idempotency_key": {
+		"type": "string",
+		"description": "One key per approval the user asked for; a retry reuses it.",
+		"pattern": "^[A-Za-z0-9-]{8,64}$"
+	}
+}, "required": ["expense_id", "expected_version", "idempotency_key"], "additionalProperties": false}`),
+			OutputSchema: json.RawMessage(`{"$defs": {"Row": ` + schemaOfRow + `}, "type": "object", "properties": {"expense": {"$ref": "#/$defs/Row"}},
+"required": ["expense"], "additionalProperties": false}`),
+		}, decodeApproveExpenseInput, h.ApproveExpense),
 		runtime.ToolUI{
 			ResourceURI: "ui://expenses/explorer",
 			Visibility:  []string{"app"},
@@ -237,98 +188,56 @@ const (
 	schemaOfStatus = `{"type": "string", "enum": ["pending", "approved", "rejected"]}`
 
 	// schemaOfRow is the schema of type "Row" (mcpgen.yaml:37).
-	schemaOfRow = `{
-	"type": "object",
-	"properties": {
-		"id": ` + schemaOfExpenseID + `,
-		"date": {"type": "string", "format": "date"},
-		"employee": {"type": "string", "maxLength": 80},
-		"category": ` + schemaOfCategory + `,
-		"merchant": {"type": "string", "maxLength": 80},
-		"amount_cents": {
-			"type": "integer",
-			"description": "The amount in euro cents.",
-			"minimum": 0
-		},
-		"status": ` + schemaOfStatus + `,
-		"version": {
-			"type": "integer",
-			"description": "Grows on every change; approve_expense checks it.",
-			"minimum": 1
-		}
-	},
-	"required": [
-		"id",
-		"date",
-		"employee",
-		"category",
-		"merchant",
-		"amount_cents",
-		"status",
-		"version"
-	],
-	"additionalProperties": false,
-	"description": "One expense as the snapshot shows it."
-}`
+	schemaOfRow = `{"type": "object", "properties": {
+	"id": ` + schemaOfExpenseID + `,
+	"date": {"type": "string", "format": "date"},
+	"employee": {"type": "string", "maxLength": 80},
+	"category": ` + schemaOfCategory + `,
+	"merchant": {"type": "string", "maxLength": 80},
+	"amount_cents": {"type": "integer", "description": "The amount in euro cents.", "minimum": 0},
+	"status": ` + schemaOfStatus + `,
+	"version": {
+		"type": "integer",
+		"description": "Grows on every change; approve_expense checks it.",
+		"minimum": 1
+	}
+}, "required": ["id", "date", "employee", "category", "merchant", "amount_cents", "status", "version"],
+"additionalProperties": false, "description": "One expense as the snapshot shows it."}`
 
 	// schemaOfTotals is the schema of type "Totals" (mcpgen.yaml:49).
-	schemaOfTotals = `{
-	"type": "object",
-	"properties": {
-		"count": {"type": "integer", "minimum": 0},
-		"amount_cents": {"type": "integer", "minimum": 0},
-		"pending_count": {"type": "integer", "minimum": 0},
-		"pending_cents": {"type": "integer", "minimum": 0},
-		"by_category": {
-			"type": "object",
-			"additionalProperties": {"type": "integer"},
-			"description": "Cents per category."
-		}
-	},
-	"required": ["count", "amount_cents", "pending_count", "pending_cents", "by_category"],
-	"additionalProperties": false
-}`
+	schemaOfTotals = `{"type": "object", "properties": {
+	"count": {"type": "integer", "minimum": 0},
+	"amount_cents": {"type": "integer", "minimum": 0},
+	"pending_count": {"type": "integer", "minimum": 0},
+	"pending_cents": {"type": "integer", "minimum": 0},
+	"by_category": {
+		"type": "object",
+		"additionalProperties": {"type": "integer"},
+		"description": "Cents per category."
+	}
+}, "required": ["count", "amount_cents", "pending_count", "pending_cents", "by_category"],
+"additionalProperties": false}`
 
 	// schemaOfProvenance is the schema of type "Provenance" (mcpgen.yaml:57).
-	schemaOfProvenance = `{
-	"type": "object",
-	"properties": {
-		"source": {"type": "string", "description": "The system of record the rows come from."},
-		"as_of": {
-			"type": "string",
-			"description": "When the snapshot was taken.",
-			"format": "date-time"
-		},
-		"data_version": {
-			"type": "integer",
-			"description": "The version of the whole ledger the snapshot reflects.",
-			"minimum": 1
-		}
-	},
-	"required": ["source", "as_of", "data_version"],
-	"additionalProperties": false
-}`
+	schemaOfProvenance = `{"type": "object", "properties": {
+	"source": {"type": "string", "description": "The system of record the rows come from."},
+	"as_of": {"type": "string", "description": "When the snapshot was taken.", "format": "date-time"},
+	"data_version": {
+		"type": "integer",
+		"description": "The version of the whole ledger the snapshot reflects.",
+		"minimum": 1
+	}
+}, "required": ["source", "as_of", "data_version"], "additionalProperties": false}`
 
 	// schemaOfLineItem is the schema of type "LineItem" (mcpgen.yaml:73).
-	schemaOfLineItem = `{
-	"type": "object",
-	"properties": {
-		"description": {"type": "string"},
-		"amount_cents": {"type": "integer", "minimum": 0}
-	},
-	"required": ["description", "amount_cents"],
-	"additionalProperties": false
-}`
+	schemaOfLineItem = `{"type": "object",
+"properties": {"description": {"type": "string"}, "amount_cents": {"type": "integer", "minimum": 0}},
+"required": ["description", "amount_cents"], "additionalProperties": false}`
 
 	// schemaOfEvent is the schema of type "Event" (mcpgen.yaml:78).
-	schemaOfEvent = `{
-	"type": "object",
-	"properties": {
-		"at": {"type": "string", "format": "date-time"},
-		"who": {"type": "string"},
-		"what": {"type": "string"}
-	},
-	"required": ["at", "who", "what"],
-	"additionalProperties": false
-}`
+	schemaOfEvent = `{"type": "object", "properties": {
+	"at": {"type": "string", "format": "date-time"},
+	"who": {"type": "string"},
+	"what": {"type": "string"}
+}, "required": ["at", "who", "what"], "additionalProperties": false}`
 )

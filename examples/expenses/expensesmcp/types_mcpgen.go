@@ -186,13 +186,6 @@ var decodeExploreExpensesInput = &genimpl.Object{Type: (*ExploreExpensesInput)(n
 	}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ExploreExpensesInput) DecodeValidated(args []byte) bool {
-	return decodeExploreExpensesInput.Decode(args, x)
-}
-
 // ExpenseDetailInput is the input of tool "expense_detail" (mcpgen.yaml:121).
 type ExpenseDetailInput struct {
 	ExpenseID ExpenseID `json:"expense_id" jsonschema_description:"An expense id such as EXP-0042."`
@@ -202,13 +195,6 @@ type ExpenseDetailInput struct {
 var decodeExpenseDetailInput = &genimpl.Object{Type: (*ExpenseDetailInput)(nil), Fields: []genimpl.Field{
 	{Name: "expense_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^EXP-\\d{4}$"}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ExpenseDetailInput) DecodeValidated(args []byte) bool {
-	return decodeExpenseDetailInput.Decode(args, x)
-}
 
 // ApproveExpenseInput is the input of tool "approve_expense" (mcpgen.yaml:140).
 type ApproveExpenseInput struct {
@@ -230,10 +216,3 @@ var decodeApproveExpenseInput = &genimpl.Object{Type: (*ApproveExpenseInput)(nil
 		String: &genimpl.StringRule{Pattern: "^[A-Za-z0-9-]{8,64}$"},
 	}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ApproveExpenseInput) DecodeValidated(args []byte) bool {
-	return decodeApproveExpenseInput.Decode(args, x)
-}

@@ -31,10 +31,8 @@ const Instructions = "Look orders up by id before acting on them. Notes are inte
 const (
 	// ToolLookupOrder is the name of tool "lookup_order" (mcpgen.yaml:49).
 	ToolLookupOrder = "lookup_order"
-
 	// ToolCreateNote is the name of tool "create_note" (mcpgen.yaml:59).
 	ToolCreateNote = "create_note"
-
 	// ToolRefundOrder is the name of tool "refund_order" (mcpgen.yaml:76).
 	ToolRefundOrder = "refund_order"
 )
@@ -51,168 +49,100 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolLookupOrder,
-			Title:       "Look up an order",
-			Description: "Look up an order by its id. Read-only; use it before any write.",
-			Annotations: &runtime.ToolAnnotations{
-				ReadOnlyHint:   new(true),
-				IdempotentHint: new(true),
-				OpenWorldHint:  new(false),
-			},
-			Scopes: []string{"orders:read"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {"order_id": ` + schemaOfOrderID + `},
-	"required": ["order_id"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"$defs": {"OrderLine": ` + schemaOfOrderLine + `, "Money": ` + schemaOfMoney + `},
-	"type": "object",
-	"properties": {
-		"order_id": ` + schemaOfOrderID + `,
-		"status": {
-			"type": "string",
-			"description": "Where the order is in its life.",
-			"enum": ["pending", "paid", "shipped", "refunded"]
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolLookupOrder,
+		Title:       "Look up an order",
+		Description: "Look up an order by its id. Read-only; use it before any write.",
+		Annotations: &runtime.ToolAnnotations{
+			ReadOnlyHint:   new(true),
+			IdempotentHint: new(true),
+			OpenWorldHint:  new(false),
 		},
-		"customer_email": {"type": "string", "format": "email"},
-		"lines": {"type": "array", "items": {"$ref": "#/$defs/OrderLine"}, "minItems": 1},
-		"total": {"$ref": "#/$defs/Money"},
-		"notes": {
-			"type": "array",
-			"items": {"type": "string"},
-			"description": "Internal notes, oldest first."
-		}
+		Scopes: []string{"orders:read"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"order_id": ` + schemaOfOrderID + `}, "required": ["order_id"],
+"additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"$defs": {"OrderLine": ` + schemaOfOrderLine + `, "Money": ` + schemaOfMoney + `}, "type": "object",
+"properties": {
+	"order_id": ` + schemaOfOrderID + `,
+	"status": {
+		"type": "string",
+		"description": "Where the order is in its life.",
+		"enum": ["pending", "paid", "shipped", "refunded"]
 	},
-	"required": ["order_id", "status", "customer_email", "lines", "total"],
-	"additionalProperties": false
-}`),
+	"customer_email": {"type": "string", "format": "email"},
+	"lines": {"type": "array", "items": {"$ref": "#/$defs/OrderLine"}, "minItems": 1},
+	"total": {"$ref": "#/$defs/Money"},
+	"notes": {"type": "array", "items": {"type": "string"}, "description": "Internal notes, oldest first."}
+}, "required": ["order_id", "status", "customer_email", "lines", "total"], "additionalProperties": false}`),
+	}, decodeLookupOrderInput, h.LookupOrder))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:        ToolCreateNote,
+		Title:       "Add an internal note",
+		Description: "Add an internal note to an order. The customer never sees notes.",
+		Annotations: &runtime.ToolAnnotations{
+			ReadOnlyHint:    new(false),
+			DestructiveHint: new(false),
+			IdempotentHint:  new(false),
+			OpenWorldHint:   new(false),
 		},
-		h.LookupOrder,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:        ToolCreateNote,
-			Title:       "Add an internal note",
-			Description: "Add an internal note to an order. The customer never sees notes.",
-			Annotations: &runtime.ToolAnnotations{
-				ReadOnlyHint:    new(false),
-				DestructiveHint: new(false),
-				IdempotentHint:  new(false),
-				OpenWorldHint:   new(false),
-			},
-			Scopes: []string{"orders:read", "orders:write"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"order_id": ` + schemaOfOrderID + `,
-		"text": {
-			"type": "string",
-			"description": "The note, in plain text.",
-			"minLength": 1,
-			"maxLength": 2000
+		Scopes: []string{"orders:read", "orders:write"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"order_id": ` + schemaOfOrderID + `,
+	"text": {"type": "string", "description": "The note, in plain text.", "minLength": 1, "maxLength": 2000},
+	"pinned": {"type": "boolean", "description": "Show the note first.", "default": false}
+}, "required": ["order_id", "text"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"note_id": {"type": "string", "description": "The id of the new note."},
+	"notes": {"type": "integer", "description": "How many notes the order has now.", "minimum": 1}
+}, "required": ["note_id", "notes"], "additionalProperties": false}`),
+	}, decodeCreateNoteInput, h.CreateNote))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:  ToolRefundOrder,
+		Title: "Refund an order",
+		Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before " +
+			"calling. Retrying with the same idempotency_key never refunds twice.",
+		Annotations: &runtime.ToolAnnotations{
+			DestructiveHint: new(true),
+			IdempotentHint:  new(true),
+			OpenWorldHint:   new(true),
 		},
-		"pinned": {"type": "boolean", "description": "Show the note first.", "default": false}
-	},
-	"required": ["order_id", "text"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"note_id": {"type": "string", "description": "The id of the new note."},
-		"notes": {
-			"type": "integer",
-			"description": "How many notes the order has now.",
-			"minimum": 1
-		}
-	},
-	"required": ["note_id", "notes"],
-	"additionalProperties": false
-}`),
+		Scopes:      []string{"orders:read", "orders:refund"},
+		Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+		RateLimit: &runtime.RateLimit{
+			Requests: 5,
+			Per:      time.Minute,
 		},
-		h.CreateNote,
-	))
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:  ToolRefundOrder,
-			Title: "Refund an order",
-			Description: "Refund a paid or shipped order, in full or in part. Irreversible: confirm with the user before " +
-				"calling. Retrying with the same idempotency_key never refunds twice.",
-			Annotations: &runtime.ToolAnnotations{
-				DestructiveHint: new(true),
-				IdempotentHint:  new(true),
-				OpenWorldHint:   new(true),
-			},
-			Scopes:      []string{"orders:read", "orders:refund"},
-			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-			RateLimit: &runtime.RateLimit{
-				Requests: 5,
-				Per:      time.Minute,
-			},
-			InputSchema: json.RawMessage(`{
-	"$defs": {"Money": ` + schemaOfMoney + `},
-	"type": "object",
-	"properties": {
-		"order_id": ` + schemaOfOrderID + `,
-		"reason": {"type": "string", "enum": ["damaged", "late", "wrong_item", "other"]},
-		"amount": {
-			"$ref": "#/$defs/Money",
-			"description": "The amount to refund; the whole order when absent."
-		},
-		"idempotency_key": {
-			"type": "string",
-			"description": "A UUID you choose; retries reuse it.",
-			"format": "uuid"
-		}
-	},
-	"required": ["order_id", "reason", "idempotency_key"],
-	"additionalProperties": false
-}`),
-		},
-		h.RefundOrder,
-	))
+		InputSchema: json.RawMessage(`{"$defs": {"Money": ` + schemaOfMoney + `}, "type": "object", "properties": {
+	"order_id": ` + schemaOfOrderID + `,
+	"reason": {"type": "string", "enum": ["damaged", "late", "wrong_item", "other"]},
+	"amount": {"$ref": "#/$defs/Money", "description": "The amount to refund; the whole order when absent."},
+	"idempotency_key": {
+		"type": "string",
+		"description": "A UUID you choose; retries reuse it.",
+		"format": "uuid"
+	}
+}, "required": ["order_id", "reason", "idempotency_key"], "additionalProperties": false}`),
+	}, decodeRefundOrderInput, h.RefundOrder))
 }
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.
 const (
 	// schemaOfOrderID is the schema of type "OrderID" (mcpgen.yaml:21).
-	schemaOfOrderID = `{
-	"type": "string",
-	"description": "An order id such as A-1042.",
-	"pattern": "^[A-Z]-\\d{4}$",
-	"examples": ["A-1042"]
-}`
+	schemaOfOrderID = `{"type": "string", "description": "An order id such as A-1042.", "pattern": "^[A-Z]-\\d{4}$",
+"examples": ["A-1042"]}`
 
 	// schemaOfMoney is the schema of type "Money" (mcpgen.yaml:26).
-	schemaOfMoney = `{
-	"type": "object",
-	"properties": {
-		"amount": {"type": "integer", "description": "Amount in cents.", "minimum": 0},
-		"currency": {
-			"type": "string",
-			"description": "ISO 4217 code, e.g. EUR.",
-			"pattern": "^[A-Z]{3}$"
-		}
-	},
-	"required": ["amount", "currency"],
-	"additionalProperties": false,
-	"description": "An amount in the smallest unit of its currency."
-}`
+	schemaOfMoney = `{"type": "object", "properties": {
+	"amount": {"type": "integer", "description": "Amount in cents.", "minimum": 0},
+	"currency": {"type": "string", "description": "ISO 4217 code, e.g. EUR.", "pattern": "^[A-Z]{3}$"}
+}, "required": ["amount", "currency"], "additionalProperties": false,
+"description": "An amount in the smallest unit of its currency."}`
 
 	// schemaOfOrderLine is the schema of type "OrderLine" (mcpgen.yaml:32).
-	schemaOfOrderLine = `{
-	"type": "object",
-	"properties": {
-		"sku": {"type": "string", "minLength": 1, "maxLength": 32},
-		"quantity": {"type": "integer", "minimum": 1},
-		"price": {"$ref": "#/$defs/Money"}
-	},
-	"required": ["sku", "quantity", "price"],
-	"additionalProperties": false
-}`
+	schemaOfOrderLine = `{"type": "object", "properties": {
+	"sku": {"type": "string", "minLength": 1, "maxLength": 32},
+	"quantity": {"type": "integer", "minimum": 1},
+	"price": {"$ref": "#/$defs/Money"}
+}, "required": ["sku", "quantity", "price"], "additionalProperties": false}`
 )

@@ -66,7 +66,7 @@ type Order struct {
 	OrderID OrderID `json:"order_id" jsonschema_description:"An order id such as A-1042."`
 
 	// Where the order is in its life.
-	Status        OrderStatus `json:"status" jsonschema_description:"Where the order is in its life."`
+	Status        OrderStatus `json:"status" jsonschema:"enum=pending,enum=paid,enum=shipped,enum=refunded" jsonschema_description:"Where the order is in its life."`
 	CustomerEmail string      `json:"customer_email" jsonschema:"format=email"`
 	Lines         []OrderLine `json:"lines" jsonschema:"minItems=1"`
 	Total         Money       `json:"total"`
@@ -78,7 +78,7 @@ type Order struct {
 // OrderStatus is property "status" of Order (mcpgen.yaml:41).
 //
 // Where the order is in its life.
-type OrderStatus string
+type OrderStatus = string
 
 const (
 	OrderStatusPending  OrderStatus = "pending"
@@ -86,11 +86,6 @@ const (
 	OrderStatusShipped  OrderStatus = "shipped"
 	OrderStatusRefunded OrderStatus = "refunded"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of OrderStatus what struct tags cannot say.
-func (OrderStatus) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"pending", "paid", "shipped", "refunded"}
-}
 
 // LookupOrderInput is the input of tool "lookup_order" (mcpgen.yaml:54).
 type LookupOrderInput struct {
@@ -101,13 +96,6 @@ type LookupOrderInput struct {
 var decodeLookupOrderInput = &genimpl.Object{Type: (*LookupOrderInput)(nil), Fields: []genimpl.Field{
 	{Name: "order_id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Pattern: "^[A-Z]-\\d{4}$"}}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *LookupOrderInput) DecodeValidated(args []byte) bool {
-	return decodeLookupOrderInput.Decode(args, x)
-}
 
 // CreateNoteInput is the input of tool "create_note" (mcpgen.yaml:65).
 type CreateNoteInput struct {
@@ -146,13 +134,6 @@ var decodeCreateNoteInput = &genimpl.Object{Type: (*CreateNoteInput)(nil), Field
 	{Name: "pinned", Value: genimpl.Value{Kind: genimpl.KindBoolean}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *CreateNoteInput) DecodeValidated(args []byte) bool {
-	return decodeCreateNoteInput.Decode(args, x)
-}
-
 // CreateNoteOutput is the output of tool "create_note" (mcpgen.yaml:71).
 type CreateNoteOutput struct {
 	// The id of the new note.
@@ -165,7 +146,7 @@ type CreateNoteOutput struct {
 // RefundOrderInput is the input of tool "refund_order" (mcpgen.yaml:91).
 type RefundOrderInput struct {
 	OrderID OrderID                `json:"order_id" jsonschema_description:"An order id such as A-1042."`
-	Reason  RefundOrderInputReason `json:"reason"`
+	Reason  RefundOrderInputReason `json:"reason" jsonschema:"enum=damaged,enum=late,enum=wrong_item,enum=other"`
 
 	// The amount to refund; the whole order when absent.
 	Amount runtime.Opt[Money] `json:"amount,omitzero" jsonschema_description:"The amount to refund; the whole order when absent."`
@@ -185,15 +166,8 @@ var decodeRefundOrderInput = &genimpl.Object{Type: (*RefundOrderInput)(nil), Fie
 	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *RefundOrderInput) DecodeValidated(args []byte) bool {
-	return decodeRefundOrderInput.Decode(args, x)
-}
-
 // RefundOrderInputReason is property "reason" of RefundOrderInput (mcpgen.yaml:93).
-type RefundOrderInputReason string
+type RefundOrderInputReason = string
 
 const (
 	RefundOrderInputReasonDamaged   RefundOrderInputReason = "damaged"
@@ -201,9 +175,3 @@ const (
 	RefundOrderInputReasonWrongItem RefundOrderInputReason = "wrong_item"
 	RefundOrderInputReasonOther     RefundOrderInputReason = "other"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of RefundOrderInputReason what struct tags
-// cannot say.
-func (RefundOrderInputReason) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"damaged", "late", "wrong_item", "other"}
-}

@@ -31,10 +31,8 @@ const Instructions = "readme://index lists the repositories whose README you can
 const (
 	// ResourceIndex is the name of resource "index" (mcpgen.yaml:24).
 	ResourceIndex = "index"
-
 	// TemplateReadme is the name of resource template "readme" (mcpgen.yaml:31).
 	TemplateReadme = "readme"
-
 	// TemplateFile is the name of resource template "file" (mcpgen.yaml:44).
 	TemplateFile = "file"
 )
@@ -78,25 +76,20 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"owner": {
-			"type": "string",
-			"description": "A GitHub user or organisation.",
-			"pattern": "^[A-Za-z0-9-]+$",
-			"maxLength": 39
-		},
-		"repo": {
-			"type": "string",
-			"description": "A repository of that owner.",
-			"pattern": "^[A-Za-z0-9._-]+$",
-			"maxLength": 100
-		}
+		json.RawMessage(`{"type": "object", "properties": {
+	"owner": {
+		"type": "string",
+		"description": "A GitHub user or organisation.",
+		"pattern": "^[A-Za-z0-9-]+$",
+		"maxLength": 39
 	},
-	"required": ["owner", "repo"],
-	"additionalProperties": false
-}`),
+	"repo": {
+		"type": "string",
+		"description": "A repository of that owner.",
+		"pattern": "^[A-Za-z0-9._-]+$",
+		"maxLength": 100
+	}
+}, "required": ["owner", "repo"], "additionalProperties": false}`),
 		h.ReadReadme,
 	))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
@@ -114,18 +107,13 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"path": {
-			"type": "string",
-			"description": "A slash-separated path relative to the shared folder.",
-			"maxLength": 1024
-		}
-	},
-	"required": ["path"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {
+	"path": {
+		"type": "string",
+		"description": "A slash-separated path relative to the shared folder.",
+		"maxLength": 1024
+	}
+}, "required": ["path"], "additionalProperties": false}`),
 		h.ReadFile,
 	))
 }

@@ -32,25 +32,18 @@ const Instructions = "Tickets are resources at ticket://{id}; customers at custo
 const (
 	// ToolReplyToTicket is the name of tool "reply_to_ticket" (mcpgen.yaml:101).
 	ToolReplyToTicket = "reply_to_ticket"
-
 	// ToolEscalateTicket is the name of tool "escalate_ticket" (mcpgen.yaml:124).
 	ToolEscalateTicket = "escalate_ticket"
-
 	// ToolBuildReport is the name of tool "build_report" (mcpgen.yaml:146).
 	ToolBuildReport = "build_report"
-
 	// ResourceCustomerAcme is the name of resource "customer_acme" (mcpgen.yaml:75).
 	ResourceCustomerAcme = "customer_acme"
-
 	// ResourceCustomerGlobex is the name of resource "customer_globex" (mcpgen.yaml:81).
 	ResourceCustomerGlobex = "customer_globex"
-
 	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:91).
 	TemplateTicket = "ticket"
-
 	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:175).
 	PromptTriageTicket = "triage_ticket"
-
 	// PromptDraftReply is the name of prompt "draft_reply" (mcpgen.yaml:197).
 	PromptDraftReply = "draft_reply"
 )
@@ -67,157 +60,92 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:  ToolReplyToTicket,
-			Title: "Reply to a ticket",
-			Description: "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: " +
-				"confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
-			Annotations: &runtime.ToolAnnotations{
-				ReadOnlyHint:    new(false),
-				DestructiveHint: new(false),
-				IdempotentHint:  new(true),
-				OpenWorldHint:   new(true),
-			},
-			Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": ` + schemaOfTicketID + `,
-		"body": {
-			"type": "string",
-			"description": "The reply, in plain text.",
-			"minLength": 1,
-			"maxLength": 5000
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:  ToolReplyToTicket,
+		Title: "Reply to a ticket",
+		Description: "Send a reply to the customer on a ticket and set it to pending_customer. The customer receives it: " +
+			"confirm the text with the user first. Retrying with the same idempotency_key never sends twice.",
+		Annotations: &runtime.ToolAnnotations{
+			ReadOnlyHint:    new(false),
+			DestructiveHint: new(false),
+			IdempotentHint:  new(true),
+			OpenWorldHint:   new(true),
 		},
-		"idempotency_key": {
-			"type": "string",
-			"description": "A UUID you choose; retries reuse it.",
-			"format": "uuid"
-		}
-	},
-	"required": ["id", "body", "idempotency_key"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": ` + schemaOfTicketID + `,
-		"status": ` + schemaOfTicketStatus + `,
-		"messages": {
-			"type": "integer",
-			"description": "How many messages the ticket has now.",
-			"minimum": 1
-		}
-	},
-	"required": ["id", "status", "messages"],
-	"additionalProperties": false
-}`),
+		Idempotency: &runtime.Idempotency{Key: "idempotency_key"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"id": ` + schemaOfTicketID + `,
+	"body": {"type": "string", "description": "The reply, in plain text.", "minLength": 1, "maxLength": 5000},
+	"idempotency_key": {
+		"type": "string",
+		"description": "A UUID you choose; retries reuse it.",
+		"format": "uuid"
+	}
+}, "required": ["id", "body", "idempotency_key"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"id": ` + schemaOfTicketID + `,
+	"status": ` + schemaOfTicketStatus + `,
+	"messages": {"type": "integer", "description": "How many messages the ticket has now.", "minimum": 1}
+}, "required": ["id", "status", "messages"], "additionalProperties": false}`),
+	}, decodeReplyToTicketInput, h.ReplyToTicket))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:  ToolEscalateTicket,
+		Title: "Escalate a ticket",
+		Description: "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is " +
+			"already at changes nothing; a ticket never goes back down a level.",
+		Annotations: &runtime.ToolAnnotations{
+			ReadOnlyHint:    new(false),
+			DestructiveHint: new(false),
+			IdempotentHint:  new(true),
+			OpenWorldHint:   new(false),
 		},
-		h.ReplyToTicket,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:  ToolEscalateTicket,
-			Title: "Escalate a ticket",
-			Description: "Hand a ticket to tier 2 or to engineering, with the reason. Escalating to the level the ticket is " +
-				"already at changes nothing; a ticket never goes back down a level.",
-			Annotations: &runtime.ToolAnnotations{
-				ReadOnlyHint:    new(false),
-				DestructiveHint: new(false),
-				IdempotentHint:  new(true),
-				OpenWorldHint:   new(false),
-			},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": ` + schemaOfTicketID + `,
-		"level": {
-			"type": "string",
-			"description": "Who takes the ticket over.",
-			"enum": ["tier2", "engineering"]
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"id": ` + schemaOfTicketID + `,
+	"level": {"type": "string", "description": "Who takes the ticket over.", "enum": ["tier2", "engineering"]},
+	"reason": {
+		"type": "string",
+		"description": "What the next level needs to know, e.g. steps to reproduce.",
+		"minLength": 10,
+		"maxLength": 1000
+	}
+}, "required": ["id", "level", "reason"], "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"id": ` + schemaOfTicketID + `,
+	"level": ` + schemaOfTicketLevel + `,
+	"changed": {"type": "boolean", "description": "False when the ticket was already at that level."}
+}, "required": ["id", "level", "changed"], "additionalProperties": false}`),
+	}, decodeEscalateTicketInput, h.EscalateTicket))
+	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
+		Name:  ToolBuildReport,
+		Title: "Build the support report",
+		Description: "Go through every ticket of a customer (or of all customers) and report how many are open, waiting " +
+			"on the customer, solved and escalated, and which open ones are past the customer's SLA. It reads " +
+			"each ticket in turn and takes a few seconds: call it as a task if you can.",
+		Annotations: &runtime.ToolAnnotations{
+			ReadOnlyHint:  new(true),
+			OpenWorldHint: new(false),
 		},
-		"reason": {
-			"type": "string",
-			"description": "What the next level needs to know, e.g. steps to reproduce.",
-			"minLength": 10,
-			"maxLength": 1000
-		}
-	},
-	"required": ["id", "level", "reason"],
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"id": ` + schemaOfTicketID + `,
-		"level": ` + schemaOfTicketLevel + `,
-		"changed": {
-			"type": "boolean",
-			"description": "False when the ticket was already at that level."
-		}
-	},
-	"required": ["id", "level", "changed"],
-	"additionalProperties": false
-}`),
-		},
-		h.EscalateTicket,
-	))
-	s.AddTool(genimpl.GeneratedTool(
-		runtime.Tool{
-			Name:  ToolBuildReport,
-			Title: "Build the support report",
-			Description: "Go through every ticket of a customer (or of all customers) and report how many are open, waiting " +
-				"on the customer, solved and escalated, and which open ones are past the customer's SLA. It reads " +
-				"each ticket in turn and takes a few seconds: call it as a task if you can.",
-			Annotations: &runtime.ToolAnnotations{
-				ReadOnlyHint:  new(true),
-				OpenWorldHint: new(false),
-			},
-			Execution: &runtime.ToolExecution{TaskSupport: "optional"},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"customer": {
-			"type": "string",
-			"description": "The customer's slug (acme, globex); every customer when absent."
-		}
-	},
-	"additionalProperties": false
-}`),
-			OutputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"customer": {"type": "string", "description": "The customer reported on; empty for all."},
-		"tickets": {"type": "integer", "description": "How many tickets were read.", "minimum": 0},
-		"open": {"type": "integer", "minimum": 0},
-		"pending_customer": {"type": "integer", "minimum": 0},
-		"solved": {"type": "integer", "minimum": 0},
-		"escalated": {
-			"type": "integer",
-			"description": "Tickets at tier2 or engineering.",
-			"minimum": 0
-		},
-		"past_sla": {
-			"type": "array",
-			"items": ` + schemaOfTicketID + `,
-			"description": "Open tickets whose customer's last message waits longer than the SLA."
-		}
-	},
-	"required": [
-		"customer",
-		"tickets",
-		"open",
-		"pending_customer",
-		"solved",
-		"escalated",
-		"past_sla"
-	],
-	"additionalProperties": false
-}`),
-		},
-		h.BuildReport,
-	))
+		Execution: &runtime.ToolExecution{TaskSupport: "optional"},
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"customer": {
+		"type": "string",
+		"description": "The customer's slug (acme, globex); every customer when absent."
+	}
+}, "additionalProperties": false}`),
+		OutputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"customer": {"type": "string", "description": "The customer reported on; empty for all."},
+	"tickets": {"type": "integer", "description": "How many tickets were read.", "minimum": 0},
+	"open": {"type": "integer", "minimum": 0},
+	"pending_customer": {"type": "integer", "minimum": 0},
+	"solved": {"type": "integer", "minimum": 0},
+	"escalated": {"type": "integer", "description": "Tickets at tier2 or engineering.", "minimum": 0},
+	"past_sla": {
+		"type": "array",
+		"items": ` + schemaOfTicketID + `,
+		"description": "Open tickets whose customer's last message waits longer than the SLA."
+	}
+}, "required": ["customer", "tickets", "open", "pending_customer", "solved", "escalated", "past_sla"],
+"additionalProperties": false}`),
+	}, decodeBuildReportInput, h.BuildReport))
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Name:        ResourceCustomerAcme,
@@ -253,12 +181,8 @@ func Register(s *runtime.Server, h Handler) {
 				return nil, nil
 			},
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": `+schemaOfTicketID+`},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object", "properties": {"id": `+schemaOfTicketID+`}, "required": ["id"],
+"additionalProperties": false}`),
 		h.ReadTicket,
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(
@@ -337,24 +261,12 @@ func Register(s *runtime.Server, h Handler) {
 // are assembled from them.
 const (
 	// schemaOfTicketID is the schema of type "TicketID" (mcpgen.yaml:23).
-	schemaOfTicketID = `{
-	"type": "string",
-	"description": "A ticket id such as T-1001.",
-	"pattern": "^T-\\d+$",
-	"examples": ["T-1001"]
-}`
+	schemaOfTicketID = `{"type": "string", "description": "A ticket id such as T-1001.", "pattern": "^T-\\d+$", "examples": ["T-1001"]}`
 
 	// schemaOfTicketStatus is the schema of type "TicketStatus" (mcpgen.yaml:28).
-	schemaOfTicketStatus = `{
-	"type": "string",
-	"description": "open (our move), pending_customer (their move) or solved.",
-	"enum": ["open", "pending_customer", "solved"]
-}`
+	schemaOfTicketStatus = `{"type": "string", "description": "open (our move), pending_customer (their move) or solved.",
+"enum": ["open", "pending_customer", "solved"]}`
 
 	// schemaOfTicketLevel is the schema of type "TicketLevel" (mcpgen.yaml:31).
-	schemaOfTicketLevel = `{
-	"type": "string",
-	"description": "Who handles the ticket.",
-	"enum": ["tier1", "tier2", "engineering"]
-}`
+	schemaOfTicketLevel = `{"type": "string", "description": "Who handles the ticket.", "enum": ["tier1", "tier2", "engineering"]}`
 )

@@ -75,7 +75,7 @@ type Customer struct {
 	// The customer's short name, as in customer://{slug}.
 	Slug string       `json:"slug" jsonschema:"pattern=^[a-z0-9-]+$" jsonschema_description:"The customer's short name, as in customer://{slug}."`
 	Name string       `json:"name"`
-	Plan CustomerPlan `json:"plan"`
+	Plan CustomerPlan `json:"plan" jsonschema:"enum=starter,enum=business,enum=enterprise"`
 
 	// Hours within which a first reply is due.
 	SLAHours int64     `json:"sla_hours" jsonschema:"minimum=1" jsonschema_description:"Hours within which a first reply is due."`
@@ -95,7 +95,7 @@ func (Customer) JSONSchemaExtend(s *jsonschema.Schema) {
 
 // TicketMessage is the spec's type "TicketMessage" (mcpgen.yaml:54).
 type TicketMessage struct {
-	From   TicketMessageFrom `json:"from"`
+	From   TicketMessageFrom `json:"from" jsonschema:"enum=customer,enum=agent,enum=system"`
 	Author string            `json:"author"`
 	At     string            `json:"at" jsonschema:"format=date-time"`
 	Body   string            `json:"body"`
@@ -110,12 +110,12 @@ type Ticket struct {
 	Subject  string          `json:"subject"`
 	Status   TicketStatus    `json:"status" jsonschema_description:"open (our move), pending_customer (their move) or solved."`
 	Level    TicketLevel     `json:"level" jsonschema_description:"Who handles the ticket."`
-	Priority TicketPriority  `json:"priority"`
+	Priority TicketPriority  `json:"priority" jsonschema:"enum=low,enum=normal,enum=high,enum=urgent"`
 	Messages []TicketMessage `json:"messages"`
 }
 
 // CustomerPlan is property "plan" of Customer (mcpgen.yaml:47).
-type CustomerPlan string
+type CustomerPlan = string
 
 const (
 	CustomerPlanStarter    CustomerPlan = "starter"
@@ -123,13 +123,8 @@ const (
 	CustomerPlanEnterprise CustomerPlan = "enterprise"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of CustomerPlan what struct tags cannot say.
-func (CustomerPlan) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"starter", "business", "enterprise"}
-}
-
 // TicketMessageFrom is property "from" of TicketMessage (mcpgen.yaml:55).
-type TicketMessageFrom string
+type TicketMessageFrom = string
 
 const (
 	TicketMessageFromCustomer TicketMessageFrom = "customer"
@@ -137,13 +132,8 @@ const (
 	TicketMessageFromSystem   TicketMessageFrom = "system"
 )
 
-// JSONSchemaExtend adds to the reflected JSON Schema of TicketMessageFrom what struct tags cannot say.
-func (TicketMessageFrom) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"customer", "agent", "system"}
-}
-
 // TicketPriority is property "priority" of Ticket (mcpgen.yaml:68).
-type TicketPriority string
+type TicketPriority = string
 
 const (
 	TicketPriorityLow    TicketPriority = "low"
@@ -151,11 +141,6 @@ const (
 	TicketPriorityHigh   TicketPriority = "high"
 	TicketPriorityUrgent TicketPriority = "urgent"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of TicketPriority what struct tags cannot say.
-func (TicketPriority) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"low", "normal", "high", "urgent"}
-}
 
 // ReplyToTicketInput is the input of tool "reply_to_ticket" (mcpgen.yaml:112).
 type ReplyToTicketInput struct {
@@ -178,13 +163,6 @@ var decodeReplyToTicketInput = &genimpl.Object{Type: (*ReplyToTicketInput)(nil),
 	{Name: "idempotency_key", Required: true, Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Format: "uuid"}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *ReplyToTicketInput) DecodeValidated(args []byte) bool {
-	return decodeReplyToTicketInput.Decode(args, x)
-}
-
 // ReplyToTicketOutput is the output of tool "reply_to_ticket" (mcpgen.yaml:118).
 type ReplyToTicketOutput struct {
 	ID     TicketID     `json:"id" jsonschema_description:"A ticket id such as T-1001."`
@@ -199,7 +177,7 @@ type EscalateTicketInput struct {
 	ID TicketID `json:"id" jsonschema_description:"A ticket id such as T-1001."`
 
 	// Who takes the ticket over.
-	Level EscalateTicketInputLevel `json:"level" jsonschema_description:"Who takes the ticket over."`
+	Level EscalateTicketInputLevel `json:"level" jsonschema:"enum=tier2,enum=engineering" jsonschema_description:"Who takes the ticket over."`
 
 	// What the next level needs to know, e.g. steps to reproduce.
 	Reason string `json:"reason" jsonschema:"minLength=10,maxLength=1000" jsonschema_description:"What the next level needs to know, e.g. steps to reproduce."`
@@ -215,28 +193,15 @@ var decodeEscalateTicketInput = &genimpl.Object{Type: (*EscalateTicketInput)(nil
 	}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *EscalateTicketInput) DecodeValidated(args []byte) bool {
-	return decodeEscalateTicketInput.Decode(args, x)
-}
-
 // EscalateTicketInputLevel is property "level" of EscalateTicketInput (mcpgen.yaml:136).
 //
 // Who takes the ticket over.
-type EscalateTicketInputLevel string
+type EscalateTicketInputLevel = string
 
 const (
 	EscalateTicketInputLevelTier2       EscalateTicketInputLevel = "tier2"
 	EscalateTicketInputLevelEngineering EscalateTicketInputLevel = "engineering"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of EscalateTicketInputLevel what struct tags
-// cannot say.
-func (EscalateTicketInputLevel) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"tier2", "engineering"}
-}
 
 // EscalateTicketOutput is the output of tool "escalate_ticket" (mcpgen.yaml:140).
 type EscalateTicketOutput struct {
@@ -257,13 +222,6 @@ type BuildReportInput struct {
 var decodeBuildReportInput = &genimpl.Object{Type: (*BuildReportInput)(nil), Fields: []genimpl.Field{
 	{Name: "customer", Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
-
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *BuildReportInput) DecodeValidated(args []byte) bool {
-	return decodeBuildReportInput.Decode(args, x)
-}
 
 // BuildReportOutput is the output of tool "build_report" (mcpgen.yaml:162).
 type BuildReportOutput struct {
@@ -324,21 +282,15 @@ type DraftReplyArgs struct {
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket to answer, e.g. T-1001."`
 
 	// How to write; formal when absent.
-	Tone runtime.Opt[DraftReplyArgsTone] `json:"tone,omitzero" jsonschema_description:"How to write; formal when absent."`
+	Tone runtime.Opt[DraftReplyArgsTone] `json:"tone,omitzero" jsonschema:"enum=formal,enum=friendly" jsonschema_description:"How to write; formal when absent."`
 }
 
 // DraftReplyArgsTone is property "tone" of DraftReplyArgs (mcpgen.yaml:202).
 //
 // How to write; formal when absent.
-type DraftReplyArgsTone string
+type DraftReplyArgsTone = string
 
 const (
 	DraftReplyArgsToneFormal   DraftReplyArgsTone = "formal"
 	DraftReplyArgsToneFriendly DraftReplyArgsTone = "friendly"
 )
-
-// JSONSchemaExtend adds to the reflected JSON Schema of DraftReplyArgsTone what struct tags cannot
-// say.
-func (DraftReplyArgsTone) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.Enum = []any{"formal", "friendly"}
-}

@@ -30,7 +30,6 @@ const Instructions = "Search the blog with search_posts: it returns links, not a
 const (
 	// ToolSearchPosts is the name of tool "search_posts" (mcpgen.yaml:37).
 	ToolSearchPosts = "search_posts"
-
 	// TemplatePost is the name of resource template "post" (mcpgen.yaml:26).
 	TemplatePost = "post"
 )
@@ -47,42 +46,34 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddTool(genimpl.GeneratedToolResult(
-		runtime.Tool{
-			Name:  ToolSearchPosts,
-			Title: "Search the blog",
-			Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match " +
-				"first), with its title and a short description, and never the article itself: read the posts you " +
-				"need with resources/read on their post:// URI.",
-			Annotations: &runtime.ToolAnnotations{
-				ReadOnlyHint:   new(true),
-				IdempotentHint: new(true),
-				OpenWorldHint:  new(false),
-			},
-			InputSchema: json.RawMessage(`{
-	"type": "object",
-	"properties": {
-		"query": {
-			"type": "string",
-			"description": "Words to look for in titles and bodies; every word must match.",
-			"minLength": 1,
-			"maxLength": 200,
-			"examples": ["caching"]
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:  ToolSearchPosts,
+		Title: "Search the blog",
+		Description: "Full-text search over the blog's articles. Returns one resource_link per matching post (best match " +
+			"first), with its title and a short description, and never the article itself: read the posts you " +
+			"need with resources/read on their post:// URI.",
+		Annotations: &runtime.ToolAnnotations{
+			ReadOnlyHint:   new(true),
+			IdempotentHint: new(true),
+			OpenWorldHint:  new(false),
 		},
-		"limit": {
-			"type": "integer",
-			"description": "How many links to return at most.",
-			"minimum": 1,
-			"maximum": 10,
-			"default": 5
-		}
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"query": {
+		"type": "string",
+		"description": "Words to look for in titles and bodies; every word must match.",
+		"minLength": 1,
+		"maxLength": 200,
+		"examples": ["caching"]
 	},
-	"required": ["query"],
-	"additionalProperties": false
-}`),
-		},
-		h.SearchPosts,
-	))
+	"limit": {
+		"type": "integer",
+		"description": "How many links to return at most.",
+		"minimum": 1,
+		"maximum": 10,
+		"default": 5
+	}
+}, "required": ["query"], "additionalProperties": false}`),
+	}, decodeSearchPostsInput, h.SearchPosts))
 	s.AddResourceTemplate(genimpl.GeneratedTemplate(
 		runtime.ResourceTemplate{
 			Name:        TemplatePost,
@@ -91,12 +82,9 @@ func Register(s *runtime.Server, h Handler) {
 			Description: "A blog article in full, as Markdown.",
 			MimeType:    "text/markdown",
 		},
-		json.RawMessage(`{
-	"type": "object",
-	"properties": {"id": {"type": "integer", "description": "The post's numeric id.", "minimum": 1}},
-	"required": ["id"],
-	"additionalProperties": false
-}`),
+		json.RawMessage(`{"type": "object",
+"properties": {"id": {"type": "integer", "description": "The post's numeric id.", "minimum": 1}},
+"required": ["id"], "additionalProperties": false}`),
 		h.ReadPost,
 	))
 }

@@ -52,13 +52,6 @@ var decodeSearchPostsInput = &genimpl.Object{Type: (*SearchPostsInput)(nil), Fie
 	{Name: "limit", Value: genimpl.Value{Kind: genimpl.KindInteger, Int: &genimpl.IntRule{Min: 1, HasMin: true, Max: 10, HasMax: true}}},
 }}
 
-// DecodeValidated decodes tool arguments into x, checking them against the input schema as it
-// goes. On false x is left zero: the runtime's general validator then decides, and says
-// what is wrong.
-func (x *SearchPostsInput) DecodeValidated(args []byte) bool {
-	return decodeSearchPostsInput.Decode(args, x)
-}
-
 // PostParams is the set of variables of resource template "post" (mcpgen.yaml:26).
 type PostParams struct {
 	// The post's numeric id.

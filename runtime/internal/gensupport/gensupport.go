@@ -25,13 +25,12 @@ const MaxCompletionValues = 100
 // builds its own result, its *runtime.CallToolResult.
 type Call func(ctx context.Context, in any) (out any, err error)
 
-// ToolCall is a generated tool handler with its types erased, as Call is,
-// but as an interface: genimpl implements it with a method of the
-// handler's func type, and a func value converts to an interface without
-// allocating, where wrapping it in a Call would allocate a closure per
-// registered tool. Only genimpl knows the handler's types.
-type ToolCall interface {
-	Call(ctx context.Context, in any) (out any, err error)
+// Decoder is the validating decoder of a generated input type (a
+// genimpl.Object table): Decode checks args against the input schema while
+// it decodes them into x, a new *XInput, and reports whether it accepted
+// them (on false x is left zero and the general path decides).
+type Decoder interface {
+	Decode(args []byte, x any) bool
 }
 
 // SchemaSources are a generated tool's schemas as its validators use them
