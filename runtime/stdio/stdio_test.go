@@ -59,7 +59,7 @@ func TestServeOnTheSeam(t *testing.T) {
 	if want := "echo a\ntoo large\ntoo large\necho d\n"; out.String() != want {
 		t.Errorf("written:\n%q\nwant\n%q", out.String(), want)
 	}
-	if want := (transport.Options{Name: "stdio", Detached: true}); srv.opts != want {
+	if want := (transport.Options{Name: "stdio", Detached: true, InlineCalls: true}); srv.opts != want {
 		t.Errorf("options %+v, want %+v", srv.opts, want)
 	}
 	// At end of input: subscriptions end before the wait, or it would last

@@ -65,6 +65,16 @@ type Options struct {
 	// deadline). A transport whose one context lasts the whole session
 	// (stdio) saves registering every call with it.
 	Detached bool
+	// InlineCalls: HandleMessage may run a call on the caller's goroutine
+	// to its end (its answer sent) instead of handing it to a goroutine of
+	// its own, which costs a large share of a small call. A transport that
+	// asks for it must go on reading on another goroutine when a call takes
+	// long or sends something before its answer (a request to the client,
+	// a progress notification, a subscription's acknowledgement: Send with
+	// a rel and final false), or that call's cancellation, the answers it
+	// waits for and every later message would wait behind it (package
+	// runtime/stdio does, see its reader).
+	InlineCalls bool
 }
 
 // Sink receives a session's outgoing messages, one complete JSON-RPC
@@ -109,8 +119,10 @@ func (SinkFunc) Close() {}
 // gives it to its transport.
 type Session interface {
 	// HandleMessage handles one incoming JSON-RPC message and returns once
-	// it is dispatched (see runtime.Session.HandleMessage). It does not
-	// retain msg and may be called concurrently.
+	// it is dispatched (see runtime.Session.HandleMessage), or, with
+	// Options.InlineCalls, once the call it starts is answered. It does
+	// not retain msg (a call copies what it keeps, also when it runs
+	// inline) and may be called concurrently.
 	HandleMessage(ctx context.Context, msg []byte)
 	// RefuseTooLarge answers a message the transport did not read whole
 	// because it exceeds Limits.MaxMessageSize (with id null: its id was
