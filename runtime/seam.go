@@ -47,7 +47,7 @@ func (s *Server) OpenSession(sink transport.Sink, o transport.Options) transport
 		out = sendFunc(f)
 	}
 	ss := s.newSession(out)
-	ss.transport, ss.noRequests, ss.detached, ss.inlineCalls = o.Name, o.NoRequests, o.Detached, o.InlineCalls
+	ss.transport, ss.noRequests, ss.detached, ss.inlineCall = o.Name, o.NoRequests, o.Detached, o.InlineCalls
 	return ss
 }
 

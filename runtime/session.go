@@ -31,9 +31,9 @@ type Session struct {
 	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
 	noRequests bool
 
-	transport   string // the transport's name (Request.Transport); "" for NewSession and HTTP
-	detached    bool   // calls do not end with the context of their message (transport.Options.Detached)
-	inlineCalls bool   // calls run on the goroutine of HandleMessage (transport.Options.InlineCalls)
+	transport  string // the transport's name (Request.Transport); "" for NewSession and HTTP
+	detached   bool   // calls do not end with the context of their message (transport.Options.Detached)
+	inlineCall func() // calls run on the goroutine of HandleMessage, which this is told of first (transport.Options.InlineCalls)
 
 	hookMu sync.Mutex
 	ended  []func() // what the SessionHooks want called when the session ends
@@ -532,10 +532,12 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	ss.inflight[c.key] = c
 	ss.wg.Add(1)
 	ss.mu.Unlock()
-	// On the caller's goroutine when its transport asks for it (stdio,
-	// which moves its reading elsewhere if the call is slow) or for an HTTP
-	// POST's request (httpinline.go).
-	if ss.inlineCalls || runInline(ctx) {
+	if ss.inlineCall != nil { // on the caller's goroutine, which its transport may leave (stdio)
+		ss.inlineCall()
+		c.run()
+		return
+	}
+	if runInline(ctx) { // an HTTP POST's request: on its goroutine (httpinline.go)
 		c.run()
 		return
 	}

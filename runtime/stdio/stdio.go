@@ -65,7 +65,7 @@ func ServeGracefully(ctx context.Context, srv transport.Server, r io.Reader, w i
 	lw.drained.L = &lw.mu
 	readDone := make(chan error, 1)
 	rd := newReader(run, ctx, r, lw, srv.Limits().MaxMessageSize, readDone)
-	ss := srv.OpenSession(&sink{lw: lw, rd: rd}, transport.Options{Name: Name, Detached: true, InlineCalls: true})
+	ss := srv.OpenSession(&sink{lw: lw, rd: rd}, transport.Options{Name: Name, Detached: true, InlineCalls: rd.callBegins})
 	lw.othersInFlight = ss.CallsInFlight
 	defer ss.Close()
 	rd.ss = ss
@@ -99,6 +99,7 @@ func ServeGracefully(ctx context.Context, srv transport.Server, r io.Reader, w i
 		timer.Stop()
 	}
 	ss.Close() // cancels what still runs; after this, w is no longer written
+	lw.finish()
 	if err := lw.error(); err != nil {
 		return err
 	}
@@ -244,6 +245,19 @@ func (lw *lineWriter) flush() {
 		lw.wrote(err)
 	}
 	lw.writing = false
+	lw.drained.Broadcast()
+	lw.mu.Unlock()
+}
+
+// finish writes what is held, and waits for a write under way by a
+// goroutine that is not the session's (the reader's release): once the
+// session is closed nothing more is queued.
+func (lw *lineWriter) finish() {
+	lw.release()
+	lw.mu.Lock()
+	for lw.writing {
+		lw.drained.Wait()
+	}
 	lw.mu.Unlock()
 }
 
@@ -324,7 +338,8 @@ type turn struct {
 
 const (
 	reading  int32 = iota // reading input (or about to)
-	handling              // in HandleMessage
+	handling              // in HandleMessage, ordered with the next messages
+	calling               // running a call, the role free to pass on
 	passed                // the role went to another goroutine
 )
 
@@ -347,11 +362,20 @@ func (rd *reader) newTurn() *turn {
 	return t
 }
 
-// pass gives the role of t's goroutine, which is handling a message, to
-// another goroutine: one waiting for it, or a new one.
+// callBegins is told by the session that the message being handled starts
+// a call on this goroutine (transport.Options.InlineCalls): from now on the
+// role may pass, after inlineBudget or as the call sends something.
+func (rd *reader) callBegins() {
+	if t := rd.current.Load(); t != nil && t.state.CompareAndSwap(handling, calling) {
+		t.timer.Reset(inlineBudget)
+	}
+}
+
+// pass gives the role of t's goroutine, which is running a call, to another
+// goroutine: one waiting for it, or a new one.
 func (rd *reader) pass(t *turn) {
-	if !t.state.CompareAndSwap(handling, passed) {
-		return // the message was handled meanwhile, or the role is gone already
+	if !t.state.CompareAndSwap(calling, passed) {
+		return // the call is over, or the role is gone already
 	}
 	next := rd.newTurn()
 	select {
@@ -457,14 +481,19 @@ func (rd *reader) read(t *turn) bool {
 	}
 }
 
-// handle hands line to the session while t's timer watches the time it
-// takes, and reports whether the role passed on meanwhile.
+// handle hands line to the session and reports whether the role passed on
+// meanwhile, while a call of the line ran (callBegins).
 func (rd *reader) handle(t *turn, line []byte) (passed bool) {
 	t.state.Store(handling)
-	t.timer.Reset(inlineBudget)
 	rd.ss.HandleMessage(rd.ctx, line)
-	t.timer.Stop()
-	return !t.state.CompareAndSwap(handling, reading)
+	if t.state.CompareAndSwap(handling, reading) {
+		return false // no call, or one that ran elsewhere
+	}
+	if t.state.CompareAndSwap(calling, reading) {
+		t.timer.Stop() // (should it fire meanwhile, pass finds the call over)
+		return false
+	}
+	return true
 }
 
 // lineBuffered reports whether a whole line is buffered, so that reading it

@@ -65,16 +65,20 @@ type Options struct {
 	// deadline). A transport whose one context lasts the whole session
 	// (stdio) saves registering every call with it.
 	Detached bool
-	// InlineCalls: HandleMessage may run a call on the caller's goroutine
-	// to its end (its answer sent) instead of handing it to a goroutine of
-	// its own, which costs a large share of a small call. A transport that
-	// asks for it must go on reading on another goroutine when a call takes
-	// long or sends something before its answer (a request to the client,
-	// a progress notification, a subscription's acknowledgement: Send with
-	// a rel and final false), or that call's cancellation, the answers it
-	// waits for and every later message would wait behind it (package
-	// runtime/stdio does, see its reader).
-	InlineCalls bool
+	// InlineCalls, when set, makes HandleMessage run a call on the
+	// caller's goroutine to its end (its answer sent) instead of handing it
+	// to a goroutine of its own, which costs a large share of a small call.
+	// HandleMessage calls InlineCalls on that goroutine as such a call
+	// begins: the point where the call would otherwise have left for its
+	// own goroutine, after which nothing of the message is ordered with the
+	// next ones (what comes before, initialize or a list, say, is). From
+	// then on the transport must be ready to go on reading on another
+	// goroutine, when the call takes long or sends something before its
+	// answer (a request to the client it waits for, progress, a
+	// subscription's acknowledgement: Send with a rel and final false), or
+	// that call's cancellation, the answers it waits for and every later
+	// message would wait behind it. Package runtime/stdio does (its reader).
+	InlineCalls func()
 }
 
 // Sink receives a session's outgoing messages, one complete JSON-RPC
