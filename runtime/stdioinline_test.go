@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,11 @@ func (b *heldTool) tool() runtime.Tool {
 	}}
 }
 
+// sendAsync writes line to the server from a goroutine of its own: a server
+// that stopped reading fails the test (waiting for an answer) instead of
+// blocking the write forever.
+func sendAsync(c *client, line string) { go io.WriteString(c.w, line+"\n") }
+
 func callLine(id int, tool, args string) string {
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":%s}}`, id, tool, args)
 }
@@ -54,7 +60,7 @@ func TestStdioSlowCallDoesNotHoldBackFastOne(t *testing.T) {
 	srv.AddTool(echoTool("echo"))
 	c := serve(t, srv)
 	c.initialize()
-	c.send(callLine(10, "slow", `{"n":1}`) + "\n" + callLine(11, "echo", `{"s":"fast"}`))
+	sendAsync(c, callLine(10, "slow", `{"n":1}`)+"\n"+callLine(11, "echo", `{"s":"fast"}`))
 	if r := parse(t, c.recv()); string(r.ID) != "11" || r.Error != nil {
 		t.Fatalf("first answer: id %s, error %v; want the fast call's (11)", r.ID, r.Error)
 	}
@@ -75,7 +81,7 @@ func TestStdioCancelReachesSlowCall(t *testing.T) {
 	c.initialize()
 	c.send(callLine(20, "slow", `{"n":2}`))
 	<-b.started // the call runs before the cancellation is sent
-	c.notify("notifications/cancelled", map[string]any{"requestId": 20})
+	sendAsync(c, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":20}}`)
 	select {
 	case got := <-b.cancelled:
 		if got != `{"n":2}` {
@@ -108,7 +114,7 @@ func TestStdioEndOfInputAnswersSlowCalls(t *testing.T) {
 		in.WriteString(callLine(100+i, "slow", fmt.Sprintf(`{"n":%d}`, i)) + "\n")
 	}
 	in.WriteString(callLine(200, "echo", `{"s":"last"}`))
-	c.send(in.String())
+	sendAsync(c, in.String())
 	for range slow {
 		select {
 		case <-b.started: // every slow call runs at once: the reading went on after each

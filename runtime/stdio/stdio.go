@@ -285,7 +285,7 @@ func (lw *lineWriter) error() error {
 // microseconds) costs no goroutine switch at all. With GOMAXPROCS=1 a call
 // that computes without yielding holds the only thread, and the hand-off
 // waits for Go to preempt it (about 10 ms); a call that blocks yields at once.
-const inlineBudget = 200 * time.Microsecond
+var inlineBudget = 200 * time.Microsecond // a variable for the tests
 
 // reader reads the lines of r and hands each to the session. Reading is a
 // role that passes between goroutines: the goroutine holding it reads a line

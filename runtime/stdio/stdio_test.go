@@ -1,11 +1,14 @@
 package stdio_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mcpgen/mcpgen/runtime/stdio"
@@ -78,4 +81,71 @@ func dedupe(log []string) []string {
 		}
 	}
 	return out
+}
+
+// askingSession runs a call inline that sends a request to the client and
+// waits for its answer, as a handler asking for roots or an elicitation does.
+type askingSession struct {
+	fakeSession
+	begins   func()
+	answered chan struct{}
+}
+
+func (s *askingSession) HandleMessage(_ context.Context, msg []byte) {
+	switch string(msg) {
+	case "ask":
+		s.begins() // a call, run on this goroutine from here on
+		s.sink.Send("1", false, []byte("request"))
+		<-s.answered
+		s.sink.Send("1", true, []byte("result"))
+	case "answer":
+		close(s.answered)
+	}
+}
+
+type askingServer struct{ fakeServer }
+
+func (f *askingServer) OpenSession(sink transport.Sink, o transport.Options) transport.Session {
+	return &askingSession{fakeSession: fakeSession{sink: sink}, begins: o.InlineCalls, answered: make(chan struct{})}
+}
+
+// TestCallThatAsksPassesTheReading: a call that sends something before its
+// answer hands the reading on at once, without waiting for the budget (here
+// an hour): the client's answer is read while the call waits for it.
+func TestCallThatAsksPassesTheReading(t *testing.T) {
+	defer stdio.SetInlineBudget(time.Hour)()
+	srv := &askingServer{fakeServer{limit: 100}}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- stdio.Serve(context.Background(), srv, inR, outW); outW.Close() }()
+	go io.WriteString(inW, "ask\n")
+	lines := make(chan string)
+	go func() {
+		out := bufio.NewScanner(outR)
+		for out.Scan() {
+			lines <- out.Text()
+		}
+		close(lines)
+	}()
+	next := func() string {
+		select {
+		case l := <-lines:
+			return l
+		case <-time.After(10 * time.Second):
+			t.Fatal("nothing written: the reading stayed with the call")
+		}
+		return ""
+	}
+	if l := next(); l != "request" {
+		t.Fatalf("first line %q, want the request", l)
+	}
+	go io.WriteString(inW, "answer\n")
+	if l := next(); l != "result" { // the answer was read while the call waited
+		t.Errorf("second line %q, want the result", l)
+	}
+	inW.Close()
+	if err := <-done; err != nil {
+		t.Errorf("Serve = %v", err)
+	}
 }
