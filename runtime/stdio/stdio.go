@@ -448,12 +448,15 @@ func (rd *reader) read(t *turn) bool {
 			line = t.line
 		}
 		line = bytes.TrimRight(line, "\r\n")
+		tooLong := rd.tooLong
+		rd.tooLong = false
+		rd.long.reset() // line is a copy: the next line starts afresh, on whichever goroutine reads it
 		if rd.ctx.Err() != nil {
 			rd.end(nil)
 			return false
 		}
 		switch {
-		case rd.tooLong || len(line) > rd.limit:
+		case tooLong || len(line) > rd.limit:
 			rd.ss.RefuseTooLarge()
 		case len(bytes.TrimSpace(line)) > 0:
 			if rd.shutdown.Err() != nil {
@@ -467,8 +470,6 @@ func (rd *reader) read(t *turn) bool {
 				return true // line is not ours any more: the next reader has the buffer
 			}
 		}
-		rd.tooLong = false
-		rd.long.reset()
 		if err != nil {
 			if err == io.EOF {
 				err = nil

@@ -149,3 +149,48 @@ func TestCallThatAsksPassesTheReading(t *testing.T) {
 		t.Errorf("Serve = %v", err)
 	}
 }
+
+// slowLongSession runs a call for a line longer than the read buffer that
+// waits for the next line to be read.
+type slowLongSession struct {
+	fakeSession
+	begins func()
+	next   chan struct{}
+	calls  sync.WaitGroup
+}
+
+func (s *slowLongSession) Wait() { s.calls.Wait() }
+
+func (s *slowLongSession) HandleMessage(_ context.Context, msg []byte) {
+	if len(msg) > 64<<10 {
+		s.calls.Add(1) // before the reading passes on, so before end of input
+		defer s.calls.Done()
+		s.begins()
+		<-s.next
+		s.sink.Send("1", true, []byte("long done"))
+		return
+	}
+	s.sink.Send("", true, append([]byte("echo "), msg...))
+	close(s.next)
+}
+
+type slowLongServer struct{ fakeServer }
+
+func (f *slowLongServer) OpenSession(sink transport.Sink, o transport.Options) transport.Session {
+	return &slowLongSession{fakeSession: fakeSession{sink: sink}, begins: o.InlineCalls, next: make(chan struct{})}
+}
+
+// TestLongLineThenPass: the reading passes on while a long line's call runs;
+// the next reader starts the next line afresh, not after the long one.
+func TestLongLineThenPass(t *testing.T) {
+	srv := &slowLongServer{fakeServer{limit: 300 << 10}} // each line is within it, not the two together
+	long := strings.Repeat("x", 200<<10)
+	in := long + "\n" + long + "\nshort\n"
+	var out bytes.Buffer
+	if err := stdio.Serve(context.Background(), srv, strings.NewReader(in), &out); err != nil {
+		t.Fatal(err)
+	}
+	if want := "echo short\nlong done\nlong done\n"; out.String() != want {
+		t.Errorf("written %.80q, want %q", out.String(), want)
+	}
+}
