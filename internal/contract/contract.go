@@ -72,7 +72,7 @@ func SearchTools() []SearchTool {
 			InputSchema: `{"type":"object","properties":{` +
 				`"query":{"type":"string","minLength":1,"maxLength":500},` +
 				`"limit":{"type":"integer","minimum":1,"maximum":50,"default":8}` +
-				`},"required":["query"],"additionalProperties":false}`,
+				`},"required":["query"]}`,
 			Annotations: readOnly,
 		},
 		{
@@ -80,7 +80,7 @@ func SearchTools() []SearchTool {
 			Description: "Input schema (call_tool's arguments), output schema and annotations of tools search_tools found.",
 			InputSchema: `{"type":"object","properties":{` +
 				`"names":{"type":"array","minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1}}` +
-				`},"required":["names"],"additionalProperties":false}`,
+				`},"required":["names"]}`,
 			Annotations: readOnly,
 		},
 		{
@@ -89,7 +89,7 @@ func SearchTools() []SearchTool {
 			InputSchema: `{"type":"object","properties":{` +
 				`"name":{"type":"string","minLength":1},` +
 				`"arguments":{"type":"object"}` +
-				`},"required":["name"],"additionalProperties":false}`,
+				`},"required":["name"]}`,
 			// It may run any tool: MCP's defaults (may change things, may
 			// reach outside, not safe to repeat) are its hints.
 		},
