@@ -298,9 +298,10 @@ var inlineBudget = 200 * time.Microsecond // a variable for the tests
 // handled one at a time and in order, and a slow call does not keep
 // notifications/cancelled or the next calls from being read.
 //
-// Lines are handed over without copying: HandleMessage does not retain them
-// (a call copies what it keeps), so the next reader may overwrite the buffer
-// while a call of an earlier line still runs. Answers made while the reader
+// Each line is copied into its turn's buffer before it is handed over (a
+// memmove, no allocation once warm): HandleMessage does not retain it (a call
+// copies what it keeps), but the role may pass while HandleMessage still
+// reads it, and the next reader refills the read buffer. Answers made while the reader
 // has more input buffered are held (lineWriter.hold) and written together
 // just before it waits for input, as a batch.
 type reader struct {
@@ -328,7 +329,7 @@ type reader struct {
 
 // A turn is one goroutine's time holding the role.
 type turn struct {
-	state atomic.Int32 // reading, handling or passed
+	state atomic.Int32 // reading, handling, calling or passed
 	timer *time.Timer  // passes the role on once a message took inlineBudget
 	// line is a copy of the line being handled: the role may pass while
 	// HandleMessage still reads its message, and the next reader refills
