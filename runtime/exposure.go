@@ -284,9 +284,11 @@ var errNotObject = errors.New("not a JSON object")
 var searchToolsTool, describeToolsTool, callToolTool = func() (Tool, Tool, Tool) {
 	var out []Tool
 	for _, st := range contract.SearchTools() {
-		sa := st.Annotations
-		a := ToolAnnotations{Title: sa.Title, ReadOnlyHint: sa.ReadOnlyHint, DestructiveHint: sa.DestructiveHint, IdempotentHint: sa.IdempotentHint, OpenWorldHint: sa.OpenWorldHint}
-		out = append(out, Tool{Name: st.Name, Title: st.Title, Description: st.Description, InputSchema: json.RawMessage(st.InputSchema), Annotations: &a})
+		var a *ToolAnnotations // none where MCP's defaults are what it means
+		if sa := st.Annotations; !sa.IsZero() {
+			a = &ToolAnnotations{Title: sa.Title, ReadOnlyHint: sa.ReadOnlyHint, DestructiveHint: sa.DestructiveHint, IdempotentHint: sa.IdempotentHint, OpenWorldHint: sa.OpenWorldHint}
+		}
+		out = append(out, Tool{Name: st.Name, Title: st.Title, Description: st.Description, InputSchema: json.RawMessage(st.InputSchema), Annotations: a})
 	}
 	out[2].Handler = callToolMalformed
 	return out[0], out[1], out[2]

@@ -47,7 +47,7 @@ func (s *Server) OpenSession(sink transport.Sink, o transport.Options) transport
 		out = sendFunc(f)
 	}
 	ss := s.newSession(out)
-	ss.transport, ss.noRequests, ss.detached, ss.id = o.Name, o.NoRequests, o.Detached, o.SessionID
+	ss.transport, ss.noRequests, ss.detached, ss.id, ss.inlineCall = o.Name, o.NoRequests, o.Detached, o.SessionID, o.InlineCalls
 	if o.Shared {
 		ss.openShared(sink)
 	}

@@ -20,7 +20,10 @@ const (
 	floorTop1        = 0.68 // measured 0.702
 	floorTop5        = 0.91 // measured 0.931
 	ceilingListShare = 0.02 // the goal; measured 0.0006
-	ceilingListed    = 600  // tokens; measured 538
+	ceilingListed    = 300  // tokens; measured 538, 278 since issue 33
+	// The three search tools' entries in tools/list, in bytes (issue 33:
+	// 2,152 before they were shortened).
+	ceilingSearchToolBytes = 1200 // measured 1,112
 )
 
 // TestSearchExposureMeasured serves bench/search/mcpgen.yaml (403 tools
@@ -48,9 +51,13 @@ func TestSearchExposureMeasured(t *testing.T) {
 
 	budget := lint.Estimate(s)
 	all := budget.Tools.Tokens
-	listed := listTokens(t, p)
+	listed, entryBytes, responseBytes := listTokens(t, p)
 	if budget.Exposure == nil || budget.Exposure.Tokens != listed {
 		t.Errorf("lint's context budget under search exposure is %+v; the runtime lists %d tokens", budget.Exposure, listed)
+	}
+	t.Logf("tools/list with search exposure: the three entries %d bytes, the whole response %d bytes", entryBytes, responseBytes)
+	if entryBytes > ceilingSearchToolBytes {
+		t.Errorf("the three search tools take %d bytes of tools/list, more than %d", entryBytes, ceilingSearchToolBytes)
 	}
 	share := float64(listed) / float64(all)
 	t.Logf("tools/list: %d tools listed in full cost %d tokens; with search exposure %d tokens (%.2f %%)", len(s.Tools), all, listed, 100*share)
@@ -118,8 +125,8 @@ func specTool(t testing.TB, entry map[string]any) runtime.Tool {
 }
 
 // listTokens is lint's estimate of the tools/list the client gets: the
-// bytes of each entry's JSON / 4.
-func listTokens(t *testing.T, p *sessionPeer) int {
+// bytes of each entry's JSON / 4; also those bytes, and the response's.
+func listTokens(t *testing.T, p *sessionPeer) (tokens, entryBytes, responseBytes int) {
 	got := p.exchange(req(1, "tools/list", `{}`))
 	var r struct {
 		Result struct {
@@ -130,11 +137,10 @@ func listTokens(t *testing.T, p *sessionPeer) int {
 	if err := json.Unmarshal([]byte(got[len(got)-1]), &r); err != nil || r.Result.NextCursor != "" || len(r.Result.Tools) != 3 {
 		t.Fatalf("tools/list: %v %s", err, got)
 	}
-	bytes := 0
 	for _, e := range r.Result.Tools {
-		bytes += len(e)
+		entryBytes += len(e)
 	}
-	return lint.Tokens(bytes)
+	return lint.Tokens(entryBytes), entryBytes, len(got[len(got)-1])
 }
 
 // searchNames calls search_tools and returns the names it ranked.

@@ -32,8 +32,9 @@ type Session struct {
 	// (stateless HTTP), so CreateMessage, Elicit and ListRoots fail at once.
 	noRequests bool
 
-	transport string // the transport's name (Request.Transport); "" for NewSession and HTTP
-	detached  bool   // calls do not end with the context of their message (transport.Options.Detached)
+	transport  string // the transport's name (Request.Transport); "" for NewSession and HTTP
+	detached   bool   // calls do not end with the context of their message (transport.Options.Detached)
+	inlineCall func() // calls run on the goroutine of HandleMessage, which this is told of first (transport.Options.InlineCalls)
 
 	hookMu sync.Mutex
 	ended  []func() // what the SessionHooks want called when the session ends
@@ -161,8 +162,10 @@ func (sendFunc) close()                                   {}
 // resources/subscribe and unsubscribe) are answered before it returns, so
 // their effect is ordered with later messages; the methods that run user
 // code (tools/call, resources/read, prompts/get, completion/complete) run in
-// their own goroutine under a context derived from ctx, can be cancelled,
-// and are answered when their handler returns. Malformed input is answered
+// their own goroutine (on the caller's, answered before HandleMessage
+// returns, for a transport that asks for it: transport.Options.InlineCalls)
+// under a context derived from ctx, can be cancelled, and are answered when
+// their handler returns. Malformed input is answered
 // with the protocol's error and never stops the session. HandleMessage does
 // not retain msg. It may be called concurrently.
 func (ss *Session) HandleMessage(ctx context.Context, msg []byte) {
@@ -530,6 +533,11 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	ss.inflight[c.key] = c
 	ss.wg.Add(1)
 	ss.mu.Unlock()
+	if ss.inlineCall != nil { // on the caller's goroutine, which its transport may leave (stdio)
+		ss.inlineCall()
+		c.run()
+		return
+	}
 	if runInline(ctx) { // an HTTP POST's request: on its goroutine (streamhttp/inline.go)
 		c.run()
 		return

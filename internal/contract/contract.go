@@ -50,48 +50,48 @@ type Annotations struct {
 	OpenWorldHint   *bool  `json:"openWorldHint,omitempty"`
 }
 
+// IsZero reports whether a says nothing: such a tool lists no annotations.
+func (a Annotations) IsZero() bool { return a == Annotations{} }
+
 // SearchTools returns the three search tools, in list order; their
 // descriptions are what the model reads to learn how to find and call the
 // server's tools. Each call returns new values.
 func SearchTools() []SearchTool {
+	// Short on purpose (issue 33): every session's tools/list carries them.
+	// The property descriptions are left out where the tool's description
+	// says it; the hints only where they differ from MCP's defaults
+	// (readOnlyHint false, openWorldHint true; the other two mean nothing
+	// for a tool that only reads).
 	yes, no := true, false
-	readOnly := func(title string) Annotations {
-		return Annotations{Title: title, ReadOnlyHint: &yes, DestructiveHint: &no, IdempotentHint: &yes, OpenWorldHint: &no}
-	}
+	readOnly := Annotations{ReadOnlyHint: &yes, OpenWorldHint: &no}
 	return []SearchTool{
 		{
-			Name:  SearchToolsName,
-			Title: "Search tools",
-			Description: "Find this server's tools for a task. The server has more tools than it lists: describe what you want to do in a few words " +
-				"(\"close an issue\", \"list the releases of a repository\") and get the best-matching tools' names and summaries, best first. " +
-				"Then call describe_tools for their input schemas, and call_tool to run one.",
+			Name: SearchToolsName,
+			Description: "Find this server's tools (it has more than it lists) by what you want to do, in a few words " +
+				"(\"close an issue\"): names and summaries, best first. Then describe_tools, then call_tool.",
 			InputSchema: `{"type":"object","properties":{` +
-				`"query":{"type":"string","minLength":1,"maxLength":500,"description":"What you want to do, in plain words."},` +
-				`"limit":{"type":"integer","minimum":1,"maximum":50,"default":8,"description":"How many tools to return at most."}` +
-				`},"required":["query"],"additionalProperties":false}`,
-			Annotations: readOnly("Search tools"),
+				`"query":{"type":"string","minLength":1,"maxLength":500},` +
+				`"limit":{"type":"integer","minimum":1,"maximum":50,"default":8}` +
+				`},"required":["query"]}`,
+			Annotations: readOnly,
 		},
 		{
-			Name:  DescribeToolsName,
-			Title: "Describe tools",
-			Description: "Get the full definitions of tools found with search_tools: description, input schema (the arguments call_tool needs), " +
-				"output schema and annotations (whether the tool only reads, or changes or deletes something).",
+			Name:        DescribeToolsName,
+			Description: "Input schema (call_tool's arguments), output schema and annotations of tools search_tools found.",
 			InputSchema: `{"type":"object","properties":{` +
-				`"names":{"type":"array","minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1},"description":"The tools' names, as search_tools returned them."}` +
-				`},"required":["names"],"additionalProperties":false}`,
-			Annotations: readOnly("Describe tools"),
+				`"names":{"type":"array","minItems":1,"maxItems":20,"uniqueItems":true,"items":{"type":"string","minLength":1}}` +
+				`},"required":["names"]}`,
+			Annotations: readOnly,
 		},
 		{
-			Name:  CallToolName,
-			Title: "Call a tool",
-			Description: "Run one of this server's tools by name, with arguments matching the input schema describe_tools gave. " +
-				"The call is exactly a direct call of that tool: same checks, same result. What it reads or changes is that tool's: see its annotations.",
+			Name:        CallToolName,
+			Description: "Run a tool by name with arguments per its input schema (describe_tools): same as a direct call.",
 			InputSchema: `{"type":"object","properties":{` +
-				`"name":{"type":"string","minLength":1,"description":"The tool's name."},` +
-				`"arguments":{"type":"object","description":"The tool's arguments, as its input schema says."}` +
-				`},"required":["name"],"additionalProperties":false}`,
-			// It may run any tool: no hint that it only reads, or is safe to repeat.
-			Annotations: Annotations{Title: "Call a tool", ReadOnlyHint: &no, OpenWorldHint: &yes},
+				`"name":{"type":"string","minLength":1},` +
+				`"arguments":{"type":"object"}` +
+				`},"required":["name"]}`,
+			// It may run any tool: MCP's defaults (may change things, may
+			// reach outside, not safe to repeat) are its hints.
 		},
 	}
 }

@@ -122,7 +122,10 @@ func searchEntries() ([]BudgetEntry, int) {
 
 // searchToolEntry is the tools/list entry of a search tool.
 func searchToolEntry(t contract.SearchTool) map[string]any {
-	e := map[string]any{"name": t.Name, "inputSchema": json.RawMessage(t.InputSchema), "annotations": t.Annotations}
+	e := map[string]any{"name": t.Name, "inputSchema": json.RawMessage(t.InputSchema)}
+	if !t.Annotations.IsZero() {
+		e["annotations"] = t.Annotations
+	}
 	set(e, "title", t.Title)
 	set(e, "description", t.Description)
 	return e

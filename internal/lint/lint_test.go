@@ -236,7 +236,7 @@ func TestBudgetByToolset(t *testing.T) {
 	// repos has exposure: search: it costs the three search tools in place
 	// of its two tools.
 	x := repos.Search
-	if x == nil || x.Hidden != 2 || x.Tokens < 300 {
+	if x == nil || x.Hidden != 2 || x.Tokens < 200 { // the three search tools: 278 tokens since issue 33
 		t.Fatalf("repos' search exposure: %+v", x)
 	}
 	if sum := ts.Always.Tokens + issues.Tokens + repos.Tokens - x.Tokens + x.HiddenTokens; !near(sum, all) {
@@ -298,7 +298,7 @@ func TestSearchExposureBudget(t *testing.T) {
 			}
 			continue
 		}
-		if e == nil || e.Hidden != 4 || len(e.Listed) != 3 || e.Tokens < 300 || e.Tokens > 700 {
+		if e == nil || e.Hidden != 4 || len(e.Listed) != 3 || e.Tokens < 200 || e.Tokens > 700 {
 			t.Fatalf("exposure search: budget exposure %+v", e)
 		}
 		var text bytes.Buffer

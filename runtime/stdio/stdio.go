@@ -13,6 +13,7 @@ import (
 	"io"
 	goruntime "runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/transport"
@@ -62,12 +63,13 @@ func ServeGracefully(ctx context.Context, srv transport.Server, r io.Reader, w i
 
 	lw := &lineWriter{w: w, ctx: run, fail: stop}
 	lw.drained.L = &lw.mu
-	ss := srv.OpenSession(transport.SinkFunc(lw.send), transport.Options{Name: Name, Detached: true})
+	readDone := make(chan error, 1)
+	rd := newReader(run, ctx, r, lw, srv.Limits().MaxMessageSize, readDone)
+	ss := srv.OpenSession(&sink{lw: lw, rd: rd}, transport.Options{Name: Name, Detached: true, InlineCalls: rd.callBegins})
 	lw.othersInFlight = ss.CallsInFlight
 	defer ss.Close()
-
-	readDone := make(chan error, 1)
-	go func() { readDone <- readLines(run, ctx, r, ss, srv.Limits().MaxMessageSize) }()
+	rd.ss = ss
+	rd.start()
 
 	select {
 	case err := <-readDone:
@@ -97,11 +99,30 @@ func ServeGracefully(ctx context.Context, srv transport.Server, r io.Reader, w i
 		timer.Stop()
 	}
 	ss.Close() // cancels what still runs; after this, w is no longer written
+	lw.finish()
 	if err := lw.error(); err != nil {
 		return err
 	}
 	return ctx.Err()
 }
+
+// sink is the session's Sink: one stream for everything, and the reader told
+// of each message, so that a call that sends something before its answer
+// does not keep the reading from going on.
+type sink struct {
+	lw *lineWriter
+	rd *reader
+}
+
+func (s *sink) Send(rel string, final bool, msg []byte) bool {
+	s.rd.sending(rel, final)
+	s.lw.send(msg)
+	return true
+}
+
+func (*sink) Abandon(string)     {}
+func (*sink) CloseStream(string) {}
+func (*sink) Close()             {}
 
 // lineWriter writes messages to w, one per line, from many goroutines. The
 // goroutine that finds the writer idle writes, in one call, its message and
@@ -122,6 +143,7 @@ type lineWriter struct {
 	pending []byte    // queued messages, newline-terminated
 	spare   []byte    // the other buffer, reused
 	writing bool
+	held    bool // queue without writing: the reader writes the queue once it waits for input
 	err     error
 }
 
@@ -141,6 +163,12 @@ func (lw *lineWriter) send(msg []byte) {
 	if lw.err != nil || lw.ctx.Err() != nil {
 		lw.mu.Unlock()
 		return // stopping: answers go nowhere
+	}
+	if lw.held && len(lw.pending)+len(msg) < directWrite {
+		lw.pending = append(lw.pending, msg...)
+		lw.pending = append(lw.pending, '\n')
+		lw.mu.Unlock()
+		return // the reader writes it with the others (release)
 	}
 	if !lw.writing && len(lw.pending) == 0 && len(msg) >= directWrite {
 		// A large message alone: written from where it is, not copied
@@ -164,6 +192,33 @@ func (lw *lineWriter) send(msg []byte) {
 		}
 		lw.writing = true
 	}
+	lw.flush()
+}
+
+// hold makes send queue messages instead of writing them, until release:
+// the reader holds them while more input is buffered, so that the answers
+// to a burst of requests, made on the reader's goroutine, go in one write.
+func (lw *lineWriter) hold() {
+	lw.mu.Lock()
+	lw.held = true
+	lw.mu.Unlock()
+}
+
+// release writes what hold queued, and lets send write at once again.
+func (lw *lineWriter) release() {
+	lw.mu.Lock()
+	lw.held = false
+	if lw.writing || len(lw.pending) == 0 {
+		lw.mu.Unlock() // the goroutine writing takes the queue along
+		return
+	}
+	lw.writing = true
+	lw.flush()
+}
+
+// flush writes the queue until it is empty, then lets go of lw.mu; lw.mu is
+// held and lw.writing set.
+func (lw *lineWriter) flush() {
 	for len(lw.pending) > 0 {
 		// Let the goroutines that are ready to run (other calls finishing)
 		// queue their answers first: on a busy server they join this write
@@ -190,6 +245,19 @@ func (lw *lineWriter) send(msg []byte) {
 		lw.wrote(err)
 	}
 	lw.writing = false
+	lw.drained.Broadcast()
+	lw.mu.Unlock()
+}
+
+// finish writes what is held, and waits for a write under way by a
+// goroutine that is not the session's (the reader's release): once the
+// session is closed nothing more is queued.
+func (lw *lineWriter) finish() {
+	lw.release()
+	lw.mu.Lock()
+	for lw.writing {
+		lw.drained.Wait()
+	}
 	lw.mu.Unlock()
 }
 
@@ -211,55 +279,244 @@ func (lw *lineWriter) error() error {
 	return lw.err
 }
 
-// readLines feeds each line of r to ss until end of input (nil) or a read
-// error. Lines are handed over without copying: HandleMessage does not retain
-// them. Once shutdown is done (a graceful shutdown, while ctx goes on), the
-// session refuses calls: checked here, a call sent after the shutdown began
-// is refused even if the line is read before ServeGracefully notices.
-func readLines(ctx, shutdown context.Context, r io.Reader, ss transport.Session, limit int) error {
-	br := bufio.NewReaderSize(r, 64<<10)
-	var long longLine // a line longer than br's buffer, assembled
-	tooLong := false  // the current line exceeds limit: skip to its end
+// inlineBudget is how long a call runs on the reading goroutine before the
+// reading moves to another one: the longest a slow call holds back the
+// messages behind it. A call that finishes within it (most do, in a few
+// microseconds) costs no goroutine switch at all. With GOMAXPROCS=1 a call
+// that computes without yielding holds the only thread, and the hand-off
+// waits for Go to preempt it (about 10 ms); a call that blocks yields at once.
+var inlineBudget = 200 * time.Microsecond // a variable for the tests
+
+// reader reads the lines of r and hands each to the session. Reading is a
+// role that passes between goroutines: the goroutine holding it reads a line
+// and handles it, and a call of that line runs on it to its end
+// (transport.Options.InlineCalls). If the call is still running after
+// inlineBudget, or sends something of its own before its answer (a request to
+// the client it will wait for, progress), the role passes to another
+// goroutine, which reads on while the call finishes where it began; that
+// goroutine then waits to take the role again. Messages are thus still
+// handled one at a time and in order, and a slow call does not keep
+// notifications/cancelled or the next calls from being read.
+//
+// Each line is copied into its turn's buffer before it is handed over (a
+// memmove, no allocation once warm): HandleMessage does not retain it (a call
+// copies what it keeps), but the role may pass while HandleMessage still
+// reads it, and the next reader refills the read buffer. Answers made while the reader
+// has more input buffered are held (lineWriter.hold) and written together
+// just before it waits for input, as a batch.
+type reader struct {
+	// ctx ends the reading; once shutdown is done (a graceful shutdown,
+	// while ctx goes on), the session refuses calls: checked for each
+	// line, a call sent after the shutdown began is refused even if the
+	// line is read before ServeGracefully notices.
+	ctx, shutdown context.Context
+	ss            transport.Session
+	lw            *lineWriter
+	limit         int
+	done          chan<- error  // the reading's end: nil at end of input, else the read error
+	ended         chan struct{} // closed at the reading's end: idle goroutines exit
+
+	// The role's state, used only by the goroutine holding it (passing it
+	// orders the accesses).
+	br      *bufio.Reader
+	long    longLine // a line longer than br's buffer, assembled
+	tooLong bool     // the current line exceeds limit: skip to its end
+	holding bool     // answers are being held for the next write
+
+	current atomic.Pointer[turn] // the turn of the role's holder
+	spare   chan *turn           // hands the role to a goroutine waiting for it
+}
+
+// A turn is one goroutine's time holding the role.
+type turn struct {
+	state atomic.Int32 // reading, handling, calling or passed
+	timer *time.Timer  // passes the role on once a message took inlineBudget
+	// line is a copy of the line being handled: the role may pass while
+	// HandleMessage still reads its message, and the next reader refills
+	// the buffer the line was read into.
+	line []byte
+}
+
+const (
+	reading  int32 = iota // reading input (or about to)
+	handling              // in HandleMessage, ordered with the next messages
+	calling               // running a call, the role free to pass on
+	passed                // the role went to another goroutine
+)
+
+// idleReader is how long a goroutine that lost the role to a slow call
+// waits, once the call is over, to take the role again.
+const idleReader = 5 * time.Second
+
+func newReader(ctx, shutdown context.Context, r io.Reader, lw *lineWriter, limit int, done chan<- error) *reader {
+	return &reader{ctx: ctx, shutdown: shutdown, lw: lw, limit: limit, done: done,
+		ended: make(chan struct{}), br: bufio.NewReaderSize(r, 64<<10), spare: make(chan *turn)}
+}
+
+// start begins the reading on a goroutine of its own.
+func (rd *reader) start() { go rd.take(rd.newTurn()) }
+
+func (rd *reader) newTurn() *turn {
+	t := &turn{}
+	t.timer = time.AfterFunc(time.Hour, func() { rd.pass(t) })
+	t.timer.Stop()
+	return t
+}
+
+// callBegins is told by the session that the message being handled starts
+// a call on this goroutine (transport.Options.InlineCalls): from now on the
+// role may pass, after inlineBudget or as the call sends something.
+func (rd *reader) callBegins() {
+	if t := rd.current.Load(); t != nil && t.state.CompareAndSwap(handling, calling) {
+		t.timer.Reset(inlineBudget)
+	}
+}
+
+// pass gives the role of t's goroutine, which is running a call, to another
+// goroutine: one waiting for it, or a new one.
+func (rd *reader) pass(t *turn) {
+	if !t.state.CompareAndSwap(calling, passed) {
+		return // the call is over, or the role is gone already
+	}
+	next := rd.newTurn()
+	select {
+	case rd.spare <- next:
+	default:
+		go rd.take(next)
+	}
+}
+
+// sending is told of every message the session sends: one that belongs to
+// a request and comes before its answer means that a call may wait for
+// the client, so the role passes on at once instead of after inlineBudget.
+func (rd *reader) sending(rel string, final bool) {
+	if rel != "" && !final {
+		if t := rd.current.Load(); t != nil {
+			rd.pass(t)
+		}
+	}
+}
+
+// take holds the role with t until it passes on or the reading ends; then,
+// if it passed, waits for a while to be handed the role again.
+func (rd *reader) take(t *turn) {
 	for {
-		chunk, err := br.ReadSlice('\n')
+		t.state.Store(reading)
+		rd.current.Store(t)
+		if !rd.read(t) {
+			return // the reading is over
+		}
+		// The role passed on while t's message was handled: wait for it.
+		idle := time.NewTimer(idleReader)
+		select {
+		case t = <-rd.spare:
+			idle.Stop()
+		case <-idle.C:
+			return
+		case <-rd.ended:
+			idle.Stop()
+			return
+		}
+	}
+}
+
+// read feeds each line of the input to the session until the reading ends
+// (false) or the role passes to another goroutine (true).
+func (rd *reader) read(t *turn) bool {
+	for {
+		if rd.holding && !rd.lineBuffered() {
+			rd.holding = false
+			rd.lw.release() // the held answers go before we wait for input
+		}
+		chunk, err := rd.br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {
-			if !tooLong {
-				if long.size+len(chunk) > limit+2 { // +2: the line ending
-					tooLong = true
-					long.reset()
+			if !rd.tooLong {
+				if rd.long.size+len(chunk) > rd.limit+2 { // +2: the line ending
+					rd.tooLong = true
+					rd.long.reset()
 				} else {
-					long.add(chunk)
+					rd.long.add(chunk)
 				}
 			}
 			continue
 		}
 		line := chunk
-		if long.size > 0 && !tooLong {
-			long.add(chunk)
-			line = long.join()
+		if rd.long.size > 0 && !rd.tooLong {
+			rd.long.add(chunk)
+			line = rd.long.join() // a copy already
+		} else {
+			t.line = append(t.line[:0], line...)
+			line = t.line
 		}
 		line = bytes.TrimRight(line, "\r\n")
-		if ctx.Err() != nil {
-			return nil
+		tooLong := rd.tooLong
+		rd.tooLong = false
+		rd.long.reset() // line is a copy: the next line starts afresh, on whichever goroutine reads it
+		if rd.ctx.Err() != nil {
+			rd.end(nil)
+			return false
 		}
 		switch {
-		case tooLong || len(line) > limit:
-			ss.RefuseTooLarge()
+		case tooLong || len(line) > rd.limit:
+			rd.ss.RefuseTooLarge()
 		case len(bytes.TrimSpace(line)) > 0:
-			if shutdown.Err() != nil {
-				ss.StopCalls()
+			if rd.shutdown.Err() != nil {
+				rd.ss.StopCalls()
 			}
-			ss.HandleMessage(ctx, line)
+			if !rd.holding {
+				rd.holding = true
+				rd.lw.hold()
+			}
+			if rd.handle(t, line) {
+				return true // line is not ours any more: the next reader has the buffer
+			}
 		}
-		tooLong = false
-		long.reset()
 		if err != nil {
 			if err == io.EOF {
-				return nil
+				err = nil
+			} else {
+				err = fmt.Errorf("runtime: reading from the client: %w", err)
 			}
-			return fmt.Errorf("runtime: reading from the client: %w", err)
+			rd.end(err)
+			return false
 		}
 	}
+}
+
+// handle hands line to the session and reports whether the role passed on
+// meanwhile, while a call of the line ran (callBegins).
+func (rd *reader) handle(t *turn, line []byte) (passed bool) {
+	t.state.Store(handling)
+	rd.ss.HandleMessage(rd.ctx, line)
+	if t.state.CompareAndSwap(handling, reading) {
+		return false // no call, or one that ran elsewhere
+	}
+	if t.state.CompareAndSwap(calling, reading) {
+		t.timer.Stop() // (should it fire meanwhile, pass finds the call over)
+		return false
+	}
+	return true
+}
+
+// lineBuffered reports whether a whole line is buffered, so that reading it
+// will not wait for input.
+func (rd *reader) lineBuffered() bool {
+	n := rd.br.Buffered()
+	if n == 0 {
+		return false
+	}
+	b, _ := rd.br.Peek(n)
+	return bytes.IndexByte(b, '\n') >= 0
+}
+
+// end ends the reading with err (nil: end of input).
+func (rd *reader) end(err error) {
+	if rd.holding {
+		rd.holding = false
+		rd.lw.release()
+	}
+	close(rd.ended)
+	rd.done <- err
 }
 
 // longLine assembles a line longer than the reader's buffer from copies of

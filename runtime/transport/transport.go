@@ -85,6 +85,20 @@ type Options struct {
 	// its Sink is a SharedSink, and its requests to the client are
 	// numbered from a random start so that replicas never collide.
 	Shared bool
+	// InlineCalls, when set, makes HandleMessage run a call on the
+	// caller's goroutine to its end (its answer sent) instead of handing it
+	// to a goroutine of its own, which costs a large share of a small call.
+	// HandleMessage calls InlineCalls on that goroutine as such a call
+	// begins: the point where the call would otherwise have left for its
+	// own goroutine, after which nothing of the message is ordered with the
+	// next ones (what comes before, initialize or a list, say, is). From
+	// then on the transport must be ready to go on reading on another
+	// goroutine, when the call takes long or sends something before its
+	// answer (a request to the client it waits for, progress, a
+	// subscription's acknowledgement: Send with a rel and final false), or
+	// that call's cancellation, the answers it waits for and every later
+	// message would wait behind it. Package runtime/stdio does (its reader).
+	InlineCalls func()
 }
 
 // Sink receives a session's outgoing messages, one complete JSON-RPC
@@ -129,8 +143,10 @@ func (SinkFunc) Close() {}
 // gives it to its transport.
 type Session interface {
 	// HandleMessage handles one incoming JSON-RPC message and returns once
-	// it is dispatched (see runtime.Session.HandleMessage). It does not
-	// retain msg and may be called concurrently.
+	// it is dispatched (see runtime.Session.HandleMessage), or, with
+	// Options.InlineCalls, once the call it starts is answered. It does
+	// not retain msg (a call copies what it keeps, also when it runs
+	// inline) and may be called concurrently.
 	HandleMessage(ctx context.Context, msg []byte)
 	// RefuseTooLarge answers a message the transport did not read whole
 	// because it exceeds Limits.MaxMessageSize (with id null: its id was
