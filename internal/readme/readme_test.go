@@ -3,6 +3,8 @@ package readme
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -341,15 +343,16 @@ func TestScenariosBuilds(t *testing.T) {
 			scenarios[name] = append(scenarios[name], b)
 		}
 	}
-	dir := t.TempDir()
+	dir := scenarioDir(t, root)
 	copyCheckout(t, root, filepath.Join(dir, "mcpgen"))
 	bin := filepath.Join(dir, "bin")
+	goflags := uncachedTests(t)
 	for _, name := range order {
 		t.Run(name, func(t *testing.T) {
 			sh := script(scenarios[name])
 			cmd := exec.Command("sh", "-c", sh)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "ROOT="+dir, "GOBIN="+bin,
+			cmd.Env = append(os.Environ(), "ROOT="+dir, "GOBIN="+bin, "GOFLAGS="+goflags,
 				"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 			cmd.Stdin = nil // empty: servers exit at once
 			out, err := cmd.CombinedOutput()
@@ -358,6 +361,56 @@ func TestScenariosBuilds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scenarioDir is the directory the scenarios run in: the same one on every
+// run of this checkout, emptied first and afterwards. A package's directory
+// is part of its build-cache key, so in a new directory each run (as
+// t.TempDir is) the orders module compiled mcpgen's packages again every
+// time (20 s of CPU, most of this test's cost); in the same directory they
+// come from the cache. A run that finds the directory in use by another
+// run of this checkout (the lock is held) takes a temporary one.
+func scenarioDir(t *testing.T, root string) string {
+	t.Helper()
+	sum := sha256.Sum256([]byte(root))
+	dir := filepath.Join(os.TempDir(), "mcpgen-readme-"+hex.EncodeToString(sum[:6]))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Logf("%v: running in a temporary directory", err)
+		return t.TempDir()
+	}
+	unlock, ok := lockDir(dir + ".lock")
+	if !ok {
+		t.Logf("%s is in use by another run: running in a temporary directory", dir)
+		return t.TempDir()
+	}
+	empty := func() {
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+				t.Errorf("emptying %s: %v", dir, err)
+			}
+		}
+	}
+	empty()
+	t.Cleanup(func() {
+		empty()
+		unlock()
+	})
+	return dir
+}
+
+// uncachedTests is the user's GOFLAGS (from the environment or go env)
+// with -count=1: in the same directory as the last run, a scenario's
+// `go test` would otherwise report the last run's result, cached, for an
+// unchanged module; its tests run every time, as a user's would the first
+// time. (The go command applies -count to go test only.)
+func uncachedTests(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOFLAGS").Output()
+	if err != nil {
+		t.Fatalf("go env GOFLAGS: %v", err)
+	}
+	return strings.TrimSpace(strings.TrimSpace(string(out)) + " -count=1")
 }
 
 // copyCheckout copies the main module's files (its working tree, edits
