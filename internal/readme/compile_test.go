@@ -65,6 +65,7 @@ var (
 // since a snippet shows a part. It needs the go command for the export
 // data of the packages, hence its name (one `go list -export` for all).
 func TestGoBlocksCompileBuilds(t *testing.T) {
+	t.Parallel()
 	testenv.BuildsModules(t)
 	var blocks []block
 	for _, b := range allBlocks(t) {

@@ -3,8 +3,6 @@ package readme
 import (
 	"bufio"
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"go/parser"
 	"go/token"
@@ -116,6 +114,7 @@ func allBlocks(t *testing.T) []block {
 // TestEveryBlockIsChecked checks every block that no scenario runs, by its
 // language, and every fragment against the file it belongs to.
 func TestEveryBlockIsChecked(t *testing.T) {
+	t.Parallel()
 	blocks := allBlocks(t)
 	files := map[string]string{} // scenario files
 	scenarios := map[string]int{}
@@ -328,6 +327,7 @@ func script(blocks []block) string {
 // fails on the first command that fails. `go install` installs into the
 // directory's own bin, which is first on the scripts' PATH.
 func TestScenariosBuilds(t *testing.T) {
+	t.Parallel() // the scenarios take the longest; the other tests run beside them
 	testenv.BuildsModules(t)
 	root, err := filepath.Abs(checkout)
 	if err != nil {
@@ -343,7 +343,7 @@ func TestScenariosBuilds(t *testing.T) {
 			scenarios[name] = append(scenarios[name], b)
 		}
 	}
-	dir := scenarioDir(t, root)
+	dir := scenarioDir(t)
 	copyCheckout(t, root, filepath.Join(dir, "mcpgen"))
 	bin := filepath.Join(dir, "bin")
 	goflags := uncachedTests(t)
@@ -363,40 +363,42 @@ func TestScenariosBuilds(t *testing.T) {
 	}
 }
 
-// scenarioDir is the directory the scenarios run in: the same one on every
-// run of this checkout, emptied first and afterwards. A package's directory
-// is part of its build-cache key, so in a new directory each run (as
-// t.TempDir is) the orders module compiled mcpgen's packages again every
-// time (20 s of CPU, most of this test's cost); in the same directory they
-// come from the cache. A run that finds the directory in use by another
-// run of this checkout (the lock is held) takes a temporary one.
-func scenarioDir(t *testing.T, root string) string {
+// scenarioDir is the directory the scenarios run in: one of a few fixed
+// directories, the first no other run holds (a lock), emptied first and
+// afterwards. A package's directory is part of its build-cache key, so in
+// a new directory each run (as t.TempDir is) the orders module compiled
+// mcpgen's packages again every time (20 s of CPU, most of this test's
+// cost); in a directory an earlier run used, from this checkout or another
+// one (a fresh clone), only what changed since compiles. When all are
+// held, a temporary directory does.
+func scenarioDir(t *testing.T) string {
 	t.Helper()
-	sum := sha256.Sum256([]byte(root))
-	dir := filepath.Join(os.TempDir(), "mcpgen-readme-"+hex.EncodeToString(sum[:6]))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Logf("%v: running in a temporary directory", err)
-		return t.TempDir()
-	}
-	unlock, ok := lockDir(dir + ".lock")
-	if !ok {
-		t.Logf("%s is in use by another run: running in a temporary directory", dir)
-		return t.TempDir()
-	}
-	empty := func() {
-		entries, _ := os.ReadDir(dir)
-		for _, e := range entries {
-			if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
-				t.Errorf("emptying %s: %v", dir, err)
+	for slot := range 4 {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("mcpgen-readme-scenarios-%d", slot))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			continue
+		}
+		unlock, ok := lockDir(dir + ".lock")
+		if !ok {
+			continue
+		}
+		empty := func() {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+					t.Errorf("emptying %s: %v", dir, err)
+				}
 			}
 		}
-	}
-	empty()
-	t.Cleanup(func() {
 		empty()
-		unlock()
-	})
-	return dir
+		t.Cleanup(func() {
+			empty()
+			unlock()
+		})
+		return dir
+	}
+	t.Log("every shared scenario directory is in use: running in a temporary one, compiled afresh")
+	return t.TempDir()
 }
 
 // uncachedTests is the user's GOFLAGS (from the environment or go env)
