@@ -4,7 +4,9 @@ package readme
 
 import (
 	"os"
+	"path/filepath"
 	"syscall"
+	"testing"
 )
 
 // lockDir takes an exclusive lock on the file path without waiting: ok is
@@ -20,4 +22,25 @@ func lockDir(path string) (unlock func(), ok bool) {
 		return nil, false
 	}
 	return func() { f.Close() }, true
+}
+
+// TestLockDir: a lock held is refused to the next taker until released, so
+// two runs never share a scenario directory.
+func TestLockDir(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "dir.lock")
+	unlock, ok := lockDir(path)
+	if !ok {
+		t.Fatal("the first lock was refused")
+	}
+	if again, ok := lockDir(path); ok {
+		again()
+		t.Fatal("a second lock was granted while the first is held")
+	}
+	unlock()
+	after, ok := lockDir(path)
+	if !ok {
+		t.Fatal("the lock was refused after its release")
+	}
+	after()
 }
