@@ -25,6 +25,7 @@ var LintRuleIDs = []string{
 	"APP_WRITE_NOT_IDEMPOTENT",
 	"CLIENT_DROPS_TOOL",
 	"SCHEMA_PROFILE",
+	"PROMPT_OPTIONAL_PLACEHOLDER",
 }
 
 // specWideLintRules are about the spec as a whole: they can be disabled in

@@ -129,6 +129,24 @@ type promptPiece struct {
 	arg  string // the argument a placeholder names; "" for text
 }
 
+// Placeholders returns the arguments the {{.name}} placeholders of a
+// message's text or resource name, in order, once each; nil for a text
+// that spec.Load would refuse. It is for tools that read a loaded spec
+// (lint), so that they parse placeholders the way the loader does.
+func Placeholders(text string) []string {
+	pieces, problem := parsePlaceholders(text)
+	if problem != "" {
+		return nil
+	}
+	var names []string
+	for _, pc := range pieces {
+		if pc.arg != "" && !slices.Contains(names, pc.arg) {
+			names = append(names, pc.arg)
+		}
+	}
+	return names
+}
+
 // parsePlaceholders splits a message text into literal text and {{.name}}
 // placeholders. It uses text/template's parser, so that what it accepts is
 // what a template would, and refuses every other action: problem then says

@@ -93,6 +93,7 @@ func Lint(s *spec.Spec, opts Options) Result {
 		for _, a := range p.Arguments {
 			l.description(o, a.Description, spec.Pos{}, a.Pos, fmt.Sprintf("argument %q of prompt %q", a.Name, p.Name), false)
 		}
+		l.optionalPlaceholders(o, p)
 	}
 	profile := opts.Profile
 	if profile == "" {
@@ -430,4 +431,37 @@ func listedTools(s *spec.Spec) []*spec.Tool {
 		}
 	}
 	return out
+}
+
+// optionalPlaceholders reports each placeholder of a declarative message
+// that names an optional argument: prompt arguments have no default, so an
+// argument the client leaves out is filled in as "".
+func (l *linter) optionalPlaceholders(o owner, p *spec.Prompt) {
+	optional := map[string]bool{}
+	for _, a := range p.Arguments {
+		if a != nil && !a.Required {
+			optional[a.Name] = true
+		}
+	}
+	for i, m := range p.Messages {
+		for _, part := range []struct {
+			text   string
+			pos    spec.Pos
+			format string
+		}{
+			{m.Text, m.TextPos, "the text of message %d of prompt %q holds {{.%s}}, an optional argument: when a client leaves it out, the text reads with a gap; make %q required, or word the message so that it reads well without it"},
+			{m.Resource, m.ResourcePos, "the resource URI of message %d of prompt %q holds {{.%s}}, an optional argument: when a client leaves it out, the URI read has an empty part; make %q required"},
+		} {
+			pos := part.pos
+			if pos == (spec.Pos{}) {
+				pos = m.Pos
+			}
+			for _, name := range spec.Placeholders(part.text) {
+				if !optional[name] {
+					continue
+				}
+				l.report(o, "PROMPT_OPTIONAL_PLACEHOLDER", pos, part.format, i+1, p.Name, name, name)
+			}
+		}
+	}
 }

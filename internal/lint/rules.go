@@ -76,6 +76,11 @@ var Rules = []Rule{
 		What: "with lint --profile gemini|openai-strict|anthropic or server.schemaProfile: what that model API refuses or ignores in a tool's input schema ($ref, unions, open objects, optional properties in OpenAI strict mode, formats, keywords, sizes), citing its documentation; under server.schemaProfile only what the generator cannot rewrite",
 		Why:  "a host passes the tool's schema to the model API as it is: one it refuses drops the tool or the whole request, one it ignores in part lets the model send what the server then refuses",
 	},
+	{
+		ID:   "PROMPT_OPTIONAL_PLACEHOLDER",
+		What: "a declarative prompt message whose text or resource holds {{.name}} for an optional argument (one finding per message and argument)",
+		Why:  `a client may leave the argument out, and the placeholder is then filled with nothing: "Write it in a {{.style}} style." reads "in a  style.", a resource URI loses a part; make the argument required, or write the message so that it reads well without it (and disable the rule on the prompt)`,
+	},
 }
 
 // Default limits.

@@ -15,6 +15,7 @@ var linkRE = regexp.MustCompile(`\]\(([^)\s]+)\)`)
 // TestLinks: every relative link of the documentation names a file that
 // exists and, with #anchor, a heading of that file (GitHub's anchors).
 func TestLinks(t *testing.T) {
+	t.Parallel()
 	anchors := map[string]map[string]bool{}
 	anchorsOf := func(file string) map[string]bool {
 		if a, ok := anchors[file]; ok {

@@ -7,6 +7,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,8 +83,9 @@ func readBlocks(t *testing.T, file string) []block {
 			for i, w := range words {
 				if i == 0 {
 					b.lang = w
-				} else if k, v, ok := strings.Cut(w, "="); ok {
-					b.attrs[k] = v
+				} else {
+					k, v, _ := strings.Cut(w, "=")
+					b.attrs[k] = v // a bare word (excerpt) is a key with no value
 				}
 			}
 			cur = &b
@@ -112,6 +114,7 @@ func allBlocks(t *testing.T) []block {
 // TestEveryBlockIsChecked checks every block that no scenario runs, by its
 // language, and every fragment against the file it belongs to.
 func TestEveryBlockIsChecked(t *testing.T) {
+	t.Parallel()
 	blocks := allBlocks(t)
 	files := map[string]string{} // scenario files
 	scenarios := map[string]int{}
@@ -141,8 +144,8 @@ func TestEveryBlockIsChecked(t *testing.T) {
 				}
 				text = string(data)
 			}
-			if !strings.Contains(text, b.text) {
-				t.Errorf("%s: this fragment is not part of %s, so it is not tested", b.where(), path)
+			if piece, ok := fragmentOf(b.text, text); !ok {
+				t.Errorf("%s: this fragment is not part of %s, so it is not tested; from\n%s", b.where(), path, piece)
 			}
 			checked++
 			continue
@@ -158,9 +161,39 @@ func TestEveryBlockIsChecked(t *testing.T) {
 	t.Logf("%d blocks checked here, the rest run in scenarios", checked)
 }
 
+// fragmentOf reports whether fragment is part of text: verbatim, but
+// for lines that are only "…" or "...", which stand for lines left out.
+// The pieces between them must appear in text in their order. It returns
+// the first piece that does not.
+func fragmentOf(fragment, text string) (missing string, ok bool) {
+	var pieces []string
+	var cur strings.Builder
+	for _, line := range strings.SplitAfter(fragment, "\n") {
+		if t := strings.TrimSpace(line); t == "…" || t == "..." {
+			pieces = append(pieces, cur.String())
+			cur.Reset()
+			continue
+		}
+		cur.WriteString(line)
+	}
+	pieces = append(pieces, cur.String())
+	for _, piece := range pieces {
+		i := strings.Index(text, piece)
+		if i < 0 {
+			return piece, false
+		}
+		text = text[i+len(piece):]
+	}
+	return "", true
+}
+
 // placeholder is how a block elides code it does not show: "…", or "..."
-// where Go's variadic "..." cannot be (before a newline, ",", ")" or "}").
-var placeholder = regexp.MustCompile(`(?m)…|\.\.\.\s*$|\.\.\.([,)}])`)
+// where Go's "..." cannot be: not after an operand (as in f(xs...)) and
+// not before a type (as in args ...any), so at the end of a line or
+// before ",", ")" or "}". elide replaces it with a comment.
+var placeholder = regexp.MustCompile(`(?m)…|(^|[^\w)\]}])\.\.\.(\s*$|\s*[,)}])`)
+
+func elide(text string) string { return placeholder.ReplaceAllString(text, "$1/* … */$2") }
 
 // checkBlock checks one block by its language.
 func checkBlock(b block) error {
@@ -168,16 +201,7 @@ func checkBlock(b block) error {
 	case "":
 		return nil // shown output: what a command prints
 	case "yaml":
-		var v any
-		if err := yaml.Unmarshal([]byte(b.text), &v); err != nil {
-			return err
-		}
-		if strings.HasPrefix(b.text, "mcpgen: 1\n") {
-			if _, diags := spec.Load(b.file, []byte(b.text)); len(diags) > 0 {
-				return fmt.Errorf("the spec does not load: %v", diags)
-			}
-		}
-		return nil
+		return checkYAML(b)
 	case "go":
 		return parseGo(b.text)
 	case "sh":
@@ -196,11 +220,64 @@ func checkBlock(b block) error {
 	return fmt.Errorf("no check for the language %q: add one here, or make it a scenario's block (test=NAME)", b.lang)
 }
 
+// specKeys are the top-level keys of a spec: a YAML block whose keys are
+// all among them is part of a spec.
+var specKeys = []string{"mcpgen", "server", "go", "types", "tools", "resources", "resourceTemplates",
+	"prompts", "toolsets", "upstream", "lint", "registry"}
+
+// checkYAML parses a YAML block and loads a spec or part of one: a whole
+// spec (mcpgen: 1) as it is, a part of one in a minimal spec (its server
+// keys added to the minimal server's). An excerpt (`yaml excerpt`: a part
+// that names what the rest of its spec declares, or elides with …) is only
+// parsed, and must not load on its own, so that the word marks only the
+// blocks that need it.
+func checkYAML(b block) error {
+	var doc map[string]any
+	if err := yaml.Unmarshal([]byte(b.text), &doc); err != nil {
+		var v any
+		if err2 := yaml.Unmarshal([]byte(b.text), &v); err2 != nil {
+			return err2
+		}
+		return nil // YAML, not a mapping: not a spec
+	}
+	for k := range doc {
+		if !slices.Contains(specKeys, k) {
+			return nil // YAML of something else
+		}
+	}
+	data, name := []byte(b.text), b.file
+	if _, whole := doc["mcpgen"]; !whole {
+		name = "the-spec-below.yaml" // its lines are those of data, not of the block
+		full := map[string]any{"mcpgen": 1, "server": map[string]any{"name": "example", "version": "1.0.0"},
+			"go": map[string]any{"package": "examplemcp"}}
+		for k, v := range doc {
+			if m, ok := v.(map[string]any); ok && k == "server" {
+				maps.Copy(full["server"].(map[string]any), m)
+				continue
+			}
+			full[k] = v
+		}
+		var err error
+		if data, err = yaml.Marshal(full); err != nil {
+			return err
+		}
+	}
+	_, diags := spec.Load(name, data)
+	_, excerpt := b.attrs["excerpt"]
+	switch {
+	case excerpt && len(diags) == 0:
+		return fmt.Errorf("this excerpt loads as a spec: drop the word excerpt, so that it is checked")
+	case !excerpt && len(diags) > 0:
+		return fmt.Errorf("the spec does not load (mark a part of a larger spec `yaml excerpt`): %v\nas:\n%s", diags, data)
+	}
+	return nil
+}
+
 // parseGo accepts Go that parses as a file, as top-level declarations or
 // as the statements of a function body, once "…" placeholders are
 // comments.
 func parseGo(text string) error {
-	text = placeholder.ReplaceAllString(text, "/* … */$1")
+	text = elide(text)
 	var firstErr error
 	for _, wrap := range []struct{ before, after string }{
 		{"", ""},
@@ -250,6 +327,7 @@ func script(blocks []block) string {
 // fails on the first command that fails. `go install` installs into the
 // directory's own bin, which is first on the scripts' PATH.
 func TestScenariosBuilds(t *testing.T) {
+	t.Parallel() // the scenarios take the longest; the other tests run beside them
 	testenv.BuildsModules(t)
 	root, err := filepath.Abs(checkout)
 	if err != nil {
@@ -265,15 +343,16 @@ func TestScenariosBuilds(t *testing.T) {
 			scenarios[name] = append(scenarios[name], b)
 		}
 	}
-	dir := t.TempDir()
+	dir := scenarioDir(t)
 	copyCheckout(t, root, filepath.Join(dir, "mcpgen"))
 	bin := filepath.Join(dir, "bin")
+	goflags := uncachedTests(t)
 	for _, name := range order {
 		t.Run(name, func(t *testing.T) {
 			sh := script(scenarios[name])
 			cmd := exec.Command("sh", "-c", sh)
 			cmd.Dir = dir
-			cmd.Env = append(os.Environ(), "ROOT="+dir, "GOBIN="+bin,
+			cmd.Env = append(os.Environ(), "ROOT="+dir, "GOBIN="+bin, "GOFLAGS="+goflags,
 				"PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 			cmd.Stdin = nil // empty: servers exit at once
 			out, err := cmd.CombinedOutput()
@@ -282,6 +361,58 @@ func TestScenariosBuilds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// scenarioDir is the directory the scenarios run in: one of a few fixed
+// directories, the first no other run holds (a lock), emptied first and
+// afterwards. A package's directory is part of its build-cache key, so in
+// a new directory each run (as t.TempDir is) the orders module compiled
+// mcpgen's packages again every time (20 s of CPU, most of this test's
+// cost); in a directory an earlier run used, from this checkout or another
+// one (a fresh clone), only what changed since compiles. When all are
+// held, a temporary directory does.
+func scenarioDir(t *testing.T) string {
+	t.Helper()
+	for slot := range 4 {
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("mcpgen-readme-scenarios-%d", slot))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			continue
+		}
+		unlock, ok := lockDir(dir + ".lock")
+		if !ok {
+			continue
+		}
+		empty := func() {
+			entries, _ := os.ReadDir(dir)
+			for _, e := range entries {
+				if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+					t.Errorf("emptying %s: %v", dir, err)
+				}
+			}
+		}
+		empty()
+		t.Cleanup(func() {
+			empty()
+			unlock()
+		})
+		return dir
+	}
+	t.Log("every shared scenario directory is in use: running in a temporary one, compiled afresh")
+	return t.TempDir()
+}
+
+// uncachedTests is the user's GOFLAGS (from the environment or go env)
+// with -count=1: in the same directory as the last run, a scenario's
+// `go test` would otherwise report the last run's result, cached, for an
+// unchanged module; its tests run every time, as a user's would the first
+// time. (The go command applies -count to go test only.)
+func uncachedTests(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOFLAGS").Output()
+	if err != nil {
+		t.Fatalf("go env GOFLAGS: %v", err)
+	}
+	return strings.TrimSpace(strings.TrimSpace(string(out)) + " -count=1")
 }
 
 // copyCheckout copies the main module's files (its working tree, edits
