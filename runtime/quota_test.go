@@ -149,7 +149,7 @@ func TestMemoryQuotaStoreProperty(t *testing.T) {
 			m := runtime.NewMemoryQuotaStore()
 			now := time.Unix(1_000_000, 0)
 			runtime.SetQuotaClock(m, func() time.Time { return now })
-			storetest.QuotaBound(t, m, limit, func() time.Time { return now }, func(d time.Duration) { now = now.Add(d) }, 8*time.Second, 400, seed)
+			storetest.QuotaBound(t, m, limit, func() time.Time { return now }, func(d time.Duration) { now = now.Add(d) }, 8*time.Second, 400, seed, 0)
 		}
 	}
 }
