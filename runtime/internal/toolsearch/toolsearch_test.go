@@ -86,3 +86,27 @@ func TestSearchRepeatedWord(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTiesKeepOrder: docs of equal score come in the order given to
+// New (the spec's declaration order), whatever order the map of postings
+// visits them in.
+func TestSearchTiesKeepOrder(t *testing.T) {
+	var same []Doc
+	for _, n := range []string{"alpha_widget", "bravo_widget", "charlie_widget", "delta_widget", "echo_widget"} {
+		same = append(same, Doc{Name: n, Description: "A widget."})
+	}
+	for range 5 { // the postings come from a map: look more than once
+		hits := New(same).Search("widget", 10, nil)
+		if len(hits) != len(same) {
+			t.Fatalf("Search found %d of %d widgets", len(hits), len(same))
+		}
+		for i, h := range hits {
+			if h.Score != hits[0].Score {
+				t.Fatalf("the docs do not tie: %v", hits)
+			}
+			if h.Doc != i {
+				t.Fatalf("ties in the order %v, want the docs' order", hits)
+			}
+		}
+	}
+}
