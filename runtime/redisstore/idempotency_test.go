@@ -2,6 +2,7 @@ package redisstore
 
 import (
 	"context"
+	"crypto/sha1"
 	"errors"
 	"fmt"
 	"strconv"
@@ -202,18 +203,30 @@ func (f *finishFault) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 			return err
 		}
 		err := next(ctx, cmd)
-		select {
-		case f.done <- struct{}{}:
-		default:
+		if err == nil || !redis.HasErrorPrefix(err, "NOSCRIPT") { // else go-redis sends it again with EVAL
+			select {
+			case f.done <- struct{}{}:
+			default:
+			}
 		}
 		return err
 	}
 }
 
-// isScript reports whether cmd runs script (go-redis sends EVALSHA first).
+// isScript reports whether cmd runs script: EVALSHA of its hash, or EVAL
+// of its source (go-redis's fallback when Redis has not seen it yet).
 func isScript(cmd redis.Cmder, script *redis.Script) bool {
 	a := cmd.Args()
-	return len(a) > 1 && strings.EqualFold(fmt.Sprint(a[0]), "evalsha") && a[1] == script.Hash()
+	if len(a) < 2 {
+		return false
+	}
+	switch strings.ToLower(fmt.Sprint(a[0])) {
+	case "evalsha":
+		return a[1] == script.Hash()
+	case "eval":
+		return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(a[1])))) == script.Hash()
+	}
+	return false
 }
 
 // faultyStore is a store on its own client of r, with fault's hook.
