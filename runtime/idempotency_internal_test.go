@@ -140,3 +140,28 @@ func TestMemoryIdempotencyStoreSlowCall(t *testing.T) {
 		t.Errorf("59 s after the result was recorded: %q, want it kept", b)
 	}
 }
+
+// TestMemoryIdempotencyStoreConflictWhileRunning: the same key with other
+// arguments while the first call still runs is a conflict at once, not a
+// wait for that call.
+func TestMemoryIdempotencyStoreConflictWhileRunning(t *testing.T) {
+	s := NewMemoryIdempotencyStore(0)
+	k := IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "f"}
+	inCall, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Do(context.Background(), k, time.Minute, func() ([]byte, bool) { close(inCall); <-release; return []byte("1"), true })
+	}()
+	<-inCall
+	other := k
+	other.Fingerprint = "g"
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	_, err := s.Do(ctx, other, time.Minute, func() ([]byte, bool) { return []byte("2"), true })
+	cancel()
+	close(release)
+	<-done
+	if !errors.Is(err, ErrIdempotencyConflict) {
+		t.Errorf("other arguments while the call runs: %v, want ErrIdempotencyConflict at once", err)
+	}
+}

@@ -521,3 +521,27 @@ func TestTasksListPagingWithExpiries(t *testing.T) {
 		t.Errorf("listed %v, want %v (of %v)", listed, want, all)
 	}
 }
+
+// A last page that is exactly full has no nextCursor: the client is not
+// sent for an empty page.
+func TestTasksListLastPageHasNoCursor(t *testing.T) {
+	srv, release, _ := taskServer(t, runtime.WithPageSize(2))
+	defer close(release)
+	c := newTaskClient(t, srv, `{}`)
+	for i := range 2 {
+		c.call(fmt.Sprint(i+1), "tools/call", `{"name":"job","arguments":{},"task":{}}`)
+	}
+	r := c.call("3", "tasks/list", `{}`)
+	var page struct {
+		Tasks      []wireTask
+		NextCursor *string
+	}
+	if json.Unmarshal(r.Result, &page); len(page.Tasks) != 2 || page.NextCursor != nil {
+		t.Errorf("two tasks, pages of two: %s, want both and no nextCursor", r.Result)
+	}
+	c.call("4", "tools/call", `{"name":"job","arguments":{},"task":{}}`)
+	r = c.call("5", "tasks/list", `{}`)
+	if json.Unmarshal(r.Result, &page); len(page.Tasks) != 2 || page.NextCursor == nil {
+		t.Errorf("three tasks, pages of two: %s, want two and a nextCursor", r.Result)
+	}
+}

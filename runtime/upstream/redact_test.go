@@ -89,6 +89,10 @@ func TestErrorsNeverCarryEscapedOrBareSecrets(t *testing.T) {
 			io.WriteString(w, "refused: "+r.URL.String())
 		case "/path": // the key path-escaped, as a path segment would show it
 			io.WriteString(w, "refused: /keys/"+url.PathEscape(r.URL.Query().Get("api_key")))
+		case "/cookie": // the cookie's value alone
+			if ck, err := r.Cookie("session"); err == nil {
+				io.WriteString(w, "no session "+ck.Value)
+			}
 		case "/bare": // the token without its scheme
 			_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 			io.WriteString(w, "token "+tok+" expired")
@@ -103,6 +107,7 @@ func TestErrorsNeverCarryEscapedOrBareSecrets(t *testing.T) {
 		{"query-escaped key", "/url", &APIKey{In: "query", Name: "api_key", Env: "TEST_API_KEY"}},
 		{"path-escaped key", "/path", &APIKey{In: "query", Name: "api_key", Env: "TEST_API_KEY"}},
 		{"bare bearer token", "/bare", &Bearer{Env: "TEST_TOKEN"}},
+		{"cookie value", "/cookie", &APIKey{In: "cookie", Name: "session", Env: "TEST_TOKEN"}},
 	} {
 		cl := newClient(t, Config{BaseURL: echo.URL, Auth: c.auth})
 		err := cl.Call(context.Background(), NewRequest("GET", c.path), nil)
