@@ -180,3 +180,19 @@ func TestRepeatedCursor(t *testing.T) {
 		t.Errorf("%d tools/list requests, want 2 (the second repeats the cursor)", lists)
 	}
 }
+
+// An initialize result without protocolVersion is refused, saying so: the
+// import cannot know which revision to speak.
+func TestInitializeWithoutVersion(t *testing.T) {
+	f := &fakeServer{answer: func(method string, _ json.RawMessage, _ string) (any, map[string]any) {
+		if method == "initialize" {
+			return map[string]any{"capabilities": map[string]any{}, "serverInfo": map[string]any{"name": "s", "version": "1"}}, nil
+		}
+		return map[string]any{"tools": []any{}}, nil
+	}}
+	ts := httptest.NewServer(f)
+	defer ts.Close()
+	if _, err := List(context.Background(), Options{URL: ts.URL, Timeout: 5 * time.Second}); err == nil || !strings.Contains(err.Error(), "initialize: the result has no protocolVersion") {
+		t.Errorf("error %v", err)
+	}
+}

@@ -472,3 +472,44 @@ paths:
 		}
 	}
 }
+
+// TestOptionalBodyRequiredMembers: the members a body's schema requires are
+// required in the tool's input only when the body itself is: an optional
+// body may be left out whole.
+func TestOptionalBodyRequiredMembers(t *testing.T) {
+	for _, c := range []struct {
+		bodyRequired string
+		want         []string
+	}{{"true", []string{"name"}}, {"false", nil}} {
+		res, err := Import([]byte(`openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: `+c.bodyRequired+`
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              properties:
+                name: {type: string}
+                tag: {type: string}
+      responses:
+        "200": {description: ok}
+`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSpec(t, "body-required-"+c.bodyRequired, res.YAML)
+		var doc map[string]any
+		if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := toStrings(dig(doc, "tools", "add_pet", "input", "required")); !slices.Equal(got, c.want) {
+			t.Errorf("requestBody required %s: input required %q, want %q\n%s", c.bodyRequired, got, c.want, res.YAML)
+		}
+	}
+}
