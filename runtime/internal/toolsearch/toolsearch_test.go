@@ -110,3 +110,21 @@ func TestSearchTiesKeepOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchActionWord: the first word of the title (else the name) is the
+// operation, weighed apart: "star repository" finds the tool that stars,
+// although the name of another, which lists stars, holds both words (the
+// scores are close: without the action word, list_stars_repository wins).
+func TestSearchActionWord(t *testing.T) {
+	d := []Doc{
+		{Name: "list_stars_repository", Title: "List stars repository"},
+		{Name: "star_it", Title: "Star a repository"},
+	}
+	ix := New(d)
+	if hits := ix.Search("star repository", 2, nil); len(hits) == 0 || d[hits[0].Doc].Name != d[1].Name {
+		t.Errorf("Search(star repository) = %v, want %s first", hits, d[1].Name)
+	}
+	if hits := ix.Search("list stars", 2, nil); len(hits) == 0 || d[hits[0].Doc].Name != d[0].Name {
+		t.Errorf("Search(list stars) = %v, want %s first", hits, d[0].Name)
+	}
+}
