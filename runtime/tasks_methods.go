@@ -260,6 +260,9 @@ func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMe
 	recs, err := store.List(ctx, owner, after, page+1)
 	if err == nil && after != "" && len(recs) == 0 {
 		if rec, _ := store.Get(ctx, owner, after); rec == nil {
+			if created.IsZero() {
+				return nil, errorf(CodeInvalidParams, "invalid params: invalid cursor")
+			}
 			recs, err = listCreatedAfter(ctx, store, owner, created, page+1)
 		}
 	}
@@ -287,13 +290,18 @@ func taskCursor(t *TaskRecord) string {
 	return t.ID + "." + strconv.FormatInt(t.CreatedAt.UnixNano(), 10)
 }
 
-// parseTaskCursor reads a taskCursor ("": from the start).
+// parseTaskCursor reads a taskCursor ("": from the start). A bare task id
+// (the cursor of a replica of an earlier version, during a rolling
+// upgrade) has no time: it is valid while its task lives.
 func parseTaskCursor(c string) (id string, created time.Time, ok bool) {
 	if c == "" {
 		return "", time.Time{}, true
 	}
 	i := strings.LastIndexByte(c, '.')
-	if i <= 0 {
+	if i < 0 {
+		return c, time.Time{}, true
+	}
+	if i == 0 {
 		return "", time.Time{}, false
 	}
 	ns, err := strconv.ParseInt(c[i+1:], 10, 64)

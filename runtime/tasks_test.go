@@ -545,3 +545,26 @@ func TestTasksListLastPageHasNoCursor(t *testing.T) {
 		t.Errorf("three tasks, pages of two: %s, want two and a nextCursor", r.Result)
 	}
 }
+
+// tasks/list's cursors: a bare task id (an earlier version's cursor) still
+// pages while its task lives; an unknown id, or a cursor whose time is not
+// a number, is invalid params.
+func TestTasksListCursors(t *testing.T) {
+	srv, release, _ := taskServer(t, runtime.WithPageSize(1))
+	defer close(release)
+	c := newTaskClient(t, srv, `{}`)
+	var ids []string
+	for i := range 2 {
+		r := c.call(fmt.Sprint(i+1), "tools/call", `{"name":"job","arguments":{},"task":{}}`)
+		var res struct{ Task wireTask }
+		json.Unmarshal(r.Result, &res)
+		ids = append(ids, res.Task.TaskID)
+	}
+	r := c.call("3", "tasks/list", `{"cursor":"`+ids[0]+`"}`)
+	if r.Error != nil || !strings.Contains(string(r.Result), ids[1]) || strings.Contains(string(r.Result), ids[0]) {
+		t.Errorf("a bare id cursor: %s %s", r.Result, errorJSON(r))
+	}
+	for i, cursor := range []string{"NOSUCHTASK", ids[0] + ".soon", ".123"} {
+		wantCode(t, c.call(fmt.Sprint(4+i), "tasks/list", `{"cursor":"`+cursor+`"}`), -32602, "tasks/list with cursor "+cursor)
+	}
+}
