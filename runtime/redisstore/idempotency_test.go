@@ -277,7 +277,7 @@ func TestIdempotencyFinalWriteAfterKeyExpired(t *testing.T) {
 // expired key and running the call again.
 func TestIdempotencyLockRenewedThroughFinalWrite(t *testing.T) {
 	r := startRedis(t)
-	const lockTTL = 900 * time.Millisecond
+	const lockTTL = 1500 * time.Millisecond
 	var ended atomic.Bool
 	var renewedAfter atomic.Int32
 	fault := &finishFault{done: make(chan struct{}, 1), fail: func() bool { return renewedAfter.Load() == 0 }}
