@@ -3,6 +3,8 @@ package runtime
 import (
 	"context"
 	"errors"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -90,5 +92,76 @@ func TestMemoryIdempotencyStorePanicFreesKey(t *testing.T) {
 	// Another tool may use the same key value.
 	if b, _ := s.Do(context.Background(), IdempotencyKey{Tool: "u", Key: "k", Fingerprint: "other"}, time.Hour, func() ([]byte, bool) { return []byte("u"), true }); string(b) != "u" {
 		t.Errorf("other tool: %s", b)
+	}
+}
+
+// TestMemoryIdempotencyStoreSlowCall: a call that outlasts the ttl, the
+// store's clock moved past it while the call runs and while other calls
+// sweep, still holds its key: a retry meanwhile waits and gets its result,
+// which is then kept for ttl from when it was recorded.
+func TestMemoryIdempotencyStoreSlowCall(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func(d time.Duration) time.Time { mu.Lock(); defer mu.Unlock(); now = now.Add(d); return now }
+	s := NewMemoryIdempotencyStore(0)
+	s.now = func() time.Time { return clock(0) }
+	k := IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "f"}
+	var runs atomic.Int32
+	inCall, release := make(chan struct{}), make(chan struct{})
+	first := make(chan string, 1)
+	go func() {
+		b, _ := s.Do(context.Background(), k, time.Minute, func() ([]byte, bool) {
+			runs.Add(1)
+			close(inCall)
+			<-release
+			return []byte("first"), true
+		})
+		first <- string(b)
+	}()
+	<-inCall
+	clock(2 * time.Hour)
+	// Another key's call sweeps expired entries meanwhile.
+	s.Do(context.Background(), IdempotencyKey{Tool: "t", Key: "other", Fingerprint: "f"}, time.Minute, func() ([]byte, bool) { return []byte("o"), true })
+	// A retry while the call still runs waits for it (here until its own
+	// deadline: the call is held until the retry gave up).
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	_, err := s.Do(ctx, k, time.Minute, func() ([]byte, bool) { runs.Add(1); return []byte("second"), true })
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || runs.Load() != 1 {
+		t.Fatalf("a retry while the call runs: %v, %d runs; want it to wait and the call to run once", err, runs.Load())
+	}
+	close(release)
+	again, _ := s.Do(context.Background(), k, time.Minute, func() ([]byte, bool) { runs.Add(1); return []byte("second"), true })
+	if got := <-first; got != "first" || string(again) != "first" || runs.Load() != 1 {
+		t.Fatalf("call %q, retry %q, %d runs; want the first result twice and one run", got, again, runs.Load())
+	}
+	clock(59 * time.Second)
+	if b, _ := s.Do(context.Background(), k, time.Minute, func() ([]byte, bool) { return []byte("late"), true }); string(b) != "first" {
+		t.Errorf("59 s after the result was recorded: %q, want it kept", b)
+	}
+}
+
+// TestMemoryIdempotencyStoreConflictWhileRunning: the same key with other
+// arguments while the first call still runs is a conflict at once, not a
+// wait for that call.
+func TestMemoryIdempotencyStoreConflictWhileRunning(t *testing.T) {
+	s := NewMemoryIdempotencyStore(0)
+	k := IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "f"}
+	inCall, release := make(chan struct{}), make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		s.Do(context.Background(), k, time.Minute, func() ([]byte, bool) { close(inCall); <-release; return []byte("1"), true })
+	}()
+	<-inCall
+	other := k
+	other.Fingerprint = "g"
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	_, err := s.Do(ctx, other, time.Minute, func() ([]byte, bool) { return []byte("2"), true })
+	cancel()
+	close(release)
+	<-done
+	if !errors.Is(err, ErrIdempotencyConflict) {
+		t.Errorf("other arguments while the call runs: %v, want ErrIdempotencyConflict at once", err)
 	}
 }

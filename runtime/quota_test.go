@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -150,6 +151,45 @@ func TestMemoryQuotaStoreProperty(t *testing.T) {
 			now := time.Unix(1_000_000, 0)
 			runtime.SetQuotaClock(m, func() time.Time { return now })
 			storetest.QuotaBound(t, m, limit, func() time.Time { return now }, func(d time.Duration) { now = now.Add(d) }, 8*time.Second, 400, seed, 0)
+		}
+	}
+}
+
+// A verified subject keys the buckets even with WithQuotaKey: a client
+// that sends another key (here a header it chooses) gets no fresh bucket.
+func TestQuotaSubjectOverKey(t *testing.T) {
+	srv := limitedServer(runtime.WithQuotaKey(func(ctx context.Context) string { return runtime.RequestHeader(ctx).Get("X-Tenant") }))
+	alice := peerAs(t, asUsers(srv), "alice")
+	for i := range 3 {
+		resp, _ := alice.call("tools/call", `{"name":"search"}`, "X-Tenant", "t"+strconv.Itoa(i))
+		if readAll(t, resp); resp.StatusCode != http.StatusOK {
+			t.Fatalf("call %d: %d", i+1, resp.StatusCode)
+		}
+	}
+	resp, _ := alice.call("tools/call", `{"name":"search"}`, "X-Tenant", "fresh")
+	if readAll(t, resp); resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("4th call of alice under a new X-Tenant: %d, want 429 (her bucket is spent)", resp.StatusCode)
+	}
+}
+
+// Each tool's RateLimit is a bucket of its own: spending one tool's leaves
+// another's full.
+func TestToolRateLimitsApart(t *testing.T) {
+	srv := limitedServer()
+	other := echoTool("lookup")
+	other.RateLimit = &runtime.RateLimit{Requests: 3, Per: time.Hour}
+	srv.AddTool(other)
+	c := serve(t, srv)
+	c.initialize()
+	for range 3 {
+		c.callTool("search", nil)
+	}
+	if r := c.request("tools/call", map[string]any{"name": "search"}); r.Error == nil || r.Error.Code != runtime.CodeRateLimited {
+		t.Fatalf("4th call of search: %+v, want rate limited", r.Error)
+	}
+	for i := range 3 {
+		if r := c.request("tools/call", map[string]any{"name": "lookup"}); r.Error != nil {
+			t.Fatalf("call %d of lookup, whose bucket is its own: %+v", i+1, r.Error)
 		}
 	}
 }

@@ -3,10 +3,12 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
@@ -150,5 +152,60 @@ func TestResultBudgetLinkOwner(t *testing.T) {
 				t.Errorf("alice reads her result: %s %s", r.Result, errorJSON(*r))
 			}
 		})
+	}
+}
+
+// TestResultBudgetBoundary: a result of exactly maxResultBytes is inlined,
+// one byte more is over. The size is the server's own count, read from the
+// refusal of a budget of 1.
+func TestResultBudgetBoundary(t *testing.T) {
+	sized := func(limit int) *client {
+		srv := runtime.NewServer(testInfo())
+		tool := bigTool("dump", runtime.OverflowError, 0)
+		tool.MaxResultBytes = limit
+		srv.AddTool(tool)
+		c := serve(t, srv)
+		c.initialize()
+		return c
+	}
+	var probe toolResult
+	jsonUnmarshal(sized(1).callTool("dump", map[string]any{"n": 300}), &probe)
+	var size int
+	if len(probe.Content) == 0 {
+		t.Fatalf("no refusal: %+v", probe)
+	}
+	if _, err := fmt.Sscanf(probe.Content[0].Text, "the result of tool dump is %d bytes", &size); err != nil || size < 300 {
+		t.Fatalf("the refusal does not give the size: %q", probe.Content[0].Text)
+	}
+	for _, c := range []struct {
+		limit   int
+		inlined bool
+	}{{size, true}, {size + 1, true}, {size - 1, false}} {
+		var res toolResult
+		jsonUnmarshal(sized(c.limit).callTool("dump", map[string]any{"n": 300}), &res)
+		if res.IsError == c.inlined {
+			t.Errorf("a result of %d bytes under maxResultBytes %d: isError %v, want %v", size, c.limit, res.IsError, !c.inlined)
+		}
+	}
+}
+
+// TestResultPreviewWholeCharacters: the preview of a result over budget is
+// cut at a character's start, never inside one (é is two bytes; a budget
+// of 202 cuts at 101).
+func TestResultPreviewWholeCharacters(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	tool := bigTool("dump", runtime.OverflowLink, 0)
+	tool.MaxResultBytes = 202
+	srv.AddTool(tool)
+	c := serve(t, srv)
+	c.initialize()
+	var res toolResult
+	jsonUnmarshal(c.callTool("dump", map[string]any{"n": 1000}), &res)
+	if len(res.Content) != 2 {
+		t.Fatalf("a result over budget: %+v", res)
+	}
+	summary := res.Content[0].Text
+	if !utf8.ValidString(summary) || !strings.HasSuffix(summary, "It begins: "+strings.Repeat("é", 50)+"…") {
+		t.Errorf("summary %q: want the preview cut before the 51st é", summary)
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -236,25 +238,36 @@ func withMeta(res []byte, meta string) []byte {
 	return b
 }
 
-// tasksList (2025-11-25) lists the caller's tasks, a page at a time; the
-// cursor is the id of the last task of the previous page.
+// tasksList (2025-11-25) lists the caller's tasks, a page at a time. The
+// cursor names the last task of the previous page and when it was created
+// (taskCursor): when that task has expired (or was dropped) by the next
+// page, the listing goes on from the tasks created after it, instead of
+// failing or starting over.
 func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
-	var after string
+	var cursor string
 	if raw := member(params, "cursor"); !jsonwire.IsNull(raw) {
 		var ok bool
-		if after, ok = stringMember(params, "cursor"); !ok {
+		if cursor, ok = stringMember(params, "cursor"); !ok {
 			return nil, errorf(CodeInvalidParams, `invalid params: "cursor" must be a string`)
 		}
 	}
+	after, created, ok := parseTaskCursor(cursor)
+	if !ok {
+		return nil, errorf(CodeInvalidParams, "invalid params: invalid cursor")
+	}
 	page := ss.srv.cfg.pageSize
-	recs, err := ss.srv.cfg.tasks.store.List(ctx, taskOwner(ctx, ss, false), after, page+1)
+	store, owner := ss.srv.cfg.tasks.store, taskOwner(ctx, ss, false)
+	recs, err := store.List(ctx, owner, after, page+1)
+	if err == nil && after != "" && len(recs) == 0 {
+		if rec, _ := store.Get(ctx, owner, after); rec == nil {
+			if created.IsZero() {
+				return nil, errorf(CodeInvalidParams, "invalid params: invalid cursor")
+			}
+			recs, err = listCreatedAfter(ctx, store, owner, created, page+1)
+		}
+	}
 	if err != nil {
 		return nil, errorf(CodeInternalError, "internal error: listing tasks: %v", err)
-	}
-	if after != "" && len(recs) == 0 {
-		if rec, _ := ss.srv.cfg.tasks.store.Get(ctx, taskOwner(ctx, ss, false), after); rec == nil {
-			return nil, errorf(CodeInvalidParams, "invalid params: invalid cursor")
-		}
 	}
 	b := []byte(`{"tasks":[`)
 	for i, rec := range recs[:min(len(recs), page)] {
@@ -266,7 +279,55 @@ func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMe
 	b = append(b, ']')
 	if len(recs) > page {
 		b = append(b, `,"nextCursor":`...)
-		b = jsonwire.AppendString(b, recs[page-1].ID)
+		b = jsonwire.AppendString(b, taskCursor(recs[page-1]))
 	}
 	return rawResult(append(b, '}')), nil
+}
+
+// taskCursor is the cursor of the page that ends with t: its id and its
+// creation time (Unix nanoseconds), "id.time".
+func taskCursor(t *TaskRecord) string {
+	return t.ID + "." + strconv.FormatInt(t.CreatedAt.UnixNano(), 10)
+}
+
+// parseTaskCursor reads a taskCursor ("": from the start). A bare task id
+// (the cursor of a replica of an earlier version, during a rolling
+// upgrade) has no time: it is valid while its task lives.
+func parseTaskCursor(c string) (id string, created time.Time, ok bool) {
+	if c == "" {
+		return "", time.Time{}, true
+	}
+	i := strings.LastIndexByte(c, '.')
+	if i < 0 {
+		return c, time.Time{}, true
+	}
+	if i == 0 {
+		return "", time.Time{}, false
+	}
+	ns, err := strconv.ParseInt(c[i+1:], 10, 64)
+	if err != nil {
+		return "", time.Time{}, false
+	}
+	return c[:i], time.Unix(0, ns), true
+}
+
+// listCreatedAfter is up to limit of owner's live tasks created after
+// created, oldest first: the page after a cursor whose task is gone. It
+// walks the list from the start (the owner's tasks are bounded).
+func listCreatedAfter(ctx context.Context, store TaskStore, owner string, created time.Time, limit int) ([]*TaskRecord, error) {
+	var out []*TaskRecord
+	after := ""
+	for len(out) < limit {
+		recs, err := store.List(ctx, owner, after, limit)
+		if err != nil || len(recs) == 0 {
+			return out, err
+		}
+		for _, r := range recs {
+			if r.CreatedAt.After(created) && len(out) < limit {
+				out = append(out, r)
+			}
+		}
+		after = recs[len(recs)-1].ID
+	}
+	return out, nil
 }

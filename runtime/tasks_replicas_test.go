@@ -288,3 +288,29 @@ func legacyOnTwoReplicas(t *testing.T) (r []taskReplica, a, b *httpPeer) {
 	b.nextID.Store(100) // ids of its own, as a client's
 	return r, a, b
 }
+
+// 2025-11-25 in a shared session, the handler asking late: the client's
+// tasks/result has waited on B for many poll intervals (B's first "I am
+// waiting" is older than A keeps an offer) when A's handler elicits; B,
+// seeing the task wait for input, says so again, and the elicitation
+// reaches the client on B's stream.
+func TestTasksLegacyLateRequestAcrossReplicas(t *testing.T) {
+	r, a, b := legacyOnTwoReplicas(t)
+	res := a.result("tools/call", `{"name":"job","arguments":{"mode":"ask"},"task":{}}`)
+	var created struct{ Task wireTask }
+	if json.Unmarshal(res, &created) != nil || created.Task.TaskID == "" {
+		t.Fatalf("tools/call with task: %s", res)
+	}
+	got := make(chan string, 1)
+	go func() { got <- answerOnTasksResult(t, b, b, created.Task.TaskID) }()
+	time.Sleep(10 * 20 * time.Millisecond) // ten poll intervals: B's offer is stale on A
+	close(r[0].release)                    // A's handler asks only now
+	select {
+	case res := <-got:
+		if !strings.Contains(res, "hello Ada") {
+			t.Errorf("tasks/result through B = %s, want hello Ada", res)
+		}
+	case <-time.After(4 * wait):
+		t.Fatal("tasks/result through B got no elicitation or result")
+	}
+}

@@ -447,3 +447,124 @@ func TestTasksPollInterval(t *testing.T) {
 		ts.Close()
 	}
 }
+
+// tasks/list pages while tasks expire between its pages: a task gone before
+// its page is not listed, every live task is listed once, in creation
+// order, and a cursor whose task expired still leads to the next page
+// (not to "invalid cursor", nor back to the start).
+func TestTasksListPagingWithExpiries(t *testing.T) {
+	srv, release, _ := taskServer(t, runtime.WithPageSize(2))
+	defer close(release)
+	c := newTaskClient(t, srv, `{}`)
+	id := 0
+	next := func() string { id++; return fmt.Sprint(id) }
+	create := func(ttl int) string {
+		r := c.call(next(), "tools/call", `{"name":"job","arguments":{},"task":{"ttl":`+fmt.Sprint(ttl)+`}}`)
+		var res struct{ Task wireTask }
+		if err := json.Unmarshal(r.Result, &res); err != nil || res.Task.TaskID == "" {
+			t.Fatalf("creating a task: %s %s", r.Result, errorJSON(r))
+		}
+		return res.Task.TaskID
+	}
+	// The 2nd task, which ends the first page, and the 4th, on the second,
+	// expire in a second; the others live.
+	const short = 1000
+	var all []string
+	for _, ttl := range []int{3_600_000, short, 3_600_000, short, 3_600_000, 3_600_000} {
+		all = append(all, create(ttl))
+	}
+	gone := func(task string) bool {
+		return c.call(next(), "tasks/get", `{"taskId":"`+task+`"}`).Error != nil
+	}
+	list := func(cursor string) ([]string, string) {
+		params := `{}`
+		if cursor != "" {
+			params = `{"cursor":"` + cursor + `"}`
+		}
+		r := c.call(next(), "tasks/list", params)
+		if r.Error != nil {
+			t.Fatalf("tasks/list %s: %s", params, errorJSON(r))
+		}
+		var page struct {
+			Tasks      []wireTask
+			NextCursor string
+		}
+		json.Unmarshal(r.Result, &page)
+		var ids []string
+		for _, tk := range page.Tasks {
+			ids = append(ids, tk.TaskID)
+		}
+		return ids, page.NextCursor
+	}
+	first, cursor := list("")
+	exercised := len(first) == 2 && first[1] == all[1]
+	deadline := time.Now().Add(wait)
+	for !gone(all[1]) || !gone(all[3]) {
+		if time.Now().After(deadline) {
+			t.Fatal("the short tasks outlived their ttl")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	listed := first
+	for cursor != "" {
+		var page []string
+		page, cursor = list(cursor)
+		listed = append(listed, page...)
+	}
+	want := []string{all[0], all[2], all[4], all[5]}
+	if exercised {
+		want = []string{all[0], all[1], all[2], all[4], all[5]}
+	} else {
+		t.Log("the 2nd task expired before the first page: its cursor expiring was not tried")
+	}
+	if fmt.Sprint(listed) != fmt.Sprint(want) {
+		t.Errorf("listed %v, want %v (of %v)", listed, want, all)
+	}
+}
+
+// A last page that is exactly full has no nextCursor: the client is not
+// sent for an empty page.
+func TestTasksListLastPageHasNoCursor(t *testing.T) {
+	srv, release, _ := taskServer(t, runtime.WithPageSize(2))
+	defer close(release)
+	c := newTaskClient(t, srv, `{}`)
+	for i := range 2 {
+		c.call(fmt.Sprint(i+1), "tools/call", `{"name":"job","arguments":{},"task":{}}`)
+	}
+	r := c.call("3", "tasks/list", `{}`)
+	var page struct {
+		Tasks      []wireTask
+		NextCursor *string
+	}
+	if json.Unmarshal(r.Result, &page); len(page.Tasks) != 2 || page.NextCursor != nil {
+		t.Errorf("two tasks, pages of two: %s, want both and no nextCursor", r.Result)
+	}
+	c.call("4", "tools/call", `{"name":"job","arguments":{},"task":{}}`)
+	r = c.call("5", "tasks/list", `{}`)
+	if json.Unmarshal(r.Result, &page); len(page.Tasks) != 2 || page.NextCursor == nil {
+		t.Errorf("three tasks, pages of two: %s, want two and a nextCursor", r.Result)
+	}
+}
+
+// tasks/list's cursors: a bare task id (an earlier version's cursor) still
+// pages while its task lives; an unknown id, or a cursor whose time is not
+// a number, is invalid params.
+func TestTasksListCursors(t *testing.T) {
+	srv, release, _ := taskServer(t, runtime.WithPageSize(1))
+	defer close(release)
+	c := newTaskClient(t, srv, `{}`)
+	var ids []string
+	for i := range 2 {
+		r := c.call(fmt.Sprint(i+1), "tools/call", `{"name":"job","arguments":{},"task":{}}`)
+		var res struct{ Task wireTask }
+		json.Unmarshal(r.Result, &res)
+		ids = append(ids, res.Task.TaskID)
+	}
+	r := c.call("3", "tasks/list", `{"cursor":"`+ids[0]+`"}`)
+	if r.Error != nil || !strings.Contains(string(r.Result), ids[1]) || strings.Contains(string(r.Result), ids[0]) {
+		t.Errorf("a bare id cursor: %s %s", r.Result, errorJSON(r))
+	}
+	for i, cursor := range []string{"NOSUCHTASK", ids[0] + ".soon", ".123"} {
+		wantCode(t, c.call(fmt.Sprint(4+i), "tasks/list", `{"cursor":"`+cursor+`"}`), -32602, "tasks/list with cursor "+cursor)
+	}
+}

@@ -55,6 +55,14 @@ func TestToolsetSearchExposure(t *testing.T) {
 			if !slices.Equal(found, tc.found) {
 				t.Errorf("search_tools found %v, want %v (%s)", found, tc.found, errorJSON(r))
 			}
+			// The search tools are unknown where no search toolset is served.
+			for n, args := range map[string]any{"search_tools": map[string]any{"query": "read"}, "describe_tools": map[string]any{"names": []string{"read"}}, "call_tool": map[string]any{"name": "read"}} {
+				r := c.request("tools/call", map[string]any{"name": n, "arguments": args})
+				unknown := r.Error != nil && strings.Contains(r.Error.Message, "unknown tool")
+				if unknown == slices.Contains(tc.list, n) {
+					t.Errorf("tools/call %s: %s %s; listed: %v", n, errorJSON(r), r.Result, slices.Contains(tc.list, n))
+				}
+			}
 			for _, n := range []string{"always", "read", "write", "both"} {
 				direct := c.request("tools/call", map[string]any{"name": n, "arguments": map[string]any{}})
 				served := slices.Contains(tc.list, n) || slices.Contains(tc.found, n)
@@ -166,3 +174,28 @@ func benchToolsetList(b *testing.B, e runtime.ToolExposure) {
 
 func BenchmarkToolsListToolsetListed(b *testing.B)   { benchToolsetList(b, runtime.ExposeAll) }
 func BenchmarkToolsListToolsetSearched(b *testing.B) { benchToolsetList(b, runtime.ExposeSearch) }
+
+// A tool added after a first search is found by the next one (the search
+// index follows the tool set), and a tool removed is no longer found.
+func TestSearchFindsToolsAddedLater(t *testing.T) {
+	srv := runtime.NewServer(testInfo(), runtime.WithToolExposure(runtime.ExposeSearch))
+	srv.AddTool(echoTool("echo"))
+	p := newSessionPeer(t, srv) // 2026-07-28, stateless: no list_changed to read past
+	search := func() []string {
+		got := p.exchange(req(1, "tools/call", `{"name":"search_tools","arguments":{"query":"echo zebra","limit":50},`+modernMeta+`}`))
+		return sortedNames(t, parse(t, got[len(got)-1]).Result)
+	}
+	if got := search(); !slices.Equal(got, []string{"echo"}) {
+		t.Fatalf("first search: %v", got)
+	}
+	srv.AddTool(runtime.Tool{Name: "zebra_stripes", Description: "Counts a zebra's stripes.", Handler: func(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+		return runtime.TextResult("42"), nil
+	}})
+	if got := search(); !slices.Equal(got, []string{"echo", "zebra_stripes"}) {
+		t.Errorf("search after adding zebra_stripes: %v", got)
+	}
+	srv.RemoveTool("echo")
+	if got := search(); !slices.Equal(got, []string{"zebra_stripes"}) {
+		t.Errorf("search after removing echo: %v", got)
+	}
+}

@@ -3,6 +3,7 @@ package clientconfig
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -294,5 +295,38 @@ func TestAppOnlyToolsLeftOut(t *testing.T) {
 	}
 	if name := s.Tools[0].Name; strings.Contains(string(files[0].Content), `"`+name+`"`) {
 		t.Errorf("the app-only tool %s is configured:\n%s", name, files[0].Content)
+	}
+}
+
+// TestListedToolsBehindSearch: a tool is behind search only when every
+// toolset it is in is search-exposed (in one plain toolset too, it is
+// listed with its own permission), and call_tool, which runs every tool
+// behind search, is asked about as soon as one of them is not allowed,
+// even when none is denied.
+func TestListedToolsBehindSearch(t *testing.T) {
+	s, diags := spec.Load("mcpgen.yaml", []byte(`mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+toolsets:
+  found: {description: d, exposure: search, tools: [lookup, note, both]}
+  plain: {description: d, tools: [both]}
+tools:
+  lookup: {description: d, annotations: {readOnlyHint: true}}
+  note: {description: d}
+  both: {description: d, annotations: {readOnlyHint: true}}
+  free: {description: d}
+`))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	got := map[string]string{}
+	var order []string
+	for _, lt := range listedTools(s) {
+		got[lt.name] = lt.permission
+		order = append(order, lt.name)
+	}
+	want := map[string]string{"both": Allow, "free": Ask, "search_tools": Allow, "describe_tools": Allow, "call_tool": Ask}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("listed %v (%v), want %v: lookup and note are behind search, both is listed, call_tool asks (note is ask)", got, order, want)
 	}
 }

@@ -54,3 +54,39 @@ tools:
 		t.Errorf("%d notes, want 7: %q", len(notes), notes)
 	}
 }
+
+// TestSettleAvoidsSpecWords: a new Go name is none the spec already spells,
+// whether the plan has it yet or not: here the goName GetX2 of a tool, and
+// the enum value AB2's constant suffix.
+func TestSettleAvoidsSpecWords(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+types:
+  Color: {type: string, enum: [a-b, a_b, AB2]}
+tools:
+  get-x: {description: d}
+  get_x: {description: d}
+prompts:
+  p1: {description: d, goName: GetX2, arguments: {a1: {description: d}}}
+resources:
+  r1: {uri: 'test://r', description: d, goName: GetX3}
+`
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	root, s, _, diags, err := Settle("mcpgen.yaml", doc.Content[0])
+	if err != nil || len(diags) > 0 || s == nil {
+		t.Fatalf("err %v, findings %v", err, diags)
+	}
+	if _, err := gen.Generate(s, gen.Options{}); err != nil {
+		t.Fatalf("the settled spec does not generate: %v", err)
+	}
+	out, _ := Encode(root)
+	for _, want := range []string{"goName: GetX4", "a_b: AB3"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the spec lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -417,3 +417,99 @@ paths:
 		t.Errorf("required %q, want [petId toyId] (%d tools)\n%s", got, len(s.Tools), res.YAML)
 	}
 }
+
+// TestExclusiveBounds: OpenAPI 3.0's boolean exclusiveMinimum/Maximum make
+// minimum/maximum exclusive (the spec's number form); 3.1's numbers are
+// kept as they are; false leaves the bound inclusive.
+func TestExclusiveBounds(t *testing.T) {
+	for _, c := range []struct {
+		version, props string
+		want           map[string]map[string]any // property: its bounds
+	}{
+		{"3.0.3", `
+                a: {type: integer, minimum: 1, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: true}
+                b: {type: number, minimum: 0.5, exclusiveMinimum: false, maximum: 2}`,
+			map[string]map[string]any{"a": {"exclusiveMinimum": 1, "exclusiveMaximum": 9}, "b": {"minimum": 0.5, "maximum": 2}}},
+		{"3.1.0", `
+                a: {type: integer, exclusiveMinimum: 1, exclusiveMaximum: 9}
+                b: {type: number, minimum: 0.5, maximum: 2}`,
+			map[string]map[string]any{"a": {"exclusiveMinimum": 1, "exclusiveMaximum": 9}, "b": {"minimum": 0.5, "maximum": 2}}},
+	} {
+		res, err := Import([]byte(`openapi: `+c.version+`
+info: {title: t, version: '1'}
+paths:
+  /x:
+    post:
+      operationId: setX
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:`+c.props+`
+      responses:
+        "200": {description: ok}
+`), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.version, err)
+		}
+		checkSpec(t, "bounds-"+c.version, res.YAML)
+		var doc map[string]any
+		if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+			t.Fatal(err)
+		}
+		props, _ := dig(doc, "tools", "set_x", "input", "properties").(map[string]any)
+		for name, want := range c.want {
+			got := map[string]any{}
+			for _, k := range []string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"} {
+				if v := dig(props, name, k); v != nil {
+					got[k] = v
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: %s's bounds %v, want %v\n%s", c.version, name, got, want, res.YAML)
+			}
+		}
+	}
+}
+
+// TestOptionalBodyRequiredMembers: the members a body's schema requires are
+// required in the tool's input only when the body itself is: an optional
+// body may be left out whole.
+func TestOptionalBodyRequiredMembers(t *testing.T) {
+	for _, c := range []struct {
+		bodyRequired string
+		want         []string
+	}{{"true", []string{"name"}}, {"false", nil}} {
+		res, err := Import([]byte(`openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: `+c.bodyRequired+`
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [name]
+              properties:
+                name: {type: string}
+                tag: {type: string}
+      responses:
+        "200": {description: ok}
+`), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkSpec(t, "body-required-"+c.bodyRequired, res.YAML)
+		var doc map[string]any
+		if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if got := toStrings(dig(doc, "tools", "add_pet", "input", "required")); !slices.Equal(got, c.want) {
+			t.Errorf("requestBody required %s: input required %q, want %q\n%s", c.bodyRequired, got, c.want, res.YAML)
+		}
+	}
+}

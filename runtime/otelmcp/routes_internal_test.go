@@ -41,3 +41,19 @@ func TestRouteCacheBounded(t *testing.T) {
 		t.Error("the same outcome is not cached")
 	}
 }
+
+// TestRouteCacheIgnoresOtherTargets: only tools/call and prompts/get name
+// their target in the route; the URIs of resources/read, which clients
+// choose too, share one cached route.
+func TestRouteCacheIgnoresOtherTargets(t *testing.T) {
+	in := New()
+	for i := range 100 {
+		r := in.route(&runtime.Request{Method: "resources/read", Target: fmt.Sprintf("file:///f%d", i), ProtocolVersion: "2025-11-25", Transport: runtime.TransportHTTP})
+		if r == nil || r.name != "resources/read" {
+			t.Fatalf("read %d: route %+v", i, r)
+		}
+	}
+	if in.routes.size != 1 {
+		t.Errorf("%d routes cached for reads of 100 URIs, want 1", in.routes.size)
+	}
+}

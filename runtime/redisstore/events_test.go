@@ -63,3 +63,25 @@ func TestEventsRedisUnresponsive(t *testing.T) {
 		t.Errorf("after Redis came back: %v", err)
 	}
 }
+
+// The events of a stream, and the session's list of its streams, live
+// EventTTL after the last event (renewed by each): a client may resume
+// that long after.
+func TestEventsLiveEventTTL(t *testing.T) {
+	r := redistest.Start(t)
+	s := openStore(t, r, Config{EventTTL: time.Hour})
+	st := s.Events().(*eventStore)
+	ctx := context.Background()
+	c := r.Client(t)
+	for i := 1; i <= 2; i++ {
+		if err := st.Append(ctx, "s1", "1", i, []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{st.streamKey("s1", "1"), st.sessionKey("s1")} {
+			if ttl := c.PTTL(ctx, key).Val(); ttl < 59*time.Minute || ttl > time.Hour {
+				t.Errorf("after event %d, %s expires in %v, want EventTTL (1h)", i, key, ttl)
+			}
+		}
+		c.PExpire(ctx, st.streamKey("s1", "1"), time.Minute) // the next event renews it
+	}
+}

@@ -44,9 +44,19 @@ return 0
 `)
 
 // finishScript keeps the result (ARGV[2] = "1") or frees the key, if the
-// caller still holds the lock.
+// caller still holds the lock. A key that is gone (its lock expired while
+// Redis did not answer the final write) is written again with the result
+// and its fingerprint (ARGV[5]): the call ran, and no other replica holds
+// the key, so a retry must get this result rather than run the call again.
+// A key another replica took meanwhile is left to it.
 var finishScript = redis.NewScript(`
-if redis.call('HGET', KEYS[1], 'lock') ~= ARGV[1] then return 0 end
+local lock = redis.call('HGET', KEYS[1], 'lock')
+if not lock and ARGV[2] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then
+  redis.call('HSET', KEYS[1], 'fp', ARGV[5], 'result', ARGV[3])
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+  return 1
+end
+if lock ~= ARGV[1] then return 0 end
 if ARGV[2] == '1' then
   redis.call('HSET', KEYS[1], 'result', ARGV[3])
   redis.call('HDEL', KEYS[1], 'lock')
@@ -88,7 +98,7 @@ func (st *idempotencyStore) Do(ctx context.Context, k runtime.IdempotencyKey, tt
 		}
 		switch reply[0] {
 		case "run":
-			return st.run(key, token, ttl, call)
+			return st.run(key, k.Fingerprint, token, ttl, call)
 		case "conflict":
 			return nil, runtime.ErrIdempotencyConflict
 		case "done":
@@ -104,29 +114,33 @@ func (st *idempotencyStore) Do(ctx context.Context, k runtime.IdempotencyKey, tt
 }
 
 // run calls call under the lock, renewing it meanwhile, then keeps the
-// result or frees the key (also when call panics).
-func (st *idempotencyStore) run(key, token string, ttl time.Duration, call func() ([]byte, bool)) (result []byte, err error) {
+// result or frees the key (also when call panics). The lock is renewed
+// until the result is recorded: a final write that fails or is slow must
+// not let the key expire while it is retried, or a retry on another
+// replica would run the call a second time.
+func (st *idempotencyStore) run(key, fp, token string, ttl time.Duration, call func() ([]byte, bool)) (result []byte, err error) {
 	stop := make(chan struct{})
 	go st.renew(key, token, stop)
 	keep := false
 	defer func() {
-		close(stop)
 		if !keep || result == nil {
 			keep, result = false, nil
 		}
-		if ferr := st.finish(key, token, keep, result, ttl); ferr != nil && keep {
+		if ferr := st.finish(key, fp, token, keep, result, ttl); ferr != nil && keep {
 			// The call ran and its caller gets its result; the record is
-			// retried in the background while the lock still holds, so
-			// that Redis coming back soon does not make a retry run the
-			// call again.
-			go st.finishLater(key, token, result, ttl)
+			// retried in the background, the lock still renewed, so that
+			// Redis coming back soon does not make a retry run the call
+			// again.
+			go st.finishLater(key, fp, token, result, ttl, stop)
+			return
 		}
+		close(stop)
 	}()
 	result, keep = call()
 	return result, nil
 }
 
-func (st *idempotencyStore) finish(key, token string, keep bool, result []byte, ttl time.Duration) error {
+func (st *idempotencyStore) finish(key, fp, token string, keep bool, result []byte, ttl time.Duration) error {
 	s := st.s
 	ctx, cancel := s.op(context.Background())
 	defer cancel()
@@ -134,14 +148,17 @@ func (st *idempotencyStore) finish(key, token string, keep bool, result []byte, 
 	if keep {
 		k = "1"
 	}
-	return finishScript.Run(ctx, s.client, []string{key}, token, k, result, ttl.Milliseconds()).Err()
+	return finishScript.Run(ctx, s.client, []string{key}, token, k, result, ttl.Milliseconds(), fp).Err()
 }
 
-func (st *idempotencyStore) finishLater(key, token string, result []byte, ttl time.Duration) {
+// finishLater retries recording the result for LockTTL, then stops
+// renewing the lock (closes stop) whether it was recorded or not.
+func (st *idempotencyStore) finishLater(key, fp, token string, result []byte, ttl time.Duration, stop chan struct{}) {
+	defer close(stop)
 	deadline := time.Now().Add(st.s.cfg.LockTTL)
 	for time.Now().Before(deadline) {
 		time.Sleep(st.s.cfg.Timeout / 4)
-		if st.finish(key, token, true, result, ttl) == nil {
+		if st.finish(key, fp, token, true, result, ttl) == nil {
 			return
 		}
 	}

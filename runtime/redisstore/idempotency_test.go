@@ -2,12 +2,17 @@ package redisstore
 
 import (
 	"context"
+	"crypto/sha1"
 	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
@@ -172,5 +177,147 @@ func TestIdempotencyRedisUnresponsive(t *testing.T) {
 	res, err := st.Do(context.Background(), refund, time.Minute, func() ([]byte, bool) { return []byte("back"), true })
 	if err != nil || string(res) != "back" {
 		t.Errorf("after Redis came back: %q, %v", res, err)
+	}
+}
+
+// finishFault is a go-redis hook that fails the idempotency store's final
+// write (the finish script) as a Redis that does not answer it in time
+// would, while fail says so; fail is asked once per attempt. done gets a
+// value after each attempt let through.
+type finishFault struct {
+	fail func() bool
+	done chan struct{}
+}
+
+func (f *finishFault) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (f *finishFault) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (f *finishFault) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if !isScript(cmd, finishScript) {
+			return next(ctx, cmd)
+		}
+		if f.fail() {
+			err := fmt.Errorf("injected: %w", context.DeadlineExceeded)
+			cmd.SetErr(err)
+			return err
+		}
+		err := next(ctx, cmd)
+		if err == nil || !redis.HasErrorPrefix(err, "NOSCRIPT") { // else go-redis sends it again with EVAL
+			select {
+			case f.done <- struct{}{}:
+			default:
+			}
+		}
+		return err
+	}
+}
+
+// isScript reports whether cmd runs script: EVALSHA of its hash, or EVAL
+// of its source (go-redis's fallback when Redis has not seen it yet).
+func isScript(cmd redis.Cmder, script *redis.Script) bool {
+	a := cmd.Args()
+	if len(a) < 2 {
+		return false
+	}
+	switch strings.ToLower(fmt.Sprint(a[0])) {
+	case "evalsha":
+		return a[1] == script.Hash()
+	case "eval":
+		return fmt.Sprintf("%x", sha1.Sum([]byte(fmt.Sprint(a[1])))) == script.Hash()
+	}
+	return false
+}
+
+// faultyStore is a store on its own client of r, with fault's hook.
+func faultyStore(t *testing.T, r *redistest.Server, cfg Config, fault *finishFault) *Store {
+	c := redis.NewClient(&redis.Options{Addr: r.Addr})
+	c.AddHook(fault)
+	t.Cleanup(func() { c.Close() })
+	return New(c, cfg)
+}
+
+// The final write fails and, meanwhile, the key expires (here: deleted at
+// the failure, as an outage longer than the lock's life would leave it):
+// the retried write records the result again, so that a retry on another
+// replica gets it instead of running the call a second time.
+func TestIdempotencyFinalWriteAfterKeyExpired(t *testing.T) {
+	r := redistest.Start(t)
+	key := "mcpgen:idem:" + entryName(refund)
+	peek := r.Client(t)
+	var failed atomic.Bool
+	fault := &finishFault{done: make(chan struct{}, 1), fail: func() bool {
+		if failed.Swap(true) {
+			return false
+		}
+		peek.Del(context.Background(), key) // the lock expired during the outage
+		return true
+	}}
+	a := faultyStore(t, r, Config{Timeout: 200 * time.Millisecond}, fault).Idempotency()
+	b := openStore(t, r, Config{}).Idempotency()
+	var runs atomic.Int32
+	call := func() ([]byte, bool) { return []byte("run " + strconv.Itoa(int(runs.Add(1)))), true }
+	if res, err := a.Do(context.Background(), refund, time.Minute, call); err != nil || string(res) != "run 1" {
+		t.Fatalf("the first call: %q, %v", res, err)
+	}
+	select {
+	case <-fault.done: // the retried final write ran
+	case <-time.After(10 * time.Second):
+		t.Fatal("the final write was not retried")
+	}
+	res, err := b.Do(context.Background(), refund, time.Minute, call)
+	if err != nil || string(res) != "run 1" || runs.Load() != 1 {
+		t.Errorf("a retry after the final write was retried: %q, %v, %d runs; want the first result and one run", res, err, runs.Load())
+	}
+}
+
+// The final write fails for longer than a third of LockTTL (until the lock
+// was renewed after the call ended): the lock is renewed meanwhile, so a
+// retry on another replica waits for the result instead of taking the
+// expired key and running the call again.
+func TestIdempotencyLockRenewedThroughFinalWrite(t *testing.T) {
+	r := redistest.Start(t)
+	const lockTTL = 1500 * time.Millisecond
+	var ended atomic.Bool
+	var renewedAfter atomic.Int32
+	fault := &finishFault{done: make(chan struct{}, 1), fail: func() bool { return renewedAfter.Load() == 0 }}
+	st := faultyStore(t, r, Config{Timeout: 200 * time.Millisecond, LockTTL: lockTTL}, fault)
+	st.client.AddHook(renewSpy{func() {
+		if ended.Load() {
+			renewedAfter.Add(1)
+		}
+	}})
+	a := st.Idempotency()
+	b := openStore(t, r, Config{LockTTL: lockTTL}).Idempotency()
+	var runs atomic.Int32
+	call := func() ([]byte, bool) {
+		n := runs.Add(1)
+		ended.Store(true)
+		return []byte("run " + strconv.Itoa(int(n))), true
+	}
+	if res, err := a.Do(context.Background(), refund, time.Minute, call); err != nil || string(res) != "run 1" {
+		t.Fatalf("the first call: %q, %v", res, err)
+	}
+	res, err := b.Do(context.Background(), refund, time.Minute, call)
+	if err != nil || string(res) != "run 1" || runs.Load() != 1 {
+		t.Errorf("a retry while the final write is retried: %q, %v, %d runs; want the first result and one run", res, err, runs.Load())
+	}
+}
+
+// renewSpy calls renewed after each run of the renew script.
+type renewSpy struct{ renewed func() }
+
+func (h renewSpy) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (h renewSpy) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return next
+}
+func (h renewSpy) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		err := next(ctx, cmd)
+		if isScript(cmd, renewScript) && err == nil {
+			h.renewed()
+		}
+		return err
 	}
 }

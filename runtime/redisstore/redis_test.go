@@ -63,3 +63,26 @@ func TestNewOnCallersClient(t *testing.T) {
 		t.Errorf("the caller's client was closed with the store: %v", err)
 	}
 }
+
+// Open's errors name the URL without its credentials: the password of the
+// user part and the password or sentinel_password of the query alike.
+func TestOpenErrorsHideCredentials(t *testing.T) {
+	for _, url := range []string{
+		"memcache://user:PW1secret@h:1/0?password=PW2secret",
+		"redis+sentinel://suser:PW1secret@h:1?addr=h:2&password=PW2secret&sentinel_password=PW3secret",
+		"redis://user:PW1secret@h:1/notadb?password=PW2secret",
+		"rediss+cluster://user:PW1secret@h:1?password=PW2secret&sentinel_password=PW3secret&bogus_option=1",
+	} {
+		_, err := Open(context.Background(), url, Config{Timeout: 200 * time.Millisecond})
+		if err == nil {
+			t.Errorf("Open(%q) succeeded", url)
+			continue
+		}
+		if !strings.Contains(err.Error(), "bad Redis URL") {
+			t.Errorf("Open(%q): %v, want a bad Redis URL error", url, err)
+		}
+		if strings.Contains(err.Error(), "secret") {
+			t.Errorf("Open(%q)'s error shows a credential: %v", url, err)
+		}
+	}
+}

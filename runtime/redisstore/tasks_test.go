@@ -161,3 +161,26 @@ func TestTasksAndCloseRace(t *testing.T) {
 		t.Errorf("Create after Close: %v, want an error saying the store is closed", err)
 	}
 }
+
+// A task id that exists is refused, through any replica: the first task
+// stays as it was, and does not count twice against its owner.
+func TestTaskCreateExistingID(t *testing.T) {
+	r := redistest.Start(t)
+	a, b := openStore(t, r, Config{MaxTasksPerOwner: 2}).Tasks(), openStore(t, r, Config{MaxTasksPerOwner: 2}).Tasks()
+	ctx := context.Background()
+	first := &runtime.TaskRecord{ID: "t1", Owner: "alice", Status: runtime.TaskWorking, CreatedAt: time.Now(), TTL: time.Hour, Result: []byte(`"first"`)}
+	if err := a.Create(ctx, first); err != nil {
+		t.Fatal(err)
+	}
+	again := *first
+	again.Result = []byte(`"second"`)
+	if err := b.Create(ctx, &again); err == nil || !strings.Contains(err.Error(), `task "t1" exists`) {
+		t.Errorf("Create of an existing id: %v", err)
+	}
+	if got, _ := a.Get(ctx, "alice", "t1"); got == nil || string(got.Result) != `"first"` {
+		t.Errorf("the first task after a second Create of its id: %+v", got)
+	}
+	if err := a.Create(ctx, &runtime.TaskRecord{ID: "t2", Owner: "alice", CreatedAt: time.Now(), TTL: time.Hour}); err != nil {
+		t.Errorf("a second task of alice's (bound 2): %v", err)
+	}
+}

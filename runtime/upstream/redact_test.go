@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -72,4 +73,56 @@ func closedAddr(t *testing.T) string {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	srv.Close()
 	return srv.Listener.Addr().String()
+}
+
+// TestErrorsNeverCarryEscapedOrBareSecrets: a key with characters that URL
+// escaping changes is redacted in the escaped form an echoed URL shows, and
+// a bearer token echoed without its "Bearer " scheme is redacted too.
+func TestErrorsNeverCarryEscapedOrBareSecrets(t *testing.T) {
+	const key, token = "k3y/with+plus&amp=eq ual", "t0ken-b4re-s3cret"
+	t.Setenv("TEST_API_KEY", key)
+	t.Setenv("TEST_TOKEN", token)
+	echo := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusForbidden)
+		switch r.URL.Path {
+		case "/url": // the request URL as sent: its query escaped
+			io.WriteString(w, "refused: "+r.URL.String())
+		case "/path": // the key path-escaped, as a path segment would show it
+			io.WriteString(w, "refused: /keys/"+url.PathEscape(r.URL.Query().Get("api_key")))
+		case "/cookie": // the cookie's value alone
+			if ck, err := r.Cookie("session"); err == nil {
+				io.WriteString(w, "no session "+ck.Value)
+			}
+		case "/bare": // the token without its scheme
+			_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+			io.WriteString(w, "token "+tok+" expired")
+		}
+	}))
+	t.Cleanup(echo.Close)
+	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), token}
+	for _, c := range []struct {
+		name, path string
+		auth       Auth
+	}{
+		{"query-escaped key", "/url", &APIKey{In: "query", Name: "api_key", Env: "TEST_API_KEY"}},
+		{"path-escaped key", "/path", &APIKey{In: "query", Name: "api_key", Env: "TEST_API_KEY"}},
+		{"bare bearer token", "/bare", &Bearer{Env: "TEST_TOKEN"}},
+		{"cookie value", "/cookie", &APIKey{In: "cookie", Name: "session", Env: "TEST_TOKEN"}},
+	} {
+		cl := newClient(t, Config{BaseURL: echo.URL, Auth: c.auth})
+		err := cl.Call(context.Background(), NewRequest("GET", c.path), nil)
+		if err == nil {
+			t.Errorf("%s: no error", c.name)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, redactedText) {
+			t.Errorf("%s: nothing redacted in %s", c.name, msg)
+		}
+		for _, f := range forms {
+			if strings.Contains(msg, f) {
+				t.Errorf("%s: the error carries the secret as %q: %s", c.name, f, msg)
+			}
+		}
+	}
 }

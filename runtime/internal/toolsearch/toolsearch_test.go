@@ -86,3 +86,45 @@ func TestSearchRepeatedWord(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchTiesKeepOrder: docs of equal score come in the order given to
+// New (the spec's declaration order), whatever order the map of postings
+// visits them in.
+func TestSearchTiesKeepOrder(t *testing.T) {
+	var same []Doc
+	for _, n := range []string{"alpha_widget", "bravo_widget", "charlie_widget", "delta_widget", "echo_widget"} {
+		same = append(same, Doc{Name: n, Description: "A widget."})
+	}
+	for range 5 { // the postings come from a map: look more than once
+		hits := New(same).Search("widget", 10, nil)
+		if len(hits) != len(same) {
+			t.Fatalf("Search found %d of %d widgets", len(hits), len(same))
+		}
+		for i, h := range hits {
+			if h.Score != hits[0].Score {
+				t.Fatalf("the docs do not tie: %v", hits)
+			}
+			if h.Doc != i {
+				t.Fatalf("ties in the order %v, want the docs' order", hits)
+			}
+		}
+	}
+}
+
+// TestSearchActionWord: the first word of the title (else the name) is the
+// operation, weighed apart: "star repository" finds the tool that stars,
+// although the name of another, which lists stars, holds both words (the
+// scores are close: without the action word, list_stars_repository wins).
+func TestSearchActionWord(t *testing.T) {
+	d := []Doc{
+		{Name: "list_stars_repository", Title: "List stars repository"},
+		{Name: "star_it", Title: "Star a repository"},
+	}
+	ix := New(d)
+	if hits := ix.Search("star repository", 2, nil); len(hits) == 0 || d[hits[0].Doc].Name != d[1].Name {
+		t.Errorf("Search(star repository) = %v, want %s first", hits, d[1].Name)
+	}
+	if hits := ix.Search("list stars", 2, nil); len(hits) == 0 || d[hits[0].Doc].Name != d[0].Name {
+		t.Errorf("Search(list stars) = %v, want %s first", hits, d[0].Name)
+	}
+}
