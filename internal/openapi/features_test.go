@@ -417,3 +417,29 @@ paths:
 		t.Errorf("required %q, want [petId toyId] (%d tools)\n%s", got, len(s.Tools), res.YAML)
 	}
 }
+
+// TestNonASCIITitleEnv: the environment variables' names are ASCII even
+// when the title is not (shop-pro.jp's "カラーミーショップアプリストア API"):
+// what an environment variable can be named.
+func TestNonASCIITitleEnv(t *testing.T) {
+	for title, want := range map[string]string{
+		"カラーミーショップアプリストア API": "API_BASE_URL",
+		"カラーミー":          "API_BASE_URL",
+		"Café Ünicode 2": "CAF_NICODE_2_BASE_URL",
+		"3scale":         "API_3_SCALE_BASE_URL",
+	} {
+		res, err := Import([]byte(`openapi: 3.0.0
+info: {title: '`+title+`', version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /a: {get: {operationId: getA, responses: {"200": {description: ok}}}}
+`), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", title, err)
+		}
+		s := checkSpec(t, "env", res.YAML)
+		if got := s.Upstream.BaseURLEnv; got != want {
+			t.Errorf("%s: baseUrlEnv %q, want %q", title, got, want)
+		}
+	}
+}
