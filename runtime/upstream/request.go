@@ -16,32 +16,25 @@ import (
 // Request is one call of the upstream API, built by a generated method from
 // a tool's input: a method, a path template whose {name}s are filled with
 // Path, and the query, headers, cookies and JSON body. A value that cannot
-// be sent (a nested object in a query parameter) is remembered and fails
+// be sent (an object in a path parameter) is remembered and fails
 // the call, with the parameter named.
 type Request struct {
 	method, path string
 	pathValues   map[string]string
-	query        url.Values
+	query        []queryParam // in the order added (query.go)
 	header       http.Header
 	cookies      []*http.Cookie
 	body         any
 	hasBody      bool
 	fields       map[string]any // the body's properties, for a merged body
 	form         bool           // the body is application/x-www-form-urlencoded
-	deep         []deepParam    // deepObject query parameters, encoded last
 	err          error
-}
-
-// deepParam is a query parameter sent deepObject style.
-type deepParam struct {
-	name  string
-	value any
 }
 
 // NewRequest starts a call of method on pathTemplate, such as
 // "/pets/{petId}".
 func NewRequest(method, pathTemplate string) *Request {
-	return &Request{method: method, path: pathTemplate, query: url.Values{}, header: http.Header{}}
+	return &Request{method: method, path: pathTemplate, header: http.Header{}}
 }
 
 // Path fills the path parameter {name} with v, escaped as one path segment.
@@ -51,32 +44,6 @@ func (r *Request) Path(name string, v any) {
 		r.pathValues = map[string]string{}
 	}
 	r.pathValues[name] = strings.Join(vals, ",")
-}
-
-// Query adds v as the query parameter name, form style with explode (an
-// array repeats the name: ?tag=a&tag=b). A nil pointer or slice adds
-// nothing.
-func (r *Request) Query(name string, v any) {
-	for _, s := range r.texts("query parameter "+name, v) {
-		r.query.Add(name, s)
-	}
-}
-
-// QueryJoined adds v as the query parameter name, form style without
-// explode (an array is one comma-separated value: ?tag=a,b).
-func (r *Request) QueryJoined(name string, v any) {
-	if vals := r.texts("query parameter "+name, v); vals != nil {
-		r.query.Add(name, strings.Join(vals, ","))
-	}
-}
-
-// QueryDeep adds v as the query parameter name deepObject style: an
-// object's properties as name[key]=value, an array's items as
-// name[0]=value, nested as deep as the value goes. A scalar is name=value.
-func (r *Request) QueryDeep(name string, v any) {
-	if !isNil(v) {
-		r.deep = append(r.deep, deepParam{name, v})
-	}
 }
 
 // Form sends the body as application/x-www-form-urlencoded instead of
@@ -252,13 +219,9 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
 		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 	}
-	query := r.query
-	for _, d := range r.deep {
-		if err := deepValues(query, d.name, d.value); err != nil {
-			return nil, fmt.Errorf("upstream %s %s: query parameter %s: %w", r.method, r.path, d.name, err)
-		}
+	if u.RawQuery, err = encodeQuery(r.query); err != nil {
+		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 	}
-	u.RawQuery = query.Encode()
 	var body io.Reader
 	var payload any
 	switch {
@@ -344,19 +307,6 @@ func formBody(jsonText []byte) ([]byte, error) {
 		}
 	}
 	return []byte(form.Encode()), nil
-}
-
-// deepValues adds v to q under name, deepObject style.
-func deepValues(q url.Values, name string, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	jv, err := decodeJSON(b)
-	if err != nil {
-		return err
-	}
-	return flatten(q, name, jv)
 }
 
 func decodeJSON(b []byte) (any, error) {
