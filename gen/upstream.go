@@ -110,13 +110,20 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 		}
 		for _, p := range h.Params {
 			method := map[string]string{"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie", "body": "BodyField"}[p.In]
+			name := p.WireName()
 			switch {
 			case p.In == "query" && p.Style == "deepObject":
 				method = "QueryDeep"
-			case p.In == "query" && p.Explode != nil && !*p.Explode:
+			case p.In == "query" && (p.Style == "spaceDelimited" || p.Style == "pipeDelimited"):
+				style := map[string]string{"spaceDelimited": "SpaceDelimited", "pipeDelimited": "PipeDelimited"}[p.Style]
+				explode := p.Exploded()
+				place(p.Property, func(v jen.Code) jen.Code {
+					return jen.Id("r").Dot("QueryStyle").Call(jen.Lit(name), jen.Qual(upstreamPkg, style), jen.Lit(explode), v)
+				})
+				continue
+			case p.In == "query" && !p.Exploded():
 				method = "QueryJoined"
 			}
-			name := p.WireName()
 			place(p.Property, func(v jen.Code) jen.Code { return jen.Id("r").Dot(method).Call(jen.Lit(name), v) })
 		}
 		if h.Body != "" {

@@ -75,7 +75,7 @@ func TestUpstreamCalls(t *testing.T) {
 	}
 
 	call("find_pets", `{"status":["available","sold"],"tags":["a b","c"],"request_id":"r-1","owner":["ann","bo"]}`)
-	if got.Path != "/v3/pet/findByStatus" || got.Query != "owner=ann&owner=bo&status=available&status=sold&tags=a+b%2Cc" || got.Header.Get("X-Request-ID") != "r-1" {
+	if got.Path != "/v3/pet/findByStatus" || got.Query != "status=available&status=sold&tags=a%20b,c&owner=ann&owner=bo" || got.Header.Get("X-Request-ID") != "r-1" {
 		t.Errorf("find_pets sent %s?%s, X-Request-ID %q", got.Path, got.Query, got.Header.Get("X-Request-ID"))
 	}
 

@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
@@ -440,6 +441,88 @@ paths:
 		s := checkSpec(t, "env", res.YAML)
 		if got := s.Upstream.BaseURLEnv; got != want {
 			t.Errorf("%s: baseUrlEnv %q, want %q", title, got, want)
+		}
+	}
+}
+
+// TestQueryStyles: array and object query parameters bind in every
+// OpenAPI style, the binding saying the style and explode the description
+// does; a nested value outside deepObject (which OpenAPI does not define)
+// leaves the operation unbound with the reason.
+func TestQueryStyles(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.1.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+components:
+  schemas:
+    Color: {type: object, properties: {R: {type: integer}, G: {type: integer}}}
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - {name: tags, in: query, schema: {type: array, items: {type: string}}}
+        - {name: ids, in: query, explode: false, schema: {type: array, items: {type: integer}}}
+        - {name: words, in: query, style: spaceDelimited, schema: {type: array, items: {type: string}}}
+        - {name: pipes, in: query, style: pipeDelimited, explode: true, schema: {type: array, items: {type: string}}}
+        - {name: color, in: query, schema: {$ref: '#/components/schemas/Color'}}
+        - {name: hue, in: query, style: form, explode: false, schema: {$ref: '#/components/schemas/Color'}}
+        - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {created: {type: object, properties: {gte: {type: integer}}}}}}
+        - {name: free, in: query, schema: {type: object, additionalProperties: {type: string}}}
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      operationId: getB
+      parameters:
+        - {name: nested, in: query, schema: {type: object, properties: {a: {type: array, items: {type: string}}}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "styles", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"tags":   "map[in:query]",
+		"ids":    "map[explode:false in:query]",
+		"words":  "map[in:query style:spaceDelimited]",
+		"pipes":  "map[explode:true in:query style:pipeDelimited]",
+		"color":  "map[in:query]",
+		"hue":    "map[explode:false in:query]",
+		"filter": "map[in:query style:deepObject]",
+		"free":   "map[in:query]",
+	}
+	for prop, w := range want {
+		if got := fmt.Sprint(dig(doc, "tools", "get_a", "http", "params", prop)); got != w {
+			t.Errorf("param %s: %s, want %s", prop, got, w)
+		}
+	}
+	if h := dig(doc, "tools", "get_b", "http"); h != nil {
+		t.Errorf("get_b bound: %v", h)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, `query parameter "nested" is not a string, number, boolean, a list of them, a union of those or an object of them (OpenAPI defines no form style for nested values)`)
+	}) {
+		t.Errorf("no note on get_b: %q", res.Notes)
+	}
+	files, err := gen.Generate(s, gen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code string
+	for _, f := range files {
+		code += string(f.Bytes)
+	}
+	for _, call := range []string{
+		`r.Query("tags", `, `r.QueryJoined("ids", `, `r.QueryStyle("words", upstream.SpaceDelimited, false, `,
+		`r.QueryStyle("pipes", upstream.PipeDelimited, true, `, `r.Query("color", `, `r.QueryJoined("hue", `,
+		`r.QueryDeep("filter", `, `r.Query("free", `,
+	} {
+		if !strings.Contains(code, call) {
+			t.Errorf("generated code has no %s", call)
 		}
 	}
 }

@@ -511,16 +511,17 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 		if d := strings.TrimSpace(p.Description); d != "" && sch.Get("description") == nil && sch.Get("$ref") == nil {
 			sch.Set("description", str(d))
 		}
-		deep := p.In == "query" && p.Style == "deepObject"
 		if !slices.Contains([]string{"path", "query", "header", "cookie"}, p.In) {
 			b.cannot("parameter %q is in %q", p.Name, p.In)
-		} else if why := paramShape(p); why != "" && !deep {
+		} else if why := paramShape(p); why != "" {
 			b.cannot("%s %q %s", describeIn(p.In), p.Name, why)
 		}
 		if add(p.Name, sch, p.In == "path" || (p.Required != nil && *p.Required), p.In) {
-			prop := props.N.Content[len(props.N.Content)-2].Value
-			joined := p.In == "query" && p.Explode != nil && !*p.Explode
-			b.params = append(b.params, placement{prop: prop, in: p.In, wire: p.Name, joined: joined, deep: deep})
+			pl := placement{prop: props.N.Content[len(props.N.Content)-2].Value, in: p.In, wire: p.Name}
+			if p.In == "query" {
+				pl.style, pl.explode = queryStyle(p)
+			}
+			b.params = append(b.params, pl)
 		}
 	}
 	if rb := o.op.RequestBody; rb != nil && rb.Content != nil {

@@ -30,8 +30,11 @@ type binding struct {
 // cookie or body; wire is its name there.
 type placement struct {
 	prop, in, wire string
-	joined         bool // a query array sent as a,b (explode: false)
-	deep           bool // a query parameter sent deepObject style
+	// style is a query parameter's OpenAPI style when not form
+	// (spaceDelimited, pipeDelimited, deepObject); explode is the
+	// description's explode, nil for the style's default.
+	style   string
+	explode *bool
 }
 
 func (b *binding) cannot(format string, args ...any) {
@@ -40,8 +43,11 @@ func (b *binding) cannot(format string, args ...any) {
 	}
 }
 
-// paramShape says why a parameter's value cannot be sent as text ("" when
-// it can): objects, unions and arrays of them need a body.
+// paramShape says why a parameter's value cannot be sent ("" when it
+// can). A query parameter may be a scalar, a list of scalars or an object
+// of scalars in form, spaceDelimited or pipeDelimited style, anything
+// deepObject style; a path, header or cookie parameter a scalar (a list
+// too, but in a path), simple style.
 func paramShape(p *v3.Parameter) string {
 	if p.Schema == nil {
 		if p.Content != nil {
@@ -50,6 +56,20 @@ func paramShape(p *v3.Parameter) string {
 		return "" // no schema: a string
 	}
 	s := p.Schema.Schema()
+	if p.In == "query" {
+		switch p.Style {
+		case "deepObject":
+			return ""
+		case "", "form", "spaceDelimited", "pipeDelimited":
+		default:
+			return "has style " + p.Style
+		}
+		if s == nil || textual(s, true, 0) || flatObject(s) {
+			return ""
+		}
+		return "is not a string, number, boolean, a list of them, a union of those or an object of them " +
+			"(OpenAPI defines no " + orDefault(p.Style, "form") + " style for nested values)"
+	}
 	if s == nil {
 		return ""
 	}
@@ -60,10 +80,44 @@ func paramShape(p *v3.Parameter) string {
 		return "is not a string, number, boolean, a list of them or a union of those"
 	}
 	switch p.Style {
-	case "", "form", "simple":
+	case "", "simple":
 		return ""
 	}
 	return "has style " + p.Style
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// flatObject reports whether s is an object whose properties (or whose
+// additionalProperties) are all scalars: form, spaceDelimited and
+// pipeDelimited style send it as key/value text.
+func flatObject(s *base.Schema) bool {
+	types, _ := typesOf(s)
+	isObject := s.Properties != nil && s.Properties.Len() > 0
+	for _, t := range types {
+		isObject = isObject || t == "object"
+	}
+	if !isObject || len(s.OneOf)+len(s.AnyOf) > 0 {
+		return false
+	}
+	if s.Properties != nil {
+		for _, p := range s.Properties.FromOldest() {
+			if ps := p.Schema(); ps != nil && !textual(ps, false, 1) {
+				return false
+			}
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil && ap.IsA() {
+		if as := ap.A.Schema(); as != nil && !textual(as, false, 1) {
+			return false
+		}
+	}
+	return true
 }
 
 // textual reports whether a value of s can be sent as parameter text: a
@@ -111,11 +165,11 @@ func (b *binding) httpNode(o operation) *yaml.Node {
 			if p.wire != p.prop {
 				m.Set("name", str(p.wire))
 			}
-			if p.joined {
-				m.Set("explode", boolean(false))
+			if p.style != "" {
+				m.Set("style", str(p.style))
 			}
-			if p.deep {
-				m.Set("style", str("deepObject"))
+			if p.explode != nil {
+				m.Set("explode", boolean(*p.explode))
 			}
 			params.Set(p.prop, flow(m))
 		}
@@ -279,4 +333,21 @@ func describeScheme(s *v3.SecurityScheme) string {
 		return "OAuth without a client-credentials flow"
 	}
 	return s.Type
+}
+
+// queryStyle is the style and explode a query parameter's placement
+// writes: form is the spec's default and not written; explode only where
+// it differs from the style's default (true for form, false for the
+// delimited styles), so the binding says what the description does.
+func queryStyle(p *v3.Parameter) (string, *bool) {
+	style := p.Style
+	if style == "form" {
+		style = ""
+	}
+	def := style != "spaceDelimited" && style != "pipeDelimited"
+	if style == "deepObject" || p.Explode == nil || *p.Explode == def {
+		return style, nil
+	}
+	e := *p.Explode
+	return style, &e
 }
