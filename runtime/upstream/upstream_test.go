@@ -197,7 +197,13 @@ func TestBadJSONSaysSo(t *testing.T) {
 	srv, _ := recorder(t, 200, `[1,2]`)
 	c := newClient(t, Config{BaseURL: srv.URL})
 	err := c.Call(context.Background(), NewRequest("GET", "/pets/1"), &pet{})
-	if err == nil || !strings.Contains(err.Error(), "not the JSON the tool's output expects") {
+	if err == nil || !strings.Contains(err.Error(), "does not match the tool's output schema:\n- (root): cannot be decoded (got array)") {
+		t.Errorf("err = %v", err)
+	}
+	srv, _ = recorder(t, 200, `<html>oops</html>`)
+	c = newClient(t, Config{BaseURL: srv.URL})
+	err = c.Call(context.Background(), NewRequest("GET", "/pets/1"), &pet{})
+	if err == nil || err.Error() != "upstream GET /pets/1: the answer is not JSON (17 bytes)" {
 		t.Errorf("err = %v", err)
 	}
 }
