@@ -22,12 +22,12 @@ import (
 
 // Violation is one way an instance breaks its schema.
 type Violation struct {
-	Ptr  string   // JSON pointer of the value; "" is the whole input
-	Msg  string   // "must …"
+	Ptr string // JSON pointer of the value; "" is the whole input
+	Msg string // "must …"
 	// Unknown marks a property that additionalProperties: false refuses
 	// (decoding into a Go struct drops it).
 	Unknown bool
-	want []string // for type mismatches: the accepted types, to merge alternatives
+	want    []string // for type mismatches: the accepted types, to merge alternatives
 }
 
 // maxViolations caps the list: hostile input may break a schema in thousands
