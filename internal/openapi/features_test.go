@@ -526,3 +526,48 @@ paths:
 		}
 	}
 }
+
+// TestContentScalarParam: a parameter described by content whose schema is
+// a scalar (telnyx.com's path ids) binds as text, noted; one whose
+// content is an object stays unbound with the reason.
+func TestContentScalarParam(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /reports/{id}:
+    delete:
+      operationId: deleteReport
+      parameters:
+        - {name: id, in: path, required: true, content: {application/json: {schema: {type: string, format: uuid}}}}
+      responses: {"200": {description: ok}}
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: q, in: query, content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpec(t, "content", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "delete_report", "http", "params", "id")); got != "map[in:path]" {
+		t.Errorf("id placed %s\n%s", got, res.YAML)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "delete_report", "input", "properties", "id", "type")); got != "string" {
+		t.Errorf("id typed %s", got)
+	}
+	if dig(doc, "tools", "search", "http") != nil {
+		t.Errorf("search bound")
+	}
+	for _, want := range []string{`path parameter "id" is described by content application/json, a string: sent as its text`, `query parameter "q" is described by content, not a schema`} {
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Errorf("no note %q: %q", want, res.Notes)
+		}
+	}
+}

@@ -351,3 +351,32 @@ func queryStyle(p *v3.Parameter) (string, *bool) {
 	e := *p.Explode
 	return style, &e
 }
+
+// contentScalar is p with the schema of its content when p is described
+// by content (a media type) rather than a schema, and that schema is a
+// string, number, integer or boolean: its value goes on the wire as text,
+// as a schema-described parameter's does (noted). Other parameters are
+// returned as they are.
+func (im *importer) contentScalar(o operation, p *v3.Parameter) *v3.Parameter {
+	if p.Schema != nil || p.Content == nil {
+		return p
+	}
+	for mt, m := range p.Content.FromOldest() {
+		if m == nil || m.Schema == nil {
+			continue
+		}
+		s := m.Schema.Schema()
+		if s == nil || len(s.OneOf)+len(s.AnyOf)+len(s.AllOf) > 0 || (s.Properties != nil && s.Properties.Len() > 0) {
+			return p
+		}
+		types, _ := typesOf(s)
+		if len(types) != 1 || !slices.Contains([]string{"string", "number", "integer", "boolean"}, types[0]) {
+			return p
+		}
+		im.notes.add("%s: %s %q is described by content %s, a %s: sent as its text, as a schema would send it (not JSON-quoted)", o, describeIn(p.In), p.Name, mt, types[0])
+		cp := *p
+		cp.Schema, cp.Content = m.Schema, nil
+		return &cp
+	}
+	return p
+}
