@@ -102,8 +102,13 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 	fields := g.inputFields(tp.input)
 	f.Func().Params(jen.Id("u").Op("*").Id("UpstreamHandler")).Id(m.name).Add(m.signature(true)).BlockFunc(func(b *jen.Group) {
 		b.Id("r").Op(":=").Qual(upstreamPkg, "NewRequest").Call(jen.Lit(h.Method), jen.Lit(h.Path))
-		if h.Form {
+		switch {
+		case h.Form:
 			b.Id("r").Dot("Form").Call()
+		case h.Multipart:
+			b.Id("r").Dot("Multipart").Call()
+		case h.ContentType != "":
+			b.Id("r").Dot("Raw").Call(jen.Lit(h.ContentType))
 		}
 		place := func(prop string, call func(v jen.Code) jen.Code) {
 			fl := fields[prop]

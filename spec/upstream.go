@@ -91,6 +91,14 @@ type HTTPBinding struct {
 	// values deepObject style, instead of JSON.
 	Form    bool
 	FormPos Pos
+	// Multipart sends the body as multipart/form-data: each property a
+	// part (a scalar as text, a list one part per item, an object as JSON).
+	Multipart    bool
+	MultipartPos Pos
+	// ContentType sends the body property, a string, as it is with this
+	// Content-Type (text/plain, application/xml…) instead of JSON.
+	ContentType    string
+	ContentTypePos Pos
 }
 
 // HTTPParam places one input property in the request.
@@ -317,6 +325,16 @@ var httpBindingFields = fields[*HTTPBinding]{
 			h.FormPos = posOf(e.value)
 			h.Form, _ = d.boolean(e.value, "form")
 		}},
+	{key: "multipart", doc: "Send the body as multipart/form-data instead of JSON: each property a part (a scalar as text, a list one part per item, an object as JSON).", schema: flagSchema,
+		decode: func(d *decoder, h *HTTPBinding, e entry) {
+			h.MultipartPos = posOf(e.value)
+			h.Multipart, _ = d.boolean(e.value, "multipart")
+		}},
+	{key: "contentType", doc: "Send the body property, a string, as it is with this Content-Type (text/plain, application/xml, text/css…) instead of JSON. Needs body.", schema: `{"type":"string","pattern":"^[!#$%&'*+.^_` + "`" + `|~0-9A-Za-z-]+/[!#$%&'*+.^_` + "`" + `|~0-9A-Za-z-]+$"}`,
+		decode: func(d *decoder, h *HTTPBinding, e entry) {
+			h.ContentTypePos = posOf(e.value)
+			h.ContentType, _ = d.str(e.value, "contentType")
+		}},
 }
 
 func (d *decoder) httpBinding(n *yaml.Node, tool string) *HTTPBinding {
@@ -528,6 +546,7 @@ func (v *validator) httpBinding(t *Tool) {
 		}
 		placed[h.Body] = true
 	}
+	v.bodyEncoding(h, where, props)
 	if h.Form && h.Body != "" && props[h.Body] != nil {
 		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindObject && s.Kind != KindMap && s.Kind != KindAny {
 			v.errorf(orPos(h.FormPos, h.Pos), "%s sends a form, whose body must be an object, but body %q is %s", where, h.Body, kindPhrase(s.Kind))
@@ -539,6 +558,38 @@ func (v *validator) httpBinding(t *Tool) {
 		}
 	}
 }
+
+// bodyEncoding checks that a binding asks for one body encoding that fits
+// its body: form or multipart an object, contentType a string body.
+func (v *validator) bodyEncoding(h *HTTPBinding, where string, props map[string]*Property) {
+	if h.Form && h.Multipart {
+		v.errorf(orPos(h.MultipartPos, h.Pos), "%s sends a form and multipart: choose one", where)
+	}
+	if h.Multipart && h.Body != "" && props[h.Body] != nil {
+		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindObject && s.Kind != KindMap && s.Kind != KindAny {
+			v.errorf(orPos(h.MultipartPos, h.Pos), "%s sends multipart, whose body must be an object, but body %q is %s", where, h.Body, kindPhrase(s.Kind))
+		}
+	}
+	if h.ContentType == "" {
+		return
+	}
+	at := orPos(h.ContentTypePos, h.Pos)
+	if !contentTypeRE.MatchString(h.ContentType) {
+		v.errorf(at, "contentType of %s must be a media type such as text/plain, not %q", where, h.ContentType)
+	}
+	if h.Form || h.Multipart {
+		v.errorf(at, "%s has a contentType and sends a form or multipart: choose one", where)
+	}
+	if h.Body == "" {
+		v.errorf(at, "%s has a contentType but no body: name the string property sent as the body (body: NAME)", where)
+	} else if props[h.Body] != nil {
+		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindString {
+			v.errorf(at, "%s sends body %q as %s, so it must be a string, not %s", where, h.Body, h.ContentType, kindPhrase(s.Kind))
+		}
+	}
+}
+
+var contentTypeRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 // flatObject reports whether s is an object whose declared values are
 // scalars (its properties, or a map's values): a query parameter can send

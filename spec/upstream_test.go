@@ -94,6 +94,40 @@ tools:
 			`mcpgen.yaml:15:13: the http binding of tool "send" sends a form, whose body must be an object, but body "items" is an array`,
 			`mcpgen.yaml:18:37: param "filter" in the http binding of tool "send": style deepObject applies to query parameters only`,
 		}},
+		{"body encodings", `upstream: {baseUrlEnv: API_URL}
+tools:
+  send:
+    description: Send.
+    input:
+      properties:
+        text: {type: integer}
+        n: {type: integer}
+    http:
+      method: POST
+      path: /send
+      body: text
+      contentType: text/plain
+      multipart: true
+      params:
+        n: {in: query}
+  raw:
+    description: Raw.
+    input:
+      properties:
+        n: {type: integer}
+    http:
+      method: POST
+      path: /raw
+      contentType: 'text plain'
+      params:
+        n: {in: query}
+`, []string{
+			`mcpgen.yaml:16:20: the http binding of tool "send" has a contentType and sends a form or multipart: choose one`,
+			`mcpgen.yaml:16:20: the http binding of tool "send" sends body "text" as text/plain, so it must be a string, not an integer`,
+			`mcpgen.yaml:17:18: the http binding of tool "send" sends multipart, whose body must be an object, but body "text" is an integer`,
+			`mcpgen.yaml:28:20: contentType of the http binding of tool "raw" must be a media type such as text/plain, not "text plain"`,
+			`mcpgen.yaml:28:20: the http binding of tool "raw" has a contentType but no body: name the string property sent as the body (body: NAME)`,
+		}},
 		{"styles", `upstream: {baseUrlEnv: API_URL}
 tools:
   find:

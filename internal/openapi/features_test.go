@@ -571,3 +571,83 @@ paths:
 		}
 	}
 }
+
+// TestBodyMedia: multipart bodies without a file bind as multipart, text
+// bodies of a string as contentType, each noted; a file part or an XML
+// object stays unbound with the reason.
+func TestBodyMedia(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /train:
+    post:
+      operationId: train
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: {type: object, properties: {name: {type: string}, epochs: {type: integer}}, required: [name]}
+      responses: {"200": {description: ok}}
+  /markdown/raw:
+    post:
+      operationId: renderRaw
+      requestBody:
+        required: true
+        content: {text/plain: {schema: {type: string}}}
+      responses: {"200": {description: ok}}
+  /upload:
+    post:
+      operationId: upload
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: {type: object, properties: {file: {type: string, format: binary}}}
+      responses: {"200": {description: ok}}
+  /xml:
+    post:
+      operationId: postXml
+      requestBody:
+        content: {text/xml: {schema: {type: object, properties: {a: {type: string}}}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "bodies", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "train", "http")); got != "map[method:POST multipart:true params:map[epochs:map[in:body] name:map[in:body]] path:/train]" {
+		t.Errorf("train: %s", got)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "render_raw", "http")); got != "map[body:body contentType:text/plain method:POST path:/markdown/raw]" {
+		t.Errorf("render_raw: %s", got)
+	}
+	if got := toStrings(dig(doc, "tools", "render_raw", "input", "required")); !slices.Equal(got, []string{"body"}) {
+		t.Errorf("render_raw required %q", got)
+	}
+	for _, tool := range []string{"upload", "post_xml"} {
+		if h := dig(doc, "tools", tool, "http"); h != nil {
+			t.Errorf("%s bound: %v", tool, h)
+		}
+	}
+	for _, want := range []string{"multipart with a file part (file)", "text/xml of a schema that is not a string"} {
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Errorf("no note %q: %q", want, res.Notes)
+		}
+	}
+	files, err := gen.Generate(s, gen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code string
+	for _, f := range files {
+		code += string(f.Bytes)
+	}
+	for _, call := range []string{"r.Multipart()", `r.Raw("text/plain")`} {
+		if !strings.Contains(code, call) {
+			t.Errorf("generated code has no %s", call)
+		}
+	}
+}

@@ -525,18 +525,23 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 		}
 	}
 	if rb := o.op.RequestBody; rb != nil && rb.Content != nil {
-		media := jsonMedia(rb.Content)
-		if media == nil {
-			// A form body is sent as a form (nested values deepObject
-			// style, as form APIs such as Stripe's read them).
-			if media = rb.Content.GetOrZero("application/x-www-form-urlencoded"); media != nil {
-				b.form = true
-			}
-		}
+		media, why := im.bodyMedia(o, rb.Content, b)
 		switch {
 		case media == nil:
-			im.notes.add("%s: request body has no JSON or form media type (%s); left out", o, strings.Join(keys(rb.Content), ", "))
-			b.cannot("its request body is neither JSON nor a form")
+			im.notes.add("%s: request body has no media type mcpgen can send (%s): %s; left out", o, strings.Join(keys(rb.Content), ", "), why)
+			b.cannot("its request body is %s", why)
+		case b.contentType != "":
+			// A string sent as it is.
+			text := newMap()
+			text.Set("type", str("string"))
+			if s := media.Schema; s != nil && s.Schema() != nil && strings.TrimSpace(s.Schema().Description) != "" {
+				text.Set("description", str(strings.TrimSpace(s.Schema().Description)))
+			} else {
+				text.Set("description", str("The request body, sent as "+b.contentType+"."))
+			}
+			if add("body", text, rb.Required != nil && *rb.Required, "body") {
+				b.body = props.N.Content[len(props.N.Content)-2].Value
+			}
 		case media.Schema != nil:
 			body := im.conv.schema(media.Schema, where+".body", 0)
 			bodyRequired := rb.Required != nil && *rb.Required

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pb33f/libopenapi/datamodel/high/base"
+	"github.com/pb33f/libopenapi/orderedmap"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"gopkg.in/yaml.v3"
 )
@@ -18,8 +19,10 @@ type binding struct {
 	// body is the input property that is the whole body ("" for a body
 	// whose properties are input properties, or none).
 	body string
-	// form: the body is application/x-www-form-urlencoded.
-	form bool
+	// form: the body is application/x-www-form-urlencoded; multipart:
+	// multipart/form-data; contentType: a string body sent as it is.
+	form, multipart bool
+	contentType     string
 	// why is set when the operation cannot be called from the input (a
 	// parameter that is an object, a body neither JSON nor a form): the tool gets
 	// no binding, and the note says why.
@@ -180,6 +183,12 @@ func (b *binding) httpNode(o operation) *yaml.Node {
 	}
 	if b.form {
 		h.Set("form", boolean(true))
+	}
+	if b.multipart {
+		h.Set("multipart", boolean(true))
+	}
+	if b.contentType != "" {
+		h.Set("contentType", str(b.contentType))
 	}
 	return h.N
 }
@@ -379,4 +388,80 @@ func (im *importer) contentScalar(o operation, p *v3.Parameter) *v3.Parameter {
 		return &cp
 	}
 	return p
+}
+
+// bodyMedia picks the request body's media type mcpgen sends, in this
+// order: JSON; a form (nested values deepObject style, as form APIs such
+// as Stripe's read them); multipart/form-data without file parts; a text
+// body whose schema is a string (text/plain, text/css, application/xml…),
+// sent as it is. It sets b's encoding, or returns nil and why not.
+func (im *importer) bodyMedia(o operation, content *orderedmap.Map[string, *v3.MediaType], b *binding) (*v3.MediaType, string) {
+	if m := jsonMedia(content); m != nil {
+		return m, ""
+	}
+	if m := content.GetOrZero("application/x-www-form-urlencoded"); m != nil {
+		b.form = true
+		return m, ""
+	}
+	why := "neither JSON nor a form"
+	if m := content.GetOrZero("multipart/form-data"); m != nil {
+		if file := filePart(m.Schema); file != "" {
+			why = fmt.Sprintf("multipart with a file part (%s), which a tool's JSON arguments cannot carry", file)
+		} else {
+			b.multipart = true
+			return m, ""
+		}
+	}
+	for mt, m := range content.FromOldest() {
+		base, _, _ := strings.Cut(mt, ";")
+		base = strings.ToLower(strings.TrimSpace(base))
+		if m == nil || !textMedia(base) {
+			continue
+		}
+		if m.Schema != nil {
+			s := m.Schema.Schema()
+			types, _ := typesOf(s)
+			if s == nil || (len(types) > 0 && !slices.Equal(types, []string{"string"})) || (s.Properties != nil && s.Properties.Len() > 0) || s.Format == "binary" {
+				why = fmt.Sprintf("%s of a schema that is not a string (mcpgen sends a text body as the string it is)", base)
+				continue
+			}
+		}
+		b.contentType = base
+		im.notes.add("%s: request body is %s: the input property body is its text, sent as it is", o, base)
+		return m, ""
+	}
+	return nil, why
+}
+
+// textMedia reports whether a media type is text a tool's string
+// argument can hold.
+func textMedia(base string) bool {
+	return strings.HasPrefix(base, "text/") || base == "application/xml" || strings.HasSuffix(base, "+xml") ||
+		base == "application/yaml" || base == "application/x-yaml" || base == "application/graphql"
+}
+
+// filePart names a property of a multipart body that is a file (format
+// binary, or a contentMediaType), "" when there is none; a body
+// that is not an object of properties is one, as "the body".
+func filePart(sp *base.SchemaProxy) string {
+	if sp == nil || sp.Schema() == nil {
+		return "the body"
+	}
+	s := sp.Schema()
+	if s.Properties == nil || s.Properties.Len() == 0 {
+		return "the body"
+	}
+	for name, p := range s.Properties.FromOldest() {
+		ps := p.Schema()
+		if ps == nil {
+			continue
+		}
+		if ps.Items != nil && ps.Items.IsA() && ps.Items.A.Schema() != nil {
+			ps = ps.Items.A.Schema()
+		}
+		if ps.Format == "binary" || ps.ContentMediaType != "" {
+			return name
+		}
+	}
+	return ""
 }

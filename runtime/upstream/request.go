@@ -27,7 +27,10 @@ type Request struct {
 	body         any
 	hasBody      bool
 	fields       map[string]any // the body's properties, for a merged body
+	fieldOrder   []string       // their names in the order set (a multipart body's parts)
 	form         bool           // the body is application/x-www-form-urlencoded
+	multipart    bool           // the body is multipart/form-data
+	rawType      string         // the body is a string sent as it is, with this Content-Type
 	err          error
 }
 
@@ -51,6 +54,15 @@ func (r *Request) Path(name string, v any) {
 // deepObject style (metadata[plan]=pro, expand[0]=customer), as form APIs
 // such as Stripe's read them.
 func (r *Request) Form() { r.form = true }
+
+// Multipart sends the body as multipart/form-data instead of JSON: each
+// top-level property a part, a scalar as its text, a list one part per
+// item, an object (or a list's object item) as JSON.
+func (r *Request) Multipart() { r.multipart = true }
+
+// Raw sends the body, a string, as it is with Content-Type contentType
+// (text/plain, application/xml…) instead of JSON.
+func (r *Request) Raw(contentType string) { r.rawType = contentType }
 
 // Header sets the header name to v (an array comma-separated, simple
 // style). A nil pointer sets nothing.
@@ -84,6 +96,9 @@ func (r *Request) BodyField(name string, v any) {
 	}
 	if r.fields == nil {
 		r.fields = map[string]any{}
+	}
+	if _, ok := r.fields[name]; !ok {
+		r.fieldOrder = append(r.fieldOrder, name)
 	}
 	r.fields[name] = v
 }
@@ -232,10 +247,22 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 	}
 	contentType := "application/json"
 	if payload != nil {
-		b, err := json.Marshal(payload)
-		if err == nil && r.form {
-			contentType = "application/x-www-form-urlencoded"
-			b, err = formBody(b)
+		var b []byte
+		var err error
+		switch {
+		case r.rawType != "":
+			contentType = r.rawType
+			b, err = rawBody(payload)
+		case r.multipart && !r.hasBody:
+			b, contentType, err = multipartBody(orderedFields{r.fieldOrder, r.fields})
+		case r.multipart:
+			b, contentType, err = multipartBody(payload)
+		default:
+			b, err = json.Marshal(payload)
+			if err == nil && r.form {
+				contentType = "application/x-www-form-urlencoded"
+				b, err = formBody(b)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("upstream %s %s: encoding the body: %w", r.method, r.path, err)
