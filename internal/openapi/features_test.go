@@ -697,3 +697,37 @@ paths:
 		}
 	}
 }
+
+// TestUntypedParams: a parameter or a parameter's items without a type
+// (wikipathways' items: {}) are strings, noted, and the operation binds.
+func TestUntypedParams(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /find:
+    get:
+      operationId: find
+      parameters:
+        - {name: codes, in: query, explode: false, schema: {type: array, items: {}}}
+        - {name: q, in: query, schema: {}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpec(t, "untyped", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "find", "input", "properties")); got != "map[codes:map[items:map[type:string] type:array] q:map[type:string]]" {
+		t.Errorf("input %s", got)
+	}
+	if dig(doc, "tools", "find", "http") == nil {
+		t.Errorf("find unbound: %q", res.Notes)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, `query parameter "codes": its items have no type; typed string`) }) {
+		t.Errorf("no note: %q", res.Notes)
+	}
+}

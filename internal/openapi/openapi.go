@@ -522,6 +522,7 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 	for _, key := range order {
 		p := im.contentScalar(o, params[key])
 		sch := im.conv.schema(p.Schema, where+"."+p.Name, 0)
+		im.textParam(o, p, sch)
 		if d := strings.TrimSpace(p.Description); d != "" && sch.Get("description") == nil && sch.Get("$ref") == nil {
 			sch.Set("description", str(d))
 		}

@@ -465,3 +465,25 @@ func filePart(sp *base.SchemaProxy) string {
 	}
 	return ""
 }
+
+// textParam types a parameter whose schema says nothing (schema: {}, or
+// items: {}) as a string: on the wire it is text either way, and the spec
+// sends only typed values (noted).
+func (im *importer) textParam(o operation, p *v3.Parameter, sch ymap) {
+	isAny := func(m ymap) bool {
+		t := m.Get("type")
+		return t != nil && t.Value == "any" && len(m.N.Content) <= 4 // type, and at most a description
+	}
+	target := sch
+	what := "its value"
+	if t := sch.Get("type"); t != nil && t.Value == "array" {
+		if it := sch.Get("items"); it != nil && it.Kind == yaml.MappingNode {
+			target, what = ymap{N: it}, "its items"
+		}
+	}
+	if !isAny(target) {
+		return
+	}
+	target.Set("type", str("string"))
+	im.notes.add("%s: %s %q: %s have no type; typed string, as the request sends them", o, describeIn(p.In), p.Name, what)
+}
