@@ -727,7 +727,9 @@ paths:
 	if dig(doc, "tools", "find", "http") == nil {
 		t.Errorf("find unbound: %q", res.Notes)
 	}
-	if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, `query parameter "codes": its items have no type; typed string`) }) {
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, `query parameter "codes": its items have no type; typed string`)
+	}) {
 		t.Errorf("no note: %q", res.Notes)
 	}
 }
