@@ -733,3 +733,27 @@ paths:
 		t.Errorf("no note: %q", res.Notes)
 	}
 }
+
+// TestToolNamedClient: an operation whose Go method would be Client (a
+// field of UpstreamHandler; authentiq.io's "client") gets another Go name.
+func TestToolNamedClient(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /client: {get: {operationId: client, responses: {"200": {description: ok}}}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "client", res.YAML)
+	files, err := gen.Generate(s, gen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.Contains(string(f.Bytes), "func (u *UpstreamHandler) Client(") {
+			t.Errorf("%s declares the method Client beside the field Client\n%s", f.Path, res.YAML)
+		}
+	}
+}

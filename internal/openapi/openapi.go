@@ -166,6 +166,9 @@ func (im *importer) run() ([]byte, error) {
 	im.nameTypes()
 	tools := newMap()
 	names := newNameSet(maxToolName)
+	// A tool's Go method Client would clash with UpstreamHandler's field
+	// Client (authentiq.io's operation "client").
+	names.used["Client"] = true
 	if im.doc.Paths != nil && im.doc.Paths.PathItems != nil {
 		for path, item := range im.doc.Paths.PathItems.FromOldest() {
 			ops := item.GetOperations()
@@ -191,6 +194,8 @@ func (im *importer) run() ([]byte, error) {
 				short := shorten(name, maxToolName)
 				got, renamed := names.take(short)
 				switch {
+				case renamed && naming.Exported(short) == "Client":
+					im.notes.add("%s: tool name %q would be the Go method Client, the generated UpstreamHandler's field; named %q", o, short, got)
 				case renamed:
 					im.notes.add("%s: tool name %q is taken; named %q", o, short, got)
 				case short != name:
