@@ -757,3 +757,49 @@ paths:
 		}
 	}
 }
+
+// TestAllOfItemsInQuery: a query list whose items are allOf an object
+// (AWS's Tags: items allOf [$ref Tag, {xml: …}]) is refused by the
+// importer itself, with its own reason, not by the spec's loader later.
+func TestAllOfItemsInQuery(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+components:
+  schemas:
+    Tag: {type: object, properties: {Key: {type: string}}}
+    Zone: {type: string}
+paths:
+  /tag:
+    get:
+      operationId: tag
+      parameters:
+        - {name: Tags, in: query, schema: {type: array, items: {allOf: [{$ref: '#/components/schemas/Tag'}, {xml: {name: Tag}}]}}}
+      responses: {"200": {description: ok}}
+  /zones:
+    get:
+      operationId: zones
+      parameters:
+        - {name: Zones, in: query, schema: {type: array, items: {allOf: [{$ref: '#/components/schemas/Zone'}, {xml: {name: Zone}}]}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpec(t, "allof", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if dig(doc, "tools", "tag", "http") != nil {
+		t.Errorf("tag bound")
+	}
+	if dig(doc, "tools", "zones", "http") == nil {
+		t.Errorf("zones unbound: %q", res.Notes)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, `no http binding (query parameter "Tags" is not a string, number, boolean, a list of them`)
+	}) {
+		t.Errorf("no importer note for Tags: %q", res.Notes)
+	}
+}

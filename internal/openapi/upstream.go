@@ -137,6 +137,12 @@ func textual(s *base.Schema, lists bool, depth int) bool {
 		}
 		return true
 	}
+	for _, part := range s.AllOf {
+		// allOf: [$ref Tag, {xml: …}] is a Tag (AWS's item lists).
+		if !textual(part.Schema(), lists, depth+1) {
+			return false
+		}
+	}
 	types, _ := typesOf(s)
 	for _, t := range types {
 		switch t {
