@@ -95,19 +95,8 @@ func Import(data []byte, opts Options) (*Result, error) {
 	}
 	// The version decides, not a mention of "swagger" (an OpenAPI 3.0
 	// description converted from Swagger says so in info.x-origin).
-	swagger := false
 	if v := doc.GetVersion(); strings.HasPrefix(v, "2") || doc.GetSpecInfo().SpecType == utils.OpenApi2 {
-		if v != "2.0" {
-			return nil, fmt.Errorf("this is a Swagger %s description; mcpgen imports Swagger 2.0, OpenAPI 3.0 and 3.1", v)
-		}
-		converted, err := fromSwagger(data)
-		if err != nil {
-			return nil, fmt.Errorf("%w (convert it to OpenAPI 3 yourself, for example with swagger2openapi, and import that)", err)
-		}
-		if doc, err = libopenapi.NewDocumentWithConfiguration(converted, &datamodel.DocumentConfiguration{}); err != nil {
-			return nil, fmt.Errorf("reading the converted Swagger 2.0 description: %w", err)
-		}
-		swagger = true
+		return nil, fmt.Errorf("this is a Swagger %s description; mcpgen imports OpenAPI 3.0 and 3.1: convert it first (for example with swagger2openapi, or editor.swagger.io's Edit → Convert to OpenAPI 3)", v)
 	}
 	model, err := doc.BuildV3Model()
 	if model == nil {
@@ -115,9 +104,6 @@ func Import(data []byte, opts Options) (*Result, error) {
 	}
 	im := &importer{opts: opts, doc: &model.Model, res: &Result{Tools: map[string]string{}}}
 	im.conv = &converter{typeNames: map[string]string{}, notes: &im.notes}
-	if swagger {
-		im.notes.add(swaggerNote)
-	}
 	if err != nil {
 		// libopenapi reports problems it could work around (a circular
 		// reference it cannot resolve, a missing $ref) but still builds.
