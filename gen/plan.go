@@ -226,6 +226,11 @@ func newPlan(s *spec.Spec) *plan {
 		}
 	}
 	p.methods = map[string]taker{}
+	if hasUpstream(s) {
+		// UpstreamHandler implements Handler and has the field Client: a
+		// method of that name would not compile.
+		p.methods["Client"] = taker{what: "UpstreamHandler's field Client (the upstream section)"}
+	}
 	for _, t := range s.Tools {
 		tp := &toolPlan{tool: t, input: t.Input, output: t.Output}
 		tp.method = p.method(itemGoName(&t.Item), itemGoName(&t.Item), t.Pos, fmt.Sprintf("tool %q", t.Name))

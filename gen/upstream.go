@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/dave/jennifer/jen"
@@ -89,13 +90,25 @@ func (g *generator) upstreamFile(f *jen.File) {
 
 // upstreamCall is the method of UpstreamHandler that serves one bound tool.
 func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h *spec.HTTPBinding) {
+	output := g.upstreamOutput(tp)
+	outputVar := "upstreamOutput" + m.name
+	if output != nil {
+		f.Line()
+		f.Add(doc(fmt.Sprintf("%s is the output schema of tool %q, which %s checks each answer against.", outputVar, tp.tool.Name, m.name)))
+		f.Var().Id(outputVar).Op("=").Qual(upstreamPkg, "NewOutput").Call(output)
+	}
 	f.Line()
 	f.Add(doc(fmt.Sprintf("%s serves tool %q with %s %s %s.", m.name, tp.tool.Name, h.Method, h.Path, g.at(h.Pos))))
 	fields := g.inputFields(tp.input)
 	f.Func().Params(jen.Id("u").Op("*").Id("UpstreamHandler")).Id(m.name).Add(m.signature(true)).BlockFunc(func(b *jen.Group) {
 		b.Id("r").Op(":=").Qual(upstreamPkg, "NewRequest").Call(jen.Lit(h.Method), jen.Lit(h.Path))
-		if h.Form {
+		switch {
+		case h.Form:
 			b.Id("r").Dot("Form").Call()
+		case h.Multipart:
+			b.Id("r").Dot("Multipart").Call()
+		case h.ContentType != "":
+			b.Id("r").Dot("Raw").Call(jen.Lit(h.ContentType))
 		}
 		place := func(prop string, call func(v jen.Code) jen.Code) {
 			fl := fields[prop]
@@ -110,13 +123,20 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 		}
 		for _, p := range h.Params {
 			method := map[string]string{"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie", "body": "BodyField"}[p.In]
+			name := p.WireName()
 			switch {
 			case p.In == "query" && p.Style == "deepObject":
 				method = "QueryDeep"
-			case p.In == "query" && p.Explode != nil && !*p.Explode:
+			case p.In == "query" && (p.Style == "spaceDelimited" || p.Style == "pipeDelimited"):
+				style := map[string]string{"spaceDelimited": "SpaceDelimited", "pipeDelimited": "PipeDelimited"}[p.Style]
+				explode := p.Exploded()
+				place(p.Property, func(v jen.Code) jen.Code {
+					return jen.Id("r").Dot("QueryStyle").Call(jen.Lit(name), jen.Qual(upstreamPkg, style), jen.Lit(explode), v)
+				})
+				continue
+			case p.In == "query" && !p.Exploded():
 				method = "QueryJoined"
 			}
-			name := p.WireName()
 			place(p.Property, func(v jen.Code) jen.Code { return jen.Id("r").Dot(method).Call(jen.Lit(name), v) })
 		}
 		if h.Body != "" {
@@ -127,10 +147,33 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 			return
 		}
 		b.Id("out").Op(":=").New(g.typeOf(tp.output))
-		b.If(jen.Err().Op(":=").Id("u").Dot("Client").Dot("Call").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("out")), jen.Err().Op("!=").Nil()).Block(
+		call := jen.Id("u").Dot("Client").Dot("Call").Call(jen.Id("ctx"), jen.Id("r"), jen.Id("out"))
+		if output != nil {
+			call = jen.Id("u").Dot("Client").Dot("CallOutput").Call(jen.Id("ctx"), jen.Id("r"), jen.Id(outputVar), jen.Id("out"))
+		}
+		b.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()))
 		b.Return(jen.Id("out"), jen.Nil())
 	})
+}
+
+// upstreamOutput is the tool's output schema as its registration writes
+// it (the same constants), for checking the upstream's answers; nil for a
+// tool without a typed output or whose schema only reflection knows.
+func (g *generator) upstreamOutput(tp *toolPlan) jen.Code {
+	t := tp.tool
+	if tp.output == nil || t.Output == nil || t.OutputSchema != nil {
+		return nil
+	}
+	out := g.toolSchema(t.Output)
+	if out == nil {
+		return nil
+	}
+	if t.Input != nil && bytes.Equal(g.toolSchema(t.Input), out) {
+		// Registration wrote it once, as a constant both fields name.
+		return jen.Qual(jsonPkg, "RawMessage").Call(jen.Id("schema" + tp.nameConst))
+	}
+	return g.schemaLiteral(out, t.Output)
 }
 
 // inputFields maps each property of a tool's input to its struct field.

@@ -33,6 +33,9 @@ func TestUpstreamCalls(t *testing.T) {
 		status, body := 200, `{"id":7,"name":"Rex","status":"available"}`
 		if a, ok := answer[r.Method+" "+r.URL.Path]; ok {
 			status, body = 404, a
+			if rest, is200 := strings.CutPrefix(a, "200 "); is200 {
+				status, body = 200, rest
+			}
 		}
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
@@ -75,7 +78,7 @@ func TestUpstreamCalls(t *testing.T) {
 	}
 
 	call("find_pets", `{"status":["available","sold"],"tags":["a b","c"],"request_id":"r-1","owner":["ann","bo"]}`)
-	if got.Path != "/v3/pet/findByStatus" || got.Query != "owner=ann&owner=bo&status=available&status=sold&tags=a+b%2Cc" || got.Header.Get("X-Request-ID") != "r-1" {
+	if got.Path != "/v3/pet/findByStatus" || got.Query != "status=available&status=sold&tags=a%20b,c&owner=ann&owner=bo" || got.Header.Get("X-Request-ID") != "r-1" {
 		t.Errorf("find_pets sent %s?%s, X-Request-ID %q", got.Path, got.Query, got.Header.Get("X-Request-ID"))
 	}
 
@@ -99,6 +102,14 @@ func TestUpstreamCalls(t *testing.T) {
 	res = call("delete_pet", `{"petId":9}`)
 	if !res.IsError || !strings.Contains(text(res), `upstream DELETE /pet/{petId} answered 404 Not Found: {\"code\":404,\"message\":\"Pet not found\"}`) {
 		t.Errorf("delete_pet of a missing pet = %s", text(res))
+	}
+
+	// An answer that is not the tool's output: isError, naming the
+	// property, never a zero value or Go's words.
+	answer["GET /v3/pet/8"] = `200 {"id":8,"status":"sold","tags":[1]}`
+	res = call("get_pet", `{"petId":8}`)
+	if !res.IsError || !strings.Contains(text(res), `upstream GET /pet/{petId}: the answer does not match the tool's output schema:\n- /name: is required but missing\n- /tags/0: must be`) {
+		t.Errorf("get_pet of a pet without a name = %s", text(res))
 	}
 
 	// Arguments the input schema refuses never reach the API.

@@ -91,6 +91,14 @@ type HTTPBinding struct {
 	// values deepObject style, instead of JSON.
 	Form    bool
 	FormPos Pos
+	// Multipart sends the body as multipart/form-data: each property a
+	// part (a scalar as text, a list one part per item, an object as JSON).
+	Multipart    bool
+	MultipartPos Pos
+	// ContentType sends the body property, a string, as it is with this
+	// Content-Type (text/plain, application/xml…) instead of JSON.
+	ContentType    string
+	ContentTypePos Pos
 }
 
 // HTTPParam places one input property in the request.
@@ -102,15 +110,27 @@ type HTTPParam struct {
 	// Name is the name on the wire (the header's, the query
 	// parameter's, …); "" means the property's.
 	Name string
-	// Explode is false for a query array sent as one comma-separated
-	// value; nil and true repeat the name (OpenAPI's default, form
-	// style with explode).
+	// Explode is false for a query array or object sent as one value
+	// (?tag=a,b); nil and true repeat the name for an array and send an
+	// object's properties as parameters of their own (OpenAPI's default
+	// for form style). spaceDelimited and pipeDelimited default to false.
 	Explode    *bool
 	ExplodePos Pos
-	// Style is "deepObject" for a query parameter sent as
-	// name[key]=value (objects and arrays, nested); "" is form style.
+	// Style is a query parameter's OpenAPI style: "" or "form";
+	// "spaceDelimited" and "pipeDelimited" (an array or object joined with
+	// a space or |); "deepObject" (name[key]=value, objects and arrays,
+	// nested). runtime/upstream's Style shows each on an example.
 	Style    string
 	StylePos Pos
+}
+
+// Exploded reports whether the parameter is sent exploded: as written, else
+// true for form style (OpenAPI's default) and false for the delimited ones.
+func (p *HTTPParam) Exploded() bool {
+	if p.Explode != nil {
+		return *p.Explode
+	}
+	return p.Style != "spaceDelimited" && p.Style != "pipeDelimited"
 }
 
 // WireName is the name the parameter has in the request.
@@ -305,6 +325,16 @@ var httpBindingFields = fields[*HTTPBinding]{
 			h.FormPos = posOf(e.value)
 			h.Form, _ = d.boolean(e.value, "form")
 		}},
+	{key: "multipart", doc: "Send the body as multipart/form-data instead of JSON: each property a part (a scalar as text, a list one part per item, an object as JSON).", schema: flagSchema,
+		decode: func(d *decoder, h *HTTPBinding, e entry) {
+			h.MultipartPos = posOf(e.value)
+			h.Multipart, _ = d.boolean(e.value, "multipart")
+		}},
+	{key: "contentType", doc: "Send the body property, a string, as it is with this Content-Type (text/plain, application/xml, text/css…) instead of JSON. Needs body.", schema: `{"type":"string","pattern":"^[!#$%&'*+.^_` + "`" + `|~0-9A-Za-z-]+/[!#$%&'*+.^_` + "`" + `|~0-9A-Za-z-]+$"}`,
+		decode: func(d *decoder, h *HTTPBinding, e entry) {
+			h.ContentTypePos = posOf(e.value)
+			h.ContentType, _ = d.str(e.value, "contentType")
+		}},
 }
 
 func (d *decoder) httpBinding(n *yaml.Node, tool string) *HTTPBinding {
@@ -327,24 +357,24 @@ var httpParamFields = fields[*HTTPParam]{
 		}},
 	{key: "name", doc: "The name on the wire, when it is not the property's (a header's X-Request-ID for the property request_id).", schema: nonEmptyString,
 		decode: func(d *decoder, p *HTTPParam, e entry) { p.Name, _ = d.str(e.value, "name") }},
-	{key: "explode", doc: "For a query array: false sends one comma-separated value (?tag=a,b); the default repeats the name (?tag=a&tag=b).", schema: booleanSchema,
+	{key: "explode", doc: "For a query array or object: false sends one value (?tag=a,b; ?color=R,100,G,200); true repeats the name (?tag=a&tag=b) and sends an object's properties as parameters (?R=100&G=200). Default: true for form style, false for spaceDelimited and pipeDelimited.", schema: booleanSchema,
 		decode: func(d *decoder, p *HTTPParam, e entry) {
 			p.ExplodePos = posOf(e.value)
 			if b, ok := d.boolean(e.value, "explode"); ok {
 				p.Explode = &b
 			}
 		}},
-	{key: "style", doc: "deepObject: a query parameter that is an object or array, sent as name[key]=value and name[0]=value, nested (default: form style).", schema: stringEnum(httpParamStyles),
+	{key: "style", doc: "A query parameter's OpenAPI style: form (the default: ?tag=a,b unexploded), spaceDelimited (?tag=a%20b), pipeDelimited (?tag=a%7Cb), or deepObject (an object or array, sent as name[key]=value and name[0]=value, nested).", schema: stringEnum(httpParamStyles),
 		decode: func(d *decoder, p *HTTPParam, e entry) {
 			p.StylePos = posOf(e.value)
 			if p.Style, _ = d.str(e.value, "style"); p.Style != "" && !slices.Contains(httpParamStyles, p.Style) {
-				d.errorf(p.StylePos, "style must be form or deepObject, not %q", p.Style)
+				d.errorf(p.StylePos, "style must be form, spaceDelimited, pipeDelimited or deepObject, not %q", p.Style)
 			}
 		}},
 }
 
 // httpParamStyles are the styles a query parameter may have.
-var httpParamStyles = []string{"form", "deepObject"}
+var httpParamStyles = []string{"form", "spaceDelimited", "pipeDelimited", "deepObject"}
 
 func (d *decoder) httpParams(n *yaml.Node) []*HTTPParam {
 	m, ok := d.mapping(n, "params")
@@ -467,8 +497,8 @@ func (v *validator) httpBinding(t *Tool) {
 			v.errorf(orPos(p.InPos, p.Pos), "param %q in %s: in must be path, query, header, cookie or body, not %q", p.Property, where, p.In)
 			continue
 		}
-		if p.Style == "deepObject" && p.In != "query" {
-			v.errorf(orPos(p.StylePos, p.Pos), "param %q in %s: style deepObject applies to query parameters only", p.Property, where)
+		if p.Style != "" && p.In != "query" {
+			v.errorf(orPos(p.StylePos, p.Pos), "param %q in %s: style %s applies to query parameters only", p.Property, where, p.Style)
 		}
 		if p.Explode != nil && p.In != "query" {
 			v.errorf(orPos(p.ExplodePos, p.Pos), "param %q in %s: explode applies to query parameters only", p.Property, where)
@@ -496,6 +526,9 @@ func (v *validator) httpBinding(t *Tool) {
 				v.errorf(orPos(p.InPos, p.Pos), "path parameter %q in %s has no {%s} in the path %q", p.Property, where, p.WireName(), h.Path)
 			}
 		case p.Style == "deepObject": // anything JSON can say
+		case p.In == "query" && v.flatObject(s): // its properties as text (runtime/upstream's Style)
+		case !v.sendable(s, true) && p.In == "query":
+			v.errorf(orPos(p.InPos, p.Pos), "query parameter %q in %s is %s; only strings, numbers, booleans, arrays of them, unions of those and objects of scalars can be sent there (style: deepObject sends nested values; or put it in: body)", p.Property, where, kindPhrase(s.Kind))
 		case !v.sendable(s, true):
 			v.errorf(orPos(p.InPos, p.Pos), "%s parameter %q in %s is %s; only strings, numbers, booleans, arrays of them and unions of those can be sent there (put it in: body)", p.In, p.Property, where, kindPhrase(s.Kind))
 		}
@@ -513,6 +546,7 @@ func (v *validator) httpBinding(t *Tool) {
 		}
 		placed[h.Body] = true
 	}
+	v.bodyEncoding(h, where, props)
 	if h.Form && h.Body != "" && props[h.Body] != nil {
 		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindObject && s.Kind != KindMap && s.Kind != KindAny {
 			v.errorf(orPos(h.FormPos, h.Pos), "%s sends a form, whose body must be an object, but body %q is %s", where, h.Body, kindPhrase(s.Kind))
@@ -523,6 +557,62 @@ func (v *validator) httpBinding(t *Tool) {
 			v.errorf(h.Pos, "input property %q of tool %q has no place in its http binding: add it under params (in: path, query, header, cookie or body)", name, t.Name)
 		}
 	}
+}
+
+// bodyEncoding checks that a binding asks for one body encoding that fits
+// its body: form or multipart an object, contentType a string body.
+func (v *validator) bodyEncoding(h *HTTPBinding, where string, props map[string]*Property) {
+	if h.Form && h.Multipart {
+		v.errorf(orPos(h.MultipartPos, h.Pos), "%s sends a form and multipart: choose one", where)
+	}
+	if h.Multipart && h.Body != "" && props[h.Body] != nil {
+		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindObject && s.Kind != KindMap && s.Kind != KindAny {
+			v.errorf(orPos(h.MultipartPos, h.Pos), "%s sends multipart, whose body must be an object, but body %q is %s", where, h.Body, kindPhrase(s.Kind))
+		}
+	}
+	if h.ContentType == "" {
+		return
+	}
+	at := orPos(h.ContentTypePos, h.Pos)
+	if !contentTypeRE.MatchString(h.ContentType) {
+		v.errorf(at, "contentType of %s must be a media type such as text/plain, not %q", where, h.ContentType)
+	}
+	if h.Form || h.Multipart {
+		v.errorf(at, "%s has a contentType and sends a form or multipart: choose one", where)
+	}
+	if h.Body == "" {
+		v.errorf(at, "%s has a contentType but no body: name the string property sent as the body (body: NAME)", where)
+	} else if props[h.Body] != nil {
+		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindString {
+			v.errorf(at, "%s sends body %q as %s, so it must be a string, not %s", where, h.Body, h.ContentType, kindPhrase(s.Kind))
+		}
+	}
+}
+
+var contentTypeRE = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+/[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+
+// flatObject reports whether s is an object whose declared values are
+// scalars (its properties, or a map's values): a query parameter can send
+// it in any style. Values it does not declare (additionalProperties, a
+// map of any) are checked when the call is made: runtime/upstream refuses
+// a nested one, naming it.
+func (v *validator) flatObject(s *Schema) bool {
+	s, _ = v.resolve(s)
+	switch {
+	case s == nil:
+		return true
+	case s.Kind == KindMap:
+		vs, _ := v.resolve(s.Values)
+		return vs == nil || vs.Kind == KindAny || v.sendable(vs, false)
+	case s.Kind != KindObject:
+		return false
+	}
+	for _, p := range s.Properties {
+		if !v.sendable(p.Schema, false) {
+			return false
+		}
+	}
+	return true
 }
 
 // sendable reports whether a value of s can be sent as parameter text: a

@@ -94,6 +94,63 @@ tools:
 			`mcpgen.yaml:15:13: the http binding of tool "send" sends a form, whose body must be an object, but body "items" is an array`,
 			`mcpgen.yaml:18:37: param "filter" in the http binding of tool "send": style deepObject applies to query parameters only`,
 		}},
+		{"body encodings", `upstream: {baseUrlEnv: API_URL}
+tools:
+  send:
+    description: Send.
+    input:
+      properties:
+        text: {type: integer}
+        n: {type: integer}
+    http:
+      method: POST
+      path: /send
+      body: text
+      contentType: text/plain
+      multipart: true
+      params:
+        n: {in: query}
+  raw:
+    description: Raw.
+    input:
+      properties:
+        n: {type: integer}
+    http:
+      method: POST
+      path: /raw
+      contentType: 'text plain'
+      params:
+        n: {in: query}
+`, []string{
+			`mcpgen.yaml:16:20: the http binding of tool "send" has a contentType and sends a form or multipart: choose one`,
+			`mcpgen.yaml:16:20: the http binding of tool "send" sends body "text" as text/plain, so it must be a string, not an integer`,
+			`mcpgen.yaml:17:18: the http binding of tool "send" sends multipart, whose body must be an object, but body "text" is an integer`,
+			`mcpgen.yaml:28:20: contentType of the http binding of tool "raw" must be a media type such as text/plain, not "text plain"`,
+			`mcpgen.yaml:28:20: the http binding of tool "raw" has a contentType but no body: name the string property sent as the body (body: NAME)`,
+		}},
+		{"styles", `upstream: {baseUrlEnv: API_URL}
+tools:
+  find:
+    description: Find.
+    input:
+      properties:
+        words: {type: array, items: {type: string}}
+        color: {properties: {R: {type: integer}}}
+        deep: {properties: {R: {properties: {x: {type: integer}}}}}
+        id: {type: string}
+    http:
+      method: GET
+      path: /find
+      params:
+        words: {in: query, style: pipeDelimited}
+        color: {in: query, style: spaceDelimited, explode: false}
+        deep: {in: query, style: matrix}
+        id: {in: header, style: spaceDelimited}
+`, []string{
+			`mcpgen.yaml:20:20: query parameter "deep" in the http binding of tool "find" is an object; only strings, numbers, booleans, arrays of them, unions of those and objects of scalars can be sent there (style: deepObject sends nested values; or put it in: body)`,
+			`mcpgen.yaml:20:34: style must be form, spaceDelimited, pipeDelimited or deepObject, not "matrix"`,
+			`mcpgen.yaml:21:33: param "id" in the http binding of tool "find": style spaceDelimited applies to query parameters only`,
+		}},
 		{"bad places", `upstream: {baseUrlEnv: API_URL}
 tools:
   find:
@@ -101,7 +158,7 @@ tools:
     input:
       properties:
         owner: {type: string}
-        filter: {type: object, properties: {a: {type: string}}}
+        filter: {type: object, properties: {a: {type: object}}}
         ids: {type: array, items: {type: array, items: {type: string}}}
     http:
       method: GET
@@ -113,7 +170,7 @@ tools:
 `, []string{
 			`mcpgen.yaml:15:13: {repo} in the path of the http binding of tool "find" is not filled: add params: {repo: {in: path}} for a required input property`,
 			`mcpgen.yaml:17:21: path parameter "owner" in the http binding of tool "find" must be a required property: a path cannot leave it out`,
-			`mcpgen.yaml:18:22: query parameter "filter" in the http binding of tool "find" is an object; only strings, numbers, booleans, arrays of them and unions of those can be sent there (put it in: body)`,
+			`mcpgen.yaml:18:22: query parameter "filter" in the http binding of tool "find" is an object; only strings, numbers, booleans, arrays of them, unions of those and objects of scalars can be sent there (style: deepObject sends nested values; or put it in: body)`,
 			`mcpgen.yaml:19:19: cookie parameter "ids" in the http binding of tool "find" is an array; only strings, numbers, booleans, arrays of them and unions of those can be sent there (put it in: body)`,
 		}},
 	} {

@@ -5,6 +5,7 @@ package petstore
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/upstream"
 	"os"
@@ -57,16 +58,24 @@ func NewUpstreamHandler(cfg upstream.Config) (*UpstreamHandler, error) {
 	return &UpstreamHandler{Client: c}, nil
 }
 
+// upstreamOutputGetPet is the output schema of tool "get_pet", which GetPet checks each answer
+// against.
+var upstreamOutputGetPet = upstream.NewOutput(json.RawMessage(schemaOfPet))
+
 // GetPet serves tool "get_pet" with GET /pet/{petId} (mcpgen.yaml:33).
 func (u *UpstreamHandler) GetPet(ctx context.Context, in *GetPetInput) (*Pet, error) {
 	r := upstream.NewRequest("GET", "/pet/{petId}")
 	r.Path("petId", in.PetID)
 	out := new(Pet)
-	if err := u.Client.Call(ctx, r, out); err != nil {
+	if err := u.Client.CallOutput(ctx, r, upstreamOutputGetPet, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
+
+// upstreamOutputFindPets is the output schema of tool "find_pets", which FindPets checks each answer
+// against.
+var upstreamOutputFindPets = upstream.NewOutput(json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "array", "items": {"$ref": "#/$defs/Pet"}}`))
 
 // FindPets serves tool "find_pets" with GET /pet/findByStatus (mcpgen.yaml:50).
 func (u *UpstreamHandler) FindPets(ctx context.Context, in *FindPetsInput) (*FindPetsOutput, error) {
@@ -83,22 +92,30 @@ func (u *UpstreamHandler) FindPets(ctx context.Context, in *FindPetsInput) (*Fin
 		r.Query("owner", v)
 	}
 	out := new(FindPetsOutput)
-	if err := u.Client.Call(ctx, r, out); err != nil {
+	if err := u.Client.CallOutput(ctx, r, upstreamOutputFindPets, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
+
+// upstreamOutputAddPet is the output schema of tool "add_pet", which AddPet checks each answer
+// against.
+var upstreamOutputAddPet = upstream.NewOutput(json.RawMessage(schemaOfPet))
 
 // AddPet serves tool "add_pet" with POST /pet (mcpgen.yaml:67).
 func (u *UpstreamHandler) AddPet(ctx context.Context, in *AddPetInput) (*Pet, error) {
 	r := upstream.NewRequest("POST", "/pet")
 	r.Body(in.Pet)
 	out := new(Pet)
-	if err := u.Client.Call(ctx, r, out); err != nil {
+	if err := u.Client.CallOutput(ctx, r, upstreamOutputAddPet, out); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
+
+// upstreamOutputRenamePet is the output schema of tool "rename_pet", which RenamePet checks each
+// answer against.
+var upstreamOutputRenamePet = upstream.NewOutput(json.RawMessage(schemaOfPet))
 
 // RenamePet serves tool "rename_pet" with PUT /pet/{petId}/name (mcpgen.yaml:82).
 func (u *UpstreamHandler) RenamePet(ctx context.Context, in *RenamePetInput) (*Pet, error) {
@@ -112,7 +129,7 @@ func (u *UpstreamHandler) RenamePet(ctx context.Context, in *RenamePetInput) (*P
 		r.Cookie("session", v)
 	}
 	out := new(Pet)
-	if err := u.Client.Call(ctx, r, out); err != nil {
+	if err := u.Client.CallOutput(ctx, r, upstreamOutputRenamePet, out); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -124,6 +141,10 @@ func (u *UpstreamHandler) DeletePet(ctx context.Context, in *DeletePetInput) (*r
 	r.Path("petId", in.PetID)
 	return u.Client.CallResult(ctx, r)
 }
+
+// upstreamOutputUpdatePetForm is the output schema of tool "update_pet_form", which UpdatePetForm
+// checks each answer against.
+var upstreamOutputUpdatePetForm = upstream.NewOutput(json.RawMessage(schemaOfPet))
 
 // UpdatePetForm serves tool "update_pet_form" with POST /pet/{petId} (mcpgen.yaml:113).
 func (u *UpstreamHandler) UpdatePetForm(ctx context.Context, in *UpdatePetFormInput) (*Pet, error) {
@@ -138,7 +159,7 @@ func (u *UpstreamHandler) UpdatePetForm(ctx context.Context, in *UpdatePetFormIn
 		r.QueryDeep("fields", v)
 	}
 	out := new(Pet)
-	if err := u.Client.Call(ctx, r, out); err != nil {
+	if err := u.Client.CallOutput(ctx, r, upstreamOutputUpdatePetForm, out); err != nil {
 		return nil, err
 	}
 	return out, nil

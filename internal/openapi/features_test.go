@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
@@ -473,6 +474,32 @@ paths:
 	}
 }
 
+// TestNonASCIITitleEnv: the environment variables' names are ASCII even
+// when the title is not (shop-pro.jp's "カラーミーショップアプリストア API"):
+// what an environment variable can be named.
+func TestNonASCIITitleEnv(t *testing.T) {
+	for title, want := range map[string]string{
+		"カラーミーショップアプリストア API": "API_BASE_URL",
+		"カラーミー":          "API_BASE_URL",
+		"Café Ünicode 2": "CAF_NICODE_2_BASE_URL",
+		"3scale":         "API_3_SCALE_BASE_URL",
+	} {
+		res, err := Import([]byte(`openapi: 3.0.0
+info: {title: '`+title+`', version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /a: {get: {operationId: getA, responses: {"200": {description: ok}}}}
+`), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", title, err)
+		}
+		s := checkSpec(t, "env", res.YAML)
+		if got := s.Upstream.BaseURLEnv; got != want {
+			t.Errorf("%s: baseUrlEnv %q, want %q", title, got, want)
+		}
+	}
+}
+
 // TestOptionalBodyRequiredMembers: the members a body's schema requires are
 // required in the tool's input only when the body itself is: an optional
 // body may be left out whole.
@@ -511,5 +538,318 @@ paths:
 		if got := toStrings(dig(doc, "tools", "add_pet", "input", "required")); !slices.Equal(got, c.want) {
 			t.Errorf("requestBody required %s: input required %q, want %q\n%s", c.bodyRequired, got, c.want, res.YAML)
 		}
+	}
+}
+
+// TestQueryStyles: array and object query parameters bind in every
+// OpenAPI style, the binding saying the style and explode the description
+// does; a nested value outside deepObject (which OpenAPI does not define)
+// leaves the operation unbound with the reason.
+func TestQueryStyles(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.1.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+components:
+  schemas:
+    Color: {type: object, properties: {R: {type: integer}, G: {type: integer}}}
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - {name: tags, in: query, schema: {type: array, items: {type: string}}}
+        - {name: ids, in: query, explode: false, schema: {type: array, items: {type: integer}}}
+        - {name: words, in: query, style: spaceDelimited, schema: {type: array, items: {type: string}}}
+        - {name: pipes, in: query, style: pipeDelimited, explode: true, schema: {type: array, items: {type: string}}}
+        - {name: color, in: query, schema: {$ref: '#/components/schemas/Color'}}
+        - {name: hue, in: query, style: form, explode: false, schema: {$ref: '#/components/schemas/Color'}}
+        - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {created: {type: object, properties: {gte: {type: integer}}}}}}
+        - {name: free, in: query, schema: {type: object, additionalProperties: {type: string}}}
+      responses: {"200": {description: ok}}
+  /b:
+    get:
+      operationId: getB
+      parameters:
+        - {name: nested, in: query, schema: {type: object, properties: {a: {type: array, items: {type: string}}}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "styles", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"tags":   "map[in:query]",
+		"ids":    "map[explode:false in:query]",
+		"words":  "map[in:query style:spaceDelimited]",
+		"pipes":  "map[explode:true in:query style:pipeDelimited]",
+		"color":  "map[in:query]",
+		"hue":    "map[explode:false in:query]",
+		"filter": "map[in:query style:deepObject]",
+		"free":   "map[in:query]",
+	}
+	for prop, w := range want {
+		if got := fmt.Sprint(dig(doc, "tools", "get_a", "http", "params", prop)); got != w {
+			t.Errorf("param %s: %s, want %s", prop, got, w)
+		}
+	}
+	if h := dig(doc, "tools", "get_b", "http"); h != nil {
+		t.Errorf("get_b bound: %v", h)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, `query parameter "nested" is not a string, number, boolean, a list of them, a union of those or an object of them (OpenAPI defines no form style for nested values)`)
+	}) {
+		t.Errorf("no note on get_b: %q", res.Notes)
+	}
+	files, err := gen.Generate(s, gen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code string
+	for _, f := range files {
+		code += string(f.Bytes)
+	}
+	for _, call := range []string{
+		`r.Query("tags", `, `r.QueryJoined("ids", `, `r.QueryStyle("words", upstream.SpaceDelimited, false, `,
+		`r.QueryStyle("pipes", upstream.PipeDelimited, true, `, `r.Query("color", `, `r.QueryJoined("hue", `,
+		`r.QueryDeep("filter", `, `r.Query("free", `,
+	} {
+		if !strings.Contains(code, call) {
+			t.Errorf("generated code has no %s", call)
+		}
+	}
+}
+
+// TestContentScalarParam: a parameter described by content whose schema is
+// a scalar (telnyx.com's path ids) binds as text, noted; one whose
+// content is an object stays unbound with the reason.
+func TestContentScalarParam(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /reports/{id}:
+    delete:
+      operationId: deleteReport
+      parameters:
+        - {name: id, in: path, required: true, content: {application/json: {schema: {type: string, format: uuid}}}}
+      responses: {"200": {description: ok}}
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: q, in: query, content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpec(t, "content", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "delete_report", "http", "params", "id")); got != "map[in:path]" {
+		t.Errorf("id placed %s\n%s", got, res.YAML)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "delete_report", "input", "properties", "id", "type")); got != "string" {
+		t.Errorf("id typed %s", got)
+	}
+	if dig(doc, "tools", "search", "http") != nil {
+		t.Errorf("search bound")
+	}
+	for _, want := range []string{`path parameter "id" is described by content application/json, a string: sent as its text`, `query parameter "q" is described by content, not a schema`} {
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Errorf("no note %q: %q", want, res.Notes)
+		}
+	}
+}
+
+// TestBodyMedia: multipart bodies without a file bind as multipart, text
+// bodies of a string as contentType, each noted; a file part or an XML
+// object stays unbound with the reason.
+func TestBodyMedia(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /train:
+    post:
+      operationId: train
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: {type: object, properties: {name: {type: string}, epochs: {type: integer}}, required: [name]}
+      responses: {"200": {description: ok}}
+  /markdown/raw:
+    post:
+      operationId: renderRaw
+      requestBody:
+        required: true
+        content: {text/plain: {schema: {type: string}}}
+      responses: {"200": {description: ok}}
+  /upload:
+    post:
+      operationId: upload
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: {type: object, properties: {file: {type: string, format: binary}}}
+      responses: {"200": {description: ok}}
+  /xml:
+    post:
+      operationId: postXml
+      requestBody:
+        content: {text/xml: {schema: {type: object, properties: {a: {type: string}}}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "bodies", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "train", "http")); got != "map[method:POST multipart:true params:map[epochs:map[in:body] name:map[in:body]] path:/train]" {
+		t.Errorf("train: %s", got)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "render_raw", "http")); got != "map[body:body contentType:text/plain method:POST path:/markdown/raw]" {
+		t.Errorf("render_raw: %s", got)
+	}
+	if got := toStrings(dig(doc, "tools", "render_raw", "input", "required")); !slices.Equal(got, []string{"body"}) {
+		t.Errorf("render_raw required %q", got)
+	}
+	for _, tool := range []string{"upload", "post_xml"} {
+		if h := dig(doc, "tools", tool, "http"); h != nil {
+			t.Errorf("%s bound: %v", tool, h)
+		}
+	}
+	for _, want := range []string{"multipart with a file part (file)", "text/xml of a schema that is not a string"} {
+		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Errorf("no note %q: %q", want, res.Notes)
+		}
+	}
+	files, err := gen.Generate(s, gen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var code string
+	for _, f := range files {
+		code += string(f.Bytes)
+	}
+	for _, call := range []string{"r.Multipart()", `r.Raw("text/plain")`} {
+		if !strings.Contains(code, call) {
+			t.Errorf("generated code has no %s", call)
+		}
+	}
+}
+
+// TestUntypedParams: a parameter or a parameter's items without a type
+// (wikipathways' items: {}) are strings, noted, and the operation binds.
+func TestUntypedParams(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /find:
+    get:
+      operationId: find
+      parameters:
+        - {name: codes, in: query, explode: false, schema: {type: array, items: {}}}
+        - {name: q, in: query, schema: {}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpec(t, "untyped", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(dig(doc, "tools", "find", "input", "properties")); got != "map[codes:map[items:map[type:string] type:array] q:map[type:string]]" {
+		t.Errorf("input %s", got)
+	}
+	if dig(doc, "tools", "find", "http") == nil {
+		t.Errorf("find unbound: %q", res.Notes)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, `query parameter "codes": its items have no type; typed string`)
+	}) {
+		t.Errorf("no note: %q", res.Notes)
+	}
+}
+
+// TestToolNamedClient: an operation whose Go method would be Client (a
+// field of UpstreamHandler; authentiq.io's "client") gets another Go name.
+func TestToolNamedClient(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+paths:
+  /client: {get: {operationId: client, responses: {"200": {description: ok}}}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "client", res.YAML)
+	files, err := gen.Generate(s, gen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.Contains(string(f.Bytes), "func (u *UpstreamHandler) Client(") {
+			t.Errorf("%s declares the method Client beside the field Client\n%s", f.Path, res.YAML)
+		}
+	}
+}
+
+// TestAllOfItemsInQuery: a query list whose items are allOf an object
+// (AWS's Tags: items allOf [$ref Tag, {xml: …}]) is refused by the
+// importer itself, with its own reason, not by the spec's loader later.
+func TestAllOfItemsInQuery(t *testing.T) {
+	res, err := Import([]byte(`openapi: 3.0.0
+info: {title: t, version: '1'}
+servers: [{url: 'https://api.example.com'}]
+components:
+  schemas:
+    Tag: {type: object, properties: {Key: {type: string}}}
+    Zone: {type: string}
+paths:
+  /tag:
+    get:
+      operationId: tag
+      parameters:
+        - {name: Tags, in: query, schema: {type: array, items: {allOf: [{$ref: '#/components/schemas/Tag'}, {xml: {name: Tag}}]}}}
+      responses: {"200": {description: ok}}
+  /zones:
+    get:
+      operationId: zones
+      parameters:
+        - {name: Zones, in: query, schema: {type: array, items: {allOf: [{$ref: '#/components/schemas/Zone'}, {xml: {name: Zone}}]}}}
+      responses: {"200": {description: ok}}
+`), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSpec(t, "allof", res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if dig(doc, "tools", "tag", "http") != nil {
+		t.Errorf("tag bound")
+	}
+	if dig(doc, "tools", "zones", "http") == nil {
+		t.Errorf("zones unbound: %q", res.Notes)
+	}
+	if !slices.ContainsFunc(res.Notes, func(n string) bool {
+		return strings.Contains(n, `no http binding (query parameter "Tags" is not a string, number, boolean, a list of them`)
+	}) {
+		t.Errorf("no importer note for Tags: %q", res.Notes)
 	}
 }

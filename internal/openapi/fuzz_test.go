@@ -23,6 +23,8 @@ func FuzzImport(f *testing.F) {
 		}
 	}
 	f.Add([]byte(`{"openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}}}`))
+	// Swagger 2.0 is refused with a clear error, never a panic.
+	f.Add([]byte("swagger: '2.0'\ninfo: {title: t, version: '1'}\nhost: a.example\npaths:\n  /a/{id}:\n    get:\n      parameters: [{name: id, in: path, required: true, type: string}, {name: q, in: query, type: array, items: {type: string}, collectionFormat: pipes}]\n      responses: {200: {description: ok, schema: {type: object, properties: {x: {type: string}}}}}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		res, err := Import(data, Options{})
 		if err != nil {

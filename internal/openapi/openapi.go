@@ -152,6 +152,9 @@ func (im *importer) run() ([]byte, error) {
 	im.nameTypes()
 	tools := newMap()
 	names := newNameSet(maxToolName)
+	// A tool's Go method Client would clash with UpstreamHandler's field
+	// Client (authentiq.io's operation "client").
+	names.used["Client"] = true
 	if im.doc.Paths != nil && im.doc.Paths.PathItems != nil {
 		for path, item := range im.doc.Paths.PathItems.FromOldest() {
 			ops := item.GetOperations()
@@ -177,6 +180,8 @@ func (im *importer) run() ([]byte, error) {
 				short := shorten(name, maxToolName)
 				got, renamed := names.take(short)
 				switch {
+				case renamed && naming.Exported(short) == "Client":
+					im.notes.add("%s: tool name %q would be the Go method Client, the generated UpstreamHandler's field; named %q", o, short, got)
 				case renamed:
 					im.notes.add("%s: tool name %q is taken; named %q", o, short, got)
 				case short != name:
@@ -506,36 +511,43 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 		}
 	}
 	for _, key := range order {
-		p := params[key]
+		p := im.contentScalar(o, params[key])
 		sch := im.conv.schema(p.Schema, where+"."+p.Name, 0)
+		im.textParam(o, p, sch)
 		if d := strings.TrimSpace(p.Description); d != "" && sch.Get("description") == nil && sch.Get("$ref") == nil {
 			sch.Set("description", str(d))
 		}
-		deep := p.In == "query" && p.Style == "deepObject"
 		if !slices.Contains([]string{"path", "query", "header", "cookie"}, p.In) {
 			b.cannot("parameter %q is in %q", p.Name, p.In)
-		} else if why := paramShape(p); why != "" && !deep {
+		} else if why := paramShape(p); why != "" {
 			b.cannot("%s %q %s", describeIn(p.In), p.Name, why)
 		}
 		if add(p.Name, sch, p.In == "path" || (p.Required != nil && *p.Required), p.In) {
-			prop := props.N.Content[len(props.N.Content)-2].Value
-			joined := p.In == "query" && p.Explode != nil && !*p.Explode
-			b.params = append(b.params, placement{prop: prop, in: p.In, wire: p.Name, joined: joined, deep: deep})
+			pl := placement{prop: props.N.Content[len(props.N.Content)-2].Value, in: p.In, wire: p.Name}
+			if p.In == "query" {
+				pl.style, pl.explode = queryStyle(p)
+			}
+			b.params = append(b.params, pl)
 		}
 	}
 	if rb := o.op.RequestBody; rb != nil && rb.Content != nil {
-		media := jsonMedia(rb.Content)
-		if media == nil {
-			// A form body is sent as a form (nested values deepObject
-			// style, as form APIs such as Stripe's read them).
-			if media = rb.Content.GetOrZero("application/x-www-form-urlencoded"); media != nil {
-				b.form = true
-			}
-		}
+		media, why := im.bodyMedia(o, rb.Content, b)
 		switch {
 		case media == nil:
-			im.notes.add("%s: request body has no JSON or form media type (%s); left out", o, strings.Join(keys(rb.Content), ", "))
-			b.cannot("its request body is neither JSON nor a form")
+			im.notes.add("%s: request body has no media type mcpgen can send (%s): %s; left out", o, strings.Join(keys(rb.Content), ", "), why)
+			b.cannot("its request body is %s", why)
+		case b.contentType != "":
+			// A string sent as it is.
+			text := newMap()
+			text.Set("type", str("string"))
+			if s := media.Schema; s != nil && s.Schema() != nil && strings.TrimSpace(s.Schema().Description) != "" {
+				text.Set("description", str(strings.TrimSpace(s.Schema().Description)))
+			} else {
+				text.Set("description", str("The request body, sent as "+b.contentType+"."))
+			}
+			if add("body", text, rb.Required != nil && *rb.Required, "body") {
+				b.body = props.N.Content[len(props.N.Content)-2].Value
+			}
 		case media.Schema != nil:
 			body := im.conv.schema(media.Schema, where+".body", 0)
 			bodyRequired := rb.Required != nil && *rb.Required

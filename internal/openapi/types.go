@@ -251,10 +251,28 @@ func (im *importer) serverName(info *base.Info) string {
 }
 
 // envPrefix starts the names of the environment variables the upstream
-// section reads: the server's name in SCREAMING_SNAKE_CASE.
+// section reads: the server's name in SCREAMING_SNAKE_CASE, ASCII only (an
+// environment variable's name is [A-Za-z_][A-Za-z0-9_]*, so the letters of
+// a title such as "カラーミーショップ API" are left out), "API" when nothing is
+// left.
 func envPrefix(server string) string {
-	p := strings.ToUpper(snake(server))
-	if p == "" || (p[0] >= '0' && p[0] <= '9') {
+	var words []string
+	for _, w := range strings.Split(strings.ToUpper(snake(server)), "_") {
+		w = strings.Map(func(r rune) rune {
+			if (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9') {
+				return r
+			}
+			return -1
+		}, w)
+		if w != "" {
+			words = append(words, w)
+		}
+	}
+	p := strings.Join(words, "_")
+	if p == "" {
+		return "API"
+	}
+	if p[0] >= '0' && p[0] <= '9' {
 		p = "API_" + p
 	}
 	return p

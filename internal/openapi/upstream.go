@@ -8,6 +8,7 @@ import (
 
 	"github.com/pb33f/libopenapi/datamodel/high/base"
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
+	"github.com/pb33f/libopenapi/orderedmap"
 	"gopkg.in/yaml.v3"
 )
 
@@ -18,8 +19,10 @@ type binding struct {
 	// body is the input property that is the whole body ("" for a body
 	// whose properties are input properties, or none).
 	body string
-	// form: the body is application/x-www-form-urlencoded.
-	form bool
+	// form: the body is application/x-www-form-urlencoded; multipart:
+	// multipart/form-data; contentType: a string body sent as it is.
+	form, multipart bool
+	contentType     string
 	// why is set when the operation cannot be called from the input (a
 	// parameter that is an object, a body neither JSON nor a form): the tool gets
 	// no binding, and the note says why.
@@ -30,8 +33,11 @@ type binding struct {
 // cookie or body; wire is its name there.
 type placement struct {
 	prop, in, wire string
-	joined         bool // a query array sent as a,b (explode: false)
-	deep           bool // a query parameter sent deepObject style
+	// style is a query parameter's OpenAPI style when not form
+	// (spaceDelimited, pipeDelimited, deepObject); explode is the
+	// description's explode, nil for the style's default.
+	style   string
+	explode *bool
 }
 
 func (b *binding) cannot(format string, args ...any) {
@@ -40,8 +46,11 @@ func (b *binding) cannot(format string, args ...any) {
 	}
 }
 
-// paramShape says why a parameter's value cannot be sent as text ("" when
-// it can): objects, unions and arrays of them need a body.
+// paramShape says why a parameter's value cannot be sent ("" when it
+// can). A query parameter may be a scalar, a list of scalars or an object
+// of scalars in form, spaceDelimited or pipeDelimited style, anything
+// deepObject style; a path, header or cookie parameter a scalar (a list
+// too, but in a path), simple style.
 func paramShape(p *v3.Parameter) string {
 	if p.Schema == nil {
 		if p.Content != nil {
@@ -50,6 +59,20 @@ func paramShape(p *v3.Parameter) string {
 		return "" // no schema: a string
 	}
 	s := p.Schema.Schema()
+	if p.In == "query" {
+		switch p.Style {
+		case "deepObject":
+			return ""
+		case "", "form", "spaceDelimited", "pipeDelimited":
+		default:
+			return "has style " + p.Style
+		}
+		if s == nil || textual(s, true, 0) || flatObject(s) {
+			return ""
+		}
+		return "is not a string, number, boolean, a list of them, a union of those or an object of them " +
+			"(OpenAPI defines no " + orDefault(p.Style, "form") + " style for nested values)"
+	}
 	if s == nil {
 		return ""
 	}
@@ -60,10 +83,44 @@ func paramShape(p *v3.Parameter) string {
 		return "is not a string, number, boolean, a list of them or a union of those"
 	}
 	switch p.Style {
-	case "", "form", "simple":
+	case "", "simple":
 		return ""
 	}
 	return "has style " + p.Style
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// flatObject reports whether s is an object whose properties (or whose
+// additionalProperties) are all scalars: form, spaceDelimited and
+// pipeDelimited style send it as key/value text.
+func flatObject(s *base.Schema) bool {
+	types, _ := typesOf(s)
+	isObject := s.Properties != nil && s.Properties.Len() > 0
+	for _, t := range types {
+		isObject = isObject || t == "object"
+	}
+	if !isObject || len(s.OneOf)+len(s.AnyOf) > 0 {
+		return false
+	}
+	if s.Properties != nil {
+		for _, p := range s.Properties.FromOldest() {
+			if ps := p.Schema(); ps != nil && !textual(ps, false, 1) {
+				return false
+			}
+		}
+	}
+	if ap := s.AdditionalProperties; ap != nil && ap.IsA() {
+		if as := ap.A.Schema(); as != nil && !textual(as, false, 1) {
+			return false
+		}
+	}
+	return true
 }
 
 // textual reports whether a value of s can be sent as parameter text: a
@@ -79,6 +136,12 @@ func textual(s *base.Schema, lists bool, depth int) bool {
 			}
 		}
 		return true
+	}
+	for _, part := range s.AllOf {
+		// allOf: [$ref Tag, {xml: …}] is a Tag (AWS's item lists).
+		if !textual(part.Schema(), lists, depth+1) {
+			return false
+		}
 	}
 	types, _ := typesOf(s)
 	for _, t := range types {
@@ -111,11 +174,11 @@ func (b *binding) httpNode(o operation) *yaml.Node {
 			if p.wire != p.prop {
 				m.Set("name", str(p.wire))
 			}
-			if p.joined {
-				m.Set("explode", boolean(false))
+			if p.style != "" {
+				m.Set("style", str(p.style))
 			}
-			if p.deep {
-				m.Set("style", str("deepObject"))
+			if p.explode != nil {
+				m.Set("explode", boolean(*p.explode))
 			}
 			params.Set(p.prop, flow(m))
 		}
@@ -126,6 +189,12 @@ func (b *binding) httpNode(o operation) *yaml.Node {
 	}
 	if b.form {
 		h.Set("form", boolean(true))
+	}
+	if b.multipart {
+		h.Set("multipart", boolean(true))
+	}
+	if b.contentType != "" {
+		h.Set("contentType", str(b.contentType))
 	}
 	return h.N
 }
@@ -279,4 +348,148 @@ func describeScheme(s *v3.SecurityScheme) string {
 		return "OAuth without a client-credentials flow"
 	}
 	return s.Type
+}
+
+// queryStyle is the style and explode a query parameter's placement
+// writes: form is the spec's default and not written; explode only where
+// it differs from the style's default (true for form, false for the
+// delimited styles), so the binding says what the description does.
+func queryStyle(p *v3.Parameter) (string, *bool) {
+	style := p.Style
+	if style == "form" {
+		style = ""
+	}
+	def := style != "spaceDelimited" && style != "pipeDelimited"
+	if style == "deepObject" || p.Explode == nil || *p.Explode == def {
+		return style, nil
+	}
+	e := *p.Explode
+	return style, &e
+}
+
+// contentScalar is p with the schema of its content when p is described
+// by content (a media type) rather than a schema, and that schema is a
+// string, number, integer or boolean: its value goes on the wire as text,
+// as a schema-described parameter's does (noted). Other parameters are
+// returned as they are.
+func (im *importer) contentScalar(o operation, p *v3.Parameter) *v3.Parameter {
+	if p.Schema != nil || p.Content == nil {
+		return p
+	}
+	for mt, m := range p.Content.FromOldest() {
+		if m == nil || m.Schema == nil {
+			continue
+		}
+		s := m.Schema.Schema()
+		if s == nil || len(s.OneOf)+len(s.AnyOf)+len(s.AllOf) > 0 || (s.Properties != nil && s.Properties.Len() > 0) {
+			return p
+		}
+		types, _ := typesOf(s)
+		if len(types) != 1 || !slices.Contains([]string{"string", "number", "integer", "boolean"}, types[0]) {
+			return p
+		}
+		im.notes.add("%s: %s %q is described by content %s, a %s: sent as its text, as a schema would send it (not JSON-quoted)", o, describeIn(p.In), p.Name, mt, types[0])
+		cp := *p
+		cp.Schema, cp.Content = m.Schema, nil
+		return &cp
+	}
+	return p
+}
+
+// bodyMedia picks the request body's media type mcpgen sends, in this
+// order: JSON; a form (nested values deepObject style, as form APIs such
+// as Stripe's read them); multipart/form-data without file parts; a text
+// body whose schema is a string (text/plain, text/css, application/xml…),
+// sent as it is. It sets b's encoding, or returns nil and why not.
+func (im *importer) bodyMedia(o operation, content *orderedmap.Map[string, *v3.MediaType], b *binding) (*v3.MediaType, string) {
+	if m := jsonMedia(content); m != nil {
+		return m, ""
+	}
+	if m := content.GetOrZero("application/x-www-form-urlencoded"); m != nil {
+		b.form = true
+		return m, ""
+	}
+	why := "neither JSON nor a form"
+	if m := content.GetOrZero("multipart/form-data"); m != nil {
+		if file := filePart(m.Schema); file != "" {
+			why = fmt.Sprintf("multipart with a file part (%s), which a tool's JSON arguments cannot carry", file)
+		} else {
+			b.multipart = true
+			return m, ""
+		}
+	}
+	for mt, m := range content.FromOldest() {
+		base, _, _ := strings.Cut(mt, ";")
+		base = strings.ToLower(strings.TrimSpace(base))
+		if m == nil || !textMedia(base) {
+			continue
+		}
+		if m.Schema != nil {
+			s := m.Schema.Schema()
+			types, _ := typesOf(s)
+			if s == nil || (len(types) > 0 && !slices.Equal(types, []string{"string"})) || (s.Properties != nil && s.Properties.Len() > 0) || s.Format == "binary" {
+				why = fmt.Sprintf("%s of a schema that is not a string (mcpgen sends a text body as the string it is)", base)
+				continue
+			}
+		}
+		b.contentType = base
+		im.notes.add("%s: request body is %s: the input property body is its text, sent as it is", o, base)
+		return m, ""
+	}
+	return nil, why
+}
+
+// textMedia reports whether a media type is text a tool's string
+// argument can hold.
+func textMedia(base string) bool {
+	return strings.HasPrefix(base, "text/") || base == "application/xml" || strings.HasSuffix(base, "+xml") ||
+		base == "application/yaml" || base == "application/x-yaml" || base == "application/graphql"
+}
+
+// filePart names a property of a multipart body that is a file (format
+// binary, or a contentMediaType), "" when there is none; a body
+// that is not an object of properties is one, as "the body".
+func filePart(sp *base.SchemaProxy) string {
+	if sp == nil || sp.Schema() == nil {
+		return "the body"
+	}
+	s := sp.Schema()
+	if s.Properties == nil || s.Properties.Len() == 0 {
+		return "the body"
+	}
+	for name, p := range s.Properties.FromOldest() {
+		ps := p.Schema()
+		if ps == nil {
+			continue
+		}
+		if ps.Items != nil && ps.Items.IsA() && ps.Items.A.Schema() != nil {
+			ps = ps.Items.A.Schema()
+		}
+		if ps.Format == "binary" || ps.ContentMediaType != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// textParam types a parameter whose schema says nothing (schema: {}, or
+// items: {}) as a string: on the wire it is text either way, and the spec
+// sends only typed values (noted).
+func (im *importer) textParam(o operation, p *v3.Parameter, sch ymap) {
+	isAny := func(m ymap) bool {
+		t := m.Get("type")
+		return t != nil && t.Value == "any" && len(m.N.Content) <= 4 // type, and at most a description
+	}
+	target := sch
+	what := "its value"
+	if t := sch.Get("type"); t != nil && t.Value == "array" {
+		if it := sch.Get("items"); it != nil && it.Kind == yaml.MappingNode {
+			target, what = ymap{N: it}, "its items"
+		}
+	}
+	if !isAny(target) {
+		return
+	}
+	target.Set("type", str("string"))
+	im.notes.add("%s: %s %q: %s have no type; typed string, as the request sends them", o, describeIn(p.In), p.Name, what)
 }

@@ -48,9 +48,7 @@ func (a *APIKey) Authorize(_ context.Context, r *http.Request) error {
 	case "header":
 		r.Header.Set(a.Name, key)
 	case "query":
-		q := r.URL.Query()
-		q.Set(a.Name, key)
-		r.URL.RawQuery = q.Encode()
+		r.URL.RawQuery = setQuery(r.URL.RawQuery, a.Name, key)
 	case "cookie":
 		r.AddCookie(&http.Cookie{Name: a.Name, Value: key})
 	default:
@@ -194,4 +192,20 @@ func (c *ClientCredentials) fetch(ctx context.Context) (string, time.Duration, e
 		lifetime = expiryMargin + time.Second // still cached, briefly
 	}
 	return t.AccessToken, lifetime, nil
+}
+
+// setQuery is the query string rawQuery with the parameter name set to
+// value: any it had dropped, the new one last; the other parameters keep
+// their order and encoding (url.Values.Encode would sort and re-encode
+// them).
+func setQuery(rawQuery, name, value string) string {
+	var kept []string
+	for _, pair := range strings.Split(rawQuery, "&") {
+		k, _, _ := strings.Cut(pair, "=")
+		if uk, err := url.QueryUnescape(k); pair == "" || (err == nil && uk == name) {
+			continue
+		}
+		kept = append(kept, pair)
+	}
+	return strings.Join(append(kept, queryEscape(name)+"="+queryEscape(value)), "&")
 }

@@ -13,9 +13,7 @@
 package upstream
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -116,18 +114,10 @@ func (e *StatusError) Error() string {
 // Call sends r and decodes a 2xx JSON answer into out (a pointer; nil
 // ignores the body). An answer without a body (204, or empty) leaves out
 // as it is.
+// A Go type's decoding error is worded as a violation (output.go); use
+// CallOutput to check the answer against the tool's output schema.
 func (c *Client) Call(ctx context.Context, r *Request, out any) error {
-	body, err := c.do(ctx, r)
-	if err != nil {
-		return err
-	}
-	if out == nil || len(bytes.TrimSpace(body)) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(body, out); err != nil {
-		return fmt.Errorf("upstream %s %s: the answer is not the JSON the tool's output expects: %w", r.method, r.path, err)
-	}
-	return nil
+	return c.CallOutput(ctx, r, nil, out)
 }
 
 // CallResult sends r for a tool without a typed output: a 2xx answer's

@@ -16,32 +16,28 @@ import (
 // Request is one call of the upstream API, built by a generated method from
 // a tool's input: a method, a path template whose {name}s are filled with
 // Path, and the query, headers, cookies and JSON body. A value that cannot
-// be sent (a nested object in a query parameter) is remembered and fails
+// be sent (an object in a path parameter) is remembered and fails
 // the call, with the parameter named.
 type Request struct {
 	method, path string
 	pathValues   map[string]string
-	query        url.Values
+	query        []queryParam // in the order added (query.go)
 	header       http.Header
 	cookies      []*http.Cookie
 	body         any
 	hasBody      bool
 	fields       map[string]any // the body's properties, for a merged body
+	fieldOrder   []string       // their names in the order set (a multipart body's parts)
 	form         bool           // the body is application/x-www-form-urlencoded
-	deep         []deepParam    // deepObject query parameters, encoded last
+	multipart    bool           // the body is multipart/form-data
+	rawType      string         // the body is a string sent as it is, with this Content-Type
 	err          error
-}
-
-// deepParam is a query parameter sent deepObject style.
-type deepParam struct {
-	name  string
-	value any
 }
 
 // NewRequest starts a call of method on pathTemplate, such as
 // "/pets/{petId}".
 func NewRequest(method, pathTemplate string) *Request {
-	return &Request{method: method, path: pathTemplate, query: url.Values{}, header: http.Header{}}
+	return &Request{method: method, path: pathTemplate, header: http.Header{}}
 }
 
 // Path fills the path parameter {name} with v, escaped as one path segment.
@@ -53,37 +49,20 @@ func (r *Request) Path(name string, v any) {
 	r.pathValues[name] = strings.Join(vals, ",")
 }
 
-// Query adds v as the query parameter name, form style with explode (an
-// array repeats the name: ?tag=a&tag=b). A nil pointer or slice adds
-// nothing.
-func (r *Request) Query(name string, v any) {
-	for _, s := range r.texts("query parameter "+name, v) {
-		r.query.Add(name, s)
-	}
-}
-
-// QueryJoined adds v as the query parameter name, form style without
-// explode (an array is one comma-separated value: ?tag=a,b).
-func (r *Request) QueryJoined(name string, v any) {
-	if vals := r.texts("query parameter "+name, v); vals != nil {
-		r.query.Add(name, strings.Join(vals, ","))
-	}
-}
-
-// QueryDeep adds v as the query parameter name deepObject style: an
-// object's properties as name[key]=value, an array's items as
-// name[0]=value, nested as deep as the value goes. A scalar is name=value.
-func (r *Request) QueryDeep(name string, v any) {
-	if !isNil(v) {
-		r.deep = append(r.deep, deepParam{name, v})
-	}
-}
-
 // Form sends the body as application/x-www-form-urlencoded instead of
 // JSON: each top-level property a field, nested objects and arrays
 // deepObject style (metadata[plan]=pro, expand[0]=customer), as form APIs
 // such as Stripe's read them.
 func (r *Request) Form() { r.form = true }
+
+// Multipart sends the body as multipart/form-data instead of JSON: each
+// top-level property a part, a scalar as its text, a list one part per
+// item, an object (or a list's object item) as JSON.
+func (r *Request) Multipart() { r.multipart = true }
+
+// Raw sends the body, a string, as it is with Content-Type contentType
+// (text/plain, application/xml…) instead of JSON.
+func (r *Request) Raw(contentType string) { r.rawType = contentType }
 
 // Header sets the header name to v (an array comma-separated, simple
 // style). A nil pointer sets nothing.
@@ -117,6 +96,9 @@ func (r *Request) BodyField(name string, v any) {
 	}
 	if r.fields == nil {
 		r.fields = map[string]any{}
+	}
+	if _, ok := r.fields[name]; !ok {
+		r.fieldOrder = append(r.fieldOrder, name)
 	}
 	r.fields[name] = v
 }
@@ -252,13 +234,9 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
 		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 	}
-	query := r.query
-	for _, d := range r.deep {
-		if err := deepValues(query, d.name, d.value); err != nil {
-			return nil, fmt.Errorf("upstream %s %s: query parameter %s: %w", r.method, r.path, d.name, err)
-		}
+	if u.RawQuery, err = encodeQuery(r.query); err != nil {
+		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 	}
-	u.RawQuery = query.Encode()
 	var body io.Reader
 	var payload any
 	switch {
@@ -269,10 +247,22 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 	}
 	contentType := "application/json"
 	if payload != nil {
-		b, err := json.Marshal(payload)
-		if err == nil && r.form {
-			contentType = "application/x-www-form-urlencoded"
-			b, err = formBody(b)
+		var b []byte
+		var err error
+		switch {
+		case r.rawType != "":
+			contentType = r.rawType
+			b, err = rawBody(payload)
+		case r.multipart && !r.hasBody:
+			b, contentType, err = multipartBody(orderedFields{r.fieldOrder, r.fields})
+		case r.multipart:
+			b, contentType, err = multipartBody(payload)
+		default:
+			b, err = json.Marshal(payload)
+			if err == nil && r.form {
+				contentType = "application/x-www-form-urlencoded"
+				b, err = formBody(b)
+			}
 		}
 		if err != nil {
 			return nil, fmt.Errorf("upstream %s %s: encoding the body: %w", r.method, r.path, err)
@@ -344,19 +334,6 @@ func formBody(jsonText []byte) ([]byte, error) {
 		}
 	}
 	return []byte(form.Encode()), nil
-}
-
-// deepValues adds v to q under name, deepObject style.
-func deepValues(q url.Values, name string, v any) error {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	jv, err := decodeJSON(b)
-	if err != nil {
-		return err
-	}
-	return flatten(q, name, jv)
 }
 
 func decodeJSON(b []byte) (any, error) {

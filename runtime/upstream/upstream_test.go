@@ -97,7 +97,8 @@ func TestCallEncodesEveryPlace(t *testing.T) {
 	if got.method != "POST" || got.rawPath != "/v1/owners/a%2Fb%20c/pets/7" {
 		t.Errorf("request line = %s %s", got.method, got.rawPath)
 	}
-	if want := "affects=a&affects=b&cwe=c1&limit=5&ratio=0.5&status=available%2Csold&tag=x&tag=y+z"; got.rawQuery != want {
+	// In the order added; a space is %20; form's comma is a delimiter.
+	if want := "tag=x&tag=y%20z&limit=5&status=available,sold&ratio=0.5&cwe=c1&affects=a&affects=b"; got.rawQuery != want {
 		t.Errorf("query = %s, want %s", got.rawQuery, want)
 	}
 	if got.header.Get("X-Request-Id") != "req-1" || got.header.Get("Cookie") != "session=s1" || got.header.Get("User-Agent") != "test/1" {
@@ -153,9 +154,14 @@ func TestPathValuesStayInTheirSegment(t *testing.T) {
 		t.Errorf("missing path value: err = %v", err)
 	}
 	r = NewRequest("GET", "/pets")
-	r.Query("filter", map[string]string{"a": "b"})
-	if err := c.Call(context.Background(), r, nil); err == nil || !strings.Contains(err.Error(), "query parameter filter") {
-		t.Errorf("object in a query: err = %v", err)
+	r.Query("filter", map[string]any{"a": map[string]int{"b": 1}})
+	if err := c.Call(context.Background(), r, nil); err == nil || !strings.Contains(err.Error(), "query parameter filter: property a is an object") {
+		t.Errorf("nested object in a form query: err = %v", err)
+	}
+	r = NewRequest("GET", "/pets")
+	r.Path("id", map[string]string{"a": "b"})
+	if err := c.Call(context.Background(), r, nil); err == nil || !strings.Contains(err.Error(), "path parameter id") {
+		t.Errorf("object in a path: err = %v", err)
 	}
 }
 
@@ -191,7 +197,13 @@ func TestBadJSONSaysSo(t *testing.T) {
 	srv, _ := recorder(t, 200, `[1,2]`)
 	c := newClient(t, Config{BaseURL: srv.URL})
 	err := c.Call(context.Background(), NewRequest("GET", "/pets/1"), &pet{})
-	if err == nil || !strings.Contains(err.Error(), "not the JSON the tool's output expects") {
+	if err == nil || !strings.Contains(err.Error(), "does not match the tool's output schema:\n- (root): cannot be decoded (got array)") {
+		t.Errorf("err = %v", err)
+	}
+	srv, _ = recorder(t, 200, `<html>oops</html>`)
+	c = newClient(t, Config{BaseURL: srv.URL})
+	err = c.Call(context.Background(), NewRequest("GET", "/pets/1"), &pet{})
+	if err == nil || err.Error() != "upstream GET /pets/1: the answer is not JSON (17 bytes)" {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -239,7 +251,7 @@ func TestAPIKeyAndBearerFromTheEnvironment(t *testing.T) {
 		check func() bool
 	}{
 		{&APIKey{In: "header", Name: "X-Api-Key", Env: "TEST_API_KEY"}, func() bool { return got.header.Get("X-Api-Key") == "k1" }},
-		{&APIKey{In: "query", Name: "api_key", Env: "TEST_API_KEY"}, func() bool { return got.rawQuery == "api_key=k1&q=1" }},
+		{&APIKey{In: "query", Name: "api_key", Env: "TEST_API_KEY"}, func() bool { return got.rawQuery == "q=1&api_key=k1" }},
 		{&APIKey{In: "cookie", Name: "key", Env: "TEST_API_KEY"}, func() bool { return got.header.Get("Cookie") == "key=k1" }},
 		{&Bearer{Env: "TEST_TOKEN"}, func() bool { return got.header.Get("Authorization") == "Bearer t1" }},
 	} {

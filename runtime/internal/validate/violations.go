@@ -22,9 +22,12 @@ import (
 
 // Violation is one way an instance breaks its schema.
 type Violation struct {
-	Ptr  string   // JSON pointer of the value; "" is the whole input
-	Msg  string   // "must …"
-	want []string // for type mismatches: the accepted types, to merge alternatives
+	Ptr string // JSON pointer of the value; "" is the whole input
+	Msg string // "must …"
+	// Unknown marks a property that additionalProperties: false refuses
+	// (decoding into a Go struct drops it).
+	Unknown bool
+	want    []string // for type mismatches: the accepted types, to merge alternatives
 }
 
 // maxViolations caps the list: hostile input may break a schema in thousands
@@ -65,7 +68,7 @@ func collect(e *jsonschema.ValidationError, inst, doc any, out *[]Violation) {
 	case *kind.AdditionalProperties:
 		allowed := allowedProperties(doc, e.SchemaURL)
 		for _, name := range k.Properties {
-			*out = append(*out, Violation{Ptr: ptr + "/" + token(name), Msg: "is not allowed: unknown property" + allowed})
+			*out = append(*out, Violation{Ptr: ptr + "/" + token(name), Msg: "is not allowed: unknown property" + allowed, Unknown: true})
 		}
 	case *kind.OneOf:
 		if len(k.Subschemas) >= 2 {
