@@ -62,7 +62,8 @@ func credentialsAdded(req *http.Request, before url.Values, beforeHeader http.He
 	return s
 }
 
-// clean is text without s: each value, and its URL-escaped forms, becomes
+// clean is text without s: each value, and its URL-escaped forms (a query
+// writes a space as %20, queryEscape, or as +, form encoding), becomes
 // [redacted]; longest first, so a token inside a longer value goes too.
 func (s secrets) clean(text string) string {
 	if len(s) == 0 {
@@ -70,7 +71,7 @@ func (s secrets) clean(text string) string {
 	}
 	var forms []string
 	for _, v := range s {
-		forms = append(forms, v, url.QueryEscape(v), url.PathEscape(v))
+		forms = append(forms, v, queryEscape(v), url.QueryEscape(v), url.PathEscape(v))
 	}
 	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	for _, f := range forms {

@@ -99,7 +99,7 @@ func TestErrorsNeverCarryEscapedOrBareSecrets(t *testing.T) {
 		}
 	}))
 	t.Cleanup(echo.Close)
-	forms := []string{key, url.QueryEscape(key), url.PathEscape(key), token}
+	forms := []string{key, queryEscape(key), url.QueryEscape(key), url.PathEscape(key), token}
 	for _, c := range []struct {
 		name, path string
 		auth       Auth
