@@ -55,7 +55,7 @@ func TestRedisRollingRestart(t *testing.T) {
 		// window (streamhttp.Serve makes it as short as it can: it serves
 		// every connection it accepted); the client's retry with its key
 		// is the remedy.
-		if err != nil && strings.Contains(err.Error(), "502") {
+		if err != nil && strings.Contains(err.Error(), "Bad Gateway") { // the go-sdk says 502 so
 			retried.Add(1)
 			res, err = call()
 		}
