@@ -99,6 +99,11 @@ type call struct {
 
 	taskParam []byte   // a legacy tools/call's params.task, or nil
 	task      *taskRun // the task the call runs as, or nil (tasks.go)
+
+	// afterReply runs once the response is written (or dropped): a task's
+	// handler starts there, so that nothing it sends about the task comes
+	// before the CreateTaskResult that tells the client the task's id.
+	afterReply func()
 }
 
 func (c *call) Value(key any) any {
@@ -566,6 +571,9 @@ func (c *call) run() {
 		ss.tr.abandon(c.id)
 	} else {
 		ss.reply(c.id, res, e)
+	}
+	if c.afterReply != nil {
+		c.afterReply()
 	}
 }
 

@@ -299,8 +299,8 @@ func answersInput(m *mrtr) bool {
 	return len(m.answers) > 0
 }
 
-// startTask records a new task for the call c and starts its handler; it
-// returns the task as created (the handler may have moved it on already).
+// startTask records a new task for the call c and has its handler start
+// once c is answered (c.afterReply); it returns the task as created.
 // ttl 0 is the default.
 func (ss *Session) startTask(ctx context.Context, c *call, ttl time.Duration) (*TaskRecord, *Error) {
 	srv := ss.srv
@@ -333,7 +333,13 @@ func (ss *Session) startTask(ctx context.Context, c *call, ttl time.Duration) (*
 		mrtr: c.mrtr, tool: c.tool, req: c.req, task: run}
 	created := run.rec.clone()
 	srv.taskRuns.add(run.id, run)
-	go run.execute(tc)
+	// The handler starts once the tools/call is answered: its progress,
+	// status notifications and requests to the client (Elicit on stdio)
+	// name a task the client learns of only from that answer, so they must
+	// not overtake it on the wire. Over HTTP the answer also closes the
+	// tools/call's stream, and the handler's requests go, as documented in
+	// ask, on the stream of the client's tasks/result.
+	c.afterReply = func() { go run.execute(tc) }
 	return created, nil
 }
 

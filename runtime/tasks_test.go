@@ -82,7 +82,8 @@ func (c *taskClient) call(id, method, params string) response {
 }
 
 // await reads until the response to id, keeping notifications and failing
-// on anything else.
+// on anything else: a request of the server's (its ids count from 1 too)
+// is not taken for the response.
 func (c *taskClient) await(id string) response {
 	c.t.Helper()
 	for {
@@ -90,6 +91,9 @@ func (c *taskClient) await(id string) response {
 		if strings.Contains(line, `"method":"notifications/`) {
 			c.notes = append(c.notes, line)
 			continue
+		}
+		if strings.Contains(line, `"method":`) {
+			c.t.Fatalf("got the server's request %s while waiting for the response to %s", line, id)
 		}
 		r := parse(c.t, line)
 		if string(r.ID) != id {
@@ -249,6 +253,9 @@ func TestTasksLegacyElicitInsideTask(t *testing.T) {
 	srv, release, _ := taskServer(t)
 	close(release)
 	c := newTaskClient(t, srv, `{"elicitation":{}}`)
+	// The CreateTaskResult comes first (startJob fails on a request
+	// before it): the client cannot relate the task's request to a task
+	// it has not heard of.
 	task := c.startJob("1", `{"mode":"ask"}`)
 	// The handler asks the client; the task is input_required meanwhile.
 	line := c.recv()
