@@ -2,7 +2,6 @@ package runtime
 
 import (
 	"strconv"
-	"sync"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
@@ -79,17 +78,3 @@ type encoder interface {
 type rawResult []byte
 
 func (r rawResult) appendJSON(dst []byte) ([]byte, error) { return append(dst, r...), nil }
-
-// Buffers for encoding responses are pooled: a response is built, handed to
-// the transport (which must not retain it) and the buffer is reused.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
-
-func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
-
-func putBuf(b *[]byte) {
-	if cap(*b) > 256<<10 { // do not keep one huge response alive forever
-		return
-	}
-	*b = (*b)[:0]
-	bufPool.Put(b)
-}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -193,7 +194,7 @@ func (sub *subscription) deliver(changed capSet, updated []string) {
 		}
 	}
 	for _, uri := range updated {
-		bp := getBuf()
+		bp := bufpool.Get()
 		b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`...)
 		b = jsonwire.AppendString(b, uri)
 		b = append(b, ',')
@@ -201,7 +202,7 @@ func (sub *subscription) deliver(changed capSet, updated []string) {
 		b = append(b, "}}"...)
 		sub.ss.write(sub.id, false, b)
 		*bp = b
-		putBuf(bp)
+		bufpool.Put(bp)
 	}
 }
 

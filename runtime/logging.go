@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -86,8 +87,8 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 	if int32(rank) < threshold {
 		return nil
 	}
-	bp := getBuf()
-	defer putBuf(bp)
+	bp := bufpool.Get()
+	defer bufpool.Put(bp)
 	b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"`...)
 	b = append(b, level...)
 	b = append(b, '"')

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -201,13 +202,13 @@ func (o *outbox) run() {
 			}
 		}
 		for _, uri := range updated {
-			bp := getBuf()
+			bp := bufpool.Get()
 			b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":`...)
 			b = jsonwire.AppendString(b, uri)
 			b = append(b, "}}"...)
 			ss.write("", false, b)
 			*bp = b
-			putBuf(bp)
+			bufpool.Put(bp)
 		}
 	}
 }

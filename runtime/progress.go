@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -56,8 +57,8 @@ func Progress(ctx context.Context, progress, total float64, message string) erro
 		c.task.update(func(rec *TaskRecord) { rec.StatusMessage = msg })
 		return nil
 	}
-	bp := getBuf()
-	defer putBuf(bp)
+	bp := bufpool.Get()
+	defer bufpool.Put(bp)
 	b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":`...)
 	b = append(b, p.token...)
 	b = append(b, `,"progress":`...)

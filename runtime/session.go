@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
@@ -648,7 +649,7 @@ func (ss *Session) reply(id string, res encoder, e *Error) {
 }
 
 func (ss *Session) sendResult(id string, res encoder) {
-	bp := getBuf()
+	bp := bufpool.Get()
 	b, err := appendResult(*bp, id, res)
 	if err != nil {
 		ss.srv.cfg.logger.Error("runtime: cannot encode a result", "error", err)
@@ -658,15 +659,15 @@ func (ss *Session) sendResult(id string, res encoder) {
 	}
 	ss.write(id, true, b)
 	*bp = b
-	putBuf(bp)
+	bufpool.Put(bp)
 }
 
 func (ss *Session) sendError(id string, e *Error) {
-	bp := getBuf()
+	bp := bufpool.Get()
 	b := appendErrorResponse(*bp, id, e)
 	ss.write(id, id != "", b)
 	*bp = b
-	putBuf(bp)
+	bufpool.Put(bp)
 }
 
 // write hands one message to the transport (see transport.send) unless

@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
@@ -170,8 +171,8 @@ func (h *Handler) post(w http.ResponseWriter, r *http.Request) {
 	if !h.checkPostHeaders(w, r) {
 		return
 	}
-	bp := getBuf()
-	defer putBuf(bp)
+	bp := bufpool.Get()
+	defer bufpool.Put(bp)
 	var m transport.Message
 	if !h.readPosted(w, r, bp, &m) {
 		return

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
@@ -251,7 +252,7 @@ type stream struct {
 // queued is a message waiting for the writer, or the mark of
 // CloseSSEStream.
 type queued struct {
-	buf       *[]byte // from bufPool; the writer returns it
+	buf       *[]byte // from bufpool; the writer returns it
 	index     int     // event index when storing
 	final     bool
 	closeMark bool
@@ -334,7 +335,7 @@ func (st *stream) put(msg []byte, final bool) bool {
 		}
 		return stored
 	}
-	bp := getBuf()
+	bp := bufpool.Get()
 	*bp = append((*bp)[:0], msg...)
 	st.queue = append(st.queue, queued{buf: bp, index: index, final: final})
 	st.queued += len(msg)
@@ -435,7 +436,7 @@ func (st *stream) detach() {
 func release(q []queued) {
 	for _, it := range q {
 		if it.buf != nil {
-			putBuf(it.buf)
+			bufpool.Put(it.buf)
 		}
 	}
 }
@@ -500,7 +501,7 @@ func (st *stream) serve(w http.ResponseWriter, r *http.Request, drain <-chan str
 			if err == nil {
 				err = writeEvent(w, st.num, it.index, *it.buf, storing)
 			}
-			putBuf(it.buf)
+			bufpool.Put(it.buf)
 		}
 		if err == nil {
 			err = rc.Flush()

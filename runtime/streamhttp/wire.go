@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"sync"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/safetext"
 	"github.com/mcpgen/mcpgen/runtime/transport"
@@ -48,11 +48,11 @@ const (
 func httpError(w http.ResponseWriter, status int, id string, e *Error) {
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(status)
-	bp := getBuf()
+	bp := bufpool.Get()
 	b := appendErrorResponse(*bp, id, e)
 	_, _ = w.Write(b)
 	*bp = b
-	putBuf(bp)
+	bufpool.Put(bp)
 }
 
 // appendErrorResponse encodes an error response as the core does.
@@ -67,17 +67,4 @@ func appendErrorResponse(dst []byte, id string, e *Error) []byte {
 		dst = append(dst, e.Data...)
 	}
 	return append(dst, "}}"...)
-}
-
-// Buffers for what streams queue and for errors are pooled.
-var bufPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
-
-func getBuf() *[]byte { return bufPool.Get().(*[]byte) }
-
-func putBuf(b *[]byte) {
-	if cap(*b) > 256<<10 { // do not keep one huge message alive forever
-		return
-	}
-	*b = (*b)[:0]
-	bufPool.Put(b)
 }
