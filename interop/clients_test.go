@@ -142,8 +142,12 @@ type clientCase struct {
 	configAllows bool
 }
 
-// spec is the path of the case's mcpgen.yaml, from interop/.
-func (c clientCase) spec() string {
+// spec is the path of the case's mcpgen.yaml, from interop/ (the init
+// scaffold's is in its temporary module, generated on first use).
+func (c clientCase) spec(t *testing.T) string {
+	if c.example == scaffoldCase {
+		return scaffoldSpec(t)
+	}
 	if s, ok := selfServed[c.example]; ok {
 		return s.spec
 	}
@@ -166,6 +170,9 @@ var clientCases = []clientCase{
 	// Codex's enabled_tools named a tool the server never lists, Claude
 	// Code's allow list left search_tools to be asked about).
 	{example: "search_exposure", call: "search_tools", input: map[string]any{"query": "lend a book to a reader"}, reply: "lend_book", configAllows: true},
+	// What mcpgen init scaffolds (scaffold_test.go): the first server a
+	// new user connects, with its one tool.
+	{example: scaffoldCase, call: "greet", input: map[string]any{"name": "Ada"}, reply: "Hello, Ada!"},
 }
 
 // modelStub is a model API on 127.0.0.1 that answers every request of the
