@@ -171,8 +171,9 @@ var clientCases = []clientCase{
 	// Code's allow list left search_tools to be asked about).
 	{example: "search_exposure", call: "search_tools", input: map[string]any{"query": "lend a book to a reader"}, reply: "lend_book", configAllows: true},
 	// What mcpgen init scaffolds (scaffold_test.go): the first server a
-	// new user connects, with its one tool.
-	{example: scaffoldCase, call: "greet", input: map[string]any{"name": "Ada"}, reply: "Hello, Ada!"},
+	// new user connects, with its one tool; a small server, so its model
+	// runs go over both transports always (seconds each).
+	{example: scaffoldCase, call: "greet", input: map[string]any{"name": "Ada"}, reply: "Hello, Ada!", bothTransports: true},
 }
 
 // modelStub is a model API on 127.0.0.1 that answers every request of the
