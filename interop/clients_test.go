@@ -8,9 +8,10 @@ package interop
 // stub on 127.0.0.1 (modelStub) that records the tools the CLI hands its
 // model and asks for one tool call. No traffic leaves the machine.
 //
-// The servers are the examples' binaries, and generated packages without
-// a main (golden/search_exposure) served by the test binary itself as a
-// child (selfserve_test.go).
+// The servers are the examples' binaries, generated packages without a
+// main (golden/search_exposure) served by the test binary itself as a
+// child (selfserve_test.go), and what mcpgen init scaffolds, built in a
+// temporary module (scaffold_test.go).
 //
 // Without the npm install the tests skip, saying so; with
 // MCPGEN_REQUIRE_CLIENTS=1 (test.sh sets it) or CI set they fail instead.
