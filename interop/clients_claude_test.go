@@ -139,7 +139,7 @@ func claudeConfig(t *testing.T, dir, server, transport, target string) string {
 // trust dialog once does (it ignores a project's allow rules before).
 func claudePermissions(t *testing.T, mcpgen string, c clientCase, home, proj string) {
 	t.Helper()
-	out, err := exec.Command(mcpgen, "config", "claude", "-f", c.spec(), "--name", c.example, "--out-dir", proj).CombinedOutput()
+	out, err := exec.Command(mcpgen, "config", "claude", "-f", c.spec(t), "--name", c.example, "--out-dir", proj).CombinedOutput()
 	if err != nil {
 		t.Fatalf("mcpgen config claude: %v\n%s", err, out)
 	}

@@ -20,7 +20,7 @@ import (
 // against what Codex really lists: issue 28.3).
 func codexConfig(t *testing.T, mcpgen string, c clientCase, transport, target string) string {
 	t.Helper()
-	args := []string{"config", "codex", "-f", c.spec(), "--name", c.example}
+	args := []string{"config", "codex", "-f", c.spec(t), "--name", c.example}
 	if transport == "http" {
 		args = append(args, "--url", target)
 	} else {

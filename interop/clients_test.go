@@ -8,9 +8,10 @@ package interop
 // stub on 127.0.0.1 (modelStub) that records the tools the CLI hands its
 // model and asks for one tool call. No traffic leaves the machine.
 //
-// The servers are the examples' binaries, and generated packages without
-// a main (golden/search_exposure) served by the test binary itself as a
-// child (selfserve_test.go).
+// The servers are the examples' binaries, generated packages without a
+// main (golden/search_exposure) served by the test binary itself as a
+// child (selfserve_test.go), and what mcpgen init scaffolds, built in a
+// temporary module (scaffold_test.go).
 //
 // Without the npm install the tests skip, saying so; with
 // MCPGEN_REQUIRE_CLIENTS=1 (test.sh sets it) or CI set they fail instead.
@@ -142,8 +143,12 @@ type clientCase struct {
 	configAllows bool
 }
 
-// spec is the path of the case's mcpgen.yaml, from interop/.
-func (c clientCase) spec() string {
+// spec is the path of the case's mcpgen.yaml, from interop/ (the init
+// scaffold's is in its temporary module, generated on first use).
+func (c clientCase) spec(t *testing.T) string {
+	if c.example == scaffoldCase {
+		return scaffoldSpec(t)
+	}
 	if s, ok := selfServed[c.example]; ok {
 		return s.spec
 	}
@@ -166,6 +171,10 @@ var clientCases = []clientCase{
 	// Codex's enabled_tools named a tool the server never lists, Claude
 	// Code's allow list left search_tools to be asked about).
 	{example: "search_exposure", call: "search_tools", input: map[string]any{"query": "lend a book to a reader"}, reply: "lend_book", configAllows: true},
+	// What mcpgen init scaffolds (scaffold_test.go): the first server a
+	// new user connects, with its one tool; a small server, so its model
+	// runs go over both transports always (seconds each).
+	{example: scaffoldCase, call: "greet", input: map[string]any{"name": "Ada"}, reply: "Hello, Ada!", bothTransports: true},
 }
 
 // modelStub is a model API on 127.0.0.1 that answers every request of the

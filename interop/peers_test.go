@@ -32,13 +32,18 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	examples.Remove()
 	removeSelfServed()
+	removeScaffold()
 	os.Exit(code)
 }
 
 // exampleBin returns the path of examples/NAME's binary, or the command of
-// a server this test binary serves itself (selfServed).
+// a server this test binary serves itself (selfServed), or of the mcpgen
+// init scaffold (scaffoldCase).
 func exampleBin(t *testing.T, name string) string {
 	t.Helper()
+	if name == scaffoldCase {
+		return scaffoldBin(t)
+	}
 	if _, ok := selfServed[name]; ok {
 		return selfServedBin(t, name)
 	}
