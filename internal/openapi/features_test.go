@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/gen"
 	"github.com/mcpgen/mcpgen/internal/gonames"
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 func importFeatures(t *testing.T, opts Options) (*Result, map[string]any) {
@@ -21,6 +22,22 @@ func importFeatures(t *testing.T, opts Options) (*Result, map[string]any) {
 func importDoc(t *testing.T, path string) (*Result, map[string]any) {
 	t.Helper()
 	return importDocWith(t, path, Options{})
+}
+
+// importText imports an OpenAPI document given as text, checks the spec it
+// writes (checkSpec, named name) and returns it also as plain YAML values.
+func importText(t *testing.T, name, text string) (*Result, *spec.Spec, map[string]any) {
+	t.Helper()
+	res, err := Import([]byte(text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, name, res.YAML)
+	var doc map[string]any
+	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return res, s, doc
 }
 
 // importDocWith is importChecked, with the spec as plain YAML values.
@@ -393,7 +410,7 @@ paths:
 // or not the description says required: true (OpenAPI: it MUST be; many
 // descriptions omit it); a query parameter without it is optional.
 func TestPathParameterAlwaysRequired(t *testing.T) {
-	res, err := Import([]byte(`openapi: 3.0.0
+	res, s, doc := importText(t, "path-params", `openapi: 3.0.0
 info: {title: t, version: '1'}
 paths:
   /pets/{petId}/toys/{toyId}:
@@ -405,15 +422,7 @@ paths:
         - {name: verbose, in: query, schema: {type: boolean}}
       responses:
         "200": {description: ok}
-`), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := checkSpec(t, "path-params", res.YAML)
-	var doc map[string]any
-	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
-		t.Fatal(err)
-	}
+`)
 	if got := toStrings(dig(doc, "tools", "get_toy", "input", "required")); !slices.Equal(got, []string{"petId", "toyId"}) {
 		t.Errorf("required %q, want [petId toyId] (%d tools)\n%s", got, len(s.Tools), res.YAML)
 	}
@@ -508,7 +517,7 @@ func TestOptionalBodyRequiredMembers(t *testing.T) {
 		bodyRequired string
 		want         []string
 	}{{"true", []string{"name"}}, {"false", nil}} {
-		res, err := Import([]byte(`openapi: 3.0.3
+		res, _, doc := importText(t, "body-required-"+c.bodyRequired, `openapi: 3.0.3
 info: {title: t, version: '1'}
 paths:
   /pets:
@@ -526,15 +535,7 @@ paths:
                 tag: {type: string}
       responses:
         "200": {description: ok}
-`), Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		checkSpec(t, "body-required-"+c.bodyRequired, res.YAML)
-		var doc map[string]any
-		if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
-			t.Fatal(err)
-		}
+`)
 		if got := toStrings(dig(doc, "tools", "add_pet", "input", "required")); !slices.Equal(got, c.want) {
 			t.Errorf("requestBody required %s: input required %q, want %q\n%s", c.bodyRequired, got, c.want, res.YAML)
 		}
@@ -546,7 +547,7 @@ paths:
 // does; a nested value outside deepObject (which OpenAPI does not define)
 // leaves the operation unbound with the reason.
 func TestQueryStyles(t *testing.T) {
-	res, err := Import([]byte(`openapi: 3.1.0
+	res, s, doc := importText(t, "styles", `openapi: 3.1.0
 info: {title: t, version: '1'}
 servers: [{url: 'https://api.example.com'}]
 components:
@@ -572,15 +573,7 @@ paths:
       parameters:
         - {name: nested, in: query, schema: {type: object, properties: {a: {type: array, items: {type: string}}}}}
       responses: {"200": {description: ok}}
-`), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := checkSpec(t, "styles", res.YAML)
-	var doc map[string]any
-	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
-		t.Fatal(err)
-	}
+`)
 	want := map[string]string{
 		"tags":   "map[in:query]",
 		"ids":    "map[explode:false in:query]",
@@ -627,7 +620,7 @@ paths:
 // a scalar (telnyx.com's path ids) binds as text, noted; one whose
 // content is an object stays unbound with the reason.
 func TestContentScalarParam(t *testing.T) {
-	res, err := Import([]byte(`openapi: 3.0.0
+	res, _, doc := importText(t, "content", `openapi: 3.0.0
 info: {title: t, version: '1'}
 servers: [{url: 'https://api.example.com'}]
 paths:
@@ -643,15 +636,7 @@ paths:
       parameters:
         - {name: q, in: query, content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}}
       responses: {"200": {description: ok}}
-`), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSpec(t, "content", res.YAML)
-	var doc map[string]any
-	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
-		t.Fatal(err)
-	}
+`)
 	if got := fmt.Sprint(dig(doc, "tools", "delete_report", "http", "params", "id")); got != "map[in:path]" {
 		t.Errorf("id placed %s\n%s", got, res.YAML)
 	}
@@ -672,7 +657,7 @@ paths:
 // bodies of a string as contentType, each noted; a file part or an XML
 // object stays unbound with the reason.
 func TestBodyMedia(t *testing.T) {
-	res, err := Import([]byte(`openapi: 3.0.0
+	res, s, doc := importText(t, "bodies", `openapi: 3.0.0
 info: {title: t, version: '1'}
 servers: [{url: 'https://api.example.com'}]
 paths:
@@ -705,15 +690,7 @@ paths:
       requestBody:
         content: {text/xml: {schema: {type: object, properties: {a: {type: string}}}}}
       responses: {"200": {description: ok}}
-`), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := checkSpec(t, "bodies", res.YAML)
-	var doc map[string]any
-	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
-		t.Fatal(err)
-	}
+`)
 	if got := fmt.Sprint(dig(doc, "tools", "train", "http")); got != "map[method:POST multipart:true params:map[epochs:map[in:body] name:map[in:body]] path:/train]" {
 		t.Errorf("train: %s", got)
 	}
@@ -751,7 +728,7 @@ paths:
 // TestUntypedParams: a parameter or a parameter's items without a type
 // (wikipathways' items: {}) are strings, noted, and the operation binds.
 func TestUntypedParams(t *testing.T) {
-	res, err := Import([]byte(`openapi: 3.0.0
+	res, _, doc := importText(t, "untyped", `openapi: 3.0.0
 info: {title: t, version: '1'}
 servers: [{url: 'https://api.example.com'}]
 paths:
@@ -762,15 +739,7 @@ paths:
         - {name: codes, in: query, explode: false, schema: {type: array, items: {}}}
         - {name: q, in: query, schema: {}}
       responses: {"200": {description: ok}}
-`), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSpec(t, "untyped", res.YAML)
-	var doc map[string]any
-	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
-		t.Fatal(err)
-	}
+`)
 	if got := fmt.Sprint(dig(doc, "tools", "find", "input", "properties")); got != "map[codes:map[items:map[type:string] type:array] q:map[type:string]]" {
 		t.Errorf("input %s", got)
 	}
@@ -812,7 +781,7 @@ paths:
 // (AWS's Tags: items allOf [$ref Tag, {xml: …}]) is refused by the
 // importer itself, with its own reason, not by the spec's loader later.
 func TestAllOfItemsInQuery(t *testing.T) {
-	res, err := Import([]byte(`openapi: 3.0.0
+	res, _, doc := importText(t, "allof", `openapi: 3.0.0
 info: {title: t, version: '1'}
 servers: [{url: 'https://api.example.com'}]
 components:
@@ -832,15 +801,7 @@ paths:
       parameters:
         - {name: Zones, in: query, schema: {type: array, items: {allOf: [{$ref: '#/components/schemas/Zone'}, {xml: {name: Zone}}]}}}
       responses: {"200": {description: ok}}
-`), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSpec(t, "allof", res.YAML)
-	var doc map[string]any
-	if err := yaml.Unmarshal(res.YAML, &doc); err != nil {
-		t.Fatal(err)
-	}
+`)
 	if dig(doc, "tools", "tag", "http") != nil {
 		t.Errorf("tag bound")
 	}
