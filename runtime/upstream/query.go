@@ -78,7 +78,7 @@ func encodeQuery(params []queryParam) (string, error) {
 			return "", fmt.Errorf("query parameter %s: %w", p.name, err)
 		}
 		if p.style == DeepObject {
-			deepPairs(add, p.name, v)
+			nestedPairs(func(key, value string) { add(key, queryEscape(value)) }, p.name, v)
 			continue
 		}
 		if err := stylePairs(add, p, v); err != nil {
@@ -135,22 +135,23 @@ func stylePairs(add func(key, escapedValue string), p queryParam, v any) error {
 	return nil
 }
 
-// deepPairs adds v under key deepObject style: objects as key[name],
-// arrays as key[i], nested; null adds nothing.
-func deepPairs(add func(key, escapedValue string), key string, v any) {
+// nestedPairs adds v under key as deepObject style and form bodies nest
+// it: objects as key[name], arrays as key[i], nested; null adds nothing.
+// add gets each value as text, not escaped.
+func nestedPairs(add func(key, value string), key string, v any) {
 	switch x := v.(type) {
 	case nil:
 	case object:
 		for _, m := range x {
-			deepPairs(add, key+"["+m.key+"]", m.value)
+			nestedPairs(add, key+"["+m.key+"]", m.value)
 		}
 	case []any:
 		for i, e := range x {
-			deepPairs(add, key+"["+strconv.Itoa(i)+"]", e)
+			nestedPairs(add, key+"["+strconv.Itoa(i)+"]", e)
 		}
 	default:
 		s, _ := scalarJSON(x)
-		add(key, queryEscape(s))
+		add(key, s)
 	}
 }
 
@@ -222,7 +223,8 @@ type member struct {
 	value any
 }
 
-// decodeOrdered decodes JSON text as decodeJSON does, objects as object.
+// decodeOrdered decodes JSON text, numbers as json.Number and objects as
+// object.
 func decodeOrdered(b []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()

@@ -317,58 +317,20 @@ func (r *Request) expandPath() (string, error) {
 	}
 }
 
-// formBody is a JSON object as form fields (see Form).
+// formBody is a JSON object as form fields (see Form), nested as
+// nestedPairs does.
 func formBody(jsonText []byte) ([]byte, error) {
-	v, err := decodeJSON(jsonText)
+	v, err := decodeOrdered(jsonText)
 	if err != nil {
 		return nil, err
 	}
-	obj, ok := v.(map[string]any)
+	obj, ok := v.(object)
 	if !ok {
 		return nil, fmt.Errorf("a form body must be an object, not %s", jsonText)
 	}
 	form := url.Values{}
-	for k, fv := range obj {
-		if err := flatten(form, k, fv); err != nil {
-			return nil, err
-		}
+	for _, m := range obj {
+		nestedPairs(form.Add, m.key, m.value)
 	}
 	return []byte(form.Encode()), nil
-}
-
-func decodeJSON(b []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
-}
-
-// flatten adds a decoded JSON value under key: scalars as they are,
-// objects as key[name], arrays as key[i]; null adds nothing.
-func flatten(into url.Values, key string, v any) error {
-	switch x := v.(type) {
-	case nil:
-	case string:
-		into.Add(key, x)
-	case json.Number:
-		into.Add(key, x.String())
-	case bool:
-		into.Add(key, strconv.FormatBool(x))
-	case map[string]any:
-		for k, e := range x {
-			if err := flatten(into, key+"["+k+"]", e); err != nil {
-				return err
-			}
-		}
-	case []any:
-		for i, e := range x {
-			if err := flatten(into, key+"["+strconv.Itoa(i)+"]", e); err != nil {
-				return err
-			}
-		}
-	default:
-		return fmt.Errorf("%s: a JSON %T cannot be a form value", key, x)
-	}
-	return nil
 }
