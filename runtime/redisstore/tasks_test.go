@@ -184,3 +184,12 @@ func TestTaskCreateExistingID(t *testing.T) {
 		t.Errorf("a second task of alice's (bound 2): %v", err)
 	}
 }
+
+// The Redis task store pages as storetest.TaskPaging says, under random
+// schedules of page sizes, expiries and status changes.
+func TestTaskPaging(t *testing.T) {
+	st := openStore(t, redistest.Start(t), Config{MaxTasksPerOwner: 100}).Tasks()
+	for seed := range uint64(8) {
+		storetest.TaskPaging(t, st, seed)
+	}
+}

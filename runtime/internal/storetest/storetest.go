@@ -6,6 +6,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -220,5 +221,117 @@ func QuotaBound(t *testing.T, st runtime.QuotaStore, limit runtime.RateLimit, no
 		if !r.ok && next.from.Sub(r.to) >= r.after+2*time.Millisecond && !next.ok {
 			t.Fatalf("seed %d: refused with retry after %v, then refused again %v later", seed, r.after, next.from.Sub(r.to))
 		}
+	}
+}
+
+// TaskPaging pages one owner's tasks through st with random page sizes
+// while some of them expire and others change status between the pages,
+// and checks List's promise: every page is in creation order and holds
+// only the owner's live tasks; no task comes twice; every task alive from
+// the first page to the last comes exactly once; a short page ends the
+// listing, and after a full last page the next one is empty. st must keep
+// at least 60 live tasks per owner. A page whose cursor task has expired
+// may come back empty (the runtime then goes on from its creation time):
+// the listing stops there, and only the tasks before the cursor must have
+// come.
+func TaskPaging(t *testing.T, st runtime.TaskStore, seed uint64) {
+	t.Helper()
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(seed, seed^0x9e37))
+	owner := fmt.Sprintf("pager-%d", seed)
+	start := time.Now()
+	type made struct {
+		id      string
+		expires time.Time
+	}
+	var mine []made
+	n := 20 + rng.IntN(30)
+	for i := range n {
+		ttl := time.Hour
+		switch rng.IntN(6) {
+		case 0: // expired before the listing starts
+			ttl = time.Millisecond
+		case 1: // expires while the pages are read
+			ttl = time.Duration(50+rng.IntN(250)) * time.Millisecond
+		}
+		created := start
+		if ttl == time.Millisecond {
+			created = start.Add(-time.Second)
+		}
+		id := fmt.Sprintf("s%d-%03d", seed, i)
+		rec := &runtime.TaskRecord{ID: id, Owner: owner, Status: runtime.TaskWorking, CreatedAt: created, TTL: ttl}
+		if err := st.Create(ctx, rec); err != nil {
+			t.Fatalf("seed %d: create %s: %v", seed, id, err)
+		}
+		mine = append(mine, made{id, created.Add(ttl)})
+		if rng.IntN(3) == 0 { // another owner's task between
+			other := &runtime.TaskRecord{ID: fmt.Sprintf("o%d-%03d", seed, i), Owner: "other", Status: runtime.TaskWorking, CreatedAt: start, TTL: time.Hour}
+			if err := st.Create(ctx, other); err != nil {
+				t.Fatalf("seed %d: create %s: %v", seed, other.ID, err)
+			}
+		}
+	}
+	index := map[string]int{}
+	for i, m := range mine {
+		index[m.id] = i
+	}
+	seen := map[string]bool{}
+	after, last := "", -1
+	stoppedAtExpiredCursor := false
+	for pages := 0; ; pages++ {
+		if pages > 2*n+2 {
+			t.Fatalf("seed %d: the listing does not end", seed)
+		}
+		size := 1 + rng.IntN(6)
+		from := time.Now()
+		page, err := st.List(ctx, owner, after, size)
+		to := time.Now()
+		if err != nil {
+			t.Fatalf("seed %d: List: %v", seed, err)
+		}
+		if len(page) > size {
+			t.Fatalf("seed %d: a page of %d holds %d tasks", seed, size, len(page))
+		}
+		for _, rec := range page {
+			i, ok := index[rec.ID]
+			switch {
+			case !ok || rec.Owner != owner:
+				t.Fatalf("seed %d: List of %s's tasks returns %s (owner %q)", seed, owner, rec.ID, rec.Owner)
+			case seen[rec.ID]:
+				t.Fatalf("seed %d: %s listed twice", seed, rec.ID)
+			case i <= last:
+				t.Fatalf("seed %d: %s listed after %s: not in creation order", seed, rec.ID, mine[last].id)
+			case mine[i].expires.Before(from.Add(-2 * time.Millisecond)):
+				t.Fatalf("seed %d: %s listed %v after it expired", seed, rec.ID, from.Sub(mine[i].expires))
+			}
+			seen[rec.ID], last = true, i
+		}
+		if len(page) < size {
+			if len(page) == 0 && after != "" && mine[index[after]].expires.Before(to) {
+				stoppedAtExpiredCursor = true
+			}
+			break
+		}
+		after = page[len(page)-1].ID
+		// Between pages: some tasks end (a status change must not move
+		// them), time passes (some expire).
+		for range rng.IntN(3) {
+			i := rng.IntN(n)
+			rec := &runtime.TaskRecord{ID: mine[i].id, Owner: owner, Status: runtime.TaskCompleted, CreatedAt: start, TTL: mine[i].expires.Sub(start)}
+			if _, err := st.Update(ctx, rec); err != nil {
+				t.Fatalf("seed %d: Update: %v", seed, err)
+			}
+		}
+		time.Sleep(time.Duration(rng.IntN(40)) * time.Millisecond)
+	}
+	end := time.Now()
+	for i, m := range mine {
+		if seen[m.id] || !m.expires.After(end.Add(2*time.Millisecond)) {
+			continue
+		}
+		if stoppedAtExpiredCursor && i > last {
+			continue
+		}
+		t.Fatalf("seed %d: %s was alive throughout and never listed (%d tasks, %d seen)", seed, m.id, n, len(seen))
 	}
 }
