@@ -156,6 +156,9 @@ func (c *ClientCredentials) fetch(ctx context.Context) (string, time.Duration, e
 	req.Header.Set("Accept", "application/json")
 	// RFC 6749 §2.3.1: the credentials form-encoded, then as Basic auth.
 	req.SetBasicAuth(url.QueryEscape(id), url.QueryEscape(secret))
+	// What an answer may quote back (redact.go): the id and secret, as
+	// given and as the Basic header carries them.
+	cred := append(secrets{id, secret}, basicCredentials(url.QueryEscape(id), url.QueryEscape(secret))...)
 	hc := c.HTTPClient
 	if hc == nil {
 		hc = http.DefaultClient
@@ -171,7 +174,7 @@ func (c *ClientCredentials) fetch(ctx context.Context) (string, time.Duration, e
 	}
 	if resp.StatusCode != http.StatusOK {
 		// The answer may quote the client's credentials back (redact.go).
-		return "", 0, fmt.Errorf("OAuth token endpoint answered %s: %s", resp.Status, excerpt(secrets{id, secret}.cleanHead(body)))
+		return "", 0, fmt.Errorf("OAuth token endpoint answered %s: %s", resp.Status, excerpt(cred.cleanHead(body)))
 	}
 	var t struct {
 		AccessToken string `json:"access_token"`
@@ -179,7 +182,7 @@ func (c *ClientCredentials) fetch(ctx context.Context) (string, time.Duration, e
 		ExpiresIn   int64  `json:"expires_in"`
 	}
 	if err := json.Unmarshal(body, &t); err != nil || t.AccessToken == "" {
-		return "", 0, fmt.Errorf("OAuth token endpoint: the answer has no access_token: %s", excerpt(secrets{id, secret}.cleanHead(body)))
+		return "", 0, fmt.Errorf("OAuth token endpoint: the answer has no access_token: %s", excerpt(cred.cleanHead(body)))
 	}
 	if t.TokenType != "" && !strings.EqualFold(t.TokenType, "bearer") {
 		return "", 0, fmt.Errorf("OAuth token endpoint: token_type %q is not bearer", t.TokenType)

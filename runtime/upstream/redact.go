@@ -1,6 +1,7 @@
 package upstream
 
 import (
+	"encoding/base64"
 	"net/http"
 	"net/url"
 	"slices"
@@ -46,8 +47,18 @@ func credentialsAdded(req *http.Request, before url.Values, beforeHeader http.He
 			add(v)
 			switch k {
 			case "Authorization": // "Bearer TOKEN", "Basic …"
-				if _, cred, ok := strings.Cut(v, " "); ok {
+				if scheme, cred, ok := strings.Cut(v, " "); ok {
 					add(cred)
+					if strings.EqualFold(scheme, "Basic") {
+						// An echo may decode the blob: its user and
+						// password are credentials too.
+						if b, err := base64.StdEncoding.DecodeString(cred); err == nil {
+							if u, p, ok := strings.Cut(string(b), ":"); ok {
+								add(u)
+								add(p)
+							}
+						}
+					}
 				}
 			case "Cookie":
 				for _, c := range req.Cookies() {
@@ -56,10 +67,20 @@ func credentialsAdded(req *http.Request, before url.Values, beforeHeader http.He
 			}
 		}
 	}
-	if p, ok := req.URL.User.Password(); ok {
-		add(p)
+	if req.URL.User != nil {
+		// The transport sends the userinfo as Basic authorization.
+		p, _ := req.URL.User.Password()
+		for _, v := range basicCredentials(req.URL.User.Username(), p) {
+			add(v)
+		}
 	}
 	return s
+}
+
+// basicCredentials are the forms of a Basic authorization's credentials:
+// the user, the password and the base64 blob the header carries.
+func basicCredentials(user, password string) secrets {
+	return secrets{user, password, base64.StdEncoding.EncodeToString([]byte(user + ":" + password))}
 }
 
 // clean is text without s: each value, and its URL-escaped forms (a query
@@ -75,6 +96,9 @@ func (s secrets) clean(text string) string {
 	}
 	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
 	for _, f := range forms {
+		if f == "" {
+			continue // an empty password: nothing to hide
+		}
 		text = strings.ReplaceAll(text, f, redactedText)
 	}
 	return text
