@@ -8,6 +8,7 @@ package toolsearch
 
 import (
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -150,12 +151,12 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 		return nil
 	}
 	scores := map[int]float64{}
-	seen := map[string]bool{}
-	for _, w := range Words(query) {
-		if seen[w] { // a word said twice is not twice as wanted
-			continue
-		}
-		seen[w] = true
+	// Each word once (a word said twice is not twice as wanted), in one
+	// order whatever the query's: floating-point sums depend on their
+	// order, and two tools that tie for "a b" must tie for "b a" too.
+	words := Words(query)
+	slices.Sort(words)
+	for _, w := range slices.Compact(words) {
 		p := ix.terms[w]
 		if p == nil {
 			continue
