@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -255,6 +256,7 @@ func compareServer(t *testing.T, name, bin string, r imported, raw map[string]bo
 	}
 	orig := r.orig
 	differed := map[string]bool{}
+	reasons := map[string]int{} // why items are equivalent, not exact: how many items each
 	var summary []string
 	for _, l := range []struct {
 		name      string
@@ -265,7 +267,7 @@ func compareServer(t *testing.T, name, bin string, r imported, raw map[string]bo
 		{"templates", orig.Templates, got.Templates},
 		{"prompts", orig.Prompts, got.Prompts},
 	} {
-		counts := compareList(t, name, l.name, l.orig, l.got, differed)
+		counts := compareList(t, name, l.name, l.orig, l.got, differed, reasons)
 		summary = append(summary, fmt.Sprintf("%s %d/%d/%d", l.name, counts[exact], counts[equivalent], counts[different]))
 	}
 	n := 0
@@ -274,8 +276,31 @@ func compareServer(t *testing.T, name, bin string, r imported, raw map[string]bo
 			n++
 		}
 	}
-	return fmt.Sprintf("%s (exact/equivalent/different): %s; raw schemas %d; %d items need a client capability (a bare client is shown %d tools of %d)",
-		name, strings.Join(summary, ", "), n, len(orig.Requires), len(bare.Tools), len(got.Tools)), differed
+	line := fmt.Sprintf("%s (exact/equivalent/different): %s; raw schemas %d; %d items need a client capability (a bare client is shown %d tools of %d)",
+		name, strings.Join(summary, ", "), n, len(orig.Requires), len(bare.Tools), len(got.Tools))
+	why := make([]string, 0, len(reasons))
+	for r := range reasons {
+		why = append(why, r)
+	}
+	sort.Strings(why)
+	for _, r := range why {
+		line += fmt.Sprintf("\n\tnot exact: %d items: %s", reasons[r], r)
+	}
+	return line, differed
+}
+
+// itemReasons are the causes of the differences between two items, each
+// once (mcpimport.Difference.Reason).
+func itemReasons(orig, got json.RawMessage) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, d := range mcpimport.Differences(orig, got) {
+		if r := d.Reason(); !seen[r] {
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // listCapabilities are the capabilities a server declares that have lists
@@ -401,7 +426,7 @@ const (
 )
 
 // compareList pairs the items of one list by name and classifies each.
-func compareList(t *testing.T, server, list string, orig, got []json.RawMessage, differed map[string]bool) [3]int {
+func compareList(t *testing.T, server, list string, orig, got []json.RawMessage, differed map[string]bool, reasons map[string]int) [3]int {
 	t.Helper()
 	var counts [3]int
 	byName := func(items []json.RawMessage) (map[string]json.RawMessage, []string) {
@@ -435,8 +460,13 @@ func compareList(t *testing.T, server, list string, orig, got []json.RawMessage,
 		}
 		v, diff := classify(o[n], gv)
 		counts[v]++
-		if v == equivalent && testing.Verbose() {
-			t.Logf("%s: equivalent (-original +generated, before EquivalentForm):\n%s", key, cmp.Diff(mcpimport.DecodeItem(o[n]), mcpimport.DecodeItem(gv)))
+		if v == equivalent {
+			for _, r := range itemReasons(o[n], gv) {
+				reasons[r]++
+			}
+			if testing.Verbose() {
+				t.Logf("%s: equivalent (-original +generated, before EquivalentForm):\n%s", key, cmp.Diff(mcpimport.DecodeItem(o[n]), mcpimport.DecodeItem(gv)))
+			}
 		}
 		if v == different {
 			listed := key

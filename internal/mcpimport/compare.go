@@ -2,8 +2,10 @@ package mcpimport
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/internal/specschema"
@@ -152,4 +154,100 @@ func jsonType(v any) string {
 		return "number"
 	}
 	return ""
+}
+
+// Difference is one place where two items differ: the path of the key
+// (dotted, list indexes in brackets) and the value on each side (absent
+// when nil and Only says which side has it).
+type Difference struct {
+	Path      string
+	Orig, Got any
+	// Only is "original" or "generated" when the key is on one side only.
+	Only string
+}
+
+// Reason is the difference without the names of properties and types:
+// the keyword and what happened to it, for counting the causes of
+// inexact items ("inputSchema…additionalProperties: true only in
+// generated").
+func (d Difference) Reason() string {
+	root, _, _ := strings.Cut(d.Path, ".")
+	root, _, _ = strings.Cut(root, "[")
+	last := d.Path[strings.LastIndexAny(d.Path, ".")+1:]
+	where := root
+	if last != root {
+		where = root + "…" + last
+	}
+	switch d.Only {
+	case "original":
+		return fmt.Sprintf("%s: %s only in the original", where, short(d.Orig))
+	case "generated":
+		return fmt.Sprintf("%s: %s only in the generated", where, short(d.Got))
+	}
+	return fmt.Sprintf("%s: %s, generated %s", where, short(d.Orig), short(d.Got))
+}
+
+// short is a value in a few characters.
+func short(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 40 {
+		return string(b[:37]) + "..."
+	}
+	return string(b)
+}
+
+// Differences lists where two items differ, key by key (JSON-decoded,
+// numbers as written), in path order.
+func Differences(orig, got json.RawMessage) []Difference {
+	var out []Difference
+	diffValues("", DecodeItem(orig), DecodeItem(got), &out)
+	return out
+}
+
+func diffValues(path string, o, g any, out *[]Difference) {
+	if reflect.DeepEqual(o, g) {
+		return
+	}
+	om, ok1 := o.(map[string]any)
+	gm, ok2 := g.(map[string]any)
+	if ok1 && ok2 {
+		keys := map[string]bool{}
+		for k := range om {
+			keys[k] = true
+		}
+		for k := range gm {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			ov, inO := om[k]
+			gv, inG := gm[k]
+			switch {
+			case !inG:
+				*out = append(*out, Difference{Path: p, Orig: ov, Only: "original"})
+			case !inO:
+				*out = append(*out, Difference{Path: p, Got: gv, Only: "generated"})
+			default:
+				diffValues(p, ov, gv, out)
+			}
+		}
+		return
+	}
+	ol, ok1 := o.([]any)
+	gl, ok2 := g.([]any)
+	if ok1 && ok2 && len(ol) == len(gl) {
+		for i := range ol {
+			diffValues(fmt.Sprintf("%s[%d]", path, i), ol[i], gl[i], out)
+		}
+		return
+	}
+	*out = append(*out, Difference{Path: path, Orig: o, Got: g})
 }
