@@ -34,8 +34,10 @@ import (
 //     additionalProperties: true as JSON Schema reads them, $schema
 //     dropped, numbers as numbers, required sorted, and required: [],
 //     properties: {}, items: {} and propertyNames: {type: string}
-//     dropped: each accepts what its absence accepts; a prompt's
-//     arguments: [] is none);
+//     dropped: each accepts what its absence accepts; an inputSchema
+//     without a type is type: object, as MCP's arguments are; a prompt's
+//     arguments: [] is none), each equivalent server's line saying why
+//     its items are not exact, cause by cause (mcpimport.Difference);
 //   - different: anything else, printed as a diff.
 //
 // A difference or a raw schema fails the test unless it is listed below
@@ -45,9 +47,7 @@ import (
 
 // knownDifferent are the items that may come back different, with why.
 // An entry that no longer applies fails the test: the list says what is.
-var knownDifferent = map[string]string{
-	"gitlab/tools/*": "the server's inputSchemas are {$schema} alone (zod-to-json-schema given a zod it does not know), without the type: object MCP requires of arguments: imported as any object",
-}
+var knownDifferent = map[string]string{}
 
 // knownRaw are the tools whose schema stays raw, with the keyword that
 // forces it. An entry that no longer applies fails the test.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -68,7 +69,8 @@ func DecodeItem(raw json.RawMessage) any {
 // outputSchema) in the canonical form of specschema.Normalize —
 // definitions expanded, null spellings and additionalProperties: true as
 // JSON Schema reads them, $schema dropped, numbers as numbers, required
-// sorted — and drops required: [], properties: {}, items: {} and
+// sorted; an inputSchema without a type reads as type: object (MCP's
+// arguments are an object) — and drops required: [], properties: {}, items: {} and
 // propertyNames: {type: string}, each of which accepts what its absence
 // accepts, and a type beside a const of that type (the const says it);
 // a prompt's arguments: [] is dropped too.
@@ -79,12 +81,36 @@ func EquivalentForm(item any) any {
 	}
 	out := map[string]any{}
 	for k, v := range m {
+		if k == "inputSchema" {
+			v = asArguments(v)
+		}
 		if k == "inputSchema" || k == "outputSchema" {
 			v = SchemaForm(v)
 		}
 		if k == "arguments" && isEmptyList(v) {
 			continue // a prompt's arguments: [] is no arguments
 		}
+		out[k] = v
+	}
+	return out
+}
+
+// asArguments is an inputSchema as the schema of a tool's arguments,
+// which MCP sends as an object always: a root that says no type (nor a
+// $ref or union that would) accepts the same arguments as one that says
+// type: object.
+func asArguments(schema any) any {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		return schema
+	}
+	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "not", "if", "const", "enum"} {
+		if _, ok := m[k]; ok {
+			return schema
+		}
+	}
+	out := map[string]any{"type": "object"}
+	for k, v := range m {
 		out[k] = v
 	}
 	return out
@@ -171,20 +197,27 @@ type Difference struct {
 // inexact items ("inputSchema…additionalProperties: true only in
 // generated").
 func (d Difference) Reason() string {
-	root, _, _ := strings.Cut(d.Path, ".")
-	root, _, _ = strings.Cut(root, "[")
-	last := d.Path[strings.LastIndexAny(d.Path, ".")+1:]
+	segs := strings.Split(d.Path, ".")
+	root, _, _ := strings.Cut(segs[0], "[")
+	last := segs[len(segs)-1]
+	if len(segs) > 1 && slices.Contains([]string{"$defs", "definitions", "properties"}, segs[len(segs)-2]) {
+		last = segs[len(segs)-2] + ".*" // a property or definition, whatever its name
+	}
 	where := root
-	if last != root {
+	if len(segs) > 1 {
 		where = root + "…" + last
+	}
+	o, g := short(d.Orig), short(d.Got)
+	if strings.HasSuffix(last, ".*") {
+		o, g = "one", "one" // their schemas differ by name: counted as one cause
 	}
 	switch d.Only {
 	case "original":
-		return fmt.Sprintf("%s: %s only in the original", where, short(d.Orig))
+		return fmt.Sprintf("%s: %s only in the original", where, o)
 	case "generated":
-		return fmt.Sprintf("%s: %s only in the generated", where, short(d.Got))
+		return fmt.Sprintf("%s: %s only in the generated", where, g)
 	}
-	return fmt.Sprintf("%s: %s, generated %s", where, short(d.Orig), short(d.Got))
+	return fmt.Sprintf("%s: %s, generated %s", where, o, g)
 }
 
 // short is a value in a few characters.
