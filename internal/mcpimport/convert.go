@@ -555,7 +555,12 @@ func (c *converter) closeObject(out, src ymap, where string) error {
 	case open:
 		out.Set("additionalProperties", boolean(true))
 	case closed && props == nil:
-		out.Set("properties", &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle})
+		// No key at all, as written: {type: object, additionalProperties:
+		// false} (properties: {} would be advertised too).
+		if out.Get("type") == nil {
+			out.Set("type", str("object"))
+		}
+		out.Set("additionalProperties", boolean(false))
 	case closed:
 	case props != nil:
 		return &untypable{"additionalProperties as a schema beside properties", where}

@@ -297,3 +297,32 @@ func TestAnnotationExtraKept(t *testing.T) {
 		t.Errorf("no note of the typo: %q", res.Notes)
 	}
 }
+
+// TestExactWire: schemas whose every keyword the spec can say come back
+// from the imported spec byte for byte (JSON-equal), not just equivalent.
+func TestExactWire(t *testing.T) {
+	for _, input := range []string{
+		// An object that takes no keys at all, as zod's record of never
+		// writes it: no properties: {} added.
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":false}},"additionalProperties":false}`,
+		`{"type":"object","properties":{},"additionalProperties":false}`,
+		`{"type":"object","properties":{"a":{"type":"string","description":"\n lead and trail \n"}},"required":[],"additionalProperties":false}`,
+		`{"type":"object","properties":{"i":{"type":"integer","format":"int32"},"s":{"type":"string","format":"x-unknown"}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"o":{"type":["object","null"],"properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}`,
+	} {
+		tool := `{"name":"t","description":"d","inputSchema":` + input + `}`
+		res, err := FromLists(&Lists{Tools: []json.RawMessage{json.RawMessage(tool)}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, diags := spec.Load("x.yaml", res.YAML)
+		if len(diags) > 0 || len(res.Raw) > 0 {
+			t.Errorf("%s: raw %q, findings %v\n%s", input, res.Raw, diags, res.YAML)
+			continue
+		}
+		got, _ := specschema.Wire(s, s.Tools[0].Input)
+		if v := CompareSchema(json.RawMessage(input), got); v != Exact {
+			t.Errorf("%s: %v\n advertised: %s\n   imported: %s\n%s", input, v, input, got, res.YAML)
+		}
+	}
+}
