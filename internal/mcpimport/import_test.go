@@ -326,3 +326,26 @@ func TestExactWire(t *testing.T) {
 		}
 	}
 }
+
+// TestDialectNoted: a root $schema, which this spec has no key for, is
+// left out of the typed schema (not a raw fallback), and one note counts
+// the schemas that said it.
+func TestDialectNoted(t *testing.T) {
+	if specTakesSchema() {
+		t.Skip("the spec takes $schema: it is kept, and the round trip compares it")
+	}
+	tool := func(name string) json.RawMessage {
+		return json.RawMessage(`{"name":"` + name + `","description":"d","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string"}}},"outputSchema":{"$schema":"x","type":"object"}}`)
+	}
+	res, err := FromLists(&Lists{Tools: []json.RawMessage{tool("a"), tool("b")}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Raw) > 0 || strings.Contains(string(res.YAML), "$schema") {
+		t.Errorf("raw %q, spec:\n%s", res.Raw, res.YAML)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	if !strings.Contains(notes, "4 typed schemas say $schema at their root (tools.a.input first)") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+}
