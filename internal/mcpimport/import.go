@@ -707,6 +707,9 @@ func (im *importer) items(root ymap, key, method string, list []json.RawMessage,
 		if !ok {
 			continue
 		}
+		if key == "resourceTemplates" && im.fixedTemplate(root, name, m) {
+			continue
+		}
 		item := newMap()
 		m.Each(func(k string, v *yaml.Node) {
 			switch {
@@ -719,7 +722,54 @@ func (im *importer) items(root ymap, key, method string, list []json.RawMessage,
 		})
 		out.Set(name, im.withRequires(flowSmall(item.N), key, name))
 	}
-	root.Set(key, out.N)
+	if out.Len() > 0 {
+		root.Set(key, out.N)
+	}
+}
+
+// fixedTemplate handles a resource template without a variable, which
+// matches one URI only and which the spec refuses (a fixed URI is a
+// resource): when resources/list lists that URI too, as SDKs that list a
+// template's resources do, the template is left out; else it becomes
+// that resource. It reports whether the template was such.
+func (im *importer) fixedTemplate(root ymap, name string, m ymap) bool {
+	uri := scalarOf(m, "uriTemplate")
+	if uri == "" || strings.Contains(uri, "{") {
+		return false
+	}
+	resources := root.Get("resources")
+	if resources == nil {
+		resources = newMap().N
+		root.Set("resources", resources)
+	}
+	listed := ""
+	ymap{N: resources}.Each(func(k string, r *yaml.Node) {
+		if scalarOf(ymap{N: r}, "uri") == uri && listed == "" {
+			listed = k
+		}
+	})
+	if listed != "" {
+		im.note("resourceTemplates.%s: the uriTemplate %q has no variable, and resources.%s is that URI; left out (the spec writes a fixed URI under resources only)", name, uri, listed)
+		return true
+	}
+	r := newMap()
+	m.Each(func(k string, v *yaml.Node) {
+		switch k {
+		case "name":
+		case "uriTemplate":
+			r.Set("uri", plain(v))
+		case "title", "description", "mimeType", "annotations", "icons", "_meta":
+			r.Set(k, plain(v))
+		}
+	})
+	res := ymap{N: resources}
+	key := name
+	for i := 2; res.Get(key) != nil; i++ {
+		key = fmt.Sprintf("%s%d", name, i)
+	}
+	res.Set(key, flowSmall(r.N))
+	im.note("resourceTemplates.%s: the uriTemplate %q has no variable; written as resources.%s (the spec writes a fixed URI under resources), listed by resources/list rather than resources/templates/list", name, uri, key)
+	return true
 }
 
 // prompts converts prompts/list; arguments become a mapping by name.

@@ -349,3 +349,42 @@ func TestDialectNoted(t *testing.T) {
 		t.Errorf("notes: %q", res.Notes)
 	}
 }
+
+// TestFixedTemplate: a resource template without a variable, which the
+// spec refuses, is left out when resources/list lists its URI, else
+// written as that resource; either way the spec loads.
+func TestFixedTemplate(t *testing.T) {
+	lists := &Lists{
+		Resources: []json.RawMessage{json.RawMessage(`{"name":"wd","uri":"git://wd"}`)},
+		Templates: []json.RawMessage{
+			json.RawMessage(`{"name":"wd","uriTemplate":"git://wd","mimeType":"application/json"}`),
+			json.RawMessage(`{"name":"wd","uriTemplate":"git://other","description":"d"}`),
+			json.RawMessage(`{"name":"file","uriTemplate":"git://files/{path}"}`),
+		},
+	}
+	res, err := FromLists(lists, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := spec.Load("x.yaml", res.YAML)
+	if len(diags) > 0 {
+		t.Fatalf("%v\n%s", diags, res.YAML)
+	}
+	var resources, templates []string
+	for _, r := range s.Resources {
+		resources = append(resources, r.Name+"="+r.URI)
+	}
+	for _, r := range s.ResourceTemplates {
+		templates = append(templates, r.Name+"="+r.URITemplate)
+	}
+	if want := []string{"wd=git://wd", "wd2=git://other"}; !slices.Equal(resources, want) {
+		t.Errorf("resources %q, want %q\n%s", resources, want, res.YAML)
+	}
+	if want := []string{"file=git://files/{path}"}; !slices.Equal(templates, want) {
+		t.Errorf("templates %q, want %q", templates, want)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, `resourceTemplates.wd: the uriTemplate "git://wd" has no variable, and resources.wd is that URI; left out`) ||
+		!strings.Contains(notes, "written as resources.wd2") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+}
