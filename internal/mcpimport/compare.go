@@ -70,7 +70,8 @@ func DecodeItem(raw json.RawMessage) any {
 // definitions expanded, null spellings and additionalProperties: true as
 // JSON Schema reads them, $schema dropped, numbers as numbers, required
 // sorted; an inputSchema without a type reads as type: object (MCP's
-// arguments are an object) — and drops required: [], properties: {}, items: {} and
+// arguments are an object); an empty _meta.ui (MCP Apps' view settings,
+// none) is no _meta.ui — and drops required: [], properties: {}, items: {} and
 // propertyNames: {type: string}, each of which accepts what its absence
 // accepts, and a type beside a const of that type (the const says it);
 // a prompt's arguments: [] is dropped too.
@@ -90,7 +91,31 @@ func EquivalentForm(item any) any {
 		if k == "arguments" && isEmptyList(v) {
 			continue // a prompt's arguments: [] is no arguments
 		}
+		if k == "_meta" {
+			if v = withoutEmptyUI(v); v == nil {
+				continue
+			}
+		}
 		out[k] = v
+	}
+	return out
+}
+
+// withoutEmptyUI is a _meta without an empty ui (MCP Apps' settings of a
+// view: {} sets none, as no ui does), or nil when nothing else is left.
+func withoutEmptyUI(meta any) any {
+	m, ok := meta.(map[string]any)
+	if !ok || !isEmptyMap(m["ui"]) {
+		return meta
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		if k != "ui" {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
 	}
 	return out
 }

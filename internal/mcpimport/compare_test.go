@@ -93,3 +93,21 @@ func TestDifferences(t *testing.T) {
 		t.Errorf("an item differs from itself: %v", ds)
 	}
 }
+
+// TestCompareEmptyUI: a view's _meta.ui of {} sets nothing, as no ui
+// does; a ui that sets something, or another _meta key, still counts.
+func TestCompareEmptyUI(t *testing.T) {
+	for _, c := range []struct {
+		orig, got string
+		want      Verdict
+	}{
+		{`{"uri":"ui://v"}`, `{"uri":"ui://v","_meta":{"ui":{}}}`, Equivalent},
+		{`{"uri":"ui://v","_meta":{"x":1}}`, `{"uri":"ui://v","_meta":{"x":1,"ui":{}}}`, Equivalent},
+		{`{"uri":"ui://v"}`, `{"uri":"ui://v","_meta":{"ui":{"prefersBorder":true}}}`, Different},
+		{`{"uri":"ui://v"}`, `{"uri":"ui://v","_meta":{"x":1,"ui":{}}}`, Different},
+	} {
+		if got := Compare(json.RawMessage(c.orig), json.RawMessage(c.got)); got != c.want {
+			t.Errorf("%s and %s: %v, want %v", c.orig, c.got, got, c.want)
+		}
+	}
+}
