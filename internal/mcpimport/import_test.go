@@ -306,6 +306,9 @@ func TestExactWire(t *testing.T) {
 		// writes it: no properties: {} added.
 		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":false}},"additionalProperties":false}`,
 		`{"type":"object","properties":{},"additionalProperties":false}`,
+		// Any object, saying additionalProperties as written: true, or {}
+		// (a map of any values); nullable too.
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":true},"e":{"type":"object","additionalProperties":{}},"n":{"type":["object","null"],"additionalProperties":true}},"additionalProperties":false}`,
 		`{"type":"object","properties":{"a":{"type":"string","description":"\n lead and trail \n"}},"required":[],"additionalProperties":false}`,
 		`{"type":"object","properties":{"i":{"type":"integer","format":"int32"},"s":{"type":"string","format":"x-unknown"}},"additionalProperties":false}`,
 		`{"type":"object","properties":{"o":{"type":["object","null"],"properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}`,
