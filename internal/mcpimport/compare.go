@@ -2,8 +2,11 @@ package mcpimport
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/internal/specschema"
@@ -66,7 +69,9 @@ func DecodeItem(raw json.RawMessage) any {
 // outputSchema) in the canonical form of specschema.Normalize —
 // definitions expanded, null spellings and additionalProperties: true as
 // JSON Schema reads them, $schema dropped, numbers as numbers, required
-// sorted — and drops required: [], properties: {}, items: {} and
+// sorted; an inputSchema without a type reads as type: object (MCP's
+// arguments are an object); an empty _meta.ui (MCP Apps' view settings,
+// none) is no _meta.ui — and drops required: [], properties: {}, items: {} and
 // propertyNames: {type: string}, each of which accepts what its absence
 // accepts, and a type beside a const of that type (the const says it);
 // a prompt's arguments: [] is dropped too.
@@ -77,12 +82,60 @@ func EquivalentForm(item any) any {
 	}
 	out := map[string]any{}
 	for k, v := range m {
+		if k == "inputSchema" {
+			v = asArguments(v)
+		}
 		if k == "inputSchema" || k == "outputSchema" {
 			v = SchemaForm(v)
 		}
 		if k == "arguments" && isEmptyList(v) {
 			continue // a prompt's arguments: [] is no arguments
 		}
+		if k == "_meta" {
+			if v = withoutEmptyUI(v); v == nil {
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// withoutEmptyUI is a _meta without an empty ui (MCP Apps' settings of a
+// view: {} sets none, as no ui does), or nil when nothing else is left.
+func withoutEmptyUI(meta any) any {
+	m, ok := meta.(map[string]any)
+	if !ok || !isEmptyMap(m["ui"]) {
+		return meta
+	}
+	out := map[string]any{}
+	for k, v := range m {
+		if k != "ui" {
+			out[k] = v
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// asArguments is an inputSchema as the schema of a tool's arguments,
+// which MCP sends as an object always: a root that says no type (nor a
+// $ref or union that would) accepts the same arguments as one that says
+// type: object.
+func asArguments(schema any) any {
+	m, ok := schema.(map[string]any)
+	if !ok {
+		return schema
+	}
+	for _, k := range []string{"type", "$ref", "anyOf", "oneOf", "allOf", "not", "if", "const", "enum"} {
+		if _, ok := m[k]; ok {
+			return schema
+		}
+	}
+	out := map[string]any{"type": "object"}
+	for k, v := range m {
 		out[k] = v
 	}
 	return out
@@ -152,4 +205,107 @@ func jsonType(v any) string {
 		return "number"
 	}
 	return ""
+}
+
+// Difference is one place where two items differ: the path of the key
+// (dotted, list indexes in brackets) and the value on each side (absent
+// when nil and Only says which side has it).
+type Difference struct {
+	Path      string
+	Orig, Got any
+	// Only is "original" or "generated" when the key is on one side only.
+	Only string
+}
+
+// Reason is the difference without the names of properties and types:
+// the keyword and what happened to it, for counting the causes of
+// inexact items ("inputSchema…additionalProperties: true only in
+// generated").
+func (d Difference) Reason() string {
+	segs := strings.Split(d.Path, ".")
+	root, _, _ := strings.Cut(segs[0], "[")
+	last := segs[len(segs)-1]
+	if len(segs) > 1 && slices.Contains([]string{"$defs", "definitions", "properties"}, segs[len(segs)-2]) {
+		last = segs[len(segs)-2] + ".*" // a property or definition, whatever its name
+	}
+	where := root
+	if len(segs) > 1 {
+		where = root + "…" + last
+	}
+	o, g := short(d.Orig), short(d.Got)
+	if strings.HasSuffix(last, ".*") {
+		o, g = "one", "one" // their schemas differ by name: counted as one cause
+	}
+	switch d.Only {
+	case "original":
+		return fmt.Sprintf("%s: %s only in the original", where, o)
+	case "generated":
+		return fmt.Sprintf("%s: %s only in the generated", where, g)
+	}
+	return fmt.Sprintf("%s: %s, generated %s", where, o, g)
+}
+
+// short is a value in a few characters.
+func short(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 40 {
+		return string(b[:37]) + "..."
+	}
+	return string(b)
+}
+
+// Differences lists where two items differ, key by key (JSON-decoded,
+// numbers as written), in path order.
+func Differences(orig, got json.RawMessage) []Difference {
+	var out []Difference
+	diffValues("", DecodeItem(orig), DecodeItem(got), &out)
+	return out
+}
+
+func diffValues(path string, o, g any, out *[]Difference) {
+	if reflect.DeepEqual(o, g) {
+		return
+	}
+	om, ok1 := o.(map[string]any)
+	gm, ok2 := g.(map[string]any)
+	if ok1 && ok2 {
+		keys := map[string]bool{}
+		for k := range om {
+			keys[k] = true
+		}
+		for k := range gm {
+			keys[k] = true
+		}
+		sorted := make([]string, 0, len(keys))
+		for k := range keys {
+			sorted = append(sorted, k)
+		}
+		sort.Strings(sorted)
+		for _, k := range sorted {
+			p := k
+			if path != "" {
+				p = path + "." + k
+			}
+			ov, inO := om[k]
+			gv, inG := gm[k]
+			switch {
+			case !inG:
+				*out = append(*out, Difference{Path: p, Orig: ov, Only: "original"})
+			case !inO:
+				*out = append(*out, Difference{Path: p, Got: gv, Only: "generated"})
+			default:
+				diffValues(p, ov, gv, out)
+			}
+		}
+		return
+	}
+	ol, ok1 := o.([]any)
+	gl, ok2 := g.([]any)
+	if ok1 && ok2 && len(ol) == len(gl) {
+		for i := range ol {
+			diffValues(fmt.Sprintf("%s[%d]", path, i), ol[i], gl[i], out)
+		}
+		return
+	}
+	*out = append(*out, Difference{Path: path, Orig: o, Got: g})
 }

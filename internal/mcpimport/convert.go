@@ -547,15 +547,29 @@ func (c *converter) closeObject(out, src ymap, where string) error {
 		nullable = true // [object, null]: out has the type as written
 	}
 	closed := ap != nil && ap.Kind == yaml.ScalarNode && ap.Value == "false"
+	emptySchema := ap != nil && ap.Kind == yaml.MappingNode && len(ap.Content) == 0
 	switch {
+	case props == nil && open && !nullable && emptySchema:
+		// {additionalProperties: {}}: a map of any values, which the
+		// spec advertises so.
+		out.Set("type", str("map"))
+		out.Set("values", typeOnly("any"))
 	case props == nil && open:
 		if !nullable {
 			out.Set("type", str("object")) // any object
 		}
+		if ap != nil && !emptySchema {
+			out.Set("additionalProperties", boolean(true)) // as written
+		}
 	case open:
 		out.Set("additionalProperties", boolean(true))
 	case closed && props == nil:
-		out.Set("properties", &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle})
+		// No key at all, as written: {type: object, additionalProperties:
+		// false} (properties: {} would be advertised too).
+		if out.Get("type") == nil {
+			out.Set("type", str("object"))
+		}
+		out.Set("additionalProperties", boolean(false))
 	case closed:
 	case props != nil:
 		return &untypable{"additionalProperties as a schema beside properties", where}

@@ -1,8 +1,10 @@
 package mcpimport
 
 import (
+	"context"
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 // FuzzFromLists: whatever a server lists (any JSON in any of the four
@@ -38,3 +40,64 @@ func FuzzFromLists(f *testing.F) {
 		}
 	})
 }
+
+// FuzzListResults: whatever a server answers to initialize and to each
+// list method, page after page (any JSON, or a JSON-RPC error), the
+// lister returns lists or an error, and the import of those lists a spec
+// or an error; neither panics.
+func FuzzListResults(f *testing.F) {
+	for _, seed := range []string{
+		`{"initialize":[{"protocolVersion":"2025-11-25","capabilities":{"tools":{},"resources":{},"prompts":{}},"serverInfo":{"name":"s","version":"1"}}],
+		  "tools/list":[{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"2"},{"tools":[{"name":"b"}]}],
+		  "resources/list":[{"resources":[{"name":"r","uri":"x://r"}]}],"resources/templates/list":[{"error":-32601}],
+		  "prompts/list":[{"prompts":[{"name":"p","arguments":[{"name":"a"}]}]}]}`,
+		`{"initialize":[{"protocolVersion":"2025-11-25","capabilities":{"tools":7}}],"tools/list":[{"tools":{"a":1}}]}`,
+		`{"initialize":[{"error":-32602},{"protocolVersion":"2024-11-05","capabilities":{"tools":{}},"serverInfo":{"name":3}}],"tools/list":[{"tools":[],"nextCursor":"a"},{"tools":[],"nextCursor":"a"}]}`,
+		`{"initialize":[[]],"tools/list":[null]}`,
+		`{"initialize":[{"protocolVersion":"x","capabilities":{"prompts":null}}],"prompts/list":[{"prompts":[{"name":"p","arguments":{"a":{}}},{"name":"p"}],"nextCursor":7}]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var answers map[string][]json.RawMessage
+		if json.Unmarshal(data, &answers) != nil {
+			return
+		}
+		l := &lister{c: &scripted{answers: answers}, timeout: time.Second, caps: map[string]any{}}
+		lists, err := l.run(context.Background())
+		if err != nil {
+			return
+		}
+		res, err := FromLists(lists, Options{})
+		if err == nil && len(res.YAML) == 0 {
+			t.Fatal("no error and no spec")
+		}
+	})
+}
+
+// scripted is a server that answers each method with its next scripted
+// result ({"error": code} is a JSON-RPC error), then with method not
+// found.
+type scripted struct {
+	answers map[string][]json.RawMessage
+}
+
+func (s *scripted) call(_ context.Context, method string, _ any) (json.RawMessage, error) {
+	list := s.answers[method]
+	if len(list) == 0 {
+		return nil, &rpcError{Code: methodNotFound, Message: "no more answers"}
+	}
+	r := list[0]
+	s.answers[method] = list[1:]
+	var e struct {
+		Error *int `json:"error"`
+	}
+	if json.Unmarshal(r, &e) == nil && e.Error != nil {
+		return nil, &rpcError{Code: *e.Error, Message: "scripted"}
+	}
+	return r, nil
+}
+
+func (s *scripted) strayLines() []string                 { return nil }
+func (s *scripted) notify(context.Context, string) error { return nil }
+func (s *scripted) close() error                         { return nil }

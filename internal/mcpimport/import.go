@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -164,11 +165,14 @@ type lister struct {
 }
 
 type importer struct {
-	opts     Options
-	requires map[string]*Requirement // Lists.Requires
-	conv     *converter
-	res      Result
-	init     initializeResult
+	opts Options
+	// droppedDialects are the typed schemas whose root $schema the spec
+	// could not keep (see dialect).
+	droppedDialects []string
+	requires        map[string]*Requirement // Lists.Requires
+	conv            *converter
+	res             Result
+	init            initializeResult
 }
 
 type initializeResult struct {
@@ -366,6 +370,9 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	// Move types before tools, the order a reader expects.
 	reorder(root, "types", "tools")
 	im.conv.markNullableRefs(root.N)
+	if n := len(im.droppedDialects); n > 0 {
+		im.note("%d typed schemas say $schema at their root (%s first), which the spec has no key for; left out (JSON Schema reads them alike without it)", n, im.droppedDialects[0])
+	}
 	root, diags := im.settleGoNames(root)
 	for _, d := range diags {
 		im.note("the written spec does not load: %s", d)
@@ -604,6 +611,7 @@ func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
 		s = typeOnly("object")
 	}
 	if err == nil {
+		im.dialect(s, v, where)
 		if why := im.conv.check(tool, typedKey, s); why != "" {
 			err = fmt.Errorf("%s: the spec refuses the typed schema: %s", where, why)
 		}
@@ -617,6 +625,47 @@ func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
 	im.res.Raw = append(im.res.Raw, tool+"."+key)
 	out.Set(key, plain(v))
 }
+
+// dialect keeps the $schema of a document's root (the JSON Schema draft
+// it is written in) on the typed schema s when the spec takes $schema
+// there; else it is left out, and a note at the end of the import counts
+// the schemas that said it (JSON Schema reads them alike without it).
+func (im *importer) dialect(s, src *yaml.Node, where string) {
+	if src.Kind != yaml.MappingNode {
+		return
+	}
+	d := ymap{N: src}.Get("$schema")
+	if d == nil || d.Kind != yaml.ScalarNode || d.Tag != "!!str" {
+		return
+	}
+	if !specTakesSchema() {
+		im.droppedDialects = append(im.droppedDialects, where)
+		return
+	}
+	m := ymap{N: s}
+	m.N.Content = append([]*yaml.Node{str("$schema"), str(d.Value)}, m.N.Content...)
+	m.N.Style = 0
+}
+
+// specTakesSchema reports whether the spec takes $schema at the root of a
+// tool's input (this build's grammar: asked once).
+var specTakesSchema = sync.OnceValue(func() bool {
+	in := newMap()
+	in.Set("$schema", str("https://json-schema.org/draft/2020-12/schema"))
+	in.Set("type", str("object"))
+	t := newMap()
+	t.Set("description", str("d"))
+	t.Set("input", in.N)
+	tools := newMap()
+	tools.Set("t", t.N)
+	root := newMap()
+	root.Set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
+	root.Set("server", mustMap("name", "s", "version", "1"))
+	root.Set("go", mustMap("package", "p"))
+	root.Set("tools", tools.N)
+	_, diags := spec.Load("check.yaml", mustEncode(root))
+	return len(diags) == 0
+})
 
 func mustEncode(m ymap) []byte {
 	b, err := encode(m.N)
@@ -658,6 +707,9 @@ func (im *importer) items(root ymap, key, method string, list []json.RawMessage,
 		if !ok {
 			continue
 		}
+		if key == "resourceTemplates" && im.fixedTemplate(root, name, m) {
+			continue
+		}
 		item := newMap()
 		m.Each(func(k string, v *yaml.Node) {
 			switch {
@@ -670,7 +722,54 @@ func (im *importer) items(root ymap, key, method string, list []json.RawMessage,
 		})
 		out.Set(name, im.withRequires(flowSmall(item.N), key, name))
 	}
-	root.Set(key, out.N)
+	if out.Len() > 0 {
+		root.Set(key, out.N)
+	}
+}
+
+// fixedTemplate handles a resource template without a variable, which
+// matches one URI only and which the spec refuses (a fixed URI is a
+// resource): when resources/list lists that URI too, as SDKs that list a
+// template's resources do, the template is left out; else it becomes
+// that resource. It reports whether the template was such.
+func (im *importer) fixedTemplate(root ymap, name string, m ymap) bool {
+	uri := scalarOf(m, "uriTemplate")
+	if uri == "" || strings.Contains(uri, "{") {
+		return false
+	}
+	resources := root.Get("resources")
+	if resources == nil {
+		resources = newMap().N
+		root.Set("resources", resources)
+	}
+	listed := ""
+	ymap{N: resources}.Each(func(k string, r *yaml.Node) {
+		if scalarOf(ymap{N: r}, "uri") == uri && listed == "" {
+			listed = k
+		}
+	})
+	if listed != "" {
+		im.note("resourceTemplates.%s: the uriTemplate %q has no variable, and resources.%s is that URI; left out (the spec writes a fixed URI under resources only)", name, uri, listed)
+		return true
+	}
+	r := newMap()
+	m.Each(func(k string, v *yaml.Node) {
+		switch k {
+		case "name":
+		case "uriTemplate":
+			r.Set("uri", plain(v))
+		case "title", "description", "mimeType", "annotations", "icons", "_meta":
+			r.Set(k, plain(v))
+		}
+	})
+	res := ymap{N: resources}
+	key := name
+	for i := 2; res.Get(key) != nil; i++ {
+		key = fmt.Sprintf("%s%d", name, i)
+	}
+	res.Set(key, flowSmall(r.N))
+	im.note("resourceTemplates.%s: the uriTemplate %q has no variable; written as resources.%s (the spec writes a fixed URI under resources), listed by resources/list rather than resources/templates/list", name, uri, key)
+	return true
 }
 
 // prompts converts prompts/list; arguments become a mapping by name.

@@ -297,3 +297,97 @@ func TestAnnotationExtraKept(t *testing.T) {
 		t.Errorf("no note of the typo: %q", res.Notes)
 	}
 }
+
+// TestExactWire: schemas whose every keyword the spec can say come back
+// from the imported spec byte for byte (JSON-equal), not just equivalent.
+func TestExactWire(t *testing.T) {
+	for _, input := range []string{
+		// An object that takes no keys at all, as zod's record of never
+		// writes it: no properties: {} added.
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":false}},"additionalProperties":false}`,
+		`{"type":"object","properties":{},"additionalProperties":false}`,
+		// Any object, saying additionalProperties as written: true, or {}
+		// (a map of any values); nullable too.
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":true},"e":{"type":"object","additionalProperties":{}},"n":{"type":["object","null"],"additionalProperties":true}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"a":{"type":"string","description":"\n lead and trail \n"}},"required":[],"additionalProperties":false}`,
+		`{"type":"object","properties":{"i":{"type":"integer","format":"int32"},"s":{"type":"string","format":"x-unknown"}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"o":{"type":["object","null"],"properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}`,
+	} {
+		tool := `{"name":"t","description":"d","inputSchema":` + input + `}`
+		res, err := FromLists(&Lists{Tools: []json.RawMessage{json.RawMessage(tool)}}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, diags := spec.Load("x.yaml", res.YAML)
+		if len(diags) > 0 || len(res.Raw) > 0 {
+			t.Errorf("%s: raw %q, findings %v\n%s", input, res.Raw, diags, res.YAML)
+			continue
+		}
+		got, _ := specschema.Wire(s, s.Tools[0].Input)
+		if v := CompareSchema(json.RawMessage(input), got); v != Exact {
+			t.Errorf("%s: %v\n advertised: %s\n   imported: %s\n%s", input, v, input, got, res.YAML)
+		}
+	}
+}
+
+// TestDialectNoted: a root $schema, which this spec has no key for, is
+// left out of the typed schema (not a raw fallback), and one note counts
+// the schemas that said it.
+func TestDialectNoted(t *testing.T) {
+	if specTakesSchema() {
+		t.Skip("the spec takes $schema: it is kept, and the round trip compares it")
+	}
+	tool := func(name string) json.RawMessage {
+		return json.RawMessage(`{"name":"` + name + `","description":"d","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string"}}},"outputSchema":{"$schema":"x","type":"object"}}`)
+	}
+	res, err := FromLists(&Lists{Tools: []json.RawMessage{tool("a"), tool("b")}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Raw) > 0 || strings.Contains(string(res.YAML), "$schema") {
+		t.Errorf("raw %q, spec:\n%s", res.Raw, res.YAML)
+	}
+	notes := strings.Join(res.Notes, "\n")
+	if !strings.Contains(notes, "4 typed schemas say $schema at their root (tools.a.input first)") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+}
+
+// TestFixedTemplate: a resource template without a variable, which the
+// spec refuses, is left out when resources/list lists its URI, else
+// written as that resource; either way the spec loads.
+func TestFixedTemplate(t *testing.T) {
+	lists := &Lists{
+		Resources: []json.RawMessage{json.RawMessage(`{"name":"wd","uri":"git://wd"}`)},
+		Templates: []json.RawMessage{
+			json.RawMessage(`{"name":"wd","uriTemplate":"git://wd","mimeType":"application/json"}`),
+			json.RawMessage(`{"name":"wd","uriTemplate":"git://other","description":"d"}`),
+			json.RawMessage(`{"name":"file","uriTemplate":"git://files/{path}"}`),
+		},
+	}
+	res, err := FromLists(lists, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := spec.Load("x.yaml", res.YAML)
+	if len(diags) > 0 {
+		t.Fatalf("%v\n%s", diags, res.YAML)
+	}
+	var resources, templates []string
+	for _, r := range s.Resources {
+		resources = append(resources, r.Name+"="+r.URI)
+	}
+	for _, r := range s.ResourceTemplates {
+		templates = append(templates, r.Name+"="+r.URITemplate)
+	}
+	if want := []string{"wd=git://wd", "wd2=git://other"}; !slices.Equal(resources, want) {
+		t.Errorf("resources %q, want %q\n%s", resources, want, res.YAML)
+	}
+	if want := []string{"file=git://files/{path}"}; !slices.Equal(templates, want) {
+		t.Errorf("templates %q, want %q", templates, want)
+	}
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, `resourceTemplates.wd: the uriTemplate "git://wd" has no variable, and resources.wd is that URI; left out`) ||
+		!strings.Contains(notes, "written as resources.wd2") {
+		t.Errorf("notes: %q", res.Notes)
+	}
+}
