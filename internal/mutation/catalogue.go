@@ -422,7 +422,7 @@ var Catalogue = []Mutant{
 
 	// runtime/internal/toolsearch.
 	{ID: "toolsearch/repeated-word", File: "runtime/internal/toolsearch/toolsearch.go",
-		Original: "if seen[w] {", Mutated: "if false && seen[w] {",
+		Original: "range slices.Compact(words)", Mutated: "range words",
 		Packages: pkgToolsearch, Why: "a query word said twice counts twice and outranks the rest of the query"},
 	{ID: "toolsearch/tie-order", File: "runtime/internal/toolsearch/toolsearch.go",
 		Original: "return hits[i].Doc < hits[j].Doc", Mutated: "return hits[i].Doc > hits[j].Doc",
