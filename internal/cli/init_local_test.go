@@ -99,8 +99,13 @@ func TestInitHelpShowsReplace(t *testing.T) {
 // refusingProxy is a module proxy that answers as proxy.golang.org does
 // for a module it does not serve (403), so that the go command fails
 // instead of quietly falling back as it does with GOPROXY=off. Modules
-// already in the module cache are still found there.
+// already in the module cache are still found there. The checksum
+// database is turned off with it: the go command reaches sum.golang.org
+// through GOPROXY, so a module that the cache holds but whose checksum was
+// never looked up on this machine (a fresh machine, where the main module's
+// go.sum answered every check) would fail on the refusing proxy's 403.
 func refusingProxy(t *testing.T) string {
+	t.Setenv("GOSUMDB", "off")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "This module version is not available.", http.StatusForbidden)
 	}))
