@@ -308,13 +308,18 @@ func (h *Handler) postInitialize(w http.ResponseWriter, r *http.Request, m *tran
 func (h *Handler) postNotification(w http.ResponseWriter, r *http.Request, hs *httpSession, m *transport.Message) {
 	hs.touch()
 	hs.ss.Dispatch(r.Context(), *m)
-	w.Header()[headerSessionID] = hs.sidHeader
 	w.WriteHeader(http.StatusAccepted)
 }
 
 // postRequest serves a request of session hs on the stream of its
 // response. An initialize is dispatched before the stream is served, so
 // that the session is kept (or given up) before its id goes out.
+//
+// Mcp-Session-Id goes out only where the client learns it: on the
+// response carrying the InitializeResult (the one place the transport
+// says a server sets it) and on GET streams. The response to any other
+// POST names no session: the client sent the id, and its SDKs keep the id
+// they have when a response carries none.
 func (h *Handler) postRequest(w http.ResponseWriter, r *http.Request, hs *httpSession, m *transport.Message, isInit bool) {
 	if !hs.beginRequest() {
 		w.Header().Set("Retry-After", "1")
@@ -333,7 +338,6 @@ func (h *Handler) postRequest(w http.ResponseWriter, r *http.Request, hs *httpSe
 		return
 	}
 	if !isInit {
-		w.Header()[headerSessionID] = hs.sidHeader // before a writer goroutine may start
 		st.dispatchAndServe(w, r, func() { hs.ss.Dispatch(st, *m) })
 		return
 	}

@@ -21,7 +21,7 @@ type httpSession struct {
 	h          *Handler
 	ss         transport.FullSession
 	id         string   // "" when stateless
-	sidHeader  []string // {id}, the Mcp-Session-Id header of every response
+	sidHeader  []string // {id}, the Mcp-Session-Id header of the initialize response and GET streams
 	standalone *stream  // stream "0", for what belongs to no request; nil when stateless
 	registered bool     // its id is served (set once, before it is shared)
 	listening  bool     // it serves a subscriptions/listen: its stream is SSE whatever the options
