@@ -193,26 +193,3 @@ func TestToolRateLimitsApart(t *testing.T) {
 		}
 	}
 }
-
-// TestQuotaRetryAfterCountsTheRefill: a refusal's retry-after is the time
-// until the next token, the part of it already refilled counted: a bucket
-// of 3 an hour, emptied, then idle for 10 minutes, has half a token, and
-// its next token comes 10 minutes later, not a whole 20.
-func TestQuotaRetryAfterCountsTheRefill(t *testing.T) {
-	m := runtime.NewMemoryQuotaStore()
-	now := time.Unix(1_000_000, 0)
-	runtime.SetQuotaClock(m, func() time.Time { return now })
-	limit := runtime.RateLimit{Requests: 3, Per: time.Hour}
-	for range 3 {
-		m.Take(context.Background(), "erin", limit)
-	}
-	now = now.Add(10 * time.Minute)
-	ok, after, err := m.Take(context.Background(), "erin", limit)
-	if ok || err != nil || after < 10*time.Minute-time.Second || after > 10*time.Minute+time.Second {
-		t.Errorf("take 10 minutes after emptying: ok=%v, retry after %v, %v; want refused for 10 minutes", ok, after, err)
-	}
-	now = now.Add(after)
-	if ok, _, _ := m.Take(context.Background(), "erin", limit); !ok {
-		t.Errorf("take after the retry-after: refused")
-	}
-}

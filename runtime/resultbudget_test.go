@@ -222,39 +222,3 @@ func TestResultPreviewWholeCharacters(t *testing.T) {
 		t.Errorf("summary %q: want the preview cut before the 51st é", summary)
 	}
 }
-
-// TestResultBudgetEdge: a result of exactly MaxResultBytes is inlined (the
-// budget is what may go into the context), one byte more is over it.
-func TestResultBudgetEdge(t *testing.T) {
-	const limit = 200
-	srv := runtime.NewServer(testInfo())
-	srv.AddTool(runtime.Tool{Name: "exact", Description: "Answers n bytes.", MaxResultBytes: limit,
-		Handler: func(_ context.Context, req *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
-			var args struct{ N int }
-			json.Unmarshal(req.Arguments, &args)
-			return runtime.TextResult(strings.Repeat("a", args.N)), nil
-		}})
-	c := serve(t, srv)
-	c.initialize()
-	// The encoding's length beyond the text, from the size an error names.
-	var over toolResult
-	jsonUnmarshal(c.callTool("exact", map[string]any{"n": 1000}), &over)
-	var size int
-	if len(over.Content) != 1 || !over.IsError {
-		t.Fatalf("1000 bytes: %+v, want over budget", over)
-	}
-	fmt.Sscanf(over.Content[0].Text, "the result of tool exact is %d bytes", &size)
-	fits := limit - (size - 1000)
-	if size <= 1000 || fits <= 0 {
-		t.Fatalf("cannot read the size from %q", over.Content[0].Text)
-	}
-	var at, past toolResult
-	jsonUnmarshal(c.callTool("exact", map[string]any{"n": fits}), &at)
-	if at.IsError || len(at.Content) != 1 || len(at.Content[0].Text) != fits {
-		t.Errorf("a result of exactly %d bytes: %+v, want it inlined", limit, at)
-	}
-	jsonUnmarshal(c.callTool("exact", map[string]any{"n": fits + 1}), &past)
-	if !past.IsError || !strings.Contains(past.Content[0].Text, fmt.Sprintf("is %d bytes, over its limit of %d", limit+1, limit)) {
-		t.Errorf("a result of %d bytes: %+v, want over budget", limit+1, past)
-	}
-}
