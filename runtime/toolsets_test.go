@@ -186,6 +186,20 @@ func TestDynamicToolsetsLegacy(t *testing.T) {
 	if res := string(c.callTool("enable_toolset", map[string]any{"toolset": "nope"})); !strings.Contains(res, `"isError":true`) || !strings.Contains(res, `unknown toolset \"nope\"`) {
 		t.Errorf("enable_toolset nope: %s", res)
 	}
+	// Enabling it again changes nothing: it says so, and no list changed.
+	c.send(`{"jsonrpc":"2.0","id":"again","method":"tools/call","params":{"name":"enable_toolset","arguments":{"toolset":"write"}}}`)
+	for {
+		l := c.recv()
+		if !strings.Contains(l, `"id":"again"`) {
+			t.Errorf("enabling an enabled toolset sent %s", l)
+			continue
+		}
+		if !strings.Contains(l, "toolset write was already enabled") {
+			t.Errorf("enable_toolset write again: %s", l)
+		}
+		break
+	}
+	c.result("ping", nil) // a list_changed sent late would come before its answer
 }
 
 // A stateless 2026-07-28 request has no session to enable a toolset in:

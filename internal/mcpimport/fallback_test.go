@@ -196,3 +196,24 @@ func TestInitializeWithoutVersion(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestEventStreamNotificationsBeforeTheAnswer: a Streamable HTTP server may
+// answer a request with an event stream that carries notifications (a log
+// message, progress) before the answer: each event is read on its own, and
+// the answer is the event with the request's id.
+func TestEventStreamNotificationsBeforeTheAnswer(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"listing\"}}\n\n")
+		io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n")
+		io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}\n\n")
+	}))
+	t.Cleanup(ts.Close)
+	c := &httpConn{url: ts.URL, client: ts.Client()}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := c.call(ctx, "tools/list", nil)
+	if err != nil || string(res) != `{"tools":[]}` {
+		t.Errorf("the answer after two notifications: %s, %v", res, err)
+	}
+}

@@ -321,3 +321,52 @@ func (h renewSpy) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
 		return err
 	}
 }
+
+// TestIdempotencyPartsDoNotRunTogether: the owner, the tool and the key are
+// chosen apart (the key by the client), and a record is named by all three:
+// tool "refund" with key "_all-1" is not tool "refund_all" with key "-1",
+// nor is owner "a" with tool "bc" owner "ab" with tool "c". Were the parts
+// hashed end to end, the second call would get the first one's result (or
+// a conflict) instead of running.
+func TestIdempotencyPartsDoNotRunTogether(t *testing.T) {
+	st := openStore(t, redistest.Start(t), Config{}).Idempotency()
+	ctx := context.Background()
+	for _, pair := range [][2]runtime.IdempotencyKey{
+		{{Tool: "refund", Key: "_all-1", Fingerprint: "f"}, {Tool: "refund_all", Key: "-1", Fingerprint: "f"}},
+		{{Owner: "a", Tool: "bc", Key: "k", Fingerprint: "f"}, {Owner: "ab", Tool: "c", Key: "k", Fingerprint: "f"}},
+	} {
+		if _, err := st.Do(ctx, pair[0], time.Minute, func() ([]byte, bool) { return []byte("first"), true }); err != nil {
+			t.Fatal(err)
+		}
+		ran := false
+		res, err := st.Do(ctx, pair[1], time.Minute, func() ([]byte, bool) { ran = true; return []byte("second"), true })
+		if err != nil || !ran || string(res) != "second" {
+			t.Errorf("%+v after %+v: %q, %v (ran %v); want its own run", pair[1], pair[0], res, err, ran)
+		}
+	}
+}
+
+// TestIdempotencyFinishLeavesAnotherReplicasKey: a replica whose lock
+// lapsed (a long pause) while another replica took the key finishes
+// without touching it: neither its result nor its freeing the key may
+// reach the record the other replica is running under, or a third call
+// would get a result of the wrong run, or run the call while the other
+// replica still does.
+func TestIdempotencyFinishLeavesAnotherReplicasKey(t *testing.T) {
+	s := openStore(t, redistest.Start(t), Config{})
+	ctx := context.Background()
+	key := s.cfg.Prefix + "idem:" + entryName(refund)
+	if err := claimScript.Run(ctx, s.client, []string{key}, refund.Fingerprint, "replica-b", 60000).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, keep := range []string{"0", "1"} {
+		n, err := finishScript.Run(ctx, s.client, []string{key}, "replica-a", keep, "a's result", 60000, refund.Fingerprint).Int()
+		if err != nil || n != 0 {
+			t.Errorf("finish (keep %s) by a replica whose lock lapsed: %d, %v; want 0, nothing done", keep, n, err)
+		}
+		v, err := s.client.HGetAll(ctx, key).Result()
+		if err != nil || v["lock"] != "replica-b" || v["result"] != "" {
+			t.Fatalf("after finish (keep %s) by the replica whose lock lapsed, the key holds %v (%v); want replica-b's lock and no result", keep, v, err)
+		}
+	}
+}

@@ -79,3 +79,34 @@ type keyed struct {
 func (k keyed) Take(ctx context.Context, key string, limit runtime.RateLimit) (bool, time.Duration, error) {
 	return k.QuotaStore.Take(ctx, key+k.suffix, limit)
 }
+
+// TestQuotaRetryAfterIsEnough: the retryAfter of a refusal is never
+// shorter than the time until the bucket has a token, read from the
+// bucket Redis keeps: a client that waits exactly that long is not refused
+// again. 3 per second is a token every 333.3 ms, so the wait is a fraction
+// of a millisecond more than a whole number of them, which a wait rounded
+// down would lose.
+func TestQuotaRetryAfterIsEnough(t *testing.T) {
+	s := openStore(t, redistest.Start(t), Config{})
+	st := s.Quotas()
+	ctx := context.Background()
+	limit := runtime.RateLimit{Requests: 3, Per: time.Second, Burst: 1}
+	perMs := limit.PerSecond() / 1000
+	for i := range 20 {
+		key := fmt.Sprint("dave-", i)
+		if ok, _, err := st.Take(ctx, key, limit); err != nil || !ok {
+			t.Fatalf("first take: %v, %v", ok, err)
+		}
+		ok, after, err := st.Take(ctx, key, limit)
+		if err != nil || ok {
+			t.Fatalf("second take at once: %v, %v; want refused", ok, err)
+		}
+		v, err := s.Client().HGet(ctx, s.Prefix()+"quota:"+hashParts(key), "tokens").Float64()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if gained := float64(after.Milliseconds()) * perMs; v+gained < 1 {
+			t.Fatalf("retry after %v: the bucket holds %v tokens and gains %v by then, less than one", after, v, gained)
+		}
+	}
+}

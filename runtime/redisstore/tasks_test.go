@@ -106,18 +106,26 @@ func TestTaskOfDeadReplicaFails(t *testing.T) {
 	cfg := Config{LockTTL: 300 * time.Millisecond}
 	dead, live, reader := openStore(t, r, cfg), openStore(t, r, cfg), openStore(t, r, cfg).Tasks()
 	ctx := context.Background()
-	deadID, liveID := "dead-replica's", "live-replica's"
-	for id, s := range map[string]*Store{deadID: dead, liveID: live} {
-		task := &runtime.TaskRecord{ID: id, Owner: "alice", Status: runtime.TaskWorking, CreatedAt: time.Now(), TTL: time.Minute}
-		if err := s.Tasks().Create(ctx, task); err != nil {
+	// The dead replica's tasks: one working, one waiting for input (a
+	// task waiting for its client is not over either).
+	deadID, deadWaitingID, liveID := "dead-replica's", "dead-replica's waiting", "live-replica's"
+	for _, c := range []struct {
+		id     string
+		s      *Store
+		status runtime.TaskStatus
+	}{{deadID, dead, runtime.TaskWorking}, {deadWaitingID, dead, runtime.TaskInputRequired}, {liveID, live, runtime.TaskWorking}} {
+		task := &runtime.TaskRecord{ID: c.id, Owner: "alice", Status: c.status, CreatedAt: time.Now(), TTL: time.Minute}
+		if err := c.s.Tasks().Create(ctx, task); err != nil {
 			t.Fatal(err)
 		}
 	}
 	dead.Close() // SIGKILL: no StopTasks, no renewal
 	time.Sleep(time.Second)
-	got, err := reader.Get(ctx, "alice", deadID)
-	if err != nil || got == nil || got.Status != runtime.TaskFailed || got.StatusMessage != OrphanedTaskMessage || !strings.Contains(string(got.Error), "-32603") {
-		t.Errorf("the dead replica's task: %+v, %v; want failed with %q", got, err, OrphanedTaskMessage)
+	for _, id := range []string{deadID, deadWaitingID} {
+		got, err := reader.Get(ctx, "alice", id)
+		if err != nil || got == nil || got.Status != runtime.TaskFailed || got.StatusMessage != OrphanedTaskMessage || !strings.Contains(string(got.Error), "-32603") {
+			t.Errorf("the dead replica's task %q: %+v, %v; want failed with %q", id, got, err, OrphanedTaskMessage)
+		}
 	}
 	if got, err := reader.Get(ctx, "alice", liveID); err != nil || got == nil || got.Status != runtime.TaskWorking {
 		t.Errorf("the live replica's task after 3 lease TTLs: %+v, %v; want working", got, err)
