@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // Tasks: long-running tool calls. A tool whose Execution allows it runs as
@@ -36,6 +37,37 @@ import (
 // Records live in a TaskStore (WithTaskStore); the handlers run in the
 // process that created them, which tasks/update and tasks/cancel must
 // reach to answer or stop a handler (a shared store lets any replica read).
+
+// A task's record and where it is kept are package runtime/tasks; these
+// are their names in this package.
+type (
+	// TaskStatus is where a task is in its life (tasks.Status).
+	TaskStatus = tasks.Status
+	// TaskRecord is what a TaskStore keeps of a task (tasks.Record).
+	TaskRecord = tasks.Record
+	// TaskStore keeps task records until they expire (tasks.Store).
+	TaskStore = tasks.Store
+)
+
+// The statuses of a task (tasks.Status).
+const (
+	TaskWorking       = tasks.Working
+	TaskInputRequired = tasks.InputRequired
+	TaskCompleted     = tasks.Completed
+	TaskFailed        = tasks.Failed
+	TaskCancelled     = tasks.Cancelled
+)
+
+// ErrTaskStoreFull is returned by TaskStore.Create when the store is full
+// (tasks.ErrStoreFull).
+var ErrTaskStoreFull = tasks.ErrStoreFull
+
+// DefaultMaxTasks is the number of live tasks NewMemoryTaskStore(0) keeps.
+const DefaultMaxTasks = tasks.DefaultMaxTasks
+
+// NewMemoryTaskStore returns a TaskStore in this process's memory
+// (tasks.NewMemoryStore).
+func NewMemoryTaskStore(limit int) TaskStore { return tasks.NewMemoryStore(limit) }
 
 // TasksExtension is the 2026-07-28 extension id of tasks.
 const TasksExtension = "io.modelcontextprotocol/tasks"
@@ -256,7 +288,7 @@ func (ss *Session) toolTask(ctx context.Context, c *call) (res encoder, e *Error
 		if e != nil {
 			return nil, e, true
 		}
-		return rawResult(created.appendModern(nil, `{"resultType":"task",`, false)), nil, true
+		return rawResult(created.AppendModern(nil, `{"resultType":"task",`, false)), nil, true
 	}
 	if c.taskParam == nil {
 		if support == TaskRequired {
@@ -284,7 +316,7 @@ func (ss *Session) toolTask(ctx context.Context, c *call) (res encoder, e *Error
 	if e != nil {
 		return nil, e, true
 	}
-	b := append([]byte(`{"task":`), created.appendLegacy(nil)...)
+	b := append([]byte(`{"task":`), created.AppendLegacy(nil)...)
 	return rawResult(append(b, '}')), nil, true
 }
 
@@ -331,7 +363,7 @@ func (ss *Session) startTask(ctx context.Context, c *call, ttl time.Duration) (*
 	run.cancel = cancel
 	tc := &call{Context: ctx, cancel: cancel, ss: ss, id: c.id, key: c.key, meta: c.meta, peer: c.peer,
 		mrtr: c.mrtr, tool: c.tool, req: c.req, task: run}
-	created := run.rec.clone()
+	created := run.rec.Clone()
 	srv.taskRuns.add(run.id, run)
 	// The handler starts once the tools/call is answered: its progress,
 	// status notifications and requests to the client (Elicit on stdio)
@@ -403,7 +435,7 @@ func (r *taskRun) update(change func(*TaskRecord)) {
 		return
 	}
 	if stored && !r.modern && r.rec.Status != before {
-		msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":`), r.rec.appendLegacy(nil)...)
+		msg := append([]byte(`{"jsonrpc":"2.0","method":"notifications/tasks/status","params":`), r.rec.AppendLegacy(nil)...)
 		r.ss.write("", false, append(msg, '}'))
 	}
 }
@@ -411,7 +443,7 @@ func (r *taskRun) update(change func(*TaskRecord)) {
 func (r *taskRun) snapshot() *TaskRecord {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.rec.clone()
+	return r.rec.Clone()
 }
 
 // ask is a request to the client made by a task's handler (Elicit,
@@ -524,68 +556,6 @@ func (r *taskRun) answer(responses map[string]json.RawMessage) {
 			rec.Status = TaskWorking
 		}
 	})
-}
-
-// appendTime appends t as an ISO 8601 JSON string.
-func appendTime(b []byte, t time.Time) []byte {
-	return jsonwire.AppendString(b, t.UTC().Format(time.RFC3339Nano))
-}
-
-// appendModern encodes the task in the SEP-2663 shape after head (which
-// opens the object): with its outcome inlined when detailed.
-func (t *TaskRecord) appendModern(b []byte, head string, detailed bool) []byte {
-	b = append(b, head...)
-	b = append(b, `"taskId":`...)
-	b = jsonwire.AppendString(b, t.ID)
-	b = append(b, `,"status":`...)
-	b = jsonwire.AppendString(b, string(t.Status))
-	if t.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonwire.AppendString(b, t.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = appendTime(b, t.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = appendTime(b, t.UpdatedAt)
-	b = append(b, `,"ttlMs":`...)
-	b = strconv.AppendInt(b, t.TTL.Milliseconds(), 10)
-	b = append(b, `,"pollIntervalMs":`...)
-	b = strconv.AppendInt(b, max(1, t.PollInterval.Milliseconds()), 10)
-	if detailed {
-		switch {
-		case t.Status == TaskCompleted && t.Result != nil:
-			b = append(b, `,"result":`...)
-			b = append(b, t.Result...)
-		case t.Status == TaskFailed && t.Error != nil:
-			b = append(b, `,"error":`...)
-			b = append(b, t.Error...)
-		case t.Status == TaskInputRequired && t.InputRequests != nil:
-			b = append(b, `,"inputRequests":`...)
-			b = append(b, t.InputRequests...)
-		}
-	}
-	return append(b, '}')
-}
-
-// appendLegacy encodes the task in the 2025-11-25 shape (Task).
-func (t *TaskRecord) appendLegacy(b []byte) []byte {
-	b = append(b, `{"taskId":`...)
-	b = jsonwire.AppendString(b, t.ID)
-	b = append(b, `,"status":`...)
-	b = jsonwire.AppendString(b, string(t.Status))
-	if t.StatusMessage != "" {
-		b = append(b, `,"statusMessage":`...)
-		b = jsonwire.AppendString(b, t.StatusMessage)
-	}
-	b = append(b, `,"createdAt":`...)
-	b = appendTime(b, t.CreatedAt)
-	b = append(b, `,"lastUpdatedAt":`...)
-	b = appendTime(b, t.UpdatedAt)
-	b = append(b, `,"ttl":`...)
-	b = strconv.AppendInt(b, t.TTL.Milliseconds(), 10)
-	b = append(b, `,"pollInterval":`...)
-	b = strconv.AppendInt(b, max(1, t.PollInterval.Milliseconds()), 10)
-	return append(b, '}')
 }
 
 // withTasksCapability adds capabilities.tasks to an initialize result of

@@ -69,9 +69,9 @@ func (ss *Session) tasksGet(ctx context.Context, peer *peerInfo, params json.Raw
 		return nil, e
 	}
 	if peer != nil {
-		return rawResult(rec.appendModern(nil, "{", true)), nil
+		return rawResult(rec.AppendModern(nil, "{", true)), nil
 	}
-	return rawResult(rec.appendLegacy(nil)), nil
+	return rawResult(rec.AppendLegacy(nil)), nil
 }
 
 // tasksUpdate answers input requests of a task (2026-07-28).
@@ -151,7 +151,7 @@ func (ss *Session) tasksCancel(ctx context.Context, peer *peerInfo, params json.
 	if peer != nil {
 		return rawResult(`{}`), nil
 	}
-	return rawResult(rec.appendLegacy(nil)), nil
+	return rawResult(rec.AppendLegacy(nil)), nil
 }
 
 // startTasksResult runs tasks/result on a worker, since it waits: a
@@ -274,7 +274,7 @@ func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMe
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = rec.appendLegacy(b)
+		b = rec.AppendLegacy(b)
 	}
 	b = append(b, ']')
 	if len(recs) > page {

@@ -41,6 +41,10 @@ var (
 	pkgOpenAPI    = []string{"./internal/openapi"}
 	pkgMCPImport  = []string{"./internal/mcpimport"}
 	pkgOtel       = []string{"./runtime/otelmcp"}
+
+	// Topics moved out of package runtime (issue 27): their own tests,
+	// then runtime's, which use them.
+	pkgTasks = []string{"./runtime/tasks", "./runtime"}
 )
 
 // Catalogue is every mutant, grouped by package. Keep each Original short
@@ -579,9 +583,9 @@ var Catalogue = []Mutant{
 	{ID: "s6/tasks-list-cursor-exact", File: "runtime/tasks_methods.go",
 		Original: "if len(recs) > page {", Mutated: "if len(recs) >= page {",
 		Packages: pkgRuntime, Why: "a full last page of tasks/list sends the client for an empty page"},
-	{ID: "s6/memtask-list-limit", File: "runtime/taskstore.go",
+	{ID: "s6/memtask-list-limit", File: "runtime/tasks/store.go",
 		Original: "if len(out) == limit {", Mutated: "if len(out) > limit {",
-		Packages: pkgRuntime, Why: "the memory task store's List returns one task more than asked"},
+		Packages: pkgTasks, Why: "the memory task store's List returns one task more than asked"},
 	{ID: "s6/found-listed-too", File: "runtime/exposure.go",
 		Original: "return visible(te, p) && c.ss.srv.behindSearch(te, p)", Mutated: "return visible(te, p)",
 		Packages: pkgRuntime, Why: "search_tools finds tools the caller is listed directly (not behind search)"},

@@ -1,4 +1,4 @@
-package runtime
+package tasks
 
 import (
 	"context"
@@ -9,30 +9,30 @@ import (
 	"time"
 )
 
-// TaskStatus is where a task is in its life (tasks.mdx §Task Status).
-type TaskStatus string
+// Status is where a task is in its life (tasks.mdx §Task Status).
+type Status string
 
 const (
-	TaskWorking       TaskStatus = "working"
-	TaskInputRequired TaskStatus = "input_required"
-	TaskCompleted     TaskStatus = "completed"
-	TaskFailed        TaskStatus = "failed"
-	TaskCancelled     TaskStatus = "cancelled"
+	Working       Status = "working"
+	InputRequired Status = "input_required"
+	Completed     Status = "completed"
+	Failed        Status = "failed"
+	Cancelled     Status = "cancelled"
 )
 
 // Terminal reports whether a task in status s will not change any more.
-func (s TaskStatus) Terminal() bool {
-	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
+func (s Status) Terminal() bool {
+	return s == Completed || s == Failed || s == Cancelled
 }
 
-// TaskRecord is what a TaskStore keeps of a task: its status and, once it
+// Record is what a Store keeps of a task: its status and, once it
 // is over, its outcome. The handler running it lives in the process that
 // created it; the record is what any process answers tasks/get from.
-type TaskRecord struct {
+type Record struct {
 	ID    string
 	Owner string // who may see and cancel it: the authorized user, or the legacy session
 
-	Status        TaskStatus
+	Status        Status
 	StatusMessage string
 	CreatedAt     time.Time
 	UpdatedAt     time.Time
@@ -45,78 +45,91 @@ type TaskRecord struct {
 }
 
 // Expires is when the store may forget the task.
-func (t *TaskRecord) Expires() time.Time { return t.CreatedAt.Add(t.TTL) }
+func (t *Record) Expires() time.Time { return t.CreatedAt.Add(t.TTL) }
 
-func (t *TaskRecord) clone() *TaskRecord {
+// Clone returns a copy of t.
+func (t *Record) Clone() *Record {
 	c := *t
 	return &c
 }
 
-// ErrTaskStoreFull is returned by TaskStore.Create when the store keeps as
+// ErrStoreFull is returned by Store.Create when the store keeps as
 // many live tasks as it may, in all or for the task's owner: the tools/call
 // is refused, the tasks already running are not disturbed.
-var ErrTaskStoreFull = errors.New("runtime: the task store is full")
+var ErrStoreFull = errors.New("runtime: the task store is full")
 
-// TaskStore keeps task records until they expire. The in-memory default
-// (NewMemoryTaskStore) serves one process; a store shared by replicas (e.g.
+// Store keeps task records until they expire. The in-memory default
+// (NewMemoryStore) serves one process; a store shared by replicas (e.g.
 // Redis) lets any of them answer tasks/get and tasks/cancel. Implementations
 // must be safe for concurrent use. Records are returned as copies.
-type TaskStore interface {
-	// Create stores a new task, or fails with ErrTaskStoreFull.
-	Create(ctx context.Context, t *TaskRecord) error
+type Store interface {
+	// Create stores a new task, or fails with ErrStoreFull.
+	Create(ctx context.Context, t *Record) error
 	// Update replaces the stored task t.ID, unless the stored one is
 	// terminal (a cancelled task stays cancelled) or gone; it reports
 	// whether it replaced it.
-	Update(ctx context.Context, t *TaskRecord) (bool, error)
+	Update(ctx context.Context, t *Record) (bool, error)
 	// Get returns the task id if owner owns it and it has not expired;
 	// nil (and no error) otherwise, so that another owner's task looks
 	// exactly like one that does not exist.
-	Get(ctx context.Context, owner, id string) (*TaskRecord, error)
+	Get(ctx context.Context, owner, id string) (*Record, error)
 	// List returns up to limit of owner's live tasks created after the
 	// task named after ("" from the start), oldest first.
-	List(ctx context.Context, owner, after string, limit int) ([]*TaskRecord, error)
+	List(ctx context.Context, owner, after string, limit int) ([]*Record, error)
 }
 
-// DefaultMaxTasks is the number of live tasks NewMemoryTaskStore(0) keeps.
+// DefaultMaxTasks is the number of live tasks NewMemoryStore(0) keeps.
 const DefaultMaxTasks = 10000
 
-// NewMemoryTaskStore returns a TaskStore in this process's memory, holding
+// NewMemoryStore returns a Store in this process's memory, holding
 // at most limit live tasks (DefaultMaxTasks if limit <= 0), and at most a tenth
 // of them (at least one) per owner, so that one caller cannot take all the
 // room. Expired tasks are dropped when space is needed and never returned.
-func NewMemoryTaskStore(limit int) TaskStore {
+func NewMemoryStore(limit int) *MemoryStore {
 	if limit <= 0 {
 		limit = DefaultMaxTasks
 	}
-	return &memoryTaskStore{max: limit, maxPerOwner: max(1, limit/10), byID: make(map[string]*TaskRecord), perOwner: make(map[string]int)}
+	return &MemoryStore{max: limit, maxPerOwner: max(1, limit/10), byID: make(map[string]*Record), perOwner: make(map[string]int)}
 }
 
-type memoryTaskStore struct {
+// MemoryStore is the Store NewMemoryStore returns.
+type MemoryStore struct {
 	mu          sync.Mutex
 	max         int
 	maxPerOwner int
-	byID        map[string]*TaskRecord
+	byID        map[string]*Record
 	perOwner    map[string]int // live tasks by owner
 	order       []string       // ids in creation order, for List and expiry sweeps
 }
 
-func (m *memoryTaskStore) Create(_ context.Context, t *TaskRecord) error {
+var _ Store = (*MemoryStore)(nil)
+
+// Len reports how many records the store holds, expired ones not yet
+// dropped included.
+func (m *MemoryStore) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.byID)
+}
+
+// Create implements Store.
+func (m *MemoryStore) Create(_ context.Context, t *Record) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.byID) >= m.max || m.perOwner[t.Owner] >= m.maxPerOwner {
 		m.sweep(time.Now())
 	}
 	if len(m.byID) >= m.max || m.perOwner[t.Owner] >= m.maxPerOwner {
-		return ErrTaskStoreFull
+		return ErrStoreFull
 	}
-	m.byID[t.ID] = t.clone()
+	m.byID[t.ID] = t.Clone()
 	m.perOwner[t.Owner]++
 	m.order = append(m.order, t.ID)
 	return nil
 }
 
 // sweep drops the expired tasks (m.mu held).
-func (m *memoryTaskStore) sweep(now time.Time) {
+func (m *MemoryStore) sweep(now time.Time) {
 	m.order = slices.DeleteFunc(m.order, func(id string) bool {
 		t := m.byID[id]
 		if t == nil {
@@ -133,32 +146,35 @@ func (m *memoryTaskStore) sweep(now time.Time) {
 	})
 }
 
-func (m *memoryTaskStore) Update(_ context.Context, t *TaskRecord) (bool, error) {
+// Update implements Store.
+func (m *MemoryStore) Update(_ context.Context, t *Record) (bool, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old := m.byID[t.ID]
 	if old == nil || old.Status.Terminal() {
 		return false, nil
 	}
-	m.byID[t.ID] = t.clone()
+	m.byID[t.ID] = t.Clone()
 	return true, nil
 }
 
-func (m *memoryTaskStore) Get(_ context.Context, owner, id string) (*TaskRecord, error) {
+// Get implements Store.
+func (m *MemoryStore) Get(_ context.Context, owner, id string) (*Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	t := m.byID[id]
 	if t == nil || t.Owner != owner || time.Now().After(t.Expires()) {
 		return nil, nil
 	}
-	return t.clone(), nil
+	return t.Clone(), nil
 }
 
-func (m *memoryTaskStore) List(_ context.Context, owner, after string, limit int) ([]*TaskRecord, error) {
+// List implements Store.
+func (m *MemoryStore) List(_ context.Context, owner, after string, limit int) ([]*Record, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	now := time.Now()
-	var out []*TaskRecord
+	var out []*Record
 	seen := after == ""
 	for _, id := range m.order {
 		t := m.byID[id]
@@ -172,7 +188,7 @@ func (m *memoryTaskStore) List(_ context.Context, owner, after string, limit int
 		if len(out) == limit {
 			break
 		}
-		out = append(out, t.clone())
+		out = append(out, t.Clone())
 	}
 	return out, nil
 }
