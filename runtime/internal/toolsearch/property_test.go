@@ -28,7 +28,7 @@ func randomDocs(rng *rand.Rand) []Doc {
 			docs[i].Title = strings.Join(randomWords(rng, 1+rng.IntN(3)), " ")
 		}
 		if rng.IntN(3) == 0 {
-			docs[i].Params = []Param{{Name: vocabulary[rng.IntN(len(vocabulary))], Description: strings.Join(randomWords(rng, 2), " ")}}
+			docs[i].Params = []Param{{Name: vocabulary[rng.IntN(len(vocabulary))], Description: strings.Join(randomWords(rng, 2), " "), Enum: randomWords(rng, rng.IntN(3))}}
 		}
 	}
 	return docs
@@ -81,13 +81,13 @@ func TestSearchInvariants(t *testing.T) {
 			hit[h.Doc] = h.Score
 		}
 		qw := map[string]bool{}
-		for _, w := range Words(query) {
+		for _, w := range queryWords(query) {
 			qw[w] = true
 		}
 		for d, doc := range docs {
 			text := doc.Name + " " + doc.Title + " " + doc.Description
 			for _, p := range doc.Params {
-				text += " " + p.Name + " " + p.Description
+				text += " " + p.Name + " " + p.Description + " " + strings.Join(p.Enum, " ")
 			}
 			shares := slices.ContainsFunc(Words(text), func(w string) bool { return qw[w] })
 			if _, ok := hit[d]; ok != shares {

@@ -25,6 +25,7 @@ type Doc struct {
 type Param struct {
 	Name        string
 	Description string
+	Enum        []string // the values it takes, if it has a list of them
 }
 
 // Hit is one ranked tool: its index in the docs given to New.
@@ -44,6 +45,7 @@ const (
 	fieldKeywords
 	fieldParamNames
 	fieldParamDescriptions
+	fieldParamValues // the values of enumerated parameters
 	numFields
 )
 
@@ -59,6 +61,7 @@ var weights = [numFields]float64{
 	fieldKeywords:          2.0, // the author's words for the tool, weighed as its title
 	fieldParamNames:        0.3,
 	fieldParamDescriptions: 0.15,
+	fieldParamValues:       0.3,
 }
 
 // BM25 parameters: k1 bounds how much repeating a word helps; b how much
@@ -96,6 +99,9 @@ func New(docs []Doc) *Index {
 		for _, p := range doc.Params {
 			fields[fieldParamNames] = append(fields[fieldParamNames], Words(p.Name)...)
 			fields[fieldParamDescriptions] = append(fields[fieldParamDescriptions], Words(p.Description)...)
+			for _, v := range p.Enum {
+				fields[fieldParamValues] = append(fields[fieldParamValues], Words(v)...)
+			}
 		}
 		counts := map[string]*[numFields]float64{}
 		for f, words := range fields {
@@ -154,7 +160,7 @@ func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit 
 	// Each word once (a word said twice is not twice as wanted), in one
 	// order whatever the query's: floating-point sums depend on their
 	// order, and two tools that tie for "a b" must tie for "b a" too.
-	words := Words(query)
+	words := queryWords(query)
 	slices.Sort(words)
 	for _, w := range slices.Compact(words) {
 		p := ix.terms[w]

@@ -22,7 +22,16 @@ func Words(text string) []string {
 			out = append(out, Words(long)...)
 			continue
 		}
+		if len(w) == 1 && (w[0] < '0' || w[0] > '9') {
+			continue // the s of it's, a stray letter
+		}
 		w = stem(w)
+		if strings.HasPrefix(w, "un") && reversible[w[2:]] {
+			out = append(out, verbs["remov"]) // unfollow: delete follow, as "stop following" is
+			w = w[2:]
+		} else if strings.HasPrefix(w, "re") && repeatable[w[2:]] {
+			w = w[2:] // rebuild: build
+		}
 		if v, ok := verbs[w]; ok {
 			w = v
 		}
@@ -44,6 +53,7 @@ var abbreviations = map[string]string{
 	"info": "information", "dir": "directory", "dirs": "directories",
 	"ref": "reference", "refs": "references",
 	"auth": "authentication", "msg": "message", "msgs": "messages",
+	"me": "authenticated", "my": "authenticated", "i": "authenticated", "mine": "authenticated", "myself": "authenticated",
 	"desc": "description", "admin": "administrator", "admins": "administrators",
 }
 
@@ -101,8 +111,19 @@ func undouble(w string) string {
 
 // stopWords carry no meaning for finding a tool.
 var stopWords = set("a an the of to for in on at by from with and or is are be it its this that these those " +
-	"i me my we our you your can could would should please how what which who do does did want need " +
-	"some any all there here via into about as so if then than also just")
+	"we our you your can could would should please how what which who do does did want need " +
+	"some any all there here via into about as so if then than also just " +
+	"has have had was were been am will let up")
+
+// reversible are the stems of verbs that un- undoes (unfollow, unstar,
+// unlock): un-X is searched as delete X. Other words that start with un
+// (unread, unique, until) are kept whole.
+var reversible = stems("follow star watch block pin lock archive assign subscribe install publish link suspend mute stack")
+
+// repeatable are the stems of verbs that re- repeats (rebuild, rerun,
+// reopen): re-X is searched as X. Other words that start with re
+// (release, request, review) are kept whole.
+var repeatable = stems("build run open deliver send deploy start try sync install generate")
 
 // verbs folds the verbs APIs use for the same operation into one word, so
 // "fetch a release" finds get_release. The groups are the usual CRUD
@@ -111,12 +132,18 @@ var stopWords = set("a an the of to for in on at by from with and or is are be i
 var verbs = func() map[string]string {
 	m := map[string]string{}
 	for canonical, others := range map[string]string{
-		"get":    "fetch retrieve read show view obtain lookup look",
-		"list":   "enumerate browse",
-		"create": "add make new post insert",
-		"delete": "remove destroy erase drop",
-		"update": "edit modify change patch alter",
-		"search": "find query",
+		"get":     "fetch retrieve read show view obtain lookup look see display",
+		"list":    "enumerate browse",
+		"create":  "add make new post insert",
+		"delete":  "remove destroy erase drop stop",
+		"update":  "edit modify change patch alter",
+		"search":  "find query",
+		"enable":  "activate",
+		"disable": "deactivate",
+		"check":   "verify whether",
+		// nouns
+		"issue": "bug ticket",
+		"user":  "people person",
 	} {
 		for _, o := range strings.Fields(others) {
 			m[stem(o)] = stem(canonical)
@@ -125,6 +152,14 @@ var verbs = func() map[string]string {
 	return m
 }()
 
+func stems(words string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(words) {
+		m[stem(w)] = true
+	}
+	return m
+}
+
 func set(words string) map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(words) {
@@ -132,3 +167,17 @@ func set(words string) map[string]bool {
 	}
 	return m
 }
+
+// queryWords are the words of a query: its Words, and check when it is a
+// yes-or-no question (is, does, has … first), which an API answers with
+// its check operations (check whether a user follows another).
+func queryWords(query string) []string {
+	words := Words(query)
+	if first := naming.Words(query); len(first) > 0 && questions[strings.ToLower(first[0])] {
+		words = append(words, verbs["verify"])
+	}
+	return words
+}
+
+// questions are the words that open a yes-or-no question.
+var questions = set("is are does do did has have was were am")

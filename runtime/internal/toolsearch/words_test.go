@@ -26,10 +26,33 @@ func TestWords(t *testing.T) {
 		{"cloned clones", []string{"clon", "clon"}},
 		{"contributors contributed", []string{"contribut", "contribut"}},
 		{"remove a label", []string{"delet", "label"}},
-		{"open a PR in my repo", []string{"open", "pull", "request", "repository"}},
+		// first person is the authenticated user; a stray letter goes.
+		{"open a PR in my repo", []string{"open", "pull", "request", "authenticat", "repository"}},
+		{"who follows me? it's me", []string{"follow", "authenticat", "authenticat"}},
+		// un- undoes a verb, re- repeats it; other words keep them.
+		{"unfollow unstarring rebuild rerun", []string{"delet", "follow", "delet", "star", "build", "run"}},
+		{"unread release request", []string{"unread", "releas", "request"}},
+		{"stop watching", []string{"delet", "watch"}},
+		{"a bug ticket", []string{"issu", "issu"}},
 	} {
 		if got := Words(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("Words(%q) = %q, want %q", c.text, got, c.want)
+		}
+	}
+}
+
+// TestQueryWords: a yes-or-no question asks for a check.
+func TestQueryWords(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want []string
+	}{
+		{"does octocat follow defunkt", []string{"octocat", "follow", "defunkt", "check"}},
+		{"Is the repo starred", []string{"repository", "star", "check"}},
+		{"list who is starring it", []string{"list", "star"}},
+	} {
+		if got := queryWords(c.text); !slices.Equal(got, c.want) {
+			t.Errorf("queryWords(%q) = %q, want %q", c.text, got, c.want)
 		}
 	}
 }
