@@ -38,7 +38,9 @@ func randomDocs(rng *rand.Rand) []Doc {
 // hold: hits are best first, ties in the docs' order; a smaller limit is a
 // prefix of a larger one; keep filters without reordering; a hit shares a
 // word with the query and every doc that does is a hit; the query's word
-// order, and a word said again, change nothing; one more query word never
+// order, and a word said again, change nothing (but for a question word
+// or an imperative leading it, queryWords, which the vocabulary does not
+// have); one more query word never
 // lowers a doc's score; a doc's score does not depend on where it is in
 // the list given to New.
 func TestSearchInvariants(t *testing.T) {

@@ -142,8 +142,9 @@ var verbs = func() map[string]string {
 		"disable": "deactivate",
 		"check":   "verify whether",
 		// nouns
-		"issue": "bug ticket",
-		"user":  "people person",
+		"issue":  "bug ticket",
+		"latest": "newest recent recently",
+		"user":   "people person",
 	} {
 		for _, o := range strings.Fields(others) {
 			m[stem(o)] = stem(canonical)
@@ -170,14 +171,28 @@ func set(words string) map[string]bool {
 
 // queryWords are the words of a query: its Words, and check when it is a
 // yes-or-no question (is, does, has … first), which an API answers with
-// its check operations (check whether a user follows another).
+// its check operations (check whether a user follows another); a leading
+// imperative is read as the operation it names.
 func queryWords(query string) []string {
 	words := Words(query)
-	if first := naming.Words(query); len(first) > 0 && questions[strings.ToLower(first[0])] {
+	first := naming.Words(query)
+	if len(first) == 0 {
+		return words
+	}
+	lead := strings.ToLower(first[0])
+	if questions[lead] {
 		words = append(words, verbs["verify"])
+	}
+	if v, ok := imperatives[lead]; ok && len(words) > 0 {
+		words[0] = v
 	}
 	return words
 }
+
+// imperatives are verbs that name an operation when a request opens with
+// them ("open an issue": create one) and a state elsewhere ("list the open
+// issues"). Values are stems.
+var imperatives = map[string]string{"open": verbs["add"], "close": verbs["edit"]}
 
 // questions are the words that open a yes-or-no question.
 var questions = set("is are does do did has have was were am")

@@ -41,7 +41,8 @@ func TestWords(t *testing.T) {
 	}
 }
 
-// TestQueryWords: a yes-or-no question asks for a check.
+// TestQueryWords: a yes-or-no question asks for a check; a leading
+// imperative names the operation.
 func TestQueryWords(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -50,6 +51,10 @@ func TestQueryWords(t *testing.T) {
 		{"does octocat follow defunkt", []string{"octocat", "follow", "defunkt", "check"}},
 		{"Is the repo starred", []string{"repository", "star", "check"}},
 		{"list who is starring it", []string{"list", "star"}},
+		// open and close lead as verbs, elsewhere they are states.
+		{"open an issue", []string{"creat", "issu"}},
+		{"Close issue 9", []string{"updat", "issu", "9"}},
+		{"list the open issues", []string{"list", "open", "issu"}},
 	} {
 		if got := queryWords(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("queryWords(%q) = %q, want %q", c.text, got, c.want)
