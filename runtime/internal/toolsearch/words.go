@@ -13,8 +13,15 @@ import (
 // without stop words, stemmed, and with common API verbs folded.
 func Words(text string) []string {
 	var out []string
-	for _, raw := range naming.Words(text) {
-		w := strings.ToLower(raw)
+	raws := naming.Words(text)
+	for i := 0; i < len(raws); i++ {
+		w := strings.ToLower(raws[i])
+		if i+1 < len(raws) {
+			if v, ok := phrases[stem(w)+" "+strings.ToLower(raws[i+1])]; ok {
+				w = v // turn on: enable
+				i++
+			}
+		}
 		if stopWords[w] {
 			continue
 		}
@@ -54,7 +61,7 @@ var abbreviations = map[string]string{
 	"ref": "reference", "refs": "references",
 	"auth": "authentication", "msg": "message", "msgs": "messages",
 	"me": "authenticated", "my": "authenticated", "i": "authenticated", "mine": "authenticated", "myself": "authenticated",
-	"desc": "description", "admin": "administrator", "admins": "administrators",
+	"stats": "statistics", "desc": "description", "admin": "administrator", "admins": "administrators",
 }
 
 // stem reduces a word to a key that its inflections and a few
@@ -115,6 +122,13 @@ var stopWords = set("a an the of to for in on at by from with and or is are be i
 	"some any all there here via into about as so if then than also just " +
 	"has have had was were been am will let up")
 
+// phrases are two-word verbs (their first word's stem, the second word)
+// that mean one word.
+var phrases = map[string]string{
+	"turn on": "enable", "switch on": "enable", "turn off": "disable", "switch off": "disable",
+	"set up": "create", "look up": "get", "look for": "search",
+}
+
 // reversible are the stems of verbs that un- undoes (unfollow, unstar,
 // unlock): un-X is searched as delete X. Other words that start with un
 // (unread, unique, until) are kept whole.
@@ -132,19 +146,22 @@ var repeatable = stems("build run open deliver send deploy start try sync instal
 var verbs = func() map[string]string {
 	m := map[string]string{}
 	for canonical, others := range map[string]string{
-		"get":     "fetch retrieve read show view obtain lookup look see display",
+		"get":     "fetch retrieve read show view obtain lookup look see display inspect describe",
 		"list":    "enumerate browse",
 		"create":  "add make new post insert",
-		"delete":  "remove destroy erase drop stop",
+		"delete":  "remove destroy erase drop stop clear purge wipe discard revoke",
 		"update":  "edit modify change patch alter",
 		"search":  "find query",
 		"enable":  "activate",
 		"disable": "deactivate",
 		"check":   "verify whether",
 		// nouns
-		"issue":  "bug ticket",
-		"latest": "newest recent recently",
-		"user":   "people person",
+		"issue":    "bug ticket",
+		"latest":   "newest recent recently",
+		"star":     "favorite favourite bookmark",
+		"email":    "mail",
+		"transfer": "move",
+		"user":     "people person",
 	} {
 		for _, o := range strings.Fields(others) {
 			m[stem(o)] = stem(canonical)

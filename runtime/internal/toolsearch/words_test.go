@@ -34,6 +34,8 @@ func TestWords(t *testing.T) {
 		{"unread release request", []string{"unread", "releas", "request"}},
 		{"stop watching", []string{"delet", "watch"}},
 		{"a bug ticket", []string{"issu", "issu"}},
+		// two-word verbs are one.
+		{"turned on, switch off, set up, look up", []string{"enabl", "disabl", "creat", "get"}},
 	} {
 		if got := Words(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("Words(%q) = %q, want %q", c.text, got, c.want)
