@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -10,7 +11,7 @@ import (
 
 // vocabulary is what the random docs and queries are made of: a few words
 // shared by many docs, so that scores tie, differ and interleave.
-var vocabulary = []string{"list", "create", "delete", "issue", "release", "repository", "user", "comment", "label", "star", "file", "branch"}
+var vocabulary = []string{"list", "create", "delete", "issue", "release", "repository", "user", "comment", "label", "star", "file", "branch", "stargazer", "username"}
 
 func randomWords(rng *rand.Rand, n int) []string {
 	out := make([]string, n)
@@ -37,7 +38,8 @@ func randomDocs(rng *rand.Rand) []Doc {
 // TestSearchInvariants: on random docs and queries, Search's promises
 // hold: hits are best first, ties in the docs' order; a smaller limit is a
 // prefix of a larger one; keep filters without reordering; a hit shares a
-// word with the query and every doc that does is a hit; the query's word
+// word with the query (or has a compound of one) and every doc that does
+// is a hit; the query's word
 // order, and a word said again, change nothing (but for a question word
 // or an imperative leading it, queryWords, which the vocabulary does not
 // have); one more query word never
@@ -91,7 +93,9 @@ func TestSearchInvariants(t *testing.T) {
 			for _, p := range doc.Params {
 				text += " " + p.Name + " " + p.Description + " " + strings.Join(p.Enum, " ")
 			}
-			shares := slices.ContainsFunc(Words(text), func(w string) bool { return qw[w] })
+			shares := slices.ContainsFunc(Words(text), func(w string) bool {
+				return qw[w] || slices.ContainsFunc(slices.Collect(maps.Keys(qw)), func(q string) bool { return compound(q, w) })
+			})
 			if _, ok := hit[d]; ok != shares {
 				fail("doc %d (%q) shares a query word: %v, is a hit: %v", d, text, shares, ok)
 			}

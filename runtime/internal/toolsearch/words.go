@@ -12,12 +12,20 @@ import (
 // internal/naming splits spec names into Go names (one splitter for both),
 // without stop words, stemmed, and with common API verbs folded.
 func Words(text string) []string {
-	var out []string
+	out, _ := words(text)
+	return out
+}
+
+// words is Words, and the first word of text, in lower case.
+func words(text string) (out []string, lead string) {
 	raws := naming.Words(text)
 	for i := 0; i < len(raws); i++ {
 		w := strings.ToLower(raws[i])
-		if i+1 < len(raws) {
-			if v, ok := phrases[stem(w)+" "+strings.ToLower(raws[i+1])]; ok {
+		if i == 0 {
+			lead = w
+		}
+		if second := phrases[stem(w)]; second != nil && i+1 < len(raws) {
+			if v, ok := second[strings.ToLower(raws[i+1])]; ok {
 				w = v // turn on: enable
 				i++
 			}
@@ -46,7 +54,7 @@ func Words(text string) []string {
 			out = append(out, w)
 		}
 	}
-	return out
+	return out, lead
 }
 
 // abbreviations are the short forms software people write for common
@@ -124,9 +132,9 @@ var stopWords = set("a an the of to for in on at by from with and or is are be i
 
 // phrases are two-word verbs (their first word's stem, the second word)
 // that mean one word.
-var phrases = map[string]string{
-	"turn on": "enable", "switch on": "enable", "turn off": "disable", "switch off": "disable",
-	"set up": "create", "look up": "get", "look for": "search",
+var phrases = map[string]map[string]string{
+	"turn": {"on": "enable", "off": "disable"}, "switch": {"on": "enable", "off": "disable"},
+	"set": {"up": "create"}, "look": {"up": "get", "for": "search"},
 }
 
 // reversible are the stems of verbs that un- undoes (unfollow, unstar,
@@ -191,12 +199,7 @@ func set(words string) map[string]bool {
 // its check operations (check whether a user follows another); a leading
 // imperative is read as the operation it names.
 func queryWords(query string) []string {
-	words := Words(query)
-	first := naming.Words(query)
-	if len(first) == 0 {
-		return words
-	}
-	lead := strings.ToLower(first[0])
+	words, lead := words(query)
 	if questions[lead] {
 		words = append(words, verbs["verify"])
 	}
