@@ -130,11 +130,14 @@ var stopWords = set("a an the of to for in on at by from with and or is are be i
 	"some any all there here via into about as so if then than also just " +
 	"has have had was were been am will let up")
 
-// phrases are two-word verbs (their first word's stem, the second word)
-// that mean one word.
+// phrases are two words (the first one's stem, the second) that mean one.
 var phrases = map[string]map[string]string{
 	"turn": {"on": "enable", "off": "disable"}, "switch": {"on": "enable", "off": "disable"},
 	"set": {"up": "create"}, "look": {"up": "get", "for": "search"},
+	// me after these is whom the answer is for, not the authenticated
+	// user the request is about (show me the issue, find me a repository).
+	"show": {"me": "show"}, "give": {"me": "get"}, "tell": {"me": "get"}, "get": {"me": "get"},
+	"find": {"me": "find"}, "list": {"me": "list"},
 }
 
 // reversible are the stems of verbs that un- undoes (unfollow, unstar,

@@ -36,6 +36,8 @@ func TestWords(t *testing.T) {
 		{"a bug ticket", []string{"issu", "issu"}},
 		// two-word verbs are one.
 		{"turned on, switch off, set up, look up", []string{"enabl", "disabl", "creat", "get"}},
+		// me after show is whom the answer is for.
+		{"show me my issues", []string{"get", "authenticat", "issu"}},
 	} {
 		if got := Words(c.text); !slices.Equal(got, c.want) {
 			t.Errorf("Words(%q) = %q, want %q", c.text, got, c.want)
