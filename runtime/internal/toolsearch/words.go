@@ -151,9 +151,10 @@ var reversible = stems("follow star watch block pin lock archive assign subscrib
 var repeatable = stems("build run open deliver send deploy start try sync install generate")
 
 // verbs folds the verbs APIs use for the same operation into one word, so
-// "fetch a release" finds get_release. The groups are the usual CRUD
-// vocabulary, not a list made for a particular API. Keys and values are
-// stems.
+// "fetch a release" finds get_release, and a few nouns people use for
+// the same thing (a bug is an issue, a project a repository). The groups
+// are the usual CRUD and issue-tracker vocabulary, not a list made for a
+// particular API. Keys and values are stems.
 var verbs = func() map[string]string {
 	m := map[string]string{}
 	for canonical, others := range map[string]string{
@@ -167,12 +168,13 @@ var verbs = func() map[string]string {
 		"disable": "deactivate",
 		"check":   "verify whether",
 		// nouns
-		"issue":    "bug ticket",
-		"latest":   "newest recent recently",
-		"star":     "favorite favourite bookmark",
-		"email":    "mail",
-		"transfer": "move",
-		"user":     "people person",
+		"issue":      "bug ticket",
+		"latest":     "newest recent recently",
+		"star":       "favorite favourite bookmark",
+		"email":      "mail",
+		"transfer":   "move",
+		"user":       "people person",
+		"repository": "project",
 	} {
 		for _, o := range strings.Fields(others) {
 			m[stem(o)] = stem(canonical)
