@@ -101,19 +101,7 @@ func presentKeys(s *Schema) []string {
 	add("goType", s.GoType != nil)
 	add("enum", s.Enum != nil && !s.Const)
 	add("const", s.Const)
-	add("pattern", s.Pattern != "")
-	add("format", s.Format != "")
-	add("minLength", s.MinLength != nil)
-	add("maxLength", s.MaxLength != nil)
-	add("minimum", s.Minimum != nil)
-	add("maximum", s.Maximum != nil)
-	add("exclusiveMinimum", s.ExclusiveMinimum != nil)
-	add("exclusiveMaximum", s.ExclusiveMaximum != nil)
-	add("multipleOf", s.MultipleOf != nil)
 	add("items", s.Items != nil)
-	add("minItems", s.MinItems != nil)
-	add("maxItems", s.MaxItems != nil)
-	add("uniqueItems", s.UniqueItems)
 	add("properties", s.Properties != nil)
 	add("additionalProperties", s.AdditionalProperties)
 	add("values", s.Values != nil)
@@ -121,7 +109,9 @@ func presentKeys(s *Schema) []string {
 	add("discriminator", s.Discriminator != "")
 	add("goName", s.GoName != "")
 	add("goNames", s.EnumGoNames != nil)
-	add("x-mcp-header", s.MCPHeader != "")
+	for _, k := range ValueKeywords {
+		add(k.Name, k.Present(s))
+	}
 	return keys
 }
 
