@@ -22,7 +22,9 @@ import (
 //     (ValueKeywords, Keyword.Value), before the enum or, for the
 //     annotations reflection writes last, after it;
 //   - the generator carries it into struct tags or JSONSchemaExtend (by
-//     its name and shape; gen/types.go).
+//     its name and shape; gen/types.go);
+//   - the spec's check of defaults, examples and enum values applies its
+//     constraint (checkvalue.go).
 //
 // Keys that shape the schema rather than hold a value (type, $ref, items,
 // properties, anyOf, …) are declared here too, with a read function of
@@ -46,7 +48,15 @@ type Keyword struct {
 	// last: the wire writes the keyword after the constraints and the
 	// enum, where reflection writes it.
 	last bool
+	// check says why a JSON value x breaks the keyword's constraint on s
+	// (the spec's check of defaults, examples and enum values), "" when it
+	// holds; nil for an annotation, which constrains nothing.
+	check keywordCheck
 }
+
+// keywordCheck is the check of a keyword's constraint on a JSON value, as
+// decodeJSON reads it (checkvalue.go).
+type keywordCheck func(c checker, k *Keyword, s *Schema, x any) string
 
 // Shape is how a value keyword's value is held and written.
 type Shape int
@@ -89,6 +99,18 @@ func (k *Keyword) AppliesTo(kind Kind) bool { return k.appliesTo(kind) }
 func (k *Keyword) Present(s *Schema) bool {
 	_, ok := k.Value(s)
 	return ok
+}
+
+// Constrains reports whether k constrains the values of a schema (else it
+// only annotates them).
+func (k *Keyword) Constrains() bool { return k.check != nil }
+
+// count is the value of a count keyword in s (0 when absent).
+func (k *Keyword) count(s *Schema) int64 {
+	if p, ok := k.field(s).(**int64); ok && *p != nil {
+		return **p
+	}
+	return 0
 }
 
 // Value is k's value in s as JSON Schema writes it: a string, a
@@ -245,6 +267,12 @@ func (k *Keyword) then(read func(d *decoder, sd *schemaDecoding, v *yaml.Node)) 
 	return k
 }
 
+// checked is k with the check of its constraint on a value.
+func (k *Keyword) checked(check keywordCheck) *Keyword {
+	k.check = check
+	return k
+}
+
 // writtenLast is k written after the enum on the wire.
 func (k *Keyword) writtenLast() *Keyword {
 	k.last = true
@@ -302,21 +330,29 @@ func init() {
 					sd.Enum, sd.Const = []*Value{val}, true
 				}
 			}),
-		value("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", func(s *Schema) any { return &s.Pattern }),
-		value("format", toFormats, "Strings: a JSON Schema format, such as email, uri, uuid or date-time, checked; integers and numbers: int32, int64, float or double. Any other format is advertised as written and not checked.", func(s *Schema) any { return &s.Format }),
-		value("minLength", toStrings, "Strings: the least number of characters.", func(s *Schema) any { return &s.MinLength }),
-		value("maxLength", toStrings, "Strings: the most number of characters.", func(s *Schema) any { return &s.MaxLength }),
-		value("minimum", toNumbers, "Integers and numbers: the least value.", func(s *Schema) any { return &s.Minimum }),
-		value("maximum", toNumbers, "Integers and numbers: the greatest value.", func(s *Schema) any { return &s.Maximum }),
-		value("exclusiveMinimum", toNumbers, "Integers and numbers: the value is greater than this.", func(s *Schema) any { return &s.ExclusiveMinimum }),
-		value("exclusiveMaximum", toNumbers, "Integers and numbers: the value is less than this.", func(s *Schema) any { return &s.ExclusiveMaximum }),
-		value("multipleOf", toNumbers, "Integers and numbers: the value is a multiple of this.", func(s *Schema) any { return &s.MultipleOf }).
+		value("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", func(s *Schema) any { return &s.Pattern }).checked(patternCheck),
+		value("format", toFormats, "Strings: a JSON Schema format, such as email, uri, uuid or date-time, checked; integers and numbers: int32, int64, float or double. Any other format is advertised as written and not checked.", func(s *Schema) any { return &s.Format }).checked(formatCheck),
+		value("minLength", toStrings, "Strings: the least number of characters.", func(s *Schema) any { return &s.MinLength }).
+			checked(lengthCheck(func(n, b int64) bool { return n < b }, "shorter than")),
+		value("maxLength", toStrings, "Strings: the most number of characters.", func(s *Schema) any { return &s.MaxLength }).
+			checked(lengthCheck(func(n, b int64) bool { return n > b }, "longer than")),
+		value("minimum", toNumbers, "Integers and numbers: the least value.", func(s *Schema) any { return &s.Minimum }).
+			checked(boundCheck(func(c int) bool { return c < 0 }, "is less than")),
+		value("maximum", toNumbers, "Integers and numbers: the greatest value.", func(s *Schema) any { return &s.Maximum }).
+			checked(boundCheck(func(c int) bool { return c > 0 }, "is greater than")),
+		value("exclusiveMinimum", toNumbers, "Integers and numbers: the value is greater than this.", func(s *Schema) any { return &s.ExclusiveMinimum }).
+			checked(boundCheck(func(c int) bool { return c <= 0 }, "is not greater than")),
+		value("exclusiveMaximum", toNumbers, "Integers and numbers: the value is less than this.", func(s *Schema) any { return &s.ExclusiveMaximum }).
+			checked(boundCheck(func(c int) bool { return c >= 0 }, "is not less than")),
+		value("multipleOf", toNumbers, "Integers and numbers: the value is a multiple of this.", func(s *Schema) any { return &s.MultipleOf }).checked(multipleOfCheck).
 			withSchema(`{"type":"number","exclusiveMinimum":0}`),
 		shaping("items", toArrays, "Arrays: the schema of every item ([]T in Go).", defRef("Schema"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Items = d.schema(v, "items") }),
-		value("minItems", toArrays, "Arrays: the least number of items.", func(s *Schema) any { return &s.MinItems }),
-		value("maxItems", toArrays, "Arrays: the most number of items.", func(s *Schema) any { return &s.MaxItems }),
-		value("uniqueItems", toArrays, "Arrays: no two items are equal.", func(s *Schema) any { return &s.UniqueItems }),
+		value("minItems", toArrays, "Arrays: the least number of items.", func(s *Schema) any { return &s.MinItems }).
+			checked(countCheck(func(n, b int64) bool { return n < b }, "fewer than")),
+		value("maxItems", toArrays, "Arrays: the most number of items.", func(s *Schema) any { return &s.MaxItems }).
+			checked(countCheck(func(n, b int64) bool { return n > b }, "more than")),
+		value("uniqueItems", toArrays, "Arrays: no two items are equal.", func(s *Schema) any { return &s.UniqueItems }).checked(uniqueCheck),
 		shaping("properties", toObjects, "Objects: the properties, in order (a Go struct). Those not in required are optional (runtime.Opt[T] in Go).", mapOf(defRef("Schema")),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Properties = d.properties(v) }),
 		shaping("required", toObjects, "Objects: the names of the required properties.", `{"type":"array","items":{"type":"string"},"uniqueItems":true}`,

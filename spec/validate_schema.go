@@ -452,9 +452,9 @@ func enumValueText(e *Value) string {
 
 // value checks a JSON value written in the spec against schema s, and
 // returns it parsed. withEnum is false for the enum values themselves.
-func (v *validator) value(s *Schema, val *Value, what string, withEnum bool) (*jvalue, bool) {
+func (v *validator) value(s *Schema, val *Value, what string, withEnum bool) (any, bool) {
 	p := orPos(val.Pos, s.Pos)
-	x, err := parseJSON(val.JSON)
+	x, err := decodeJSON(val.JSON)
 	if err != nil {
 		v.errorf(p, "%s is not valid JSON", what)
 		return nil, false
