@@ -34,8 +34,7 @@ const awsNote = "AWS query protocol: %d operations (/#Action=…) bound as AWS t
 // awsProtocol is "query" or "ec2" for an operation of AWS's query
 // protocol, "" for any other.
 func (im *importer) awsProtocol(o operation) string {
-	_, frag, ok := strings.Cut(o.path, "#")
-	if !ok || !strings.HasPrefix(frag, "Action=") {
+	if awsAction(o.path) == "" {
 		return ""
 	}
 	if im.awsEC2 {
@@ -52,13 +51,28 @@ func (im *importer) awsMethod(o operation) string {
 	if im.awsProtocol(o) == "" || !strings.EqualFold(o.method, "get") {
 		return o.method
 	}
-	_, action, _ := strings.Cut(o.path, "#Action=")
+	action := awsAction(o.path)
 	for _, verb := range []string{"Describe", "List", "Get"} {
 		if strings.HasPrefix(action, verb) {
 			return o.method
 		}
 	}
 	return "post"
+}
+
+// awsAction is the action a path's fragment names (/#Action=AddTags,
+// ImportExport's /#Operation=CancelJob&Action=CancelJob), "" for none.
+func awsAction(path string) string {
+	_, frag, ok := strings.Cut(path, "#")
+	if !ok {
+		return ""
+	}
+	for _, kv := range strings.Split(frag, "&") {
+		if action, ok := strings.CutPrefix(kv, "Action="); ok {
+			return action
+		}
+	}
+	return ""
 }
 
 // isAWSEC2 reports whether the description is of Amazon EC2, whose query

@@ -143,3 +143,31 @@ func TestMultipartFileParts(t *testing.T) {
 		t.Errorf("generated code has no r.Files(\"pic\")")
 	}
 }
+
+// TestRequestPath: a fragment is dropped, a "#" followed by more path
+// (mastercard.com's /send/#env/v1/partners/{partnerId}) is kept.
+func TestRequestPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/#Action=AddTags":                       "/",
+		"/{AccountNumber}/{QueueName}/#Action=X": "/{AccountNumber}/{QueueName}/",
+		"/send/#env/v1/partners/{partnerId}":     "/send/#env/v1/partners/{partnerId}",
+		"/pets":                                  "/pets",
+		"/#Operation=CancelJob&Action=CancelJob": "/",
+	} {
+		if got := requestPath(in); got != want {
+			t.Errorf("requestPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestAWSAction: the action of a path's fragment, wherever it stands.
+func TestAWSAction(t *testing.T) {
+	for in, want := range map[string]string{
+		"/#Action=AddTags": "AddTags", "/#Operation=CancelJob&Action=CancelJob": "CancelJob",
+		"/#X-Amz-Target=DynamoDB.GetItem": "", "/pets": "",
+	} {
+		if got := awsAction(in); got != want {
+			t.Errorf("awsAction(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

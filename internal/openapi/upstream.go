@@ -170,10 +170,7 @@ func textual(s *base.Schema, lists bool, depth int) bool {
 func (b *binding) httpNode(o operation) *yaml.Node {
 	h := newMap()
 	h.Set("method", str(strings.ToUpper(o.method)))
-	// A fragment never reaches the server: AWS's descriptions write one
-	// to tell their operations apart on one path (/#Action=AddTags).
-	path, _, _ := strings.Cut(o.path, "#")
-	h.Set("path", str(path))
+	h.Set("path", str(requestPath(o.path)))
 	if len(b.params) > 0 {
 		params := newMap()
 		for _, p := range b.params {
@@ -211,6 +208,17 @@ func (b *binding) httpNode(o operation) *yaml.Node {
 		h.Set("awsQuery", b.aws.node())
 	}
 	return h.N
+}
+
+// requestPath is an operation's path as requested: without a fragment,
+// which never reaches the server (AWS's descriptions write one to tell
+// their operations apart on one path: /#Action=AddTags). A "#" followed
+// by more path (mastercard's /send/#env/v1/partners/{partnerId}) is kept.
+func requestPath(path string) string {
+	if p, frag, ok := strings.Cut(path, "#"); ok && !strings.ContainsAny(frag, "/{}") {
+		return p
+	}
+	return path
 }
 
 // checkPath makes sure every {name} of the path is a path parameter of the
