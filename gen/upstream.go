@@ -109,6 +109,9 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 			b.Id("r").Dot("Form").Call()
 		case h.Multipart:
 			b.Id("r").Dot("Multipart").Call()
+			if len(h.Files) > 0 {
+				b.Id("r").Dot("Files").Call(stringLits(h.Files)...)
+			}
 		case h.ContentType != "":
 			b.Id("r").Dot("Raw").Call(jen.Lit(h.ContentType))
 		}

@@ -98,6 +98,12 @@ func TestUpstreamCalls(t *testing.T) {
 		t.Errorf("update_pet_form sent %s %s?%s %s (%s)", got.Method, got.Path, got.Query, got.Body, got.Header.Get("Content-Type"))
 	}
 
+	call("upload_pet_photo", `{"petId":7,"caption":"Rex","photo":"AAH/"}`)
+	if got.Method != "POST" || got.Path != "/v3/pet/7/photo" || !strings.Contains(got.Body, "Content-Disposition: form-data; name=\"photo\"; filename=\"photo\"\r\nContent-Type: application/octet-stream\r\n\r\n\x00\x01\xff\r\n") ||
+		!strings.Contains(got.Body, "name=\"caption\"\r\n\r\nRex\r\n") {
+		t.Errorf("upload_pet_photo sent %s %s %q", got.Method, got.Path, got.Body)
+	}
+
 	call("tag_pets", `{"Action":"TagPets","PetIds":[7,8],"Tags":[{"Key":"env","Value":"a b"},{"Key":"x"}],"Attributes":{"k":"v"}}`)
 	if got.Method != "POST" || got.Path != "/v3/" || got.Query != "Action=TagPets" ||
 		got.Body != "PetId.1=7&PetId.2=8&Tags.Tag.1.Key=env&Tags.Tag.1.Value=a+b&Tags.Tag.2.Key=x&Attribute.1.key=k&Attribute.1.value=v" ||

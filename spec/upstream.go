@@ -95,6 +95,10 @@ type HTTPBinding struct {
 	// part (a scalar as text, a list one part per item, an object as JSON).
 	Multipart    bool
 	MultipartPos Pos
+	// Files are the multipart body's properties (by wire name) sent as
+	// file parts: each a base64 string, sent decoded.
+	Files    []string
+	FilesPos []Pos
 	// ContentType sends the body property, a string, as it is with this
 	// Content-Type (text/plain, application/xml…) instead of JSON.
 	ContentType    string
@@ -158,6 +162,16 @@ func (p *HTTPParam) WireName() string {
 		return p.Name
 	}
 	return p.Property
+}
+
+// param is the param whose wire name is name, or nil.
+func (h *HTTPBinding) param(name string) *HTTPParam {
+	for _, p := range h.Params {
+		if p.WireName() == name {
+			return p
+		}
+	}
+	return nil
 }
 
 // HTTPMethods are the methods a binding may use.
@@ -349,6 +363,8 @@ var httpBindingFields = fields[*HTTPBinding]{
 			h.MultipartPos = posOf(e.value)
 			h.Multipart, _ = d.boolean(e.value, "multipart")
 		}},
+	{key: "files", doc: "With multipart: the body properties (by wire name) sent as file parts: each a base64 string (or a list of them) in the tool's input, sent decoded as application/octet-stream, named after the property.", schema: `{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}}`,
+		decode: func(d *decoder, h *HTTPBinding, e entry) { h.Files, h.FilesPos = d.stringList(e.value, "files") }},
 	{key: "contentType", doc: "Send the body property, a string, as it is with this Content-Type (text/plain, application/xml, text/css…) instead of JSON. Needs body.", schema: `{"type":"string","pattern":"^[!#$%&'*+.^_` + "`" + `|~0-9A-Za-z-]+/[!#$%&'*+.^_` + "`" + `|~0-9A-Za-z-]+$"}`,
 		decode: func(d *decoder, h *HTTPBinding, e entry) {
 			h.ContentTypePos = posOf(e.value)
@@ -642,6 +658,27 @@ func (v *validator) bodyEncoding(h *HTTPBinding, where string, props map[string]
 	if h.Multipart && h.Body != "" && props[h.Body] != nil {
 		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindObject && s.Kind != KindMap && s.Kind != KindAny {
 			v.errorf(orPos(h.MultipartPos, h.Pos), "%s sends multipart, whose body must be an object, but body %q is %s", where, h.Body, kindPhrase(s.Kind))
+		}
+	}
+	for i, f := range h.Files {
+		at := orPos(h.FilesPos[i], h.Pos)
+		if !h.Multipart {
+			v.errorf(at, "%s has files but does not send multipart: add multipart: true", where)
+			break
+		}
+		p := h.param(f)
+		if p == nil || p.In != "body" {
+			v.errorf(at, "file %q of %s is not a body property (by its wire name)", f, where)
+			continue
+		}
+		if prop := props[p.Property]; prop != nil {
+			s, _ := v.resolve(prop.Schema)
+			if s != nil && s.Kind == KindArray {
+				s, _ = v.resolve(s.Items)
+			}
+			if s != nil && s.Kind != KindString {
+				v.errorf(at, "file %q of %s must be a string (base64) or a list of them, not %s", f, where, kindPhrase(s.Kind))
+			}
 		}
 	}
 	if h.ContentType == "" {

@@ -128,6 +128,41 @@ tools:
 			`mcpgen.yaml:28:20: contentType of the http binding of tool "raw" must be a media type such as text/plain, not "text plain"`,
 			`mcpgen.yaml:28:20: the http binding of tool "raw" has a contentType but no body: name the string property sent as the body (body: NAME)`,
 		}},
+		{"files", `upstream: {baseUrlEnv: API_URL}
+tools:
+  up:
+    description: Up.
+    input:
+      properties:
+        photo: {type: string}
+        n: {type: integer}
+        q: {type: string}
+    http:
+      method: POST
+      path: /up
+      multipart: true
+      files: [photo, n, q, nope]
+      params:
+        photo: {in: body}
+        n: {in: body}
+        q: {in: query}
+  down:
+    description: Down.
+    input:
+      properties:
+        photo: {type: string}
+    http:
+      method: POST
+      path: /down
+      files: [photo]
+      params:
+        photo: {in: body}
+`, []string{
+			`mcpgen.yaml:17:22: file "n" of the http binding of tool "up" must be a string (base64) or a list of them, not an integer`,
+			`mcpgen.yaml:17:25: file "q" of the http binding of tool "up" is not a body property (by its wire name)`,
+			`mcpgen.yaml:17:28: file "nope" of the http binding of tool "up" is not a body property (by its wire name)`,
+			`mcpgen.yaml:30:15: the http binding of tool "down" has files but does not send multipart: add multipart: true`,
+		}},
 		{"awsQuery", `upstream: {baseUrlEnv: API_URL}
 tools:
   tag:

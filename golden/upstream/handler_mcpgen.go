@@ -57,7 +57,12 @@ type ToolsHandler interface {
 	// Tag pets through an AWS-style query API, as RDS or SQS take it (Action=TagPets, Tags.Tag.1.Key=…).
 	TagPets(ctx context.Context, in *TagPetsInput) (*runtime.CallToolResult, error)
 
-	// StoreStatus serves tool "store_status" (mcpgen.yaml:142).
+	// UploadPetPhoto serves tool "upload_pet_photo" (mcpgen.yaml:142).
+	//
+	// Upload a pet's photo as a file part (its base64 contents in the input).
+	UploadPetPhoto(ctx context.Context, in *UploadPetPhotoInput) (*runtime.CallToolResult, error)
+
+	// StoreStatus serves tool "store_status" (mcpgen.yaml:160).
 	//
 	// Whether the store is open (served by hand, not bound).
 	StoreStatus(ctx context.Context) (*StoreStatusOutput, error)
@@ -103,6 +108,11 @@ func (UnimplementedHandler) UpdatePetForm(context.Context, *UpdatePetFormInput) 
 // TagPets reports that tool "tag_pets" is not implemented.
 func (UnimplementedHandler) TagPets(context.Context, *TagPetsInput) (*runtime.CallToolResult, error) {
 	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "tag_pets"}
+}
+
+// UploadPetPhoto reports that tool "upload_pet_photo" is not implemented.
+func (UnimplementedHandler) UploadPetPhoto(context.Context, *UploadPetPhotoInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "upload_pet_photo"}
 }
 
 // StoreStatus reports that tool "store_status" is not implemented.

@@ -38,7 +38,9 @@ const (
 	ToolUpdatePetForm = "update_pet_form"
 	// ToolTagPets is the name of tool "tag_pets" (mcpgen.yaml:122).
 	ToolTagPets = "tag_pets"
-	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:142).
+	// ToolUploadPetPhoto is the name of tool "upload_pet_photo" (mcpgen.yaml:142).
+	ToolUploadPetPhoto = "upload_pet_photo"
+	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:160).
 	ToolStoreStatus = "store_status"
 )
 
@@ -130,6 +132,15 @@ func Register(s *runtime.Server, h Handler) {
 	"Attributes": {"type": "object", "additionalProperties": {"type": "string"}}
 }, "required": ["Action", "Tags"], "additionalProperties": false}`),
 	}, nil, h.TagPets))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolUploadPetPhoto,
+		Description: "Upload a pet's photo as a file part (its base64 contents in the input).",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"petId": {"type": "integer"},
+	"caption": {"type": "string"},
+	"photo": {"type": "string", "description": "The photo's contents, base64-encoded."}
+}, "required": ["petId", "photo"], "additionalProperties": false}`),
+	}, decodeUploadPetPhotoInput, h.UploadPetPhoto))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:        ToolStoreStatus,
 		Description: "Whether the store is open (served by hand, not bound).",

@@ -180,7 +180,23 @@ type TagPetsInputTagsItem struct {
 	Value runtime.Opt[string] `json:"Value,omitzero"`
 }
 
-// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:145).
+// UploadPetPhotoInput is the input of tool "upload_pet_photo" (mcpgen.yaml:145).
+type UploadPetPhotoInput struct {
+	PetID   int64               `json:"petId"`
+	Caption runtime.Opt[string] `json:"caption,omitzero"`
+
+	// The photo's contents, base64-encoded.
+	Photo string `json:"photo" jsonschema_description:"The photo's contents, base64-encoded."`
+}
+
+// decodeUploadPetPhotoInput is the validating decoder's table of a UploadPetPhotoInput (genimpl/table.go).
+var decodeUploadPetPhotoInput = &genimpl.Object{Type: (*UploadPetPhotoInput)(nil), Fields: []genimpl.Field{
+	{Name: "petId", Required: true, Value: genimpl.Value{Kind: genimpl.KindInteger}},
+	{Name: "caption", Value: genimpl.Value{Kind: genimpl.KindString}},
+	{Name: "photo", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
+}}
+
+// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:163).
 type StoreStatusOutput struct {
 	Open bool `json:"open"`
 }

@@ -180,3 +180,16 @@ func (u *UpstreamHandler) TagPets(ctx context.Context, in *TagPetsInput) (*runti
 	r.BodyField("Attribute", in.Attributes)
 	return u.Client.CallResult(ctx, r)
 }
+
+// UploadPetPhoto serves tool "upload_pet_photo" with POST /pet/{petId}/photo (mcpgen.yaml:151).
+func (u *UpstreamHandler) UploadPetPhoto(ctx context.Context, in *UploadPetPhotoInput) (*runtime.CallToolResult, error) {
+	r := upstream.NewRequest("POST", "/pet/{petId}/photo")
+	r.Multipart()
+	r.Files("photo")
+	r.Path("petId", in.PetID)
+	if v, ok := in.Caption.Get(); ok {
+		r.BodyField("caption", v)
+	}
+	r.BodyField("photo", in.Photo)
+	return u.Client.CallResult(ctx, r)
+}

@@ -684,6 +684,14 @@ paths:
           multipart/form-data:
             schema: {type: object, properties: {file: {type: string, format: binary}}}
       responses: {"200": {description: ok}}
+  /whole:
+    post:
+      operationId: whole
+      requestBody:
+        content:
+          multipart/form-data:
+            schema: {type: string, format: binary}
+      responses: {"200": {description: ok}}
   /xml:
     post:
       operationId: postXml
@@ -700,12 +708,15 @@ paths:
 	if got := toStrings(dig(doc, "tools", "render_raw", "input", "required")); !slices.Equal(got, []string{"body"}) {
 		t.Errorf("render_raw required %q", got)
 	}
-	for _, tool := range []string{"upload", "post_xml"} {
+	if got := fmt.Sprint(dig(doc, "tools", "upload", "http")); got != "map[files:[file] method:POST multipart:true params:map[file:map[in:body]] path:/upload]" {
+		t.Errorf("upload: %s", got)
+	}
+	for _, tool := range []string{"whole", "post_xml"} {
 		if h := dig(doc, "tools", tool, "http"); h != nil {
 			t.Errorf("%s bound: %v", tool, h)
 		}
 	}
-	for _, want := range []string{"multipart with a file part (file)", "text/xml of a schema that is not a string"} {
+	for _, want := range []string{"multipart whose body is one file, not an object of parts", "text/xml of a schema that is not a string"} {
 		if !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, want) }) {
 			t.Errorf("no note %q: %q", want, res.Notes)
 		}
@@ -718,7 +729,7 @@ paths:
 	for _, f := range files {
 		code += string(f.Bytes)
 	}
-	for _, call := range []string{"r.Multipart()", `r.Raw("text/plain")`} {
+	for _, call := range []string{"r.Multipart()", `r.Raw("text/plain")`, `r.Files("file")`} {
 		if !strings.Contains(code, call) {
 			t.Errorf("generated code has no %s", call)
 		}

@@ -103,6 +103,7 @@ func Import(data []byte, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("reading the OpenAPI description: %w", err)
 	}
 	im := &importer{opts: opts, doc: &model.Model, res: &Result{Tools: map[string]string{}}}
+	im.awsEC2 = isAWSEC2(model.Model.Info)
 	im.conv = &converter{typeNames: map[string]string{}, notes: &im.notes}
 	if err != nil {
 		// libopenapi reports problems it could work around (a circular
@@ -137,6 +138,10 @@ type importer struct {
 	// opSecurity are the security requirements of the selected
 	// operations, for the upstream auth.
 	opSecurity [][]*base.SecurityRequirement
+	// awsEC2: the description is Amazon EC2's (awsquery.go); awsOps
+	// counts the operations of AWS's query protocol, for one note.
+	awsEC2 bool
+	awsOps int
 }
 
 // operation is one operation of the description, with its path item.
@@ -201,6 +206,9 @@ func (im *importer) run() ([]byte, error) {
 	}
 	types := im.types(tools)
 	im.notes.add(annotationsNote)
+	if im.awsOps > 0 {
+		im.notes.add(awsNote, im.awsOps)
+	}
 	info := im.doc.Info
 	upstream := im.upstreamNode(envPrefix(im.serverName(info)))
 	// The parsed description is most of the memory (GitHub's: ~380 MB);
@@ -408,7 +416,7 @@ func (im *importer) tool(o operation, name string, x xmcpExt) *yaml.Node {
 	default:
 		t.Set("description", str(o.String()))
 	}
-	t.Set("annotations", flow(annotations(o.method, x)))
+	t.Set("annotations", flow(annotations(im.awsMethod(o), x)))
 	for _, h := range x.hints {
 		im.notes.add("%s: %s: %v from its x-mcp", o, h.key, h.value)
 	}
@@ -476,6 +484,10 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 	var required []string
 	source := map[string]string{} // input property → where it comes from
 	b := &binding{}
+	if proto := im.awsProtocol(o); proto != "" {
+		b.aws = &awsTables{names: map[string]string{}, members: map[string]string{}, ec2: proto == "ec2"}
+		im.awsOps++
+	}
 	add := func(name string, sch ymap, req bool, from string) bool {
 		orig := name
 		if g := naming.Exported(name); goNames[g] != "" || g == "" {
@@ -519,12 +531,17 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 		}
 		if !slices.Contains([]string{"path", "query", "header", "cookie"}, p.In) {
 			b.cannot("parameter %q is in %q", p.Name, p.In)
-		} else if why := paramShape(p); why != "" {
+		} else if why := paramShape(p); why != "" && (b.aws == nil || p.In != "query") {
 			b.cannot("%s %q %s", describeIn(p.In), p.Name, why)
 		}
 		if add(p.Name, sch, p.In == "path" || (p.Required != nil && *p.Required), p.In) {
 			pl := placement{prop: props.N.Content[len(props.N.Content)-2].Value, in: p.In, wire: p.Name}
-			if p.In == "query" {
+			switch {
+			case p.In == "query" && b.aws != nil:
+				shape, _ := awsShape(p.Schema)
+				pl.wire = b.aws.wire(p.Name, "", shape)
+				b.aws.walk(pl.wire, shape, nil)
+			case p.In == "query":
 				pl.style, pl.explode = queryStyle(p)
 			}
 			b.params = append(b.params, pl)
@@ -565,8 +582,15 @@ func (im *importer) input(o operation, tool string) (ymap, *binding) {
 				}
 				for i := 0; i+1 < len(bp.Content); i += 2 {
 					wire := bp.Content[i].Value
+					if slices.Contains(b.files, wire) {
+						fileProp(ymap{N: bp.Content[i+1]})
+					}
 					if add(wire, ymap{N: bp.Content[i+1]}, req[wire], "body") {
-						b.params = append(b.params, placement{prop: props.N.Content[len(props.N.Content)-2].Value, in: "body", wire: wire})
+						pl := placement{prop: props.N.Content[len(props.N.Content)-2].Value, in: "body", wire: wire}
+						if b.aws != nil {
+							pl.wire = b.aws.bodyField(media.Schema.Schema(), wire)
+						}
+						b.params = append(b.params, pl)
 					}
 				}
 			} else if add("body", body, bodyRequired, "body") {

@@ -23,6 +23,11 @@ type binding struct {
 	// multipart/form-data; contentType: a string body sent as it is.
 	form, multipart bool
 	contentType     string
+	// files are a multipart body's file parts, by wire name.
+	files []string
+	// aws holds the names of an operation of AWS's query protocol
+	// (awsquery.go), nil for any other.
+	aws *awsTables
 	// why is set when the operation cannot be called from the input (a
 	// parameter that is an object, a body neither JSON nor a form): the tool gets
 	// no binding, and the note says why.
@@ -165,7 +170,7 @@ func textual(s *base.Schema, lists bool, depth int) bool {
 func (b *binding) httpNode(o operation) *yaml.Node {
 	h := newMap()
 	h.Set("method", str(strings.ToUpper(o.method)))
-	h.Set("path", str(o.path))
+	h.Set("path", str(requestPath(o.path)))
 	if len(b.params) > 0 {
 		params := newMap()
 		for _, p := range b.params {
@@ -193,10 +198,27 @@ func (b *binding) httpNode(o operation) *yaml.Node {
 	if b.multipart {
 		h.Set("multipart", boolean(true))
 	}
+	if len(b.files) > 0 {
+		h.Set("files", flowList(b.files))
+	}
 	if b.contentType != "" {
 		h.Set("contentType", str(b.contentType))
 	}
+	if b.aws != nil {
+		h.Set("awsQuery", b.aws.node())
+	}
 	return h.N
+}
+
+// requestPath is an operation's path as requested: without a fragment,
+// which never reaches the server (AWS's descriptions write one to tell
+// their operations apart on one path: /#Action=AddTags). A "#" followed
+// by more path (mastercard's /send/#env/v1/partners/{partnerId}) is kept.
+func requestPath(path string) string {
+	if p, frag, ok := strings.Cut(path, "#"); ok && !strings.ContainsAny(frag, "/{}") {
+		return p
+	}
+	return path
 }
 
 // checkPath makes sure every {name} of the path is a path parameter of the
@@ -402,6 +424,16 @@ func (im *importer) contentScalar(o operation, p *v3.Parameter) *v3.Parameter {
 // body whose schema is a string (text/plain, text/css, application/xml…),
 // sent as it is. It sets b's encoding, or returns nil and why not.
 func (im *importer) bodyMedia(o operation, content *orderedmap.Map[string, *v3.MediaType], b *binding) (*v3.MediaType, string) {
+	if b.aws != nil {
+		// AWS's query protocol: the text/xml body the description
+		// writes is the input structure, sent as a form.
+		for mt, m := range content.FromOldest() {
+			if base, _, _ := strings.Cut(mt, ";"); m != nil && m.Schema != nil && strings.HasSuffix(strings.TrimSpace(base), "xml") {
+				b.form = true
+				return m, ""
+			}
+		}
+	}
 	if m := jsonMedia(content); m != nil {
 		return m, ""
 	}
@@ -411,10 +443,10 @@ func (im *importer) bodyMedia(o operation, content *orderedmap.Map[string, *v3.M
 	}
 	why := "neither JSON nor a form"
 	if m := content.GetOrZero("multipart/form-data"); m != nil {
-		if file := filePart(m.Schema); file != "" {
-			why = fmt.Sprintf("multipart with a file part (%s), which a tool's JSON arguments cannot carry", file)
+		if files, whole := fileParts(m.Schema); whole {
+			why = "multipart whose body is one file, not an object of parts"
 		} else {
-			b.multipart = true
+			b.multipart, b.files = true, files
 			return m, ""
 		}
 	}
@@ -446,16 +478,16 @@ func textMedia(base string) bool {
 		base == "application/yaml" || base == "application/x-yaml" || base == "application/graphql"
 }
 
-// filePart names a property of a multipart body that is a file (format
-// binary, or a contentMediaType), "" when there is none; a body
-// that is not an object of properties is one, as "the body".
-func filePart(sp *base.SchemaProxy) string {
+// fileParts names the properties of a multipart body that are files
+// (format binary or base64, or a contentMediaType; a list of them too);
+// whole is set for a body that is not an object of properties.
+func fileParts(sp *base.SchemaProxy) (files []string, whole bool) {
 	if sp == nil || sp.Schema() == nil {
-		return "the body"
+		return nil, true
 	}
 	s := sp.Schema()
 	if s.Properties == nil || s.Properties.Len() == 0 {
-		return "the body"
+		return nil, true
 	}
 	for name, p := range s.Properties.FromOldest() {
 		ps := p.Schema()
@@ -465,11 +497,31 @@ func filePart(sp *base.SchemaProxy) string {
 		if ps.Items != nil && ps.Items.IsA() && ps.Items.A.Schema() != nil {
 			ps = ps.Items.A.Schema()
 		}
-		if ps.Format == "binary" || ps.ContentMediaType != "" {
-			return name
+		if ps.Format == "binary" || ps.Format == "base64" || ps.ContentMediaType != "" {
+			files = append(files, name)
 		}
 	}
-	return ""
+	return files, false
+}
+
+// fileProp makes the schema of a multipart body's file part (or of its
+// items) a string holding the file's contents in base64, as a tool's
+// JSON arguments can carry them, and says so in its description.
+func fileProp(sch ymap) {
+	target := sch
+	if t := sch.Get("type"); t != nil && t.Value == "array" {
+		if it := sch.Get("items"); it != nil && it.Kind == yaml.MappingNode {
+			target = ymap{N: it}
+		}
+	}
+	target.Del("format")
+	target.Del("contentMediaType")
+	target.Set("type", str("string"))
+	what := "The file's contents, base64-encoded: sent as a file part."
+	if d := target.Get("description"); d != nil && strings.TrimSpace(d.Value) != "" {
+		what = strings.TrimSpace(d.Value) + " (" + what + ")"
+	}
+	target.Set("description", str(what))
 }
 
 // textParam types a parameter whose schema says nothing (schema: {}, or

@@ -2,10 +2,12 @@ package upstream
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"mime/multipart"
 	"reflect"
+	"slices"
 )
 
 // rawBody is the bytes of a string body (a string, or a pointer to one).
@@ -22,7 +24,7 @@ func rawBody(v any) ([]byte, error) {
 
 // multipartBody is v, an object, as multipart/form-data (see Multipart),
 // with its Content-Type (which names the boundary).
-func multipartBody(v any) ([]byte, string, error) {
+func multipartBody(v any, files []string) ([]byte, string, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, "", err
@@ -43,7 +45,13 @@ func multipartBody(v any) ([]byte, string, error) {
 			items = []any{m.value}
 		}
 		for _, it := range items {
-			if err := writePart(w, m.key, it); err != nil {
+			var err error
+			if slices.Contains(files, m.key) {
+				err = writeFile(w, m.key, it)
+			} else {
+				err = writePart(w, m.key, it)
+			}
+			if err != nil {
 				return nil, "", err
 			}
 		}
@@ -72,6 +80,31 @@ func writePart(w *multipart.Writer, name string, v any) error {
 		"Content-Type":        {"application/json"},
 	}
 	pw, err := w.CreatePart(h)
+	if err != nil {
+		return err
+	}
+	_, err = pw.Write(b)
+	return err
+}
+
+// writeFile writes one file part: v, a base64 string (a tool's argument
+// cannot hold bytes), decoded, as application/octet-stream named after
+// the field; null is left out.
+func writeFile(w *multipart.Writer, name string, v any) error {
+	if v == nil {
+		return nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("file %s must be a base64 string, not %s", name, jsonKind(v))
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		if b, err = base64.RawStdEncoding.DecodeString(s); err != nil {
+			return fmt.Errorf("file %s is not base64: %w", name, err)
+		}
+	}
+	pw, err := w.CreateFormFile(name, name)
 	if err != nil {
 		return err
 	}

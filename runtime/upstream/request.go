@@ -31,6 +31,7 @@ type Request struct {
 	form         bool           // the body is application/x-www-form-urlencoded
 	multipart    bool           // the body is multipart/form-data
 	rawType      string         // the body is a string sent as it is, with this Content-Type
+	files        []string       // the multipart body's fields that are files (base64 strings, sent decoded)
 	aws          *AWSQuery      // query parameters and form fields are named as AWS's query protocol does
 	err          error
 }
@@ -60,6 +61,11 @@ func (r *Request) Form() { r.form = true }
 // top-level property a part, a scalar as its text, a list one part per
 // item, an object (or a list's object item) as JSON.
 func (r *Request) Multipart() { r.multipart = true }
+
+// Files makes the multipart body's fields names file parts: each value (or
+// each item of a list) a base64 string, sent decoded as
+// application/octet-stream with the field's name as its filename.
+func (r *Request) Files(names ...string) { r.files = names }
 
 // Raw sends the body, a string, as it is with Content-Type contentType
 // (text/plain, application/xml…) instead of JSON.
@@ -255,9 +261,9 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 			contentType = r.rawType
 			b, err = rawBody(payload)
 		case r.multipart && !r.hasBody:
-			b, contentType, err = multipartBody(orderedFields{r.fieldOrder, r.fields})
+			b, contentType, err = multipartBody(orderedFields{r.fieldOrder, r.fields}, r.files)
 		case r.multipart:
-			b, contentType, err = multipartBody(payload)
+			b, contentType, err = multipartBody(payload, r.files)
 		case r.form && r.aws != nil:
 			contentType = "application/x-www-form-urlencoded"
 			if !r.hasBody {
