@@ -2,13 +2,10 @@ package runtime
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/idempotency"
 )
 
 // Clients and models retry: after a timeout, a lost connection, or simply
@@ -29,39 +26,37 @@ type Idempotency struct {
 	TTL time.Duration
 }
 
+// The results of idempotent calls are kept by package runtime/idempotency;
+// these are its names in this package.
+type (
+	// IdempotencyKey names a call for an IdempotencyStore (idempotency.Key).
+	IdempotencyKey = idempotency.Key
+	// IdempotencyStore remembers the results of idempotent calls (see
+	// WithIdempotencyStore; NewMemoryIdempotencyStore is the default)
+	// (idempotency.Store).
+	IdempotencyStore = idempotency.Store
+	// MemoryIdempotencyStore is an IdempotencyStore in the server's memory
+	// (idempotency.MemoryStore).
+	MemoryIdempotencyStore = idempotency.MemoryStore
+)
+
 // DefaultIdempotencyTTL is how long results are kept when Idempotency.TTL
 // is 0.
-const DefaultIdempotencyTTL = 24 * time.Hour
+const DefaultIdempotencyTTL = idempotency.DefaultTTL
 
-// IdempotencyKey names a call for an IdempotencyStore.
-type IdempotencyKey struct {
-	// Owner is who made the call: the verified identity (issuer and
-	// subject) with WithAuthorization, "" otherwise. One user's key never
-	// answers another user's call.
-	Owner string
-	Tool  string // the tool's name
-	Key   string // the value of its key argument
-	// Fingerprint is a hash of the whole arguments: the same key with
-	// other arguments is a client bug, not a retry.
-	Fingerprint string
-}
+// DefaultIdempotencyEntries is how many results a memory store keeps when
+// NewMemoryIdempotencyStore is given 0.
+const DefaultIdempotencyEntries = idempotency.DefaultEntries
 
 // ErrIdempotencyConflict is what an IdempotencyStore returns when the key
-// was used (or is in use) with other arguments.
-var ErrIdempotencyConflict = errors.New("idempotency key already used with other arguments")
+// was used (or is in use) with other arguments (idempotency.ErrConflict).
+var ErrIdempotencyConflict = idempotency.ErrConflict
 
-// IdempotencyStore remembers the results of idempotent calls (see
-// WithIdempotencyStore; NewMemoryIdempotencyStore is the default).
-type IdempotencyStore interface {
-	// Do returns the result recorded for k.Tool and k.Key when there is
-	// one, not expired, under k.Fingerprint. Otherwise it runs call and, if
-	// call reports keep, records the result it returns for ttl. Concurrent
-	// Do calls for the same key run call once: the others wait for it, and
-	// get its result, or run call themselves (one at a time) when it kept
-	// nothing. A key recorded or running under another fingerprint gives
-	// ErrIdempotencyConflict; a Do whose ctx ends while it waits returns
-	// ctx.Err(). result is the encoded CallToolResult.
-	Do(ctx context.Context, k IdempotencyKey, ttl time.Duration, call func() (result []byte, keep bool)) ([]byte, error)
+// NewMemoryIdempotencyStore returns an empty store that keeps at most
+// maxEntries results (DefaultIdempotencyEntries when maxEntries < 1)
+// (idempotency.NewMemoryStore).
+func NewMemoryIdempotencyStore(maxEntries int) *MemoryIdempotencyStore {
+	return idempotency.NewMemoryStore(maxEntries)
 }
 
 // WithIdempotencyStore sets where the results of tools with an Idempotency
@@ -81,7 +76,7 @@ func WithIdempotencyStore(store IdempotencyStore) Option {
 // handler again.
 func (ss *Session) runIdempotent(ctx context.Context, te *toolEntry, req *CallToolRequest) (encoder, *Error) {
 	idem := te.tool.Idempotency
-	k, ok := idempotencyKey(te.tool.Name, idem.Key, req.Arguments)
+	k, ok := idempotency.KeyOf(te.tool.Name, idem.Key, req.Arguments)
 	if !ok { // no key: the handler's validation says what is missing
 		return ss.callTool(ctx, te, req)
 	}
@@ -122,26 +117,4 @@ func (ss *Session) runIdempotent(ctx context.Context, te *toolEntry, req *CallTo
 		return nil, errorf(CodeInternalError, "internal error in tool %s: the idempotency store failed", quote(k.Tool))
 	}
 	return rawResult(stored), nil
-}
-
-// idempotencyKey finds the key argument in args and fingerprints args. ok
-// is false when args is not an object with the key as a string.
-func idempotencyKey(tool, keyName string, args json.RawMessage) (IdempotencyKey, bool) {
-	inst, err := jsonwire.ParseValue(args)
-	if err != nil {
-		return IdempotencyKey{}, false
-	}
-	obj, _ := inst.(map[string]any)
-	key, ok := obj[keyName].(string)
-	if !ok {
-		return IdempotencyKey{}, false
-	}
-	// Re-encoded, the arguments no longer depend on the order of members or
-	// on white space: a retry that spells them differently still matches.
-	canonical, err := json.Marshal(inst)
-	if err != nil {
-		return IdempotencyKey{}, false
-	}
-	sum := sha256.Sum256(canonical)
-	return IdempotencyKey{Tool: tool, Key: key, Fingerprint: hex.EncodeToString(sum[:])}, true
 }

@@ -44,7 +44,8 @@ var (
 
 	// Topics moved out of package runtime (issue 27): their own tests,
 	// then runtime's, which use them.
-	pkgTasks = []string{"./runtime/tasks", "./runtime"}
+	pkgTasks       = []string{"./runtime/tasks", "./runtime"}
+	pkgIdempotency = []string{"./runtime/idempotency", "./runtime"}
 )
 
 // Catalogue is every mutant, grouped by package. Keep each Original short
@@ -429,10 +430,10 @@ var Catalogue = []Mutant{
 		Original: "range slices.Compact(words)", Mutated: "range words",
 		Packages: pkgToolsearch, Why: "a query word said twice counts twice and outranks the rest of the query"},
 	{ID: "toolsearch/tie-order", File: "runtime/internal/toolsearch/toolsearch.go",
-		Original: "return hits[i].Doc < hits[j].Doc", Mutated: "return hits[i].Doc > hits[j].Doc",
+		Original: "return cmp.Compare(x.Doc, y.Doc)", Mutated: "return cmp.Compare(y.Doc, x.Doc)",
 		Packages: pkgToolsearch, Why: "tools of equal score come in reverse declaration order"},
 	{ID: "toolsearch/keep-ignored", File: "runtime/internal/toolsearch/toolsearch.go",
-		Original: "if keep == nil || keep(d) {", Mutated: "if true {",
+		Original: "(keep == nil || keep(d))", Mutated: "true",
 		Packages: pkgToolsearch, Why: "search_tools finds tools the caller may not see (other scopes, disabled toolsets)"},
 
 	// runtime: lists by scope, result budget, quotas, toolsets, exposure.
@@ -613,9 +614,9 @@ var Catalogue = []Mutant{
 	{ID: "s6/redis-events-ttl", File: "runtime/redisstore/events.go",
 		Original: "p.PExpire(ctx, key, s.cfg.EventTTL)", Mutated: "p.PExpire(ctx, key, s.cfg.EventTTL/1000)",
 		Packages: pkgRedis, Why: "SSE events on Redis expire after a thousandth of EventTTL"},
-	{ID: "s6/idem-conflict-running", File: "runtime/idempotency_memory.go",
-		Original: "\t\tif e.fingerprint != k.Fingerprint {\n\t\t\ts.mu.Unlock()\n\t\t\treturn nil, ErrIdempotencyConflict", Mutated: "\t\tif e.fingerprint != k.Fingerprint && e.result != nil {\n\t\t\ts.mu.Unlock()\n\t\t\treturn nil, ErrIdempotencyConflict",
-		Packages: pkgRuntime, Why: "other arguments with a running call's key wait for it instead of a conflict"},
+	{ID: "s6/idem-conflict-running", File: "runtime/idempotency/memory.go",
+		Original: "\t\tif e.fingerprint != k.Fingerprint {\n\t\t\ts.mu.Unlock()\n\t\t\treturn nil, ErrConflict", Mutated: "\t\tif e.fingerprint != k.Fingerprint && e.result != nil {\n\t\t\ts.mu.Unlock()\n\t\t\treturn nil, ErrConflict",
+		Packages: pkgIdempotency, Why: "other arguments with a running call's key wait for it instead of a conflict"},
 	{ID: "s6/stale-offer-kept", File: "runtime/tasks.go",
 		Original: "time.Since(on.at) > 2*r.srv.cfg.tasks.pollInterval", Mutated: "time.Since(on.at) > 200*r.srv.cfg.tasks.pollInterval",
 		Packages: pkgRuntime, Why: "a 2025-11-25 task's request goes to a tasks/result that ended long ago"},
@@ -634,12 +635,12 @@ var Catalogue = []Mutant{
 	{ID: "fix/idem-no-recreate", File: "runtime/redisstore/idempotency.go",
 		Original: "if not lock and ARGV[2] == '1'", Mutated: "if false and ARGV[2] == '1'",
 		Packages: pkgRedis, Why: "a final write that finds the key expired records nothing: every retry runs the call again"},
-	{ID: "fix/mem-running-expires", File: "runtime/idempotency_memory.go",
+	{ID: "fix/mem-running-expires", File: "runtime/idempotency/memory.go",
 		Original: "\t\tif e.result != nil {\n\t\t\tif s.now().Before(e.expires) {", Mutated: "\t\tif true {\n\t\t\tif e.result != nil && s.now().Before(e.expires) {",
-		Packages: pkgRuntime, Why: "a running idempotent call's key is freed as if expired"},
-	{ID: "fix/mem-expiry-from-claim", File: "runtime/idempotency_memory.go",
+		Packages: pkgIdempotency, Why: "a running idempotent call's key is freed as if expired"},
+	{ID: "fix/mem-expiry-from-claim", File: "runtime/idempotency/memory.go",
 		Original: "e.result, e.expires = result, s.now().Add(ttl)", Mutated: "e.result, e.expires = result, e.expires.Add(ttl)",
-		Packages: pkgRuntime, Why: "a kept result's ttl is counted from the call's start"},
+		Packages: pkgIdempotency, Why: "a kept result's ttl is counted from the call's start"},
 	{ID: "fix/tasks-list-restart", File: "runtime/tasks_methods.go",
 		Original: "if r.CreatedAt.After(created) && len(out) < limit {", Mutated: "if len(out) < limit {",
 		Packages: pkgRuntime, Why: "a tasks/list cursor whose task expired starts the listing over"},

@@ -10,7 +10,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/idempotency"
 )
 
 // An idempotent call is one Redis hash, under a key derived from (owner,
@@ -76,12 +76,12 @@ const (
 	maxPoll   = 100 * time.Millisecond
 )
 
-// Do implements runtime.IdempotencyStore across every replica that shares
+// Do implements idempotency.Store across every replica that shares
 // the Redis database: the first Do of a key runs call, the others (here or
 // on other replicas) poll until it kept a result, or freed the key, or its
 // lock expired because its replica died; then they take the result or run
 // call themselves.
-func (st *idempotencyStore) Do(ctx context.Context, k runtime.IdempotencyKey, ttl time.Duration, call func() ([]byte, bool)) ([]byte, error) {
+func (st *idempotencyStore) Do(ctx context.Context, k idempotency.Key, ttl time.Duration, call func() ([]byte, bool)) ([]byte, error) {
 	s := st.s
 	key := s.cfg.Prefix + "idem:" + entryName(k)
 	token := newToken()
@@ -100,7 +100,7 @@ func (st *idempotencyStore) Do(ctx context.Context, k runtime.IdempotencyKey, tt
 		case "run":
 			return st.run(key, k.Fingerprint, token, ttl, call)
 		case "conflict":
-			return nil, runtime.ErrIdempotencyConflict
+			return nil, idempotency.ErrConflict
 		case "done":
 			return []byte(reply[1]), nil
 		}
@@ -183,7 +183,7 @@ func (st *idempotencyStore) renew(key, token string, stop <-chan struct{}) {
 
 // entryName hashes the parts of k that name the call, so that keys stay
 // short whatever the client sent, and parts cannot run into each other.
-func entryName(k runtime.IdempotencyKey) string { return hashParts(k.Owner, k.Tool, k.Key) }
+func entryName(k idempotency.Key) string { return hashParts(k.Owner, k.Tool, k.Key) }
 
 // hashParts is a short key name for parts a client may choose: the hex
 // SHA-256 of the parts, each prefixed by its length.

@@ -1,4 +1,4 @@
-package runtime
+package idempotency
 
 import (
 	"context"
@@ -9,15 +9,15 @@ import (
 	"time"
 )
 
-// TestMemoryIdempotencyStoreExpiry moves the store's clock: a result is
+// TestMemoryStoreExpiry moves the store's clock: a result is
 // returned until its ttl has passed, then the key runs again.
-func TestMemoryIdempotencyStoreExpiry(t *testing.T) {
+func TestMemoryStoreExpiry(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	s := NewMemoryIdempotencyStore(0)
+	s := NewMemoryStore(0)
 	s.now = func() time.Time { return now }
 	runs := 0
 	call := func() ([]byte, bool) { runs++; return []byte{byte('0' + runs)}, true }
-	k := IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "f"}
+	k := Key{Tool: "t", Key: "k", Fingerprint: "f"}
 	do := func() string {
 		b, err := s.Do(context.Background(), k, time.Hour, call)
 		if err != nil {
@@ -37,12 +37,12 @@ func TestMemoryIdempotencyStoreExpiry(t *testing.T) {
 		t.Errorf("after the ttl: %s after %d runs", got, runs)
 	}
 	// Expired results are swept even if nobody asks for them again.
-	k2 := IdempotencyKey{Tool: "t", Key: "other", Fingerprint: "f"}
+	k2 := Key{Tool: "t", Key: "other", Fingerprint: "f"}
 	if _, err := s.Do(context.Background(), k2, time.Minute, call); err != nil {
 		t.Fatal(err)
 	}
 	now = now.Add(2 * time.Hour)
-	k3 := IdempotencyKey{Tool: "t", Key: "third", Fingerprint: "f"}
+	k3 := Key{Tool: "t", Key: "third", Fingerprint: "f"}
 	if _, err := s.Do(context.Background(), k3, time.Minute, call); err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +51,10 @@ func TestMemoryIdempotencyStoreExpiry(t *testing.T) {
 	}
 }
 
-func TestMemoryIdempotencyStoreCapacity(t *testing.T) {
-	s := NewMemoryIdempotencyStore(3)
+func TestMemoryStoreCapacity(t *testing.T) {
+	s := NewMemoryStore(3)
 	for _, key := range []string{"a", "b", "c", "d", "e"} {
-		if _, err := s.Do(context.Background(), IdempotencyKey{Tool: "t", Key: key, Fingerprint: "f"}, time.Hour, func() ([]byte, bool) {
+		if _, err := s.Do(context.Background(), Key{Tool: "t", Key: key, Fingerprint: "f"}, time.Hour, func() ([]byte, bool) {
 			return []byte(key), true
 		}); err != nil {
 			t.Fatal(err)
@@ -65,19 +65,19 @@ func TestMemoryIdempotencyStoreCapacity(t *testing.T) {
 	}
 	// The oldest were forgotten: "a" runs again, "e" does not.
 	ran := false
-	s.Do(context.Background(), IdempotencyKey{Tool: "t", Key: "a", Fingerprint: "f"}, time.Hour, func() ([]byte, bool) { ran = true; return []byte("a2"), true })
+	s.Do(context.Background(), Key{Tool: "t", Key: "a", Fingerprint: "f"}, time.Hour, func() ([]byte, bool) { ran = true; return []byte("a2"), true })
 	if !ran {
 		t.Error("the oldest key was kept beyond the capacity")
 	}
-	b, _ := s.Do(context.Background(), IdempotencyKey{Tool: "t", Key: "e", Fingerprint: "f"}, time.Hour, func() ([]byte, bool) { return []byte("e2"), true })
+	b, _ := s.Do(context.Background(), Key{Tool: "t", Key: "e", Fingerprint: "f"}, time.Hour, func() ([]byte, bool) { return []byte("e2"), true })
 	if string(b) != "e" {
 		t.Errorf("newest key: %s", b)
 	}
 }
 
-func TestMemoryIdempotencyStorePanicFreesKey(t *testing.T) {
-	s := NewMemoryIdempotencyStore(0)
-	k := IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "f"}
+func TestMemoryStorePanicFreesKey(t *testing.T) {
+	s := NewMemoryStore(0)
+	k := Key{Tool: "t", Key: "k", Fingerprint: "f"}
 	func() {
 		defer func() { recover() }()
 		s.Do(context.Background(), k, time.Hour, func() ([]byte, bool) { panic("boom") })
@@ -86,26 +86,26 @@ func TestMemoryIdempotencyStorePanicFreesKey(t *testing.T) {
 	if err != nil || string(b) != "ok" {
 		t.Errorf("after a panic: %s, %v", b, err)
 	}
-	if _, err := s.Do(context.Background(), IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "other"}, time.Hour, nil); !errors.Is(err, ErrIdempotencyConflict) {
+	if _, err := s.Do(context.Background(), Key{Tool: "t", Key: "k", Fingerprint: "other"}, time.Hour, nil); !errors.Is(err, ErrConflict) {
 		t.Errorf("other fingerprint: %v", err)
 	}
 	// Another tool may use the same key value.
-	if b, _ := s.Do(context.Background(), IdempotencyKey{Tool: "u", Key: "k", Fingerprint: "other"}, time.Hour, func() ([]byte, bool) { return []byte("u"), true }); string(b) != "u" {
+	if b, _ := s.Do(context.Background(), Key{Tool: "u", Key: "k", Fingerprint: "other"}, time.Hour, func() ([]byte, bool) { return []byte("u"), true }); string(b) != "u" {
 		t.Errorf("other tool: %s", b)
 	}
 }
 
-// TestMemoryIdempotencyStoreSlowCall: a call that outlasts the ttl, the
+// TestMemoryStoreSlowCall: a call that outlasts the ttl, the
 // store's clock moved past it while the call runs and while other calls
 // sweep, still holds its key: a retry meanwhile waits and gets its result,
 // which is then kept for ttl from when it was recorded.
-func TestMemoryIdempotencyStoreSlowCall(t *testing.T) {
+func TestMemoryStoreSlowCall(t *testing.T) {
 	var mu sync.Mutex
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := func(d time.Duration) time.Time { mu.Lock(); defer mu.Unlock(); now = now.Add(d); return now }
-	s := NewMemoryIdempotencyStore(0)
+	s := NewMemoryStore(0)
 	s.now = func() time.Time { return clock(0) }
-	k := IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "f"}
+	k := Key{Tool: "t", Key: "k", Fingerprint: "f"}
 	var runs atomic.Int32
 	inCall, release := make(chan struct{}), make(chan struct{})
 	first := make(chan string, 1)
@@ -121,7 +121,7 @@ func TestMemoryIdempotencyStoreSlowCall(t *testing.T) {
 	<-inCall
 	clock(2 * time.Hour)
 	// Another key's call sweeps expired entries meanwhile.
-	s.Do(context.Background(), IdempotencyKey{Tool: "t", Key: "other", Fingerprint: "f"}, time.Minute, func() ([]byte, bool) { return []byte("o"), true })
+	s.Do(context.Background(), Key{Tool: "t", Key: "other", Fingerprint: "f"}, time.Minute, func() ([]byte, bool) { return []byte("o"), true })
 	// A retry while the call still runs waits for it (here until its own
 	// deadline: the call is held until the retry gave up).
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
@@ -141,12 +141,12 @@ func TestMemoryIdempotencyStoreSlowCall(t *testing.T) {
 	}
 }
 
-// TestMemoryIdempotencyStoreConflictWhileRunning: the same key with other
+// TestMemoryStoreConflictWhileRunning: the same key with other
 // arguments while the first call still runs is a conflict at once, not a
 // wait for that call.
-func TestMemoryIdempotencyStoreConflictWhileRunning(t *testing.T) {
-	s := NewMemoryIdempotencyStore(0)
-	k := IdempotencyKey{Tool: "t", Key: "k", Fingerprint: "f"}
+func TestMemoryStoreConflictWhileRunning(t *testing.T) {
+	s := NewMemoryStore(0)
+	k := Key{Tool: "t", Key: "k", Fingerprint: "f"}
 	inCall, release := make(chan struct{}), make(chan struct{})
 	done := make(chan struct{})
 	go func() {
@@ -161,7 +161,7 @@ func TestMemoryIdempotencyStoreConflictWhileRunning(t *testing.T) {
 	cancel()
 	close(release)
 	<-done
-	if !errors.Is(err, ErrIdempotencyConflict) {
-		t.Errorf("other arguments while the call runs: %v, want ErrIdempotencyConflict at once", err)
+	if !errors.Is(err, ErrConflict) {
+		t.Errorf("other arguments while the call runs: %v, want ErrConflict at once", err)
 	}
 }

@@ -1,4 +1,4 @@
-package runtime
+package idempotency
 
 import (
 	"container/list"
@@ -7,15 +7,15 @@ import (
 	"time"
 )
 
-// DefaultIdempotencyEntries is how many results a memory store keeps when
-// NewMemoryIdempotencyStore is given 0.
-const DefaultIdempotencyEntries = 100_000
+// DefaultEntries is how many results a memory store keeps when
+// NewMemoryStore is given 0.
+const DefaultEntries = 100_000
 
-// MemoryIdempotencyStore is an IdempotencyStore in the server's memory: the
+// MemoryStore is a Store in the server's memory: the
 // default, right for one process. Results expire after their ttl; beyond
 // its capacity the store forgets the oldest results first, so a client
 // sending ever new keys cannot make it grow without bound.
-type MemoryIdempotencyStore struct {
+type MemoryStore struct {
 	mu      sync.Mutex
 	entries map[idemID]*idemEntry
 	kept    *list.List // of idemID, oldest result first
@@ -34,19 +34,19 @@ type idemEntry struct {
 	elem        *list.Element // in kept, once a result is kept
 }
 
-var _ IdempotencyStore = (*MemoryIdempotencyStore)(nil)
+var _ Store = (*MemoryStore)(nil)
 
-// NewMemoryIdempotencyStore returns an empty store that keeps at most
-// maxEntries results (DefaultIdempotencyEntries when maxEntries < 1).
-func NewMemoryIdempotencyStore(maxEntries int) *MemoryIdempotencyStore {
+// NewMemoryStore returns an empty store that keeps at most
+// maxEntries results (DefaultEntries when maxEntries < 1).
+func NewMemoryStore(maxEntries int) *MemoryStore {
 	if maxEntries < 1 {
-		maxEntries = DefaultIdempotencyEntries
+		maxEntries = DefaultEntries
 	}
-	return &MemoryIdempotencyStore{entries: map[idemID]*idemEntry{}, kept: list.New(), max: maxEntries, now: time.Now}
+	return &MemoryStore{entries: map[idemID]*idemEntry{}, kept: list.New(), max: maxEntries, now: time.Now}
 }
 
-// Do implements IdempotencyStore.
-func (s *MemoryIdempotencyStore) Do(ctx context.Context, k IdempotencyKey, ttl time.Duration, call func() ([]byte, bool)) ([]byte, error) {
+// Do implements Store.
+func (s *MemoryStore) Do(ctx context.Context, k Key, ttl time.Duration, call func() ([]byte, bool)) ([]byte, error) {
 	id := idemID{k.Owner, k.Tool, k.Key}
 	for {
 		s.mu.Lock()
@@ -60,7 +60,7 @@ func (s *MemoryIdempotencyStore) Do(ctx context.Context, k IdempotencyKey, ttl t
 		}
 		if e.fingerprint != k.Fingerprint {
 			s.mu.Unlock()
-			return nil, ErrIdempotencyConflict
+			return nil, ErrConflict
 		}
 		if e.result != nil {
 			if s.now().Before(e.expires) {
@@ -83,7 +83,7 @@ func (s *MemoryIdempotencyStore) Do(ctx context.Context, k IdempotencyKey, ttl t
 
 // run calls call for the entry it just created, then keeps the result or
 // frees the key (also when call panics), and wakes the waiters.
-func (s *MemoryIdempotencyStore) run(id idemID, e *idemEntry, ttl time.Duration, call func() ([]byte, bool)) (result []byte, err error) {
+func (s *MemoryStore) run(id idemID, e *idemEntry, ttl time.Duration, call func() ([]byte, bool)) (result []byte, err error) {
 	keep := false
 	defer func() {
 		s.mu.Lock()
@@ -108,7 +108,7 @@ func (s *MemoryIdempotencyStore) run(id idemID, e *idemEntry, ttl time.Duration,
 // are queued in the order they were kept; with one ttl per tool, they also
 // expire in about that order, and a result that outlives its ttl further
 // back is dropped when it is next asked for.
-func (s *MemoryIdempotencyStore) forgetExpired() {
+func (s *MemoryStore) forgetExpired() {
 	now := s.now()
 	for f := s.kept.Front(); f != nil; f = s.kept.Front() {
 		id := f.Value.(idemID)
@@ -120,13 +120,13 @@ func (s *MemoryIdempotencyStore) forgetExpired() {
 	}
 }
 
-func (s *MemoryIdempotencyStore) forget(id idemID, e *idemEntry) {
+func (s *MemoryStore) forget(id idemID, e *idemEntry) {
 	s.kept.Remove(e.elem)
 	delete(s.entries, id)
 }
 
 // Len reports how many results the store keeps and calls it runs.
-func (s *MemoryIdempotencyStore) Len() int {
+func (s *MemoryStore) Len() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return len(s.entries)
