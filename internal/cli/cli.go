@@ -44,7 +44,7 @@ Usage:
   mcpgen init     [dir] -openapi FILE [-tag t]…
                                        scaffold a server that calls an OpenAPI-described API
   mcpgen import   openapi [flags] FILE|-
-                                       write a spec from an OpenAPI 3 description (see import -h)
+                                       write a spec from an OpenAPI 3 or Swagger 2.0 description (see import -h)
   mcpgen import   mcp [flags] URL | -- COMMAND [ARGS…]
                                        write a spec from a running MCP server's lists (see import mcp -h)
   mcpgen docs     [-f spec] [-o file]  write a Markdown reference of the server

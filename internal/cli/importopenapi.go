@@ -17,8 +17,10 @@ import (
 
 const importHelp = `usage: mcpgen import openapi [flags] FILE|-
 
-Writes an mcpgen spec from an OpenAPI 3.0 or 3.1 description (JSON or
-YAML; - reads standard input): one tool per selected operation, named from
+Writes an mcpgen spec from an OpenAPI 3.0 or 3.1 description, or a
+Swagger 2.0 one (converted to OpenAPI 3.0 first by kin-openapi; what the
+conversion changes is noted), JSON or YAML (- reads standard input): one
+tool per selected operation, named from
 its operationId in snake_case (at most 64 characters: a longer name keeps
 its start and gets a stable hash suffix; a taken name gets _2, _3),
 title and description from summary and description, input from the path,

@@ -55,7 +55,7 @@ run time with -base-url or the environment variable the spec's
 upstream.baseUrlEnv names.
 
 Flags:
-  -openapi FILE  scaffold from an OpenAPI 3.0/3.1 description (see above);
+  -openapi FILE  scaffold from an OpenAPI 3.0/3.1 or Swagger 2.0 description (see above);
                  -tag, -path, -operation, -exclude-tag, -exclude-path and
                  -exclude-operation select operations as in mcpgen import
                  openapi

@@ -1,6 +1,7 @@
 package openapi
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -103,7 +104,7 @@ func (t *awsTables) node() *yaml.Node {
 			return
 		}
 		n := newMap()
-		for _, k := range slices.Sorted(mapKeys(names)) {
+		for _, k := range slices.Sorted(maps.Keys(names)) {
 			n.Set(k, str(names[k]))
 		}
 		m.Set(key, flow(n))
@@ -123,16 +124,6 @@ func flowList(items []string) *yaml.Node {
 	n := strList(items)
 	n.Style = yaml.FlowStyle
 	return n
-}
-
-func mapKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // awsShape is a schema as AWS's descriptions write a member: allOf of a

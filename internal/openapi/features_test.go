@@ -231,13 +231,6 @@ func TestDiscriminator(t *testing.T) {
 	}
 }
 
-func TestSwaggerIsRefused(t *testing.T) {
-	_, err := Import([]byte(`{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {}}`), Options{})
-	if err == nil || !strings.Contains(err.Error(), "Swagger 2.0") || !strings.Contains(err.Error(), "convert it first") {
-		t.Errorf("Swagger 2.0: %v", err)
-	}
-}
-
 func TestBrokenDescription(t *testing.T) {
 	_, err := Import([]byte("openapi: 3.0.0\ninfo: [\n"), Options{})
 	if err == nil {

@@ -1,4 +1,5 @@
-// Package openapi imports an OpenAPI 3.0 or 3.1 description into an mcpgen
+// Package openapi imports an OpenAPI 3.0 or 3.1 description (or a Swagger
+// 2.0 one, converted to OpenAPI 3.0 first: see fromSwagger) into an mcpgen
 // spec: one tool per selected operation, components as named types. The
 // spec is a starting point a person curates and reviews, so the importer
 // writes only what the spec language can hold and notes everything it had
@@ -87,7 +88,8 @@ func (n *notes) add(format string, args ...any) {
 // methodsInOrder are the HTTP methods OpenAPI names, in its order.
 var methodsInOrder = []string{"get", "put", "post", "delete", "options", "head", "patch", "trace"}
 
-// Import converts an OpenAPI description (JSON or YAML) to a spec.
+// Import converts an OpenAPI 3.x or Swagger 2.0 description (JSON or YAML)
+// to a spec.
 func Import(data []byte, opts Options) (*Result, error) {
 	doc, err := libopenapi.NewDocumentWithConfiguration(data, &datamodel.DocumentConfiguration{})
 	if err != nil {
@@ -95,14 +97,24 @@ func Import(data []byte, opts Options) (*Result, error) {
 	}
 	// The version decides, not a mention of "swagger" (an OpenAPI 3.0
 	// description converted from Swagger says so in info.x-origin).
+	var swagger notes
 	if v := doc.GetVersion(); strings.HasPrefix(v, "2") || doc.GetSpecInfo().SpecType == utils.OpenApi2 {
-		return nil, fmt.Errorf("this is a Swagger %s description; mcpgen imports OpenAPI 3.0 and 3.1: convert it first (for example with swagger2openapi, or editor.swagger.io's Edit → Convert to OpenAPI 3)", v)
+		if v != "2.0" {
+			return nil, fmt.Errorf("swagger: %q is not a version mcpgen reads (Swagger 2.0, OpenAPI 3.0 and 3.1)", v)
+		}
+		conv, err := fromSwagger(data, &swagger)
+		if err != nil {
+			return nil, err
+		}
+		if doc, err = libopenapi.NewDocumentWithConfiguration(conv, &datamodel.DocumentConfiguration{}); err != nil {
+			return nil, fmt.Errorf("reading the converted Swagger 2.0 description: %w", err)
+		}
 	}
 	model, err := doc.BuildV3Model()
 	if model == nil {
 		return nil, fmt.Errorf("reading the OpenAPI description: %w", err)
 	}
-	im := &importer{opts: opts, doc: &model.Model, res: &Result{Tools: map[string]string{}}}
+	im := &importer{opts: opts, doc: &model.Model, res: &Result{Tools: map[string]string{}}, notes: swagger}
 	im.awsEC2 = isAWSEC2(model.Model.Info)
 	im.conv = &converter{typeNames: map[string]string{}, notes: &im.notes}
 	if err != nil {
