@@ -45,3 +45,19 @@ func TestMemoryStoreRefills(t *testing.T) {
 		t.Errorf("%d buckets", len(m.buckets))
 	}
 }
+
+// The minute's sweep forgets only the buckets that are full again: a
+// spent bucket is still spent after the sweep.
+func TestMemoryStoreSweepKeepsSpent(t *testing.T) {
+	m := NewMemoryStore()
+	now := time.Unix(1000, 0)
+	m.now = func() time.Time { return now }
+	limit := RateLimit{Requests: 1, Per: time.Hour}
+	if ok, _, _ := m.Take(context.Background(), "spent", limit); !ok {
+		t.Fatal("the first take was refused")
+	}
+	now = now.Add(2 * time.Minute) // a sweep runs at the next take
+	if ok, after, _ := m.Take(context.Background(), "spent", limit); ok || after != 58*time.Minute {
+		t.Errorf("after the sweep: ok %v, retry after %v; want a refusal for 58m", ok, after)
+	}
+}
