@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/quota"
+	"github.com/mcpgen/mcpgen/runtime/requeststate"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
@@ -129,7 +129,7 @@ func QuotaStore(t *testing.T, st quota.Store) {
 
 // RequestStateStore checks that a state id is accepted once until it
 // expires.
-func RequestStateStore(t *testing.T, st runtime.RequestStateStore) {
+func RequestStateStore(t *testing.T, st requeststate.Store) {
 	t.Helper()
 	ctx := context.Background()
 	later := time.Now().Add(time.Hour)
