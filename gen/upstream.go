@@ -3,6 +3,8 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 
@@ -110,6 +112,9 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 		case h.ContentType != "":
 			b.Id("r").Dot("Raw").Call(jen.Lit(h.ContentType))
 		}
+		if q := h.AWSQuery; q != nil {
+			b.Id("r").Dot("AWSQuery").Call(awsQueryCode(q))
+		}
 		place := func(prop string, call func(v jen.Code) jen.Code) {
 			fl := fields[prop]
 			if fl == nil {
@@ -125,6 +130,7 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 			method := map[string]string{"path": "Path", "query": "Query", "header": "Header", "cookie": "Cookie", "body": "BodyField"}[p.In]
 			name := p.WireName()
 			switch {
+			case p.In == "query" && h.AWSQuery != nil: // named AWS's way, whatever its style
 			case p.In == "query" && p.Style == "deepObject":
 				method = "QueryDeep"
 			case p.In == "query" && (p.Style == "spaceDelimited" || p.Style == "pipeDelimited"):
@@ -155,6 +161,33 @@ func (g *generator) upstreamCall(f *jen.File, tp *toolPlan, m *handlerMethod, h 
 			jen.Return(jen.Nil(), jen.Err()))
 		b.Return(jen.Id("out"), jen.Nil())
 	})
+}
+
+// awsQueryCode is the runtime/upstream AWSQuery of a binding's awsQuery
+// tables, each written only when set.
+func awsQueryCode(q *spec.AWSQueryNames) jen.Code {
+	table := func(m map[string]string) jen.Code {
+		keys := slices.Sorted(maps.Keys(m))
+		return jen.Map(jen.String()).String().Values(jen.DictFunc(func(d jen.Dict) {
+			for _, k := range keys {
+				d[jen.Lit(k)] = jen.Lit(m[k])
+			}
+		}))
+	}
+	return jen.Qual(upstreamPkg, "AWSQuery").Values(jen.DictFunc(func(d jen.Dict) {
+		if len(q.Names) > 0 {
+			d[jen.Id("Names")] = table(q.Names)
+		}
+		if len(q.Members) > 0 {
+			d[jen.Id("Members")] = table(q.Members)
+		}
+		if len(q.Flattened) > 0 {
+			d[jen.Id("Flattened")] = stringList(q.Flattened)
+		}
+		if len(q.Maps) > 0 {
+			d[jen.Id("Maps")] = stringList(q.Maps)
+		}
+	}))
 }
 
 // upstreamOutput is the tool's output schema as its registration writes

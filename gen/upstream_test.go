@@ -98,6 +98,13 @@ func TestUpstreamCalls(t *testing.T) {
 		t.Errorf("update_pet_form sent %s %s?%s %s (%s)", got.Method, got.Path, got.Query, got.Body, got.Header.Get("Content-Type"))
 	}
 
+	call("tag_pets", `{"Action":"TagPets","PetIds":[7,8],"Tags":[{"Key":"env","Value":"a b"},{"Key":"x"}],"Attributes":{"k":"v"}}`)
+	if got.Method != "POST" || got.Path != "/v3/" || got.Query != "Action=TagPets" ||
+		got.Body != "PetId.1=7&PetId.2=8&Tags.Tag.1.Key=env&Tags.Tag.1.Value=a+b&Tags.Tag.2.Key=x&Attribute.1.key=k&Attribute.1.value=v" ||
+		got.Header.Get("Content-Type") != "application/x-www-form-urlencoded" {
+		t.Errorf("tag_pets sent %s %s?%s %s (%s)", got.Method, got.Path, got.Query, got.Body, got.Header.Get("Content-Type"))
+	}
+
 	answer["DELETE /v3/pet/9"] = `{"code":404,"message":"Pet not found"}`
 	res = call("delete_pet", `{"petId":9}`)
 	if !res.IsError || !strings.Contains(text(res), `upstream DELETE /pet/{petId} answered 404 Not Found: {\"code\":404,\"message\":\"Pet not found\"}`) {

@@ -96,11 +96,17 @@ func searchExposure(v *regView[*toolEntry]) *searchView {
 }
 
 // schemaParams reads the top-level properties of an input schema: their
-// names and descriptions are searched too.
+// names, descriptions and the string values of an enum (theirs or their
+// items') are searched too.
 func schemaParams(schema json.RawMessage) []toolsearch.Param {
+	type values struct {
+		Enum []any `json:"enum"`
+	}
 	var s struct {
 		Properties map[string]struct {
 			Description string `json:"description"`
+			values
+			Items values `json:"items"`
 		} `json:"properties"`
 	}
 	if json.Unmarshal(schema, &s) != nil {
@@ -108,7 +114,13 @@ func schemaParams(schema json.RawMessage) []toolsearch.Param {
 	}
 	out := make([]toolsearch.Param, 0, len(s.Properties))
 	for name, p := range s.Properties {
-		out = append(out, toolsearch.Param{Name: name, Description: p.Description})
+		param := toolsearch.Param{Name: name, Description: p.Description}
+		for _, v := range append(p.Enum, p.Items.Enum...) {
+			if v, ok := v.(string); ok {
+				param.Enum = append(param.Enum, v)
+			}
+		}
+		out = append(out, param)
 	}
 	return out
 }

@@ -17,8 +17,13 @@ import (
 // measured when search exposure was written (BENCHMARKS.md, "Search
 // exposure"): a change that makes the ranking or the listing worse fails.
 const (
-	floorTop1        = 0.68 // measured 0.702
-	floorTop5        = 0.91 // measured 0.931
+	floorTop1 = 0.73 // measured 0.702, 0.756 since issue 33
+	floorTop5 = 0.95 // measured 0.931, 0.969 since issue 33
+	// bench/search/heldout.tsv, requests written apart from the ranker
+	// and measured once, when its tuning on queries.tsv was done (the
+	// ranker before issue 33: 0.350 and 0.625).
+	floorHeldoutTop1 = 0.38 // measured 0.408
+	floorHeldoutTop5 = 0.63 // measured 0.658
 	ceilingListShare = 0.02 // the goal; measured 0.0006
 	ceilingListed    = 300  // tokens; measured 538, 278 since issue 33
 	// The three search tools' entries in tools/list, in bytes (issue 33:
@@ -31,7 +36,8 @@ const (
 // measures what it is for: the tokens of tools/list against listing every
 // tool (the estimate lint's context budget uses), and how often
 // search_tools puts the tool a request needs first, or in its first five,
-// for the hand-written requests of bench/search/queries.tsv.
+// for the hand-written requests of bench/search/queries.tsv (tuned on) and
+// bench/search/heldout.tsv (held out).
 //
 //	go test ./runtime -run TestSearchExposureMeasured -v
 func TestSearchExposureMeasured(t *testing.T) {
@@ -65,42 +71,52 @@ func TestSearchExposureMeasured(t *testing.T) {
 		t.Errorf("tools/list with search exposure costs %d tokens, %.2f %% of listing everything: more than %d tokens or %.0f %%", listed, 100*share, ceilingListed, 100*ceilingListShare)
 	}
 
-	queries := readQueries(t, "../bench/search/queries.tsv")
 	known := map[string]bool{}
 	for _, st := range s.Tools {
 		known[st.Name] = true
 	}
-	var top1, top5 [2]int
-	var n [2]int
-	for i, q := range queries {
-		if !known[q.tool] {
-			t.Fatalf("queries.tsv: %q names %s, which bench/search/mcpgen.yaml does not have", q.query, q.tool)
+	// queries.tsv is what the ranker was tuned on (half of it until issue
+	// 33, all of it since); heldout.tsv was written apart and measured once.
+	for _, set := range []struct {
+		file           string
+		min            int
+		floor1, floor5 float64
+	}{
+		{"queries.tsv", 100, floorTop1, floorTop5},
+		{"heldout.tsv", 100, floorHeldoutTop1, floorHeldoutTop5},
+	} {
+		top1, top5, total := retrieval(t, p, known, "../bench/search/"+set.file)
+		rate1, rate5 := float64(top1)/float64(total), float64(top5)/float64(total)
+		t.Logf("%s: %d queries, top-1 %.1f %%, top-5 %.1f %%", set.file, total, 100*rate1, 100*rate5)
+		if total < set.min {
+			t.Errorf("%s: %d queries; the measure needs at least %d", set.file, total, set.min)
 		}
-		half := i % 2 // 0: the tuning half, 1: held out
-		n[half]++
+		if rate1 < set.floor1 || rate5 < set.floor5 {
+			t.Errorf("%s: retrieval fell under its floor: top-1 %.3f (floor %.2f), top-5 %.3f (floor %.2f)", set.file, rate1, set.floor1, rate5, set.floor5)
+		}
+	}
+}
+
+// retrieval asks search_tools for each request of a queries file and
+// counts how often the tool it needs comes first, and in the first five.
+func retrieval(t *testing.T, p *sessionPeer, known map[string]bool, path string) (top1, top5, total int) {
+	for _, q := range readQueries(t, path) {
+		if !known[q.tool] {
+			t.Fatalf("%s: %q names %s, which bench/search/mcpgen.yaml does not have", path, q.query, q.tool)
+		}
+		total++
 		got := searchNames(t, p, q.query, 5)
 		switch {
 		case len(got) > 0 && got[0] == q.tool:
-			top1[half]++
-			top5[half]++
+			top1++
+			top5++
 		case contains(strings.Join(got, " ")+" ", q.tool+" "):
-			top5[half]++
+			top5++
 		default:
-			t.Logf("miss: %q wants %s, got %v", q.query, q.tool, got)
+			t.Logf("%s miss: %q wants %s, got %v", path, q.query, q.tool, got)
 		}
 	}
-	rate := func(k, of int) float64 { return float64(k) / float64(of) }
-	for half, name := range []string{"tuning half", "held-out half"} {
-		t.Logf("%s: %d queries, top-1 %.1f %%, top-5 %.1f %%", name, n[half], 100*rate(top1[half], n[half]), 100*rate(top5[half], n[half]))
-	}
-	all1, all5, total := top1[0]+top1[1], top5[0]+top5[1], n[0]+n[1]
-	t.Logf("all: %d queries, top-1 %.1f %%, top-5 %.1f %%", total, 100*rate(all1, total), 100*rate(all5, total))
-	if total < 100 {
-		t.Errorf("%d queries; the measure needs at least 100", total)
-	}
-	if rate(all1, total) < floorTop1 || rate(all5, total) < floorTop5 {
-		t.Errorf("retrieval fell under its floor: top-1 %.3f (floor %.2f), top-5 %.3f (floor %.2f)", rate(all1, total), floorTop1, rate(all5, total), floorTop5)
-	}
+	return top1, top5, total
 }
 
 // specTool is the runtime tool for a tools/list entry computed from the

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"maps"
 	"math/big"
 	"slices"
 	"strconv"
@@ -14,277 +16,69 @@ import (
 	"github.com/mcpgen/mcpgen/internal/jsonformat"
 )
 
-// jvalue is a parsed JSON value that keeps the key order of objects, so that
-// the checker reports problems in the order of the file.
-type jvalue struct {
-	kind  jkind
-	b     bool
-	num   string // a JSON number, as written
-	str   string
-	items []*jvalue // arrays
-	keys  []string  // objects: keys and values, in order
-	vals  []*jvalue
-}
-
-type jkind int
-
-const (
-	jNull jkind = iota
-	jBool
-	jNumber
-	jString
-	jArray
-	jObject
-)
-
-func (x *jvalue) get(key string) *jvalue {
-	if i := slices.Index(x.keys, key); i >= 0 {
-		return x.vals[i]
-	}
-	return nil
-}
-
-// parseJSON parses one JSON value with numbers kept as text. It is a small
-// recursive-descent parser: encoding/json's token API is several times
-// slower, and values written with YAML anchors can be large.
-func parseJSON(data []byte) (*jvalue, error) {
-	p := &jsonParser{data: data}
-	x, err := p.value(0)
-	if err != nil {
+// decodeJSON reads one JSON value as encoding/json does, with numbers as
+// json.Number (their text, so that no bound is rounded): nil, bool,
+// json.Number, string, []any or map[string]any.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var x any
+	if err := dec.Decode(&x); err != nil {
 		return nil, err
 	}
-	if p.skipSpace(); p.i != len(p.data) {
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("trailing data")
 	}
 	return x, nil
 }
 
-type jsonParser struct {
-	data []byte
-	i    int
-}
-
-var errJSON = errors.New("invalid JSON")
-
-func (p *jsonParser) skipSpace() {
-	for p.i < len(p.data) && strings.IndexByte(" \t\r\n", p.data[p.i]) >= 0 {
-		p.i++
-	}
-}
-
-func (p *jsonParser) value(depth int) (*jvalue, error) {
-	if depth > 10000 {
-		return nil, errors.New("JSON nested too deeply")
-	}
-	p.skipSpace()
-	if p.i >= len(p.data) {
-		return nil, errJSON
-	}
-	switch c := p.data[p.i]; {
-	case c == '{':
-		p.i++
-		x := &jvalue{kind: jObject}
-		for first := true; ; first = false {
-			p.skipSpace()
-			if p.i < len(p.data) && p.data[p.i] == '}' && first {
-				p.i++
-				return x, nil
-			}
-			if !first {
-				if p.i >= len(p.data) || p.data[p.i] != ',' {
-					if p.i < len(p.data) && p.data[p.i] == '}' {
-						p.i++
-						return x, nil
-					}
-					return nil, errJSON
-				}
-				p.i++
-				p.skipSpace()
-			}
-			k, err := p.str()
-			if err != nil {
-				return nil, err
-			}
-			if p.skipSpace(); p.i >= len(p.data) || p.data[p.i] != ':' {
-				return nil, errJSON
-			}
-			p.i++
-			val, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			x.keys = append(x.keys, k)
-			x.vals = append(x.vals, val)
-		}
-	case c == '[':
-		p.i++
-		x := &jvalue{kind: jArray}
-		for first := true; ; first = false {
-			p.skipSpace()
-			if p.i < len(p.data) && p.data[p.i] == ']' && first {
-				p.i++
-				return x, nil
-			}
-			if !first {
-				if p.i >= len(p.data) || p.data[p.i] != ',' {
-					if p.i < len(p.data) && p.data[p.i] == ']' {
-						p.i++
-						return x, nil
-					}
-					return nil, errJSON
-				}
-				p.i++
-			}
-			item, err := p.value(depth + 1)
-			if err != nil {
-				return nil, err
-			}
-			x.items = append(x.items, item)
-		}
-	case c == '"':
-		s, err := p.str()
-		return &jvalue{kind: jString, str: s}, err
-	case c == 't' || c == 'f' || c == 'n':
-		for _, lit := range []struct {
-			word string
-			x    jvalue
-		}{{"true", jvalue{kind: jBool, b: true}}, {"false", jvalue{kind: jBool}}, {"null", jvalue{kind: jNull}}} {
-			if bytes.HasPrefix(p.data[p.i:], []byte(lit.word)) {
-				p.i += len(lit.word)
-				x := lit.x
-				return &x, nil
-			}
-		}
-		return nil, errJSON
-	default:
-		start := p.i
-		for p.i < len(p.data) && strings.IndexByte("+-.eE0123456789", p.data[p.i]) >= 0 {
-			p.i++
-		}
-		num := string(p.data[start:p.i])
-		if !isJSONNumber(num) {
-			return nil, errJSON
-		}
-		return &jvalue{kind: jNumber, num: num}, nil
-	}
-}
-
-// str reads a JSON string; escapes are left to encoding/json.
-func (p *jsonParser) str() (string, error) {
-	if p.i >= len(p.data) || p.data[p.i] != '"' {
-		return "", errJSON
-	}
-	start, escaped := p.i, false
-	for p.i++; p.i < len(p.data); p.i++ {
-		switch c := p.data[p.i]; {
-		case c == '\\':
-			escaped = true
-			p.i++
-		case c == '"':
-			p.i++
-			raw := p.data[start:p.i]
-			if !escaped {
-				return string(raw[1 : len(raw)-1]), nil
-			}
-			var s string
-			err := json.Unmarshal(raw, &s)
-			return s, err
-		case c < 0x20:
-			return "", errJSON
-		}
-	}
-	return "", errJSON
-}
-
-// render writes x as compact JSON for messages, cut at about max bytes.
-func render(x *jvalue, max int) string {
-	var b strings.Builder
-	renderTo(&b, x, max)
-	if b.Len() > max {
-		s := b.String()
+// render writes x as compact JSON for messages (object keys sorted), cut
+// at about max bytes.
+func render(x any, max int) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(x) // a decoded JSON value always encodes
+	s := strings.TrimSuffix(b.String(), "\n")
+	if len(s) > max {
 		cut := max
 		for cut > 0 && !utf8.RuneStart(s[cut]) {
 			cut--
 		}
 		return s[:cut] + "…"
 	}
-	return b.String()
-}
-
-func renderTo(b *strings.Builder, x *jvalue, max int) {
-	if b.Len() > max {
-		return // the rest will be cut anyway
-	}
-	switch x.kind {
-	case jNull:
-		b.WriteString("null")
-	case jBool:
-		b.WriteString(strconv.FormatBool(x.b))
-	case jNumber:
-		b.WriteString(x.num)
-	case jString:
-		var buf bytes.Buffer
-		writeJSONString(&buf, x.str)
-		b.Write(buf.Bytes())
-	case jArray:
-		b.WriteByte('[')
-		for i, item := range x.items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			renderTo(b, item, max)
-		}
-		b.WriteByte(']')
-	case jObject:
-		b.WriteByte('{')
-		for i, k := range x.keys {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			var buf bytes.Buffer
-			writeJSONString(&buf, k)
-			b.Write(buf.Bytes())
-			b.WriteByte(':')
-			renderTo(b, x.vals[i], max)
-		}
-		b.WriteByte('}')
-	}
+	return s
 }
 
 // canonical is a key under which equal JSON values (as JSON Schema defines
 // equality: 1 and 1.0 are equal, object key order does not matter) are
 // identical, for enum and uniqueItems checks.
-func canonical(x *jvalue) string {
+func canonical(x any) string {
 	var b strings.Builder
 	canonicalTo(&b, x)
 	return b.String()
 }
 
-func canonicalTo(b *strings.Builder, x *jvalue) {
-	switch x.kind {
-	case jNumber:
-		if r, ok := ratOf(x.num); ok {
+func canonicalTo(b *strings.Builder, x any) {
+	switch x := x.(type) {
+	case json.Number:
+		if r, ok := ratOf(string(x)); ok {
 			b.WriteString("n" + r.RatString())
 		} else {
-			b.WriteString("N" + x.num)
+			b.WriteString("N" + string(x))
 		}
-	case jObject:
-		order := make([]int, len(x.keys))
-		for i := range order {
-			order[i] = i
-		}
-		slices.SortFunc(order, func(i, j int) int { return strings.Compare(x.keys[i], x.keys[j]) })
+	case map[string]any:
 		b.WriteByte('{')
-		for _, i := range order {
-			b.WriteString(strconv.Quote(x.keys[i]))
+		for _, k := range slices.Sorted(maps.Keys(x)) {
+			b.WriteString(strconv.Quote(k))
 			b.WriteByte(':')
-			canonicalTo(b, x.vals[i])
+			canonicalTo(b, x[k])
 			b.WriteByte(',')
 		}
 		b.WriteByte('}')
-	case jArray:
+	case []any:
 		b.WriteByte('[')
-		for _, item := range x.items {
+		for _, item := range x {
 			canonicalTo(b, item)
 			b.WriteByte(',')
 		}
@@ -295,19 +89,21 @@ func canonicalTo(b *strings.Builder, x *jvalue) {
 }
 
 // checker checks a JSON value against a spec schema the way the generated
-// validator will: type, nullable, enum, string length and pattern, numeric
-// bounds and multipleOf, array items, object properties. Formats are not
-// checked (JSON Schema makes them annotations), nor are Go types, whose
-// schema only reflection can tell.
+// validator will: type, nullable, enum, array items, object properties,
+// and the constraint of each value keyword (keywords.go: lengths,
+// pattern, bounds, multipleOf, an integer format's range, uniqueItems).
+// Other formats are not checked (JSON Schema makes them annotations), nor
+// are Go types, whose schema only reflection can tell.
 type checker struct {
 	v        *validator
 	withEnum bool // false when checking the enum values themselves
 }
 
-// check returns why x does not match s, prefixed with the JSON pointer of the
-// offending part, or "" if it matches. hops counts $refs followed without
-// descending into the value, to stop on a loop of $refs.
-func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
+// check returns why x (as decodeJSON reads it) does not match s, prefixed
+// with the JSON pointer of the offending part, or "" if it matches. hops
+// counts $refs followed without descending into the value, to stop on a
+// loop of $refs.
+func (c checker) check(s *Schema, x any, path string, hops int) string {
 	if s == nil || c.v.skip[s] {
 		return "" // cannot be judged; its problem is reported elsewhere
 	}
@@ -318,7 +114,7 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		}
 		return msg
 	}
-	if x.kind == jNull && s.Nullable {
+	if x == nil && s.Nullable {
 		return ""
 	}
 	switch s.Kind {
@@ -333,12 +129,12 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 	case KindUnion:
 		return c.union(s, x, path, hops, fail)
 	}
-	if x.kind == jNull {
+	if x == nil {
 		return fail("null is not allowed (the schema is not nullable)")
 	}
 	if !fitsKind(s.Kind, x) {
-		if x.kind == jNumber && s.Kind == KindInteger {
-			return fail("%s is not an integer", x.num)
+		if n, ok := x.(json.Number); ok && s.Kind == KindInteger {
+			return fail("%s is not an integer", n)
 		}
 		return fail("%s is %s, not %s", render(x, 40), jsonPhrase(x), kindPhrase(jsonKind(s.Kind)))
 	}
@@ -357,47 +153,25 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		return fail("%s is not one of %s", render(x, 40), strings.Join(vals, ", "))
 	}
 	c.withEnum = true // only the top value of an enum check skips the enum
-	switch x.kind {
-	case jString:
-		n := int64(utf8.RuneCountInString(x.str))
-		switch {
-		case s.MinLength != nil && n < *s.MinLength:
-			return fail("%s is shorter than minLength %d", render(x, 40), *s.MinLength)
-		case s.MaxLength != nil && n > *s.MaxLength:
-			return fail("%s is longer than maxLength %d", render(x, 40), *s.MaxLength)
-		}
-		if re, err := c.v.regexp(s); s.Pattern != "" && err == nil && !re.MatchString(x.str) {
-			return fail("%s does not match the pattern %s", render(x, 40), s.Pattern)
-		}
-	case jNumber:
-		return c.number(s, x, fail)
-	case jArray:
-		n := int64(len(x.items))
-		switch {
-		case s.MinItems != nil && n < *s.MinItems:
-			return fail("the array has %s, fewer than minItems %d", items(n), *s.MinItems)
-		case s.MaxItems != nil && n > *s.MaxItems:
-			return fail("the array has %s, more than maxItems %d", items(n), *s.MaxItems)
-		}
-		if s.UniqueItems {
-			first := map[string]int{}
-			for i, item := range x.items {
-				k := canonical(item)
-				if j, dup := first[k]; dup {
-					return fail("items %d and %d are equal, and uniqueItems is set", j, i)
-				}
-				first[k] = i
+	for _, k := range ValueKeywords {
+		if k.check != nil && k.Present(s) {
+			if why := k.check(c, k, s, x); why != "" {
+				return fail("%s", why)
 			}
 		}
-		for i, item := range x.items {
+	}
+	switch x := x.(type) {
+	case []any:
+		for i, item := range x {
 			if why := c.check(s.Items, item, path+"/"+strconv.Itoa(i), 0); why != "" {
 				return why
 			}
 		}
-	case jObject:
+	case map[string]any:
+		keys := slices.Sorted(maps.Keys(x)) // a problem per run, the same one
 		if s.Kind == KindMap {
-			for i, k := range x.keys {
-				if why := c.check(s.Values, x.vals[i], path+"/"+pointerEscape(k), 0); why != "" {
+			for _, k := range keys {
+				if why := c.check(s.Values, x[k], path+"/"+pointerEscape(k), 0); why != "" {
 					return why
 				}
 			}
@@ -406,8 +180,8 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 		var names []string
 		for _, p := range s.Properties {
 			names = append(names, p.Name)
-			val := x.get(p.Name)
-			if val == nil {
+			val, ok := x[p.Name]
+			if !ok {
 				if p.Required {
 					return fail("missing required property %q", p.Name)
 				}
@@ -418,7 +192,7 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 			}
 		}
 		if !s.AdditionalProperties {
-			for _, k := range x.keys {
+			for _, k := range keys {
 				if !slices.Contains(names, k) {
 					return fail("unknown property %q%s", k, didYouMean(k, names))
 				}
@@ -430,7 +204,7 @@ func (c checker) check(s *Schema, x *jvalue, path string, hops int) string {
 
 // union checks x against the variants of a union: at least one must
 // accept it, and exactly one for oneOf.
-func (c checker) union(s *Schema, x *jvalue, path string, hops int, fail func(string, ...any) string) string {
+func (c checker) union(s *Schema, x any, path string, hops int, fail func(string, ...any) string) string {
 	var matched []int
 	var first string // why the first variant refuses x
 	for i, variant := range s.Variants {
@@ -443,7 +217,7 @@ func (c checker) union(s *Schema, x *jvalue, path string, hops int, fail func(st
 		}
 	}
 	switch {
-	case len(matched) == 0 && x.kind == jNull:
+	case len(matched) == 0 && x == nil:
 		return fail("null is not allowed (the schema is not nullable)")
 	case len(matched) == 0 && len(s.Variants) == 1:
 		return first
@@ -463,47 +237,13 @@ func unionWord(s *Schema) string {
 	return s.UnionKeyword
 }
 
-func (c checker) number(s *Schema, x *jvalue, fail func(string, ...any) string) string {
-	r, ok := ratOf(x.num)
-	if !ok {
-		return "" // too large to compare exactly
-	}
-	for _, b := range []struct {
-		key  string
-		n    *Number
-		bad  func(cmp int) bool
-		what string
-	}{
-		{"minimum", s.Minimum, func(c int) bool { return c < 0 }, "is less than"},
-		{"maximum", s.Maximum, func(c int) bool { return c > 0 }, "is greater than"},
-		{"exclusiveMinimum", s.ExclusiveMinimum, func(c int) bool { return c <= 0 }, "is not greater than"},
-		{"exclusiveMaximum", s.ExclusiveMaximum, func(c int) bool { return c >= 0 }, "is not less than"},
-	} {
-		if b.n == nil {
-			continue
-		}
-		if bound, ok := ratOf(string(*b.n)); ok && b.bad(r.Cmp(bound)) {
-			return fail("%s %s %s %s", x.num, b.what, b.key, *b.n)
-		}
-	}
-	if f, ok := jsonformat.Integer(s.Format); ok && s.Kind == KindInteger && (!r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() < f.Min || r.Num().Int64() > f.Max) {
-		return fail("%s is out of the range of format %s", x.num, f.Name)
-	}
-	if s.MultipleOf != nil {
-		if m, ok := ratOf(string(*s.MultipleOf)); ok && m.Sign() > 0 && !new(big.Rat).Quo(r, m).IsInt() {
-			return fail("%s is not a multiple of %s", x.num, *s.MultipleOf)
-		}
-	}
-	return ""
-}
-
-func (c checker) inEnum(s *Schema, x *jvalue) bool {
+func (c checker) inEnum(s *Schema, x any) bool {
 	key := canonical(x)
 	for _, e := range s.Enum {
 		if e == nil {
 			continue
 		}
-		if ev, err := parseJSON(e.JSON); err == nil && canonical(ev) == key {
+		if ev, err := decodeJSON(e.JSON); err == nil && canonical(ev) == key {
 			return true
 		}
 	}
@@ -511,26 +251,124 @@ func (c checker) inEnum(s *Schema, x *jvalue) bool {
 }
 
 // fitsKind reports whether x has the JSON type of kind k.
-func fitsKind(k Kind, x *jvalue) bool {
+func fitsKind(k Kind, x any) bool {
 	switch k {
 	case KindString:
-		return x.kind == jString
+		_, ok := x.(string)
+		return ok
 	case KindInteger:
-		if x.kind != jNumber {
+		n, ok := x.(json.Number)
+		if !ok {
 			return false
 		}
-		r, ok := ratOf(x.num)
+		r, ok := ratOf(string(n))
 		return !ok || r.IsInt() // a number too large to parse is integral anyway
 	case KindNumber:
-		return x.kind == jNumber
+		_, ok := x.(json.Number)
+		return ok
 	case KindBoolean:
-		return x.kind == jBool
+		_, ok := x.(bool)
+		return ok
 	case KindArray:
-		return x.kind == jArray
+		_, ok := x.([]any)
+		return ok
 	case KindObject, KindMap:
-		return x.kind == jObject
+		_, ok := x.(map[string]any)
+		return ok
 	}
 	return true
+}
+
+// The checks of the value keywords' constraints (Keyword.check): each
+// judges only the values its keyword applies to.
+
+// lengthCheck checks a string's length in characters against the bound
+// of its keyword.
+func lengthCheck(tooFar func(n, b int64) bool, what string) keywordCheck {
+	return func(_ checker, k *Keyword, s *Schema, x any) string {
+		str, ok := x.(string)
+		if b := k.count(s); ok && tooFar(int64(utf8.RuneCountInString(str)), b) {
+			return fmt.Sprintf("%s is %s %s %d", render(x, 40), what, k.Name, b)
+		}
+		return ""
+	}
+}
+
+// countCheck checks an array's number of items against the bound of its
+// keyword.
+func countCheck(tooFar func(n, b int64) bool, what string) keywordCheck {
+	return func(_ checker, k *Keyword, s *Schema, x any) string {
+		a, ok := x.([]any)
+		if b := k.count(s); ok && tooFar(int64(len(a)), b) {
+			return fmt.Sprintf("the array has %s, %s %s %d", items(int64(len(a))), what, k.Name, b)
+		}
+		return ""
+	}
+}
+
+// boundCheck checks a number against the bound of its keyword: bad says
+// which comparisons of the value with the bound break it.
+func boundCheck(bad func(cmp int) bool, what string) keywordCheck {
+	return func(_ checker, k *Keyword, s *Schema, x any) string {
+		n, ok := x.(json.Number)
+		if !ok {
+			return ""
+		}
+		bound := k.Text(s)
+		r, ok := ratOf(string(n))
+		b, bok := ratOf(bound)
+		if ok && bok && bad(r.Cmp(b)) {
+			return fmt.Sprintf("%s %s %s %s", n, what, k.Name, bound)
+		}
+		return ""
+	}
+}
+
+func patternCheck(c checker, _ *Keyword, s *Schema, x any) string {
+	str, ok := x.(string)
+	if re, err := c.v.regexp(s); ok && err == nil && !re.MatchString(str) {
+		return fmt.Sprintf("%s does not match the pattern %s", render(x, 40), s.Pattern)
+	}
+	return ""
+}
+
+// formatCheck checks an integer against the range of its format.
+func formatCheck(_ checker, _ *Keyword, s *Schema, x any) string {
+	n, ok := x.(json.Number)
+	f, known := jsonformat.Integer(s.Format)
+	if !ok || !known || s.Kind != KindInteger {
+		return ""
+	}
+	if r, ok := ratOf(string(n)); ok && (!r.IsInt() || !r.Num().IsInt64() || r.Num().Int64() < f.Min || r.Num().Int64() > f.Max) {
+		return fmt.Sprintf("%s is out of the range of format %s", n, f.Name)
+	}
+	return ""
+}
+
+func multipleOfCheck(_ checker, _ *Keyword, s *Schema, x any) string {
+	n, ok := x.(json.Number)
+	if !ok {
+		return ""
+	}
+	r, ok := ratOf(string(n))
+	m, mok := ratOf(string(*s.MultipleOf))
+	if ok && mok && m.Sign() > 0 && !new(big.Rat).Quo(r, m).IsInt() {
+		return fmt.Sprintf("%s is not a multiple of %s", n, *s.MultipleOf)
+	}
+	return ""
+}
+
+func uniqueCheck(_ checker, _ *Keyword, s *Schema, x any) string {
+	a, _ := x.([]any)
+	first := map[string]int{}
+	for i, item := range a {
+		k := canonical(item)
+		if j, dup := first[k]; dup {
+			return fmt.Sprintf("items %d and %d are equal, and uniqueItems is set", j, i)
+		}
+		first[k] = i
+	}
+	return ""
 }
 
 // jsonKind is the JSON type a kind is sent as (a map is an object).
@@ -542,17 +380,17 @@ func jsonKind(k Kind) Kind {
 }
 
 // jsonPhrase names the JSON type of x with its article.
-func jsonPhrase(x *jvalue) string {
-	switch x.kind {
-	case jBool:
+func jsonPhrase(x any) string {
+	switch x.(type) {
+	case bool:
 		return "a boolean"
-	case jNumber:
+	case json.Number:
 		return "a number"
-	case jString:
+	case string:
 		return "a string"
-	case jArray:
+	case []any:
 		return "an array"
-	case jObject:
+	case map[string]any:
 		return "an object"
 	}
 	return "null"

@@ -25,7 +25,7 @@ func validKeys(k Kind) []string {
 	var keys []string
 	for _, sk := range schemaKeys {
 		if sk.appliesTo(k) {
-			keys = append(keys, sk.key)
+			keys = append(keys, sk.Name)
 		}
 	}
 	return keys
@@ -37,7 +37,7 @@ func kindKeys(k Kind) []string {
 	var keys []string
 	for _, sk := range schemaKeys {
 		if sk.kinds != nil && sk.appliesTo(k) {
-			keys = append(keys, sk.key)
+			keys = append(keys, sk.Name)
 		}
 	}
 	return keys
@@ -46,7 +46,7 @@ func kindKeys(k Kind) []string {
 // keyDomain says the kinds key applies to, in words ("" for every kind).
 func keyDomain(key string) string {
 	for _, sk := range schemaKeys {
-		if sk.key == key {
+		if sk.Name == key {
 			return sk.words
 		}
 	}
@@ -83,204 +83,6 @@ type schemaDecoding struct {
 	apSchema *Schema // additionalProperties was written as a schema
 	apBool   bool    // additionalProperties was written true or false
 	required []entry
-}
-
-// schemaKey is a key of a schema: its field, and the kinds of schema that
-// accept it.
-type schemaKey struct {
-	field[*schemaDecoding]
-	applies
-}
-
-// applies says which kinds of schema accept a key: kinds (nil for every
-// kind), and words, the same for the message about a key on a wrong kind.
-type applies struct {
-	kinds []Kind
-	words string
-}
-
-func (a applies) appliesTo(k Kind) bool { return a.kinds == nil || slices.Contains(a.kinds, k) }
-
-var (
-	anyKind   = applies{}
-	toStrings = applies{[]Kind{KindString}, "strings"}
-	toFormats = applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}
-	toNumbers = applies{[]Kind{KindInteger, KindNumber}, "integers and numbers"}
-	toArrays  = applies{[]Kind{KindArray}, "arrays"}
-	toObjects = applies{[]Kind{KindObject}, "objects"}
-	toUnions  = applies{[]Kind{KindUnion}, "unions"}
-)
-
-// schemaKeys are the keys of a schema, in the reference's order, and
-// schemaFields the same as a table for decodeMapping. They are filled in
-// init: their keys decode schemas themselves (items, properties, …), and Go
-// refuses a variable whose initializer refers to itself.
-var (
-	schemaKeys   []schemaKey
-	schemaFields fields[*schemaDecoding]
-)
-
-// schemaField is a key of a schema; decode records where the key and its
-// value are (Schema.Fields, Schema.FieldValues) before read runs.
-func schemaField(key string, a applies, doc, schema string, read func(d *decoder, sd *schemaDecoding, v *yaml.Node)) schemaKey {
-	return schemaKey{applies: a, field: field[*schemaDecoding]{key: key, doc: doc, schema: schema,
-		decode: func(d *decoder, sd *schemaDecoding, e entry) {
-			sd.Fields[e.key], sd.FieldValues[e.key] = posOf(e.keyNode), posOf(e.value)
-			read(d, sd, e.value)
-		}}}
-}
-
-func intField(key string, a applies, doc string, into func(*Schema) **int64) schemaKey {
-	return schemaField(key, a, doc, `{"type":"integer","minimum":0}`,
-		func(d *decoder, sd *schemaDecoding, v *yaml.Node) { *into(sd.Schema) = d.intPtr(v, key) })
-}
-
-func numberField(key, doc, schema string, into func(*Schema) **Number) schemaKey {
-	return schemaField(key, toNumbers, doc, schema,
-		func(d *decoder, sd *schemaDecoding, v *yaml.Node) { *into(sd.Schema) = d.numPtr(v, key) })
-}
-
-func init() {
-	const number = `{"type":"number"}`
-	typed := []Kind{KindUnion} // every kind but $ref and goType (a union by a list of types)
-	for _, t := range typeNames {
-		typed = append(typed, Kind(t))
-	}
-	schemaKeys = []schemaKey{
-		// type is read once every key is, as what it means can depend on
-		// them (object with an additionalProperties schema is a map).
-		schemaField("type", applies{typed, "schemas without $ref or goType"}, "The kind of value. May be left out when obvious: properties → object, items → array, values → map, enum → the type of its values. map is an object with free keys (see values); any is any JSON value. A list of scalar types ([string, number]) is a union of them; null in the list allows null.",
-			`{"oneOf":[`+stringEnum(typeNames)+`,{"type":"array","minItems":1,"uniqueItems":true,"items":`+stringEnum(listTypes)+`}]}`, func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.typ = &entry{key: "type", value: v} }),
-		schemaField("$ref", applies{[]Kind{KindRef}, "$ref schemas"}, "The name of a type under types: (not a JSON pointer). Recursion is allowed through an array, a map or nullable.", stringSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				s := sd.Schema
-				var ok bool
-				if s.Ref, ok = d.str(v, "$ref"); !ok {
-					d.skip[s] = true // said once, here
-				}
-				s.RefPos = posOf(v)
-				if name, ok := strings.CutPrefix(s.Ref, "#/"); ok {
-					name = name[strings.LastIndex(name, "/")+1:]
-					d.errorf(s.RefPos, "$ref takes a type name, not a JSON pointer; write $ref: %s", name)
-					s.Ref = name
-				}
-			}),
-		schemaField("goType", applies{[]Kind{KindGoType}, "goType schemas"}, "An existing Go type, such as time.Time or github.com/acme/x/model.Order; its schema is reflected.", `{"type":"string","pattern":"^\\S+\\.\\w+$"}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				if text, ok := d.str(v, "goType"); ok {
-					sd.GoType = parseGoType(text, posOf(v))
-				} else {
-					d.skip[sd.Schema] = true // said once, here
-				}
-			}),
-		schemaField("title", anyKind, "A short title, carried into the JSON Schema.", stringSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Title, _ = d.str(v, "title") }),
-		schemaField("description", anyKind, "What the value means; carried into the JSON Schema and the Go doc comment.", stringSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Description, _ = d.str(v, "description") }),
-		schemaField("nullable", anyKind, "Also allow null (a *T in Go).", flagSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Nullable, _ = d.boolean(v, "nullable") }),
-		schemaField("default", anyKind, "The default value: carried into the JSON Schema, and filled in when a client leaves the optional value out (on a template variable, only a query variable such as {?q}).", `{}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Default, _ = d.value(v) }),
-		schemaField("examples", anyKind, "Example values, carried into the JSON Schema.", `{"type":"array","items":true}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Examples = d.values(v, "examples") }),
-		schemaField("enum", applies{[]Kind{KindString, KindInteger, KindNumber}, "strings, integers and numbers"}, "The allowed values: strings, integers or numbers. A named Go type with one constant per value.", `{"type":"array","items":true,"minItems":1}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				sd.Enum = d.values(v, "enum")
-				if n := deref(v); n.Kind == yaml.SequenceNode && len(n.Content) == 0 {
-					d.errorf(posOf(v), "enum must not be empty")
-				}
-			}),
-		schemaField("const", applies{[]Kind{KindString, KindInteger, KindNumber, KindBoolean}, "strings, integers, numbers and booleans"}, "The one allowed value: a string, integer, number or boolean (JSON Schema's const). A named Go type with one constant.", `{}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				if val, ok := d.value(v); ok {
-					sd.Enum, sd.Const = []*Value{val}, true
-				}
-			}),
-		schemaField("pattern", toStrings, "Strings: a regular expression (RE2) the value matches.", stringSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Pattern, _ = d.str(v, "pattern") }),
-		schemaField("format", toFormats, "Strings: a JSON Schema format, such as email, uri, uuid or date-time, checked; integers and numbers: int32, int64, float or double. Any other format is advertised as written and not checked.", stringSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Format, _ = d.str(v, "format") }),
-		intField("minLength", toStrings, "Strings: the least number of characters.", func(s *Schema) **int64 { return &s.MinLength }),
-		intField("maxLength", toStrings, "Strings: the most number of characters.", func(s *Schema) **int64 { return &s.MaxLength }),
-		numberField("minimum", "Integers and numbers: the least value.", number, func(s *Schema) **Number { return &s.Minimum }),
-		numberField("maximum", "Integers and numbers: the greatest value.", number, func(s *Schema) **Number { return &s.Maximum }),
-		numberField("exclusiveMinimum", "Integers and numbers: the value is greater than this.", number,
-			func(s *Schema) **Number { return &s.ExclusiveMinimum }),
-		numberField("exclusiveMaximum", "Integers and numbers: the value is less than this.", number,
-			func(s *Schema) **Number { return &s.ExclusiveMaximum }),
-		numberField("multipleOf", "Integers and numbers: the value is a multiple of this.", `{"type":"number","exclusiveMinimum":0}`,
-			func(s *Schema) **Number { return &s.MultipleOf }),
-		schemaField("items", toArrays, "Arrays: the schema of every item ([]T in Go).", defRef("Schema"),
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Items = d.schema(v, "items") }),
-		intField("minItems", toArrays, "Arrays: the least number of items.", func(s *Schema) **int64 { return &s.MinItems }),
-		intField("maxItems", toArrays, "Arrays: the most number of items.", func(s *Schema) **int64 { return &s.MaxItems }),
-		schemaField("uniqueItems", toArrays, "Arrays: no two items are equal.", flagSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.UniqueItems, _ = d.boolean(v, "uniqueItems") }),
-		schemaField("properties", toObjects, "Objects: the properties, in order (a Go struct). Those not in required are optional (runtime.Opt[T] in Go).", mapOf(defRef("Schema")),
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Properties = d.properties(v) }),
-		schemaField("required", toObjects, "Objects: the names of the required properties.", `{"type":"array","items":{"type":"string"},"uniqueItems":true}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				items, _ := d.list(v, "required")
-				for _, item := range items {
-					if !isString(item) {
-						d.errorf(posOf(item), "required items must be property names")
-						continue
-					}
-					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
-				}
-			}),
-		schemaField("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed. Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				switch n := deref(v); {
-				case n.Kind == yaml.MappingNode:
-					sd.apSchema = d.schema(v, "additionalProperties")
-				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool":
-					sd.AdditionalProperties, sd.apBool = d.boolean(v, "additionalProperties")
-				default:
-					d.errorf(posOf(v), "additionalProperties must be true, false or a schema")
-				}
-			}),
-		schemaField("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Values = d.schema(v, "values") }),
-		schemaField("anyOf", toUnions, "A union: the value matches at least one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionAnyOf) }),
-		schemaField("oneOf", toUnions, "A union: the value matches exactly one of these schemas (a Go type with one pointer field per variant). A {type: null} variant allows null.", variantsSchema,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { d.variants(sd.Schema, v, UnionOneOf) }),
-		schemaField("discriminator", toUnions, "Unions of objects: the property whose const value tells the variants apart (required in every variant, a different value in each). Decides decoding; not advertised. Absent: found when there is one.", nonEmptyString,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) { sd.Discriminator, _ = d.str(v, "discriminator") }),
-		schemaField("goName", anyKind, "The Go identifier to use instead of the derived one: a named type's (or an item's) type name, a property's or a union variant's field name. For names that derive badly or collide.", `{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				if sd.GoName, _ = d.str(v, "goName"); sd.GoName != "" && !isExported(sd.GoName) {
-					d.errorf(posOf(v), "goName %q must be an exported Go identifier, such as %s", sd.GoName, orHint(exportedHint(sd.GoName), "PlusOne"))
-				}
-			}),
-		schemaField("goNames", applies{[]Kind{KindString, KindInteger, KindNumber}, "enums"}, "Enums: the Go name of a value's constant (after the type's name), by value: {\"+1\": PlusOne}. For values whose derived names collide or say nothing.", `{"type":"object","additionalProperties":{"type":"string","pattern":"^[A-Z][A-Za-z0-9_]*$"}}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				m, ok := d.mapping(v, "goNames")
-				if !ok {
-					return
-				}
-				sd.EnumGoNames = map[string]string{}
-				for _, e := range d.entries(m, "value") {
-					name, _ := d.str(e.value, "goNames")
-					if name != "" && !isExported(name) {
-						d.errorf(posOf(e.value), "goNames: %q must be an exported Go identifier, such as %s", name, orHint(exportedHint(name), "PlusOne"))
-					}
-					sd.EnumGoNames[e.key] = name
-					sd.FieldValues["goNames."+e.key] = posOf(e.keyNode)
-				}
-			}),
-		schemaField("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
-			`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`,
-			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
-				if sd.MCPHeader, _ = d.str(v, "x-mcp-header"); sd.MCPHeader == "" && isString(v) {
-					d.errorf(posOf(v), "x-mcp-header must not be empty: it names the header Mcp-Param-{name}")
-				}
-			}),
-	}
-	for _, sk := range schemaKeys {
-		schemaFields = append(schemaFields, sk.field)
-	}
 }
 
 // schema decodes a schema mapping. what names the place in messages

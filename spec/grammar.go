@@ -154,6 +154,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "ClientCredentialsAuth", Keys: formatKeys(clientCredentialsAuthFields)},
 		{Name: "HTTPBinding", Keys: formatKeys(httpBindingFields)},
 		{Name: "HTTPParam", Keys: formatKeys(httpParamFields)},
+		{Name: "AWSQuery", Keys: formatKeys(awsQueryFields)},
 	}
 }
 

@@ -62,7 +62,7 @@ func TestFormatMappingsAreWhole(t *testing.T) {
 func TestSchemaKeysSayWhereTheyApply(t *testing.T) {
 	for _, sk := range schemaKeys {
 		if (sk.kinds == nil) != (sk.words == "") {
-			t.Errorf("schema key %q applies to %v, described as %q", sk.key, sk.kinds, sk.words)
+			t.Errorf("schema key %q applies to %v, described as %q", sk.Name, sk.kinds, sk.words)
 		}
 	}
 	if len(schemaFields) != len(schemaKeys) {

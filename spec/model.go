@@ -10,6 +10,14 @@
 // reads, unknown keys get their did-you-mean hints, and FormatMappings
 // describes the format for mcpgen.schema.json. The fields that tools,
 // resources, templates and prompts share are one embedded Item.
+//
+// A JSON Schema keyword of the typed schemas is declared once, in
+// keywords.go: its name, the kinds it applies to, its reference text and,
+// for a keyword holding one value, the Schema field that holds it. The
+// decoder, the validator's check of misplaced keys, the wire writer
+// (internal/specschema) and the generator's struct tags and
+// JSONSchemaExtend (gen) read that table (ValueKeywords); adding a value
+// keyword is its line there and its field in Schema.
 package spec
 
 import (

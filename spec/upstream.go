@@ -99,6 +99,25 @@ type HTTPBinding struct {
 	// Content-Type (text/plain, application/xml…) instead of JSON.
 	ContentType    string
 	ContentTypePos Pos
+	// AWSQuery, when set, sends the query parameters and form fields as
+	// AWS's query protocol names nested values (Tags.member.1.Key=…).
+	AWSQuery *AWSQueryNames
+}
+
+// AWSQueryNames is a binding's `awsQuery:` mapping: the names AWS's query
+// protocol gives nested values where they are not its defaults (see
+// runtime/upstream's AWSQuery). Each table is keyed by a value's path:
+// the parameter's wire name, then the properties it goes through
+// (Filters.Values), a list's items and a map's values at the list's or
+// map's own path.
+type AWSQueryNames struct {
+	Pos       Pos
+	Names     map[string]string // nested properties' wire names
+	Members   map[string]string // lists' item names (default member)
+	Flattened []string          // lists and maps sent without the member or entry level
+	Maps      []string          // values that are maps (free keys), sent as entry.N.key/value
+	// PathPos holds the position of each path written, for messages.
+	PathPos map[string]Pos
 }
 
 // HTTPParam places one input property in the request.
@@ -335,6 +354,57 @@ var httpBindingFields = fields[*HTTPBinding]{
 			h.ContentTypePos = posOf(e.value)
 			h.ContentType, _ = d.str(e.value, "contentType")
 		}},
+	{key: "awsQuery", doc: "Speak AWS's query protocol (RDS, SQS, SNS, IAM, EC2…): every query parameter and form field whose value is a list or object is sent as name/value pairs, as the AWS SDKs write them: Tags.member.1.Key=k, Filter.1.Name=n (flattened), Attributes.entry.1.key=k (a map). Its tables name what differs from those defaults.", schema: defRef("AWSQuery"),
+		decode: func(d *decoder, h *HTTPBinding, e entry) { h.AWSQuery = d.awsQuery(e.value) }},
+}
+
+var awsQueryFields = fields[*AWSQueryNames]{
+	{key: "names", doc: "Nested properties whose wire name is not the property's: path → name (TagSpecification.Tags: Tag). A path is the parameter's wire name, then the properties it goes through, dot-separated; a list's items and a map's values are at the list's or map's path.", schema: mapOf(nonEmptyString),
+		decode: func(d *decoder, q *AWSQueryNames, e entry) { q.Names = d.awsNames(q, e.value, "names") }},
+	{key: "members", doc: "Lists whose items are not named member: path → item name (Tags: Tag sends Tags.Tag.1.Key=…).", schema: mapOf(nonEmptyString),
+		decode: func(d *decoder, q *AWSQueryNames, e entry) { q.Members = d.awsNames(q, e.value, "members") }},
+	{key: "flattened", doc: "Lists and maps sent without the member or entry level (Filter.1.Name=…, Attribute.1.key=…), by path.", schema: `{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}}`,
+		decode: func(d *decoder, q *AWSQueryNames, e entry) { q.Flattened = d.awsPaths(q, e.value, "flattened") }},
+	{key: "maps", doc: "Values that are maps (free keys), not structures, by path: sent as Name.entry.N.key=k&Name.entry.N.value=v.", schema: `{"type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}}`,
+		decode: func(d *decoder, q *AWSQueryNames, e entry) { q.Maps = d.awsPaths(q, e.value, "maps") }},
+}
+
+func (d *decoder) awsQuery(n *yaml.Node) *AWSQueryNames {
+	m, ok := d.mapping(n, "awsQuery")
+	if !ok {
+		return nil
+	}
+	q := &AWSQueryNames{Pos: posOf(n), PathPos: map[string]Pos{}}
+	decodeMapping(d, m, q, awsQueryFields, func(e entry) { d.unknownKey(e, "in awsQuery", awsQueryFields.keys()) })
+	return q
+}
+
+// awsNames decodes a table of path → name.
+func (d *decoder) awsNames(q *AWSQueryNames, n *yaml.Node, key string) map[string]string {
+	m, ok := d.mapping(n, key)
+	if !ok {
+		return nil
+	}
+	out := map[string]string{}
+	for _, e := range d.entries(m, "path") {
+		if s, ok := d.str(e.value, key+" of "+e.key); ok {
+			if s == "" {
+				d.errorf(posOf(e.value), "awsQuery %s: the name of %q is empty", key, e.key)
+			}
+			out[e.key] = s
+			q.PathPos[e.key] = posOf(e.keyNode)
+		}
+	}
+	return out
+}
+
+// awsPaths decodes a list of paths.
+func (d *decoder) awsPaths(q *AWSQueryNames, n *yaml.Node, key string) []string {
+	paths, poss := d.stringList(n, key)
+	for i, p := range paths {
+		q.PathPos[p] = poss[i]
+	}
+	return paths
 }
 
 func (d *decoder) httpBinding(n *yaml.Node, tool string) *HTTPBinding {
@@ -497,6 +567,9 @@ func (v *validator) httpBinding(t *Tool) {
 			v.errorf(orPos(p.InPos, p.Pos), "param %q in %s: in must be path, query, header, cookie or body, not %q", p.Property, where, p.In)
 			continue
 		}
+		if p.Style != "" && h.AWSQuery != nil {
+			v.errorf(orPos(p.StylePos, p.Pos), "param %q in %s: style does not apply with awsQuery, which names every query parameter AWS's way", p.Property, where)
+		}
 		if p.Style != "" && p.In != "query" {
 			v.errorf(orPos(p.StylePos, p.Pos), "param %q in %s: style %s applies to query parameters only", p.Property, where, p.Style)
 		}
@@ -525,7 +598,7 @@ func (v *validator) httpBinding(t *Tool) {
 			if pathOK && !slices.Contains(pathVars, p.WireName()) {
 				v.errorf(orPos(p.InPos, p.Pos), "path parameter %q in %s has no {%s} in the path %q", p.Property, where, p.WireName(), h.Path)
 			}
-		case p.Style == "deepObject": // anything JSON can say
+		case p.Style == "deepObject" || (h.AWSQuery != nil && p.In == "query"): // anything JSON can say
 		case p.In == "query" && v.flatObject(s): // its properties as text (runtime/upstream's Style)
 		case !v.sendable(s, true) && p.In == "query":
 			v.errorf(orPos(p.InPos, p.Pos), "query parameter %q in %s is %s; only strings, numbers, booleans, arrays of them, unions of those and objects of scalars can be sent there (style: deepObject sends nested values; or put it in: body)", p.Property, where, kindPhrase(s.Kind))
@@ -547,6 +620,7 @@ func (v *validator) httpBinding(t *Tool) {
 		placed[h.Body] = true
 	}
 	v.bodyEncoding(h, where, props)
+	v.awsQuery(h, where)
 	if h.Form && h.Body != "" && props[h.Body] != nil {
 		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindObject && s.Kind != KindMap && s.Kind != KindAny {
 			v.errorf(orPos(h.FormPos, h.Pos), "%s sends a form, whose body must be an object, but body %q is %s", where, h.Body, kindPhrase(s.Kind))
@@ -585,6 +659,36 @@ func (v *validator) bodyEncoding(h *HTTPBinding, where string, props map[string]
 	} else if props[h.Body] != nil {
 		if s, _ := v.resolve(props[h.Body].Schema); s != nil && s.Kind != KindString {
 			v.errorf(at, "%s sends body %q as %s, so it must be a string, not %s", where, h.Body, h.ContentType, kindPhrase(s.Kind))
+		}
+	}
+}
+
+// awsQuery checks that an awsQuery binding sends its body, if any, as a
+// form, and that each path of its tables starts at a query parameter or
+// form field.
+func (v *validator) awsQuery(h *HTTPBinding, where string) {
+	q := h.AWSQuery
+	if q == nil {
+		return
+	}
+	if (h.Body != "" || slices.ContainsFunc(h.Params, func(p *HTTPParam) bool { return p.In == "body" })) && !h.Form {
+		v.errorf(q.Pos, "%s speaks awsQuery, whose body is a form: add form: true", where)
+	}
+	roots := map[string]bool{}
+	for _, p := range h.Params {
+		if p.In == "query" || p.In == "body" {
+			roots[p.WireName()] = true
+		}
+	}
+	var paths []string
+	for p := range q.PathPos {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		root, _, _ := strings.Cut(p, ".")
+		if !roots[root] {
+			v.errorf(q.PathPos[p], "awsQuery path %q of %s does not start at a query parameter or form field (by its wire name)", p, where)
 		}
 	}
 }

@@ -128,6 +128,43 @@ tools:
 			`mcpgen.yaml:28:20: contentType of the http binding of tool "raw" must be a media type such as text/plain, not "text plain"`,
 			`mcpgen.yaml:28:20: the http binding of tool "raw" has a contentType but no body: name the string property sent as the body (body: NAME)`,
 		}},
+		{"awsQuery", `upstream: {baseUrlEnv: API_URL}
+tools:
+  tag:
+    description: Tag.
+    input:
+      properties:
+        Action: {type: string}
+        Tags: {type: array, items: {properties: {Key: {type: string}, Value: {type: string}}}}
+        Attributes: {type: map, values: {type: string}}
+    http:
+      method: GET
+      path: /
+      params:
+        Action: {in: query}
+        Tags: {in: query}
+        Attributes: {in: query, name: Attribute}
+      awsQuery: {members: {Tags: Tag}, flattened: [Attribute], maps: [Attribute]}
+  post:
+    description: Post.
+    input:
+      properties:
+        Tags: {type: array, items: {properties: {Key: {type: string}}}}
+        n: {type: integer}
+    http:
+      method: POST
+      path: /
+      params:
+        Tags: {in: body}
+        n: {in: query, style: pipeDelimited}
+      awsQuery: {names: {Tag.Key: K}, members: {Tags: ''}, colour: 1}
+`, []string{
+			`mcpgen.yaml:32:31: param "n" in the http binding of tool "post": style does not apply with awsQuery, which names every query parameter AWS's way`,
+			`mcpgen.yaml:33:17: the http binding of tool "post" speaks awsQuery, whose body is a form: add form: true`,
+			`mcpgen.yaml:33:26: awsQuery path "Tag.Key" of the http binding of tool "post" does not start at a query parameter or form field (by its wire name)`,
+			`mcpgen.yaml:33:55: awsQuery members: the name of "Tags" is empty`,
+			`mcpgen.yaml:33:60: unknown key "colour" in awsQuery`,
+		}},
 		{"styles", `upstream: {baseUrlEnv: API_URL}
 tools:
   find:

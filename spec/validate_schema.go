@@ -101,19 +101,7 @@ func presentKeys(s *Schema) []string {
 	add("goType", s.GoType != nil)
 	add("enum", s.Enum != nil && !s.Const)
 	add("const", s.Const)
-	add("pattern", s.Pattern != "")
-	add("format", s.Format != "")
-	add("minLength", s.MinLength != nil)
-	add("maxLength", s.MaxLength != nil)
-	add("minimum", s.Minimum != nil)
-	add("maximum", s.Maximum != nil)
-	add("exclusiveMinimum", s.ExclusiveMinimum != nil)
-	add("exclusiveMaximum", s.ExclusiveMaximum != nil)
-	add("multipleOf", s.MultipleOf != nil)
 	add("items", s.Items != nil)
-	add("minItems", s.MinItems != nil)
-	add("maxItems", s.MaxItems != nil)
-	add("uniqueItems", s.UniqueItems)
 	add("properties", s.Properties != nil)
 	add("additionalProperties", s.AdditionalProperties)
 	add("values", s.Values != nil)
@@ -121,7 +109,9 @@ func presentKeys(s *Schema) []string {
 	add("discriminator", s.Discriminator != "")
 	add("goName", s.GoName != "")
 	add("goNames", s.EnumGoNames != nil)
-	add("x-mcp-header", s.MCPHeader != "")
+	for _, k := range ValueKeywords {
+		add(k.Name, k.Present(s))
+	}
 	return keys
 }
 
@@ -462,9 +452,9 @@ func enumValueText(e *Value) string {
 
 // value checks a JSON value written in the spec against schema s, and
 // returns it parsed. withEnum is false for the enum values themselves.
-func (v *validator) value(s *Schema, val *Value, what string, withEnum bool) (*jvalue, bool) {
+func (v *validator) value(s *Schema, val *Value, what string, withEnum bool) (any, bool) {
 	p := orPos(val.Pos, s.Pos)
-	x, err := parseJSON(val.JSON)
+	x, err := decodeJSON(val.JSON)
 	if err != nil {
 		v.errorf(p, "%s is not valid JSON", what)
 		return nil, false

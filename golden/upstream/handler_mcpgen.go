@@ -52,7 +52,12 @@ type ToolsHandler interface {
 	// Update a pet with a form, as form APIs take it.
 	UpdatePetForm(ctx context.Context, in *UpdatePetFormInput) (*Pet, error)
 
-	// StoreStatus serves tool "store_status" (mcpgen.yaml:122).
+	// TagPets serves tool "tag_pets" (mcpgen.yaml:122).
+	//
+	// Tag pets through an AWS-style query API, as RDS or SQS take it (Action=TagPets, Tags.Tag.1.Key=…).
+	TagPets(ctx context.Context, in *TagPetsInput) (*runtime.CallToolResult, error)
+
+	// StoreStatus serves tool "store_status" (mcpgen.yaml:142).
 	//
 	// Whether the store is open (served by hand, not bound).
 	StoreStatus(ctx context.Context) (*StoreStatusOutput, error)
@@ -93,6 +98,11 @@ func (UnimplementedHandler) DeletePet(context.Context, *DeletePetInput) (*runtim
 // UpdatePetForm reports that tool "update_pet_form" is not implemented.
 func (UnimplementedHandler) UpdatePetForm(context.Context, *UpdatePetFormInput) (*Pet, error) {
 	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "update_pet_form"}
+}
+
+// TagPets reports that tool "tag_pets" is not implemented.
+func (UnimplementedHandler) TagPets(context.Context, *TagPetsInput) (*runtime.CallToolResult, error) {
+	return nil, &runtime.NotImplementedError{Kind: "tool", Name: "tag_pets"}
 }
 
 // StoreStatus reports that tool "store_status" is not implemented.

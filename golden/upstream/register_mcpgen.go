@@ -36,7 +36,9 @@ const (
 	ToolDeletePet = "delete_pet"
 	// ToolUpdatePetForm is the name of tool "update_pet_form" (mcpgen.yaml:102).
 	ToolUpdatePetForm = "update_pet_form"
-	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:122).
+	// ToolTagPets is the name of tool "tag_pets" (mcpgen.yaml:122).
+	ToolTagPets = "tag_pets"
+	// ToolStoreStatus is the name of tool "store_status" (mcpgen.yaml:142).
 	ToolStoreStatus = "store_status"
 )
 
@@ -110,6 +112,24 @@ func Register(s *runtime.Server, h Handler) {
 }, "required": ["petId"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(schemaOfPet),
 	}, nil, h.UpdatePetForm))
+	s.AddTool(genimpl.GeneratedToolResult(runtime.Tool{
+		Name:        ToolTagPets,
+		Description: "Tag pets through an AWS-style query API, as RDS or SQS take it (Action=TagPets, Tags.Tag.1.Key=…).",
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {
+	"Action": {"type": "string", "enum": ["TagPets"]},
+	"PetIds": {"type": "array", "items": {"type": "integer"}},
+	"Tags": {
+		"type": "array",
+		"items": {
+			"type": "object",
+			"properties": {"Key": {"type": "string"}, "Value": {"type": "string"}},
+			"required": ["Key"],
+			"additionalProperties": false
+		}
+	},
+	"Attributes": {"type": "object", "additionalProperties": {"type": "string"}}
+}, "required": ["Action", "Tags"], "additionalProperties": false}`),
+	}, nil, h.TagPets))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:        ToolStoreStatus,
 		Description: "Whether the store is open (served by hand, not bound).",

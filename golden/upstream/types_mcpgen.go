@@ -159,7 +159,28 @@ type UpdatePetFormInputFields struct {
 	Include []string `json:"include,omitempty"`
 }
 
-// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:125).
+// TagPetsInput is the input of tool "tag_pets" (mcpgen.yaml:125).
+type TagPetsInput struct {
+	Action     TagPetsInputAction     `json:"Action" jsonschema:"enum=TagPets"`
+	PetIds     []int64                `json:"PetIds,omitempty"`
+	Tags       []TagPetsInputTagsItem `json:"Tags"`
+	Attributes map[string]string      `json:"Attributes,omitempty"`
+}
+
+// TagPetsInputAction is property "Action" of TagPetsInput (mcpgen.yaml:126).
+type TagPetsInputAction = string
+
+const (
+	TagPetsInputActionTagPets TagPetsInputAction = "TagPets"
+)
+
+// TagPetsInputTagsItem is the items of TagPetsInputTags (mcpgen.yaml:128).
+type TagPetsInputTagsItem struct {
+	Key   string              `json:"Key"`
+	Value runtime.Opt[string] `json:"Value,omitzero"`
+}
+
+// StoreStatusOutput is the output of tool "store_status" (mcpgen.yaml:145).
 type StoreStatusOutput struct {
 	Open bool `json:"open"`
 }

@@ -164,3 +164,19 @@ func (u *UpstreamHandler) UpdatePetForm(ctx context.Context, in *UpdatePetFormIn
 	}
 	return out, nil
 }
+
+// TagPets serves tool "tag_pets" with POST / (mcpgen.yaml:132).
+func (u *UpstreamHandler) TagPets(ctx context.Context, in *TagPetsInput) (*runtime.CallToolResult, error) {
+	r := upstream.NewRequest("POST", "/")
+	r.Form()
+	r.AWSQuery(upstream.AWSQuery{
+		Flattened: []string{"PetId", "Attribute"},
+		Maps:      []string{"Attribute"},
+		Members:   map[string]string{"Tags": "Tag"},
+	})
+	r.Query("Action", in.Action)
+	r.BodyField("PetId", in.PetIds)
+	r.BodyField("Tags", in.Tags)
+	r.BodyField("Attribute", in.Attributes)
+	return u.Client.CallResult(ctx, r)
+}

@@ -431,10 +431,10 @@ var Catalogue = []Mutant{
 		Original: "range slices.Compact(words)", Mutated: "range words",
 		Packages: pkgToolsearch, Why: "a query word said twice counts twice and outranks the rest of the query"},
 	{ID: "toolsearch/tie-order", File: "runtime/internal/toolsearch/toolsearch.go",
-		Original: "return hits[i].Doc < hits[j].Doc", Mutated: "return hits[i].Doc > hits[j].Doc",
+		Original: "return cmp.Compare(x.Doc, y.Doc)", Mutated: "return cmp.Compare(y.Doc, x.Doc)",
 		Packages: pkgToolsearch, Why: "tools of equal score come in reverse declaration order"},
 	{ID: "toolsearch/keep-ignored", File: "runtime/internal/toolsearch/toolsearch.go",
-		Original: "if keep == nil || keep(d) {", Mutated: "if true {",
+		Original: "(keep == nil || keep(d))", Mutated: "true",
 		Packages: pkgToolsearch, Why: "search_tools finds tools the caller may not see (other scopes, disabled toolsets)"},
 
 	// runtime: lists by scope, result budget, quotas, toolsets, exposure.

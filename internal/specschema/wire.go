@@ -3,7 +3,6 @@ package specschema
 import (
 	"bytes"
 	"encoding/json"
-	"strconv"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
 	"github.com/mcpgen/mcpgen/spec"
@@ -152,45 +151,24 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 			add("additionalProperties", w.schema(s.Values))
 		}
 	}
-	for _, kv := range []struct{ k, v string }{{"title", s.Title}, {"description", s.Description}, {"pattern", s.Pattern}, {"format", s.Format}} {
-		if kv.v != "" {
-			add(kv.k, kv.v)
+	// The value keywords (spec/keywords.go): the constraints and the
+	// annotations reflection writes first, the enum, then those it
+	// writes last.
+	values := func(last bool) {
+		for _, k := range spec.ValueKeywords {
+			if v, ok := k.Value(s); ok && k.Last() == last {
+				add(k.Name, v)
+			}
 		}
 	}
-	for _, kv := range []struct {
-		k string
-		v *int64
-	}{{"minLength", s.MinLength}, {"maxLength", s.MaxLength}, {"minItems", s.MinItems}, {"maxItems", s.MaxItems}} {
-		if kv.v != nil {
-			add(kv.k, json.RawMessage(strconv.FormatInt(*kv.v, 10)))
-		}
-	}
-	if s.UniqueItems {
-		add("uniqueItems", true)
-	}
-	for _, kv := range []struct {
-		k string
-		v *spec.Number
-	}{{"minimum", s.Minimum}, {"maximum", s.Maximum}, {"exclusiveMinimum", s.ExclusiveMinimum}, {"exclusiveMaximum", s.ExclusiveMaximum}, {"multipleOf", s.MultipleOf}} {
-		if kv.v != nil {
-			add(kv.k, json.RawMessage(*kv.v))
-		}
-	}
+	values(false)
 	switch {
 	case s.Const && len(s.Enum) == 1:
 		add("const", json.RawMessage(s.Enum[0].JSON))
 	case len(s.Enum) > 0:
 		add("enum", jsonValues(s.Enum))
 	}
-	if s.Default != nil {
-		add("default", json.RawMessage(s.Default.JSON))
-	}
-	if len(s.Examples) > 0 {
-		add("examples", jsonValues(s.Examples))
-	}
-	if s.MCPHeader != "" { // a jsonschema_extras tag: reflection puts it last
-		add("x-mcp-header", s.MCPHeader)
-	}
+	values(true)
 	if s.Nullable && s.NullSpelling == "" {
 		return object{{"oneOf", []object{o, {{"type", "null"}}}}}
 	}

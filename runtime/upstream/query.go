@@ -64,11 +64,22 @@ func (r *Request) QueryJoined(name string, v any) { r.QueryStyle(name, Form, fal
 // name[0]=value, nested as deep as the value goes. A scalar is name=value.
 func (r *Request) QueryDeep(name string, v any) { r.QueryStyle(name, DeepObject, true, v) }
 
-// encodeQuery is the query string of params, in their order.
-func encodeQuery(params []queryParam) (string, error) {
+// encodeQuery is the query string of params, in their order; with aws
+// set, each named as AWS's query protocol does (see AWSQuery).
+func encodeQuery(params []queryParam, aws *AWSQuery) (string, error) {
 	var pairs []string
 	add := func(key, escapedValue string) { pairs = append(pairs, queryEscape(key)+"="+escapedValue) }
 	for _, p := range params {
+		if aws != nil {
+			s, err := aws.awsEncode(p.name, p.value, queryEscape)
+			if err != nil {
+				return "", fmt.Errorf("query parameter %s: %w", p.name, err)
+			}
+			if s != "" {
+				pairs = append(pairs, s)
+			}
+			continue
+		}
 		b, err := json.Marshal(p.value)
 		if err != nil {
 			return "", fmt.Errorf("query parameter %s: %w", p.name, err)

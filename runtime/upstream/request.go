@@ -31,6 +31,7 @@ type Request struct {
 	form         bool           // the body is application/x-www-form-urlencoded
 	multipart    bool           // the body is multipart/form-data
 	rawType      string         // the body is a string sent as it is, with this Content-Type
+	aws          *AWSQuery      // query parameters and form fields are named as AWS's query protocol does
 	err          error
 }
 
@@ -234,7 +235,7 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 	if u.Path, err = url.PathUnescape(u.RawPath); err != nil {
 		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 	}
-	if u.RawQuery, err = encodeQuery(r.query); err != nil {
+	if u.RawQuery, err = encodeQuery(r.query, r.aws); err != nil {
 		return nil, fmt.Errorf("upstream %s %s: %w", r.method, r.path, err)
 	}
 	var body io.Reader
@@ -257,6 +258,14 @@ func (r *Request) build(ctx context.Context, base *url.URL) (*http.Request, erro
 			b, contentType, err = multipartBody(orderedFields{r.fieldOrder, r.fields})
 		case r.multipart:
 			b, contentType, err = multipartBody(payload)
+		case r.form && r.aws != nil:
+			contentType = "application/x-www-form-urlencoded"
+			if !r.hasBody {
+				payload = orderedFields{r.fieldOrder, r.fields}
+			}
+			if b, err = json.Marshal(payload); err == nil {
+				b, err = r.aws.awsFormBody(b)
+			}
 		default:
 			b, err = json.Marshal(payload)
 			if err == nil && r.form {

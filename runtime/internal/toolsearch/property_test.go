@@ -1,6 +1,7 @@
 package toolsearch
 
 import (
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -10,7 +11,7 @@ import (
 
 // vocabulary is what the random docs and queries are made of: a few words
 // shared by many docs, so that scores tie, differ and interleave.
-var vocabulary = []string{"list", "create", "delete", "issue", "release", "repository", "user", "comment", "label", "star", "file", "branch"}
+var vocabulary = []string{"list", "create", "delete", "issue", "release", "repository", "user", "comment", "label", "star", "file", "branch", "stargazer", "username"}
 
 func randomWords(rng *rand.Rand, n int) []string {
 	out := make([]string, n)
@@ -28,7 +29,7 @@ func randomDocs(rng *rand.Rand) []Doc {
 			docs[i].Title = strings.Join(randomWords(rng, 1+rng.IntN(3)), " ")
 		}
 		if rng.IntN(3) == 0 {
-			docs[i].Params = []Param{{Name: vocabulary[rng.IntN(len(vocabulary))], Description: strings.Join(randomWords(rng, 2), " ")}}
+			docs[i].Params = []Param{{Name: vocabulary[rng.IntN(len(vocabulary))], Description: strings.Join(randomWords(rng, 2), " "), Enum: randomWords(rng, rng.IntN(3))}}
 		}
 	}
 	return docs
@@ -37,8 +38,11 @@ func randomDocs(rng *rand.Rand) []Doc {
 // TestSearchInvariants: on random docs and queries, Search's promises
 // hold: hits are best first, ties in the docs' order; a smaller limit is a
 // prefix of a larger one; keep filters without reordering; a hit shares a
-// word with the query and every doc that does is a hit; the query's word
-// order, and a word said again, change nothing; one more query word never
+// word with the query (or has a compound of one) and every doc that does
+// is a hit; the query's word
+// order, and a word said again, change nothing (but for a question word
+// or an imperative leading it, queryWords, which the vocabulary does not
+// have); one more query word never
 // lowers a doc's score; a doc's score does not depend on where it is in
 // the list given to New.
 func TestSearchInvariants(t *testing.T) {
@@ -81,15 +85,17 @@ func TestSearchInvariants(t *testing.T) {
 			hit[h.Doc] = h.Score
 		}
 		qw := map[string]bool{}
-		for _, w := range Words(query) {
+		for _, w := range queryWords(query) {
 			qw[w] = true
 		}
 		for d, doc := range docs {
 			text := doc.Name + " " + doc.Title + " " + doc.Description
 			for _, p := range doc.Params {
-				text += " " + p.Name + " " + p.Description
+				text += " " + p.Name + " " + p.Description + " " + strings.Join(p.Enum, " ")
 			}
-			shares := slices.ContainsFunc(Words(text), func(w string) bool { return qw[w] })
+			shares := slices.ContainsFunc(Words(text), func(w string) bool {
+				return qw[w] || slices.ContainsFunc(slices.Collect(maps.Keys(qw)), func(q string) bool { return compound(q, w) })
+			})
 			if _, ok := hit[d]; ok != shares {
 				fail("doc %d (%q) shares a query word: %v, is a hit: %v", d, text, shares, ok)
 			}

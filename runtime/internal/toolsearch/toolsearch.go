@@ -7,9 +7,11 @@
 package toolsearch
 
 import (
+	"cmp"
 	"math"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // Doc is what a tool offers to be found by.
@@ -25,6 +27,7 @@ type Doc struct {
 type Param struct {
 	Name        string
 	Description string
+	Enum        []string // the values it takes, if it has a list of them
 }
 
 // Hit is one ranked tool: its index in the docs given to New.
@@ -44,13 +47,16 @@ const (
 	fieldKeywords
 	fieldParamNames
 	fieldParamDescriptions
+	fieldParamValues // the values of enumerated parameters
 	numFields
 )
 
-// weights are the fields' weights, chosen on the tuning half of
-// bench/search/queries.tsv (BENCHMARKS.md reports both halves): the name
-// and its leading verb count most, the description, long and full of
-// boilerplate in imported APIs, little.
+// weights are the fields' weights, chosen on bench/search/queries.tsv
+// (its tuning half until issue 33, all of it since; BENCHMARKS.md reports
+// it and the held-out bench/search/heldout.tsv): the name and its leading
+// verb count most, the description, long and full of boilerplate in
+// imported APIs, little, as do the values of enumerated parameters
+// (approve is a review's event).
 var weights = [numFields]float64{
 	fieldName:              3.0,
 	fieldAction:            2.0,
@@ -59,6 +65,7 @@ var weights = [numFields]float64{
 	fieldKeywords:          2.0, // the author's words for the tool, weighed as its title
 	fieldParamNames:        0.3,
 	fieldParamDescriptions: 0.15,
+	fieldParamValues:       0.3,
 }
 
 // BM25 parameters: k1 bounds how much repeating a word helps; b how much
@@ -72,6 +79,7 @@ const (
 type Index struct {
 	n       int
 	terms   map[string]*postings
+	sorted  []string // the terms, sorted
 	avgLen  [numFields]float64
 	lengths [][numFields]float64 // per doc
 }
@@ -96,6 +104,9 @@ func New(docs []Doc) *Index {
 		for _, p := range doc.Params {
 			fields[fieldParamNames] = append(fields[fieldParamNames], Words(p.Name)...)
 			fields[fieldParamDescriptions] = append(fields[fieldParamDescriptions], Words(p.Description)...)
+			for _, v := range p.Enum {
+				fields[fieldParamValues] = append(fields[fieldParamValues], Words(v)...)
+			}
 		}
 		counts := map[string]*[numFields]float64{}
 		for f, words := range fields {
@@ -120,6 +131,10 @@ func New(docs []Doc) *Index {
 			p.counts = append(p.counts, *c)
 		}
 	}
+	for t := range ix.terms {
+		ix.sorted = append(ix.sorted, t)
+	}
+	slices.Sort(ix.sorted)
 	for f := range total {
 		if ix.n > 0 {
 			ix.avgLen[f] = total[f] / float64(ix.n)
@@ -143,52 +158,81 @@ func action(title, name []string) []string {
 	return nil
 }
 
+// compoundWeight is how much a query word counts in a longer word it
+// starts (star in stargazers, user in username, creat in creation): a
+// compound or a derivation, worth less than the word itself. The word must
+// have 4 letters and the longer one 3 more, so that short words and
+// inflections the stemmer left (issu, issuer) do not spread.
+const compoundWeight = 0.35
+
+// compound reports whether term is a longer word that w starts.
+func compound(w, term string) bool {
+	return len(w) >= 4 && len(term) >= len(w)+3 && strings.HasPrefix(term, w)
+}
+
+// score adds the scores of the docs in p, times weight, to scores.
+func (ix *Index) score(p *postings, weight float64, scores []float64) {
+	df := float64(len(p.docs))
+	idf := math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
+	for i, d := range p.docs {
+		tf := 0.0
+		for f := range numFields {
+			if p.counts[i][f] == 0 {
+				continue
+			}
+			norm := 1.0
+			if ix.avgLen[f] > 0 {
+				norm = 1 - b + b*ix.lengths[d][f]/ix.avgLen[f]
+			}
+			tf += weights[f] * p.counts[i][f] / norm
+		}
+		scores[d] += weight * idf * tf / (k1 + tf)
+	}
+}
+
 // Search returns at most limit docs ranked for query, best first, among
-// those keep accepts (nil: all). Docs that share no word with the query
-// are not returned; ties keep the docs' order.
+// those keep accepts (nil: all). Docs that share no word with the query,
+// nor have a compound of one, are not returned; ties keep the docs' order.
 func (ix *Index) Search(query string, limit int, keep func(doc int) bool) []Hit {
 	if ix == nil || ix.n == 0 || limit <= 0 {
 		return nil
 	}
-	scores := map[int]float64{}
+	scores := make([]float64, ix.n) // a doc's is above 0 once it matched
 	// Each word once (a word said twice is not twice as wanted), in one
 	// order whatever the query's: floating-point sums depend on their
 	// order, and two tools that tie for "a b" must tie for "b a" too.
-	words := Words(query)
+	words := queryWords(query)
 	slices.Sort(words)
 	for _, w := range slices.Compact(words) {
-		p := ix.terms[w]
-		if p == nil {
+		if p := ix.terms[w]; p != nil {
+			ix.score(p, 1, scores)
+		}
+		if len(w) < 4 {
 			continue
 		}
-		df := float64(len(p.docs))
-		idf := math.Log(1 + (float64(ix.n)-df+0.5)/(df+0.5))
-		for i, d := range p.docs {
-			tf := 0.0
-			for f := range numFields {
-				if p.counts[i][f] == 0 {
-					continue
-				}
-				norm := 1.0
-				if ix.avgLen[f] > 0 {
-					norm = 1 - b + b*ix.lengths[d][f]/ix.avgLen[f]
-				}
-				tf += weights[f] * p.counts[i][f] / norm
+		for i := sort.SearchStrings(ix.sorted, w); i < len(ix.sorted) && strings.HasPrefix(ix.sorted[i], w); i++ {
+			if compound(w, ix.sorted[i]) {
+				ix.score(ix.terms[ix.sorted[i]], compoundWeight, scores)
 			}
-			scores[d] += idf * tf / (k1 + tf)
 		}
 	}
-	hits := make([]Hit, 0, len(scores))
+	matched := 0
+	for _, s := range scores {
+		if s > 0 {
+			matched++
+		}
+	}
+	hits := make([]Hit, 0, matched)
 	for d, s := range scores {
-		if keep == nil || keep(d) {
+		if s > 0 && (keep == nil || keep(d)) {
 			hits = append(hits, Hit{Doc: d, Score: s})
 		}
 	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
+	slices.SortFunc(hits, func(x, y Hit) int {
+		if c := cmp.Compare(y.Score, x.Score); c != 0 {
+			return c
 		}
-		return hits[i].Doc < hits[j].Doc
+		return cmp.Compare(x.Doc, y.Doc)
 	})
 	if len(hits) > limit {
 		hits = hits[:limit]

@@ -3,9 +3,9 @@ package toolsearch
 import "testing"
 
 var docs = []Doc{
-	{Name: "list_issues", Title: "List repository issues", Description: "Lists the issues of a repository.", Params: []Param{{"owner", "The account owner"}, {"repo", "The repository name"}, {"state", "open or closed"}}},
-	{Name: "create_issue", Title: "Create an issue", Description: "Opens a new issue in a repository.", Params: []Param{{"title", "The issue's title"}, {"body", "Its text"}}},
-	{Name: "get_release", Title: "Get a release", Description: "Returns one release of a repository.", Params: []Param{{"release_id", "The release's id"}}},
+	{Name: "list_issues", Title: "List repository issues", Description: "Lists the issues of a repository.", Params: []Param{{Name: "owner", Description: "The account owner"}, {Name: "repo", Description: "The repository name"}, {Name: "state", Description: "open or closed"}}},
+	{Name: "create_issue", Title: "Create an issue", Description: "Opens a new issue in a repository.", Params: []Param{{Name: "title", Description: "The issue's title"}, {Name: "body", Description: "Its text"}}},
+	{Name: "get_release", Title: "Get a release", Description: "Returns one release of a repository.", Params: []Param{{Name: "release_id", Description: "The release's id"}}},
 	{Name: "delete_branch_protection", Title: "Delete branch protection", Description: "Removes the protection of a branch."},
 	{Name: "getUserProfile", Description: "The profile of a user."},
 }
@@ -49,9 +49,9 @@ func TestSearchKeepAndLimit(t *testing.T) {
 
 func TestSearchKeywords(t *testing.T) {
 	with := append([]Doc(nil), docs...)
-	with[1].Keywords = "bug report ticket"
+	with[1].Keywords = "defect complaint"
 	for _, d := range [][]Doc{docs, with} {
-		hits := New(d).Search("file a bug report", 1, nil)
+		hits := New(d).Search("file a defect complaint", 1, nil)
 		found := len(hits) == 1 && d[hits[0].Doc].Name == "create_issue"
 		if found != (d[1].Keywords != "") {
 			t.Errorf("keywords %q: found create_issue: %v", d[1].Keywords, found)

@@ -1,0 +1,71 @@
+package spec
+
+import (
+	"encoding/json"
+	"fmt"
+	"testing"
+)
+
+// keywordSample is a value of a value keyword that a schema of kind kind
+// accepts, in YAML.
+func keywordSample(k *Keyword, kind Kind) string {
+	switch k.Name {
+	case "format":
+		if kind == KindString {
+			return "email"
+		}
+		return "int32"
+	case "x-mcp-header":
+		return "X-Region"
+	}
+	switch k.Shape() {
+	case ShapeCount, ShapeNumber:
+		return "1"
+	case ShapeFlag:
+		return "true"
+	case ShapeValue, ShapeValues:
+		v := map[Kind]string{KindString: `"a"`, KindInteger: "1", KindNumber: "1", KindBoolean: "true", KindArray: `["a"]`, KindObject: "{}"}[kind]
+		if k.Shape() == ShapeValues {
+			return "[" + v + "]"
+		}
+		return v
+	}
+	return "a"
+}
+
+// TestValueKeywordsOnePlace: every value keyword of the table is read
+// from the spec into its field and written on the wire under its name, by
+// the table alone.
+func TestValueKeywordsOnePlace(t *testing.T) {
+	if len(ValueKeywords) < 15 {
+		t.Fatalf("only %d value keywords", len(ValueKeywords))
+	}
+	for _, k := range ValueKeywords {
+		kind := KindString
+		if k.kinds != nil {
+			kind = k.kinds[0]
+		}
+		extra := ""
+		if kind == KindArray {
+			extra = ", items: {type: string}"
+		}
+		src := fmt.Sprintf("mcpgen: 1\nserver: {name: s, version: '1'}\ngo: {package: p}\ntools:\n  t:\n    description: d\n    input:\n      properties:\n        a: {type: %s%s, %q: %s}\n", kind, extra, k.Name, keywordSample(k, kind))
+		s, diags := Load("k.yaml", []byte(src))
+		if len(diags) > 0 {
+			t.Errorf("%s: %v\n%s", k.Name, diags, src)
+			continue
+		}
+		a := s.Tools[0].Input.Properties[0].Schema
+		v, ok := k.Value(a)
+		if !ok || !k.Present(a) || k.Text(a) == "" {
+			t.Errorf("%s: not read into its field (value %v, %v)", k.Name, v, ok)
+			continue
+		}
+		if _, err := json.Marshal(v); err != nil {
+			t.Errorf("%s: value %v does not marshal: %v", k.Name, v, err)
+		}
+		if !k.AppliesTo(kind) {
+			t.Errorf("%s does not apply to %s", k.Name, kind)
+		}
+	}
+}
