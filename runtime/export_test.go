@@ -1,7 +1,5 @@
 package runtime
 
-import "time"
-
 // OpenSubscriptions is how many subscriptions/listen requests s serves now,
 // for tests that check that a closed stream leaves nothing behind.
 func OpenSubscriptions(s *Server) int { return len(s.subscriptions.snapshot()) }
@@ -16,6 +14,3 @@ func TaskCounts(s *Server) (runs, waiters int) {
 func StoredTasks(st TaskStore) int {
 	return st.(interface{ Len() int }).Len()
 }
-
-// SetQuotaClock makes m read the time from now (property tests).
-func SetQuotaClock(m *MemoryQuotaStore, now func() time.Time) { m.now = now }

@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"maps"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/sealed"
+	"github.com/mcpgen/mcpgen/runtime/requeststate"
 )
 
 // Multi round-trip requests (2026-07-28 basic/patterns/mrtr.mdx). A modern
@@ -31,7 +34,7 @@ import (
 //
 // requestState is the client's to hold and could be altered or replayed:
 // it is {id, method, target, expiry, owner, the answers asked for} sealed
-// (requeststate.go) under the server's key, random per Server unless
+// (below) under the server's key, random per Server unless
 // WithRequestStateKey sets one (give every replica behind a load balancer
 // the same). A retry whose state does not open, has expired, was issued
 // for another request or user, or was used already is invalid params.
@@ -74,6 +77,106 @@ func newStateKey() []byte {
 	k := make([]byte, 32)
 	_, _ = rand.Read(k) // never fails (crypto/rand panics rather)
 	return k
+}
+
+// The requestState of multi round-trip requests is the client's
+// to hold, so it is sealed: encrypted and authenticated (AES-256-GCM,
+// package sealed) under a key derived from the server's state key. The
+// client learns nothing from it (not the owner, not the answers it carries)
+// and cannot alter it. Each state is accepted once: its random id is
+// recorded in a RequestStateStore when a retry uses it, and a second use is
+// refused, so that an answer the user gave (a confirmation, say) cannot be
+// replayed within the state's TTL to run the handler again.
+
+// stateClaims is what a requestState carries, sealed.
+type stateClaims struct {
+	ID      string                     `json:"i"` // random: single use
+	Method  string                     `json:"m"`
+	Target  string                     `json:"t"`
+	Expires int64                      `json:"e"` // Unix milliseconds
+	Owner   string                     `json:"o,omitempty"`
+	Answers map[string]json.RawMessage `json:"a,omitempty"`
+}
+
+// statePurpose separates the requestState key from any other use of the
+// key given to WithRequestStateKey.
+const statePurpose = "requestState"
+
+func newStateBox(key []byte) *sealed.Box {
+	box, err := sealed.New(key, statePurpose)
+	if err != nil {
+		panic("runtime: requestState key: " + err.Error()) // AES-256 with a 32-byte derived key cannot fail
+	}
+	return box
+}
+
+func newStateID() string {
+	b := make([]byte, 16)
+	_, _ = rand.Read(b) // never fails (crypto/rand panics rather)
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+func (s *Server) sealState(c *stateClaims) (string, error) {
+	payload, err := json.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	return s.cfg.stateBox.Seal(payload), nil
+}
+
+func (s *Server) openState(state string) (*stateClaims, *Error) {
+	payload, err := s.cfg.stateBox.Open(state)
+	var c stateClaims
+	if err != nil || json.Unmarshal(payload, &c) != nil {
+		return nil, errorf(CodeInvalidParams, "invalid params: requestState failed its integrity check (altered, or issued by a server with another key)")
+	}
+	if time.Now().UnixMilli() > c.Expires {
+		return nil, errorf(CodeInvalidParams, "invalid params: requestState has expired; send the request again without it")
+	}
+	return &c, nil
+}
+
+// useState records the first use of c, and refuses any later one.
+func (s *Server) useState(ctx context.Context, c *stateClaims) *Error {
+	first, err := s.cfg.stateStore.FirstUse(ctx, c.ID, time.UnixMilli(c.Expires))
+	if err != nil {
+		s.cfg.logger.Warn("runtime: the requestState store failed", "error", err)
+		return errorf(CodeInternalError, "internal error: requestState cannot be checked now; retry later")
+	}
+	if !first {
+		return errorf(CodeInvalidParams, "invalid params: requestState was already used (each is accepted once); send the request again without it")
+	}
+	return nil
+}
+
+// Where used requestStates are recorded is package runtime/requeststate;
+// these are its names in this package.
+
+// RequestStateStore remembers which requestStates were used, so that each
+// is accepted once (requeststate.Store). Replicas behind a load balancer,
+// which share a requestState key (WithRequestStateKey), need a store they
+// share too, or a state may be used once per replica.
+type RequestStateStore = requeststate.Store
+
+// DefaultMaxUsedStates bounds the memory RequestStateStore when
+// NewMemoryRequestStateStore is given 0 (requeststate.DefaultMaxUsed).
+const DefaultMaxUsedStates = requeststate.DefaultMaxUsed
+
+// NewMemoryRequestStateStore returns a RequestStateStore in memory
+// holding at most maxEntries live records (0: DefaultMaxUsedStates)
+// (requeststate.NewMemoryStore).
+func NewMemoryRequestStateStore(maxEntries int) RequestStateStore {
+	return requeststate.NewMemoryStore(maxEntries)
+}
+
+// WithRequestStateStore sets where the used requestStates are recorded.
+// The default is NewMemoryRequestStateStore(0), private to the server.
+func WithRequestStateStore(store RequestStateStore) Option {
+	return func(c *config) {
+		if store != nil {
+			c.stateStore, c.stateStoreSet = store, true
+		}
+	}
 }
 
 // mrtr is the multi-round state of a modern tools/call, prompts/get or

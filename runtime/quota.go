@@ -4,8 +4,8 @@ import (
 	"context"
 	"math"
 	"strconv"
-	"sync"
-	"time"
+
+	"github.com/mcpgen/mcpgen/runtime/quota"
 )
 
 // Per-user quotas: token buckets that stop one caller from exhausting the
@@ -31,44 +31,32 @@ import (
 // not reserved by MCP).
 const CodeRateLimited = -32005
 
-// RateLimit is a token bucket: Requests per Per on average, with bursts of
-// up to Burst (default Requests).
-type RateLimit struct {
-	Requests int
-	Per      time.Duration
-	Burst    int
-}
+// A rate limit's token bucket, and where buckets are kept, are package
+// runtime/quota; these are its names in this package.
+type (
+	// RateLimit is a token bucket: Requests per Per on average, with bursts
+	// of up to Burst (default Requests) (quota.RateLimit).
+	RateLimit = quota.RateLimit
+	// QuotaStore keeps the token buckets (quota.Store). A store shared by
+	// replicas (Redis) makes a limit hold across them. An error lets the
+	// request through (logged): a quota store that is down must not take
+	// the server with it.
+	QuotaStore = quota.Store
+	// MemoryQuotaStore keeps token buckets in memory: the limits hold
+	// within one process (quota.MemoryStore).
+	MemoryQuotaStore = quota.MemoryStore
+)
 
-// Capacity is the most tokens the bucket holds: Burst, or Requests without
-// one. A QuotaStore applies it and PerSecond.
-func (l RateLimit) Capacity() float64 {
-	if l.Burst > 0 {
-		return float64(l.Burst)
-	}
-	return float64(l.Requests)
-}
-
-// PerSecond is how many tokens the bucket gains a second.
-func (l RateLimit) PerSecond() float64 { return float64(l.Requests) / l.Per.Seconds() }
-
-func (l RateLimit) valid() bool { return l.Requests > 0 && l.Per > 0 && l.Burst >= 0 }
-
-// QuotaStore keeps the token buckets. Take removes one token from the
-// bucket named key, which follows limit (full when first seen), and reports
-// whether there was one; when there was not, retryAfter is how long until
-// there is. A store shared by replicas (Redis) makes a limit hold across
-// them. An error lets the request through (logged): a quota store that is
-// down must not take the server with it.
-type QuotaStore interface {
-	Take(ctx context.Context, key string, limit RateLimit) (ok bool, retryAfter time.Duration, err error)
-}
+// NewMemoryQuotaStore returns an empty in-memory store
+// (quota.NewMemoryStore).
+func NewMemoryQuotaStore() *MemoryQuotaStore { return quota.NewMemoryStore() }
 
 // WithRateLimit limits every caller to limit across the requests that run
 // server code (tools/call, resources/read, prompts/get,
 // completion/complete); a tool's own Tool.RateLimit applies on top.
 // WithRateLimit panics on a limit without Requests or Per.
 func WithRateLimit(limit RateLimit) Option {
-	if !limit.valid() {
+	if !limit.Valid() {
 		panic("runtime: WithRateLimit: a rate limit needs Requests > 0 and Per > 0")
 	}
 	return func(c *config) { c.rateLimit = &limit }
@@ -149,63 +137,4 @@ func (s *Server) take(ctx context.Context, key string, limit RateLimit, what str
 
 type rateLimitedData struct {
 	RetryAfterSeconds int `json:"retryAfterSeconds"`
-}
-
-// MemoryQuotaStore keeps token buckets in memory: the limits hold within
-// one process.
-type MemoryQuotaStore struct {
-	mu      sync.Mutex
-	buckets map[string]*bucket
-	now     func() time.Time
-	swept   time.Time
-}
-
-type bucket struct {
-	tokens float64
-	at     time.Time // when tokens was computed
-	full   time.Time // when the bucket is full again: it may be forgotten from then on
-}
-
-// NewMemoryQuotaStore returns an empty in-memory store.
-func NewMemoryQuotaStore() *MemoryQuotaStore {
-	return &MemoryQuotaStore{buckets: make(map[string]*bucket), now: time.Now}
-}
-
-// Take implements QuotaStore.
-func (m *MemoryQuotaStore) Take(_ context.Context, key string, limit RateLimit) (bool, time.Duration, error) {
-	now := m.now()
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.sweep(now)
-	capacity, rate := limit.Capacity(), limit.PerSecond()
-	b := m.buckets[key]
-	if b == nil {
-		b = &bucket{tokens: capacity, at: now}
-		m.buckets[key] = b
-	}
-	b.tokens = min(capacity, b.tokens+now.Sub(b.at).Seconds()*rate)
-	b.at = now
-	ok := b.tokens >= 1
-	if ok {
-		b.tokens--
-	}
-	b.full = now.Add(time.Duration((capacity - b.tokens) / rate * float64(time.Second)))
-	if ok {
-		return true, 0, nil
-	}
-	return false, time.Duration((1 - b.tokens) / rate * float64(time.Second)), nil
-}
-
-// sweep forgets, once a minute at most, the buckets that are full again:
-// a full bucket is what a new one is.
-func (m *MemoryQuotaStore) sweep(now time.Time) {
-	if now.Sub(m.swept) < time.Minute {
-		return
-	}
-	m.swept = now
-	for k, b := range m.buckets {
-		if !now.Before(b.full) {
-			delete(m.buckets, k)
-		}
-	}
 }

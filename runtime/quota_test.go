@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 func limitedServer(opts ...runtime.Option) *runtime.Server {
@@ -132,26 +131,6 @@ func TestRateLimitSeenByInterceptors(t *testing.T) {
 	c.request("tools/call", map[string]any{"name": "free"})
 	if got := rec.last(); !strings.Contains(got.Err, "jsonrpc error -32005: rate limited: 1 requests per 1m0s to this server") {
 		t.Errorf("%+v", got)
-	}
-}
-
-func TestMemoryQuotaStore(t *testing.T) { storetest.QuotaStore(t, runtime.NewMemoryQuotaStore()) }
-
-// TestMemoryQuotaStoreProperty: the bucket's promise (storetest.QuotaBound)
-// under small random clock steps, over many minutes, so that the sweep runs
-// with buckets both full and throttled, for several limits and seeds.
-func TestMemoryQuotaStoreProperty(t *testing.T) {
-	for seed := range uint64(20) {
-		for _, limit := range []runtime.RateLimit{
-			{Requests: 2, Per: time.Minute},           // slower than the sweep
-			{Requests: 2, Per: time.Minute, Burst: 3}, // a burst over the rate
-			{Requests: 5, Per: time.Second, Burst: 1}, // faster than the steps
-		} {
-			m := runtime.NewMemoryQuotaStore()
-			now := time.Unix(1_000_000, 0)
-			runtime.SetQuotaClock(m, func() time.Time { return now })
-			storetest.QuotaBound(t, m, limit, func() time.Time { return now }, func(d time.Duration) { now = now.Add(d) }, 8*time.Second, 400, seed, 0)
-		}
 	}
 }
 

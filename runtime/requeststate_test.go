@@ -2,17 +2,14 @@ package runtime_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/base64"
 	"fmt"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 // flipInside changes one bit in the middle of a requestState.
@@ -75,37 +72,4 @@ func TestRequestStateKeepsOnlyAskedAnswers(t *testing.T) {
 	if !strings.Contains(got, `"text":"a+b"`) {
 		t.Errorf("last round: %s", got)
 	}
-}
-
-// TestMemoryRequestStateStore: a state id is accepted once until it
-// expires; the store stays within its bound, forgetting the oldest first.
-func TestMemoryRequestStateStore(t *testing.T) {
-	ctx := context.Background()
-	store := runtime.NewMemoryRequestStateStore(3)
-	later := time.Now().Add(time.Hour)
-	use := func(id string, until time.Time) bool {
-		first, err := store.FirstUse(ctx, id, until)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return first
-	}
-	if !use("a", later) || use("a", later) {
-		t.Error("a: want first use then a refusal")
-	}
-	if !use("past", time.Now().Add(-time.Second)) || !use("past", later) {
-		t.Error("an expired record must not refuse its id")
-	}
-	use("b", later)
-	use("c", later) // the bound (3) is reached: the oldest, a, goes
-	if !use("a", later) {
-		t.Error("past the bound the oldest record goes")
-	}
-	if use("c", later) {
-		t.Error("c was forgotten before older records")
-	}
-}
-
-func TestMemoryRequestStateStoreContract(t *testing.T) {
-	storetest.RequestStateStore(t, runtime.NewMemoryRequestStateStore(0))
 }

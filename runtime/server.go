@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -74,7 +75,7 @@ type config struct {
 	tasks          taskConfig                       // long-running tool calls (tasks.go)
 	toolsets       toolsetConfig                    // WithToolsets, WithEnabledToolsets, WithDynamicToolsets (toolsets.go)
 	listsByScope   bool                             // WithListsByScope (toolsets.go)
-	advertise      capSet                           // WithCapabilities (capabilities.go)
+	advertise      capSet                           // WithCapabilities
 	exposure       ToolExposure                     // how tools/list shows the tools (exposure.go)
 	injected       InjectedArguments                // arguments clients add to every call (injected.go)
 }
@@ -257,6 +258,23 @@ const (
 	capPrompts
 	capCompletions
 )
+
+// WithCapabilities advertises capabilities at initialize even when
+// nothing of theirs is registered: "tools", "resources", "prompts",
+// "completions" (their lists answer empty, completion/complete no values).
+// Without it a capability is advertised once something of it is
+// registered. Other names panic: they are a programming error.
+func WithCapabilities(names ...string) Option {
+	var set capSet
+	for _, n := range names {
+		c, ok := map[string]capSet{"tools": capTools, "resources": capResources, "prompts": capPrompts, "completions": capCompletions}[n]
+		if !ok {
+			panic(fmt.Sprintf("runtime.WithCapabilities: unknown capability %q (tools, resources, prompts or completions)", n))
+		}
+		set |= c
+	}
+	return func(c *config) { c.advertise |= set }
+}
 
 // infoJSON is the server's Implementation, encoded.
 func (s *Server) infoJSON() []byte { return s.infoEnc }

@@ -176,7 +176,7 @@ func (s *Server) AddTool(t Tool) {
 	if t.Meta != nil {
 		t.Meta = s.appLink(mustObject(where, "Meta", t.Meta))
 	}
-	if t.RateLimit != nil && !t.RateLimit.valid() {
+	if t.RateLimit != nil && !t.RateLimit.Valid() {
 		panic("runtime: " + where + ": a RateLimit needs Requests > 0 and Per > 0")
 	}
 	if t.Idempotency != nil && t.Idempotency.Key == "" {

@@ -46,6 +46,7 @@ var (
 	// then runtime's, which use them.
 	pkgTasks       = []string{"./runtime/tasks", "./runtime"}
 	pkgIdempotency = []string{"./runtime/idempotency", "./runtime"}
+	pkgQuota       = []string{"./runtime/quota", "./runtime"}
 )
 
 // Catalogue is every mutant, grouped by package. Keep each Original short
@@ -467,12 +468,12 @@ var Catalogue = []Mutant{
 	{ID: "runtime/quota-tool-shared", File: "runtime/quota.go",
 		Original: `"tool\x00"+te.tool.Name+"\x00"+who`, Mutated: `"tool\x00"+who`,
 		Packages: pkgRuntime, Why: "every tool's limit spends one bucket: calls of one tool use up another's"},
-	{ID: "runtime/quota-burst", File: "runtime/quota.go",
+	{ID: "runtime/quota-burst", File: "runtime/quota/quota.go",
 		Original: "return float64(l.Burst)", Mutated: "return float64(l.Requests)",
-		Packages: pkgRuntime, Why: "RateLimit.Burst is ignored"},
-	{ID: "runtime/quota-sweep-partial", File: "runtime/quota.go",
+		Packages: pkgQuota, Why: "RateLimit.Burst is ignored"},
+	{ID: "runtime/quota-sweep-partial", File: "runtime/quota/quota.go",
 		Original: "if !now.Before(b.full) {", Mutated: "if !now.Before(b.full) || true {",
-		Packages: pkgRuntime, Why: "the minute's sweep forgets spent buckets: the limit resets every minute"},
+		Packages: pkgQuota, Why: "the minute's sweep forgets spent buckets: the limit resets every minute"},
 	{ID: "runtime/describe-hidden", File: "runtime/exposure.go",
 		Original: "if te := sv.byName[name]; te != nil && ok(te) {", Mutated: "if te := sv.byName[name]; te != nil && (ok(te) || true) {",
 		Packages: pkgRuntime, Why: "describe_tools shows the schema of a tool the caller may not see"},
@@ -557,9 +558,9 @@ var Catalogue = []Mutant{
 	// survivors' tests; and the mutants that prove the tests of the fixes
 	// made then (idempotency's final write, tasks/list cursors, import mcp's
 	// revisions), written by the author of those tests.
-	{ID: "s6/quota-refill-cap", File: "runtime/quota.go",
+	{ID: "s6/quota-refill-cap", File: "runtime/quota/quota.go",
 		Original: "b.tokens = min(capacity, b.tokens+now.Sub(b.at).Seconds()*rate)", Mutated: "b.tokens = b.tokens+now.Sub(b.at).Seconds()*rate",
-		Packages: pkgRuntime, Why: "a bucket refills past its capacity: a caller idle for long bursts far over the limit"},
+		Packages: pkgQuota, Why: "a bucket refills past its capacity: a caller idle for long bursts far over the limit"},
 	{ID: "s6/quota-retry-floor", File: "runtime/quota.go",
 		Original: "secs := int(math.Ceil(after.Seconds()))", Mutated: "secs := int(math.Floor(after.Seconds()))",
 		Packages: pkgRuntime, Why: "retryAfterSeconds rounds down: a client retrying when told is refused again"},

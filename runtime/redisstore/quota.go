@@ -6,7 +6,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/quota"
 )
 
 // A rate limit's bucket is one hash, "<prefix>quota:<hash of key>", with
@@ -38,13 +38,13 @@ return {ok, wait}
 
 type quotaStore struct{ s *Store }
 
-var _ runtime.QuotaStore = (*quotaStore)(nil)
+var _ quota.Store = (*quotaStore)(nil)
 
 // Quotas returns the rate limits' store on this connection.
-func (s *Store) Quotas() runtime.QuotaStore { return &quotaStore{s} }
+func (s *Store) Quotas() quota.Store { return &quotaStore{s} }
 
-// Take implements runtime.QuotaStore.
-func (st *quotaStore) Take(ctx context.Context, key string, limit runtime.RateLimit) (bool, time.Duration, error) {
+// Take implements quota.Store.
+func (st *quotaStore) Take(ctx context.Context, key string, limit quota.RateLimit) (bool, time.Duration, error) {
 	s := st.s
 	capacity, perMs := limit.Capacity(), limit.PerSecond()/1000
 	ctx, cancel := s.op(ctx)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/requeststate"
 )
 
 // A used requestState is one key, "<prefix>state:<id>", set if absent
@@ -16,13 +16,13 @@ import (
 
 type requestStateStore struct{ s *Store }
 
-var _ runtime.RequestStateStore = (*requestStateStore)(nil)
+var _ requeststate.Store = (*requestStateStore)(nil)
 
 // RequestStates returns the store of used requestStates on this
 // connection.
-func (s *Store) RequestStates() runtime.RequestStateStore { return &requestStateStore{s} }
+func (s *Store) RequestStates() requeststate.Store { return &requestStateStore{s} }
 
-// FirstUse implements runtime.RequestStateStore.
+// FirstUse implements requeststate.Store.
 func (st *requestStateStore) FirstUse(ctx context.Context, id string, expires time.Time) (bool, error) {
 	if !expires.After(time.Now()) {
 		return true, nil // nothing to remember: the state is refused as expired from now on

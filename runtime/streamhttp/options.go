@@ -198,7 +198,7 @@ func CheckSessionIDPrefix(prefix string) error {
 	return nil
 }
 
-// Large messages (jsonlimits.go in runtime): beyond largeValues JSON
+// Large messages (codec.go in runtime): beyond largeValues JSON
 // values, serving a message takes one of maxLarge slots.
 const (
 	largeValues             = 10_000

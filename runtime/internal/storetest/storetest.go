@@ -11,23 +11,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/quota"
+	"github.com/mcpgen/mcpgen/runtime/requeststate"
+	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 
 // TaskStore checks a TaskStore that keeps at most two live tasks per
 // owner: owners are isolated, a terminal task is not overwritten, expired
 // tasks are gone and make room, the bound holds, List pages in creation
 // order.
-func TaskStore(t *testing.T, st runtime.TaskStore) {
+func TaskStore(t *testing.T, st tasks.Store) {
 	t.Helper()
 	ctx := context.Background()
 	now := time.Now()
-	a := &runtime.TaskRecord{ID: "a", Owner: "alice", Status: runtime.TaskWorking, CreatedAt: now, TTL: time.Hour,
+	a := &tasks.Record{ID: "a", Owner: "alice", Status: tasks.Working, CreatedAt: now, TTL: time.Hour,
 		PollInterval: time.Second, Result: []byte(`{"x":1}`)}
 	if err := st.Create(ctx, a); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := st.Get(ctx, "alice", "a"); err != nil || got == nil || got.Status != runtime.TaskWorking ||
+	if got, err := st.Get(ctx, "alice", "a"); err != nil || got == nil || got.Status != tasks.Working ||
 		!got.CreatedAt.Equal(now) || got.TTL != time.Hour || got.PollInterval != time.Second || string(got.Result) != `{"x":1}` ||
 		got.Error != nil || got.InputRequests != nil {
 		t.Fatalf("Get of a created task = %+v, %v", got, err)
@@ -36,26 +38,26 @@ func TaskStore(t *testing.T, st runtime.TaskStore) {
 		t.Error("bob reads alice's task")
 	}
 	cancelled := *a
-	cancelled.Status = runtime.TaskCancelled
+	cancelled.Status = tasks.Cancelled
 	if ok, err := st.Update(ctx, &cancelled); !ok || err != nil {
 		t.Fatalf("Update of a working task refused: %v", err)
 	}
 	completed := *a
-	completed.Status = runtime.TaskCompleted
+	completed.Status = tasks.Completed
 	if ok, _ := st.Update(ctx, &completed); ok {
 		t.Error("Update overwrote a cancelled task")
 	}
-	if got, _ := st.Get(ctx, "alice", "a"); got == nil || got.Status != runtime.TaskCancelled {
+	if got, _ := st.Get(ctx, "alice", "a"); got == nil || got.Status != tasks.Cancelled {
 		t.Errorf("alice's task = %+v, want cancelled", got)
 	}
-	if ok, _ := st.Update(ctx, &runtime.TaskRecord{ID: "nope", Status: runtime.TaskWorking}); ok {
+	if ok, _ := st.Update(ctx, &tasks.Record{ID: "nope", Status: tasks.Working}); ok {
 		t.Error("Update created a task")
 	}
 	if got, _ := st.Get(ctx, "alice", "nope"); got != nil {
 		t.Error("Update created a task")
 	}
 
-	old := &runtime.TaskRecord{ID: "old", Owner: "alice", Status: runtime.TaskWorking, CreatedAt: now.Add(-2 * time.Hour), TTL: time.Hour}
+	old := &tasks.Record{ID: "old", Owner: "alice", Status: tasks.Working, CreatedAt: now.Add(-2 * time.Hour), TTL: time.Hour}
 	if err := st.Create(ctx, old); err != nil {
 		t.Fatal(err)
 	}
@@ -63,13 +65,13 @@ func TaskStore(t *testing.T, st runtime.TaskStore) {
 		t.Error("an expired task is returned")
 	}
 	// Full (a and old), but old has expired: it makes room.
-	if err := st.Create(ctx, &runtime.TaskRecord{ID: "b", Owner: "alice", CreatedAt: now, TTL: time.Hour}); err != nil {
+	if err := st.Create(ctx, &tasks.Record{ID: "b", Owner: "alice", CreatedAt: now, TTL: time.Hour}); err != nil {
 		t.Fatalf("Create with an expired task to drop: %v", err)
 	}
-	if err := st.Create(ctx, &runtime.TaskRecord{ID: "c", Owner: "alice", CreatedAt: now, TTL: time.Hour}); err != runtime.ErrTaskStoreFull {
+	if err := st.Create(ctx, &tasks.Record{ID: "c", Owner: "alice", CreatedAt: now, TTL: time.Hour}); err != tasks.ErrStoreFull {
 		t.Errorf("Create beyond alice's bound: %v, want ErrTaskStoreFull", err)
 	}
-	if err := st.Create(ctx, &runtime.TaskRecord{ID: "d", Owner: "bob", CreatedAt: now, TTL: time.Hour}); err != nil {
+	if err := st.Create(ctx, &tasks.Record{ID: "d", Owner: "bob", CreatedAt: now, TTL: time.Hour}); err != nil {
 		t.Errorf("alice's full share keeps bob out: %v", err)
 	}
 	list, _ := st.List(ctx, "alice", "", 10)
@@ -87,7 +89,7 @@ func TaskStore(t *testing.T, st runtime.TaskStore) {
 	}
 }
 
-func ids(list []*runtime.TaskRecord) []string {
+func ids(list []*tasks.Record) []string {
 	var out []string
 	for _, t := range list {
 		out = append(out, t.ID)
@@ -98,10 +100,10 @@ func ids(list []*runtime.TaskRecord) []string {
 // QuotaStore checks a QuotaStore's token buckets: a bucket of 3 a minute
 // gives 3 tokens, then refuses with the time until the next one (about
 // 20 s); another key has its own bucket; a bucket refills at its rate.
-func QuotaStore(t *testing.T, st runtime.QuotaStore) {
+func QuotaStore(t *testing.T, st quota.Store) {
 	t.Helper()
 	ctx := context.Background()
-	limit := runtime.RateLimit{Requests: 3, Per: time.Minute}
+	limit := quota.RateLimit{Requests: 3, Per: time.Minute}
 	for i := range 3 {
 		if ok, _, err := st.Take(ctx, "alice", limit); !ok || err != nil {
 			t.Fatalf("take %d of 3: ok=%v, %v", i+1, ok, err)
@@ -114,7 +116,7 @@ func QuotaStore(t *testing.T, st runtime.QuotaStore) {
 	if ok, _, _ := st.Take(ctx, "bob", limit); !ok {
 		t.Error("alice's empty bucket refuses bob")
 	}
-	fast := runtime.RateLimit{Requests: 1, Per: 100 * time.Millisecond}
+	fast := quota.RateLimit{Requests: 1, Per: 100 * time.Millisecond}
 	st.Take(ctx, "fast", fast)
 	if ok, _, _ := st.Take(ctx, "fast", fast); ok {
 		t.Error("a bucket of 1 gave 2 tokens at once")
@@ -127,7 +129,7 @@ func QuotaStore(t *testing.T, st runtime.QuotaStore) {
 
 // RequestStateStore checks that a state id is accepted once until it
 // expires.
-func RequestStateStore(t *testing.T, st runtime.RequestStateStore) {
+func RequestStateStore(t *testing.T, st requeststate.Store) {
 	t.Helper()
 	ctx := context.Background()
 	later := time.Now().Add(time.Hour)
@@ -173,7 +175,7 @@ func RequestStateStore(t *testing.T, st runtime.RequestStateStore) {
 // allows what the rate refills in one tick more. A fake clock's is 0.
 //
 // Jumping the clock by an hour, as QuotaStore does, hides all three.
-func QuotaBound(t *testing.T, st runtime.QuotaStore, limit runtime.RateLimit, now func() time.Time, advance func(time.Duration), maxStep time.Duration, steps int, seed uint64, tick time.Duration) {
+func QuotaBound(t *testing.T, st quota.Store, limit quota.RateLimit, now func() time.Time, advance func(time.Duration), maxStep time.Duration, steps int, seed uint64, tick time.Duration) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed))
 	type take struct {
@@ -234,7 +236,7 @@ func QuotaBound(t *testing.T, st runtime.QuotaStore, limit runtime.RateLimit, no
 // may come back empty (the runtime then goes on from its creation time):
 // the listing stops there, and only the tasks before the cursor must have
 // come.
-func TaskPaging(t *testing.T, st runtime.TaskStore, seed uint64) {
+func TaskPaging(t *testing.T, st tasks.Store, seed uint64) {
 	t.Helper()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e37))
@@ -259,13 +261,13 @@ func TaskPaging(t *testing.T, st runtime.TaskStore, seed uint64) {
 			created = start.Add(-time.Second)
 		}
 		id := fmt.Sprintf("s%d-%03d", seed, i)
-		rec := &runtime.TaskRecord{ID: id, Owner: owner, Status: runtime.TaskWorking, CreatedAt: created, TTL: ttl}
+		rec := &tasks.Record{ID: id, Owner: owner, Status: tasks.Working, CreatedAt: created, TTL: ttl}
 		if err := st.Create(ctx, rec); err != nil {
 			t.Fatalf("seed %d: create %s: %v", seed, id, err)
 		}
 		mine = append(mine, made{id, created.Add(ttl)})
 		if rng.IntN(3) == 0 { // another owner's task between
-			other := &runtime.TaskRecord{ID: fmt.Sprintf("o%d-%03d", seed, i), Owner: "other", Status: runtime.TaskWorking, CreatedAt: start, TTL: time.Hour}
+			other := &tasks.Record{ID: fmt.Sprintf("o%d-%03d", seed, i), Owner: "other", Status: tasks.Working, CreatedAt: start, TTL: time.Hour}
 			if err := st.Create(ctx, other); err != nil {
 				t.Fatalf("seed %d: create %s: %v", seed, other.ID, err)
 			}
@@ -317,7 +319,7 @@ func TaskPaging(t *testing.T, st runtime.TaskStore, seed uint64) {
 		// them), time passes (some expire).
 		for range rng.IntN(3) {
 			i := rng.IntN(n)
-			rec := &runtime.TaskRecord{ID: mine[i].id, Owner: owner, Status: runtime.TaskCompleted, CreatedAt: start, TTL: mine[i].expires.Sub(start)}
+			rec := &tasks.Record{ID: mine[i].id, Owner: owner, Status: tasks.Completed, CreatedAt: start, TTL: mine[i].expires.Sub(start)}
 			if _, err := st.Update(ctx, rec); err != nil {
 				t.Fatalf("seed %d: Update: %v", seed, err)
 			}
