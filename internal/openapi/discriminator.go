@@ -87,7 +87,11 @@ func (c *converter) settleDiscriminators(types map[string]ymap) {
 				reason = ref.Value + " has no property " + d.property
 				break
 			}
-			comp := compOf[ref.Value]
+			comp, isComp := compOf[ref.Value]
+			if !isComp {
+				reason = ref.Value + " is not a component, so the discriminator gives it no value"
+				break
+			}
 			value, mapped := d.values[comp]
 			if !mapped {
 				value = comp

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 
+	oyaml "github.com/pb33f/go-yaml"
 	"github.com/pb33f/libopenapi"
 	"github.com/pb33f/libopenapi/datamodel"
 	"github.com/pb33f/libopenapi/datamodel/high/base"
@@ -116,7 +117,8 @@ func Import(data []byte, opts Options) (*Result, error) {
 	}
 	im := &importer{opts: opts, doc: &model.Model, res: &Result{Tools: map[string]string{}}, notes: swagger}
 	im.awsEC2 = isAWSEC2(model.Model.Info)
-	im.conv = &converter{typeNames: map[string]string{}, notes: &im.notes}
+	im.conv = &converter{typeNames: map[string]string{}, notes: &im.notes, names: newNameSet(1 << 10),
+		targets: hoistTargets(model.Index), hoisted: map[*oyaml.Node]*hoisted{}, hoistedByName: map[string]*hoisted{}}
 	if err != nil {
 		// libopenapi reports problems it could work around (a circular
 		// reference it cannot resolve, a missing $ref) but still builds.
@@ -336,11 +338,9 @@ func glob(pattern, s string) bool {
 // spelling (simple-user → SimpleUser), unique.
 func (im *importer) nameTypes() {
 	schemas := im.componentSchemas()
-	if schemas == nil {
-		return
-	}
-	names := newNameSet(1 << 10)
-	inline := inlineTypeNames(schemas)
+	names := im.conv.names
+	inline := inlineTypeNames(schemas, im.conv.targets)
+	im.conv.inlineNames = inline
 	for name := range schemas.KeysFromOldest() {
 		t := naming.Exported(name)
 		if t == "" || !(t[0] >= 'A' && t[0] <= 'Z') {
@@ -362,8 +362,10 @@ func (im *importer) nameTypes() {
 // inlineTypeNames are the Go names gen makes from the components' own
 // names: the types of inline enums, consts, unions and objects of their
 // properties (Owner + Property) and the constants of enums (Type + Value), mapped to the
-// component they come from. A component of such a name would collide.
-func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy]) map[string]string {
+// component they come from. A component of such a name would collide. A
+// property that other schemas refer to is not inline but a type of its own
+// (see hoist.go), named as gen would name it inline.
+func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy], shared map[*oyaml.Node]string) map[string]string {
 	out := map[string]string{}
 	constants := func(prefix string, s *base.Schema, owner string) {
 		for _, v := range s.Enum {
@@ -382,6 +384,9 @@ func inlineTypeNames(schemas *orderedmap.Map[string, *base.SchemaProxy]) map[str
 		}
 		for prop, p := range s.Properties.FromOldest() {
 			if p.IsReference() {
+				continue
+			}
+			if low := p.GoLow(); low != nil && shared[low.GetValueNode()] != "" {
 				continue
 			}
 			if ps := p.Schema(); ps != nil && (len(ps.Enum) > 0 || ps.Const != nil || isUnion(ps) || (ps.Properties != nil && ps.Properties.Len() > 0)) {

@@ -39,6 +39,16 @@ type converter struct {
 	typeNames      map[string]string // component name → spec type name
 	discriminators []*pendingDiscriminator
 	notes          *notes
+
+	// names are the type names taken; inlineNames the Go names gen makes
+	// for the components' inline schemas (see inlineTypeNames).
+	names       *nameSet
+	inlineNames map[string]string
+	// Shared schemas that are not components (see hoist.go).
+	targets       map[*oyaml.Node]string
+	hoisted       map[*oyaml.Node]*hoisted
+	hoistedByName map[string]*hoisted
+	hoistOrder    []string
 }
 
 // ref is the spec type name of a component reference, or "" for a
@@ -62,6 +72,10 @@ func (c *converter) schema(sp *base.SchemaProxy, where string, depth int) ymap {
 		return m
 	}
 	if t := c.ref(sp); t != "" {
+		m.Set("$ref", str(t))
+		return m
+	}
+	if t := c.hoist(sp); t != "" {
 		m.Set("$ref", str(t))
 		return m
 	}

@@ -47,7 +47,8 @@ func (im *importer) componentSchemas() *orderedmap.Map[string, *base.SchemaProxy
 }
 
 // types converts the component schemas the tools reach (and those they
-// reach), in the description's order.
+// reach), in the description's order, then the shared schemas that are not
+// components (see hoist.go), in the order they were first used.
 func (im *importer) types(tools ymap) ymap {
 	byName := map[string]string{} // type name → component name
 	for comp, t := range im.conv.typeNames {
@@ -62,11 +63,14 @@ func (im *importer) types(tools ymap) ymap {
 		if _, done := converted[t]; done {
 			continue
 		}
-		comp := byName[t]
-		if schemas == nil {
-			break // no component, so no $ref to one (nameTypes named none)
+		var m ymap
+		if h := im.conv.hoistedByName[t]; h != nil {
+			m = im.conv.inline(h.proxy, h.ref, 0)
+		} else if comp, ok := byName[t]; ok && schemas != nil {
+			m = im.conv.inline(schemas.GetOrZero(comp), "components.schemas."+comp, 0)
+		} else {
+			continue // not a type the importer named (none is)
 		}
-		m := im.conv.inline(schemas.GetOrZero(comp), "components.schemas."+comp, 0)
 		converted[t] = m
 		queue = refsIn(m.N, queue)
 	}
@@ -78,6 +82,13 @@ func (im *importer) types(tools ymap) ymap {
 		t := im.conv.typeNames[comp]
 		if m, ok := converted[t]; ok {
 			types.Set(t, m.N)
+		}
+	}
+	for _, t := range im.conv.hoistOrder {
+		if m, ok := converted[t]; ok {
+			types.Set(t, m.N)
+			// Where the type comes from, as a tool's operation is noted.
+			types.N.Content[len(types.N.Content)-2].HeadComment = "shared schema " + im.conv.hoistedByName[t].ref
 		}
 	}
 	return types
