@@ -8,8 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/mcpgen/mcpgen/internal/contract"
-	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/apps"
 )
 
 // MCP Apps (extension io.modelcontextprotocol/ui, stable 2026-01-26): a
@@ -19,57 +18,30 @@ import (
 // and its _meta.ui, link tools to it, and keep every linked tool useful to
 // hosts that show no view (a text block in every result). Messages between
 // the view and the host never reach the server: a view's tool calls arrive
-// as ordinary tools/call requests, validated like the model's.
+// as ordinary tools/call requests, validated like the model's. What needs
+// no server is package runtime/apps; these are its names in this package.
 
 const (
 	// UIExtension is the id of the MCP Apps extension, the key of
-	// capabilities.extensions.
-	UIExtension = "io.modelcontextprotocol/ui"
+	// capabilities.extensions (apps.Extension).
+	UIExtension = apps.Extension
 	// AppMIMEType is the media type of a view, on its resources/list entry
-	// and on every content item of its resources/read.
-	AppMIMEType = contract.AppMIMEType
+	// and on every content item of its resources/read (apps.MIMEType).
+	AppMIMEType = apps.MIMEType
 )
 
-// AppCSP lists the origins a view may reach, such as
-// https://api.example.com; the host builds the iframe's Content Security
-// Policy from them. Empty lists leave the host's restrictive default.
-type AppCSP struct {
-	ConnectDomains  []string `json:"connectDomains,omitempty"`  // fetch, XHR, WebSocket
-	ResourceDomains []string `json:"resourceDomains,omitempty"` // images, scripts, styles, fonts, media
-	FrameDomains    []string `json:"frameDomains,omitempty"`    // nested iframes
-	BaseURIDomains  []string `json:"baseUriDomains,omitempty"`  // <base href>
-}
-
-// AppPermissions are the browser permissions a view asks the host for.
-type AppPermissions struct {
-	Camera, Microphone, Geolocation, ClipboardWrite bool
-}
-
-// MarshalJSON encodes the permissions as the extension does: an empty
-// object for each one asked for.
-func (p AppPermissions) MarshalJSON() ([]byte, error) {
-	b := []byte{'{'}
-	for _, f := range []struct {
-		on   bool
-		name string
-	}{{p.Camera, "camera"}, {p.Microphone, "microphone"}, {p.Geolocation, "geolocation"}, {p.ClipboardWrite, "clipboardWrite"}} {
-		if f.on {
-			if len(b) > 1 {
-				b = append(b, ',')
-			}
-			b = append(b, `"`+f.name+`":{}`...)
-		}
-	}
-	return append(b, '}'), nil
-}
-
-// AppUI is the _meta.ui of a view: what the host reads before rendering it.
-type AppUI struct {
-	CSP           *AppCSP         `json:"csp,omitempty"`
-	Permissions   *AppPermissions `json:"permissions,omitempty"`
-	Domain        string          `json:"domain,omitempty"` // a dedicated sandbox origin, in the host's format
-	PrefersBorder *bool           `json:"prefersBorder,omitempty"`
-}
+type (
+	// AppCSP lists the origins a view may reach (apps.CSP).
+	AppCSP = apps.CSP
+	// AppPermissions are the browser permissions a view asks the host for
+	// (apps.Permissions).
+	AppPermissions = apps.Permissions
+	// AppUI is the _meta.ui of a view: what the host reads before
+	// rendering it (apps.UI).
+	AppUI = apps.UI
+	// ToolUI links a tool to a view: _meta.ui of the tool (apps.ToolUI).
+	ToolUI = apps.ToolUI
+)
 
 // AppResource returns r as an MCP App view whose HTML document fn returns:
 // MimeType is AppMIMEType, and ui is the _meta.ui of both the resources/list
@@ -80,7 +52,7 @@ type AppUI struct {
 // has a "ui" key or is not a JSON object.
 func AppResource(r Resource, ui AppUI, fn func(ctx context.Context) (string, error)) Resource {
 	where := fmt.Sprintf("runtime: AppResource(%q)", r.URI)
-	if !strings.HasPrefix(r.URI, "ui://") {
+	if !apps.IsView(r.URI) {
 		panic(where + ": the URI of an MCP App view must start with ui://")
 	}
 	uiJSON, err := json.Marshal(ui)
@@ -100,24 +72,6 @@ func AppResource(r Resource, ui AppUI, fn func(ctx context.Context) (string, err
 	return r
 }
 
-// ToolUI links a tool to a view: _meta.ui of the tool.
-type ToolUI struct {
-	// ResourceURI is the ui:// URI of the view; it must be registered on
-	// the same server.
-	ResourceURI string `json:"resourceUri"`
-	// Visibility says who may call the tool: "model" (the agent sees it),
-	// "app" (the view may call it through the host), or both; nil means
-	// both. Hosts that show views enforce it. An app-only tool (["app"]) is
-	// also listed and callable only for clients that declared the MCP Apps
-	// extension (AppTool sets its Requires): a host without it has no view
-	// to call it from, and would hand it to the model.
-	Visibility []string `json:"visibility,omitempty"`
-}
-
-// legacyResourceURIKey is the flat _meta key of the extension's drafts;
-// hosts written against them read only this one.
-const legacyResourceURIKey = "ui/resourceUri"
-
 // AppTool returns t linked to a view: _meta.ui (and the drafts' flat
 // ui/resourceUri) in its tools/list entry. Its handler is wrapped so that a
 // result without a text block becomes an isError result saying so: hosts
@@ -129,13 +83,8 @@ const legacyResourceURIKey = "ui/resourceUri"
 // key or is not a JSON object.
 func AppTool(t Tool, ui ToolUI) Tool {
 	where := fmt.Sprintf("runtime: AppTool(%q)", t.Name)
-	if !strings.HasPrefix(ui.ResourceURI, "ui://") {
-		panic(where + ": ResourceURI must start with ui://")
-	}
-	for _, v := range ui.Visibility {
-		if v != "model" && v != "app" {
-			panic(fmt.Sprintf("%s: unknown visibility %q; use model or app", where, v))
-		}
+	if err := ui.Check(); err != nil {
+		panic(where + ": " + err.Error())
 	}
 	if t.Handler == nil {
 		panic(where + ": nil Handler (set it, e.g. with TypedTool, before AppTool)")
@@ -145,11 +94,11 @@ func AppTool(t Tool, ui ToolUI) Tool {
 		panic(fmt.Sprintf("%s: %v", where, err))
 	}
 	uriJSON, _ := json.Marshal(ui.ResourceURI)
-	if ui.appOnly() {
+	if ui.AppOnly() {
 		t.Requires = requiringExtension(t.Requires, UIExtension)
 	}
 	t.Meta = withMetaKey(where, t.Meta, "ui", uiJSON)
-	t.Meta = withMetaKey(where, t.Meta, legacyResourceURIKey, uriJSON)
+	t.Meta = withMetaKey(where, t.Meta, apps.LegacyResourceURIKey, uriJSON)
 	next, name := t.Handler, t.Name
 	t.Handler = func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error) {
 		res, err := next(ctx, req)
@@ -160,11 +109,6 @@ func AppTool(t Tool, ui ToolUI) Tool {
 		return res, err
 	}
 	return t
-}
-
-// appOnly reports whether only a view may call the tool.
-func (ui ToolUI) appOnly() bool {
-	return len(ui.Visibility) > 0 && !slices.Contains(ui.Visibility, "model")
 }
 
 // requiringExtension returns a copy of r that also requires the client
@@ -194,30 +138,12 @@ func hasText(r *CallToolResult) bool {
 }
 
 // withMetaKey returns the _meta object meta with key set to value. It
-// panics if meta is not a JSON object or already has key: the generated
-// registration writes these keys, and a second writer would be silently
-// overruled.
+// panics if meta is not a JSON object or already has key (apps.WithKey).
 func withMetaKey(where string, meta json.RawMessage, key string, value []byte) json.RawMessage {
 	if meta == nil {
 		meta = json.RawMessage(`{}`)
 	}
-	meta = mustObject(where, "Meta", meta)
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(meta, &keys); err != nil {
-		panic(fmt.Sprintf("%s: Meta: %v", where, err))
-	}
-	if _, dup := keys[key]; dup {
-		panic(fmt.Sprintf("%s: Meta already has %q, which MCP Apps sets", where, key))
-	}
-	// Append to the object as written, so that its key order stays.
-	b := bytes.TrimSuffix(bytes.Clone(meta), []byte("}"))
-	if len(keys) > 0 {
-		b = append(b, ',')
-	}
-	b = jsonwire.AppendString(b, key)
-	b = append(b, ':')
-	b = append(b, value...)
-	return append(b, '}')
+	return apps.WithKey(where, mustObject(where, "Meta", meta), key, value)
 }
 
 // ClientSupportsUI reports whether the client serving ctx declared the MCP
@@ -226,22 +152,7 @@ func withMetaKey(where string, meta json.RawMessage, key string, value []byte) j
 // (capabilities.extensions["io.modelcontextprotocol/ui"].mimeTypes). A tool
 // may then keep its text short and leave detail to the view; without it the
 // text is all the user sees.
-func ClientSupportsUI(ctx context.Context) bool {
-	caps := ClientCapabilities(ctx)
-	if caps == nil {
-		return false
-	}
-	var c struct {
-		Extensions map[string]struct {
-			MimeTypes []string `json:"mimeTypes"`
-		} `json:"extensions"`
-	}
-	if json.Unmarshal(caps, &c) != nil {
-		return false
-	}
-	ext, ok := c.Extensions[UIExtension]
-	return ok && slices.Contains(ext.MimeTypes, AppMIMEType)
-}
+func ClientSupportsUI(ctx context.Context) bool { return apps.SupportsUI(ClientCapabilities(ctx)) }
 
 // withExtensions adds capabilities.extensions to the capabilities of
 // server/discover when a view is registered. Only 2026-07-28 has that
@@ -277,31 +188,5 @@ func (s *Server) appLink(meta json.RawMessage) json.RawMessage {
 	if !s.cfg.noAppViews {
 		return meta
 	}
-	var keys map[string]json.RawMessage
-	if json.Unmarshal(meta, &keys) != nil {
-		return meta
-	}
-	_, ui := keys["ui"]
-	_, legacy := keys[legacyResourceURIKey]
-	if !ui && !legacy {
-		return meta
-	}
-	// Rebuild the object without the two keys, in its own key order.
-	var out []byte
-	if _, err := jsonwire.ScanObject(meta, func(key, val []byte) { // key comes unquoted
-		if k := string(key); k != "ui" && k != legacyResourceURIKey {
-			if len(out) == 0 {
-				out = append(out, '{')
-			} else {
-				out = append(out, ',')
-			}
-			out = append(append(jsonwire.AppendString(out, k), ':'), val...)
-		}
-	}); err != nil {
-		return meta
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return append(out, '}')
+	return apps.WithoutLink(meta)
 }

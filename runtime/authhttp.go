@@ -1,157 +1,78 @@
 package runtime
 
 import (
-	"errors"
 	"net/http"
-	"strings"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/oauth"
+	"github.com/mcpgen/mcpgen/runtime/authz"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
-// The resource-server gate of the HTTP transport: it runs on every request
-// after the Host and Origin checks, and refuses with the status and the
-// WWW-Authenticate challenge of RFC 6750 §3 that the MCP authorization spec
-// asks for.
+// What of authorization needs the server: the gate's hooks (a tool's
+// scopes, the metadata document naming the server and its tools' scopes).
 
-// authGate is a Streamable HTTP handler's authorization
-// (streamhttp.Authorizer), built once from AuthConfig.
-type authGate struct {
-	srv         *Server
-	cfg         *AuthConfig
-	metadataURL string
+// WithAuthorization turns on OAuth 2.1 resource-server mode. Every request
+// to the endpoint needs a valid bearer token for cfg.Resource; otherwise:
+//   - 401 with `WWW-Authenticate: Bearer resource_metadata="…", scope="…"`
+//     when the token is missing, and with error="invalid_token" when it is
+//     expired, badly signed, from another issuer or for another resource;
+//   - 400 with error="invalid_request" for a malformed Authorization header;
+//   - 403 with error="insufficient_scope" and the scopes needed (step-up)
+//     when the token lacks cfg.Scopes, or a tools/call lacks the tool's
+//     Scopes;
+//   - 403 when a session is used by another subject than the one that
+//     created it;
+//   - 503 when the verifier cannot tell (e.g. its key set is unreachable).
+//
+// The verified identity reaches handlers through AuthFromContext.
+// ListenAndServe (and Serve) also serve the metadata document at its
+// well-known paths; with HTTPHandler in your own mux, mount
+// Server.ProtectedResourceMetadataHandler at cfg.MetadataPaths(). The
+// handler panics (ListenAndServe returns an error) when cfg is incomplete.
+func WithAuthorization(cfg AuthConfig) HTTPOption {
+	return streamhttp.WithAuthorizer(func(fs transport.FullServer) (streamhttp.Authorizer, error) {
+		s := fs.(*Server)
+		return authz.NewGate(&cfg, authz.Hooks{
+			Metadata:   s.ProtectedResourceMetadataHandler(cfg),
+			CallScopes: s.callScopes,
+			Logger:     s.cfg.logger,
+		})
+	})
 }
 
-var _ streamhttp.Authorizer = (*authGate)(nil)
-
-func newAuthGate(srv *Server, cfg *AuthConfig) (*authGate, error) {
-	if err := cfg.check(); err != nil {
-		return nil, err
-	}
-	return &authGate{srv: srv, cfg: cfg, metadataURL: cfg.MetadataURL()}, nil
-}
-
-// Mount serves the metadata document at its well-known paths.
-func (g *authGate) Mount(mux *http.ServeMux) {
-	meta := g.srv.ProtectedResourceMetadataHandler(*g.cfg)
-	for _, p := range g.cfg.MetadataPaths() {
-		mux.Handle(p, meta)
-	}
-}
-
-// Authenticate verifies r's bearer token. On success it returns r with the
-// identity in its context (handlers read it with AuthFromContext); else the
-// refusal.
-func (g *authGate) Authenticate(r *http.Request) (*http.Request, *streamhttp.Refusal) {
-	values := r.Header.Values("Authorization")
-	if len(values) == 0 {
-		return nil, g.challenge(http.StatusUnauthorized, "", "", g.cfg.Scopes, "unauthorized: this server needs an OAuth bearer token (Authorization: Bearer …)")
-	}
-	scheme, token, _ := strings.Cut(values[0], " ")
-	if !strings.EqualFold(scheme, "Bearer") {
-		// Another scheme is no bearer token: ask for one (RFC 6750 §3.1).
-		return nil, g.challenge(http.StatusUnauthorized, "", "", g.cfg.Scopes, "unauthorized: only the Bearer authorization scheme is accepted")
-	}
-	token = strings.TrimLeft(token, " ")
-	if len(values) > 1 || token == "" || strings.ContainsAny(token, " \t") || len(token) > oauth.MaxTokenBytes {
-		return nil, g.challenge(http.StatusBadRequest, "invalid_request", "malformed Authorization header", nil,
-			"bad request: send one Authorization header, \"Bearer\" followed by one token")
-	}
-	info, err := g.cfg.Verifier.VerifyToken(r.Context(), token)
-	if err == nil && info == nil {
-		err = errors.New("the verifier returned no identity")
-	}
-	if err != nil {
-		if errors.Is(err, ErrInvalidToken) {
-			return nil, g.challenge(http.StatusUnauthorized, "invalid_token", err.Error(), g.cfg.Scopes, "unauthorized: "+sanitize(err.Error(), 400))
-		}
-		g.srv.cfg.logger.Warn("runtime: token verification failed", "error", err)
-		return nil, &streamhttp.Refusal{Status: http.StatusServiceUnavailable, RetryAfter: "5",
-			Error: transport.Error{Code: CodeInternalError, Message: "service unavailable: the token cannot be verified now"}}
-	}
-	if !info.hasIdentity() {
-		// Requests of such tokens could not be told apart: they would share
-		// sessions, idempotency records and request states.
-		return nil, g.challenge(http.StatusUnauthorized, "invalid_token", "the token names neither a subject (sub) nor a client (client_id)", g.cfg.Scopes,
-			"unauthorized: the token names neither a subject (sub) nor a client (client_id)")
-	}
-	if !oauth.AudienceHas(info.Audience, g.cfg.Resource) {
-		// RFC 8707 §2 / MCP: a token issued for another resource must not
-		// be accepted, or a token could be replayed from server to server.
-		return nil, g.challenge(http.StatusUnauthorized, "invalid_token", "the token is not for this resource", g.cfg.Scopes,
-			"unauthorized: the token's audience does not include "+quote(g.cfg.Resource))
-	}
-	if !info.hasAll(g.cfg.Scopes) {
-		return nil, g.insufficientScope(g.cfg.Scopes)
-	}
-	return r.WithContext(ContextWithAuth(r.Context(), info)), nil
-}
-
-// CheckCall refuses with 403 insufficient_scope a tools/call of a tool
-// whose scopes r's token lacks. With lists by
-// scope such a tool is hidden: the dispatcher answers it as an unknown
-// tool, so the answer does not tell that it exists (listsbyscope.go).
-func (g *authGate) CheckCall(r *http.Request, m transport.Message) *streamhttp.Refusal {
-	if string(m.Method) != methodToolsCall || g.srv.cfg.listsByScope {
+// callScopes returns the scopes of the tool a tools/call (or call_tool)
+// calls, for the gate to refuse with 403 insufficient_scope. With lists by
+// scope such a tool is hidden instead: the dispatcher answers it as an
+// unknown tool, so the answer does not tell that it exists
+// (listsbyscope.go).
+func (s *Server) callScopes(m transport.Message) []string {
+	if string(m.Method) != methodToolsCall || s.cfg.listsByScope {
 		return nil
 	}
-	name, _ := stringMember(g.srv.directCall(m.Method, m.Params), "name") // call_tool: the tool it calls
-	te := g.srv.tools.snapshot().byKey[name]
-	if te == nil || len(te.tool.Scopes) == 0 {
-		return nil // an unknown tool is the dispatcher's to refuse
+	name, _ := stringMember(s.directCall(m.Method, m.Params), "name") // call_tool: the tool it calls
+	if te := s.tools.snapshot().byKey[name]; te != nil {
+		return te.tool.Scopes // an unknown tool is the dispatcher's to refuse
 	}
-	info, _ := AuthFromContext(r.Context())
-	if info != nil && info.hasAll(te.tool.Scopes) {
-		return nil
-	}
-	// Name every scope the call needs, not only the missing ones nor the
-	// ones the token has (2026-07-28: the client keeps what it was granted
-	// and asks for the union).
-	return g.insufficientScope(scopeUnion(g.cfg.Scopes, te.tool.Scopes))
+	return nil
 }
 
-func (g *authGate) insufficientScope(scopes []string) *streamhttp.Refusal {
-	return g.challenge(http.StatusForbidden, "insufficient_scope", "additional scopes are required", scopes,
-		"forbidden: insufficient scope; this request needs the scopes "+quote(strings.Join(scopes, " ")))
-}
-
-// challenge refuses with status and a WWW-Authenticate challenge (RFC 6750
-// §3: error, error_description, scope; RFC 9728 §5.1: resource_metadata)
-// and a JSON-RPC error carrying message.
-func (g *authGate) challenge(status int, code, description string, scopes []string, message string) *streamhttp.Refusal {
-	var b strings.Builder
-	b.WriteString("Bearer ")
-	param := func(name, value string) {
-		if b.Len() > len("Bearer ") {
-			b.WriteString(", ")
+// ProtectedResourceMetadataHandler serves the protected resource metadata
+// of s under cfg (RFC 9728) to GET, with CORS open to any origin (the
+// document is public, and browser-based clients fetch it). Mount it at
+// each of cfg.MetadataPaths() when you mount HTTPHandler in your own mux;
+// ListenAndServe does it itself.
+func (s *Server) ProtectedResourceMetadataHandler(cfg AuthConfig) http.Handler {
+	return authz.MetadataHandler(func() *authz.Metadata {
+		// Built now: the tools, and so the scopes they need, may change
+		// while serving.
+		var scopes [][]string
+		for _, te := range s.tools.snapshot().list {
+			scopes = append(scopes, te.tool.Scopes)
 		}
-		b.WriteString(name)
-		b.WriteString(`="`)
-		b.WriteString(challengeValue(value))
-		b.WriteByte('"')
-	}
-	if code != "" {
-		param("error", code)
-	}
-	if description != "" {
-		param("error_description", description)
-	}
-	param("resource_metadata", g.metadataURL)
-	if len(scopes) > 0 {
-		param("scope", strings.Join(scopes, " "))
-	}
-	return &streamhttp.Refusal{Status: status, Challenge: b.String(), Error: transport.Error{Code: CodeInvalidRequest, Message: message}}
-}
-
-// challengeValue keeps what a quoted challenge parameter may hold (RFC 6750
-// §3: printable ASCII without '"' and '\'), at most 200 bytes.
-func challengeValue(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s) && b.Len() < 200; i++ {
-		if c := s[i]; c >= 0x20 && c <= 0x7e && c != '"' && c != '\\' {
-			b.WriteByte(c)
+		name := s.info.Title
+		if name == "" {
+			name = s.info.Name
 		}
-	}
-	return b.String()
+		return cfg.Metadata(name, scopes...)
+	})
 }

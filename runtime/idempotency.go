@@ -81,7 +81,7 @@ func (ss *Session) runIdempotent(ctx context.Context, te *toolEntry, req *CallTo
 		return ss.callTool(ctx, te, req)
 	}
 	if info, ok := AuthFromContext(ctx); ok {
-		k.Owner = info.owner()
+		k.Owner = info.Owner()
 	}
 	ttl := idem.TTL
 	if ttl <= 0 {

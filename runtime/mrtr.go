@@ -256,7 +256,7 @@ func (s *Server) newMRTR(ctx context.Context, method *methodInfo, params []byte)
 	target, _ := stringMember(params, method.target)
 	m := &mrtr{method: method.name, target: target, answers: make(map[string]json.RawMessage)}
 	if info, ok := AuthFromContext(ctx); ok {
-		m.owner = info.owner()
+		m.owner = info.Owner()
 	}
 	if rawState := member(params, "requestState"); rawState != nil {
 		var state string

@@ -84,7 +84,7 @@ func WithQuotaKey(key func(ctx context.Context) string) Option {
 // quotaKey is whom the request under ctx is counted against.
 func (s *Server) quotaKey(ctx context.Context) string {
 	if info, ok := AuthFromContext(ctx); ok {
-		return "sub:" + info.owner()
+		return "sub:" + info.Owner()
 	}
 	if s.cfg.quotaKey != nil {
 		return "key:" + s.cfg.quotaKey(ctx)

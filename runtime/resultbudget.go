@@ -110,7 +110,7 @@ func (ss *Session) resultKey(ctx context.Context, uri string) IdempotencyKey {
 	k := IdempotencyKey{Tool: resultStoreTool, Key: uri, Fingerprint: "-"}
 	switch info, ok := AuthFromContext(ctx); {
 	case ok:
-		k.Owner = info.owner()
+		k.Owner = info.Owner()
 	case ss.id != "" && ss.peer.Load() != nil:
 		k.Owner = "session " + ss.id
 	}

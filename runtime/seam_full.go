@@ -80,7 +80,7 @@ func (s *Server) Owner(ctx context.Context) (string, bool) {
 	if !ok || info == nil {
 		return "", false
 	}
-	return info.owner(), true
+	return info.Owner(), true
 }
 
 // RequestToolsets reads an HTTP request's toolset selection into its

@@ -186,7 +186,7 @@ func errTasksNotDeclared(what string) *Error {
 // id is the only key).
 func taskOwner(ctx context.Context, ss *Session, modern bool) string {
 	if info, ok := AuthFromContext(ctx); ok {
-		return info.owner()
+		return info.Owner()
 	}
 	if !modern && !ss.noRequests {
 		if ss.shared != nil { // the same session on every replica

@@ -276,7 +276,7 @@ func (v *listView) shows(kind itemKind, key string, scopes []string) bool {
 			return false
 		}
 	}
-	return v.caller == nil || v.caller.hasAll(scopes)
+	return v.caller == nil || v.caller.HasAll(scopes)
 }
 
 // toolsetsKey is the context key of a request's own toolset selection.

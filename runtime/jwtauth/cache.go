@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/authz"
 )
 
 // tokenCache remembers tokens a Verifier accepted, by their SHA-256, so
@@ -18,7 +18,7 @@ type tokenCache struct {
 }
 
 type cachedToken struct {
-	info  *runtime.AuthInfo
+	info  *authz.Info
 	until time.Time
 }
 
@@ -26,7 +26,7 @@ type cachedToken struct {
 // none had, all of them (tokens are then verified again, nothing worse).
 const maxCachedTokens = 4096
 
-func (c *tokenCache) get(token string, now time.Time) *runtime.AuthInfo {
+func (c *tokenCache) get(token string, now time.Time) *authz.Info {
 	key := sha256.Sum256([]byte(token))
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -41,7 +41,7 @@ func (c *tokenCache) get(token string, now time.Time) *runtime.AuthInfo {
 	return e.info
 }
 
-func (c *tokenCache) put(token string, info *runtime.AuthInfo, until, now time.Time) {
+func (c *tokenCache) put(token string, info *authz.Info, until, now time.Time) {
 	if !now.Before(until) {
 		return
 	}

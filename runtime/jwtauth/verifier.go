@@ -28,7 +28,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
-	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/authz"
 	"github.com/mcpgen/mcpgen/runtime/internal/oauth"
 	"github.com/mcpgen/mcpgen/runtime/internal/safetext"
 )
@@ -112,7 +112,7 @@ type Verifier struct {
 	lastErr    error     // of the last fetch
 }
 
-var _ runtime.TokenVerifier = (*Verifier)(nil)
+var _ authz.TokenVerifier = (*Verifier)(nil)
 
 // New returns a verifier for cfg, or an error when cfg has no
 // issuer, no key source, or a key it cannot use.
@@ -176,12 +176,12 @@ type jwtClaims struct {
 }
 
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: "+format, append([]any{runtime.ErrInvalidToken}, args...)...)
+	return fmt.Errorf("%w: "+format, append([]any{authz.ErrInvalidToken}, args...)...)
 }
 
 // VerifyToken verifies token and returns its identity. Its errors wrap
 // runtime.ErrInvalidToken, except when the key set cannot be fetched.
-func (v *Verifier) VerifyToken(ctx context.Context, token string) (*runtime.AuthInfo, error) {
+func (v *Verifier) VerifyToken(ctx context.Context, token string) (*authz.Info, error) {
 	if len(token) > oauth.MaxTokenBytes {
 		return nil, invalid("the token is too long")
 	}
@@ -206,7 +206,7 @@ func (v *Verifier) VerifyToken(ctx context.Context, token string) (*runtime.Auth
 // verify checks token fully. go-jose parses the compact form and checks
 // the signature; around it sits the policy: the canonical encoding only,
 // the accepted algorithms, no crit, the key that may sign, the claims.
-func (v *Verifier) verify(ctx context.Context, token string) (*runtime.AuthInfo, error) {
+func (v *Verifier) verify(ctx context.Context, token string) (*authz.Info, error) {
 	parts := strings.Split(token, ".")
 	if len(parts) != 3 {
 		return nil, invalid("not a JWT in compact form (header.payload.signature)")
@@ -297,7 +297,7 @@ func (v *Verifier) checkType(typ any) error {
 }
 
 // checkClaims checks the time and issuer claims and builds the identity.
-func (v *Verifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*runtime.AuthInfo, error) {
+func (v *Verifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*authz.Info, error) {
 	now, leeway := v.now(), v.cfg.Leeway
 	if c.Exp == nil {
 		return nil, invalid("the token has no exp")
@@ -322,7 +322,7 @@ func (v *Verifier) checkClaims(c *jwtClaims, raw map[string]json.RawMessage) (*r
 	if v.cfg.Audience != "" && !oauth.AudienceHas(aud, v.cfg.Audience) {
 		return nil, invalid("the token is not for %s", safetext.Quote(v.cfg.Audience))
 	}
-	info := &runtime.AuthInfo{Subject: c.Sub, Issuer: c.Iss, Audience: aud, ClientID: c.ClientID, Expiry: exp, Claims: raw}
+	info := &authz.Info{Subject: c.Sub, Issuer: c.Iss, Audience: aud, ClientID: c.ClientID, Expiry: exp, Claims: raw}
 	if info.ClientID == "" {
 		info.ClientID = c.Azp
 	}

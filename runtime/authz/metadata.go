@@ -1,4 +1,4 @@
-package runtime
+package authz
 
 import (
 	"encoding/json"
@@ -18,7 +18,7 @@ const wellKnownMetadata = "/.well-known/oauth-protected-resource"
 // path-suffixed one of RFC 9728 §3.1 (the well-known prefix inserted before
 // the resource's path, e.g. /.well-known/oauth-protected-resource/mcp), then
 // the root one. For a resource without a path, only the root one.
-func (cfg AuthConfig) MetadataPaths() []string {
+func (cfg Config) MetadataPaths() []string {
 	u, err := url.Parse(cfg.Resource)
 	if err != nil || u.EscapedPath() == "" || u.EscapedPath() == "/" {
 		return []string{wellKnownMetadata}
@@ -29,7 +29,7 @@ func (cfg AuthConfig) MetadataPaths() []string {
 // MetadataURL is the absolute URL of the metadata document that 401 and
 // 403 challenges name (resource_metadata): the first of MetadataPaths on
 // the resource's host.
-func (cfg AuthConfig) MetadataURL() string {
+func (cfg Config) MetadataURL() string {
 	u, err := url.Parse(cfg.Resource)
 	if err != nil {
 		return ""
@@ -37,8 +37,8 @@ func (cfg AuthConfig) MetadataURL() string {
 	return (&url.URL{Scheme: u.Scheme, Host: u.Host}).String() + cfg.MetadataPaths()[0]
 }
 
-// protectedResourceMetadata is the document (RFC 9728 §2).
-type protectedResourceMetadata struct {
+// Metadata is the protected resource metadata document (RFC 9728 §2).
+type Metadata struct {
 	Resource               string   `json:"resource"`
 	AuthorizationServers   []string `json:"authorization_servers"`
 	ScopesSupported        []string `json:"scopes_supported,omitempty"`
@@ -47,12 +47,35 @@ type protectedResourceMetadata struct {
 	ResourceDocumentation  string   `json:"resource_documentation,omitempty"`
 }
 
-// ProtectedResourceMetadataHandler serves the protected resource metadata
-// of s under cfg (RFC 9728) to GET, with CORS open to any origin (the
-// document is public, and browser-based clients fetch it). Mount it at
-// each of cfg.MetadataPaths() when you mount HTTPHandler in your own mux;
-// ListenAndServe does it itself.
-func (s *Server) ProtectedResourceMetadataHandler(cfg AuthConfig) http.Handler {
+// Metadata returns the document of cfg for a server named name (when
+// cfg.ResourceName is "") whose tools need toolScopes: scopes_supported is
+// cfg.ScopesSupported, or else cfg.Scopes and then every tool's.
+func (cfg *Config) Metadata(name string, toolScopes ...[]string) *Metadata {
+	scopes := cfg.ScopesSupported
+	if scopes == nil {
+		scopes = cfg.Scopes
+		for _, ts := range toolScopes {
+			scopes = ScopeUnion(scopes, ts)
+		}
+	}
+	if cfg.ResourceName != "" {
+		name = cfg.ResourceName
+	}
+	return &Metadata{
+		Resource:               cfg.Resource,
+		AuthorizationServers:   cfg.AuthorizationServers,
+		ScopesSupported:        scopes,
+		BearerMethodsSupported: []string{"header"},
+		ResourceName:           name,
+		ResourceDocumentation:  cfg.ResourceDocumentation,
+	}
+}
+
+// MetadataHandler serves the document that doc builds at each request
+// (the tools, and so the scopes they need, may change while serving) to
+// GET and HEAD, with CORS open to any origin (the document is public, and
+// browser-based clients fetch it).
+func MetadataHandler(doc func() *Metadata) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		switch r.Method {
@@ -66,7 +89,7 @@ func (s *Server) ProtectedResourceMetadataHandler(cfg AuthConfig) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		b, err := json.Marshal(s.resourceMetadata(&cfg))
+		b, err := json.Marshal(doc())
 		if err != nil {
 			http.Error(w, "internal error", http.StatusInternalServerError)
 			return
@@ -75,33 +98,6 @@ func (s *Server) ProtectedResourceMetadataHandler(cfg AuthConfig) http.Handler {
 		w.Header().Set("Cache-Control", "max-age=300")
 		_, _ = w.Write(b)
 	})
-}
-
-// resourceMetadata builds the document now: the tools, and so the scopes
-// they need, may change while serving.
-func (s *Server) resourceMetadata(cfg *AuthConfig) *protectedResourceMetadata {
-	scopes := cfg.ScopesSupported
-	if scopes == nil {
-		scopes = cfg.Scopes
-		for _, te := range s.tools.snapshot().list {
-			scopes = scopeUnion(scopes, te.tool.Scopes)
-		}
-	}
-	name := cfg.ResourceName
-	if name == "" {
-		name = s.info.Title
-	}
-	if name == "" {
-		name = s.info.Name
-	}
-	return &protectedResourceMetadata{
-		Resource:               cfg.Resource,
-		AuthorizationServers:   cfg.AuthorizationServers,
-		ScopesSupported:        scopes,
-		BearerMethodsSupported: []string{"header"},
-		ResourceName:           name,
-		ResourceDocumentation:  cfg.ResourceDocumentation,
-	}
 }
 
 var jsonContentType = []string{"application/json"}
