@@ -31,8 +31,8 @@ func generatedCode(t *testing.T, s *spec.Spec) string {
 }
 
 // TestSwagger2Petstores imports the classic Swagger 2.0 petstores (JSON and
-// YAML): every operation a tool, every one bound to its upstream call but
-// the file upload (noted), tools and types in the description's order, the
+// YAML): every operation a tool, every one bound to its upstream call (the
+// file upload as a multipart file part), tools and types in the description's order, the
 // server URL from host, basePath and schemes, the API key sent, and query
 // arrays sent as their collectionFormat says.
 func TestSwagger2Petstores(t *testing.T) {
@@ -42,7 +42,7 @@ func TestSwagger2Petstores(t *testing.T) {
 		tools, types  []string
 		calls         []string
 	}{
-		{"petstore.json", "http://petstore.swagger.io/v2", 19,
+		{"petstore.json", "http://petstore.swagger.io/v2", 20,
 			[]string{"update_pet", "add_pet", "find_pets_by_status", "find_pets_by_tags", "get_pet_by_id"},
 			[]string{"Order", "Category", "User", "Tag", "Pet", "APIResponse"},
 			[]string{`r.Query("status", `, `r.Query("tags", `}},
