@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/mcpgen/mcpgen/gen"
 )
 
 // TestAWSQueryProtocol imports excerpts of APIs.guru's descriptions of
@@ -94,14 +92,7 @@ func TestAWSQueryProtocol(t *testing.T) {
 			if !notesContain(res, "AWS query protocol: ") || !notesContain(res, "Signature Version 4") {
 				t.Errorf("no note on AWS's protocol: %q", res.Notes)
 			}
-			files, err := gen.Generate(s, gen.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			var code string
-			for _, f := range files {
-				code += string(f.Bytes)
-			}
+			code := generatedCode(t, s)
 			for _, call := range c.calls {
 				if !strings.Contains(code, call) {
 					t.Errorf("generated code has no %s", call)
@@ -131,14 +122,7 @@ func TestMultipartFileParts(t *testing.T) {
 	if notesContain(res, "post_users_id_avatar\": no http binding") || notesContain(res, "POST /users/{user_id}/avatar: no http binding") {
 		t.Errorf("unbound: %q", res.Notes)
 	}
-	files, err := gen.Generate(s, gen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var code string
-	for _, f := range files {
-		code += string(f.Bytes)
-	}
+	code := generatedCode(t, s)
 	if !strings.Contains(code, `r.Files("pic")`) {
 		t.Errorf("generated code has no r.Files(\"pic\")")
 	}

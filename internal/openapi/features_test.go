@@ -590,14 +590,7 @@ paths:
 	}) {
 		t.Errorf("no note on get_b: %q", res.Notes)
 	}
-	files, err := gen.Generate(s, gen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var code string
-	for _, f := range files {
-		code += string(f.Bytes)
-	}
+	code := generatedCode(t, s)
 	for _, call := range []string{
 		`r.Query("tags", `, `r.QueryJoined("ids", `, `r.QueryStyle("words", upstream.SpaceDelimited, false, `,
 		`r.QueryStyle("pipes", upstream.PipeDelimited, true, `, `r.Query("color", `, `r.QueryJoined("hue", `,
@@ -714,14 +707,7 @@ paths:
 			t.Errorf("no note %q: %q", want, res.Notes)
 		}
 	}
-	files, err := gen.Generate(s, gen.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var code string
-	for _, f := range files {
-		code += string(f.Bytes)
-	}
+	code := generatedCode(t, s)
 	for _, call := range []string{"r.Multipart()", `r.Raw("text/plain")`, `r.Files("file")`} {
 		if !strings.Contains(code, call) {
 			t.Errorf("generated code has no %s", call)

@@ -1,7 +1,6 @@
 package openapi
 
 import (
-	"net/url"
 	"slices"
 	"strings"
 
@@ -96,14 +95,10 @@ func (c *converter) hoist(sp *base.SchemaProxy) string {
 // what it is (#/paths/~1keys/get/responses/200/content/application~1json/schema:
 // KeysResponse).
 func hoistName(def string) string {
-	segs := strings.Split(strings.TrimPrefix(def, "#/"), "/")
+	segs := pointerTokens(strings.TrimPrefix(def, "#/"))
 	var words []string
 	item := false
 	for i, s := range segs {
-		s = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-		if u, err := url.PathUnescape(s); err == nil {
-			s = u
-		}
 		item = s == "items" && (i == 0 || segs[i-1] != "properties")
 		if i == 0 {
 			continue

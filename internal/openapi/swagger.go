@@ -1,8 +1,10 @@
 package openapi
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/url"
 	"regexp"
 	"slices"
@@ -60,7 +62,7 @@ func checkSwagger(doc *openapi2.T, n *notes) error {
 	if strings.Contains(doc.Host, "/") {
 		return fmt.Errorf("host: %q is not a host name (with an optional port): a scheme goes in schemes, a path in basePath", doc.Host)
 	}
-	for _, name := range sortedKeys(doc.SecurityDefinitions) {
+	for _, name := range slices.Sorted(maps.Keys(doc.SecurityDefinitions)) {
 		s := doc.SecurityDefinitions[name]
 		if s == nil || s.Type != "oauth2" {
 			continue
@@ -71,10 +73,10 @@ func checkSwagger(doc *openapi2.T, n *notes) error {
 			return fmt.Errorf("securityDefinitions.%s: OAuth2 flow %q is none of implicit, password, application, accessCode", name, s.Flow)
 		}
 	}
-	for _, name := range sortedKeys(doc.Parameters) {
+	for _, name := range slices.Sorted(maps.Keys(doc.Parameters)) {
 		collectionFormat(doc.Parameters[name], "parameters."+name, n)
 	}
-	for _, path := range sortedKeys(doc.Paths) {
+	for _, path := range slices.Sorted(maps.Keys(doc.Paths)) {
 		item := doc.Paths[path]
 		if item == nil {
 			continue
@@ -123,7 +125,7 @@ func collectionFormat(p *openapi2.Parameter, where string, n *notes) {
 		}
 	case "formData":
 		if p.CollectionFormat != "multi" {
-			n.add("%s: collectionFormat %s of a form parameter is not kept by the conversion; sent as repeated fields", where, cmpOr(p.CollectionFormat, "csv"))
+			n.add("%s: collectionFormat %s of a form parameter is not kept by the conversion; sent as repeated fields", where, cmp.Or(p.CollectionFormat, "csv"))
 		}
 	}
 }
@@ -173,22 +175,6 @@ func paramName(p *openapi2.Parameter) string {
 		return p.Ref
 	}
 	return p.Name
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // keepOrder gives the converted description the original's order where
@@ -278,16 +264,12 @@ func mapKeys(n *yaml.Node) []string {
 	return keys
 }
 
+// lookup is the value of key in the mapping n, nil when n is no mapping.
 func lookup(n *yaml.Node, key string) *yaml.Node {
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if n.Content[i].Value == key {
-			return n.Content[i+1]
-		}
-	}
-	return nil
+	return ymap{N: n}.Get(key)
 }
 
 // orderLike puts a mapping's keys in order's order; keys order does not name
@@ -446,9 +428,6 @@ func checkRefs(root *yaml.Node) error {
 
 // pointer resolves a JSON pointer (/definitions/Pet) in the tree.
 func pointer(root *yaml.Node, p string) *yaml.Node {
-	if u, err := url.PathUnescape(p); err == nil {
-		p = u
-	}
 	n := root
 	if p == "" {
 		return n
@@ -456,8 +435,7 @@ func pointer(root *yaml.Node, p string) *yaml.Node {
 	if !strings.HasPrefix(p, "/") {
 		return nil
 	}
-	for _, tok := range strings.Split(p[1:], "/") {
-		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	for _, tok := range pointerTokens(p[1:]) {
 		switch n.Kind {
 		case yaml.MappingNode:
 			n = lookup(n, tok)
@@ -475,4 +453,18 @@ func pointer(root *yaml.Node, p string) *yaml.Node {
 		}
 	}
 	return n
+}
+
+// pointerTokens are the reference tokens of a JSON pointer written in a
+// URI fragment (a/b~1c/d%20e, without its leading /): percent-decoded
+// first, then split, then ~1 and ~0 unescaped (RFC 6901, section 6).
+func pointerTokens(p string) []string {
+	if u, err := url.PathUnescape(p); err == nil {
+		p = u
+	}
+	toks := strings.Split(p, "/")
+	for i, tok := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+	}
+	return toks
 }

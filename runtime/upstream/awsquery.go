@@ -2,7 +2,6 @@ package upstream
 
 import (
 	"encoding/json"
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -110,13 +109,9 @@ func (q *AWSQuery) awsEncode(name string, v any, escape func(string) string) (st
 // awsFormBody is a JSON object body as form fields, each named as
 // AWSQuery says, in the object's order.
 func (q *AWSQuery) awsFormBody(jsonText []byte) ([]byte, error) {
-	v, err := decodeOrdered(jsonText)
+	obj, err := formObject(jsonText)
 	if err != nil {
 		return nil, err
-	}
-	obj, ok := v.(object)
-	if !ok {
-		return nil, fmt.Errorf("a form body must be an object, not %s", jsonText)
 	}
 	var pairs []string
 	for _, m := range obj {

@@ -335,6 +335,20 @@ func (r *Request) expandPath() (string, error) {
 // formBody is a JSON object as form fields (see Form), nested as
 // nestedPairs does.
 func formBody(jsonText []byte) ([]byte, error) {
+	obj, err := formObject(jsonText)
+	if err != nil {
+		return nil, err
+	}
+	form := url.Values{}
+	for _, m := range obj {
+		nestedPairs(form.Add, m.key, m.value)
+	}
+	return []byte(form.Encode()), nil
+}
+
+// formObject is a form body's JSON object, decoded in order; a body that
+// is not an object cannot be sent as fields.
+func formObject(jsonText []byte) (object, error) {
 	v, err := decodeOrdered(jsonText)
 	if err != nil {
 		return nil, err
@@ -343,9 +357,5 @@ func formBody(jsonText []byte) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("a form body must be an object, not %s", jsonText)
 	}
-	form := url.Values{}
-	for _, m := range obj {
-		nestedPairs(form.Add, m.key, m.value)
-	}
-	return []byte(form.Encode()), nil
+	return obj, nil
 }

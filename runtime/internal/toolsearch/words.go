@@ -42,7 +42,7 @@ func words(text string) (out []string, lead string) {
 		}
 		w = stem(w)
 		if strings.HasPrefix(w, "un") && reversible[w[2:]] {
-			out = append(out, verbs["remov"]) // unfollow: delete follow, as "stop following" is
+			out = append(out, deleteWord) // unfollow: delete follow, as "stop following" is
 			w = w[2:]
 		} else if strings.HasPrefix(w, "re") && repeatable[w[2:]] {
 			w = w[2:] // rebuild: build
@@ -206,7 +206,7 @@ func set(words string) map[string]bool {
 func queryWords(query string) []string {
 	words, lead := words(query)
 	if questions[lead] {
-		words = append(words, verbs["verify"])
+		words = append(words, checkWord)
 	}
 	if v, ok := imperatives[lead]; ok && len(words) > 0 {
 		words[0] = v
@@ -217,7 +217,10 @@ func queryWords(query string) []string {
 // imperatives are verbs that name an operation when a request opens with
 // them ("open an issue": create one) and a state elsewhere ("list the open
 // issues"). Values are stems.
-var imperatives = map[string]string{"open": verbs["add"], "close": verbs["edit"]}
+var imperatives = map[string]string{"open": stem("create"), "close": stem("update")}
+
+// The stems that un- and a yes-or-no question add to a query.
+var deleteWord, checkWord = stem("delete"), stem("check")
 
 // questions are the words that open a yes-or-no question.
 var questions = set("is are does do did has have was were am")
