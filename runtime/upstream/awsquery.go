@@ -1,7 +1,6 @@
 package upstream
 
 import (
-	"encoding/json"
 	"net/url"
 	"slices"
 	"strconv"
@@ -88,22 +87,6 @@ func (q *AWSQuery) member(path string) string {
 		return m
 	}
 	return "member"
-}
-
-// awsEncode is the pairs of name's value v, escaped with escape and joined
-// with &.
-func (q *AWSQuery) awsEncode(name string, v any, escape func(string) string) (string, error) {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return "", err
-	}
-	doc, err := decodeOrdered(b)
-	if err != nil {
-		return "", err
-	}
-	var pairs []string
-	q.pairs(func(key, value string) { pairs = append(pairs, escape(key)+"="+escape(value)) }, name, name, doc)
-	return strings.Join(pairs, "&"), nil
 }
 
 // awsFormBody is a JSON object body as form fields, each named as

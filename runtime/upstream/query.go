@@ -70,16 +70,6 @@ func encodeQuery(params []queryParam, aws *AWSQuery) (string, error) {
 	var pairs []string
 	add := func(key, escapedValue string) { pairs = append(pairs, queryEscape(key)+"="+escapedValue) }
 	for _, p := range params {
-		if aws != nil {
-			s, err := aws.awsEncode(p.name, p.value, queryEscape)
-			if err != nil {
-				return "", fmt.Errorf("query parameter %s: %w", p.name, err)
-			}
-			if s != "" {
-				pairs = append(pairs, s)
-			}
-			continue
-		}
 		b, err := json.Marshal(p.value)
 		if err != nil {
 			return "", fmt.Errorf("query parameter %s: %w", p.name, err)
@@ -87,6 +77,10 @@ func encodeQuery(params []queryParam, aws *AWSQuery) (string, error) {
 		v, err := decodeOrdered(b)
 		if err != nil {
 			return "", fmt.Errorf("query parameter %s: %w", p.name, err)
+		}
+		if aws != nil {
+			aws.pairs(func(key, value string) { add(key, queryEscape(value)) }, p.name, p.name, v)
+			continue
 		}
 		if p.style == DeepObject {
 			nestedPairs(func(key, value string) { add(key, queryEscape(value)) }, p.name, v)
