@@ -41,6 +41,10 @@ require (
 	github.com/go-openapi/jsonpointer v1.0.1 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/grpc-ecosystem/grpc-gateway/v2 v2.31.0 // indirect
+	// kr/pretty and go-internal are test dependencies of gopkg.in/check.v1
+	// (through kin-openapi); go mod tidy here drops them, but a user module
+	// that replaces mcpgen with a clone needs them listed to tidy offline
+	// (internal/cli TestInitInModuleWithReplaceBuilds fails without them).
 	github.com/kr/pretty v0.3.1 // indirect
 	github.com/rogpeppe/go-internal v1.14.1 // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
