@@ -101,10 +101,6 @@ func (k *Keyword) Present(s *Schema) bool {
 	return ok
 }
 
-// Constrains reports whether k constrains the values of a schema (else it
-// only annotates them).
-func (k *Keyword) Constrains() bool { return k.check != nil }
-
 // count is the value of a count keyword in s (0 when absent).
 func (k *Keyword) count(s *Schema) int64 {
 	if p, ok := k.field(s).(**int64); ok && *p != nil {
