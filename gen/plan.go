@@ -551,15 +551,17 @@ func needsDecl(s *spec.Schema) bool {
 	case spec.KindObject:
 		return true
 	case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
-		return len(s.Enum) > 0 || hasScalarConstraints(s) || s.Default != nil || len(s.Examples) > 0 ||
-			s.Description != "" || s.Title != ""
+		return len(s.Enum) > 0 || hasKeywords(s, func(*spec.Keyword) bool { return true })
 	}
 	return false
 }
 
+// hasScalarConstraints reports whether s holds a constraint of strings,
+// integers or numbers.
 func hasScalarConstraints(s *spec.Schema) bool {
-	return s.Pattern != "" || s.Format != "" || s.MinLength != nil || s.MaxLength != nil ||
-		s.Minimum != nil || s.Maximum != nil || s.ExclusiveMinimum != nil || s.ExclusiveMaximum != nil || s.MultipleOf != nil
+	return hasKeywords(s, func(k *spec.Keyword) bool {
+		return k.Constrains() && (k.AppliesTo(spec.KindString) || k.AppliesTo(spec.KindInteger) || k.AppliesTo(spec.KindNumber))
+	})
 }
 
 // itemGoName is the Go spelling of a tool's, resource's, template's or

@@ -273,13 +273,14 @@ func (g *generator) fieldType(prop *spec.Property) (jen.Code, map[string]string)
 		}
 	}
 	tags := map[string]string{"json": jsonTag}
-	if kw := g.tagKeywords(s); len(kw) > 0 {
+	kw, extras := g.tagKeywords(s)
+	if len(kw) > 0 {
 		tags["jsonschema"] = strings.Join(kw, ",")
 	}
-	if s.MCPHeader != "" {
-		// Kept in the inputSchema that tools/list sends: the client mirrors
-		// the argument into Mcp-Param-{name}, and the runtime checks it.
-		tags["jsonschema_extras"] = "x-mcp-header=" + s.MCPHeader
+	if len(extras) > 0 {
+		// Kept in the schema tools/list sends (x-mcp-header: the client
+		// mirrors the argument into Mcp-Param-{name}, the runtime checks it).
+		tags["jsonschema_extras"] = strings.Join(extras, ",")
 	}
 	desc := s.Description
 	if only := soleVariant(s); only != nil && desc == "" {
@@ -304,69 +305,31 @@ func (g *generator) isDeclaredElsewhere(s *spec.Schema) bool {
 	return d != nil && (d.kind == declStruct || d.kind == declSlice || d.kind == declUnion)
 }
 
-// tagKeywords are the `jsonschema:"…"` keywords of a property: title,
-// nullable, and the scalar and array constraints written on the property
-// itself. Commas inside values are escaped as the reflector expects.
-func (g *generator) tagKeywords(s *spec.Schema) []string {
-	var kw []string
-	add := func(k, v string) { kw = append(kw, k+"="+strings.ReplaceAll(v, ",", `\,`)) }
-	if s.Title != "" {
-		add("title", s.Title)
-	}
+// tagKeywords are the `jsonschema:"…"` keywords of a property (the
+// title, nullable, and the constraints written on the property itself, of
+// those a tag carries), and its `jsonschema_extras:"…"` ones.
+func (g *generator) tagKeywords(s *spec.Schema) (kw, extras []string) {
+	kw, extras = propertyTags(s, false, nil)
 	if s.Nullable {
 		kw = append(kw, "nullable")
 	}
 	if only := soleVariant(s); only != nil {
-		// The constraints are the variant's, the title and null the union's.
-		if s.Title == "" && only.Title != "" {
-			add("title", only.Title)
-		}
+		// The constraints are the variant's; the annotations the union's,
+		// else the variant's.
+		k, e := propertyTags(only, false, func(k *spec.Keyword) bool { return !k.Present(s) })
+		kw, extras = append(kw, k...), append(extras, e...)
 		s = only
 	}
 	if d := g.plan.declOf[s]; d != nil {
 		if g.isTagEnum(d) { // an alias of string: the tag carries its values
 			for _, v := range s.Enum {
-				add("enum", enumText(v))
+				kw = append(kw, "enum="+strings.ReplaceAll(enumText(v), ",", `\,`))
 			}
 		}
-		return kw // a declared type carries its own constraints
+		return kw, extras // a declared type carries its own constraints
 	}
-	switch s.Kind {
-	case spec.KindString:
-		if s.Pattern != "" {
-			add("pattern", s.Pattern)
-		}
-		if s.Format != "" {
-			add("format", s.Format)
-		}
-		if s.MinLength != nil {
-			add("minLength", fmt.Sprint(*s.MinLength))
-		}
-		if s.MaxLength != nil {
-			add("maxLength", fmt.Sprint(*s.MaxLength))
-		}
-	case spec.KindInteger, spec.KindNumber:
-		for _, b := range []struct {
-			k string
-			v *spec.Number
-		}{{"minimum", s.Minimum}, {"maximum", s.Maximum}, {"exclusiveMinimum", s.ExclusiveMinimum},
-			{"exclusiveMaximum", s.ExclusiveMaximum}, {"multipleOf", s.MultipleOf}} {
-			if b.v != nil {
-				add(b.k, string(*b.v))
-			}
-		}
-	case spec.KindArray:
-		if s.MinItems != nil {
-			add("minItems", fmt.Sprint(*s.MinItems))
-		}
-		if s.MaxItems != nil {
-			add("maxItems", fmt.Sprint(*s.MaxItems))
-		}
-		if s.UniqueItems {
-			kw = append(kw, "uniqueItems=true")
-		}
-	}
-	return kw
+	k, e := propertyTags(s, true, nil)
+	return append(kw, k...), append(extras, e...)
 }
 
 // extendBody is the body of a type's JSONSchemaExtend method: what a type
@@ -381,13 +344,8 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 	set := func(field string, v jen.Code) {
 		body = append(body, jen.Id("s").Dot(field).Op("=").Add(v))
 	}
-	{
-		if s.Title != "" && d.specName != "" {
-			set("Title", jen.Lit(s.Title))
-		}
-		if s.Description != "" && d.specName != "" {
-			set("Description", jen.Lit(s.Description))
-		}
+	if d.specName != "" { // a derived type's use says these (tags, its carrier)
+		body = append(body, setKeywords(jen.Id("s"), s, firstAnnotations, nil)...)
 	}
 	switch d.kind {
 	case declEnum:
@@ -400,19 +358,8 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 				gr.Add(enumLiteral(s.Kind, v))
 			}
 		}))
-	case declScalar:
-		body = append(body, g.scalarConstraints(s)...)
 	case declSlice:
 		body = append(body, g.itemsBody(jen.Id("s"), s)...)
-		if s.MinItems != nil {
-			set("MinItems", ptrLit("uint64", fmt.Sprint(*s.MinItems)))
-		}
-		if s.MaxItems != nil {
-			set("MaxItems", ptrLit("uint64", fmt.Sprint(*s.MaxItems)))
-		}
-		if s.UniqueItems {
-			set("UniqueItems", jen.True())
-		}
 	case declUnion:
 		keyword := s.UnionKeyword
 		if keyword == spec.UnionTypeList {
@@ -428,22 +375,9 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 			set("AdditionalProperties", jen.Qual(jsonschemaPkg, "TrueSchema"))
 		}
 		for _, fl := range d.fields {
-			ps := fl.prop.Schema
-			items := g.itemsBody(jen.Id("p"), ps)
-			// An integer's format: struct tags carry formats of strings only.
-			intFormat := ps.Kind == spec.KindInteger && ps.Format != "" && g.plan.declOf[ps] == nil
-			if ps.Default == nil && len(ps.Examples) == 0 && len(items) == 0 && !intFormat {
+			inner := g.propertyBody(fl.prop.Schema)
+			if len(inner) == 0 {
 				continue
-			}
-			inner := items
-			if intFormat {
-				inner = append(inner, jen.Id("p").Dot("Format").Op("=").Lit(ps.Format))
-			}
-			if ps.Default != nil {
-				inner = append(inner, jen.Id("p").Dot("Default").Op("=").Add(rawJSON(ps.Default)))
-			}
-			if len(ps.Examples) > 0 {
-				inner = append(inner, jen.Id("p").Dot("Examples").Op("=").Add(examplesLit(ps.Examples)))
 			}
 			body = append(body, jen.If(
 				jen.List(jen.Id("p"), jen.Id("ok")).Op(":=").Id("s").Dot("Properties").Dot("Get").Call(jen.Lit(fl.prop.Name)),
@@ -451,15 +385,34 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 			).Block(inner...))
 		}
 	}
-	if d.kind != declStruct {
-		if s.Default != nil {
-			set("Default", rawJSON(s.Default))
-		}
-		if len(s.Examples) > 0 {
-			set("Examples", examplesLit(s.Examples))
-		}
+	body = append(body, setKeywords(jen.Id("s"), s, constraintWords, nil)...)
+	if d.kind != declStruct { // a struct's use says these, on its property
+		// A string a property's tag carries is not said again.
+		body = append(body, setKeywords(jen.Id("s"), s, lastAnnotations, func(k *spec.Keyword) bool { return !inExtrasTag(k, s) })...)
 	}
 	return body
+}
+
+// propertyBody sets, on a property's reflected schema p, what its tags
+// cannot carry (defaults, examples, an integer's format): the items of a
+// plain array, and the property's keywords no tag holds.
+func (g *generator) propertyBody(ps *spec.Schema) []jen.Code {
+	p := jen.Id("p")
+	body := g.itemsBody(p, ps)
+	notTagged := func(s *spec.Schema) func(k *spec.Keyword) bool {
+		return func(k *spec.Keyword) bool {
+			return !inTag(k, s.Kind) && !inExtrasTag(k, s) && !reflectedFields[k.Name].ownTag
+		}
+	}
+	body = append(body, setKeywords(p, ps, firstAnnotations, notTagged(ps))...)
+	cs := ps
+	if only := soleVariant(ps); only != nil {
+		cs = only // the constraints are the variant's (tagKeywords)
+	}
+	if g.plan.declOf[cs] == nil { // a declared type carries its own
+		body = append(body, setKeywords(p, cs, constraintWords, notTagged(cs))...)
+	}
+	return append(body, setKeywords(p, ps, lastAnnotations, notTagged(ps))...)
 }
 
 // itemsBody describes the plain scalar items of an array (see
@@ -473,21 +426,8 @@ func (g *generator) itemsBody(schema *jen.Statement, s *spec.Schema) []jen.Code 
 	it := s.Items
 	items := func() *jen.Statement { return schema.Clone().Dot("Items") }
 	var body []jen.Code
-	set := func(field string, v jen.Code) {
-		body = append(body, items().Dot(field).Op("=").Add(v))
-	}
-	if it.Title != "" {
-		set("Title", jen.Lit(it.Title))
-	}
-	if it.Description != "" {
-		set("Description", jen.Lit(it.Description))
-	}
-	body = append(body, g.constraintsOn(items(), it)...)
-	if it.Default != nil {
-		set("Default", rawJSON(it.Default))
-	}
-	if len(it.Examples) > 0 {
-		set("Examples", examplesLit(it.Examples))
+	for _, group := range []keywordGroup{firstAnnotations, constraintWords, lastAnnotations} {
+		body = append(body, setKeywords(items(), it, group, nil)...)
 	}
 	if len(body) == 0 {
 		return nil
@@ -497,54 +437,9 @@ func (g *generator) itemsBody(schema *jen.Statement, s *spec.Schema) []jen.Code 
 	return []jen.Code{jen.If(items().Op("!=").Nil()).Block(body...)}
 }
 
-// scalarConstraints sets a declared scalar type's own constraints.
-func (g *generator) scalarConstraints(s *spec.Schema) []jen.Code {
-	return g.constraintsOn(jen.Id("s"), s)
-}
-
-// constraintsOn sets the scalar constraints of s on the reflected schema
-// target.
-func (g *generator) constraintsOn(target *jen.Statement, s *spec.Schema) []jen.Code {
-	var body []jen.Code
-	set := func(field string, v jen.Code) {
-		body = append(body, target.Clone().Dot(field).Op("=").Add(v))
-	}
-	if s.Pattern != "" {
-		set("Pattern", rawString(s.Pattern))
-	}
-	if s.Format != "" {
-		set("Format", jen.Lit(s.Format))
-	}
-	if s.MinLength != nil {
-		set("MinLength", ptrLit("uint64", fmt.Sprint(*s.MinLength)))
-	}
-	if s.MaxLength != nil {
-		set("MaxLength", ptrLit("uint64", fmt.Sprint(*s.MaxLength)))
-	}
-	for _, b := range []struct {
-		k string
-		v *spec.Number
-	}{{"Minimum", s.Minimum}, {"Maximum", s.Maximum}, {"ExclusiveMinimum", s.ExclusiveMinimum},
-		{"ExclusiveMaximum", s.ExclusiveMaximum}, {"MultipleOf", s.MultipleOf}} {
-		if b.v != nil {
-			set(b.k, jen.Qual(jsonPkg, "Number").Call(jen.Lit(string(*b.v))))
-		}
-	}
-	return body
-}
-
 // ptrLit is new(T(v)): a pointer to a constant (Go 1.26).
 func ptrLit(typ, v string) jen.Code {
 	return jen.New(jen.Id(typ).Call(jen.Id(v)))
-}
-
-// examplesLit is []any{json.RawMessage(`…`), …}: spec examples as written.
-func examplesLit(vs []*spec.Value) jen.Code {
-	return jen.Index().Any().ValuesFunc(func(gr *jen.Group) {
-		for _, ex := range vs {
-			gr.Add(rawJSON(ex))
-		}
-	})
 }
 
 // rawJSON is json.RawMessage(`…`): a spec value, exactly as written.

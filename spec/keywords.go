@@ -22,7 +22,7 @@ import (
 //     (ValueKeywords, Keyword.Value), before the enum or, for the
 //     annotations reflection writes last, after it;
 //   - the generator carries it into struct tags or JSONSchemaExtend (by
-//     its name and shape; gen/types.go);
+//     its name and shape; gen/keywords.go);
 //   - the spec's check of defaults, examples and enum values applies its
 //     constraint (checkvalue.go).
 //
@@ -164,6 +164,10 @@ func (k *Keyword) Text(s *Schema) string {
 	b, _ := json.Marshal(v) // a list of JSON values always marshals
 	return string(b)
 }
+
+// Constrains reports whether k constrains a value (pattern, minimum, …),
+// rather than annotating it (title, default, …).
+func (k *Keyword) Constrains() bool { return k.check != nil }
 
 // Last reports whether the wire writes k after the enum (annotations
 // reflection writes last: default, examples, extensions).

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/invopop/jsonschema"
+
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 )
@@ -52,4 +54,13 @@ func CompleteList(values []string, err error) (*runtime.Completion, error) {
 // time, embedded with //go:embed.
 func StaticHTML(html string) func(context.Context) (string, error) {
 	return func(context.Context) (string, error) { return html, nil }
+}
+
+// SetExtra sets a keyword the reflector has no field for on the reflected
+// schema s (a generated JSONSchemaExtend says the spec's $schema, say, so).
+func SetExtra(s *jsonschema.Schema, keyword string, value any) {
+	if s.Extras == nil {
+		s.Extras = map[string]any{}
+	}
+	s.Extras[keyword] = value
 }
