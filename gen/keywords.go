@@ -67,7 +67,7 @@ func inTag(k *spec.Keyword, kind spec.Kind) bool {
 // jsonschema_extras tag: a string of a keyword the reflector has no field
 // for, which the tag holds as is.
 func inExtrasTag(k *spec.Keyword, s *spec.Schema) bool {
-	if _, ok := reflectedFields[k.Name]; ok || k.Shape() != spec.ShapeString {
+	if _, ok := reflectedFields[k.Name]; ok || k.Shape() != spec.ShapeString || k.RootOnly() {
 		return false
 	}
 	v := k.Text(s)
@@ -99,11 +99,14 @@ type keywordGroup func(k *spec.Keyword) bool
 
 // The groups of keywords in the order a JSONSchemaExtend sets them, which
 // is the wire's: the annotations written first (title, description), the
-// constraints, then those written last (default, examples).
+// constraints, then those written last (default, examples). The keywords
+// of a tool's input or output root ($schema) are a group of their own:
+// the root's type says them, whatever its kind, and no property does.
 var (
-	firstAnnotations keywordGroup = func(k *spec.Keyword) bool { return !k.Constrains() && !k.Last() }
+	rootKeywords     keywordGroup = (*spec.Keyword).RootOnly
+	firstAnnotations keywordGroup = func(k *spec.Keyword) bool { return !k.Constrains() && !k.Last() && !k.RootOnly() }
 	constraintWords  keywordGroup = (*spec.Keyword).Constrains
-	lastAnnotations  keywordGroup = func(k *spec.Keyword) bool { return !k.Constrains() && k.Last() }
+	lastAnnotations  keywordGroup = func(k *spec.Keyword) bool { return !k.Constrains() && k.Last() && !k.RootOnly() }
 )
 
 // setKeywords sets, on the reflected schema target, the keywords of s in

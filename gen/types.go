@@ -344,6 +344,8 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 	set := func(field string, v jen.Code) {
 		body = append(body, jen.Id("s").Dot(field).Op("=").Add(v))
 	}
+	// Only at a tool's root, which no property carries (spec's placement).
+	body = append(body, setKeywords(jen.Id("s"), s, rootKeywords, nil)...)
 	if d.specName != "" { // a derived type's use says these (tags, its carrier)
 		body = append(body, setKeywords(jen.Id("s"), s, firstAnnotations, nil)...)
 	}

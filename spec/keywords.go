@@ -28,8 +28,11 @@ import (
 //
 // Keys that shape the schema rather than hold a value (type, $ref, items,
 // properties, anyOf, …) are declared here too, with a read function of
-// their own; the writers spell them out. Adding a value keyword is a line
-// here and its field in Schema (model.go).
+// their own; the writers spell them out. A keyword valid in one place of a
+// spec alone (x-mcp-header on a property of a tool's input; root-only ones
+// at a tool's input or output root) declares its place, which the
+// validator checks and gen reads (Keyword.RootOnly). Adding a value
+// keyword is a line here and its field in Schema (model.go).
 
 // Keyword is one key of a typed schema.
 type Keyword struct {
@@ -48,6 +51,9 @@ type Keyword struct {
 	// last: the wire writes the keyword after the constraints and the
 	// enum, where reflection writes it.
 	last bool
+	// place is where in a spec the keyword may be written, besides the
+	// kinds it applies to; nil for anywhere.
+	place *placement
 	// check says why a JSON value x breaks the keyword's constraint on s
 	// (the spec's check of defaults, examples and enum values), "" when it
 	// holds; nil for an annotation, which constrains nothing.
@@ -169,6 +175,11 @@ func (k *Keyword) Text(s *Schema) string {
 // rather than annotating it (title, default, …).
 func (k *Keyword) Constrains() bool { return k.check != nil }
 
+// RootOnly reports whether k is written only at the root of a tool's input
+// or output (a document's root, such as its $schema): the root's carrier
+// says it, never a property.
+func (k *Keyword) RootOnly() bool { return k.place == atToolRoot }
+
 // Last reports whether the wire writes k after the enum (annotations
 // reflection writes last: default, examples, extensions).
 func (k *Keyword) Last() bool { return k.last }
@@ -235,6 +246,40 @@ var (
 	toUnions  = applies{[]Kind{KindUnion}, "unions"}
 )
 
+// placement is a place of a spec's schemas that a keyword may be written
+// in alone.
+type placement struct {
+	// words say the place, for the message about a key written elsewhere.
+	words string
+	// schemas are the schemas of s at the place.
+	schemas func(s *Spec) []*Schema
+}
+
+var (
+	atToolRoot = &placement{"at the root of a tool's input or output", func(s *Spec) []*Schema {
+		var out []*Schema
+		for _, t := range s.Tools {
+			if t != nil {
+				out = append(out, t.Input, t.Output)
+			}
+		}
+		return out
+	}}
+	onInputProperty = &placement{"on a property of a tool's input (written in the tool's input: properties)", func(s *Spec) []*Schema {
+		var out []*Schema
+		for _, t := range s.Tools {
+			if t != nil && t.Input != nil && t.Input.Kind == KindObject {
+				for _, p := range t.Input.Properties {
+					if p != nil {
+						out = append(out, p.Schema)
+					}
+				}
+			}
+		}
+		return out
+	}}
+)
+
 // schemaKeys are the keys of a schema, in the reference's order, and
 // schemaFields the same as a table for decodeMapping. They are filled in
 // init: their keys decode schemas themselves (items, properties, …), and Go
@@ -270,6 +315,12 @@ func (k *Keyword) then(read func(d *decoder, sd *schemaDecoding, v *yaml.Node)) 
 // checked is k with the check of its constraint on a value.
 func (k *Keyword) checked(check keywordCheck) *Keyword {
 	k.check = check
+	return k
+}
+
+// only is k written at place p alone.
+func (k *Keyword) only(p *placement) *Keyword {
+	k.place = p
 	return k
 }
 
@@ -409,7 +460,7 @@ func init() {
 			}),
 		value("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",
 			func(s *Schema) any { return &s.MCPHeader }).
-			withSchema(`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`).writtenLast().
+			withSchema(`{"type":"string","minLength":1,"pattern":"^[A-Za-z0-9!#$%&'*+.^_|~-]+$"}`).writtenLast().only(onInputProperty).
 			then(func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				if sd.MCPHeader == "" && isString(v) {
 					d.errorf(posOf(v), "x-mcp-header must not be empty: it names the header Mcp-Param-{name}")

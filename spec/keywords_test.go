@@ -50,12 +50,19 @@ func TestValueKeywordsOnePlace(t *testing.T) {
 			extra = ", items: {type: string}"
 		}
 		src := fmt.Sprintf("mcpgen: 1\nserver: {name: s, version: '1'}\ngo: {package: p}\ntools:\n  t:\n    description: d\n    input:\n      properties:\n        a: {type: %s%s, %q: %s}\n", kind, extra, k.Name, keywordSample(k, kind))
+		if k.RootOnly() { // on the input itself, an object
+			kind = KindObject
+			src = fmt.Sprintf("mcpgen: 1\nserver: {name: s, version: '1'}\ngo: {package: p}\ntools:\n  t:\n    description: d\n    input:\n      %q: %s\n      properties:\n        a: {type: string}\n", k.Name, keywordSample(k, kind))
+		}
 		s, diags := Load("k.yaml", []byte(src))
 		if len(diags) > 0 {
 			t.Errorf("%s: %v\n%s", k.Name, diags, src)
 			continue
 		}
 		a := s.Tools[0].Input.Properties[0].Schema
+		if k.RootOnly() {
+			a = s.Tools[0].Input
+		}
 		v, ok := k.Value(a)
 		if !ok || !k.Present(a) || k.Text(a) == "" {
 			t.Errorf("%s: not read into its field (value %v, %v)", k.Name, v, ok)

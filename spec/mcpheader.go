@@ -10,10 +10,10 @@ import "strings"
 // non-ASCII), unique within the tool whatever its case (headers are
 // case-insensitive).
 
-// mcpHeaders checks every x-mcp-header: where it is, its name, and that no
-// two properties of a tool share one.
+// mcpHeaders checks every x-mcp-header on a property of a tool's input
+// (placements refuses one elsewhere): its name, and that no two
+// properties of a tool share one.
 func (v *validator) mcpHeaders() {
-	allowed := map[*Schema]bool{}
 	for _, t := range v.s.Tools {
 		if t == nil || t.Input == nil || t.Input.Kind != KindObject {
 			continue
@@ -24,7 +24,6 @@ func (v *validator) mcpHeaders() {
 				continue
 			}
 			s := p.Schema
-			allowed[s] = true
 			pos := valuePos(s, "x-mcp-header")
 			if bad := headerNameProblem(s.MCPHeader); bad != "" {
 				v.errorf(pos, "x-mcp-header %q of property %q %s", s.MCPHeader, p.Name, bad)
@@ -36,11 +35,6 @@ func (v *validator) mcpHeaders() {
 				continue
 			}
 			byName[key] = p
-		}
-	}
-	for _, s := range v.headers {
-		if !allowed[s] {
-			v.errorf(keyPos(s, "x-mcp-header"), "x-mcp-header belongs on a property of a tool's input (written in the tool's input: properties), not here")
 		}
 	}
 }

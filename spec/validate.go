@@ -29,7 +29,9 @@ type validator struct {
 	typeNames []string // in file order, for did-you-mean
 	patterns  map[*Schema]*regexp.Regexp
 	seen      map[*Schema]bool // guards against schemas built in Go that contain themselves
-	headers   []*Schema        // the schemas with x-mcp-header, for mcpHeaders
+	// placed are the schemas holding a keyword that has a place
+	// (Keyword.place), for placements.
+	placed map[*Keyword][]*Schema
 }
 
 func validate(s *Spec, skip map[any]bool) Diagnostics {
@@ -39,6 +41,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 		types:    map[string]*NamedType{},
 		patterns: map[*Schema]*regexp.Regexp{},
 		seen:     map[*Schema]bool{},
+		placed:   map[*Keyword][]*Schema{},
 	}
 	if v.skip[s] {
 		return nil // the file is not a mapping: nothing else can be said
@@ -51,6 +54,7 @@ func validate(s *Spec, skip map[any]bool) Diagnostics {
 	v.uriCollisions(v.resources(), v.resourceTemplates())
 	v.cachingHints()
 	v.mcpHeaders()
+	v.placements()
 	v.prompts()
 	v.toolsets()
 	v.lint()

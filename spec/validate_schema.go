@@ -137,8 +137,10 @@ func (v *validator) schemaSelf(s *Schema) {
 			v.errorf(keyPos(s, k), "%s applies to %s, not %s", k, keyDomain(k), s.Kind)
 		}
 	}
-	if s.MCPHeader != "" && !misplaced["x-mcp-header"] {
-		v.headers = append(v.headers, s)
+	for _, k := range schemaKeys {
+		if k.place != nil && !misplaced[k.Name] && k.Present(s) {
+			v.placed[k] = append(v.placed[k], s)
+		}
 	}
 	if s.Kind == KindMap && s.AdditionalProperties && !misplaced["additionalProperties"] {
 		// additionalProperties: {schema} spells a map; true is an object's.
@@ -480,4 +482,24 @@ func ratOf(text string) (*big.Rat, bool) {
 		}
 	}
 	return new(big.Rat).SetString(text)
+}
+
+// placements refuses a keyword written outside its place (Keyword.place):
+// x-mcp-header off a property of a tool's input, a root-only keyword
+// inside a schema.
+func (v *validator) placements() {
+	for _, k := range schemaKeys {
+		if k.place == nil || len(v.placed[k]) == 0 {
+			continue
+		}
+		at := map[*Schema]bool{}
+		for _, s := range k.place.schemas(v.s) {
+			at[s] = true
+		}
+		for _, s := range v.placed[k] {
+			if !at[s] {
+				v.errorf(keyPos(s, k.Name), "%s belongs %s, not here", k.Name, k.place.words)
+			}
+		}
+	}
 }
