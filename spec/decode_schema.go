@@ -60,15 +60,6 @@ var unsupportedHints = map[string]string{
 	"definitions": "; put named types under types: and use $ref: Name",
 }
 
-// rawOnlyKeys are JSON Schema keywords the typed schema language has no Go
-// type for; a tool that needs one writes its schema out in full.
-var rawOnlyKeys = []string{
-	"allOf", "not", "if", "then", "else", "patternProperties", "propertyNames", "dependentRequired",
-	"dependentSchemas", "prefixItems", "contains", "minContains", "maxContains", "minProperties",
-	"maxProperties", "unevaluatedProperties", "unevaluatedItems", "$anchor", "$id", "$schema",
-	"$dynamicRef", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
-}
-
 func init() {
 	for _, k := range rawOnlyKeys {
 		unsupportedHints[k] = fmt.Sprintf("; typed schemas have no %s: write the tool's schema in full with inputSchema or outputSchema (raw JSON Schema 2020-12, advertised as written)", k)

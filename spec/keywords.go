@@ -34,6 +34,16 @@ import (
 // validator checks and gen reads (Keyword.RootOnly). Adding a value
 // keyword is a line here and its field in Schema (model.go).
 
+// rawOnlyKeys are the JSON Schema keywords the typed schema language has no
+// Go type for (an unknown key's hint says so); a tool that needs one
+// writes its schema out in full. A keyword declared below leaves this list.
+var rawOnlyKeys = []string{
+	"allOf", "not", "if", "then", "else", "patternProperties", "propertyNames", "dependentRequired",
+	"dependentSchemas", "prefixItems", "contains", "minContains", "maxContains", "minProperties",
+	"maxProperties", "unevaluatedProperties", "unevaluatedItems", "$anchor", "$id", "$schema",
+	"$dynamicRef", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
+}
+
 // Keyword is one key of a typed schema.
 type Keyword struct {
 	// Name is the key as written in the spec and in JSON Schema.

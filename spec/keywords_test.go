@@ -3,6 +3,7 @@ package spec
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -73,6 +74,16 @@ func TestValueKeywordsOnePlace(t *testing.T) {
 		}
 		if !k.AppliesTo(kind) {
 			t.Errorf("%s does not apply to %s", k.Name, kind)
+		}
+	}
+}
+
+// TestRawOnlyKeysUndeclared: a keyword the typed language declares is
+// not also said to need a raw schema (its hint would be wrong).
+func TestRawOnlyKeysUndeclared(t *testing.T) {
+	for _, k := range schemaKeys {
+		if slices.Contains(rawOnlyKeys, k.Name) {
+			t.Errorf("%s is declared, and listed in rawOnlyKeys", k.Name)
 		}
 	}
 }
