@@ -83,9 +83,18 @@ func sameSchema(t *testing.T, what string, generated, reflected json.RawMessage)
 	if err != nil {
 		t.Fatalf("%s: reflected schema: %v", what, err)
 	}
+	// Normalize drops $schema; the root's must agree too.
+	if g, r := rootDialect(gen), rootDialect(refl); g != r {
+		t.Errorf("%s: $schema generated %v, reflected %v", what, g, r)
+	}
 	same := func(n string) string { return n }
 	if diff := cmp.Diff(specschema.Normalize(refl, same), specschema.Normalize(gen, same)); diff != "" {
 		t.Errorf("%s: the generated schema differs from the reflection of the generated types (-reflected +generated):\n%s\ngenerated: %s\nreflected: %s",
 			what, diff, generated, reflected)
 	}
+}
+
+func rootDialect(schema any) any {
+	m, _ := schema.(map[string]any)
+	return m["$schema"]
 }

@@ -2,12 +2,21 @@ package spec
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
+
+// dialectPattern matches the $schema values a spec takes: the JSON Schema
+// dialects the runtime's validator knows whose keywords mean what the spec's
+// do (not draft-04, whose exclusiveMinimum is a flag and which has no
+// const), as servers in the field write them (http or https, a trailing #).
+const dialectPattern = `^https?://json-schema\.org/(draft/2020-12|draft/2019-09|draft-07|draft-06)/schema#?$`
+
+var dialectRE = regexp.MustCompile(dialectPattern)
 
 // The keywords of a typed schema are declared here, once each: the JSON
 // name, the kinds of schema that accept it, its reference text and the
@@ -40,7 +49,7 @@ import (
 var rawOnlyKeys = []string{
 	"allOf", "not", "if", "then", "else", "patternProperties", "propertyNames", "dependentRequired",
 	"dependentSchemas", "prefixItems", "contains", "minContains", "maxContains", "minProperties",
-	"maxProperties", "unevaluatedProperties", "unevaluatedItems", "$anchor", "$id", "$schema",
+	"maxProperties", "unevaluatedProperties", "unevaluatedItems", "$anchor", "$id",
 	"$dynamicRef", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
 }
 
@@ -370,6 +379,14 @@ func init() {
 					sd.GoType = parseGoType(text, posOf(v))
 				} else {
 					d.skip[sd.Schema] = true // said once, here
+				}
+			}),
+		value("$schema", applies{typed, "schemas without $ref or goType"}, "At the root of a tool's input or output: the JSON Schema dialect it is written in, advertised as written, as servers in the field send it: https://json-schema.org/draft/2020-12/schema (the default), 2019-09, draft-07 or draft-06 (http://json-schema.org/draft-07/schema#).",
+			func(s *Schema) any { return &s.Dialect }).only(atToolRoot).
+			withSchema(`{"type":"string","pattern":"` + strings.ReplaceAll(dialectPattern, `\`, `\\`) + `"}`).
+			then(func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if sd.Dialect != "" && !dialectRE.MatchString(sd.Dialect) {
+					d.errorf(posOf(v), "$schema %q is not a dialect the runtime validates with: write https://json-schema.org/draft/2020-12/schema, 2019-09, draft-07 or draft-06", sd.Dialect)
 				}
 			}),
 		value("title", anyKind, "A short title, carried into the JSON Schema.", func(s *Schema) any { return &s.Title }),

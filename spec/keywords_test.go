@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +19,8 @@ func keywordSample(k *Keyword, kind Kind) string {
 		return "int32"
 	case "x-mcp-header":
 		return "X-Region"
+	case "$schema":
+		return "http://json-schema.org/draft-07/schema#"
 	}
 	switch k.Shape() {
 	case ShapeCount, ShapeNumber:
@@ -84,6 +87,38 @@ func TestRawOnlyKeysUndeclared(t *testing.T) {
 	for _, k := range schemaKeys {
 		if slices.Contains(rawOnlyKeys, k.Name) {
 			t.Errorf("%s is declared, and listed in rawOnlyKeys", k.Name)
+		}
+	}
+}
+
+// TestDialect: $schema is taken at the root of a tool's input or output
+// alone, and only naming a dialect the runtime validates alike.
+func TestDialect(t *testing.T) {
+	const d7 = "http://json-schema.org/draft-07/schema#"
+	load := func(tools, types string) Diagnostics {
+		src := "mcpgen: 1\nserver: {name: s, version: '1'}\ngo: {package: p}\n" + types + "tools:\n  t:\n    description: d\n" + tools
+		_, diags := Load("d.yaml", []byte(src))
+		return diags
+	}
+	for _, ok := range []string{
+		"    input: {$schema: '" + d7 + "', properties: {a: {type: string}}}\n",
+		"    output: {$schema: https://json-schema.org/draft/2020-12/schema, type: array, items: {type: string}}\n",
+		"    output: {$schema: 'http://json-schema.org/draft-06/schema', type: integer}\n",
+	} {
+		if diags := load(ok, ""); len(diags) > 0 {
+			t.Errorf("%s: %v", ok, diags)
+		}
+	}
+	for _, c := range []struct{ tools, types, want string }{
+		{"    input: {properties: {a: {type: string, $schema: '" + d7 + "'}}}\n", "", "d.yaml:7:44: $schema belongs at the root of a tool's input or output, not here"},
+		{"    input: {$ref: In}\n", "types:\n  In: {$schema: '" + d7 + "', properties: {a: {type: string}}}\n", "d.yaml:5:8: $schema belongs at the root of a tool's input or output, not here"},
+		{"    input: {$ref: In, $schema: '" + d7 + "'}\n", "types:\n  In: {properties: {a: {type: string}}}\n", "$schema cannot be used with $ref"},
+		{"    input: {$schema: 'http://json-schema.org/draft-04/schema#', properties: {}}\n", "", "is not a dialect the runtime validates with"},
+		{"    input: {$schema: x, properties: {}}\n", "", `$schema "x" is not a dialect`},
+	} {
+		diags := load(c.tools, c.types)
+		if len(diags) != 1 || !strings.Contains(diags[0].String(), c.want) {
+			t.Errorf("%s%s: %v, want %q", c.types, c.tools, diags, c.want)
 		}
 	}
 }

@@ -243,6 +243,10 @@ type Schema struct {
 	// KindGoType: the referenced Go type.
 	GoType *GoTypeRef
 
+	// Dialect is `$schema`, at the root of a tool's input or output: the
+	// JSON Schema dialect's URI, advertised as written.
+	Dialect string
+
 	Title       string
 	Description string
 	// Nullable allows JSON null besides the Kind.

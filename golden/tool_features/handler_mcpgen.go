@@ -27,17 +27,17 @@ type ToolsHandler interface {
 	// Lists things. Takes nothing, returns a list.
 	ListThings(ctx context.Context) (*ListThingsOutput, error)
 
-	// DeleteThing serves tool "delete_thing" (mcpgen.yaml:26).
+	// DeleteThing serves tool "delete_thing" (mcpgen.yaml:27).
 	//
 	// Deletes a thing.
 	DeleteThing(ctx context.Context, in *DeleteThingInput) (*runtime.CallToolResult, error)
 
-	// CountThings serves tool "count_things" (mcpgen.yaml:37).
+	// CountThings serves tool "count_things" (mcpgen.yaml:40).
 	//
 	// Counts things; the output is a bare integer.
 	CountThings(ctx context.Context) (*CountThingsOutput, error)
 
-	// Render serves tool "render" (mcpgen.yaml:40).
+	// Render serves tool "render" (mcpgen.yaml:43).
 	//
 	// Returns content blocks built by the handler.
 	Render(ctx context.Context, in *RenderInput) (*runtime.CallToolResult, error)

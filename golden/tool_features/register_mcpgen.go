@@ -44,11 +44,11 @@ const Instructions = "Use \"list_things\" first.\n" +
 const (
 	// ToolListThings is the name of tool "list_things" (mcpgen.yaml:17).
 	ToolListThings = "list_things"
-	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:26).
+	// ToolDeleteThing is the name of tool "delete_thing" (mcpgen.yaml:27).
 	ToolDeleteThing = "delete_thing"
-	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:37).
+	// ToolCountThings is the name of tool "count_things" (mcpgen.yaml:40).
 	ToolCountThings = "count_things"
-	// ToolRender is the name of tool "render" (mcpgen.yaml:40).
+	// ToolRender is the name of tool "render" (mcpgen.yaml:43).
 	ToolRender = "render"
 )
 
@@ -82,7 +82,7 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		Icons:        []runtime.Icon{{Src: "https://example.com/list.png"}},
 		Meta:         json.RawMessage(`{"com.example/owner":"team-a","com.example/limits":{"rpm":60,"burst":[1,2]}}`),
-		OutputSchema: json.RawMessage(`{"type": "array", "items": {"type": "string"}}`),
+		OutputSchema: json.RawMessage(`{"type": "array", "items": {"type": "string"}, "$schema": "https://json-schema.org/draft/2020-12/schema"}`),
 	}, nil, func(ctx context.Context, _ *runtime.NoArgs) (*ListThingsOutput, error) {
 		return h.ListThings(ctx)
 	}))
@@ -102,7 +102,8 @@ func Register(s *runtime.Server, h Handler) {
 			Per:      time.Hour,
 			Burst:    3,
 		},
-		InputSchema: json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"], "additionalProperties": false}`),
+		InputSchema: json.RawMessage(`{"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"],
+"additionalProperties": false, "$schema": "http://json-schema.org/draft-07/schema#"}`),
 	}, decodeDeleteThingInput, h.DeleteThing))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:         ToolCountThings,

@@ -18,9 +18,19 @@ const _ = runtime.IsAtLeastVersion0_1_0
 // ListThingsOutput is the output of tool "list_things" (mcpgen.yaml:24).
 type ListThingsOutput []string
 
-// DeleteThingInput is the input of tool "delete_thing" (mcpgen.yaml:34).
+// JSONSchemaExtend adds to the reflected JSON Schema of ListThingsOutput what struct tags cannot say.
+func (ListThingsOutput) JSONSchemaExtend(s *jsonschema.Schema) {
+	genimpl.SetExtra(s, "$schema", "https://json-schema.org/draft/2020-12/schema")
+}
+
+// DeleteThingInput is the input of tool "delete_thing" (mcpgen.yaml:36).
 type DeleteThingInput struct {
 	ID string `json:"id"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of DeleteThingInput what struct tags cannot say.
+func (DeleteThingInput) JSONSchemaExtend(s *jsonschema.Schema) {
+	genimpl.SetExtra(s, "$schema", "http://json-schema.org/draft-07/schema#")
 }
 
 // decodeDeleteThingInput is the validating decoder's table of a DeleteThingInput (genimpl/table.go).
@@ -28,7 +38,7 @@ var decodeDeleteThingInput = &genimpl.Object{Type: (*DeleteThingInput)(nil), Fie
 	{Name: "id", Required: true, Value: genimpl.Value{Kind: genimpl.KindString}},
 }}
 
-// CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:39).
+// CountThingsOutput is the output of tool "count_things" (mcpgen.yaml:42).
 type CountThingsOutput int64
 
 // JSONSchemaExtend adds to the reflected JSON Schema of CountThingsOutput what struct tags cannot say.
@@ -36,7 +46,7 @@ func (CountThingsOutput) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.Minimum = json.Number("0")
 }
 
-// RenderInput is the input of tool "render" (mcpgen.yaml:43).
+// RenderInput is the input of tool "render" (mcpgen.yaml:46).
 type RenderInput struct {
 	Format runtime.Opt[RenderInputFormat] `json:"format,omitzero" jsonschema:"enum=text,enum=image"`
 }
@@ -46,7 +56,7 @@ var decodeRenderInput = &genimpl.Object{Type: (*RenderInput)(nil), Fields: []gen
 	{Name: "format", Value: genimpl.Value{Kind: genimpl.KindString, String: &genimpl.StringRule{Enum: []string{"text", "image"}}}},
 }}
 
-// RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:44).
+// RenderInputFormat is property "format" of RenderInput (mcpgen.yaml:47).
 type RenderInputFormat = string
 
 const (
