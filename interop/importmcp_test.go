@@ -330,8 +330,9 @@ func sortedKeys(m map[string]int) []string {
 }
 
 // onlyDialectReason counts the items that differ by nothing but the
-// $schema of an inputSchema or outputSchema root, which the spec has no
-// key for yet.
+// $schema of an inputSchema or outputSchema root: one the spec does not
+// take (draft-04, or on a root written as a $ref); a dialect it takes is
+// kept and advertised as written.
 const onlyDialectReason = "(of these, nothing but a root $schema)"
 
 // itemReasons are the causes of the differences between two items, each

@@ -16,7 +16,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -167,7 +166,7 @@ type lister struct {
 type importer struct {
 	opts Options
 	// droppedDialects are the typed schemas whose root $schema the spec
-	// could not keep (see dialect).
+	// refused (see toolSchema).
 	droppedDialects []string
 	requires        map[string]*Requirement // Lists.Requires
 	conv            *converter
@@ -371,7 +370,7 @@ func (im *importer) spec(tools, resources, templates, prompts []json.RawMessage)
 	reorder(root, "types", "tools")
 	im.conv.markNullableRefs(root.N)
 	if n := len(im.droppedDialects); n > 0 {
-		im.note("%d typed schemas say $schema at their root (%s first), which the spec has no key for; left out (JSON Schema reads them alike without it)", n, im.droppedDialects[0])
+		im.note("%d typed schemas say a $schema at their root that the spec does not take (%s first: it takes 2020-12, 2019-09, draft-07 and draft-06, on a root that is not a $ref); left out", n, im.droppedDialects[0])
 	}
 	root, diags := im.settleGoNames(root)
 	for _, d := range diags {
@@ -611,8 +610,17 @@ func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
 		s = typeOnly("object")
 	}
 	if err == nil {
-		im.dialect(s, v, where)
-		if why := im.conv.check(tool, typedKey, s); why != "" {
+		dialect := withDialect(s, v)
+		why := im.conv.check(tool, typedKey, s)
+		if why != "" && dialect {
+			// The spec may take the schema and not its $schema (draft-04,
+			// a root written as a $ref): the schema is kept without it.
+			ymap{N: s}.Del("$schema")
+			if why = im.conv.check(tool, typedKey, s); why == "" {
+				im.droppedDialects = append(im.droppedDialects, where)
+			}
+		}
+		if why != "" {
 			err = fmt.Errorf("%s: the spec refuses the typed schema: %s", where, why)
 		}
 	}
@@ -626,46 +634,21 @@ func (im *importer) toolSchema(out ymap, tool, key string, v *yaml.Node) {
 	out.Set(key, plain(v))
 }
 
-// dialect keeps the $schema of a document's root (the JSON Schema draft
-// it is written in) on the typed schema s when the spec takes $schema
-// there; else it is left out, and a note at the end of the import counts
-// the schemas that said it (JSON Schema reads them alike without it).
-func (im *importer) dialect(s, src *yaml.Node, where string) {
-	if src.Kind != yaml.MappingNode {
-		return
+// withDialect puts the $schema of a document's root (the JSON Schema
+// dialect it is written in) on the typed schema s, first, as the spec
+// advertises it as written; it reports whether there was one.
+func withDialect(s, src *yaml.Node) bool {
+	if src.Kind != yaml.MappingNode || s.Kind != yaml.MappingNode {
+		return false
 	}
 	d := ymap{N: src}.Get("$schema")
 	if d == nil || d.Kind != yaml.ScalarNode || d.Tag != "!!str" {
-		return
+		return false
 	}
-	if !specTakesSchema() {
-		im.droppedDialects = append(im.droppedDialects, where)
-		return
-	}
-	m := ymap{N: s}
-	m.N.Content = append([]*yaml.Node{str("$schema"), str(d.Value)}, m.N.Content...)
-	m.N.Style = 0
+	s.Content = append([]*yaml.Node{str("$schema"), str(d.Value)}, s.Content...)
+	s.Style = 0
+	return true
 }
-
-// specTakesSchema reports whether the spec takes $schema at the root of a
-// tool's input (this build's grammar: asked once).
-var specTakesSchema = sync.OnceValue(func() bool {
-	in := newMap()
-	in.Set("$schema", str("https://json-schema.org/draft/2020-12/schema"))
-	in.Set("type", str("object"))
-	t := newMap()
-	t.Set("description", str("d"))
-	t.Set("input", in.N)
-	tools := newMap()
-	tools.Set("t", t.N)
-	root := newMap()
-	root.Set("mcpgen", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: "1"})
-	root.Set("server", mustMap("name", "s", "version", "1"))
-	root.Set("go", mustMap("package", "p"))
-	root.Set("tools", tools.N)
-	_, diags := spec.Load("check.yaml", mustEncode(root))
-	return len(diags) == 0
-})
 
 func mustEncode(m ymap) []byte {
 	b, err := encode(m.N)

@@ -330,25 +330,38 @@ func TestExactWire(t *testing.T) {
 	}
 }
 
-// TestDialectNoted: a root $schema, which this spec has no key for, is
-// left out of the typed schema (not a raw fallback), and one note counts
-// the schemas that said it.
-func TestDialectNoted(t *testing.T) {
-	if specTakesSchema() {
-		t.Skip("the spec takes $schema: it is kept, and the round trip compares it")
+// TestDialect: a root $schema the spec takes is kept on the typed schema
+// and advertised exactly as the server did; one it refuses (draft-04, or
+// on a root that becomes a $ref) is left out of a typed schema (not a raw
+// fallback), and one note counts them.
+func TestDialect(t *testing.T) {
+	tool := func(name, input, output string) json.RawMessage {
+		return json.RawMessage(`{"name":"` + name + `","description":"d","inputSchema":` + input + `,"outputSchema":` + output + `}`)
 	}
-	tool := func(name string) json.RawMessage {
-		return json.RawMessage(`{"name":"` + name + `","description":"d","inputSchema":{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string"}}},"outputSchema":{"$schema":"x","type":"object"}}`)
+	kept := []string{
+		`{"$schema":"http://json-schema.org/draft-07/schema#","type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`,
+		`{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"n":{"type":"integer"}},"required":["n"],"additionalProperties":false}`,
 	}
-	res, err := FromLists(&Lists{Tools: []json.RawMessage{tool("a"), tool("b")}}, Options{})
+	refused := `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","properties":{"a":{"type":"string"}},"additionalProperties":false}`
+	res, err := FromLists(&Lists{Tools: []json.RawMessage{tool("a", kept[0], kept[1]), tool("b", refused, refused)}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Raw) > 0 || strings.Contains(string(res.YAML), "$schema") {
-		t.Errorf("raw %q, spec:\n%s", res.Raw, res.YAML)
+	s, diags := spec.Load("x.yaml", res.YAML)
+	if len(diags) > 0 || len(res.Raw) > 0 {
+		t.Fatalf("raw %q, findings %v\n%s", res.Raw, diags, res.YAML)
+	}
+	for i, got := range []*spec.Schema{s.Tools[0].Input, s.Tools[0].Output} {
+		wire, _ := specschema.Wire(s, got)
+		if v := CompareSchema(json.RawMessage(kept[i]), wire); v != Exact {
+			t.Errorf("%s: %v, imported %s\n%s", kept[i], v, wire, res.YAML)
+		}
+	}
+	if s.Tools[1].Input.Dialect != "" || s.Tools[1].Output.Dialect != "" {
+		t.Errorf("draft-04 kept:\n%s", res.YAML)
 	}
 	notes := strings.Join(res.Notes, "\n")
-	if !strings.Contains(notes, "4 typed schemas say $schema at their root (tools.a.input first)") {
+	if !strings.Contains(notes, "2 typed schemas say a $schema at their root that the spec does not take (tools.b.input first") {
 		t.Errorf("notes: %q", res.Notes)
 	}
 }
