@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,37 @@ import (
 // through named types and recursion. Anything else (nullable values,
 // unions, maps, free objects, raw JSON, Go types, open objects, numeric
 // enums) keeps the general validator for the whole tool.
+
+// decoderChecks are, by keyword (spec.ValueKeywords that constrain), the
+// kinds of value whose genimpl rule checks it: stringRuleCode, intRule,
+// numberRule and the array's length. A value holding any other constraint
+// (uniqueItems, multipleOf of a number, one the spec adds later) is not
+// decodable: the general validator keeps the tool, so no constraint is
+// skipped for want of a rule.
+var decoderChecks = map[string][]spec.Kind{
+	"pattern":          {spec.KindString},
+	"format":           {spec.KindString, spec.KindInteger, spec.KindNumber}, // an integer's is its range; a number's is not checked
+	"minLength":        {spec.KindString},
+	"maxLength":        {spec.KindString},
+	"minimum":          {spec.KindInteger, spec.KindNumber},
+	"maximum":          {spec.KindInteger, spec.KindNumber},
+	"exclusiveMinimum": {spec.KindInteger, spec.KindNumber},
+	"exclusiveMaximum": {spec.KindInteger, spec.KindNumber},
+	"multipleOf":       {spec.KindInteger},
+	"minItems":         {spec.KindArray},
+	"maxItems":         {spec.KindArray},
+}
+
+// decoderChecksAll reports whether a decoder's rule checks every
+// constraint of s.
+func decoderChecksAll(s *spec.Schema) bool {
+	for _, k := range spec.ValueKeywords {
+		if k.Constrains() && k.Present(s) && !slices.Contains(decoderChecks[k.Name], s.Kind) {
+			return false
+		}
+	}
+	return true
+}
 
 // tableMethod is the name of the generated method that gives a nested
 // struct's table.
@@ -91,7 +123,7 @@ func (g *generator) decodedDecls() map[*decl]bool {
 
 func (g *generator) structDecodable(d *decl, set map[*decl]bool) bool {
 	s := d.schema
-	if s.Kind != spec.KindObject || s.AdditionalProperties || s.IsFreeObject() || len(d.fields) != len(s.Properties) || len(d.fields) > 64 {
+	if s.Kind != spec.KindObject || s.AdditionalProperties || s.IsFreeObject() || len(d.fields) != len(s.Properties) || len(d.fields) > 64 || !decoderChecksAll(s) {
 		return false
 	}
 	for _, fl := range d.fields {
@@ -118,6 +150,9 @@ func (g *generator) valueDecodable(s *spec.Schema, set map[*decl]bool) bool {
 		v := g.scalarView(s)
 		return v != nil && v.Kind != spec.KindRef && g.valueDecodable(v, set)
 	}
+	if !decoderChecksAll(s) {
+		return false
+	}
 	switch s.Kind {
 	case spec.KindObject:
 		d := g.plan.declOf[s]
@@ -138,12 +173,12 @@ func (g *generator) valueDecodable(s *spec.Schema, set map[*decl]bool) bool {
 		_, ok := intRule(s)
 		return len(s.Enum) == 0 && ok
 	case spec.KindNumber:
-		_, ok := numberRule(s)
+		_, ok := numberRule(s) // multipleOf: not in decoderChecks
 		return len(s.Enum) == 0 && ok
 	case spec.KindBoolean:
 		return len(s.Enum) == 0
 	case spec.KindArray:
-		return !s.UniqueItems && s.Items != nil && g.valueDecodable(s.Items, set)
+		return s.Items != nil && g.valueDecodable(s.Items, set) // uniqueItems: not in decoderChecks
 	}
 	return false
 }
@@ -151,7 +186,7 @@ func (g *generator) valueDecodable(s *spec.Schema, set map[*decl]bool) bool {
 // hasOwnConstraints reports whether a $ref carries constraints beside it
 // (the validator applies both its own and the target's).
 func hasOwnConstraints(s *spec.Schema) bool {
-	return hasScalarConstraints(s) || len(s.Enum) > 0 || s.MinItems != nil || s.MaxItems != nil || s.UniqueItems || s.Items != nil
+	return hasKeywords(s, constraintWords) || len(s.Enum) > 0 || s.Items != nil
 }
 
 // scalarView is the schema a value of s is checked against when s refers
@@ -172,26 +207,14 @@ func (g *generator) scalarView(s *spec.Schema) *spec.Schema {
 	}
 	v := *target
 	v.Nullable = v.Nullable || s.Nullable
-	for _, o := range []struct{ dst, src *string }{{&v.Pattern, &s.Pattern}, {&v.Format, &s.Format}} {
-		if *o.src != "" {
-			*o.dst = *o.src
-		}
-	}
-	for _, o := range []struct{ dst, src **int64 }{{&v.MinLength, &s.MinLength}, {&v.MaxLength, &s.MaxLength}, {&v.MinItems, &s.MinItems}, {&v.MaxItems, &s.MaxItems}} {
-		if *o.src != nil {
-			*o.dst = *o.src
-		}
-	}
-	for _, o := range []struct{ dst, src **spec.Number }{{&v.Minimum, &s.Minimum}, {&v.Maximum, &s.Maximum},
-		{&v.ExclusiveMinimum, &s.ExclusiveMinimum}, {&v.ExclusiveMaximum, &s.ExclusiveMaximum}, {&v.MultipleOf, &s.MultipleOf}} {
-		if *o.src != nil {
-			*o.dst = *o.src
+	for _, k := range spec.ValueKeywords {
+		if k.Constrains() {
+			k.Overlay(&v, s)
 		}
 	}
 	if len(s.Enum) > 0 {
 		v.Enum, v.Const = s.Enum, s.Const
 	}
-	v.UniqueItems = v.UniqueItems || s.UniqueItems
 	return &v
 }
 

@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"bytes"
 	"math/big"
 	"testing"
 
@@ -43,5 +44,48 @@ func TestIntRuleRounding(t *testing.T) {
 	}
 	if _, ok := numberRule(&spec.Schema{Kind: spec.KindNumber, Minimum: new(spec.Number("0.1"))}); ok {
 		t.Error("minimum 0.1, which no float64 holds exactly, is understood")
+	}
+}
+
+// TestDecoderChecksEveryConstraint: a tool input holding a constraint
+// that no decoder rule checks (uniqueItems; a number's multipleOf) gets no
+// decoding table, so the general validator checks it; the same input
+// without it gets one. decoderChecks names only constraint keywords.
+func TestDecoderChecksEveryConstraint(t *testing.T) {
+	for name := range decoderChecks {
+		known := false
+		for _, k := range spec.ValueKeywords {
+			known = known || (k.Name == name && k.Constrains())
+		}
+		if !known {
+			t.Errorf("decoderChecks: %s is not a constraint keyword of the spec", name)
+		}
+	}
+	for _, c := range []struct {
+		prop    string
+		decoded bool
+	}{
+		{"{type: array, items: {type: string}, maxItems: 3}", true},
+		{"{type: array, items: {type: string}, uniqueItems: true}", false},
+		{"{type: number, minimum: 1}", true},
+		{"{type: number, multipleOf: 2}", false},
+		{"{type: integer, multipleOf: 2}", true},
+	} {
+		src := "mcpgen: 1\nserver: {name: s, version: '1'}\ngo: {package: p}\ntools:\n  t:\n    description: d\n    input:\n      properties:\n        a: " + c.prop + "\n"
+		s, diags := spec.Load("d.yaml", []byte(src))
+		if len(diags) > 0 {
+			t.Fatalf("%s: %v", c.prop, diags)
+		}
+		files, err := Generate(s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var all []byte
+		for _, f := range files {
+			all = append(all, f.Bytes...)
+		}
+		if got := bytes.Contains(all, []byte("var decodeTInput = &genimpl.Object")); got != c.decoded {
+			t.Errorf("%s: decoded %v, want %v", c.prop, got, c.decoded)
+		}
 	}
 }

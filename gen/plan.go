@@ -556,14 +556,6 @@ func needsDecl(s *spec.Schema) bool {
 	return false
 }
 
-// hasScalarConstraints reports whether s holds a constraint of strings,
-// integers or numbers.
-func hasScalarConstraints(s *spec.Schema) bool {
-	return hasKeywords(s, func(k *spec.Keyword) bool {
-		return k.Constrains() && (k.AppliesTo(spec.KindString) || k.AppliesTo(spec.KindInteger) || k.AppliesTo(spec.KindNumber))
-	})
-}
-
 // itemGoName is the Go spelling of a tool's, resource's, template's or
 // prompt's name: its goName, else derived from the name.
 func itemGoName(it *spec.Item) string {

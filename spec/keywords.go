@@ -126,6 +126,28 @@ func (k *Keyword) Present(s *Schema) bool {
 	return ok
 }
 
+// Overlay sets k's value in dst to src's when src holds one (a keyword
+// written beside a $ref over the target's).
+func (k *Keyword) Overlay(dst, src *Schema) {
+	if k.field == nil || !k.Present(src) {
+		return
+	}
+	switch p := k.field(dst).(type) {
+	case *string:
+		*p = *k.field(src).(*string)
+	case **int64:
+		*p = *k.field(src).(**int64)
+	case **Number:
+		*p = *k.field(src).(**Number)
+	case *bool:
+		*p = true
+	case **Value:
+		*p = *k.field(src).(**Value)
+	case *[]*Value:
+		*p = *k.field(src).(*[]*Value)
+	}
+}
+
 // count is the value of a count keyword in s (0 when absent).
 func (k *Keyword) count(s *Schema) int64 {
 	if p, ok := k.field(s).(**int64); ok && *p != nil {
