@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/stdio"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // Graceful shutdown: once the context is done, calls in flight finish and
@@ -312,4 +314,126 @@ func TestHTTPShutdownWithSilentConnection(t *testing.T) {
 	if n, err := silent.Read(make([]byte, 1)); err == nil || n != 0 {
 		t.Errorf("the silent connection is still open: %d, %v", n, err)
 	}
+}
+
+// slowDrainServer is the runtime seen through the transport seam, with each
+// session's Drain held until release closes: ServeGracefully, slow to be
+// scheduled after ctx ends, has not drained the session yet while the
+// reader goes on reading. draining closes as ServeGracefully asks to drain.
+type slowDrainServer struct {
+	*runtime.Server
+	draining, release chan struct{}
+}
+
+func (s *slowDrainServer) OpenSession(sink transport.Sink, o transport.Options) transport.Session {
+	return &slowDrainSession{Session: s.Server.OpenSession(sink, o), s: s}
+}
+
+type slowDrainSession struct {
+	transport.Session
+	s *slowDrainServer
+}
+
+func (ss *slowDrainSession) Drain() <-chan struct{} {
+	close(ss.s.draining)
+	<-ss.s.release
+	return ss.Session.Drain()
+}
+
+// TestStdioCallAfterShutdownBeganIsRefused: a call read once ctx is done is
+// refused with -32000 and not run, even before ServeGracefully drains the
+// session (the reader checks ctx for each line); the calls in flight are
+// answered, each line once.
+func TestStdioCallAfterShutdownBeganIsRefused(t *testing.T) {
+	const calls = 3
+	g := newGatedTool(calls)
+	var lateRuns atomic.Int64
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(g.tool("work"))
+	srv.AddTool(runtime.Tool{Name: "late", Description: "Counts its runs.", Handler: func(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+		lateRuns.Add(1)
+		return runtime.TextResult("ran"), nil
+	}})
+	seam := &slowDrainServer{Server: srv, draining: make(chan struct{}), release: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	inR, in := io.Pipe()
+	outR, outW := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		// The grace is a ceiling only: the drain ends as the calls do.
+		err := stdio.ServeGracefully(ctx, seam, inR, outW, time.Hour)
+		outW.Close()
+		inR.Close()
+		done <- err
+	}()
+	lines := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+	next := func(what string) string {
+		select {
+		case l, ok := <-lines:
+			if !ok {
+				t.Fatalf("output closed, want %s", what)
+			}
+			return l
+		case <-time.After(wait): // a safety net only: never reached when the code is right
+			t.Fatalf("nothing written, want %s", what)
+		}
+		return ""
+	}
+	var msgs strings.Builder
+	msgs.WriteString(initLine)
+	for i := range calls {
+		fmt.Fprintf(&msgs, `{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"work","arguments":{"n":%d}}}`+"\n", i, i)
+	}
+	go io.WriteString(in, msgs.String())
+	if l := next("the initialize result"); !strings.Contains(l, `"id":"init","result"`) {
+		t.Fatalf("first line %s", l)
+	}
+	for range calls {
+		<-g.started
+	}
+	cancel()
+	<-seam.draining // the shutdown began; the session is not drained yet
+	go io.WriteString(in, `{"jsonrpc":"2.0","id":"late","method":"tools/call","params":{"name":"late","arguments":{}}}`+"\n"+
+		`{"jsonrpc":"2.0","id":"ping","method":"ping"}`+"\n")
+	late, ping := next("the late call's answer"), next("the ping's answer")
+	if want := `{"jsonrpc":"2.0","id":"late","error":{"code":-32000,"message":"the server is shutting down and starts no new calls; retry on a new connection"}}`; late != want {
+		t.Errorf("late call answered\n%s\nwant\n%s", late, want)
+	}
+	if want := `{"jsonrpc":"2.0","id":"ping","result":{}}`; ping != want {
+		t.Errorf("ping answered %s, want %s", ping, want)
+	}
+	close(seam.release)
+	close(g.gate)
+	answered := map[string]int{}
+	for line := range lines {
+		var id int
+		if _, err := fmt.Sscanf(line, `{"jsonrpc":"2.0","id":%d,"result":`, &id); err != nil || !strings.Contains(line, fmt.Sprintf(`"text":"done {\"n\":%d}"`, id)) {
+			t.Errorf("unexpected line: %s", line)
+			continue
+		}
+		answered[fmt.Sprint(id)]++
+	}
+	if len(answered) != calls || g.cancelled.Load() != 0 {
+		t.Errorf("answered %v, want each of the %d calls in flight once; %d cancelled", answered, calls, g.cancelled.Load())
+	}
+	for id, n := range answered {
+		if n != 1 {
+			t.Errorf("call %s answered %d times", id, n)
+		}
+	}
+	if n := lateRuns.Load(); n != 0 {
+		t.Errorf("the late call ran %d times, want refused", n)
+	}
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("ServeGracefully = %v, want context.Canceled", err)
+	}
+	in.Close()
 }

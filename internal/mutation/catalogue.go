@@ -656,8 +656,8 @@ var Catalogue = []Mutant{
 		Packages: pkgRuntime, Why: "a waiting tasks/result of another replica is announced once: a handler asking late finds no stream"},
 	// Session 9's independent mutants (issue 31), planted by a helper that
 	// had read neither the tests nor this catalogue: the 31 its run killed
-	// (RELIABILITY.md, "Independent mutants (session 9)"). The 9 survivors
-	// are named there; they join once tests kill them.
+	// (RELIABILITY.md, "Independent mutants (session 9)"), and the survivors
+	// that tests kill since (named there); the others join once they do.
 	{ID: "planter9/redisstore-quota-retry-unit", File: "runtime/redisstore/quota.go",
 		Original: "time.Duration(v[1]) * time.Millisecond", Mutated: "time.Duration(v[1]) * time.Second",
 		Packages: pkgRedis, Why: "a refused request on the Redis quota store says retry after 1000x the real wait (ms read as s)"},
@@ -751,4 +751,7 @@ var Catalogue = []Mutant{
 	{ID: "planter9/stdio-line-limit-off-by-one", File: "runtime/stdio/stdio.go",
 		Original: "case tooLong || len(line) > rd.limit:", Mutated: "case tooLong || len(line) >= rd.limit:",
 		Packages: pkgStdio, Why: "a stdio message of exactly MaxMessageSize bytes is refused as too long"},
+	{ID: "planter9/stdio-calls-after-shutdown", File: "runtime/stdio/stdio.go",
+		Original: "\t\t\tif rd.shutdown.Err() != nil {\n\t\t\t\trd.ss.StopCalls()\n\t\t\t}\n", Mutated: "",
+		Packages: pkgStdio, Why: "during a graceful stdio shutdown, a call read before ServeGracefully drains the session is run instead of refused"},
 }

@@ -142,10 +142,15 @@ func plant(root string, m Mutant, timeout time.Duration) (r result) {
 	defer os.WriteFile(path, orig, 0o644)
 
 	// A mutant that breaks the build of its own package is a mistake in
-	// the catalogue, not a bug the tests caught.
+	// the catalogue, not a bug the tests caught. The first build in the
+	// copy compiles the whole module: on a loaded machine it gets the
+	// tests' time limit, and running out of it is told as such.
 	pkg := "./" + filepath.ToSlash(filepath.Dir(m.File))
-	if out, err := goCommand(root, time.Minute*5, "build", pkg); err != nil {
+	if out, err := goCommand(root, timeout, "build", pkg); err != nil {
 		r.outcome, r.detail = invalid, "does not compile: "+firstLine(out)
+		if errors.Is(err, context.DeadlineExceeded) {
+			r.detail = fmt.Sprintf("the build did not finish within %s (not a verdict: run it again)", timeout)
+		}
 		return r
 	}
 	args := append([]string{"test", "-count=1", "-failfast", "-timeout", timeout.String()}, m.Packages...)
