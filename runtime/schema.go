@@ -17,7 +17,8 @@ import (
 // SchemaFor returns the JSON Schema that TypedTool and TypedToolResult
 // advertise for T: reflected by github.com/invopop/jsonschema with the
 // top-level struct expanded, named types in $defs referenced by $ref, and no
-// $schema or $id (MCP schemas default to draft 2020-12). NoArgs gives
+// $schema or $id of the reflector's (MCP schemas default to draft 2020-12;
+// a spec's own $schema comes from the type's JSONSchemaExtend). NoArgs gives
 // {"type":"object","additionalProperties":false}.
 func SchemaFor[T any]() json.RawMessage {
 	return schemaForType(reflect.TypeFor[T]())

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/invopop/jsonschema"
+
+	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
@@ -63,5 +66,23 @@ func TestStrings(t *testing.T) {
 func TestStaticHTML(t *testing.T) {
 	if html, err := genimpl.StaticHTML("<p>v</p>")(context.Background()); html != "<p>v</p>" || err != nil {
 		t.Errorf("StaticHTML = %q, %v", html, err)
+	}
+}
+
+type dialected struct {
+	A string `json:"a"`
+}
+
+func (dialected) JSONSchemaExtend(s *jsonschema.Schema) {
+	genimpl.SetExtra(s, "$schema", "http://json-schema.org/draft-07/schema#")
+}
+
+// TestSetExtraSurvivesReflection: a keyword set with SetExtra (a spec's
+// $schema) is in the schema the runtime reflects for a type, as when a
+// tool's schema reaches a Go type and is left to reflection.
+func TestSetExtraSurvivesReflection(t *testing.T) {
+	got := string(runtime.SchemaFor[dialected]())
+	if !strings.Contains(got, `"$schema":"http://json-schema.org/draft-07/schema#"`) || strings.Count(got, `"$schema"`) != 1 {
+		t.Errorf("reflected %s", got)
 	}
 }
