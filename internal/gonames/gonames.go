@@ -49,7 +49,7 @@ func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spe
 		if len(diags) > 0 {
 			return root, nil, notes, diags, nil
 		}
-		api, diags := gen.PlanAPI(s)
+		api, diags := gen.PlanNames(s)
 		if len(api.Collisions) == 0 || round == maxRounds {
 			return root, s, notes, diags, nil
 		}
