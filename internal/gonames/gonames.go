@@ -33,28 +33,65 @@ const maxRounds = 20
 // spec loaded from it, one note per name it gave, and the findings that
 // are left (of loading, or of planning: nothing Settle can fix).
 func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spec.Diagnostics, error) {
-	var notes []string
+	st, err := SettleText(file, root)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	settled, err := st.Root()
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return settled, st.Spec, st.Notes, st.Diags, nil
+}
+
+// Settled is a spec whose Go names SettleText settled.
+type Settled struct {
+	Data  []byte     // the spec's text
+	Spec  *spec.Spec // loaded from Data; nil when loading reported findings
+	Notes []string   // one per name given
+	Diags spec.Diagnostics
+	root  *yaml.Node
+}
+
+// Root is the spec's document mapping read from Data, with the positions
+// the findings name. It is read on demand: a spec that settles in one
+// round needs only its text.
+func (st *Settled) Root() (*yaml.Node, error) {
+	if st.root == nil {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(st.Data, &doc); err != nil || len(doc.Content) == 0 {
+			return nil, fmt.Errorf("re-reading the spec: %v", err)
+		}
+		st.root = doc.Content[0]
+	}
+	return st.root, nil
+}
+
+// SettleText is Settle giving the settled spec as text (and the mapping
+// only when asked for).
+func SettleText(file string, root *yaml.Node) (*Settled, error) {
+	st := &Settled{}
 	for round := 0; ; round++ {
 		data, err := Encode(root)
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return nil, err
 		}
-		// Re-read, so that the nodes have the positions findings name.
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-			return nil, nil, nil, nil, fmt.Errorf("re-reading the spec: %v", err)
-		}
-		root = doc.Content[0]
+		*st = Settled{Data: data, Notes: st.Notes}
 		s, diags := spec.Load(file, data)
 		if len(diags) > 0 {
-			return root, nil, notes, diags, nil
+			st.Diags = diags
+			return st, nil
 		}
 		api, diags := gen.PlanNames(s)
+		st.Spec, st.Diags = s, diags
 		if len(api.Collisions) == 0 || round == maxRounds {
-			return root, s, notes, diags, nil
+			return st, nil
 		}
-		if settleRound(root, api, data, &notes) == 0 {
-			return root, s, notes, diags, nil
+		if root, err = st.Root(); err != nil {
+			return nil, err
+		}
+		if settleRound(root, api, data, &st.Notes) == 0 {
+			return st, nil
 		}
 	}
 }
