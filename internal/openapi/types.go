@@ -9,7 +9,6 @@ import (
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
 	"gopkg.in/yaml.v3"
-
 )
 
 // jsonMedia picks application/json, else another JSON media type
