@@ -79,9 +79,21 @@ type APIMethod struct {
 // PlanAPI plans the Go API of s as Generate would. When Generate would
 // refuse s (two spec names with one Go name, …) the diagnostics say why,
 // and the API leaves out what could not be named.
-func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
+func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) { return planAPI(s, true) }
+
+// PlanNames is PlanAPI without the Go source of types (Definition,
+// APIField.Type and Signature are empty): the names and collisions an
+// importer settles, without rendering each type through format.Source,
+// most of PlanAPI's cost on a large spec.
+func PlanNames(s *spec.Spec) (*API, spec.Diagnostics) { return planAPI(s, false) }
+
+func planAPI(s *spec.Spec, withText bool) (*API, spec.Diagnostics) {
 	p := newPlan(s)
 	g := &generator{spec: s, plan: p, source: baseName(s.File), goTypeText: map[string]string{}}
+	goText := g.goText
+	if !withText {
+		goText = func(jen.Code) string { return "" }
+	}
 	a := &API{byName: map[string]*APIType{}, plan: p}
 	for _, d := range p.decls {
 		t := &APIType{Name: d.name, Kind: d.kind.String(), Schema: d.schema, Pos: d.pos,
@@ -93,26 +105,29 @@ func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 		case declStruct, declUnion:
 			t.Definition = "struct"
 		case declAlias:
-			t.Definition = "= " + g.goText(g.underlying(d.schema))
+			t.Definition = "= " + goText(g.underlying(d.schema))
 		case declEnum:
-			t.Definition = g.goText(g.underlying(d.schema))
+			t.Definition = goText(g.underlying(d.schema))
 			if g.isTagEnum(d) {
 				t.Definition = "= " + t.Definition
 			}
 		default:
-			t.Definition = g.goText(g.underlying(d.schema))
+			t.Definition = goText(g.underlying(d.schema))
 		}
 		for _, f := range d.fields {
 			typ, _ := g.fieldType(f.prop)
-			t.Fields = append(t.Fields, &APIField{Name: f.name, Type: g.goText(typ), Prop: f.prop})
+			t.Fields = append(t.Fields, &APIField{Name: f.name, Type: goText(typ), Prop: f.prop})
 		}
 		for _, v := range d.variants {
 			typ, _ := g.variantField(v)
-			t.Fields = append(t.Fields, &APIField{Name: v.name, Type: g.goText(typ),
+			t.Fields = append(t.Fields, &APIField{Name: v.name, Type: goText(typ),
 				Prop: &spec.Property{Pos: v.schema.Pos, Name: v.name, Schema: v.schema}})
 		}
 		for _, c := range d.consts {
 			t.Consts = append(t.Consts, &APIConst{Name: c.name, Suffix: c.suffix, Pos: c.value.Pos})
+		}
+		if !withText {
+			t.Definition = ""
 		}
 		a.Types = append(a.Types, t)
 		a.byName[t.Name] = t
@@ -128,14 +143,17 @@ func PlanAPI(s *spec.Spec) (*API, spec.Diagnostics) {
 			}
 			var params, results []string
 			for i := 1; i < len(m.params); i += 2 {
-				params = append(params, g.goText(m.params[i]))
+				params = append(params, goText(m.params[i]))
 			}
 			for _, r := range m.results {
-				results = append(results, g.goText(r))
+				results = append(results, goText(r))
 			}
 			am := &APIMethod{Name: m.name, Pos: p.methods[m.name].pos, What: p.methods[m.name].what,
 				Signature: "(" + strings.Join(append([]string{"context.Context"}, params...), ", ") + ") (" +
 					strings.Join(append(results, "error"), ", ") + ")"}
+			if !withText {
+				am.Signature = ""
+			}
 			if uri, ok := uris[m.name]; ok && m.kind == "resource" {
 				am.Key = "resource " + uri
 			}

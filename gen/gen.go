@@ -105,6 +105,8 @@ type generator struct {
 	// named holds the schemas of the named object types, written once
 	// (namedschemas.go).
 	named map[string]*namedSchema
+	// namedByDefs indexes named by $defs key (the first in spec order).
+	namedByDefs map[string]*namedSchema
 	// decoded holds the structs that get a validating decoder's table
 	// (computed once, by decodedDecls).
 	decoded       map[*decl]bool

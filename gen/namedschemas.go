@@ -61,14 +61,19 @@ func constFor(ns *namedSchema, schema []byte) string {
 	return ns.name
 }
 
-// defsEntry is the constant of the $defs entry key, or nil.
+// defsEntry is the constant of the $defs entry key, or nil. The index is
+// built once: a scan of every type per entry of every tool's $defs was
+// cubic on a spec of thousands of types (microsoft.com's Graph).
 func (g *generator) defsEntry(key string) *namedSchema {
-	for _, nt := range g.spec.Types {
-		if ns := g.namedSchemas()[nt.Name]; ns != nil && ns.defsKey == key {
-			return ns
+	if g.namedByDefs == nil {
+		g.namedByDefs = map[string]*namedSchema{}
+		for _, nt := range g.spec.Types {
+			if ns := g.namedSchemas()[nt.Name]; ns != nil && ns.defsKey != "" && g.namedByDefs[ns.defsKey] == nil {
+				g.namedByDefs[ns.defsKey] = ns
+			}
 		}
 	}
-	return nil
+	return g.namedByDefs[key]
 }
 
 // namedSchemaConsts declares the constants of the named types' schemas that

@@ -262,6 +262,9 @@ const maxAliasNodes = 100_000
 // reported and replaced by null; if aliases would add more than maxAliasNodes
 // nodes to the document, that is reported and every alias is replaced by null.
 func (d *decoder) checkAliases(root *yaml.Node) {
+	if !hasAlias(root) {
+		return // a tree: nothing loops or expands (the walk below costs two maps of every node)
+	}
 	const (
 		visiting = 1
 		done     = 2
@@ -323,6 +326,19 @@ func (d *decoder) checkAliases(root *yaml.Node) {
 		}
 		strip(root)
 	}
+}
+
+// hasAlias reports whether an alias is anywhere under n.
+func hasAlias(n *yaml.Node) bool {
+	if n.Kind == yaml.AliasNode {
+		return true
+	}
+	for _, c := range n.Content {
+		if c != nil && hasAlias(c) {
+			return true
+		}
+	}
+	return false
 }
 
 // nullify turns an alias node into a null scalar at the same position.

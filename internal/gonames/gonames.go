@@ -10,6 +10,7 @@
 package gonames
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -32,28 +33,65 @@ const maxRounds = 20
 // spec loaded from it, one note per name it gave, and the findings that
 // are left (of loading, or of planning: nothing Settle can fix).
 func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spec.Diagnostics, error) {
-	var notes []string
+	st, err := SettleText(file, root)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	settled, err := st.Root()
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	return settled, st.Spec, st.Notes, st.Diags, nil
+}
+
+// Settled is a spec whose Go names SettleText settled.
+type Settled struct {
+	Data  []byte     // the spec's text
+	Spec  *spec.Spec // loaded from Data; nil when loading reported findings
+	Notes []string   // one per name given
+	Diags spec.Diagnostics
+	root  *yaml.Node
+}
+
+// Root is the spec's document mapping read from Data, with the positions
+// the findings name. It is read on demand: a spec that settles in one
+// round needs only its text.
+func (st *Settled) Root() (*yaml.Node, error) {
+	if st.root == nil {
+		var doc yaml.Node
+		if err := yaml.Unmarshal(st.Data, &doc); err != nil || len(doc.Content) == 0 {
+			return nil, fmt.Errorf("re-reading the spec: %v", err)
+		}
+		st.root = doc.Content[0]
+	}
+	return st.root, nil
+}
+
+// SettleText is Settle giving the settled spec as text (and the mapping
+// only when asked for).
+func SettleText(file string, root *yaml.Node) (*Settled, error) {
+	st := &Settled{}
 	for round := 0; ; round++ {
 		data, err := Encode(root)
 		if err != nil {
-			return nil, nil, nil, nil, err
+			return nil, err
 		}
-		// Re-read, so that the nodes have the positions findings name.
-		var doc yaml.Node
-		if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
-			return nil, nil, nil, nil, fmt.Errorf("re-reading the spec: %v", err)
-		}
-		root = doc.Content[0]
+		*st = Settled{Data: data, Notes: st.Notes}
 		s, diags := spec.Load(file, data)
 		if len(diags) > 0 {
-			return root, nil, notes, diags, nil
+			st.Diags = diags
+			return st, nil
 		}
-		api, diags := gen.PlanAPI(s)
+		api, diags := gen.PlanNames(s)
+		st.Spec, st.Diags = s, diags
 		if len(api.Collisions) == 0 || round == maxRounds {
-			return root, s, notes, diags, nil
+			return st, nil
 		}
-		if settleRound(root, api, data, &notes) == 0 {
-			return root, s, notes, diags, nil
+		if root, err = st.Root(); err != nil {
+			return nil, err
+		}
+		if settleRound(root, api, data, &st.Notes) == 0 {
+			return st, nil
 		}
 	}
 }
@@ -172,8 +210,117 @@ func free(base string, taken map[string]bool) string {
 }
 
 // Encode writes a spec's document mapping as YAML, indented by two.
+//
+// yaml.v3's emitter keeps every event of a document until the end (its
+// queue is never trimmed), so one encode of a 4 MB spec allocates ~1 GB;
+// Encode writes a large mapping entry by entry instead (the same text:
+// the emitter's output for an entry does not depend on its siblings when
+// no foot comment joins them), and the whole only as a fallback.
 func Encode(root *yaml.Node) ([]byte, error) {
-	var b strings.Builder
+	if !chunkable(root) {
+		return encodeWhole(root)
+	}
+	var b bytes.Buffer
+	if err := encodeEntries(&b, root, "", 0); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// chunkDepth is how many levels of mappings Encode splits (the spec's
+// sections, then each tool and type).
+const chunkDepth = 2
+
+// encodeEntries writes mapping m's entries at indent; the first carries
+// m's head comment (m is the document's mapping only at depth 0).
+func encodeEntries(b *bytes.Buffer, m *yaml.Node, indent string, depth int) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if depth+1 < chunkDepth && (i > 0 || m.HeadComment == "") && splittable(k, v) {
+			b.WriteString(indent)
+			b.WriteString(k.Value)
+			b.WriteString(":\n")
+			if err := encodeEntries(b, v, indent+"  ", depth+1); err != nil {
+				return err
+			}
+			continue
+		}
+		one := &yaml.Node{Kind: yaml.MappingNode, Tag: m.Tag, Content: []*yaml.Node{k, v}}
+		if i == 0 {
+			one.HeadComment = m.HeadComment
+		}
+		data, err := encodeWhole(one)
+		if err != nil {
+			return err
+		}
+		for len(data) > 0 {
+			line, rest, _ := bytes.Cut(data, []byte("\n"))
+			if len(line) > 0 {
+				b.WriteString(indent)
+				b.Write(line)
+			}
+			b.WriteByte('\n')
+			data = rest
+		}
+	}
+	return nil
+}
+
+// chunkable: root is a block mapping whose text Encode may write entry by
+// entry: no foot comment anywhere (the emitter turns one into a blank line
+// before the next entry), no comment but a head comment on root, no anchor.
+func chunkable(root *yaml.Node) bool {
+	if root.Kind != yaml.MappingNode || root.Style&yaml.FlowStyle != 0 || root.Anchor != "" ||
+		(root.Tag != "" && root.Tag != "!!map") || root.LineComment != "" || root.FootComment != "" || len(root.Content) == 0 {
+		return false
+	}
+	var noFoot func(n *yaml.Node) bool
+	noFoot = func(n *yaml.Node) bool {
+		if n.FootComment != "" {
+			return false
+		}
+		for _, c := range n.Content {
+			if !noFoot(c) {
+				return false
+			}
+		}
+		return true
+	}
+	return noFoot(root)
+}
+
+// splittable: the entry k: v is written as the line "k:" and v's entries
+// below it: k a plain word (written as is), v a block mapping with
+// entries, neither commented.
+func splittable(k, v *yaml.Node) bool {
+	if k.Kind != yaml.ScalarNode || k.Style != 0 || (k.Tag != "" && k.Tag != "!!str") || k.Anchor != "" ||
+		k.HeadComment != "" || k.LineComment != "" || !plainWord(k.Value) {
+		return false
+	}
+	return v.Kind == yaml.MappingNode && v.Style == 0 && v.Anchor == "" && (v.Tag == "" || v.Tag == "!!map") &&
+		v.HeadComment == "" && v.LineComment == "" && len(v.Content) > 0
+}
+
+// plainWord: s is lower-case letters (yaml writes it unquoted) and not a
+// word YAML 1.1 reads as a boolean or null (which yaml.v3 quotes).
+func plainWord(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	switch s {
+	case "y", "n", "yes", "no", "on", "off", "true", "false", "null":
+		return false
+	}
+	return true
+}
+
+func encodeWhole(root *yaml.Node) ([]byte, error) {
+	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
@@ -182,5 +329,5 @@ func Encode(root *yaml.Node) ([]byte, error) {
 	if err := enc.Close(); err != nil {
 		return nil, err
 	}
-	return []byte(b.String()), nil
+	return b.Bytes(), nil
 }

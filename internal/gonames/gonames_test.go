@@ -90,3 +90,34 @@ resources:
 		}
 	}
 }
+
+// TestEncodeByEntriesIsWhole: Encode's entry-by-entry text is the text of
+// one encode of the whole document, for what specs hold (comments, block
+// scalars with blank lines, quoted keys, flow and nested mappings).
+func TestEncodeByEntriesIsWhole(t *testing.T) {
+	for _, src := range []string{
+		"# head\n# two lines\nmcpgen: 1\nserver: {name: s, version: '1'}\ntypes:\n  # shared schema #/x\n  A: {type: string}\n  B:\n    type: object\n    properties:\n      'y': {type: string}\ntools:\n  # from GET /x\n  get_x:\n    description: |-\n      one\n\n        indented\n\n      last\n    input: {properties: {a: {type: string}}}\n  \"yes\": {description: d}\n  true: {description: \" lead\"}\n",
+		"a:\n  b:\n    - 1\n    - {c: d}\n  e: [1, 2]\nno:\n  x: 1\ntrue:\n  x: 1\nnull:\n  x: 1\n\"n\": {}\nz: ''\n",
+		"a:\n  b: 1\n  # foot\n\nc: 2\n",
+		"a: 1 # line\nb:\n  c: |2\n     lead\n",
+	} {
+		var doc yaml.Node
+		if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+			t.Fatal(err)
+		}
+		// Keys as an importer writes them: strings, whatever they read as.
+		for i := 0; i < len(doc.Content[0].Content); i += 2 {
+			if k := doc.Content[0].Content[i]; k.Style == 0 {
+				k.Tag = "!!str"
+			}
+		}
+		got, err := Encode(doc.Content[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := encodeWhole(doc.Content[0])
+		if string(got) != string(want) {
+			t.Errorf("by entries:\n%s\nwhole:\n%s", got, want)
+		}
+	}
+}

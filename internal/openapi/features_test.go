@@ -10,7 +10,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/mcpgen/mcpgen/gen"
-	"github.com/mcpgen/mcpgen/internal/gonames"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -301,11 +300,10 @@ tools:
 		t.Fatal(err)
 	}
 	im := &importer{res: &Result{Tools: map[string]string{"bad_binding": "", "bad_input": "", "good": ""}}}
-	root, err := im.settle(doc.Content[0])
+	out, err := im.settle(doc.Content[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _ := gonames.Encode(root)
 	s := checkSpec(t, "settled", out)
 	if len(s.Tools) != 2 || s.Tools[0].Name != "bad_binding" || s.Tools[0].HTTP != nil {
 		t.Errorf("tools: %s", out)

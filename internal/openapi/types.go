@@ -9,8 +9,6 @@ import (
 	v3 "github.com/pb33f/libopenapi/datamodel/high/v3"
 	"github.com/pb33f/libopenapi/orderedmap"
 	"gopkg.in/yaml.v3"
-
-	"github.com/mcpgen/mcpgen/internal/gonames"
 )
 
 // jsonMedia picks application/json, else another JSON media type
@@ -237,11 +235,7 @@ func (im *importer) write(info *base.Info, upstream *yaml.Node, types, tools yma
 	}
 	root.Set("tools", tools.N)
 	root.N.HeadComment = fmt.Sprintf("Imported from the OpenAPI description %q %s by mcpgen import openapi.\nReview it: rename tools, edit descriptions, remove what the model does not need.", title, version)
-	settled, err := im.settle(root.N)
-	if err != nil {
-		return nil, err
-	}
-	return gonames.Encode(settled)
+	return im.settle(root.N)
 }
 
 // titleOf is the description's title, or "api".
