@@ -373,7 +373,10 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 		}
 		body = append(body, jen.Qual(genimplPkg, "UnionSchema").Call(args...))
 	case declStruct:
-		if s.AdditionalProperties {
+		switch {
+		case s.AdditionalPropertiesUnsaid:
+			set("AdditionalProperties", jen.Nil()) // open, and said nowhere (the wire's)
+		case s.AdditionalProperties:
 			set("AdditionalProperties", jen.Qual(jsonschemaPkg, "TrueSchema"))
 		}
 		for _, fl := range d.fields {

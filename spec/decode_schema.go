@@ -72,7 +72,7 @@ type schemaDecoding struct {
 	*Schema
 	typ      *entry
 	apSchema *Schema // additionalProperties was written as a schema
-	apBool   bool    // additionalProperties was written true or false
+	apBool   bool    // additionalProperties was written true, false or null
 	required []entry
 }
 
@@ -145,7 +145,7 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 		s.Values = apSchema
 	case s.Kind == KindMap && apBool:
 		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties of a map must be a schema (or use values)")
-		s.AdditionalProperties = false // reported once, here
+		s.AdditionalProperties, s.AdditionalPropertiesUnsaid = false, false // reported once, here
 	case apSchema != nil && s.Kind == KindObject:
 		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties must be true or false beside properties; a schema makes a map, which has no fixed properties")
 	}

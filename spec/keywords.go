@@ -466,15 +466,17 @@ func init() {
 					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
 				}
 			}),
-		shaping("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed. Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
+		shaping("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed; null accepts them too, advertising nothing (JSON Schema's default, which means true). Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				switch n := deref(v); {
 				case n.Kind == yaml.MappingNode:
 					sd.apSchema = d.schema(v, "additionalProperties")
 				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool":
 					sd.AdditionalProperties, sd.apBool = d.boolean(v, "additionalProperties")
+				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null":
+					sd.AdditionalProperties, sd.AdditionalPropertiesUnsaid, sd.apBool = true, true, true
 				default:
-					d.errorf(posOf(v), "additionalProperties must be true, false or a schema")
+					d.errorf(posOf(v), "additionalProperties must be true, false, null or a schema")
 				}
 			}),
 		shaping("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),

@@ -205,7 +205,8 @@ const (
 	KindBoolean Kind = "boolean"
 	KindArray   Kind = "array"
 	// KindObject has fixed Properties. AdditionalProperties says whether
-	// other keys are accepted (false by default: a typo never passes).
+	// other keys are accepted (false by default: a typo never passes);
+	// AdditionalPropertiesUnsaid, whether the JSON Schema leaves that unsaid.
 	// {type: object} alone, without properties, is any object (IsFreeObject).
 	KindObject Kind = "object"
 	// KindMap is an object with free keys whose values all follow Values:
@@ -303,6 +304,11 @@ type Schema struct {
 	// `required:` list.
 	Properties           []*Property
 	AdditionalProperties bool
+	// AdditionalPropertiesUnsaid is `additionalProperties: null`: open, as
+	// AdditionalProperties true, but the JSON Schema says nothing (JSON
+	// Schema's own default, which means the same), as a server imported
+	// with `import mcp` wrote it.
+	AdditionalPropertiesUnsaid bool
 
 	// Maps: the schema of every value.
 	Values *Schema

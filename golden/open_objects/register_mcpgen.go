@@ -47,6 +47,11 @@ func Register(s *runtime.Server, h Handler) {
 	"empty": {"type": "object", "properties": {}, "additionalProperties": false},
 	"open": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true},
 	"closed": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+	"unsaid": {
+		"type": "object",
+		"properties": {"a": {"type": "string"}},
+		"description": "Open, as JSON Schema is when it says nothing."
+	},
 	"items": {"type": "array", "items": {"type": "object"}}
 }, "additionalProperties": false}`),
 	}, nil, h.Configure))

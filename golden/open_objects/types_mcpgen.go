@@ -21,6 +21,9 @@ type ConfigureInput struct {
 	Empty  runtime.Opt[ConfigureInputEmpty]  `json:"empty,omitzero"`
 	Open   runtime.Opt[ConfigureInputOpen]   `json:"open,omitzero"`
 	Closed runtime.Opt[ConfigureInputClosed] `json:"closed,omitzero"`
+
+	// Open, as JSON Schema is when it says nothing.
+	Unsaid runtime.Opt[ConfigureInputUnsaid] `json:"unsaid,omitzero" jsonschema_description:"Open, as JSON Schema is when it says nothing."`
 	Items  []ConfigureInputItemsItem         `json:"items,omitempty"`
 }
 
@@ -48,5 +51,18 @@ type ConfigureInputClosed struct {
 	A runtime.Opt[string] `json:"a,omitzero"`
 }
 
-// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:17).
+// ConfigureInputUnsaid is property "unsaid" of ConfigureInput (mcpgen.yaml:18).
+//
+// Open, as JSON Schema is when it says nothing.
+type ConfigureInputUnsaid struct {
+	A runtime.Opt[string] `json:"a,omitzero"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputUnsaid what struct tags cannot
+// say.
+func (ConfigureInputUnsaid) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.AdditionalProperties = nil
+}
+
+// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:21).
 type ConfigureInputItemsItem map[string]json.RawMessage

@@ -140,9 +140,9 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 		if len(required) > 0 || s.Fields["required"] != (spec.Pos{}) {
 			add("required", append([]string{}, required...)) // required: [] is kept when written
 		}
-		if !s.AdditionalProperties || s.Fields["additionalProperties"] != (spec.Pos{}) {
+		if !s.AdditionalProperties || (s.Fields["additionalProperties"] != (spec.Pos{}) && !s.AdditionalPropertiesUnsaid) {
 			// Closed must be said (JSON Schema's objects are open); open
-			// is said only when the spec says it.
+			// is said only when the spec says it (not null).
 			add("additionalProperties", s.AdditionalProperties)
 		}
 	case spec.KindMap:
