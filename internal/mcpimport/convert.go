@@ -535,7 +535,8 @@ func (c *converter) enum(out ymap, kind string, v *yaml.Node, where string) erro
 }
 
 // closeObject writes what additionalProperties says, in the spec's terms:
-// its objects are closed unless they say additionalProperties: true, and an
+// its objects are closed unless they say additionalProperties: true (or
+// null, when the server said nothing), and an
 // object of free keys with one value schema is a map.
 func (c *converter) closeObject(out, src ymap, where string) error {
 	ap := src.Get("additionalProperties")
@@ -561,6 +562,10 @@ func (c *converter) closeObject(out, src ymap, where string) error {
 		if ap != nil && !emptySchema {
 			out.Set("additionalProperties", boolean(true)) // as written
 		}
+	case open && ap == nil:
+		// Open, as the server's JSON Schema is by saying nothing; the spec
+		// says so with null, which advertises nothing either.
+		out.Set("additionalProperties", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"})
 	case open:
 		out.Set("additionalProperties", boolean(true))
 	case closed && props == nil:
