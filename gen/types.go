@@ -374,9 +374,12 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 		body = append(body, jen.Qual(genimplPkg, "UnionSchema").Call(args...))
 	case declStruct:
 		switch {
-		case s.AdditionalPropertiesUnsaid:
+		case !s.AdditionalProperties:
+		case s.OpenAs == spec.OpenUnsaid:
 			set("AdditionalProperties", jen.Nil()) // open, and said nowhere (the wire's)
-		case s.AdditionalProperties:
+		case s.OpenAs == spec.OpenEmpty:
+			set("AdditionalProperties", jen.Op("&").Qual(jsonschemaPkg, "Schema").Values())
+		default:
 			set("AdditionalProperties", jen.Qual(jsonschemaPkg, "TrueSchema"))
 		}
 		for _, fl := range d.fields {

@@ -466,15 +466,18 @@ func init() {
 					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
 				}
 			}),
-		shaping("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed; null accepts them too, advertising nothing (JSON Schema's default, which means true). Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
+		shaping("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed; null accepts them too, advertising nothing (JSON Schema's default, which means true), and so does {} beside properties, advertised as {}. Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				switch n := deref(v); {
+				case n.Kind == yaml.MappingNode && len(n.Content) == 0:
+					// {} accepts any value (a schema of no type otherwise).
+					sd.apSchema, sd.apEmpty = &Schema{Pos: posOf(v), Kind: KindAny}, true
 				case n.Kind == yaml.MappingNode:
 					sd.apSchema = d.schema(v, "additionalProperties")
 				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool":
 					sd.AdditionalProperties, sd.apBool = d.boolean(v, "additionalProperties")
 				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null":
-					sd.AdditionalProperties, sd.AdditionalPropertiesUnsaid, sd.apBool = true, true, true
+					sd.AdditionalProperties, sd.OpenAs, sd.apBool = true, OpenUnsaid, true
 				default:
 					d.errorf(posOf(v), "additionalProperties must be true, false, null or a schema")
 				}

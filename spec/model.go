@@ -206,7 +206,7 @@ const (
 	KindArray   Kind = "array"
 	// KindObject has fixed Properties. AdditionalProperties says whether
 	// other keys are accepted (false by default: a typo never passes);
-	// AdditionalPropertiesUnsaid, whether the JSON Schema leaves that unsaid.
+	// OpenAs, how an open object's JSON Schema says so.
 	// {type: object} alone, without properties, is any object (IsFreeObject).
 	KindObject Kind = "object"
 	// KindMap is an object with free keys whose values all follow Values:
@@ -304,11 +304,10 @@ type Schema struct {
 	// `required:` list.
 	Properties           []*Property
 	AdditionalProperties bool
-	// AdditionalPropertiesUnsaid is `additionalProperties: null`: open, as
-	// AdditionalProperties true, but the JSON Schema says nothing (JSON
-	// Schema's own default, which means the same), as a server imported
-	// with `import mcp` wrote it.
-	AdditionalPropertiesUnsaid bool
+	// OpenAs is how the JSON Schema of an open object (AdditionalProperties
+	// true) says so, as the spec wrote additionalProperties, so that an
+	// imported server's schema is advertised as the server wrote it.
+	OpenAs OpenSpelling
 
 	// Maps: the schema of every value.
 	Values *Schema
@@ -336,6 +335,21 @@ type Schema struct {
 func (s *Schema) IsFreeObject() bool {
 	return s.Kind == KindObject && len(s.Properties) == 0 && s.AdditionalProperties && s.Fields["properties"] == (Pos{})
 }
+
+// OpenSpelling is how an open object's JSON Schema says it accepts keys
+// that are not properties; each means the same to a validator.
+type OpenSpelling string
+
+const (
+	// OpenTrue is `additionalProperties: true`, advertised when written.
+	OpenTrue OpenSpelling = ""
+	// OpenUnsaid is `additionalProperties: null`: no key advertised, JSON
+	// Schema's default.
+	OpenUnsaid OpenSpelling = "unsaid"
+	// OpenEmpty is `additionalProperties: {}` beside properties: the
+	// schema that accepts any value, advertised as {}.
+	OpenEmpty OpenSpelling = "{}"
+)
 
 // Property is one property of an object schema.
 type Property struct {

@@ -52,6 +52,7 @@ func Register(s *runtime.Server, h Handler) {
 		"properties": {"a": {"type": "string"}},
 		"description": "Open, as JSON Schema is when it says nothing."
 	},
+	"anyvalues": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {}},
 	"items": {"type": "array", "items": {"type": "object"}}
 }, "additionalProperties": false}`),
 	}, nil, h.Configure))

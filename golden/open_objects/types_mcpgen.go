@@ -23,8 +23,9 @@ type ConfigureInput struct {
 	Closed runtime.Opt[ConfigureInputClosed] `json:"closed,omitzero"`
 
 	// Open, as JSON Schema is when it says nothing.
-	Unsaid runtime.Opt[ConfigureInputUnsaid] `json:"unsaid,omitzero" jsonschema_description:"Open, as JSON Schema is when it says nothing."`
-	Items  []ConfigureInputItemsItem         `json:"items,omitempty"`
+	Unsaid    runtime.Opt[ConfigureInputUnsaid]    `json:"unsaid,omitzero" jsonschema_description:"Open, as JSON Schema is when it says nothing."`
+	Anyvalues runtime.Opt[ConfigureInputAnyvalues] `json:"anyvalues,omitzero"`
+	Items     []ConfigureInputItemsItem            `json:"items,omitempty"`
 }
 
 // ConfigureInputFree is property "free" of ConfigureInput (mcpgen.yaml:9).
@@ -64,5 +65,16 @@ func (ConfigureInputUnsaid) JSONSchemaExtend(s *jsonschema.Schema) {
 	s.AdditionalProperties = nil
 }
 
-// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:21).
+// ConfigureInputAnyvalues is property "anyvalues" of ConfigureInput (mcpgen.yaml:22).
+type ConfigureInputAnyvalues struct {
+	A runtime.Opt[string] `json:"a,omitzero"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputAnyvalues what struct tags
+// cannot say.
+func (ConfigureInputAnyvalues) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.AdditionalProperties = &jsonschema.Schema{}
+}
+
+// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:24).
 type ConfigureInputItemsItem map[string]json.RawMessage

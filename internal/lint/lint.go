@@ -302,8 +302,11 @@ func (l *linter) walk(o owner, s *spec.Schema, what string, seen map[*spec.Schem
 				pos = p
 			}
 			said := "true"
-			if s.AdditionalPropertiesUnsaid {
+			switch s.OpenAs {
+			case spec.OpenUnsaid:
 				said = "null"
+			case spec.OpenEmpty:
+				said = "{}"
 			}
 			l.report(o, "OBJECT_OPEN", pos,
 				"%s accepts unknown keys (additionalProperties: %s), so a misspelt or invented argument is ignored instead of refused", what, said)

@@ -562,6 +562,8 @@ func (c *converter) closeObject(out, src ymap, where string) error {
 		if ap != nil && !emptySchema {
 			out.Set("additionalProperties", boolean(true)) // as written
 		}
+	case open && emptySchema:
+		out.Set("additionalProperties", flowSmall(newMap().N)) // {}, as written
 	case open && ap == nil:
 		// Open, as the server's JSON Schema is by saying nothing; the spec
 		// says so with null, which advertises nothing either.

@@ -310,7 +310,8 @@ func TestExactWire(t *testing.T) {
 		// (a map of any values); nullable too.
 		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":true},"e":{"type":"object","additionalProperties":{}},"n":{"type":["object","null"],"additionalProperties":true}},"additionalProperties":false}`,
 		`{"type":"object","properties":{"a":{"type":"string","description":"\n lead and trail \n"}},"required":[],"additionalProperties":false}`,
-		// Open by saying nothing, at the root and below.
+		// Open by saying nothing, at the root and below, or by {}.
+		`{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{}}},"additionalProperties":false}`,
 		`{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}}},"n":{"type":["object","null"],"properties":{"a":{"type":"string"}}}}}`,
 		`{"type":"object","properties":{"i":{"type":"integer","format":"int32"},"s":{"type":"string","format":"x-unknown"}},"additionalProperties":false}`,
 		`{"type":"object","properties":{"o":{"type":["object","null"],"properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}`,
