@@ -375,11 +375,12 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 	case declStruct:
 		switch {
 		case !s.AdditionalProperties:
+			if len(s.Properties) == 0 && s.Fields["properties"] == (spec.Pos{}) {
+				set("Properties", jen.Nil()) // none written, none advertised (the wire's)
+			}
 		case s.OpenAs == spec.OpenUnsaid:
 			set("AdditionalProperties", jen.Nil()) // open, and said nowhere (the wire's)
-		case s.OpenAs == spec.OpenEmpty:
-			set("AdditionalProperties", jen.Op("&").Qual(jsonschemaPkg, "Schema").Values())
-		default:
+		default: // {} too, which reflection writes as true (the wire says {})
 			set("AdditionalProperties", jen.Qual(jsonschemaPkg, "TrueSchema"))
 		}
 		for _, fl := range d.fields {

@@ -312,6 +312,11 @@ type Schema struct {
 	// Maps: the schema of every value.
 	Values *Schema
 
+	// PropertyNames is `propertyNames: {type: string}` on an object or a
+	// map: it constrains nothing (every JSON key is a string), and is kept
+	// to be advertised as written.
+	PropertyNames *Value
+
 	// Unions: the variants in the order written (a {type: null} variant
 	// is not one: it makes the union Nullable), and how the union was
 	// written (UnionAnyOf, UnionOneOf or UnionTypeList).

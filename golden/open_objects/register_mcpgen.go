@@ -53,6 +53,16 @@ func Register(s *runtime.Server, h Handler) {
 		"description": "Open, as JSON Schema is when it says nothing."
 	},
 	"anyvalues": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {}},
+	"record": {
+		"type": "object",
+		"additionalProperties": {"type": "string"},
+		"propertyNames": {"type": "string"}
+	},
+	"nokeys": {"type": "object", "additionalProperties": false, "propertyNames": {"type": "string"}},
+	"records": {
+		"type": "array",
+		"items": {"type": "object", "additionalProperties": {}, "propertyNames": {"type": "string"}}
+	},
 	"items": {"type": "array", "items": {"type": "object"}}
 }, "additionalProperties": false}`),
 	}, nil, h.Configure))

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -25,7 +26,20 @@ type ConfigureInput struct {
 	// Open, as JSON Schema is when it says nothing.
 	Unsaid    runtime.Opt[ConfigureInputUnsaid]    `json:"unsaid,omitzero" jsonschema_description:"Open, as JSON Schema is when it says nothing."`
 	Anyvalues runtime.Opt[ConfigureInputAnyvalues] `json:"anyvalues,omitzero"`
+	Record    map[string]string                    `json:"record,omitempty"`
+	Nokeys    runtime.Opt[ConfigureInputNokeys]    `json:"nokeys,omitzero"`
+	Records   []ConfigureInputRecordsItem          `json:"records,omitempty"`
 	Items     []ConfigureInputItemsItem            `json:"items,omitempty"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInput what struct tags cannot say.
+func (ConfigureInput) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("record"); ok {
+		genimpl.SetExtra(p, "propertyNames", json.RawMessage(`{"type":"string"}`))
+	}
+	if p, ok := s.Properties.Get("nokeys"); ok {
+		genimpl.SetExtra(p, "propertyNames", json.RawMessage(`{"type":"string"}`))
+	}
 }
 
 // ConfigureInputFree is property "free" of ConfigureInput (mcpgen.yaml:9).
@@ -73,8 +87,26 @@ type ConfigureInputAnyvalues struct {
 // JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputAnyvalues what struct tags
 // cannot say.
 func (ConfigureInputAnyvalues) JSONSchemaExtend(s *jsonschema.Schema) {
-	s.AdditionalProperties = &jsonschema.Schema{}
+	s.AdditionalProperties = jsonschema.TrueSchema
 }
 
-// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:24).
+// ConfigureInputNokeys is property "nokeys" of ConfigureInput (mcpgen.yaml:25).
+type ConfigureInputNokeys struct{}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputNokeys what struct tags cannot
+// say.
+func (ConfigureInputNokeys) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Properties = nil
+}
+
+// ConfigureInputRecordsItem is the items of ConfigureInputRecords (mcpgen.yaml:26).
+type ConfigureInputRecordsItem map[string]json.RawMessage
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputRecordsItem what struct tags
+// cannot say.
+func (ConfigureInputRecordsItem) JSONSchemaExtend(s *jsonschema.Schema) {
+	genimpl.SetExtra(s, "propertyNames", json.RawMessage(`{"type":"string"}`))
+}
+
+// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:27).
 type ConfigureInputItemsItem map[string]json.RawMessage

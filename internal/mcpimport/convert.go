@@ -207,9 +207,7 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 		return nil, &untypable{"a schema that is not an object", where}
 	}
 	src := ymap{N: n}
-	if src.Len() > 0 && withoutNoOps(src) {
-		n = src.N
-	}
+	noOps := src.Len() > 0 && withoutNoOps(src)
 	if bad := unknownKeywords(src, root); len(bad) > 0 {
 		label := "the keyword " + bad[0]
 		if len(bad) > 1 {
@@ -246,6 +244,9 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 		if err := c.closeObject(out, src, where); err != nil {
 			return nil, err
 		}
+		if noOps {
+			out.Set("propertyNames", typeOnly("string")) // kept, to be advertised as written
+		}
 	}
 	if kind == "any" && out.Get("type") == nil {
 		out.Set("type", str("any"))
@@ -253,10 +254,11 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 	return flowSmall(out.N), nil
 }
 
-// withoutNoOps takes out of a schema the keywords that constrain nothing
-// and that the spec has no word for: propertyNames: {type: string} (every
-// property name is a string). It reports whether it took any; the
-// comparison of a round trip (EquivalentForm) drops them alike.
+// withoutNoOps takes out of a schema the keywords that constrain nothing:
+// propertyNames: {type: string} (every property name is a string), which
+// an object or a map then says again (the spec's propertyNames), and other
+// kinds leave out. It reports whether it took any; the comparison of a
+// round trip (EquivalentForm) drops them alike.
 func withoutNoOps(src ymap) bool {
 	pn := src.Get("propertyNames")
 	if pn == nil || !isTypeOnly(pn, "string") {
