@@ -552,6 +552,8 @@ func needsDecl(s *spec.Schema) bool {
 		return true
 	case spec.KindString, spec.KindInteger, spec.KindNumber, spec.KindBoolean:
 		return len(s.Enum) > 0 || hasKeywords(s, func(*spec.Keyword) bool { return true })
+	case spec.KindMap:
+		return hasKeywords(s, func(*spec.Keyword) bool { return true })
 	}
 	return false
 }

@@ -373,7 +373,14 @@ func (g *generator) extendBody(d *decl) []jen.Code {
 		}
 		body = append(body, jen.Qual(genimplPkg, "UnionSchema").Call(args...))
 	case declStruct:
-		if s.AdditionalProperties {
+		switch {
+		case !s.AdditionalProperties:
+			if len(s.Properties) == 0 && s.Fields["properties"] == (spec.Pos{}) {
+				set("Properties", jen.Nil()) // none written, none advertised (the wire's)
+			}
+		case s.OpenAs == spec.OpenUnsaid:
+			set("AdditionalProperties", jen.Nil()) // open, and said nowhere (the wire's)
+		default: // {} too, which reflection writes as true (the wire says {})
 			set("AdditionalProperties", jen.Qual(jsonschemaPkg, "TrueSchema"))
 		}
 		for _, fl := range d.fields {

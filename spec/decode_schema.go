@@ -72,7 +72,8 @@ type schemaDecoding struct {
 	*Schema
 	typ      *entry
 	apSchema *Schema // additionalProperties was written as a schema
-	apBool   bool    // additionalProperties was written true or false
+	apEmpty  bool    // that schema is {}
+	apBool   bool    // additionalProperties was written true, false or null
 	required []entry
 }
 
@@ -145,9 +146,12 @@ func (d *decoder) schemaWith(n *yaml.Node, what string, assume Kind, beside []st
 		s.Values = apSchema
 	case s.Kind == KindMap && apBool:
 		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties of a map must be a schema (or use values)")
-		s.AdditionalProperties = false // reported once, here
+		s.AdditionalProperties, s.OpenAs = false, OpenTrue // reported once, here
+	case sd.apEmpty && s.Kind == KindObject:
+		// {} accepts any value: an open object, advertised as written.
+		s.AdditionalProperties, s.OpenAs = true, OpenEmpty
 	case apSchema != nil && s.Kind == KindObject:
-		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties must be true or false beside properties; a schema makes a map, which has no fixed properties")
+		d.errorf(s.FieldValues["additionalProperties"], "additionalProperties must be true, false, null or {} beside properties; a schema makes a map, which has no fixed properties")
 	}
 
 	if s.Kind == KindObject && typ != nil && s.Fields["properties"] == (Pos{}) && s.Fields["additionalProperties"] == (Pos{}) {

@@ -543,7 +543,7 @@ tools:
 			`mcpgen.yaml:7:16: unknown property "ordr_id" in required; did you mean "order_id"?`,
 			`mcpgen.yaml:7:35: duplicate property "order_id" in required (first listed at mcpgen.yaml:7:25)`,
 			`mcpgen.yaml:8:21: required applies to objects, not string`,
-			`mcpgen.yaml:9:62: additionalProperties must be true or false beside properties; a schema makes a map, which has no fixed properties`,
+			`mcpgen.yaml:9:62: additionalProperties must be true, false, null or {} beside properties; a schema makes a map, which has no fixed properties`,
 			`mcpgen.yaml:10:51: required items must be property names`,
 		},
 	},

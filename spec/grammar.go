@@ -125,7 +125,7 @@ func FormatMappings() []FormatMapping {
 		{Name: "Registry", Keys: formatKeys(registryFields)},
 		{Name: "LintRules", Schema: `{"type":"array","items":` + stringEnum(LintRuleIDs) + `}`},
 		{Name: "Schema", Keys: schema},
-		{Name: "AdditionalProperties", Schema: `{"oneOf":[{"type":"boolean"},{"$ref":"#/$defs/Schema"}],"default":false}`},
+		{Name: "AdditionalProperties", Schema: `{"oneOf":[{"type":"boolean"},{"type":"null"},{"$ref":"#/$defs/Schema"}],"default":false}`},
 		{Name: "Tool", Keys: formatKeys(toolFields), Schema: `{"allOf":[{"not":{"required":["input","inputSchema"]}},{"not":{"required":["output","outputSchema"]}}]}`},
 		{Name: "RawSchema", Schema: `{"type":"object","description":"A JSON Schema (draft 2020-12)."}`},
 		{Name: "Meta", Schema: `{"type":"object"}`},

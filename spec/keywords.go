@@ -47,7 +47,7 @@ var dialectRE = regexp.MustCompile(dialectPattern)
 // Go type for (an unknown key's hint says so); a tool that needs one
 // writes its schema out in full. A keyword declared below leaves this list.
 var rawOnlyKeys = []string{
-	"allOf", "not", "if", "then", "else", "patternProperties", "propertyNames", "dependentRequired",
+	"allOf", "not", "if", "then", "else", "patternProperties", "dependentRequired",
 	"dependentSchemas", "prefixItems", "contains", "minContains", "maxContains", "minProperties",
 	"maxProperties", "unevaluatedProperties", "unevaluatedItems", "$anchor", "$id",
 	"$dynamicRef", "$dynamicAnchor", "contentEncoding", "contentMediaType", "contentSchema",
@@ -466,15 +466,20 @@ func init() {
 					sd.required = append(sd.required, entry{key: deref(item).Value, keyNode: item})
 				}
 			}),
-		shaping("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed. Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
+		shaping("additionalProperties", applies{[]Kind{KindObject, KindMap}, "objects"}, "Objects: true to accept keys that are not properties (closed by default; {type: object} alone is any object). Advertised only when written, or when closed; null accepts them too, advertising nothing (JSON Schema's default, which means true), and so does {} beside properties, advertised as {}. Maps (type: object without properties): the schema of every value.", defRef("AdditionalProperties"),
 			func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
 				switch n := deref(v); {
+				case n.Kind == yaml.MappingNode && len(n.Content) == 0:
+					// {} accepts any value (a schema of no type otherwise).
+					sd.apSchema, sd.apEmpty = &Schema{Pos: posOf(v), Kind: KindAny}, true
 				case n.Kind == yaml.MappingNode:
 					sd.apSchema = d.schema(v, "additionalProperties")
 				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!bool":
 					sd.AdditionalProperties, sd.apBool = d.boolean(v, "additionalProperties")
+				case n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null":
+					sd.AdditionalProperties, sd.OpenAs, sd.apBool = true, OpenUnsaid, true
 				default:
-					d.errorf(posOf(v), "additionalProperties must be true, false or a schema")
+					d.errorf(posOf(v), "additionalProperties must be true, false, null or a schema")
 				}
 			}),
 		shaping("values", applies{[]Kind{KindMap}, "maps"}, "Maps: the schema of every value (map[string]T in Go).", defRef("Schema"),
@@ -505,6 +510,15 @@ func init() {
 					}
 					sd.EnumGoNames[e.key] = name
 					sd.FieldValues["goNames."+e.key] = posOf(e.keyNode)
+				}
+			}),
+		value("propertyNames", applies{[]Kind{KindObject, KindMap}, "objects and maps"}, "Objects and maps: {type: string} only, which every key is: advertised as written, constrains nothing (any other schema of keys needs a raw inputSchema or outputSchema).",
+			func(s *Schema) any { return &s.PropertyNames }).
+			withSchema(`{"const":{"type":"string"}}`).writtenLast().
+			then(func(d *decoder, sd *schemaDecoding, v *yaml.Node) {
+				if sd.PropertyNames != nil && string(sd.PropertyNames.JSON) != `{"type":"string"}` {
+					d.errorf(posOf(v), "propertyNames takes {type: string} only, which constrains nothing; a schema that constrains keys needs a raw inputSchema or outputSchema")
+					sd.PropertyNames = nil
 				}
 			}),
 		value("x-mcp-header", applies{[]Kind{KindString, KindInteger, KindBoolean}, "strings, integers and booleans (the properties of a tool's input)"}, "A string, integer or boolean property of a tool's input: the name of the HTTP header Mcp-Param-{name} that 2026-07-28 clients mirror the argument into, and the server checks.",

@@ -21,6 +21,8 @@ func keywordSample(k *Keyword, kind Kind) string {
 		return "X-Region"
 	case "$schema":
 		return "http://json-schema.org/draft-07/schema#"
+	case "propertyNames":
+		return "{type: string}"
 	}
 	switch k.Shape() {
 	case ShapeCount, ShapeNumber:

@@ -205,7 +205,8 @@ const (
 	KindBoolean Kind = "boolean"
 	KindArray   Kind = "array"
 	// KindObject has fixed Properties. AdditionalProperties says whether
-	// other keys are accepted (false by default: a typo never passes).
+	// other keys are accepted (false by default: a typo never passes);
+	// OpenAs, how an open object's JSON Schema says so.
 	// {type: object} alone, without properties, is any object (IsFreeObject).
 	KindObject Kind = "object"
 	// KindMap is an object with free keys whose values all follow Values:
@@ -303,9 +304,18 @@ type Schema struct {
 	// `required:` list.
 	Properties           []*Property
 	AdditionalProperties bool
+	// OpenAs is how the JSON Schema of an open object (AdditionalProperties
+	// true) says so, as the spec wrote additionalProperties, so that an
+	// imported server's schema is advertised as the server wrote it.
+	OpenAs OpenSpelling
 
 	// Maps: the schema of every value.
 	Values *Schema
+
+	// PropertyNames is `propertyNames: {type: string}` on an object or a
+	// map: it constrains nothing (every JSON key is a string), and is kept
+	// to be advertised as written.
+	PropertyNames *Value
 
 	// Unions: the variants in the order written (a {type: null} variant
 	// is not one: it makes the union Nullable), and how the union was
@@ -330,6 +340,21 @@ type Schema struct {
 func (s *Schema) IsFreeObject() bool {
 	return s.Kind == KindObject && len(s.Properties) == 0 && s.AdditionalProperties && s.Fields["properties"] == (Pos{})
 }
+
+// OpenSpelling is how an open object's JSON Schema says it accepts keys
+// that are not properties; each means the same to a validator.
+type OpenSpelling string
+
+const (
+	// OpenTrue is `additionalProperties: true`, advertised when written.
+	OpenTrue OpenSpelling = ""
+	// OpenUnsaid is `additionalProperties: null`: no key advertised, JSON
+	// Schema's default.
+	OpenUnsaid OpenSpelling = "unsaid"
+	// OpenEmpty is `additionalProperties: {}` beside properties: the
+	// schema that accepts any value, advertised as {}.
+	OpenEmpty OpenSpelling = "{}"
+)
 
 // Property is one property of an object schema.
 type Property struct {

@@ -47,6 +47,22 @@ func Register(s *runtime.Server, h Handler) {
 	"empty": {"type": "object", "properties": {}, "additionalProperties": false},
 	"open": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": true},
 	"closed": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false},
+	"unsaid": {
+		"type": "object",
+		"properties": {"a": {"type": "string"}},
+		"description": "Open, as JSON Schema is when it says nothing."
+	},
+	"anyvalues": {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {}},
+	"record": {
+		"type": "object",
+		"additionalProperties": {"type": "string"},
+		"propertyNames": {"type": "string"}
+	},
+	"nokeys": {"type": "object", "additionalProperties": false, "propertyNames": {"type": "string"}},
+	"records": {
+		"type": "array",
+		"items": {"type": "object", "additionalProperties": {}, "propertyNames": {"type": "string"}}
+	},
 	"items": {"type": "array", "items": {"type": "object"}}
 }, "additionalProperties": false}`),
 	}, nil, h.Configure))

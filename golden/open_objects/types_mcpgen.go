@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"github.com/invopop/jsonschema"
 	"github.com/mcpgen/mcpgen/runtime"
+	"github.com/mcpgen/mcpgen/runtime/genimpl"
 )
 
 // This is a compile-time assertion that this generated file and the runtime package
@@ -21,7 +22,24 @@ type ConfigureInput struct {
 	Empty  runtime.Opt[ConfigureInputEmpty]  `json:"empty,omitzero"`
 	Open   runtime.Opt[ConfigureInputOpen]   `json:"open,omitzero"`
 	Closed runtime.Opt[ConfigureInputClosed] `json:"closed,omitzero"`
-	Items  []ConfigureInputItemsItem         `json:"items,omitempty"`
+
+	// Open, as JSON Schema is when it says nothing.
+	Unsaid    runtime.Opt[ConfigureInputUnsaid]    `json:"unsaid,omitzero" jsonschema_description:"Open, as JSON Schema is when it says nothing."`
+	Anyvalues runtime.Opt[ConfigureInputAnyvalues] `json:"anyvalues,omitzero"`
+	Record    map[string]string                    `json:"record,omitempty"`
+	Nokeys    runtime.Opt[ConfigureInputNokeys]    `json:"nokeys,omitzero"`
+	Records   []ConfigureInputRecordsItem          `json:"records,omitempty"`
+	Items     []ConfigureInputItemsItem            `json:"items,omitempty"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInput what struct tags cannot say.
+func (ConfigureInput) JSONSchemaExtend(s *jsonschema.Schema) {
+	if p, ok := s.Properties.Get("record"); ok {
+		genimpl.SetExtra(p, "propertyNames", json.RawMessage(`{"type":"string"}`))
+	}
+	if p, ok := s.Properties.Get("nokeys"); ok {
+		genimpl.SetExtra(p, "propertyNames", json.RawMessage(`{"type":"string"}`))
+	}
 }
 
 // ConfigureInputFree is property "free" of ConfigureInput (mcpgen.yaml:9).
@@ -48,5 +66,47 @@ type ConfigureInputClosed struct {
 	A runtime.Opt[string] `json:"a,omitzero"`
 }
 
-// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:17).
+// ConfigureInputUnsaid is property "unsaid" of ConfigureInput (mcpgen.yaml:18).
+//
+// Open, as JSON Schema is when it says nothing.
+type ConfigureInputUnsaid struct {
+	A runtime.Opt[string] `json:"a,omitzero"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputUnsaid what struct tags cannot
+// say.
+func (ConfigureInputUnsaid) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.AdditionalProperties = nil
+}
+
+// ConfigureInputAnyvalues is property "anyvalues" of ConfigureInput (mcpgen.yaml:22).
+type ConfigureInputAnyvalues struct {
+	A runtime.Opt[string] `json:"a,omitzero"`
+}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputAnyvalues what struct tags
+// cannot say.
+func (ConfigureInputAnyvalues) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.AdditionalProperties = jsonschema.TrueSchema
+}
+
+// ConfigureInputNokeys is property "nokeys" of ConfigureInput (mcpgen.yaml:25).
+type ConfigureInputNokeys struct{}
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputNokeys what struct tags cannot
+// say.
+func (ConfigureInputNokeys) JSONSchemaExtend(s *jsonschema.Schema) {
+	s.Properties = nil
+}
+
+// ConfigureInputRecordsItem is the items of ConfigureInputRecords (mcpgen.yaml:26).
+type ConfigureInputRecordsItem map[string]json.RawMessage
+
+// JSONSchemaExtend adds to the reflected JSON Schema of ConfigureInputRecordsItem what struct tags
+// cannot say.
+func (ConfigureInputRecordsItem) JSONSchemaExtend(s *jsonschema.Schema) {
+	genimpl.SetExtra(s, "propertyNames", json.RawMessage(`{"type":"string"}`))
+}
+
+// ConfigureInputItemsItem is the items of ConfigureInputItems (mcpgen.yaml:27).
 type ConfigureInputItemsItem map[string]json.RawMessage

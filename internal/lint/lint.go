@@ -301,8 +301,15 @@ func (l *linter) walk(o owner, s *spec.Schema, what string, seen map[*spec.Schem
 			if p, ok := s.Fields["additionalProperties"]; ok {
 				pos = p
 			}
+			said := "true"
+			switch s.OpenAs {
+			case spec.OpenUnsaid:
+				said = "null"
+			case spec.OpenEmpty:
+				said = "{}"
+			}
 			l.report(o, "OBJECT_OPEN", pos,
-				"%s accepts unknown keys (additionalProperties: true), so a misspelt or invented argument is ignored instead of refused", what)
+				"%s accepts unknown keys (additionalProperties: %s), so a misspelt or invented argument is ignored instead of refused", what, said)
 		}
 		for _, p := range s.Properties {
 			pwhat := fmt.Sprintf("property %q of %s", p.Name, what)

@@ -207,9 +207,7 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 		return nil, &untypable{"a schema that is not an object", where}
 	}
 	src := ymap{N: n}
-	if src.Len() > 0 && withoutNoOps(src) {
-		n = src.N
-	}
+	noOps := src.Len() > 0 && withoutNoOps(src)
 	if bad := unknownKeywords(src, root); len(bad) > 0 {
 		label := "the keyword " + bad[0]
 		if len(bad) > 1 {
@@ -246,6 +244,9 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 		if err := c.closeObject(out, src, where); err != nil {
 			return nil, err
 		}
+		if noOps {
+			out.Set("propertyNames", typeOnly("string")) // kept, to be advertised as written
+		}
 	}
 	if kind == "any" && out.Get("type") == nil {
 		out.Set("type", str("any"))
@@ -253,10 +254,11 @@ func (c *converter) schema(n *yaml.Node, where string, root bool) (*yaml.Node, e
 	return flowSmall(out.N), nil
 }
 
-// withoutNoOps takes out of a schema the keywords that constrain nothing
-// and that the spec has no word for: propertyNames: {type: string} (every
-// property name is a string). It reports whether it took any; the
-// comparison of a round trip (EquivalentForm) drops them alike.
+// withoutNoOps takes out of a schema the keywords that constrain nothing:
+// propertyNames: {type: string} (every property name is a string), which
+// an object or a map then says again (the spec's propertyNames), and other
+// kinds leave out. It reports whether it took any; the comparison of a
+// round trip (EquivalentForm) drops them alike.
 func withoutNoOps(src ymap) bool {
 	pn := src.Get("propertyNames")
 	if pn == nil || !isTypeOnly(pn, "string") {
@@ -535,7 +537,8 @@ func (c *converter) enum(out ymap, kind string, v *yaml.Node, where string) erro
 }
 
 // closeObject writes what additionalProperties says, in the spec's terms:
-// its objects are closed unless they say additionalProperties: true, and an
+// its objects are closed unless they say additionalProperties: true (or
+// null, when the server said nothing), and an
 // object of free keys with one value schema is a map.
 func (c *converter) closeObject(out, src ymap, where string) error {
 	ap := src.Get("additionalProperties")
@@ -561,6 +564,12 @@ func (c *converter) closeObject(out, src ymap, where string) error {
 		if ap != nil && !emptySchema {
 			out.Set("additionalProperties", boolean(true)) // as written
 		}
+	case open && emptySchema:
+		out.Set("additionalProperties", flowSmall(newMap().N)) // {}, as written
+	case open && ap == nil:
+		// Open, as the server's JSON Schema is by saying nothing; the spec
+		// says so with null, which advertises nothing either.
+		out.Set("additionalProperties", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"})
 	case open:
 		out.Set("additionalProperties", boolean(true))
 	case closed && props == nil:

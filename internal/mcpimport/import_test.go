@@ -310,6 +310,12 @@ func TestExactWire(t *testing.T) {
 		// (a map of any values); nullable too.
 		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":true},"e":{"type":"object","additionalProperties":{}},"n":{"type":["object","null"],"additionalProperties":true}},"additionalProperties":false}`,
 		`{"type":"object","properties":{"a":{"type":"string","description":"\n lead and trail \n"}},"required":[],"additionalProperties":false}`,
+		// propertyNames: {type: string}, which constrains nothing, kept on
+		// maps and objects (zod's records).
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"},"propertyNames":{"type":"string"}},"a":{"type":"object","additionalProperties":{},"propertyNames":{"type":"string"}},"c":{"type":"object","additionalProperties":false,"propertyNames":{"type":"string"}}},"additionalProperties":false}`,
+		// Open by saying nothing, at the root and below, or by {}.
+		`{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}},"additionalProperties":{}}},"additionalProperties":false}`,
+		`{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}}},"n":{"type":["object","null"],"properties":{"a":{"type":"string"}}}}}`,
 		`{"type":"object","properties":{"i":{"type":"integer","format":"int32"},"s":{"type":"string","format":"x-unknown"}},"additionalProperties":false}`,
 		`{"type":"object","properties":{"o":{"type":["object","null"],"properties":{"a":{"type":"string"}},"additionalProperties":false}},"additionalProperties":false}`,
 	} {

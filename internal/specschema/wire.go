@@ -140,10 +140,15 @@ func (w *schemaWriter) schema(s *spec.Schema) object {
 		if len(required) > 0 || s.Fields["required"] != (spec.Pos{}) {
 			add("required", append([]string{}, required...)) // required: [] is kept when written
 		}
-		if !s.AdditionalProperties || s.Fields["additionalProperties"] != (spec.Pos{}) {
-			// Closed must be said (JSON Schema's objects are open); open
-			// is said only when the spec says it.
-			add("additionalProperties", s.AdditionalProperties)
+		// Closed must be said (JSON Schema's objects are open); open is
+		// said as the spec says it: true when written, {}, or not (null).
+		switch {
+		case !s.AdditionalProperties:
+			add("additionalProperties", false)
+		case s.OpenAs == spec.OpenEmpty:
+			add("additionalProperties", object{})
+		case s.OpenAs == spec.OpenTrue && s.Fields["additionalProperties"] != (spec.Pos{}):
+			add("additionalProperties", true)
 		}
 	case spec.KindMap:
 		add("type", "object")
