@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/logging"
 )
 
 // The modern era (2026-07-28, basic/versioning.mdx): no handshake; every
@@ -49,7 +50,7 @@ const (
 
 // noLogging is peerInfo.logRank when a modern request asked for no logs:
 // servers MUST NOT send log messages without io.modelcontextprotocol/logLevel.
-const noLogging = int32(len(logLevels))
+const noLogging = int32(logging.Silent)
 
 // modernCtx is the context a modern request is dispatched under: the
 // transport's context and what the request's _meta says about the client.
@@ -150,10 +151,10 @@ func (s *Server) modernPeer(params []byte) (*peerInfo, *Error) {
 	}
 	if len(level) > 0 {
 		var l LogLevel
-		if json.Unmarshal(level, &l) != nil || l.rank() < 0 {
+		if json.Unmarshal(level, &l) != nil || l.Rank() < 0 {
 			return nil, errorf(CodeInvalidParams, `invalid params: _meta[%s] must be one of debug, info, notice, warning, error, critical, alert, emergency`, quote(metaLogLevel))
 		}
-		pi.logRank = int32(l.rank())
+		pi.logRank = int32(l.Rank())
 	}
 	pi.caps = s.capSet()
 	return pi, nil

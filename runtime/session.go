@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/logging"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
@@ -129,7 +130,7 @@ func (s *Server) NewSession(send func(msg []byte)) *Session {
 func (s *Server) newSession(tr outlet) *Session {
 	ss := &Session{srv: s, tr: tr, inflight: make(map[string]*call), done: make(chan struct{})}
 	ss.out.ss = ss
-	ss.logLevel.Store(defaultLogRank)
+	ss.logLevel.Store(logging.DefaultRank)
 	return ss
 }
 
