@@ -28,6 +28,7 @@ var (
 	pkgGenimpl   = []string{"./runtime/genimpl", "./gen"}
 	pkgJSONWire  = []string{"./runtime/internal/jsonwire", "./runtime"}
 	pkgURITmpl   = []string{"./runtime/internal/uritemplate", "./runtime"}
+	pkgCursor    = []string{"./runtime/internal/cursor", "./runtime"}
 	pkgSafeText  = []string{"./runtime/internal/safetext", "./runtime"}
 	pkgValidate  = []string{"./runtime/internal/validate", "./runtime"}
 	pkgOAuth     = []string{"./runtime/internal/oauth", "./runtime/jwtauth", "./runtime"}
@@ -104,12 +105,12 @@ var Catalogue = []Mutant{
 		Packages: pkgRuntime, Why: "a resource URI with a query is accepted (RFC 8707 forbids it)"},
 
 	// runtime: protocol core.
-	{ID: "runtime/cursor-zero", File: "runtime/pagination.go",
+	{ID: "runtime/cursor-zero", File: "runtime/internal/cursor/cursor.go",
 		Original: "if err != nil || off <= 0 || off > n {", Mutated: "if err != nil || off < 0 || off > n {",
-		Packages: pkgRuntime, Why: "a forged cursor for offset 0 is accepted"},
-	{ID: "runtime/cursor-past-end", File: "runtime/pagination.go",
+		Packages: pkgCursor, Why: "a forged cursor for offset 0 is accepted"},
+	{ID: "runtime/cursor-past-end", File: "runtime/internal/cursor/cursor.go",
 		Original: "if err != nil || off <= 0 || off > n {", Mutated: "if err != nil || off <= 0 {",
-		Packages: pkgRuntime, Why: "a forged cursor past the end panics or lists nothing"},
+		Packages: pkgCursor, Why: "a forged cursor past the end panics or lists nothing"},
 	{ID: "runtime/page-next-cursor", File: "runtime/registry.go",
 		Original: "if end < len(list) {", Mutated: "if end < len(list)-1 {",
 		Packages: pkgRuntime, Why: "the last item of a long list is never reached"},
