@@ -222,7 +222,7 @@ func (ss *Session) serveMethod(ctx context.Context, p protocol, m *methodInfo, i
 // handler of a request once, from how the request names its protocol:
 // Session.request for stdio and the sessions of NewSession and
 // OpenSession, FullServer.Parse for Streamable HTTP (runtime/streamhttp,
-// whose modern requests pass CheckModern, modernheaders.go, first). What
+// whose modern requests pass CheckModern, checkModern in modern.go, first). What
 // the handler dispatches (serveMethod, call.run) asks no more which era
 // the request came from: the handler carries what differs.
 type protocol interface {

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcpheader"
 	"github.com/mcpgen/mcpgen/runtime/logging"
 )
 
@@ -330,3 +332,38 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
+
+// checkModern checks a modern POST's HTTP headers against its body
+// (FullServer.CheckModern), in this order, and says what status a failure
+// is answered with: MCP-Protocol-Version against the _meta version (400
+// with -32020), the _meta (400 with -32602 or -32022), the method (404 with
+// -32601), the other headers and a tool's Mcp-Param-* headers (400 with
+// -32020). The rules are package mcpheader's.
+func (s *Server) checkModern(header http.Header, env *envelope) (*peerInfo, int, *Error) {
+	if err := mcpheader.CheckMetaVersion(header, env.Params, metaProtocolVersion); err != nil {
+		return nil, http.StatusBadRequest, headerMismatch(err)
+	}
+	peer, e := s.modernPeer(env.Params)
+	if e != nil {
+		return nil, http.StatusBadRequest, e
+	}
+	m := lookupMethod(env.method, eraModern)
+	if m == nil {
+		return nil, http.StatusNotFound, modernMethodNotFound(string(env.method))
+	}
+	if err := mcpheader.Check(header, m.name, m.target, peer.version, env.Params); err != nil {
+		return nil, http.StatusBadRequest, headerMismatch(err)
+	}
+	if string(env.method) == methodToolsCall { // x-mcp-header: a tool's own Mcp-Param-* headers
+		name, _ := stringMember(env.Params, "name")
+		// an unknown tool is answered by tools/call itself
+		if te := s.tools.snapshot().byKey[name]; te != nil && len(te.headers) > 0 {
+			if err := mcpheader.CheckParams(header, env.Params, te.headers); err != nil {
+				return nil, http.StatusBadRequest, headerMismatch(err)
+			}
+		}
+	}
+	return peer, 0, nil
+}
+
+func headerMismatch(err error) *Error { return &Error{Code: CodeHeaderMismatch, Message: err.Error()} }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcpheader"
 )
 
 // ToolAnnotations are hints about a tool's behaviour. Clients must treat them
@@ -134,8 +135,8 @@ var noArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":fals
 
 type toolEntry struct {
 	tool    Tool
-	wire    []byte        // the tool's tools/list entry, encoded once at AddTool
-	headers []paramHeader // its x-mcp-header declarations
+	wire    []byte            // the tool's tools/list entry, encoded once at AddTool
+	headers []mcpheader.Param // its x-mcp-header declarations
 	// undeclared are the client-injected arguments its schema does not
 	// declare, dropped from its calls (injected.go).
 	undeclared []string
@@ -186,7 +187,7 @@ func (s *Server) AddTool(t Tool) {
 		panic("runtime: " + where + ": with search exposure, this name is the search tool's")
 	}
 	wire := mustToolWire(t)
-	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema), undeclared: undeclaredInjected(t.InputSchema)}) {
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: mcpheader.Params(where, t.InputSchema), undeclared: undeclaredInjected(t.InputSchema)}) {
 		panic("runtime: " + where + ": a tool with this name is already registered")
 	}
 	s.listChanged(capTools)
