@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/sealed"
+	"github.com/mcpgen/mcpgen/runtime/internal/workers"
 )
 
 // Implementation names a client or a server (MCP's Implementation).
@@ -185,7 +186,7 @@ type Server struct {
 	bus           busState               // receiving from cfg.bus
 	busListeners  liveSet[*busListener]  // transports whose sessions are in cfg.sessions (Subscribe)
 
-	workers *workers // goroutines for requests, shared by the sessions
+	workers *workers.Pool // goroutines for requests, shared by the sessions
 
 	infoEnc []byte // info encoded, for the _meta of modern results
 
@@ -205,7 +206,7 @@ type Server struct {
 func NewServer(info Implementation, opts ...Option) *Server {
 	s := &Server{
 		info:    info,
-		workers: newWorkers(),
+		workers: workers.New(),
 		cfg: config{
 			pageSize:       defaultPageSize,
 			maxMessageSize: defaultMaxMessageSize,

@@ -542,18 +542,18 @@ func (ss *Session) start(ctx context.Context, id string, c *call) {
 	ss.mu.Unlock()
 	if ss.inlineCall != nil { // on the caller's goroutine, which its transport may leave (stdio)
 		ss.inlineCall()
-		c.run()
+		c.Run()
 		return
 	}
 	if runInline(ctx) { // an HTTP POST's request: on its goroutine (streamhttp/inline.go)
-		c.run()
+		c.Run()
 		return
 	}
-	ss.srv.workers.run(c)
+	ss.srv.workers.Run(c)
 }
 
-// run executes the call on a worker goroutine.
-func (c *call) run() {
+// Run executes the call on a worker goroutine (a workers.Job).
+func (c *call) Run() {
 	ss := c.ss
 	defer ss.wg.Done()
 	var res encoder
