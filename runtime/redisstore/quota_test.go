@@ -9,7 +9,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 )
 
 func TestQuotaStoreContract(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 )
 
 // The Redis task store keeps the contract of every TaskStore (two tasks
