@@ -445,7 +445,7 @@ var Catalogue = []Mutant{
 		Packages: pkgToolsearch, Why: "search_tools finds tools the caller may not see (other scopes, disabled toolsets)"},
 
 	// runtime: lists by scope, result budget, quotas, toolsets, exposure.
-	{ID: "runtime/lists-by-scope-option", File: "runtime/listsbyscope.go",
+	{ID: "runtime/lists-by-scope-option", File: "runtime/authhttp.go",
 		Original: "c.listsByScope = true", Mutated: "c.listsByScope = false",
 		Packages: pkgRuntime, Why: "WithListsByScope does nothing: callers are listed tools they cannot call"},
 	{ID: "runtime/lists-by-scope-private", File: "runtime/toolsets.go",
