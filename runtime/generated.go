@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
@@ -95,13 +96,13 @@ func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
 	t.InputSchema, t.OutputSchema = compactSchema(t.InputSchema), compactSchema(t.OutputSchema)
 	t.AdvertisedInputSchema = compactSchema(t.AdvertisedInputSchema)
 	if t.InputSchema == nil {
-		t.InputSchema = schemaForType(o.in)
+		t.InputSchema = typeschema.For(o.in)
 	}
 	o.input = t.InputSchema
 	if outPtr != nil {
 		o.out = outPtr.Elem()
 		if t.OutputSchema == nil {
-			t.OutputSchema = schemaForType(o.out)
+			t.OutputSchema = typeschema.For(o.out)
 		}
 		o.output = t.OutputSchema
 	}
@@ -113,7 +114,7 @@ func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
 // first use. Its top-level type is still checked here: it is cheap, and a
 // non-object input schema must fail at registration, as with TypedTool.
 func trustedInputSchema(t *Tool) *validate.Lazy {
-	if schemaType(t.InputSchema) != "object" {
+	if typeschema.Type(t.InputSchema) != "object" {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema must have \"type\":\"object\"", t.Name))
 	}
 	return validate.NewLazy(t.InputSchema)
@@ -136,9 +137,9 @@ func (generatedCodeSupport) Schemas(t Tool) (s gensupport.SchemaSources, ok bool
 	if o == nil {
 		return gensupport.SchemaSources{}, false
 	}
-	s.Input, s.ReflectedInput = o.input, schemaForType(o.in)
+	s.Input, s.ReflectedInput = o.input, typeschema.For(o.in)
 	if o.out != nil {
-		s.Output, s.ReflectedOutput = o.output, schemaForType(o.out)
+		s.Output, s.ReflectedOutput = o.output, typeschema.For(o.out)
 	}
 	return s, true
 }

@@ -7,6 +7,7 @@ import (
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 )
 
 // The template and prompt adapters of generated code (runtime/genimpl's
@@ -44,7 +45,7 @@ func (generatedCodeSupport) TemplateSchemas(t ResourceTemplate) (generated, refl
 	if t.generated == nil {
 		return nil, nil, false
 	}
-	return t.generated.schema, schemaForType(t.generated.typ), true
+	return t.generated.schema, typeschema.For(t.generated.typ), true
 }
 
 // Prompt is TypedPrompt for a prompt whose p.Arguments are written
@@ -66,5 +67,5 @@ func (generatedCodeSupport) PromptArguments(p Prompt) (declared, reflected []Pro
 		return nil, nil, false
 	}
 	where := fmt.Sprintf("runtime: GeneratedPrompt(%q)", p.Name)
-	return p.Arguments, promptFields(schemaForType(p.generatedArgs), where, p.generatedArgs), true
+	return p.Arguments, promptFields(typeschema.For(p.generatedArgs), where, p.generatedArgs), true
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/mcpheader"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 )
 
 // ToolAnnotations are hints about a tool's behaviour. Clients must treat them
@@ -129,10 +130,6 @@ type CallToolRequest struct {
 // unvalidated; TypedTool validates them against the input schema first.
 type ToolHandler func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error)
 
-// noArgsSchema is what a tool without arguments advertises (tools.mdx
-// recommends it).
-var noArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
-
 type toolEntry struct {
 	tool    Tool
 	wire    []byte            // the tool's tools/list entry, encoded once at AddTool
@@ -162,10 +159,10 @@ func (s *Server) AddTool(t Tool) {
 		panic("runtime: " + where + ": nil Handler")
 	}
 	if t.InputSchema == nil {
-		t.InputSchema = noArgsSchema
+		t.InputSchema = typeschema.NoArgsSchema
 	}
 	t.InputSchema = mustObject(where, "InputSchema", t.InputSchema)
-	if schemaType(t.InputSchema) != "object" {
+	if typeschema.Type(t.InputSchema) != "object" {
 		panic("runtime: " + where + ": InputSchema must have \"type\":\"object\"")
 	}
 	if t.OutputSchema != nil {

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 )
 
 // TypedPrompt returns p with its Handler set to call fn with the arguments
@@ -61,7 +62,7 @@ func promptHandler(name string, args reflect.Type, fn func(ctx context.Context, 
 // promptFields derives prompt arguments from the object schema of an
 // arguments struct, in field order.
 func promptFields(schema json.RawMessage, where string, t reflect.Type) []PromptArgument {
-	if schemaType(schema) != "object" {
+	if typeschema.Type(schema) != "object" {
 		panic(fmt.Sprintf("%s: the arguments type %v must be a struct", where, t))
 	}
 	var doc struct {

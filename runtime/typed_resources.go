@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/uritemplate"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
@@ -79,7 +80,7 @@ func typedTemplate(t ResourceTemplate, schema json.RawMessage, params reflect.Ty
 		panic(fmt.Sprintf("%s: %v", where, err))
 	}
 	t.parsed = m
-	if schemaType(schema) != "object" {
+	if typeschema.Type(schema) != "object" {
 		panic(fmt.Sprintf("%s: the params type %v must be a struct", where, params))
 	}
 	val, err := validate.Compile(schema)
