@@ -25,14 +25,6 @@ type Implementation struct {
 	Icons       []Icon `json:"icons,omitempty"`
 }
 
-// Icon is an icon for a server, tool, resource or prompt.
-type Icon struct {
-	Src      string   `json:"src"`
-	MimeType string   `json:"mimeType,omitempty"`
-	Sizes    []string `json:"sizes,omitempty"`
-	Theme    string   `json:"theme,omitempty"` // "light" or "dark"
-}
-
 // Protocol revisions this runtime speaks, newest first. An initialize asking
 // for anything else is answered with the newest (lifecycle.mdx: the client
 // then decides whether to disconnect).
