@@ -10,7 +10,7 @@ import (
 )
 
 // Streamable HTTP is package runtime/streamhttp, on the seam of
-// runtime/transport (seam_full.go); what is here calls it.
+// runtime/transport (seam.go); what is here calls it.
 
 // HTTPHandler returns the Streamable HTTP transport of s as an http.Handler
 // for one endpoint (mount it at /mcp, say, behind your own middleware;
