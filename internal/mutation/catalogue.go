@@ -684,7 +684,7 @@ var Catalogue = []Mutant{
 		Original: "\t\tss.mu.Lock()\n\t\tdefer ss.mu.Unlock()\n\t\tif ss.taskKey == \"\" {\n\t\t\tss.taskKey = \"session \" + rand.Text()\n\t\t}\n\t\treturn ss.taskKey\n", Mutated: "",
 		Packages: pkgRuntime, Why: "without authorization a legacy session's tasks have no owner: another session reads, lists and cancels them"},
 	{ID: "planter9/toolsets-query-over-header", File: "runtime/toolsets.go",
-		Original: "\traw, where := headerValue(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif raw == \"\" && r.URL.Query().Has(\"toolsets\") {", Mutated: "\traw, where := headerValue(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif r.URL.Query().Has(\"toolsets\") {",
+		Original: "\traw, where := mcpheader.Value(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif raw == \"\" && r.URL.Query().Has(\"toolsets\") {", Mutated: "\traw, where := mcpheader.Value(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif r.URL.Query().Has(\"toolsets\") {",
 		Packages: pkgRuntime, Why: "the ?toolsets= query parameter wins over the Mcp-Toolsets header"},
 	{ID: "planter9/toolsets-request-adds", File: "runtime/toolsets.go",
 		Original: "v.enabled, v.private = set, true", Mutated: "v.enabled, v.private = v.enabled|set, true",
