@@ -27,7 +27,8 @@ type NoArgs = typeschema.NoArgs
 // SchemaFor returns the JSON Schema that TypedTool and TypedToolResult
 // advertise for T: reflected by github.com/invopop/jsonschema with the
 // top-level struct expanded, named types in $defs referenced by $ref, and no
-// $schema or $id (MCP schemas default to draft 2020-12). NoArgs gives
+// $schema or $id of the reflector's (MCP schemas default to draft 2020-12;
+// a spec's own $schema comes from the type's JSONSchemaExtend). NoArgs gives
 // {"type":"object","additionalProperties":false}.
 func SchemaFor[T any]() json.RawMessage { return typeschema.For(reflect.TypeFor[T]()) }
 
