@@ -79,7 +79,7 @@ const (
 	busSession = transport.BusSession // its record changed: the record follows
 	busAnswer  = transport.BusAnswer  // the client answered a request: its id, "\n", then "r" and the result or "e" and the error
 	busEnded   = transport.BusEnded   // it was deleted
-	// Of tasks: busTask* in tasks_replicas.go.
+	// Of tasks: busTask* in tasks.go.
 )
 
 // announce sends msg to every replica, or handles it here when there is no

@@ -9,6 +9,14 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
+// Icon is an icon for a server, tool, resource or prompt.
+type Icon struct {
+	Src      string   `json:"src"`
+	MimeType string   `json:"mimeType,omitempty"`
+	Sizes    []string `json:"sizes,omitempty"`
+	Theme    string   `json:"theme,omitempty"` // "light" or "dark"
+}
+
 // Content is a content block of a tool result or prompt message: TextContent,
 // ImageContent, AudioContent, ResourceLink or EmbeddedResource (the set is
 // closed, as in the MCP schema). Each marshals with its "type" discriminator.

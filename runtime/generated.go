@@ -7,13 +7,14 @@ import (
 	"reflect"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
 // The tool adapter of generated code (runtime/genimpl's GeneratedTool and
 // GeneratedToolResult) lives here, next to TypedTool's, because it shares
 // TypedTool's unexported validation and encoding; the template and prompt
-// adapters live in generated_templates.go for the same reason. genimpl
+// adapters live here too, for the same reason. genimpl
 // calls them as the methods of GeneratedCodeSupport: typed, so a change of
 // signature is a compile error in genimpl, not a panic at start.
 
@@ -95,13 +96,13 @@ func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
 	t.InputSchema, t.OutputSchema = compactSchema(t.InputSchema), compactSchema(t.OutputSchema)
 	t.AdvertisedInputSchema = compactSchema(t.AdvertisedInputSchema)
 	if t.InputSchema == nil {
-		t.InputSchema = schemaForType(o.in)
+		t.InputSchema = typeschema.For(o.in)
 	}
 	o.input = t.InputSchema
 	if outPtr != nil {
 		o.out = outPtr.Elem()
 		if t.OutputSchema == nil {
-			t.OutputSchema = schemaForType(o.out)
+			t.OutputSchema = typeschema.For(o.out)
 		}
 		o.output = t.OutputSchema
 	}
@@ -113,7 +114,7 @@ func generatedSchemas(t *Tool, inPtr, outPtr reflect.Type) reflect.Type {
 // first use. Its top-level type is still checked here: it is cheap, and a
 // non-object input schema must fail at registration, as with TypedTool.
 func trustedInputSchema(t *Tool) *validate.Lazy {
-	if schemaType(t.InputSchema) != "object" {
+	if typeschema.Type(t.InputSchema) != "object" {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema must have \"type\":\"object\"", t.Name))
 	}
 	return validate.NewLazy(t.InputSchema)
@@ -136,9 +137,9 @@ func (generatedCodeSupport) Schemas(t Tool) (s gensupport.SchemaSources, ok bool
 	if o == nil {
 		return gensupport.SchemaSources{}, false
 	}
-	s.Input, s.ReflectedInput = o.input, schemaForType(o.in)
+	s.Input, s.ReflectedInput = o.input, typeschema.For(o.in)
 	if o.out != nil {
-		s.Output, s.ReflectedOutput = o.output, schemaForType(o.out)
+		s.Output, s.ReflectedOutput = o.output, typeschema.For(o.out)
 	}
 	return s, true
 }
@@ -153,3 +154,132 @@ func (generatedCodeSupport) Schemas(t Tool) (s gensupport.SchemaSources, ok bool
 // (go get github.com/mcpgen/mcpgen@latest). Later releases add a constant per
 // version and keep the old ones, so older generated code keeps compiling.
 const IsAtLeastVersion0_1_0 = true
+
+// compactSchema returns a schema constant of generated code in compact form:
+// the bytes json.Compact writes for it. The generator writes schemas
+// indented, to read well in review; clients must still receive the compact
+// bytes, so registration compacts them once.
+//
+// It compacts in place: s must be the caller's own copy (generated code
+// hands over json.RawMessage(`…`), a fresh copy of a string constant), and
+// its bytes are overwritten. Compacting only drops whitespace, so the
+// result is a prefix of s's array and registration allocates nothing for
+// it. Invalid JSON is returned as is, unmodified: it fails where the schema
+// is compiled. Already compact JSON (one line, no whitespace outside
+// strings) is returned without being validated, as json.Compact would
+// return it unchanged if it is valid.
+func compactSchema(s json.RawMessage) json.RawMessage {
+	i := firstSpace(s)
+	if i < 0 || !json.Valid(s) {
+		return s
+	}
+	// s is valid JSON: outside strings, whitespace is only ever between
+	// tokens, and the only bytes that matter inside a string are the quote
+	// that ends it and a backslash that escapes the byte after it.
+	n, inString, escaped := i, false, false
+	for _, c := range s[i:] {
+		switch {
+		case inString:
+			if escaped {
+				escaped = false
+			} else if c == '\\' {
+				escaped = true
+			} else if c == '"' {
+				inString = false
+			}
+		case isJSONSpace(c):
+			continue
+		case c == '"':
+			inString = true
+		}
+		s[n] = c
+		n++
+	}
+	return s[:n:n]
+}
+
+// firstSpace is the index of the first whitespace byte of s outside a JSON
+// string, or -1 if there is none.
+func firstSpace(s []byte) int {
+	inString, escaped := false, false
+	for i, c := range s {
+		switch {
+		case inString:
+			if escaped {
+				escaped = false
+			} else if c == '\\' {
+				escaped = true
+			} else if c == '"' {
+				inString = false
+			}
+		case isJSONSpace(c):
+			return i
+		case c == '"':
+			inString = true
+		}
+	}
+	return -1
+}
+
+// isJSONSpace reports whether c is whitespace between JSON tokens.
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// The template and prompt adapters of generated code (runtime/genimpl's
+// GeneratedTemplate and GeneratedPrompt) are TypedTemplate and TypedPrompt
+// with what those reflect from the Go types at registration (a template's
+// params schema, a prompt's argument list) computed by the generator from
+// the spec and passed in, so a server reflects nothing when it starts. Like
+// the tool adapter, they live here because they share TypedTemplate's and
+// TypedPrompt's unexported code, and genimpl reaches them through the hooks
+// of runtime/internal/gensupport (installed in generated.go). The tests of
+// the generator prove, with the schema sources below, that what it passes
+// equals the reflection of the generated types.
+
+// Template is TypedTemplate with params, the JSON Schema of the
+// params type (a struct; indented or compact), given. call gets a new *P as
+// any. Reads behave exactly as with TypedTemplate.
+func (generatedCodeSupport) Template(t ResourceTemplate, params json.RawMessage, typ reflect.Type, call gensupport.Call) ResourceTemplate {
+	params = compactSchema(params)
+	t = typedTemplate(t, params, typ, call)
+	t.generated = &generatedParams{typ: typ, schema: params}
+	return t
+}
+
+// generatedParams records what Template was given.
+type generatedParams struct {
+	typ    reflect.Type
+	schema json.RawMessage
+}
+
+// TemplateSchemas returns the params schema t was registered with
+// and the one reflection derives from its params type (what TypedTemplate
+// would use); ok is false for a template not made by Template. It
+// reflects: it is meant for tests only.
+func (generatedCodeSupport) TemplateSchemas(t ResourceTemplate) (generated, reflected json.RawMessage, ok bool) {
+	if t.generated == nil {
+		return nil, nil, false
+	}
+	return t.generated.schema, typeschema.For(t.generated.typ), true
+}
+
+// Prompt is TypedPrompt for a prompt whose p.Arguments are written
+// out (nil for NoArgs): they are taken as given, not derived from args (the
+// arguments type, a struct) or checked against it. call gets a new *A as
+// any. Calls behave exactly as with TypedPrompt.
+func (generatedCodeSupport) Prompt(p Prompt, args reflect.Type, call func(ctx context.Context, args any) (*GetPromptResult, error)) Prompt {
+	p.Handler = promptHandler(p.Name, args, call)
+	p.generatedArgs = args
+	return p
+}
+
+// PromptArguments returns the arguments p was registered with and
+// those TypedPrompt would derive from its arguments type; ok is false for a
+// prompt not made by Prompt. It reflects: it is meant for tests
+// only.
+func (generatedCodeSupport) PromptArguments(p Prompt) (declared, reflected []PromptArgument, ok bool) {
+	if p.generatedArgs == nil {
+		return nil, nil, false
+	}
+	where := fmt.Sprintf("runtime: GeneratedPrompt(%q)", p.Name)
+	return p.Arguments, promptFields(typeschema.For(p.generatedArgs), where, p.generatedArgs), true
+}

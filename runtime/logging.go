@@ -4,44 +4,28 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/logging"
 )
 
 // LogLevel is the severity of a log message sent to the client
-// (notifications/message), as in syslog (RFC 5424).
-type LogLevel string
+// (notifications/message), as in syslog (RFC 5424) (logging.Level).
+type LogLevel = logging.Level
 
 // The levels, least severe first.
 const (
-	LevelDebug     LogLevel = "debug"
-	LevelInfo      LogLevel = "info"
-	LevelNotice    LogLevel = "notice"
-	LevelWarning   LogLevel = "warning"
-	LevelError     LogLevel = "error"
-	LevelCritical  LogLevel = "critical"
-	LevelAlert     LogLevel = "alert"
-	LevelEmergency LogLevel = "emergency"
+	LevelDebug     = logging.LevelDebug
+	LevelInfo      = logging.LevelInfo
+	LevelNotice    = logging.LevelNotice
+	LevelWarning   = logging.LevelWarning
+	LevelError     = logging.LevelError
+	LevelCritical  = logging.LevelCritical
+	LevelAlert     = logging.LevelAlert
+	LevelEmergency = logging.LevelEmergency
 )
-
-var logLevels = [...]LogLevel{LevelDebug, LevelInfo, LevelNotice, LevelWarning, LevelError, LevelCritical, LevelAlert, LevelEmergency}
-
-// defaultLogRank is the level a session sends from until the client sets
-// one: info. MCP leaves the default to the server; info keeps debug chatter
-// off the wire and lets a client that never calls logging/setLevel see what
-// matters.
-const defaultLogRank = 1
-
-// rank orders levels; -1 for a string that is not a level.
-func (l LogLevel) rank() int {
-	for i, x := range logLevels {
-		if x == l {
-			return i
-		}
-	}
-	return -1
-}
 
 // setLevel handles logging/setLevel {level}.
 func (ss *Session) setLevel(params json.RawMessage) (encoder, *Error) {
@@ -49,10 +33,10 @@ func (ss *Session) setLevel(params json.RawMessage) (encoder, *Error) {
 		Level json.RawMessage `json:"level"`
 	}
 	var level LogLevel
-	if jsonwire.FirstByte(params) != '{' || json.Unmarshal(params, &p) != nil || json.Unmarshal(p.Level, &level) != nil || level.rank() < 0 {
+	if jsonwire.FirstByte(params) != '{' || json.Unmarshal(params, &p) != nil || json.Unmarshal(p.Level, &level) != nil || level.Rank() < 0 {
 		return nil, errorf(CodeInvalidParams, `invalid params: "level" must be one of debug, info, notice, warning, error, critical, alert, emergency`)
 	}
-	ss.logLevel.Store(int32(level.rank()))
+	ss.logLevel.Store(int32(level.Rank()))
 	if e := ss.persist(); e != nil {
 		return nil, e
 	}
@@ -72,7 +56,7 @@ func (ss *Session) setLevel(params json.RawMessage) (encoder, *Error) {
 // sending is fire-and-forget. Outside a session (a handler called directly,
 // in a test) it does nothing.
 func Log(ctx context.Context, level LogLevel, logger string, data any) error {
-	rank := level.rank()
+	rank := level.Rank()
 	if rank < 0 {
 		return fmt.Errorf("runtime: Log: %s is not a log level", quote(string(level)))
 	}
@@ -89,21 +73,39 @@ func Log(ctx context.Context, level LogLevel, logger string, data any) error {
 	}
 	bp := bufpool.Get()
 	defer bufpool.Put(bp)
-	b := append(*bp, `{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"`...)
-	b = append(b, level...)
-	b = append(b, '"')
-	if logger != "" {
-		b = append(b, `,"logger":`...)
-		b = jsonwire.AppendString(b, logger)
-	}
-	b = append(b, `,"data":`...)
-	var err error
-	if b, err = jsonwire.AppendValue(b, data); err != nil {
-		*bp = b[:0]
+	b, err := logging.AppendMessage(*bp, level, logger, data)
+	*bp = b[:0]
+	if err != nil {
 		return fmt.Errorf("runtime: Log: encoding data: %w", err)
 	}
-	b = append(b, "}}"...)
 	c.ss.write(c.id, false, b)
-	*bp = b
 	return nil
 }
+
+// Logger returns a slog.Logger whose records go to the client of the request
+// ctx belongs to, through Log: see NewSlogHandler. Outside a session its
+// records go nowhere.
+func Logger(ctx context.Context) *slog.Logger { return slog.New(NewSlogHandler(ctx)) }
+
+// NewSlogHandler returns a slog.Handler that sends each record to the client
+// of the request ctx belongs to as a notifications/message, for handlers
+// that already log through slog or want to combine it with other handlers.
+// The data is a JSON object with the message under "msg" and the attributes
+// as slog.JSONHandler writes them (groups nest); time and level are left out
+// (the level travels as the message's level). slog levels map to MCP's:
+// below Info → debug, Info → info, Info+2 → notice, Warn → warning,
+// Error → error, Error+4 → critical, Error+8 → alert, Error+12 and above →
+// emergency. Records below the level the client set are not encoded at all.
+func NewSlogHandler(ctx context.Context) slog.Handler {
+	if c := reqFrom(ctx); c != nil {
+		return logging.NewSlogHandler(callLog{c})
+	}
+	return logging.NewSlogHandler(nil)
+}
+
+// callLog is the logging.Sink of one request.
+type callLog struct{ c *call }
+
+func (s callLog) Enabled(l LogLevel) bool { return int32(l.Rank()) >= s.c.ss.logLevel.Load() }
+
+func (s callLog) Log(l LogLevel, data json.RawMessage) error { return Log(s.c, l, "", data) }

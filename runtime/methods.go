@@ -192,7 +192,7 @@ var gateNoun = map[capSet]string{capTools: "tools", capResources: "resources", c
 // With interceptors, a Request describing the call travels in ctx: an
 // answer computed at once goes through them here; a method that starts its
 // work runs them where its outcome is known (respond for what it refuses
-// at once, call.run for what it starts).
+// at once, call.Run for what it starts).
 func (ss *Session) serveMethod(ctx context.Context, p protocol, m *methodInfo, id string, params json.RawMessage) {
 	req := ss.newRequest(ctx, m, id, params)
 	ctx = withRequest(ctx, req)
@@ -222,8 +222,8 @@ func (ss *Session) serveMethod(ctx context.Context, p protocol, m *methodInfo, i
 // handler of a request once, from how the request names its protocol:
 // Session.request for stdio and the sessions of NewSession and
 // OpenSession, FullServer.Parse for Streamable HTTP (runtime/streamhttp,
-// whose modern requests pass CheckModern, modernheaders.go, first). What
-// the handler dispatches (serveMethod, call.run) asks no more which era
+// whose modern requests pass CheckModern, checkModern in modern.go, first). What
+// the handler dispatches (serveMethod, call.Run) asks no more which era
 // the request came from: the handler carries what differs.
 type protocol interface {
 	// serve checks a request of the era and dispatches it.

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strconv"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcpheader"
+	"github.com/mcpgen/mcpgen/runtime/logging"
 )
 
 // The modern era (2026-07-28, basic/versioning.mdx): no handshake; every
@@ -49,7 +52,7 @@ const (
 
 // noLogging is peerInfo.logRank when a modern request asked for no logs:
 // servers MUST NOT send log messages without io.modelcontextprotocol/logLevel.
-const noLogging = int32(len(logLevels))
+const noLogging = int32(logging.Silent)
 
 // modernCtx is the context a modern request is dispatched under: the
 // transport's context and what the request's _meta says about the client.
@@ -150,10 +153,10 @@ func (s *Server) modernPeer(params []byte) (*peerInfo, *Error) {
 	}
 	if len(level) > 0 {
 		var l LogLevel
-		if json.Unmarshal(level, &l) != nil || l.rank() < 0 {
+		if json.Unmarshal(level, &l) != nil || l.Rank() < 0 {
 			return nil, errorf(CodeInvalidParams, `invalid params: _meta[%s] must be one of debug, info, notice, warning, error, critical, alert, emergency`, quote(metaLogLevel))
 		}
-		pi.logRank = int32(l.rank())
+		pi.logRank = int32(l.Rank())
 	}
 	pi.caps = s.capSet()
 	return pi, nil
@@ -329,3 +332,38 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 	}
 	return append(b, '}'), nil
 }
+
+// checkModern checks a modern POST's HTTP headers against its body
+// (FullServer.CheckModern), in this order, and says what status a failure
+// is answered with: MCP-Protocol-Version against the _meta version (400
+// with -32020), the _meta (400 with -32602 or -32022), the method (404 with
+// -32601), the other headers and a tool's Mcp-Param-* headers (400 with
+// -32020). The rules are package mcpheader's.
+func (s *Server) checkModern(header http.Header, env *envelope) (*peerInfo, int, *Error) {
+	if err := mcpheader.CheckMetaVersion(header, env.Params, metaProtocolVersion); err != nil {
+		return nil, http.StatusBadRequest, headerMismatch(err)
+	}
+	peer, e := s.modernPeer(env.Params)
+	if e != nil {
+		return nil, http.StatusBadRequest, e
+	}
+	m := lookupMethod(env.method, eraModern)
+	if m == nil {
+		return nil, http.StatusNotFound, modernMethodNotFound(string(env.method))
+	}
+	if err := mcpheader.Check(header, m.name, m.target, peer.version, env.Params); err != nil {
+		return nil, http.StatusBadRequest, headerMismatch(err)
+	}
+	if string(env.method) == methodToolsCall { // x-mcp-header: a tool's own Mcp-Param-* headers
+		name, _ := stringMember(env.Params, "name")
+		// an unknown tool is answered by tools/call itself
+		if te := s.tools.snapshot().byKey[name]; te != nil && len(te.headers) > 0 {
+			if err := mcpheader.CheckParams(header, env.Params, te.headers); err != nil {
+				return nil, http.StatusBadRequest, headerMismatch(err)
+			}
+		}
+	}
+	return peer, 0, nil
+}
+
+func headerMismatch(err error) *Error { return &Error{Code: CodeHeaderMismatch, Message: err.Error()} }

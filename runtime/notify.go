@@ -162,7 +162,7 @@ func (o *outbox) close() {
 func (o *outbox) kick() {
 	if o.open && !o.running && (o.changed != 0 || len(o.updated) > 0) {
 		o.running = true
-		o.ss.srv.workers.run(o)
+		o.ss.srv.workers.Run(o)
 	}
 }
 
@@ -175,9 +175,9 @@ var listChangedMethods = []struct {
 	{capPrompts, []byte(`{"jsonrpc":"2.0","method":"notifications/prompts/list_changed"}`)},
 }
 
-// run sends what is due until nothing is; marks made meanwhile are sent in
+// Run sends what is due until nothing is; marks made meanwhile are sent in
 // the next round.
-func (o *outbox) run() {
+func (o *outbox) Run() {
 	ss := o.ss
 	for {
 		o.mu.Lock()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/cursor"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -144,14 +145,14 @@ func page[E listed](ss *Session, p *peerInfo, field string, v *regView[E], param
 	if v.gated || view {
 		list = slices.DeleteFunc(slices.Clone(list), func(e E) bool { return !visible(e, p) })
 	}
-	start, e := pageStart(params, len(list))
-	if e != nil {
-		return nil, e
+	start, err := cursor.Start(params, len(list))
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidParams, Message: err.Error()}
 	}
 	end := min(start+ss.srv.cfg.pageSize, len(list))
 	lp := listPage[E]{field: field, items: list[start:end], gated: v.gated || view && p.view.private}
 	if end < len(list) {
-		lp.next = encodeCursor(end)
+		lp.next = cursor.Encode(end)
 	}
 	return lp, nil
 }

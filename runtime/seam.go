@@ -2,9 +2,14 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"io"
+	"math/rand/v2"
+	"net/http"
+	"slices"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/stdio"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
@@ -82,4 +87,244 @@ func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error
 // serveStdio is ServeStdio with a graceful shutdown of grace (none when 0).
 func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace time.Duration) error {
 	return stdio.ServeGracefully(ctx, s, r, w, grace)
+}
+
+// The full seam (transport.FullServer, transport.FullSession): what a
+// transport that routes messages itself uses, Streamable HTTP
+// (runtime/streamhttp) first of all.
+var (
+	_ transport.FullServer  = (*Server)(nil)
+	_ transport.FullSession = (*Session)(nil)
+)
+
+// Parse reads msg into m under the server's JSON limits
+// (WithMaxJSONValues, WithMaxObjectMembers) and tells its era.
+func (s *Server) Parse(msg []byte) (m transport.Message, _ *transport.Error) {
+	var env envelope
+	kind, echo, e := parseMessage(msg, &env, s.cfg.json)
+	m = transport.Message{
+		Kind: transport.Kind(kind), Echo: echo,
+		JSONRPC: env.JSONRPC, ID: env.ID, RawMethod: env.Method, Params: env.Params, Result: env.Result, Error: env.Error,
+		Method: env.method, Values: env.values,
+	}
+	if e != nil {
+		return m, transportError(e, 0)
+	}
+	m.Modern = kind == kindRequest && s.protocolOf(env.method, env.Params) == modernEra
+	return m, nil
+}
+
+// transportError is e for a transport to answer with, its data encoded
+// (unencodable data is dropped, as appendErrorResponse does).
+func transportError(e *Error, status int) *transport.Error {
+	te := &transport.Error{Code: e.Code, Message: e.Message, Status: status}
+	if e.Data != nil {
+		if data, err := jsonwire.AppendValue(nil, e.Data); err == nil {
+			te.Data = data
+		}
+	}
+	return te
+}
+
+// envelopeOf is the envelope m was parsed from.
+func envelopeOf(m *transport.Message) envelope {
+	return envelope{JSONRPC: m.JSONRPC, ID: m.ID, Method: m.RawMethod, Params: m.Params, Result: m.Result, Error: m.Error, method: m.Method, values: m.Values}
+}
+
+// OpenFull is OpenSession, as a transport.FullSession.
+func (s *Server) OpenFull(sink transport.Sink, o transport.Options) transport.FullSession {
+	return s.OpenSession(sink, o).(*Session)
+}
+
+// TransportConfig is what a transport reads of the server's configuration.
+func (s *Server) TransportConfig() transport.Config {
+	c := transport.Config{
+		Logger:   s.cfg.logger,
+		Events:   s.cfg.events,
+		Sessions: s.cfg.sessions,
+		Shared:   s.cfg.sessions != nil && s.cfg.bus != nil,
+		Versions: supportedVersions,
+		Toolsets: s.toolsets != nil,
+	}
+	if !s.cfg.legacyOnly {
+		c.Modern = modernVersions
+	}
+	return c
+}
+
+// Owner is the owner of the identity AuthFromContext finds in ctx.
+func (s *Server) Owner(ctx context.Context) (string, bool) {
+	info, ok := AuthFromContext(ctx)
+	if !ok || info == nil {
+		return "", false
+	}
+	return info.Owner(), true
+}
+
+// RequestToolsets reads an HTTP request's toolset selection into its
+// context (WithToolsets, HeaderToolsets).
+func (s *Server) RequestToolsets(r *http.Request) (*http.Request, error) {
+	return s.withRequestToolsets(r)
+}
+
+// PublishSession sends a message of a shared session on the notification bus.
+func (s *Server) PublishSession(kind byte, body string) { s.publish(kind, body) }
+
+// busListener is a transport's function for the bus messages of shared
+// sessions.
+type busListener struct{ f func(kind byte, body string) }
+
+// SubscribeSessions calls f with the bus messages of shared sessions.
+func (s *Server) SubscribeSessions(f func(kind byte, body string)) (stop func()) {
+	l := &busListener{f}
+	s.busListeners.add(l)
+	return func() { s.busListeners.remove(l) }
+}
+
+// Dispatch handles a message Parse read.
+func (ss *Session) Dispatch(ctx context.Context, m transport.Message) {
+	env := envelopeOf(&m)
+	ss.dispatch(ctx, msgKind(m.Kind), &env)
+}
+
+// CheckModern checks a modern request against its HTTP header and _meta.
+func (s *Server) CheckModern(header http.Header, m transport.Message) (transport.Peer, *transport.Error) {
+	env := envelopeOf(&m)
+	peer, status, e := s.checkModern(header, &env)
+	if e != nil {
+		return nil, transportError(e, status)
+	}
+	return peer, nil
+}
+
+// ProtocolVersion is the revision a modern request names.
+func (p *peerInfo) ProtocolVersion() string { return p.version }
+
+// DispatchModern dispatches under ctx a modern request CheckModern passed.
+func (ss *Session) DispatchModern(ctx context.Context, p transport.Peer, m transport.Message) {
+	env := envelopeOf(&m)
+	ss.dispatchModern(&modernCtx{Context: ctx, peer: p.(*peerInfo)}, &env)
+}
+
+// Ready reports whether the session is initialized.
+func (ss *Session) Ready() bool { return ss.ready.Load() }
+
+// Closed reports whether the session was closed.
+func (ss *Session) Closed() bool { return ss.closed.Load() }
+
+// Version is the negotiated protocol revision, "" before initialize.
+func (ss *Session) Version() string {
+	if p := ss.peer.Load(); p != nil {
+		return p.version
+	}
+	return ""
+}
+
+// AssumeInitialized makes the session ready at version without a
+// handshake.
+func (ss *Session) AssumeInitialized(version string) { ss.initStateless(version) }
+
+// State is what another replica needs to serve the session.
+func (ss *Session) State() transport.State {
+	st := transport.State{LogRank: ss.logLevel.Load()}
+	if p := ss.peer.Load(); p != nil {
+		st.Version, st.Capabilities = p.version, p.capabilities
+		if p.hasClientInfo {
+			st.ClientInfo, _ = json.Marshal(&p.clientInfo)
+		}
+	}
+	ss.subMu.Lock()
+	for uri := range ss.subs {
+		st.Subs = append(st.Subs, uri)
+	}
+	ss.subMu.Unlock()
+	slices.Sort(st.Subs)
+	if x := ss.srv.toolsets; x != nil {
+		st.Toolsets = x.names(toolsetSet(ss.enabledToolsets.Load()))
+	}
+	return st
+}
+
+// Restore makes ready a session that another replica initialized.
+func (ss *Session) Restore(st transport.State) {
+	pi := &peerInfo{version: st.Version}
+	if len(st.Capabilities) > 0 {
+		pi.capabilities = st.Capabilities
+		pi.client = parseClientCaps(st.Capabilities)
+	}
+	if len(st.ClientInfo) > 0 && string(st.ClientInfo) != "null" && json.Unmarshal(st.ClientInfo, &pi.clientInfo) == nil {
+		pi.hasClientInfo = true
+	}
+	_, pi.caps = ss.srv.capabilities()
+	ss.peer.Store(pi)
+	ss.ready.Store(true)
+	ss.Apply(st)
+	ss.srv.sessions.add(ss)
+	ss.out.start()
+}
+
+// Apply takes the changing part of st: log level, subscriptions, toolsets.
+func (ss *Session) Apply(st transport.State) {
+	ss.logLevel.Store(st.LogRank)
+	subs := make(map[string]struct{}, len(st.Subs))
+	for _, uri := range st.Subs {
+		subs[uri] = struct{}{}
+	}
+	ss.subMu.Lock()
+	ss.subs = subs
+	ss.subMu.Unlock()
+	if x := ss.srv.toolsets; x != nil {
+		// Names the index no longer has (a replica of another version) are dropped.
+		var set toolsetSet
+		for _, n := range st.Toolsets {
+			if i, ok := x.byName[n]; ok {
+				set |= 1 << i
+			}
+		}
+		if old := toolsetSet(ss.enabledToolsets.Swap(uint64(set))); old != set {
+			ss.out.listChanged(x.kinds(old ^ set)) // enabled on another replica
+		}
+	}
+}
+
+// Answer hands an answer another replica received to the request waiting
+// for it here.
+func (ss *Session) Answer(id, result, errObj json.RawMessage) bool {
+	return ss.answer(id, result, errObj)
+}
+
+// persist saves the session's state, if it is shared, before a change of
+// it is answered.
+func (ss *Session) persist() *Error {
+	if ss.shared == nil {
+		return nil
+	}
+	if e := ss.shared.Persist(); e != nil {
+		return &Error{Code: e.Code, Message: e.Message}
+	}
+	return nil
+}
+
+// openShared gives a session opened with Options.Shared its link to the
+// store: its requests to the client are numbered from a random start, so
+// that two replicas never use the same id.
+func (ss *Session) openShared(sink transport.Sink) {
+	if sh, ok := sink.(transport.SharedSink); ok {
+		ss.shared = sh
+		ss.lastID.Store(rand.Int64N(1 << 50))
+	}
+}
+
+// carrier is what the transport says of the request that carried the
+// message handled under ctx (transport.RequestKey), or nil.
+func carrier(ctx context.Context) transport.Request {
+	r, _ := ctx.Value(transport.RequestKey{}).(transport.Request)
+	return r
+}
+
+// runInline reports whether the request dispatched under ctx may run on
+// the caller's goroutine (transport.Request.RunInline).
+func runInline(ctx context.Context) bool {
+	r := carrier(ctx)
+	return r != nil && r.RunInline()
 }

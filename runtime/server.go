@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/sealed"
+	"github.com/mcpgen/mcpgen/runtime/internal/workers"
 )
 
 // Implementation names a client or a server (MCP's Implementation).
@@ -22,14 +23,6 @@ type Implementation struct {
 	Description string `json:"description,omitempty"`
 	WebsiteURL  string `json:"websiteUrl,omitempty"`
 	Icons       []Icon `json:"icons,omitempty"`
-}
-
-// Icon is an icon for a server, tool, resource or prompt.
-type Icon struct {
-	Src      string   `json:"src"`
-	MimeType string   `json:"mimeType,omitempty"`
-	Sizes    []string `json:"sizes,omitempty"`
-	Theme    string   `json:"theme,omitempty"` // "light" or "dark"
 }
 
 // Protocol revisions this runtime speaks, newest first. An initialize asking
@@ -185,7 +178,7 @@ type Server struct {
 	bus           busState               // receiving from cfg.bus
 	busListeners  liveSet[*busListener]  // transports whose sessions are in cfg.sessions (Subscribe)
 
-	workers *workers // goroutines for requests, shared by the sessions
+	workers *workers.Pool // goroutines for requests, shared by the sessions
 
 	infoEnc []byte // info encoded, for the _meta of modern results
 
@@ -205,7 +198,7 @@ type Server struct {
 func NewServer(info Implementation, opts ...Option) *Server {
 	s := &Server{
 		info:    info,
-		workers: newWorkers(),
+		workers: workers.New(),
 		cfg: config{
 			pageSize:       defaultPageSize,
 			maxMessageSize: defaultMaxMessageSize,

@@ -220,7 +220,7 @@ func TestStress(t *testing.T) {
 	t.Logf("all calls done in %v", elapsed.Round(time.Millisecond))
 
 	// Idle request workers exit 5s after their last request (the runtime's
-	// idleWorkerTimeout, a constant): wait them out.
+	// workers.IdleTimeout, a constant): wait them out.
 	settle := time.Now()
 	n := goruntime.NumGoroutine()
 	for n > baseline && time.Since(settle) < 15*time.Second {

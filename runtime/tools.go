@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcpheader"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 )
 
 // ToolAnnotations are hints about a tool's behaviour. Clients must treat them
@@ -128,14 +130,10 @@ type CallToolRequest struct {
 // unvalidated; TypedTool validates them against the input schema first.
 type ToolHandler func(ctx context.Context, req *CallToolRequest) (*CallToolResult, error)
 
-// noArgsSchema is what a tool without arguments advertises (tools.mdx
-// recommends it).
-var noArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
-
 type toolEntry struct {
 	tool    Tool
-	wire    []byte        // the tool's tools/list entry, encoded once at AddTool
-	headers []paramHeader // its x-mcp-header declarations
+	wire    []byte            // the tool's tools/list entry, encoded once at AddTool
+	headers []mcpheader.Param // its x-mcp-header declarations
 	// undeclared are the client-injected arguments its schema does not
 	// declare, dropped from its calls (injected.go).
 	undeclared []string
@@ -161,10 +159,10 @@ func (s *Server) AddTool(t Tool) {
 		panic("runtime: " + where + ": nil Handler")
 	}
 	if t.InputSchema == nil {
-		t.InputSchema = noArgsSchema
+		t.InputSchema = typeschema.NoArgsSchema
 	}
 	t.InputSchema = mustObject(where, "InputSchema", t.InputSchema)
-	if schemaType(t.InputSchema) != "object" {
+	if typeschema.Type(t.InputSchema) != "object" {
 		panic("runtime: " + where + ": InputSchema must have \"type\":\"object\"")
 	}
 	if t.OutputSchema != nil {
@@ -186,7 +184,7 @@ func (s *Server) AddTool(t Tool) {
 		panic("runtime: " + where + ": with search exposure, this name is the search tool's")
 	}
 	wire := mustToolWire(t)
-	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: paramHeaders(where, t.InputSchema), undeclared: undeclaredInjected(t.InputSchema)}) {
+	if !s.tools.add(&toolEntry{tool: t, wire: wire, headers: mcpheader.Params(where, t.InputSchema), undeclared: undeclaredInjected(t.InputSchema)}) {
 		panic("runtime: " + where + ": a tool with this name is already registered")
 	}
 	s.listChanged(capTools)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/contract"
+	"github.com/mcpgen/mcpgen/runtime/internal/mcpheader"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
@@ -286,7 +287,7 @@ type toolsetsKey struct{}
 // Mcp-Toolsets header, or else its toolsets query parameter) into its
 // context. An unknown name is an error that says where it was.
 func (s *Server) withRequestToolsets(r *http.Request) (*http.Request, error) {
-	raw, where := headerValue(r.Header, HeaderToolsets), "the "+HeaderToolsets+" header"
+	raw, where := mcpheader.Value(r.Header, HeaderToolsets), "the "+HeaderToolsets+" header"
 	if raw == "" && r.URL.Query().Has("toolsets") {
 		raw, where = r.URL.Query().Get("toolsets"), "the toolsets query parameter"
 	} else if raw == "" {

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/gensupport"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/internal/typeschema"
 	"github.com/mcpgen/mcpgen/runtime/internal/validate"
 )
 
@@ -20,7 +22,15 @@ import (
 
 // NoArgs is the input type of a tool that takes no arguments. Its schema is
 // {"type":"object","additionalProperties":false}.
-type NoArgs struct{}
+type NoArgs = typeschema.NoArgs
+
+// SchemaFor returns the JSON Schema that TypedTool and TypedToolResult
+// advertise for T: reflected by github.com/invopop/jsonschema with the
+// top-level struct expanded, named types in $defs referenced by $ref, and no
+// $schema or $id of the reflector's (MCP schemas default to draft 2020-12;
+// a spec's own $schema comes from the type's JSONSchemaExtend). NoArgs gives
+// {"type":"object","additionalProperties":false}.
+func SchemaFor[T any]() json.RawMessage { return typeschema.For(reflect.TypeFor[T]()) }
 
 // TypedTool returns t with its Handler set to call fn with validated,
 // decoded arguments, and with InputSchema and OutputSchema filled from In and
@@ -133,7 +143,7 @@ func newInputCodec[In any](t *Tool) *inputCodec {
 // checkedInputSchema compiles the tool's input schema now, so that a bad
 // hand-written schema panics at registration.
 func checkedInputSchema(t *Tool) *validate.Lazy {
-	if schemaType(t.InputSchema) != "object" {
+	if typeschema.Type(t.InputSchema) != "object" {
 		panic(fmt.Sprintf("runtime: tool %q: the input schema must have \"type\":\"object\" (is the input type a struct?)", t.Name))
 	}
 	ls := validate.NewLazy(t.InputSchema)
@@ -206,7 +216,7 @@ func newOutputCodec[Out any](t *Tool) *outputCodec {
 // newOutputCodecFor prepares the validation of t.OutputSchema (compiled on
 // first use) and keeps it advertised only when it is an object schema.
 func newOutputCodecFor(t *Tool) *outputCodec {
-	c := &outputCodec{schema: validate.NewLazy(t.OutputSchema), structured: schemaType(t.OutputSchema) == "object"}
+	c := &outputCodec{schema: validate.NewLazy(t.OutputSchema), structured: typeschema.Type(t.OutputSchema) == "object"}
 	if !c.structured {
 		t.OutputSchema = nil // 2025-11-25: an outputSchema must be an object schema
 	}

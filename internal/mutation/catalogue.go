@@ -28,6 +28,7 @@ var (
 	pkgGenimpl   = []string{"./runtime/genimpl", "./gen"}
 	pkgJSONWire  = []string{"./runtime/internal/jsonwire", "./runtime"}
 	pkgURITmpl   = []string{"./runtime/internal/uritemplate", "./runtime"}
+	pkgCursor    = []string{"./runtime/internal/cursor", "./runtime"}
 	pkgSafeText  = []string{"./runtime/internal/safetext", "./runtime"}
 	pkgValidate  = []string{"./runtime/internal/validate", "./runtime"}
 	pkgOAuth     = []string{"./runtime/internal/oauth", "./runtime/jwtauth", "./runtime"}
@@ -104,12 +105,12 @@ var Catalogue = []Mutant{
 		Packages: pkgRuntime, Why: "a resource URI with a query is accepted (RFC 8707 forbids it)"},
 
 	// runtime: protocol core.
-	{ID: "runtime/cursor-zero", File: "runtime/pagination.go",
+	{ID: "runtime/cursor-zero", File: "runtime/internal/cursor/cursor.go",
 		Original: "if err != nil || off <= 0 || off > n {", Mutated: "if err != nil || off < 0 || off > n {",
-		Packages: pkgRuntime, Why: "a forged cursor for offset 0 is accepted"},
-	{ID: "runtime/cursor-past-end", File: "runtime/pagination.go",
+		Packages: pkgCursor, Why: "a forged cursor for offset 0 is accepted"},
+	{ID: "runtime/cursor-past-end", File: "runtime/internal/cursor/cursor.go",
 		Original: "if err != nil || off <= 0 || off > n {", Mutated: "if err != nil || off <= 0 {",
-		Packages: pkgRuntime, Why: "a forged cursor past the end panics or lists nothing"},
+		Packages: pkgCursor, Why: "a forged cursor past the end panics or lists nothing"},
 	{ID: "runtime/page-next-cursor", File: "runtime/registry.go",
 		Original: "if end < len(list) {", Mutated: "if end < len(list)-1 {",
 		Packages: pkgRuntime, Why: "the last item of a long list is never reached"},
@@ -444,7 +445,7 @@ var Catalogue = []Mutant{
 		Packages: pkgToolsearch, Why: "search_tools finds tools the caller may not see (other scopes, disabled toolsets)"},
 
 	// runtime: lists by scope, result budget, quotas, toolsets, exposure.
-	{ID: "runtime/lists-by-scope-option", File: "runtime/listsbyscope.go",
+	{ID: "runtime/lists-by-scope-option", File: "runtime/authhttp.go",
 		Original: "c.listsByScope = true", Mutated: "c.listsByScope = false",
 		Packages: pkgRuntime, Why: "WithListsByScope does nothing: callers are listed tools they cannot call"},
 	{ID: "runtime/lists-by-scope-private", File: "runtime/toolsets.go",
@@ -683,7 +684,7 @@ var Catalogue = []Mutant{
 		Original: "\t\tss.mu.Lock()\n\t\tdefer ss.mu.Unlock()\n\t\tif ss.taskKey == \"\" {\n\t\t\tss.taskKey = \"session \" + rand.Text()\n\t\t}\n\t\treturn ss.taskKey\n", Mutated: "",
 		Packages: pkgRuntime, Why: "without authorization a legacy session's tasks have no owner: another session reads, lists and cancels them"},
 	{ID: "planter9/toolsets-query-over-header", File: "runtime/toolsets.go",
-		Original: "\traw, where := headerValue(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif raw == \"\" && r.URL.Query().Has(\"toolsets\") {", Mutated: "\traw, where := headerValue(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif r.URL.Query().Has(\"toolsets\") {",
+		Original: "\traw, where := mcpheader.Value(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif raw == \"\" && r.URL.Query().Has(\"toolsets\") {", Mutated: "\traw, where := mcpheader.Value(r.Header, HeaderToolsets), \"the \"+HeaderToolsets+\" header\"\n\tif r.URL.Query().Has(\"toolsets\") {",
 		Packages: pkgRuntime, Why: "the ?toolsets= query parameter wins over the Mcp-Toolsets header"},
 	{ID: "planter9/toolsets-request-adds", File: "runtime/toolsets.go",
 		Original: "v.enabled, v.private = set, true", Mutated: "v.enabled, v.private = v.enabled|set, true",

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime/quota"
 )
 

@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 func TestQuotaStoreContract(t *testing.T) {

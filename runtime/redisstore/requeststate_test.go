@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 )
 
 func TestRequestStateStoreContract(t *testing.T) {

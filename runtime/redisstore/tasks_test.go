@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
 )
 
 // The Redis task store keeps the contract of every TaskStore (two tasks

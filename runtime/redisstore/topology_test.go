@@ -9,7 +9,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 )
 
 // TestTopologies runs the stores' behaviour on a cluster and on Sentinel:

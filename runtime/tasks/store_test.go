@@ -3,7 +3,7 @@ package tasks_test
 import (
 	"testing"
 
-	"github.com/mcpgen/mcpgen/runtime/internal/storetest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
 )
 

@@ -1,7 +1,9 @@
 // Package storetest holds the contract tests of the runtime's store
-// interfaces, run against the in-memory defaults (package runtime's tests)
-// and against every other implementation (runtime/redisstore's), so that
-// they all behave alike.
+// interfaces, run against the in-memory defaults (the tests of
+// runtime/tasks, runtime/quota, runtime/requeststate) and against every
+// other implementation (runtime/redisstore's), so that they all behave
+// alike. It stands beside internal/redistest, not in runtime/internal: it
+// imports the store packages, which the runtime's own leaves must not.
 package storetest
 
 import (

@@ -1,4 +1,8 @@
-package runtime
+// Package typeschema derives the JSON Schema of a Go type by reflection
+// (github.com/invopop/jsonschema), once, at registration, and reads a
+// schema's top-level type; runtime.SchemaFor and the typed and generated
+// registrations call it. No schema work happens per call.
+package typeschema
 
 import (
 	"bytes"
@@ -11,25 +15,23 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
-// Schemas are derived from Go types by reflection once, at registration, and
-// compiled into validators once; no schema work happens per call.
+// NoArgs is the input type of a tool that takes no arguments (runtime.NoArgs).
+type NoArgs struct{}
 
-// SchemaFor returns the JSON Schema that TypedTool and TypedToolResult
-// advertise for T: reflected by github.com/invopop/jsonschema with the
-// top-level struct expanded, named types in $defs referenced by $ref, and no
-// $schema or $id of the reflector's (MCP schemas default to draft 2020-12;
-// a spec's own $schema comes from the type's JSONSchemaExtend). NoArgs gives
-// {"type":"object","additionalProperties":false}.
-func SchemaFor[T any]() json.RawMessage {
-	return schemaForType(reflect.TypeFor[T]())
-}
+// NoArgsSchema is what a tool without arguments advertises (tools.mdx
+// recommends it), and NoArgs's schema. Callers must not modify it.
+var NoArgsSchema = json.RawMessage(`{"type":"object","additionalProperties":false}`)
 
-func schemaForType(t reflect.Type) json.RawMessage {
+// For returns the JSON Schema of t (pointers followed): reflected with the
+// top-level struct expanded, named types in $defs referenced by $ref, and
+// no $schema or $id (MCP schemas default to draft 2020-12); NoArgs gives
+// NoArgsSchema. A schema that cannot be encoded panics.
+func For(t reflect.Type) json.RawMessage {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t == reflect.TypeFor[NoArgs]() {
-		return bytes.Clone(noArgsSchema)
+		return bytes.Clone(NoArgsSchema)
 	}
 	// Reflect with the root as a $ref, then expand the root by hand: invopop's
 	// ExpandedStruct drops the root's definition even when the type refers to
@@ -62,10 +64,10 @@ func mustMarshal(t reflect.Type, s *jsonschema.Schema) []byte {
 	return b
 }
 
-// schemaType returns the top-level "type" of a schema when it is a single
+// Type returns the top-level "type" of a schema when it is a single
 // string, or "". It scans only the top level (schemas can be large and a
 // server registers many).
-func schemaType(schema json.RawMessage) string {
+func Type(schema json.RawMessage) string {
 	var typ []byte
 	notObject, err := jsonwire.ScanObject(schema, func(key, val []byte) {
 		if string(key) == "type" {
