@@ -83,3 +83,18 @@ func TestSelectMutants(t *testing.T) {
 		t.Error("a pattern that matches nothing is not an error")
 	}
 }
+
+// TestFirstFailure: a panic without a --- FAIL line (a watchdog's) is what
+// a killed mutant reports, not the log line before it.
+func TestFirstFailure(t *testing.T) {
+	for _, c := range []struct{ out, want string }{
+		{"=== RUN TestA\n    --- FAIL: TestA (0.00s)\nFAIL\n", "--- FAIL: TestA (0.00s)"},
+		{"time=… level=ERROR msg=x\npanic: watchdog: no answer after 30s\n\ngoroutine 1 [running]:\n", "panic: watchdog: no answer after 30s"},
+		{"ok  \tpkg\nFAIL\tother [build failed]\n", "FAIL\tother [build failed]"},
+		{"\nsomething else\nmore\n", "something else"},
+	} {
+		if got := firstFailure(c.out); got != c.want {
+			t.Errorf("firstFailure(%q) = %q, want %q", c.out, got, c.want)
+		}
+	}
+}

@@ -196,10 +196,12 @@ func goCommand(dir string, limit time.Duration, args ...string) (string, error) 
 }
 
 // firstFailure picks the line that says what failed: the first failing
-// test, else the first line.
+// test or panic (a watchdog's, or one off a test's goroutine, comes with
+// no --- FAIL line), else the first line.
 func firstFailure(out string) string {
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "--- FAIL") || strings.Contains(l, "[build failed]") || strings.Contains(l, "[setup failed]") {
+		l := strings.TrimSpace(l)
+		if strings.HasPrefix(l, "--- FAIL") || strings.HasPrefix(l, "panic: ") || strings.Contains(l, "[build failed]") || strings.Contains(l, "[setup failed]") {
 			return strings.TrimSpace(l)
 		}
 	}
