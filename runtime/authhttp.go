@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/authz"
+	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
@@ -49,7 +50,7 @@ func (s *Server) callScopes(m transport.Message) []string {
 	if string(m.Method) != methodToolsCall || s.cfg.listsByScope {
 		return nil
 	}
-	name, _ := stringMember(s.directCall(m.Method, m.Params), "name") // call_tool: the tool it calls
+	name, _ := jsonwire.StringMember(s.directCall(m.Method, m.Params), "name") // call_tool: the tool it calls
 	if te := s.tools.snapshot().byKey[name]; te != nil {
 		return te.tool.Scopes // an unknown tool is the dispatcher's to refuse
 	}

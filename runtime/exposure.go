@@ -248,7 +248,7 @@ func (s *Server) directCall(method []byte, params json.RawMessage) json.RawMessa
 	if !s.searchExposed() || string(method) != methodToolsCall {
 		return params
 	}
-	if name, _ := stringMember(params, "name"); name != CallToolName {
+	if name, _ := jsonwire.StringMember(params, "name"); name != CallToolName {
 		return params
 	}
 	var outer map[string]json.RawMessage

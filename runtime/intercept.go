@@ -94,7 +94,7 @@ type Request struct {
 // Meta returns params._meta (where traceparent, progressToken… travel), or
 // nil.
 func (r *Request) Meta() json.RawMessage {
-	if m := member(r.Params, "_meta"); jsonwire.FirstByte(m) == '{' {
+	if m := jsonwire.Member(r.Params, "_meta"); jsonwire.FirstByte(m) == '{' {
 		return m
 	}
 	return nil
@@ -197,7 +197,7 @@ func (ss *Session) newRequest(ctx context.Context, m *methodInfo, id string, par
 		req.ID = json.RawMessage(id)
 	}
 	if m.target != "" {
-		req.Target, _ = stringMember(params, m.target)
+		req.Target, _ = jsonwire.StringMember(params, m.target)
 	}
 	ss.describe(ctx, req)
 	return req

@@ -118,7 +118,7 @@ func (sub *subscription) run(c *call, ack []byte) (encoder, *Error) {
 func (s *Server) newSubscription(id string, peer *peerInfo, params []byte) (*subscription, []byte, *Error) {
 	var raw []byte
 	if jsonwire.FirstByte(params) == '{' {
-		raw = member(params, "notifications")
+		raw = jsonwire.Member(params, "notifications")
 	}
 	if jsonwire.FirstByte(raw) != '{' {
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: subscriptions/listen takes "notifications": an object naming what to listen to`)

@@ -78,35 +78,11 @@ func modernRequest(method, params []byte) bool {
 	if !bytes.Contains(params, []byte(metaProtocolVersion)) {
 		return false
 	}
-	meta := member(params, "_meta")
+	meta := jsonwire.Member(params, "_meta")
 	if jsonwire.FirstByte(meta) != '{' {
 		return false
 	}
-	return member(meta, metaProtocolVersion) != nil
-}
-
-// member returns the raw value of obj's member key, or nil.
-func member(obj []byte, key string) []byte {
-	var v []byte
-	_, _ = jsonwire.ScanObject(obj, func(k, val []byte) {
-		if string(k) == key {
-			v = val
-		}
-	})
-	return v
-}
-
-// stringMember decodes obj's member key as a string; ok is false when it is
-// absent or not a string.
-func stringMember(obj []byte, key string) (s string, ok bool) {
-	raw := member(obj, key)
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
+	return jsonwire.Member(meta, metaProtocolVersion) != nil
 }
 
 // modernPeer reads what a modern request's _meta says about the client:
@@ -115,7 +91,7 @@ func stringMember(obj []byte, key string) (s string, ok bool) {
 func (s *Server) modernPeer(params []byte) (*peerInfo, *Error) {
 	var meta []byte
 	if jsonwire.FirstByte(params) == '{' {
-		meta = member(params, "_meta")
+		meta = jsonwire.Member(params, "_meta")
 	}
 	if jsonwire.FirstByte(meta) != '{' {
 		return nil, errorf(CodeInvalidParams, `invalid params: params._meta must carry %s and %s`, quote(metaProtocolVersion), quote(metaClientCapabilities))
@@ -288,7 +264,7 @@ func (m modernEncoder) appendJSON(dst []byte) ([]byte, error) {
 		case "_meta":
 			if len(val) > 0 && val[0] == '{' {
 				metaAt = cap(obj) - cap(val)
-				hasServerInfo = member(val, metaServerInfo) != nil
+				hasServerInfo = jsonwire.Member(val, metaServerInfo) != nil
 			}
 		case "resultType":
 			hasType = true
@@ -355,7 +331,7 @@ func (s *Server) checkModern(header http.Header, env *envelope) (*peerInfo, int,
 		return nil, http.StatusBadRequest, headerMismatch(err)
 	}
 	if string(env.method) == methodToolsCall { // x-mcp-header: a tool's own Mcp-Param-* headers
-		name, _ := stringMember(env.Params, "name")
+		name, _ := jsonwire.StringMember(env.Params, "name")
 		// an unknown tool is answered by tools/call itself
 		if te := s.tools.snapshot().byKey[name]; te != nil && len(te.headers) > 0 {
 			if err := mcpheader.CheckParams(header, env.Params, te.headers); err != nil {

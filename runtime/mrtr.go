@@ -253,12 +253,12 @@ func (m *mrtr) lack(need clientCaps) {
 // With authorization, a state is bound to the user it was issued to, like a
 // legacy session: another user's token cannot replay its answers.
 func (s *Server) newMRTR(ctx context.Context, method *methodInfo, params []byte) (*mrtr, *Error) {
-	target, _ := stringMember(params, method.target)
+	target, _ := jsonwire.StringMember(params, method.target)
 	m := &mrtr{method: method.name, target: target, answers: make(map[string]json.RawMessage)}
 	if info, ok := AuthFromContext(ctx); ok {
 		m.owner = info.Owner()
 	}
-	if rawState := member(params, "requestState"); rawState != nil {
+	if rawState := jsonwire.Member(params, "requestState"); rawState != nil {
 		var state string
 		if json.Unmarshal(rawState, &state) != nil {
 			return nil, errorf(CodeInvalidParams, `invalid params: "requestState" must be a string`)
@@ -280,7 +280,7 @@ func (s *Server) newMRTR(ctx context.Context, method *methodInfo, params []byte)
 		}
 		maps.Copy(m.answers, claims.Answers)
 	}
-	if raw := member(params, "inputResponses"); !jsonwire.IsNull(raw) {
+	if raw := jsonwire.Member(params, "inputResponses"); !jsonwire.IsNull(raw) {
 		var responses map[string]json.RawMessage
 		if jsonwire.FirstByte(raw) != '{' || json.Unmarshal(raw, &responses) != nil {
 			return nil, errorf(CodeInvalidParams, `invalid params: "inputResponses" must be an object of results by key`)

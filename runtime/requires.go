@@ -38,7 +38,7 @@ func (r *Requires) metBy(p *peerInfo) bool {
 		return false
 	}
 	for _, c := range r.Capabilities {
-		declared := jsonwire.FirstByte(member(p.capabilities, c)) == '{'
+		declared := jsonwire.FirstByte(jsonwire.Member(p.capabilities, c)) == '{'
 		if c == "tasks" {
 			declared = declared || declaresTasks(p)
 		}
@@ -57,8 +57,8 @@ func (r *Requires) metBy(p *peerInfo) bool {
 // declaresExtension reports whether p's capabilities.extensions has name as
 // an object.
 func (p *peerInfo) declaresExtension(name string) bool {
-	ext := member(p.capabilities, "extensions")
-	return jsonwire.FirstByte(ext) == '{' && jsonwire.FirstByte(member(ext, name)) == '{'
+	ext := jsonwire.Member(p.capabilities, "extensions")
+	return jsonwire.FirstByte(ext) == '{' && jsonwire.FirstByte(jsonwire.Member(ext, name)) == '{'
 }
 
 // declaredBy is what the client of a request being dispatched declared: its

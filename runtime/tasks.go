@@ -393,7 +393,7 @@ func (r *taskRun) execute(c *call) {
 				rec.Status, rec.Result, rec.StatusMessage = TaskCompleted, b, ""
 				// 2025-11-25 makes a tool error a failed task; SEP-2663
 				// keeps failed for JSON-RPC errors.
-				if !r.modern && string(member(b, "isError")) == "true" {
+				if !r.modern && string(jsonwire.Member(b, "isError")) == "true" {
 					rec.Status, rec.StatusMessage = TaskFailed, "the tool reported an error"
 				}
 				return

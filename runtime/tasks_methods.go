@@ -46,7 +46,7 @@ func taskMethod(name string, serve func(ss *Session, ctx context.Context, modern
 
 // lookupTask reads params.taskId and the caller's task of that id.
 func (ss *Session) lookupTask(ctx context.Context, modern bool, params json.RawMessage) (*TaskRecord, *Error) {
-	id, ok := stringMember(params, "taskId")
+	id, ok := jsonwire.StringMember(params, "taskId")
 	if !ok || id == "" {
 		return nil, errorf(CodeInvalidParams, `invalid params: "taskId" must be the id of a task`)
 	}
@@ -81,7 +81,7 @@ func (ss *Session) tasksUpdate(ctx context.Context, peer *peerInfo, params json.
 		return nil, e
 	}
 	var responses map[string]json.RawMessage
-	raw := member(params, "inputResponses")
+	raw := jsonwire.Member(params, "inputResponses")
 	if jsonwire.FirstByte(raw) != '{' || json.Unmarshal(raw, &responses) != nil {
 		return nil, errorf(CodeInvalidParams, `invalid params: "inputResponses" must be an object of results by key`)
 	}
@@ -245,9 +245,9 @@ func withMeta(res []byte, meta string) []byte {
 // failing or starting over.
 func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
 	var cursor string
-	if raw := member(params, "cursor"); !jsonwire.IsNull(raw) {
+	if raw := jsonwire.Member(params, "cursor"); !jsonwire.IsNull(raw) {
 		var ok bool
-		if cursor, ok = stringMember(params, "cursor"); !ok {
+		if cursor, ok = jsonwire.StringMember(params, "cursor"); !ok {
 			return nil, errorf(CodeInvalidParams, `invalid params: "cursor" must be a string`)
 		}
 	}

@@ -205,3 +205,28 @@ func skipString(data []byte, i int) (end int, escaped bool, err error) {
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
+
+// Member returns the raw value of obj's member key, or nil when obj has no
+// such member or is not an object.
+func Member(obj []byte, key string) []byte {
+	var v []byte
+	_, _ = ScanObject(obj, func(k, val []byte) {
+		if string(k) == key {
+			v = val
+		}
+	})
+	return v
+}
+
+// StringMember decodes obj's member key as a string; ok is false when it is
+// absent or not a string.
+func StringMember(obj []byte, key string) (s string, ok bool) {
+	raw := Member(obj, key)
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", false
+	}
+	if json.Unmarshal(raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}

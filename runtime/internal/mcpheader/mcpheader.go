@@ -102,12 +102,12 @@ func token(s string) bool {
 func CheckParams(header http.Header, params []byte, decls []Param) error {
 	var args []byte
 	if jsonwire.FirstByte(params) == '{' {
-		args = member(params, "arguments")
+		args = jsonwire.Member(params, "arguments")
 	}
 	for _, ph := range decls {
 		var val []byte
 		if jsonwire.FirstByte(args) == '{' {
-			val = member(args, ph.Prop)
+			val = jsonwire.Member(args, ph.Prop)
 		}
 		values, sent := header[ph.Header]
 		if jsonwire.IsNull(val) {
@@ -180,7 +180,7 @@ func CheckMetaVersion(header http.Header, params []byte, metaKey string) error {
 	if jsonwire.FirstByte(params) != '{' {
 		return nil
 	}
-	v, ok := stringMember(member(params, "_meta"), metaKey)
+	v, ok := jsonwire.StringMember(jsonwire.Member(params, "_meta"), metaKey)
 	if !ok || v == "" {
 		return nil
 	}
@@ -205,7 +205,7 @@ func Check(header http.Header, method, target, version string, params []byte) er
 	if target == "" {
 		return nil
 	}
-	want, _ := stringMember(params, target)
+	want, _ := jsonwire.StringMember(params, target)
 	got, ok := DecodeValue(Value(header, transport.HeaderName))
 	if !ok {
 		return errors.New("header mismatch: " + transport.HeaderName + " " + safetext.Quote(Value(header, transport.HeaderName)) + " is not valid =?base64?…?= text")
@@ -221,28 +221,4 @@ func mismatch(header, got, want, what string) error {
 		return fmt.Errorf("header mismatch: the %s header is required and must be %s (%s)", header, safetext.Quote(want), what)
 	}
 	return fmt.Errorf("header mismatch: %s is %s, but %s is %s", header, safetext.Quote(got), what, safetext.Quote(want))
-}
-
-// member returns obj's member key, raw; nil when absent.
-func member(obj []byte, key string) []byte {
-	var v []byte
-	_, _ = jsonwire.ScanObject(obj, func(k, val []byte) {
-		if string(k) == key {
-			v = val
-		}
-	})
-	return v
-}
-
-// stringMember decodes obj's member key as a string; ok is false when it is
-// absent or not a string.
-func stringMember(obj []byte, key string) (s string, ok bool) {
-	raw := member(obj, key)
-	if len(raw) == 0 || raw[0] != '"' {
-		return "", false
-	}
-	if json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
 }
