@@ -20,6 +20,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -102,6 +103,9 @@ type generator struct {
 	// sharedSchemas are the schemas registerFile writes once as constants,
 	// in the order Register names them.
 	sharedSchemas []sharedSchema
+	// wirer writes the tools' JSON Schemas, each named type's $defs entry
+	// once (wire).
+	wirer *specschema.Wirer
 	// named holds the schemas of the named object types, written once
 	// (namedschemas.go).
 	named map[string]*namedSchema

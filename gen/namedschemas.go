@@ -8,7 +8,6 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/mcpgen/mcpgen/internal/naming"
-	"github.com/mcpgen/mcpgen/internal/specschema"
 	"github.com/mcpgen/mcpgen/spec"
 )
 
@@ -34,7 +33,7 @@ func (g *generator) namedSchemas() map[string]*namedSchema {
 		if nt.Schema == nil {
 			continue
 		}
-		doc, reachesGoType := specschema.Wire(g.spec, &spec.Schema{Kind: spec.KindRef, Ref: nt.Name})
+		doc, reachesGoType := g.wire(&spec.Schema{Kind: spec.KindRef, Ref: nt.Name})
 		if reachesGoType {
 			continue // only reflection knows this schema
 		}

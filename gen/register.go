@@ -584,11 +584,20 @@ func (g *generator) nameConstants(f *jen.File) {
 // type reference (goType): only reflection knows the schema of an existing
 // Go type, so the runtime reflects those.
 func (g *generator) toolSchema(root *spec.Schema) []byte {
-	b, reachesGoType := specschema.Wire(g.spec, root)
+	b, reachesGoType := g.wire(root)
 	if reachesGoType {
 		return nil
 	}
 	return b
+}
+
+// wire is specschema.Wire of root, through one Wirer per generator: the
+// spec does not change while it generates.
+func (g *generator) wire(root *spec.Schema) ([]byte, bool) {
+	if g.wirer == nil {
+		g.wirer = specschema.NewWirer(g.spec)
+	}
+	return g.wirer.Wire(root)
 }
 
 // rateLimitValue is a runtime.RateLimit literal of r.

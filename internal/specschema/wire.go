@@ -25,10 +25,39 @@ import (
 // {"x-go-type": "import/path.Name"} and the document is not what a client
 // receives; the generator then leaves the schema to the runtime.
 func Wire(s *spec.Spec, root *spec.Schema) (doc []byte, reachesGoType bool) {
-	w := &schemaWriter{named: map[string]*spec.Schema{}, reached: map[string]bool{}, inlining: map[string]bool{}}
+	return NewWirer(s).Wire(root)
+}
+
+// Wirer writes Wire's documents for one spec, each named object type's
+// $defs entry once: every tool's schema carries all the types it reaches,
+// and on a large spec writing them again for each tool dominated generate
+// (issue 32). The spec must not change while a Wirer is in use, and a
+// Wirer is not safe for concurrent use.
+type Wirer struct {
+	named map[string]*spec.Schema
+	defs  map[string]*wiredDef
+}
+
+// wiredDef is a named type's $defs entry as Wire writes it, with the named
+// types it references in order of first reference.
+type wiredDef struct {
+	json   []byte
+	refs   []string
+	goType bool
+}
+
+// NewWirer is a Wirer for s.
+func NewWirer(s *spec.Spec) *Wirer {
+	wr := &Wirer{named: map[string]*spec.Schema{}, defs: map[string]*wiredDef{}}
 	for _, nt := range s.Types {
-		w.named[nt.Name] = nt.Schema
+		wr.named[nt.Name] = nt.Schema
 	}
+	return wr
+}
+
+// Wire is specschema.Wire for the Wirer's spec.
+func (wr *Wirer) Wire(root *spec.Schema) (doc []byte, reachesGoType bool) {
+	w := wr.writer()
 	for i := 0; root != nil && root.Kind == spec.KindRef && !root.Nullable && i < len(w.named); i++ {
 		next := w.named[root.Ref]
 		if next == nil {
@@ -37,19 +66,56 @@ func Wire(s *spec.Spec, root *spec.Schema) (doc []byte, reachesGoType bool) {
 		root = next
 	}
 	o := w.schema(root)
-	if len(w.order) > 0 {
-		var defs object
-		for i := 0; i < len(w.order); i++ { // w.order grows while definitions reach others
-			name := w.order[i]
-			defs = append(defs, member{w.goName(name), w.schema(w.named[name])})
-		}
-		o = append(object{{"$defs", defs}}, o...)
+	if len(w.order) == 0 {
+		return mustMarshal(o), w.goType
 	}
-	b, err := marshal(o)
+	// {"$defs":{...}, then o's members}: what marshaling the object with
+	// $defs first writes, with each entry's bytes written once.
+	b := []byte(`{"$defs":{`)
+	goType := w.goType
+	for i := 0; i < len(w.order); i++ { // w.order grows while definitions reach others
+		name := w.order[i]
+		d := wr.def(name)
+		for _, r := range d.refs {
+			if !w.reached[r] {
+				w.reached[r] = true
+				w.order = append(w.order, r)
+			}
+		}
+		goType = goType || d.goType
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(append(append(b, mustMarshal(w.goName(name))...), ':'), d.json...)
+	}
+	b = append(b, '}')
+	for _, m := range o {
+		b = append(append(append(append(b, ','), mustMarshal(m.key)...), ':'), mustMarshal(m.val)...)
+	}
+	return append(b, '}'), goType
+}
+
+// def is the $defs entry of the named type name, written on first use.
+func (wr *Wirer) def(name string) *wiredDef {
+	if d := wr.defs[name]; d != nil {
+		return d
+	}
+	w := wr.writer()
+	d := &wiredDef{json: mustMarshal(w.schema(w.named[name])), refs: w.order, goType: w.goType}
+	wr.defs[name] = d
+	return d
+}
+
+func (wr *Wirer) writer() *schemaWriter {
+	return &schemaWriter{named: wr.named, reached: map[string]bool{}, inlining: map[string]bool{}}
+}
+
+func mustMarshal(v any) []byte {
+	b, err := marshal(v)
 	if err != nil {
 		panic("specschema: encoding a schema: " + err.Error()) // only JSON values go in
 	}
-	return b, w.goType
+	return b
 }
 
 // marshal is json.Marshal without HTML escaping: patterns are clearer with
