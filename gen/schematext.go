@@ -124,6 +124,7 @@ func stringEnd(b []byte, i int) (int, error) {
 // of constants, in order.
 type layout struct {
 	parts []textPart
+	text  strings.Builder // the text after the last part, not yet a part
 }
 
 // textPart is literal JSON text, or (ident != "") a constant's name.
@@ -132,12 +133,25 @@ type textPart struct {
 	ident string
 }
 
+// emit appends text s (never empty). It is built up in a Builder: adding
+// to the part's string copied a large schema's text once per token
+// (issue 32).
 func (st *layout) emit(s string) {
-	if k := len(st.parts) - 1; k >= 0 && st.parts[k].ident == "" {
-		st.parts[k].text += s
-		return
+	st.text.WriteString(s)
+}
+
+// constant appends the name of a constant.
+func (st *layout) constant(name string) {
+	st.flush()
+	st.parts = append(st.parts, textPart{ident: name})
+}
+
+// flush ends the text being built as a part.
+func (st *layout) flush() {
+	if st.text.Len() > 0 {
+		st.parts = append(st.parts, textPart{text: st.text.String()})
+		st.text.Reset()
 	}
-	st.parts = append(st.parts, textPart{text: s})
 }
 
 // width is how many columns n takes on one line.
@@ -173,6 +187,7 @@ const schemaWidth = 110
 // alone is broken as value breaks it, its members one a line, its closer
 // at the start of a line that the next members continue.
 func (st *layout) root(n *jsonNode) {
+	defer st.flush()
 	if n.kind != '{' || len(n.kids) == 0 || width(n) <= schemaWidth {
 		st.value(n, 0, 0)
 		return
@@ -219,7 +234,7 @@ func (st *layout) value(n *jsonNode, depth, column int) {
 		st.emit(string(n.raw))
 		return
 	case 'c':
-		st.parts = append(st.parts, textPart{ident: string(n.raw)})
+		st.constant(string(n.raw))
 		return
 	}
 	flat := len(n.kids) == 0 || column+width(n) <= schemaWidth
