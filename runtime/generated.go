@@ -169,40 +169,34 @@ const IsAtLeastVersion0_1_0 = true
 // strings) is returned without being validated, as json.Compact would
 // return it unchanged if it is valid.
 func compactSchema(s json.RawMessage) json.RawMessage {
-	i := firstSpace(s)
+	i := nextSpace(s, 0)
 	if i < 0 || !json.Valid(s) {
 		return s
 	}
-	// s is valid JSON: outside strings, whitespace is only ever between
-	// tokens, and the only bytes that matter inside a string are the quote
-	// that ends it and a backslash that escapes the byte after it.
-	n, inString, escaped := i, false, false
-	for _, c := range s[i:] {
-		switch {
-		case inString:
-			if escaped {
-				escaped = false
-			} else if c == '\\' {
-				escaped = true
-			} else if c == '"' {
-				inString = false
-			}
-		case isJSONSpace(c):
+	// s is valid JSON: whitespace outside strings is only ever between
+	// tokens, so after a run of it the scan is outside a string again.
+	n := i
+	for j := i; j < len(s); {
+		if isJSONSpace(s[j]) {
+			j++
 			continue
-		case c == '"':
-			inString = true
 		}
-		s[n] = c
-		n++
+		k := nextSpace(s, j)
+		if k < 0 {
+			k = len(s)
+		}
+		n += copy(s[n:], s[j:k])
+		j = k
 	}
 	return s[:n:n]
 }
 
-// firstSpace is the index of the first whitespace byte of s outside a JSON
-// string, or -1 if there is none.
-func firstSpace(s []byte) int {
+// nextSpace is the index of the first whitespace byte of s outside a JSON
+// string from i on (i outside a string), or -1 if there is none.
+func nextSpace(s []byte, i int) int {
 	inString, escaped := false, false
-	for i, c := range s {
+	for ; i < len(s); i++ {
+		c := s[i]
 		switch {
 		case inString:
 			if escaped {
