@@ -2,6 +2,7 @@ package spec
 
 import (
 	"encoding/json"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -132,20 +133,8 @@ func (k *Keyword) Overlay(dst, src *Schema) {
 	if k.field == nil || !k.Present(src) {
 		return
 	}
-	switch p := k.field(dst).(type) {
-	case *string:
-		*p = *k.field(src).(*string)
-	case **int64:
-		*p = *k.field(src).(**int64)
-	case **Number:
-		*p = *k.field(src).(**Number)
-	case *bool:
-		*p = true
-	case **Value:
-		*p = *k.field(src).(**Value)
-	case *[]*Value:
-		*p = *k.field(src).(*[]*Value)
-	}
+	// Both point at the same field: copy src's value into dst's.
+	reflect.ValueOf(k.field(dst)).Elem().Set(reflect.ValueOf(k.field(src)).Elem())
 }
 
 // count is the value of a count keyword in s (0 when absent).
