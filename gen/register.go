@@ -264,6 +264,8 @@ func (g *generator) promptRegistration(pp *promptPlan) jen.Code {
 					}))
 				}
 			}))
+		} else if pr.EmptyArguments {
+			d.set("EmptyArguments", jen.True())
 		}
 		if len(pr.Icons) > 0 {
 			d.set("Icons", iconList(pr.Icons))

@@ -22,8 +22,12 @@ type Prompt struct {
 	Title       string
 	Description string
 	Arguments   []PromptArgument
-	Icons       []Icon
-	Meta        json.RawMessage // the prompt's _meta object, or nil
+	// EmptyArguments, on a prompt without Arguments, advertises
+	// "arguments": [] instead of leaving the key out. Clients read both
+	// alike; it lets a server keep the list a server it replaces wrote.
+	EmptyArguments bool
+	Icons          []Icon
+	Meta           json.RawMessage // the prompt's _meta object, or nil
 	// Requires, when set, lists it and serves it only to clients that
 	// declared these capabilities (requires.go); it is not advertised.
 	Requires *Requires
@@ -144,14 +148,21 @@ func (s *Server) AddPrompt(p Prompt) {
 		p.Meta = mustObject(where, "Meta", p.Meta)
 	}
 	p.Arguments = slices.Clone(p.Arguments) // checked: the caller's slice is not ours
+	var args *[]PromptArgument              // nil: no key
+	if len(p.Arguments) > 0 || p.EmptyArguments {
+		args = &p.Arguments
+		if *args == nil {
+			args = &[]PromptArgument{} // [], not null
+		}
+	}
 	wire, err := json.Marshal(struct {
-		Name        string           `json:"name"`
-		Title       string           `json:"title,omitempty"`
-		Description string           `json:"description,omitempty"`
-		Arguments   []PromptArgument `json:"arguments,omitempty"`
-		Icons       []Icon           `json:"icons,omitempty"`
-		Meta        json.RawMessage  `json:"_meta,omitempty"`
-	}{p.Name, p.Title, p.Description, p.Arguments, p.Icons, p.Meta})
+		Name        string            `json:"name"`
+		Title       string            `json:"title,omitempty"`
+		Description string            `json:"description,omitempty"`
+		Arguments   *[]PromptArgument `json:"arguments,omitempty"`
+		Icons       []Icon            `json:"icons,omitempty"`
+		Meta        json.RawMessage   `json:"_meta,omitempty"`
+	}{p.Name, p.Title, p.Description, args, p.Icons, p.Meta})
 	if err != nil {
 		panic(fmt.Sprintf("runtime: %s: %v", where, err))
 	}

@@ -89,6 +89,28 @@ func TestPromptsListWire(t *testing.T) {
 	}
 }
 
+// TestPromptEmptyArguments: EmptyArguments lists "arguments": [] for a
+// prompt without arguments, which is otherwise listed without the key.
+func TestPromptEmptyArguments(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	handler := func(context.Context, *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) {
+		return textPrompt("none"), nil
+	}
+	srv.AddPrompt(runtime.Prompt{Name: "listed", Description: "d", EmptyArguments: true, Handler: handler})
+	srv.AddPrompt(runtime.Prompt{Name: "unlisted", Description: "d", Handler: handler})
+	srv.AddPrompt(runtime.Prompt{Name: "some", Description: "d", EmptyArguments: true, Arguments: []runtime.PromptArgument{{Name: "a"}}, Handler: handler})
+	c := serve(t, srv)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"prompts/list"}`)
+	want := `{"jsonrpc":"2.0","id":1,"result":{"prompts":[` +
+		`{"name":"listed","description":"d","arguments":[]},` +
+		`{"name":"unlisted","description":"d"},` +
+		`{"name":"some","description":"d","arguments":[{"name":"a"}]}]}}`
+	if got := c.recv(); got != want {
+		t.Errorf("prompts/list:\n got %s\nwant %s", got, want)
+	}
+}
+
 func TestPromptsGet(t *testing.T) {
 	_, c := promptServer(t)
 	for _, tc := range []struct {

@@ -317,8 +317,12 @@ var promptFields = fields[*Prompt]{
 	metaField[*Prompt]("The prompt's _meta object, sent as written."),
 	goNameField[*Prompt](),
 	requiresField[*Prompt](),
-	{key: "arguments", doc: "The arguments, in order. MCP prompt arguments are strings.", schema: mapOf(defRef("Argument")),
-		decode: func(d *decoder, p *Prompt, e entry) { p.Arguments = d.arguments(e.value) }},
+	{key: "arguments", doc: "The arguments, in order. MCP prompt arguments are strings. `{}` is advertised as written, `arguments: []`; without the key, prompts/list says nothing.", schema: mapOf(defRef("Argument")),
+		decode: func(d *decoder, p *Prompt, e entry) {
+			p.Arguments = d.arguments(e.value)
+			v := deref(e.value)
+			p.EmptyArguments = v.Kind == yaml.MappingNode && len(v.Content) == 0
+		}},
 	{key: "messages", doc: "Declarative messages, sent with their {{.arg}} placeholders filled: the prompt needs no code. Absent: the handler builds the messages.",
 		schema: `{"type":"array","items":{"$ref":"#/$defs/Message"},"minItems":1}`,
 		decode: func(d *decoder, p *Prompt, e entry) {

@@ -631,6 +631,9 @@ type Variable struct {
 type Prompt struct {
 	Item
 	Arguments []*PromptArgument
+	// EmptyArguments is set by `arguments: {}` written out: prompts/list
+	// advertises "arguments": [], where no key advertises none.
+	EmptyArguments bool
 	// Messages, when present, make the prompt declarative: no handler
 	// method, the runtime fills the placeholders. Empty means the handler
 	// builds the messages.

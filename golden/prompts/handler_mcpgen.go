@@ -24,7 +24,7 @@ type Handler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadTicket reads resource template "ticket" (mcpgen.yaml:7).
+	// ReadTicket reads resource template "ticket" (mcpgen.yaml:8).
 	//
 	// ticket://{id}
 	ReadTicket(ctx context.Context, p *TicketParams) (string, error)
@@ -33,7 +33,7 @@ type ResourcesHandler interface {
 // PromptsHandler builds the prompts of the spec that have no declarative messages, and
 // completes prompt arguments marked complete: true.
 type PromptsHandler interface {
-	// PromptTriageTicket builds prompt "triage_ticket" (mcpgen.yaml:11).
+	// PromptTriageTicket builds prompt "triage_ticket" (mcpgen.yaml:12).
 	//
 	// Reads a ticket and proposes a priority.
 	PromptTriageTicket(ctx context.Context, args *TriageTicketArgs) (*runtime.GetPromptResult, error)
@@ -43,10 +43,15 @@ type PromptsHandler interface {
 	// already filled. The runtime sends at most 100 and says how many there were.
 	CompleteTriageTicketTicketID(ctx context.Context, prefix string, filled map[string]string) ([]string, error)
 
-	// PromptDailySummary builds prompt "daily_summary" (mcpgen.yaml:18).
+	// PromptDailySummary builds prompt "daily_summary" (mcpgen.yaml:19).
 	//
 	// Summarises the day; takes nothing.
 	PromptDailySummary(ctx context.Context) (*runtime.GetPromptResult, error)
+
+	// PromptStandup builds prompt "standup" (mcpgen.yaml:21).
+	//
+	// Opens the standup; takes nothing, and lists arguments as empty.
+	PromptStandup(ctx context.Context) (*runtime.GetPromptResult, error)
 }
 
 // UnimplementedHandler answers every call with a runtime.NotImplementedError.
@@ -75,4 +80,9 @@ func (UnimplementedHandler) CompleteTriageTicketTicketID(context.Context, string
 // PromptDailySummary reports that prompt "daily_summary" is not implemented.
 func (UnimplementedHandler) PromptDailySummary(context.Context) (*runtime.GetPromptResult, error) {
 	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "daily_summary"}
+}
+
+// PromptStandup reports that prompt "standup" is not implemented.
+func (UnimplementedHandler) PromptStandup(context.Context) (*runtime.GetPromptResult, error) {
+	return nil, &runtime.NotImplementedError{Kind: "prompt", Name: "standup"}
 }

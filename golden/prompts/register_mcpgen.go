@@ -15,7 +15,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// Info is the MCP implementation info of the "prompts" server (mcpgen.yaml:4).
+// Info is the MCP implementation info of the "prompts" server (mcpgen.yaml:5).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
 		Name:    "prompts",
@@ -24,13 +24,15 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:7).
+	// TemplateTicket is the name of resource template "ticket" (mcpgen.yaml:8).
 	TemplateTicket = "ticket"
-	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:11).
+	// PromptTriageTicket is the name of prompt "triage_ticket" (mcpgen.yaml:12).
 	PromptTriageTicket = "triage_ticket"
-	// PromptDailySummary is the name of prompt "daily_summary" (mcpgen.yaml:18).
+	// PromptDailySummary is the name of prompt "daily_summary" (mcpgen.yaml:19).
 	PromptDailySummary = "daily_summary"
-	// PromptReviewTicket is the name of prompt "review_ticket" (mcpgen.yaml:20).
+	// PromptStandup is the name of prompt "standup" (mcpgen.yaml:21).
+	PromptStandup = "standup"
+	// PromptReviewTicket is the name of prompt "review_ticket" (mcpgen.yaml:24).
 	PromptReviewTicket = "review_ticket"
 )
 
@@ -93,6 +95,16 @@ func Register(s *runtime.Server, h Handler) {
 		},
 		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
 			return h.PromptDailySummary(ctx)
+		},
+	))
+	s.AddPrompt(genimpl.GeneratedPrompt(
+		runtime.Prompt{
+			Name:           PromptStandup,
+			Description:    "Opens the standup; takes nothing, and lists arguments as empty.",
+			EmptyArguments: true,
+		},
+		func(ctx context.Context, _ *runtime.NoArgs) (*runtime.GetPromptResult, error) {
+			return h.PromptStandup(ctx)
 		},
 	))
 	s.AddPrompt(runtime.DeclarativePrompt(

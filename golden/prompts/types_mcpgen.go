@@ -10,7 +10,7 @@ import "github.com/mcpgen/mcpgen/runtime"
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// TicketParams is the set of variables of resource template "ticket" (mcpgen.yaml:7).
+// TicketParams is the set of variables of resource template "ticket" (mcpgen.yaml:8).
 type TicketParams struct {
 	ID string `json:"id"`
 }
@@ -34,7 +34,7 @@ func (p TicketParams) Link() runtime.ResourceLink {
 	}
 }
 
-// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:11).
+// TriageTicketArgs is the set of arguments of prompt "triage_ticket" (mcpgen.yaml:12).
 type TriageTicketArgs struct {
 	// The ticket id.
 	TicketID string `json:"ticket_id" jsonschema:"title=Ticket" jsonschema_description:"The ticket id."`
@@ -46,7 +46,7 @@ type TriageTicketArgs struct {
 	Team runtime.Opt[string] `json:"team,omitzero" jsonschema_description:"Who should handle it."`
 }
 
-// TriageTicketArgsTone is property "tone" of TriageTicketArgs (mcpgen.yaml:16).
+// TriageTicketArgsTone is property "tone" of TriageTicketArgs (mcpgen.yaml:17).
 //
 // How to answer.
 type TriageTicketArgsTone = string
@@ -56,7 +56,7 @@ const (
 	TriageTicketArgsToneFriendly TriageTicketArgsTone = "friendly"
 )
 
-// ReviewTicketArgs is the set of arguments of prompt "review_ticket" (mcpgen.yaml:20).
+// ReviewTicketArgs is the set of arguments of prompt "review_ticket" (mcpgen.yaml:24).
 type ReviewTicketArgs struct {
 	TicketID string `json:"ticket_id"`
 

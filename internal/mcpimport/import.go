@@ -773,10 +773,10 @@ func (im *importer) prompts(root ymap, list []json.RawMessage) {
 			case "title", "description", "icons", "_meta":
 				p.Set(k, plain(v))
 			case "arguments":
-				if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+				if v.Kind != yaml.SequenceNode {
 					return
 				}
-				args := newMap()
+				args := newMap() // empty for arguments: [], advertised as written
 				for _, a := range v.Content {
 					am := ymap{N: a}
 					an := scalarOf(am, "name")

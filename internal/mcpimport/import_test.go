@@ -384,14 +384,7 @@ func TestFixedTemplate(t *testing.T) {
 			json.RawMessage(`{"name":"file","uriTemplate":"git://files/{path}"}`),
 		},
 	}
-	res, err := FromLists(lists, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, diags := spec.Load("x.yaml", res.YAML)
-	if len(diags) > 0 {
-		t.Fatalf("%v\n%s", diags, res.YAML)
-	}
+	res, s := importLists(t, lists)
 	var resources, templates []string
 	for _, r := range s.Resources {
 		resources = append(resources, r.Name+"="+r.URI)
@@ -409,4 +402,32 @@ func TestFixedTemplate(t *testing.T) {
 		!strings.Contains(notes, "written as resources.wd2") {
 		t.Errorf("notes: %q", res.Notes)
 	}
+}
+
+// TestEmptyPromptArguments: a prompt listed with arguments: [] is
+// imported as arguments: {}, which the spec advertises as written; one
+// listed without the key stays without.
+func TestEmptyPromptArguments(t *testing.T) {
+	lists := &Lists{Prompts: []json.RawMessage{
+		json.RawMessage(`{"name":"empty","description":"d","arguments":[]}`),
+		json.RawMessage(`{"name":"none","description":"d"}`),
+	}}
+	res, s := importLists(t, lists)
+	if !s.Prompts[0].EmptyArguments || s.Prompts[1].EmptyArguments {
+		t.Errorf("EmptyArguments %v, %v; want true, false\n%s", s.Prompts[0].EmptyArguments, s.Prompts[1].EmptyArguments, res.YAML)
+	}
+}
+
+// importLists imports lists and loads the spec, which must load.
+func importLists(t *testing.T, lists *Lists) (*Result, *spec.Spec) {
+	t.Helper()
+	res, err := FromLists(lists, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, diags := spec.Load("x.yaml", res.YAML)
+	if len(diags) > 0 {
+		t.Fatalf("%v\n%s", diags, res.YAML)
+	}
+	return res, s
 }
