@@ -43,7 +43,14 @@ func TestGeneratedSchemasMatchReflection(t *testing.T) {
 					sameSchema(t, tool.Name+" output", src.Output, src.ReflectedOutput)
 				}
 			}
+			fixed := map[string]bool{} // a resource's URI, listed as a template by asTemplate: no variables
+			for _, r := range srv.Resources() {
+				fixed[r.URI] = true
+			}
 			for _, tmpl := range srv.ResourceTemplates() {
+				if fixed[tmpl.URITemplate] {
+					continue
+				}
 				generated, reflected, ok := genimpl.TemplateSchemas(tmpl)
 				if !ok {
 					t.Errorf("template %q is not registered with genimpl.GeneratedTemplate", tmpl.Name)

@@ -96,8 +96,18 @@ func (g *generator) registerFile(f *jen.File) {
 				gr.Id("s").Dot("AddResource").Call(g.appResource(rp))
 				continue
 			}
-			gr.Id("s").Dot("AddResource").Call(jen.Qual(runtimePkg, "TypedResource").Call(
-				jen.Line().Add(g.resourceLiteral(rp)), jen.Line().Id("h").Dot(rp.method).Op(",").Line()))
+			res := jen.Qual(runtimePkg, "TypedResource").Call(
+				jen.Line().Add(g.resourceLiteral(rp)), jen.Line().Id("h").Dot(rp.method).Op(",").Line())
+			if rp.res.AsTemplate == "" {
+				gr.Id("s").Dot("AddResource").Call(res)
+				continue
+			}
+			// Listed as a template too: one value, registered twice.
+			gr.Block(
+				jen.Id("r").Op(":=").Add(res),
+				jen.Id("s").Dot("AddResource").Call(jen.Id("r")),
+				jen.Id("s").Dot("AddResourceTemplate").Call(jen.Qual(runtimePkg, "FixedTemplate").Call(jen.Id("r"), jen.Lit(rp.res.AsTemplate))),
+			)
 		}
 		for _, tp := range g.plan.templates {
 			gr.Id("s").Dot("AddResourceTemplate").Call(g.templateRegistration(tp))

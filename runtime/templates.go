@@ -102,6 +102,16 @@ func (s *Server) AddResourceTemplate(t ResourceTemplate) {
 	s.listChanged(capResources)
 }
 
+// FixedTemplate is the template under which resources/templates/list also
+// lists r, named name: r's URI as a uriTemplate without variables, with r's
+// fields and handler (a read of the URI is r's anyway: static resources are
+// matched first). Some SDKs list a template without variables so, beside
+// its resource; registering both keeps their lists.
+func FixedTemplate(r Resource, name string) ResourceTemplate {
+	return ResourceTemplate{URITemplate: r.URI, Name: name, Title: r.Title, Description: r.Description, MimeType: r.MimeType,
+		Annotations: r.Annotations, Icons: r.Icons, Meta: r.Meta, Requires: r.Requires, Cache: r.Cache, Handler: r.Handler}
+}
+
 // RemoveResourceTemplate unregisters the template with this name and reports
 // whether there was one. Initialized sessions get
 // notifications/resources/list_changed.

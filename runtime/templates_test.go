@@ -289,3 +289,27 @@ func TestTypedTemplatePanics(t *testing.T) {
 		})
 	}
 }
+
+// TestFixedTemplate: a resource registered with its FixedTemplate too is
+// listed by both lists, and a read of its URI is the resource's.
+func TestFixedTemplate(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	r := runtime.TypedResource(runtime.Resource{URI: "git://wd", Name: "Working directory", MimeType: "text/plain"},
+		func(context.Context) (string, error) { return "/repo", nil })
+	srv.AddResource(r)
+	srv.AddResourceTemplate(runtime.FixedTemplate(r, "wd"))
+	c := serve(t, srv)
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"resources/templates/list"}`)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","id":1,"result":{"resourceTemplates":[{"uriTemplate":"git://wd","name":"wd","mimeType":"text/plain"}]}}`; got != want {
+		t.Errorf("templates/list:\n got %s\nwant %s", got, want)
+	}
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"resources/list"}`)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","id":2,"result":{"resources":[{"uri":"git://wd","name":"Working directory","mimeType":"text/plain"}]}}`; got != want {
+		t.Errorf("resources/list:\n got %s\nwant %s", got, want)
+	}
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"git://wd"}}`)
+	if got, want := c.recv(), `{"jsonrpc":"2.0","id":3,"result":{"contents":[{"uri":"git://wd","mimeType":"text/plain","text":"/repo"}]}}`; got != want {
+		t.Errorf("resources/read:\n got %s\nwant %s", got, want)
+	}
+}

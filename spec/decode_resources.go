@@ -89,6 +89,8 @@ var resourceFields = fields[*Resource]{
 	contentField(func(r *Resource) **Content { return &r.Content }),
 	{key: "ui", doc: "MCP Apps: makes the resource an HTML view (its uri must be ui://): where the HTML comes from, and its _meta.ui (CSP, permissions, domain, border).", schema: defRef("ResourceUI"),
 		decode: func(d *decoder, r *Resource, e entry) { r.UI = d.resourceUI(e.value) }},
+	{key: "asTemplate", doc: "Also list the resource in resources/templates/list under this name, as a template whose uriTemplate is its uri, without variables (as some SDKs list a template beside its one resource); reads are the resource's.", schema: nonEmptyString,
+		decode: func(d *decoder, r *Resource, e entry) { r.AsTemplate, r.AsTemplatePos = requiredStr(e.value) }},
 	cacheField("The caching hint of its reads in the 2026-07-28 era; what it leaves out comes from server.caching.",
 		func(r *Resource) **CacheHint { return &r.Cache }),
 	lintDisableField("Lint rules skipped for this resource.", func(r *Resource) (*[]string, *[]Pos) { return &r.LintDisable, &r.LintDisablePos }),

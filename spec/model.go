@@ -540,6 +540,11 @@ type Resource struct {
 	Content *Content
 	// UI is the `ui:` key of an MCP App view (apps.go); nil for none.
 	UI *ResourceUI
+	// AsTemplate, when set (`asTemplate:`), also lists the resource in
+	// resources/templates/list under this name, as a template of its URI
+	// without variables (runtime.FixedTemplate).
+	AsTemplate    string
+	AsTemplatePos Pos
 	// Cache is the caching hint of its reads (`cache:`), or nil.
 	Cache *CacheHint
 

@@ -56,8 +56,37 @@ func (v *validator) resources() []*Resource {
 		v.meta(r.Meta, r.Pos)
 		v.content(r.Content, r.Pos)
 		v.appResource(r)
+		v.asTemplate(r)
 	}
 	return valid
+}
+
+// asTemplate checks `asTemplate:`: a name, on a resource that is not an
+// MCP App view (a view is never a template), unique among the templates.
+func (v *validator) asTemplate(r *Resource) {
+	if r.AsTemplatePos == (Pos{}) && r.AsTemplate == "" {
+		return
+	}
+	p := orPos(r.AsTemplatePos, r.Pos)
+	switch {
+	case r.AsTemplate == "":
+		v.errorf(p, "asTemplate must be a non-empty string: the name of the template resources/templates/list lists it as")
+	case r.IsApp():
+		v.errorf(p, "resource %q is an MCP App view, which is a static resource and never a template: leave asTemplate out", r.Name)
+	}
+	for _, t := range v.s.ResourceTemplates {
+		if t != nil && t.Name == r.AsTemplate {
+			v.errorf(p, "asTemplate %q is the name of resource template %q (%s); templates/list would list two of that name", r.AsTemplate, t.Name, at(v.s.File, t.Pos))
+		}
+	}
+	for _, o := range v.s.Resources {
+		if o == r {
+			break
+		}
+		if o != nil && r.AsTemplate != "" && o.AsTemplate == r.AsTemplate {
+			v.errorf(p, "asTemplate %q is also that of resource %q (%s); templates/list would list two of that name", r.AsTemplate, o.Name, at(v.s.File, o.Pos))
+		}
+	}
 }
 
 // staticURI checks the uri of a static resource: an absolute URI, with no

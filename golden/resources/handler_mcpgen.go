@@ -23,31 +23,31 @@ type Handler interface {
 // ResourcesHandler reads the resources and resource templates of the spec, in spec order,
 // and completes template variables marked complete: true.
 type ResourcesHandler interface {
-	// ReadReadme reads resource "readme" (mcpgen.yaml:12).
+	// ReadReadme reads resource "readme" (mcpgen.yaml:13).
 	//
 	// docs://readme
 	//
 	// The project's read-me.
 	ReadReadme(ctx context.Context) (string, error)
 
-	// ReadLogo reads resource "logo" (mcpgen.yaml:18).
+	// ReadLogo reads resource "logo" (mcpgen.yaml:20).
 	//
 	// assets://logo.png
 	ReadLogo(ctx context.Context) ([]byte, error)
 
-	// ReadAppConfig reads resource "app_config" (mcpgen.yaml:24).
+	// ReadAppConfig reads resource "app_config" (mcpgen.yaml:26).
 	//
 	// config://app
 	//
 	// The running configuration.
 	ReadAppConfig(ctx context.Context) (*Config, error)
 
-	// ReadLimits reads resource "limits" (mcpgen.yaml:29).
+	// ReadLimits reads resource "limits" (mcpgen.yaml:31).
 	//
 	// config://limits
 	ReadLimits(ctx context.Context) (*LimitsContent, error)
 
-	// ReadBundle reads resource "bundle" (mcpgen.yaml:35).
+	// ReadBundle reads resource "bundle" (mcpgen.yaml:37).
 	//
 	// bundle://all
 	//

@@ -13,7 +13,7 @@ import (
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// Info is the MCP implementation info of the "resources" server (mcpgen.yaml:3).
+// Info is the MCP implementation info of the "resources" server (mcpgen.yaml:4).
 func Info() runtime.Implementation {
 	return runtime.Implementation{
 		Name:    "resources",
@@ -22,15 +22,15 @@ func Info() runtime.Implementation {
 }
 
 const (
-	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:12).
+	// ResourceReadme is the name of resource "readme" (mcpgen.yaml:13).
 	ResourceReadme = "readme"
-	// ResourceLogo is the name of resource "logo" (mcpgen.yaml:18).
+	// ResourceLogo is the name of resource "logo" (mcpgen.yaml:20).
 	ResourceLogo = "logo"
-	// ResourceAppConfig is the name of resource "app_config" (mcpgen.yaml:24).
+	// ResourceAppConfig is the name of resource "app_config" (mcpgen.yaml:26).
 	ResourceAppConfig = "app_config"
-	// ResourceLimits is the name of resource "limits" (mcpgen.yaml:29).
+	// ResourceLimits is the name of resource "limits" (mcpgen.yaml:31).
 	ResourceLimits = "limits"
-	// ResourceBundle is the name of resource "bundle" (mcpgen.yaml:35).
+	// ResourceBundle is the name of resource "bundle" (mcpgen.yaml:37).
 	ResourceBundle = "bundle"
 )
 
@@ -46,21 +46,25 @@ func NewServer(h Handler, opts ...runtime.Option) *runtime.Server {
 // are computed from the spec by the generator; tests prove they equal the reflection
 // of the types in types_mcpgen.go.
 func Register(s *runtime.Server, h Handler) {
-	s.AddResource(runtime.TypedResource(
-		runtime.Resource{
-			Name:        ResourceReadme,
-			URI:         "docs://readme",
-			Title:       "Read me",
-			Description: "The project's read-me.",
-			MimeType:    "text/markdown",
-			Annotations: &runtime.Annotations{
-				Audience:     []string{"user", "assistant"},
-				Priority:     new(float64(0.8)),
-				LastModified: "2026-11-01T00:00:00Z",
+	{
+		r := runtime.TypedResource(
+			runtime.Resource{
+				Name:        ResourceReadme,
+				URI:         "docs://readme",
+				Title:       "Read me",
+				Description: "The project's read-me.",
+				MimeType:    "text/markdown",
+				Annotations: &runtime.Annotations{
+					Audience:     []string{"user", "assistant"},
+					Priority:     new(float64(0.8)),
+					LastModified: "2026-11-01T00:00:00Z",
+				},
 			},
-		},
-		h.ReadReadme,
-	))
+			h.ReadReadme,
+		)
+		s.AddResource(r)
+		s.AddResourceTemplate(runtime.FixedTemplate(r, "readme-template"))
+	}
 	s.AddResource(runtime.TypedResource(
 		runtime.Resource{
 			Name:     ResourceLogo,

@@ -10,13 +10,13 @@ import "github.com/mcpgen/mcpgen/runtime"
 // than the runtime your module requires: upgrade github.com/mcpgen/mcpgen.
 const _ = runtime.IsAtLeastVersion0_1_0
 
-// Config is the spec's type "Config" (mcpgen.yaml:7).
+// Config is the spec's type "Config" (mcpgen.yaml:8).
 type Config struct {
 	Debug  bool   `json:"debug"`
 	Region string `json:"region"`
 }
 
-// LimitsContent is the content of resource "limits" (mcpgen.yaml:32).
+// LimitsContent is the content of resource "limits" (mcpgen.yaml:34).
 type LimitsContent struct {
 	Rpm int64 `json:"rpm" jsonschema:"minimum=1"`
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -713,8 +714,10 @@ func (im *importer) items(root ymap, key, method string, list []json.RawMessage,
 // fixedTemplate handles a resource template without a variable, which
 // matches one URI only and which the spec refuses (a fixed URI is a
 // resource): when resources/list lists that URI too, as SDKs that list a
-// template's resources do, the template is left out; else it becomes
-// that resource. It reports whether the template was such.
+// template's resources do, the resource says asTemplate: (it is listed
+// as the template too) if the two agree, else the template is left out;
+// without such a resource it becomes that resource. It reports whether
+// the template was such.
 func (im *importer) fixedTemplate(root ymap, name string, m ymap) bool {
 	uri := scalarOf(m, "uriTemplate")
 	if uri == "" || strings.Contains(uri, "{") {
@@ -732,7 +735,14 @@ func (im *importer) fixedTemplate(root ymap, name string, m ymap) bool {
 		}
 	})
 	if listed != "" {
-		im.note("resourceTemplates.%s: the uriTemplate %q has no variable, and resources.%s is that URI; left out (the spec writes a fixed URI under resources only)", name, uri, listed)
+		r := ymap{N: resources}.Get(listed)
+		if why := im.sameAsResource(name, m, listed, r); why != "" {
+			im.note("resourceTemplates.%s: the uriTemplate %q has no variable, and resources.%s is that URI, but %s; left out (the spec writes a fixed URI under resources only)", name, uri, listed, why)
+			return true
+		}
+		r.Style = 0
+		ymap{N: r}.Set("asTemplate", str(name))
+		im.note("resourceTemplates.%s: the uriTemplate %q has no variable, and resources.%s is that URI; written as its asTemplate: %s", name, uri, listed, name)
 		return true
 	}
 	r := newMap()
@@ -753,6 +763,34 @@ func (im *importer) fixedTemplate(root ymap, name string, m ymap) bool {
 	res.Set(key, flowSmall(r.N))
 	im.note("resourceTemplates.%s: the uriTemplate %q has no variable; written as resources.%s (the spec writes a fixed URI under resources), listed by resources/list rather than resources/templates/list", name, uri, key)
 	return true
+}
+
+// sameAsResource says why a template without variables is not the
+// resource of its URI listed once more ("" when it is): asTemplate lists
+// the resource's fields and requirements under the template's name.
+func (im *importer) sameAsResource(name string, tmpl ymap, resName string, res *yaml.Node) string {
+	r := ymap{N: res}
+	switch {
+	case r.Get("asTemplate") != nil:
+		return "that resource is listed as a template already"
+	case strings.HasPrefix(scalarOf(r, "uri"), "ui://"):
+		return "that resource is an MCP App view, never a template"
+	case !reflect.DeepEqual(im.requires["resourceTemplates/"+name], im.requires["resources/"+resName]):
+		return "they need other client capabilities"
+	}
+	for _, k := range []string{"title", "description", "mimeType", "annotations", "icons", "_meta"} {
+		var a, b any
+		if n := tmpl.Get(k); n != nil {
+			n.Decode(&a)
+		}
+		if n := r.Get(k); n != nil {
+			n.Decode(&b)
+		}
+		if !reflect.DeepEqual(a, b) {
+			return "their " + k + " differ"
+		}
+	}
+	return ""
 }
 
 // prompts converts prompts/list; arguments become a mapping by name.

@@ -373,13 +373,15 @@ func TestDialect(t *testing.T) {
 }
 
 // TestFixedTemplate: a resource template without a variable, which the
-// spec refuses, is left out when resources/list lists its URI, else
-// written as that resource; either way the spec loads.
+// spec refuses, becomes the asTemplate: of the resource resources/list
+// lists at its URI when they agree, is left out when they do not, and is
+// written as that resource when none is listed; the spec loads.
 func TestFixedTemplate(t *testing.T) {
 	lists := &Lists{
-		Resources: []json.RawMessage{json.RawMessage(`{"name":"wd","uri":"git://wd"}`)},
+		Resources: []json.RawMessage{json.RawMessage(`{"name":"wd","uri":"git://wd"}`), json.RawMessage(`{"name":"Same","uri":"git://same","title":"T"}`)},
 		Templates: []json.RawMessage{
 			json.RawMessage(`{"name":"wd","uriTemplate":"git://wd","mimeType":"application/json"}`),
+			json.RawMessage(`{"name":"same","uriTemplate":"git://same","title":"T"}`),
 			json.RawMessage(`{"name":"wd","uriTemplate":"git://other","description":"d"}`),
 			json.RawMessage(`{"name":"file","uriTemplate":"git://files/{path}"}`),
 		},
@@ -387,18 +389,19 @@ func TestFixedTemplate(t *testing.T) {
 	res, s := importLists(t, lists)
 	var resources, templates []string
 	for _, r := range s.Resources {
-		resources = append(resources, r.Name+"="+r.URI)
+		resources = append(resources, r.Name+"="+r.URI+" "+r.AsTemplate)
 	}
 	for _, r := range s.ResourceTemplates {
 		templates = append(templates, r.Name+"="+r.URITemplate)
 	}
-	if want := []string{"wd=git://wd", "wd2=git://other"}; !slices.Equal(resources, want) {
+	if want := []string{"wd=git://wd ", "Same=git://same same", "wd2=git://other "}; !slices.Equal(resources, want) {
 		t.Errorf("resources %q, want %q\n%s", resources, want, res.YAML)
 	}
 	if want := []string{"file=git://files/{path}"}; !slices.Equal(templates, want) {
 		t.Errorf("templates %q, want %q", templates, want)
 	}
-	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, `resourceTemplates.wd: the uriTemplate "git://wd" has no variable, and resources.wd is that URI; left out`) ||
+	if notes := strings.Join(res.Notes, "\n"); !strings.Contains(notes, `resourceTemplates.wd: the uriTemplate "git://wd" has no variable, and resources.wd is that URI, but their mimeType differ; left out`) ||
+		!strings.Contains(notes, "written as its asTemplate: same") ||
 		!strings.Contains(notes, "written as resources.wd2") {
 		t.Errorf("notes: %q", res.Notes)
 	}
