@@ -46,7 +46,7 @@ type (
 // AppResource returns r as an MCP App view whose HTML document fn returns:
 // MimeType is AppMIMEType, and ui is the _meta.ui of both the resources/list
 // entry and the content item every read returns (the stable extension puts
-// it on the content, hosts of the draft read either). fn's errors are
+// it on the content, hosts of the draft read either); a zero ui is not sent. fn's errors are
 // answered as ResourceHandler says. AppResource panics, as these are
 // programming errors, unless r.URI starts with ui://, or if r.Meta already
 // has a "ui" key or is not a JSON object.
@@ -60,8 +60,14 @@ func AppResource(r Resource, ui AppUI, fn func(ctx context.Context) (string, err
 		panic(fmt.Sprintf("%s: %v", where, err))
 	}
 	r.MimeType = AppMIMEType
-	r.Meta = withMetaKey(where, r.Meta, "ui", uiJSON)
-	contentMeta := withMetaKey(where, nil, "ui", uiJSON)
+	meta := withMetaKey(where, r.Meta, "ui", uiJSON) // panics on a ui key of r.Meta
+	var contentMeta json.RawMessage
+	if string(uiJSON) != "{}" {
+		// A ui without settings says what no ui says: none is sent, as
+		// the extension's reference servers send none.
+		r.Meta = meta
+		contentMeta = withMetaKey(where, nil, "ui", uiJSON)
+	}
 	r.Handler = func(ctx context.Context, req *ReadResourceRequest) (*ReadResourceResult, error) {
 		html, err := fn(ctx)
 		if err != nil {

@@ -67,6 +67,21 @@ func TestAppWire(t *testing.T) {
 	}
 }
 
+// TestAppWithoutSettings: a view whose ui sets nothing sends no _meta.ui,
+// on its list entry or its content; its other _meta keys stay.
+func TestAppWithoutSettings(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddResource(runtime.AppResource(runtime.Resource{URI: "ui://t/plain", Name: "plain"}, runtime.AppUI{}, genimpl.StaticHTML("p")))
+	srv.AddResource(runtime.AppResource(runtime.Resource{URI: "ui://t/kept", Name: "kept", Meta: json.RawMessage(`{"k":1}`)}, runtime.AppUI{}, genimpl.StaticHTML("k")))
+	c := serve(t, srv)
+	c.initialize()
+	jsonEqual(t, `{"resources":[{"uri":"ui://t/plain","name":"plain","mimeType":"text/html;profile=mcp-app"},`+
+		`{"uri":"ui://t/kept","name":"kept","mimeType":"text/html;profile=mcp-app","_meta":{"k":1}}]}`,
+		c.result("resources/list", nil))
+	jsonEqual(t, `{"contents":[{"uri":"ui://t/plain","mimeType":"text/html;profile=mcp-app","text":"p"}]}`,
+		c.result("resources/read", map[string]any{"uri": "ui://t/plain"}))
+}
+
 // An app-only tool is listed and callable only for a client that declared
 // the extension, in both eras: the CLIs that show no views (Claude Code,
 // Gemini CLI, Codex) would hand it to the model. The others stay.
