@@ -79,7 +79,7 @@ type methodInfo struct {
 	inputRounds bool
 
 	// Exactly one of answer and start is set. answer computes the result at
-	// once (for the client p, which list methods filter by, requires.go);
+	// once (for the client p, which list methods filter by, context.go);
 	// the dispatch sends it. start answers the request itself, when
 	// the work it started is done.
 	answer func(ss *Session, p *peerInfo, params json.RawMessage) (encoder, *Error)

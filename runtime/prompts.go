@@ -25,7 +25,7 @@ type Prompt struct {
 	Icons       []Icon
 	Meta        json.RawMessage // the prompt's _meta object, or nil
 	// Requires, when set, lists it and serves it only to clients that
-	// declared these capabilities (requires.go); it is not advertised.
+	// declared these capabilities (context.go); it is not advertised.
 	Requires *Requires
 
 	Handler  PromptHandler
@@ -221,7 +221,7 @@ func (ss *Session) promptRequest(p *peerInfo, params json.RawMessage) (*promptEn
 		return nil, nil, errorf(CodeInvalidParams, `invalid params: "name" must be the name of a prompt`)
 	}
 	pe := v.byKey[string(name)]
-	if pe == nil || !visible(pe, p) { // a hidden prompt is an unknown one (requires.go)
+	if pe == nil || !visible(pe, p) { // a hidden prompt is an unknown one (context.go)
 		return nil, nil, errorf(CodeInvalidParams, "unknown prompt %s", quote(string(name)))
 	}
 	req := &GetPromptRequest{Name: pe.p.Name, Arguments: map[string]string{}}

@@ -29,7 +29,7 @@ type listed interface {
 	comparable
 	key() string
 	listJSON() []byte
-	requires() *Requires // the client capabilities it is listed for (requires.go); nil: any
+	requires() *Requires // the client capabilities it is listed for (context.go); nil: any
 	kind() itemKind      // which registry it is in, for toolset membership (toolsets.go)
 	scopes() []string    // the OAuth scopes a call needs, for lists by scope; nil: none
 }

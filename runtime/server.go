@@ -70,7 +70,7 @@ type config struct {
 	listsByScope   bool                             // WithListsByScope (toolsets.go)
 	advertise      capSet                           // WithCapabilities
 	exposure       ToolExposure                     // how tools/list shows the tools (exposure.go)
-	injected       InjectedArguments                // arguments clients add to every call (injected.go)
+	injected       InjectedArguments                // arguments clients add to every call (tools.go)
 }
 
 // A Server is dual-era by default: the legacy revisions (2024-11-05 …

@@ -31,7 +31,7 @@ import (
 // lists the toolsets and one that enables a toolset for the rest of the
 // session, announced with list_changed notifications.
 //
-// A hidden item is an unknown one, as for Requires (requires.go): its list
+// A hidden item is an unknown one, as for Requires (context.go): its list
 // leaves it out and a call of it gets the error of a missing one. A list
 // that depends on the request (a header or query selection, dynamic mode)
 // has the modern cacheScope "private".

@@ -114,7 +114,7 @@ var Catalogue = []Mutant{
 	{ID: "runtime/page-next-cursor", File: "runtime/registry.go",
 		Original: "if end < len(list) {", Mutated: "if end < len(list)-1 {",
 		Packages: pkgRuntime, Why: "the last item of a long list is never reached"},
-	{ID: "runtime/method-not-found-code", File: "runtime/errors.go",
+	{ID: "runtime/method-not-found-code", File: "runtime/codec.go",
 		Original: "CodeMethodNotFound   = -32601", Mutated: "CodeMethodNotFound   = -32600",
 		Packages: pkgRuntime, Why: "an unknown method gets the invalid-request code"},
 	{ID: "runtime/idempotency-owner", File: "runtime/idempotency.go",
@@ -126,7 +126,7 @@ var Catalogue = []Mutant{
 	{ID: "runtime/idempotency-iserror", File: "runtime/idempotency.go",
 		Original: "if r, isResult := res.(*CallToolResult); isResult && r.IsError {", Mutated: "if r, isResult := res.(*CallToolResult); isResult && r == nil {",
 		Packages: pkgRuntime, Why: "a failed call is recorded and every retry gets the failure"},
-	{ID: "runtime/listen-tools-changed", File: "runtime/listen.go",
+	{ID: "runtime/listen-tools-changed", File: "runtime/subscriptions.go",
 		Original: "if changed&sub.kinds&m.kind != 0 {", Mutated: "if changed&sub.kinds&m.kind != 0 && m.kind != capTools {",
 		Packages: pkgRuntime, Why: "a subscription never gets tools/list_changed (issue 23, item 6)"},
 
@@ -255,7 +255,7 @@ var Catalogue = []Mutant{
 	{ID: "cli/generate-removes-stale", File: "internal/cli/files.go",
 		Original: "\t\tif err := os.Remove(path); err != nil {\n\t\t\treturn err\n\t\t}", Mutated: "\t\t_ = path",
 		Packages: pkgCLI, Why: "generate leaves files of deleted items behind"},
-	{ID: "cli/serve-gone", File: "runtime/serve.go",
+	{ID: "cli/serve-gone", File: "runtime/http.go",
 		Original: "func Serve(ctx context.Context, s *Server", Mutated: "func ServeGone(ctx context.Context, s *Server",
 		Packages: pkgCLIAndRun, Why: "the scaffold of mcpgen init no longer builds (issue 23, item 7)"},
 
@@ -278,7 +278,7 @@ var Catalogue = []Mutant{
 	{ID: "runtime/search-by-view", File: "runtime/exposure.go",
 		Original: "p := c.ss.view(ctx, c.peerInfo())", Mutated: "p := c.peerInfo()",
 		Packages: pkgRuntime, Why: "search_tools finds tools the caller's scopes or served toolsets refuse"},
-	{ID: "runtime/call-tool-scopes", File: "runtime/authhttp.go",
+	{ID: "runtime/call-tool-scopes", File: "runtime/auth.go",
 		Original: `jsonwire.StringMember(s.directCall(m.Method, m.Params), "name")`, Mutated: `jsonwire.StringMember(m.Params, "name")`,
 		Packages: pkgRuntime, Why: "call_tool runs a tool whose scopes the token lacks"},
 	{ID: "runtime/call-tool-direct", File: "runtime/modern.go",
@@ -445,7 +445,7 @@ var Catalogue = []Mutant{
 		Packages: pkgToolsearch, Why: "search_tools finds tools the caller may not see (other scopes, disabled toolsets)"},
 
 	// runtime: lists by scope, result budget, quotas, toolsets, exposure.
-	{ID: "runtime/lists-by-scope-option", File: "runtime/authhttp.go",
+	{ID: "runtime/lists-by-scope-option", File: "runtime/auth.go",
 		Original: "c.listsByScope = true", Mutated: "c.listsByScope = false",
 		Packages: pkgRuntime, Why: "WithListsByScope does nothing: callers are listed tools they cannot call"},
 	{ID: "runtime/lists-by-scope-private", File: "runtime/toolsets.go",
