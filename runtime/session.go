@@ -89,7 +89,7 @@ type call struct {
 
 	meta []byte // the request's _meta object (a copy), or nil
 
-	proto protocol   // the handler of the request's era (methods.go)
+	proto protocol   // the handler of the request's era (server.go)
 	peer  *peerInfo  // a modern request's declarations (its _meta); nil in the legacy era
 	cache *CacheHint // the caching hints its modern result carries (resources/read); nil: none
 	mrtr  *mrtr      // a modern request's rounds of input (multi round-trip requests)
@@ -289,7 +289,7 @@ func (ss *Session) recoverDispatch() {
 	}
 }
 
-// request dispatches a request by the handler of its era (methods.go). params
+// request dispatches a request by the handler of its era (server.go). params
 // is part of the message, which is not ours after HandleMessage returns:
 // anything that outlives this call copies it.
 func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
