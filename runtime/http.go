@@ -3,6 +3,7 @@ package runtime
 import (
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -10,12 +11,15 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/authz"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/stdio"
 	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
-// Streamable HTTP is package runtime/streamhttp, on the seam of
-// runtime/transport (seam.go); what is here calls it.
+// The built-in transports' entry points. Streamable HTTP is package
+// runtime/streamhttp and stdio package runtime/stdio, both on the seam of
+// runtime/transport (seam.go); what is here calls them, and Serve picks one
+// for a main. Authorization, which applies over HTTP only, is at the end.
 
 // HTTPHandler returns the Streamable HTTP transport of s as an http.Handler
 // for one endpoint (mount it at /mcp, say, behind your own middleware;
@@ -233,6 +237,38 @@ func Serve(ctx context.Context, s *Server, httpAddr string, opts ...HTTPOption) 
 func (s *Server) printStartLine(transport string) {
 	if s.cfg.startLine != nil {
 		fmt.Fprintf(s.cfg.startLine, "%s %s: serving MCP over %s\n", s.info.Name, s.info.Version, transport)
+	}
+}
+
+// ServeStdio serves one session over newline-delimited JSON-RPC on r and w
+// (package runtime/stdio, where the framing and shutdown are told): until
+// end of input, when it waits for the requests in flight and returns nil,
+// or until ctx is done, when it returns ctx.Err() (gracefully with
+// WithStdioShutdownTimeout), or until writing fails, when it returns the
+// write error.
+func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
+	return stdio.Serve(ctx, s, r, w)
+}
+
+// serveStdio is ServeStdio with a graceful shutdown of grace (none when 0).
+func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace time.Duration) error {
+	return stdio.ServeGracefully(ctx, s, r, w, grace)
+}
+
+// defaultStdioShutdownTimeout is how long Serve lets stdio calls finish.
+const defaultStdioShutdownTimeout = 10 * time.Second
+
+// WithStdioShutdownTimeout makes a cancelled context a graceful shutdown
+// of ServeStdio: calls that arrive from then on are refused (error -32000),
+// the calls in flight get d to finish and have their responses written,
+// then the rest are cancelled. Without it ServeStdio cancels them at once.
+// Serve, which mains call, shuts down gracefully in any case (10s unless
+// this option says otherwise). d ≤ 0 keeps the default.
+func WithStdioShutdownTimeout(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.stdioShutdown = d
+		}
 	}
 }
 

@@ -567,3 +567,12 @@ func (s *Server) protocolOf(method, params []byte) protocol {
 	}
 	return legacyEra
 }
+
+// configErr is what is wrong with options that cannot be checked before
+// serving (a toolset selection from a flag): serving fails with it.
+func (s *Server) configErr() error {
+	if s.toolsets != nil && s.toolsets.err != nil {
+		return s.toolsets.err
+	}
+	return nil
+}

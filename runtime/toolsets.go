@@ -489,12 +489,3 @@ func (s *Server) enableToolset(ctx context.Context, req *CallToolRequest) (*Call
 	}
 	return TextResult(fmt.Sprintf("enabled toolset %s; its tools are listed now: %s", args.Toolset, strings.Join(tools, ", "))), nil
 }
-
-// configErr is what is wrong with options that cannot be checked before
-// serving (a toolset selection from a flag): serving fails with it.
-func (s *Server) configErr() error {
-	if s.toolsets != nil && s.toolsets.err != nil {
-		return s.toolsets.err
-	}
-	return nil
-}
