@@ -85,7 +85,7 @@ const badRef = `invalid params: "ref" must be {"type":"ref/prompt","name":…} o
 
 // completionFor resolves a completion/complete request to the handler that
 // answers it (nil: no values) and what it completes, for messages. What the
-// client may not see (requires.go) is unknown.
+// client may not see (context.go) is unknown.
 func (s *Server) completionFor(client *peerInfo, params json.RawMessage) (CompleteHandler, *CompleteRequest, string, *Error) {
 	if jsonwire.FirstByte(params) != '{' {
 		return nil, nil, "", errorf(CodeInvalidParams, `invalid params: completion/complete takes an object with "ref" and "argument"`)

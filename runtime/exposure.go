@@ -307,7 +307,7 @@ var searchToolsTool, describeToolsTool, callToolTool = func() (Tool, Tool, Tool)
 }()
 
 // callToolUndeclared are the injected arguments dropped from call_tool's
-// own arguments (injected.go).
+// own arguments (tools.go).
 var callToolUndeclared = undeclaredInjected(callToolTool.InputSchema)
 
 func ptr[T any](v T) *T { return &v }

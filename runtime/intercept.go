@@ -11,7 +11,7 @@ import (
 )
 
 // Interceptors wrap the serving of every request of the method table
-// (methods.go) and of the client's notifications, in both eras and on every
+// (server.go) and of the client's notifications, in both eras and on every
 // transport, with code of the server's: audit logs, access checks, rate
 // limits, tracing. They are installed with WithInterceptors; a server without
 // any pays nothing for them (no Request is built, nothing allocated).

@@ -9,7 +9,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
-// Capability-gated items (requires.go): a bare client sees N of each kind,
+// Capability-gated items (context.go): a bare client sees N of each kind,
 // a capable one N+k; a hidden item is refused as an unknown one.
 
 func gatedServer(opts ...runtime.Option) *runtime.Server {

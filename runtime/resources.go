@@ -32,7 +32,7 @@ type Resource struct {
 	Icons       []Icon
 	Meta        json.RawMessage // the resource's _meta object, or nil
 	// Requires, when set, lists it and serves it only to clients that
-	// declared these capabilities (requires.go); it is not advertised.
+	// declared these capabilities (context.go); it is not advertised.
 	Requires *Requires
 	// Cache, when set, is the caching hint of its reads in the 2026-07-28
 	// era (else WithMethodCaching's for resources/read, else WithCaching's).
@@ -250,7 +250,7 @@ func (ss *Session) resourcesRead(ctx context.Context, id string, params json.Raw
 
 // lookup finds what serves uri: the static resource with exactly this URI,
 // else the first resource template, in registration order, that matches.
-// What the client p may not see (requires.go) is passed over, as if absent.
+// What the client p may not see (context.go) is passed over, as if absent.
 func (s *Server) lookup(uri string, p *peerInfo) (ResourceHandler, *templateMatch, *Error) {
 	if strings.HasPrefix(uri, resultScheme) && s.linksResults() {
 		return readResult, nil, nil // a result over budget (resultbudget.go)

@@ -3,14 +3,11 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"math/rand/v2"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
-	"github.com/mcpgen/mcpgen/runtime/stdio"
 	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
@@ -73,21 +70,6 @@ func (o sinkOutlet) send(rel string, final bool, msg []byte) bool { return o.Sen
 func (o sinkOutlet) abandon(rel string)                           { o.Abandon(rel) }
 func (o sinkOutlet) closeStream(rel string)                       { o.CloseStream(rel) }
 func (o sinkOutlet) close()                                       { o.Close() }
-
-// ServeStdio serves one session over newline-delimited JSON-RPC on r and w
-// (package runtime/stdio, where the framing and shutdown are told): until
-// end of input, when it waits for the requests in flight and returns nil,
-// or until ctx is done, when it returns ctx.Err() (gracefully with
-// WithStdioShutdownTimeout), or until writing fails, when it returns the
-// write error.
-func (s *Server) ServeStdio(ctx context.Context, r io.Reader, w io.Writer) error {
-	return stdio.Serve(ctx, s, r, w)
-}
-
-// serveStdio is ServeStdio with a graceful shutdown of grace (none when 0).
-func (s *Server) serveStdio(ctx context.Context, r io.Reader, w io.Writer, grace time.Duration) error {
-	return stdio.ServeGracefully(ctx, s, r, w, grace)
-}
 
 // The full seam (transport.FullServer, transport.FullSession): what a
 // transport that routes messages itself uses, Streamable HTTP

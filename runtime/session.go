@@ -9,7 +9,6 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"github.com/mcpgen/mcpgen/runtime/internal/bufpool"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
@@ -89,7 +88,7 @@ type call struct {
 
 	meta []byte // the request's _meta object (a copy), or nil
 
-	proto protocol   // the handler of the request's era (methods.go)
+	proto protocol   // the handler of the request's era (server.go)
 	peer  *peerInfo  // a modern request's declarations (its _meta); nil in the legacy era
 	cache *CacheHint // the caching hints its modern result carries (resources/read); nil: none
 	mrtr  *mrtr      // a modern request's rounds of input (multi round-trip requests)
@@ -289,7 +288,7 @@ func (ss *Session) recoverDispatch() {
 	}
 }
 
-// request dispatches a request by the handler of its era (methods.go). params
+// request dispatches a request by the handler of its era (server.go). params
 // is part of the message, which is not ours after HandleMessage returns:
 // anything that outlives this call copies it.
 func (ss *Session) request(ctx context.Context, id string, method []byte, params json.RawMessage) {
@@ -734,23 +733,6 @@ func (c *call) modernOutcome(res encoder, e *Error) (encoder, *Error) {
 const codeShuttingDown = -32000
 
 var errShuttingDown = &Error{Code: codeShuttingDown, Message: "the server is shutting down and starts no new calls; retry on a new connection"}
-
-// defaultStdioShutdownTimeout is how long Serve lets stdio calls finish.
-const defaultStdioShutdownTimeout = 10 * time.Second
-
-// WithStdioShutdownTimeout makes a cancelled context a graceful shutdown
-// of ServeStdio: calls that arrive from then on are refused (error -32000),
-// the calls in flight get d to finish and have their responses written,
-// then the rest are cancelled. Without it ServeStdio cancels them at once.
-// Serve, which mains call, shuts down gracefully in any case (10s unless
-// this option says otherwise). d ≤ 0 keeps the default.
-func WithStdioShutdownTimeout(d time.Duration) Option {
-	return func(c *config) {
-		if d > 0 {
-			c.stdioShutdown = d
-		}
-	}
-}
 
 // StopCalls makes the session refuse calls from now on (error -32000);
 // notifications and answers to the server's requests are still handled.

@@ -21,7 +21,7 @@ type ResourceTemplate struct {
 	Icons       []Icon
 	Meta        json.RawMessage // the template's _meta object, or nil
 	// Requires, when set, lists it and serves it only to clients that
-	// declared these capabilities (requires.go); it is not advertised.
+	// declared these capabilities (context.go); it is not advertised.
 	Requires *Requires
 
 	// Cache, when set, is the caching hint of the reads of its resources in

@@ -31,7 +31,7 @@ import (
 // lists the toolsets and one that enables a toolset for the rest of the
 // session, announced with list_changed notifications.
 //
-// A hidden item is an unknown one, as for Requires (requires.go): its list
+// A hidden item is an unknown one, as for Requires (context.go): its list
 // leaves it out and a call of it gets the error of a missing one. A list
 // that depends on the request (a header or query selection, dynamic mode)
 // has the modern cacheScope "private".
@@ -488,13 +488,4 @@ func (s *Server) enableToolset(ctx context.Context, req *CallToolRequest) (*Call
 		return TextResult(fmt.Sprintf("toolset %s was already enabled; its tools: %s", args.Toolset, strings.Join(tools, ", "))), nil
 	}
 	return TextResult(fmt.Sprintf("enabled toolset %s; its tools are listed now: %s", args.Toolset, strings.Join(tools, ", "))), nil
-}
-
-// configErr is what is wrong with options that cannot be checked before
-// serving (a toolset selection from a flag): serving fails with it.
-func (s *Server) configErr() error {
-	if s.toolsets != nil && s.toolsets.err != nil {
-		return s.toolsets.err
-	}
-	return nil
 }
