@@ -56,11 +56,19 @@ var (
 	arrayKind   = []spec.Kind{spec.KindArray}
 )
 
-// inTag reports whether the struct tag of a property of kind kind carries k
-// (`jsonschema:"name=value"`).
-func inTag(k *spec.Keyword, kind spec.Kind) bool {
+// inTag reports whether the struct tag of property s carries k
+// (`jsonschema:"name=value"`). The reflector drops a number from a tag
+// unless it parses as a float64 (1e400 does not): JSONSchemaExtend sets it.
+func inTag(k *spec.Keyword, s *spec.Schema) bool {
 	r, ok := reflectedFields[k.Name]
-	return ok && r.tag != nil && (len(r.tag) == 0 || slices.Contains(r.tag, kind))
+	if !ok || r.tag == nil || (len(r.tag) > 0 && !slices.Contains(r.tag, s.Kind)) {
+		return false
+	}
+	if k.Shape() == spec.ShapeNumber {
+		_, err := json.Number(k.Text(s)).Float64()
+		return err == nil
+	}
+	return true
 }
 
 // inExtrasTag reports whether k's value in s is written in a property's
@@ -85,7 +93,7 @@ func propertyTags(s *spec.Schema, constraints bool, pick func(k *spec.Keyword) b
 			continue
 		}
 		switch {
-		case inTag(k, s.Kind): // a flag's text is "true"
+		case inTag(k, s): // a flag's text is "true"
 			kw = append(kw, k.Name+"="+strings.ReplaceAll(k.Text(s), ",", `\,`))
 		case inExtrasTag(k, s):
 			extras = append(extras, k.Name+"="+k.Text(s))

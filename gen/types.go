@@ -410,7 +410,7 @@ func (g *generator) propertyBody(ps *spec.Schema) []jen.Code {
 	body := g.itemsBody(p, ps)
 	notTagged := func(s *spec.Schema) func(k *spec.Keyword) bool {
 		return func(k *spec.Keyword) bool {
-			return !inTag(k, s.Kind) && !inExtrasTag(k, s) && !reflectedFields[k.Name].ownTag
+			return !inTag(k, s) && !inExtrasTag(k, s) && !reflectedFields[k.Name].ownTag
 		}
 	}
 	body = append(body, setKeywords(p, ps, firstAnnotations, notTagged(ps))...)

@@ -1084,7 +1084,7 @@ types:
 			`mcpgen.yaml:9:46: unknown audience "bot"; use user or assistant`,
 			`mcpgen.yaml:9:62: priority must be between 0 and 1, not -0.1`,
 			`mcpgen.yaml:9:82: lastModified must be a date-time, such as 2026-11-01T00:00:00Z`,
-			`mcpgen.yaml:10:45: priority must be a number`,
+			`mcpgen.yaml:10:45: priority must be between 0 and 1, not 1e5000`,
 			`mcpgen.yaml:10:67: lastModified "2026-11-01T00:00:00+0200" must be an RFC 3339 date-time, such as 2026-11-01T00:00:00Z`,
 			`mcpgen.yaml:11:34: annotations must be a mapping`,
 		},

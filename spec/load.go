@@ -37,6 +37,35 @@ func Load(file string, data []byte) (*Spec, Diagnostics) {
 	return s, diags.Sort()
 }
 
+// LoadNode is Load of a spec already in memory as its document mapping
+// (an importer's, before it is written): no text is parsed. Findings are
+// placed at the nodes' positions, and the model tells a keyword written
+// from one absent by a position that is not zero, so every node needs a
+// distinct one (NumberNodes gives them).
+func LoadNode(file string, root *yaml.Node) (*Spec, Diagnostics) {
+	s := &Spec{File: file}
+	d := newDecoder(file)
+	d.checkAliases(root)
+	d.spec(s, root)
+	diags := append(d.diags, validate(s, d.skip)...)
+	return s, diags.Sort()
+}
+
+// NumberNodes gives every node under root a distinct position in document
+// order (line 1, 2, 3…, column 1), as LoadNode needs.
+func NumberNodes(root *yaml.Node) {
+	line := 0
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		line++
+		n.Line, n.Column = line, 1
+		for _, c := range n.Content {
+			walk(c)
+		}
+	}
+	walk(root)
+}
+
 // LoadFile reads and loads the spec at path. The error is for I/O only;
 // problems with the spec are in the Diagnostics.
 func LoadFile(path string) (*Spec, Diagnostics, error) {

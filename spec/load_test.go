@@ -1,8 +1,10 @@
 package spec
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -489,6 +491,34 @@ func TestToolScopes(t *testing.T) {
 	for _, tool := range s.Tools {
 		if got, ok := want[tool.Name]; ok && !slices.Equal(s.ToolScopes(tool), got) {
 			t.Errorf("ToolScopes(%s) = %q, want %q", tool.Name, s.ToolScopes(tool), got)
+		}
+	}
+}
+
+// TestLoadNodeIsLoad: loading a spec's parsed tree gives what loading its
+// text gives, the spec and every finding, for every golden case that
+// parses.
+func TestLoadNodeIsLoad(t *testing.T) {
+	files, _ := filepath.Glob("../golden/*/mcpgen.yaml")
+	if len(files) == 0 {
+		t.Fatal("no golden specs")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc yaml.Node
+		if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) != 1 {
+			continue // a syntax error: only Load sees the text
+		}
+		want, wantDiags := Load(f, data)
+		got, gotDiags := LoadNode(f, doc.Content[0])
+		if fmt.Sprint(gotDiags) != fmt.Sprint(wantDiags) {
+			t.Errorf("%s: LoadNode's findings\n%v\nLoad's\n%v", f, gotDiags, wantDiags)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: LoadNode's spec differs from Load's", f)
 		}
 	}
 }

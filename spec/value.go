@@ -3,8 +3,10 @@ package spec
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
+	"strings"
 
 	"gopkg.in/yaml.v3"
 )
@@ -81,6 +83,10 @@ func (d *decoder) appendScalar(buf *bytes.Buffer, at, n *yaml.Node) bool {
 		}
 		buf.WriteString(strconv.FormatBool(b))
 	case "!!int":
+		if isJSONNumber(n.Value) && !strings.ContainsAny(n.Value, ".eE") {
+			buf.WriteString(n.Value) // as written, whatever its size
+			return true
+		}
 		var v any
 		if decodeScalar(n, &v) != nil {
 			d.errorf(posOf(at), "%q is not a valid !!int", n.Value)
@@ -100,6 +106,12 @@ func (d *decoder) appendScalar(buf *bytes.Buffer, at, n *yaml.Node) bool {
 			return false
 		}
 	case "!!float":
+		if isJSONNumber(n.Value) {
+			// As written: yaml.v3 cannot decode `!!float 9223372036854776000`
+			// (an integer past int64), and JSON has no limit on size.
+			buf.WriteString(n.Value)
+			return true
+		}
 		var f float64
 		if decodeScalar(n, &f) != nil {
 			d.errorf(posOf(at), "%q is not a valid !!float", n.Value)
@@ -107,6 +119,10 @@ func (d *decoder) appendScalar(buf *bytes.Buffer, at, n *yaml.Node) bool {
 		}
 		return d.appendFloat(buf, at, n, f)
 	case "!!str", "!!timestamp", "!!binary":
+		if isPlainBigNumber(n) {
+			buf.WriteString(n.Value)
+			return true
+		}
 		// JSON has no timestamps: a date is the string as written. Binary
 		// data stays base64 text, the usual way to carry bytes in JSON.
 		writeJSONString(buf, n.Value)
@@ -130,6 +146,17 @@ func (d *decoder) appendFloat(buf *bytes.Buffer, at, n *yaml.Node, f float64) bo
 		buf.WriteString(formatFloat(f))
 	}
 	return true
+}
+
+// isPlainBigNumber reports whether n is an untagged, unquoted JSON number
+// past float64's range (1e400), which yaml.v3 resolves as a string; YAML
+// 1.2's core schema reads it as a float.
+func isPlainBigNumber(n *yaml.Node) bool {
+	if n.Style != 0 || n.Tag != "!!str" || !isJSONNumber(n.Value) {
+		return false
+	}
+	_, err := strconv.ParseFloat(n.Value, 64)
+	return errors.Is(err, strconv.ErrRange)
 }
 
 // formatFloat formats f as encoding/json does: plain decimals, exponents only
@@ -191,8 +218,8 @@ func isJSONNumber(s string) bool {
 func (d *decoder) number(n *yaml.Node, key string) (Number, bool) {
 	s := deref(n)
 	if s.Kind == yaml.ScalarNode {
-		switch s.ShortTag() {
-		case "!!int", "!!float":
+		switch tag := s.ShortTag(); {
+		case tag == "!!int", tag == "!!float", isPlainBigNumber(s):
 			var buf bytes.Buffer
 			if d.appendScalar(&buf, n, s) {
 				return Number(buf.String()), true

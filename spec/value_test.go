@@ -22,6 +22,14 @@ func TestValueJSON(t *testing.T) {
 		{`.5`, `0.5`},
 		{`1.`, `1`},
 		{`!!float 1`, `1`},
+		{`!!float 9223372036854776000`, `9223372036854776000`}, // past int64: yaml.v3 cannot decode it
+		{`!!int 9223372036854776000`, `9223372036854776000`},
+		{`-9223372036854776001`, `-9223372036854776001`},
+		{`1e400`, `1e400`},     // past float64: a string to yaml.v3, a float to YAML 1.2
+		{`-1E+400`, `-1E+400`}, // likewise
+		{`0.10000000000000000000000000001`, `0.10000000000000000000000000001`},
+		{`"1e400"`, `"1e400"`},
+		{`!!str 1e400`, `"1e400"`},
 		{`true`, `true`},
 		{`False`, `false`},
 		{`yes`, `"yes"`}, // YAML 1.1 booleans are strings in yaml.v3
@@ -74,6 +82,8 @@ func TestValueJSONErrors(t *testing.T) {
 		{`!!set {a}`, `t.yaml:1:1: unsupported YAML tag !!set`},
 		{`!!int x`, `t.yaml:1:1: "x" is not a valid !!int`},
 		{`!!bool x`, `t.yaml:1:1: "x" is not a valid !!bool`},
+		{`!!int 1.5`, `t.yaml:1:1: "1.5" is not a valid !!int`},
+		{`!!float x`, `t.yaml:1:1: "x" is not a valid !!float`},
 		{`{a: 1, a: 2}`, `t.yaml:1:8: duplicate key "a" (first defined at t.yaml:1:2)`},
 	} {
 		d := newDecoder("t.yaml")

@@ -51,6 +51,9 @@ func Register(s *runtime.Server, h Handler) {
 	"priority": ` + schemaOfPriority + `,
 	"weight": ` + schemaOfWeight + `,
 	"big": {"type": "integer", "maximum": 9007199254740993},
+	"id": {"type": "integer", "minimum": 0, "maximum": 9223372036854776000},
+	"wide": {"type": "integer", "minimum": -123456789012345678901234567890, "maximum": 1e400},
+	"exact": {"type": "number", "maximum": 1e400, "exclusiveMinimum": 0.10000000000000000000000000001},
 	"enabled": {"type": "boolean", "default": true}
 }, "required": ["count", "percent"], "additionalProperties": false}`),
 		OutputSchema: json.RawMessage(`{"type": "object", "properties": {"total": {"type": "number"}, "parts": {"type": "integer", "minimum": 0}},

@@ -67,6 +67,9 @@ type ComputeInput struct {
 	Priority runtime.Opt[Priority] `json:"priority,omitzero" jsonschema_description:"1 is the highest."`
 	Weight   runtime.Opt[Weight]   `json:"weight,omitzero"`
 	Big      runtime.Opt[int64]    `json:"big,omitzero" jsonschema:"maximum=9007199254740993"`
+	ID       runtime.Opt[int64]    `json:"id,omitzero" jsonschema:"minimum=0,maximum=9223372036854776000"`
+	Wide     runtime.Opt[int64]    `json:"wide,omitzero" jsonschema:"minimum=-123456789012345678901234567890"`
+	Exact    runtime.Opt[float64]  `json:"exact,omitzero" jsonschema:"exclusiveMinimum=0.10000000000000000000000000001"`
 	Enabled  runtime.Opt[bool]     `json:"enabled,omitzero"`
 }
 
@@ -74,6 +77,12 @@ type ComputeInput struct {
 func (ComputeInput) JSONSchemaExtend(s *jsonschema.Schema) {
 	if p, ok := s.Properties.Get("count"); ok {
 		p.Default = json.RawMessage(`10`)
+	}
+	if p, ok := s.Properties.Get("wide"); ok {
+		p.Maximum = json.Number("1e400")
+	}
+	if p, ok := s.Properties.Get("exact"); ok {
+		p.Maximum = json.Number("1e400")
 	}
 	if p, ok := s.Properties.Get("enabled"); ok {
 		p.Default = json.RawMessage(`true`)
@@ -89,7 +98,7 @@ func (x *ComputeInput) ApplyDefaults() {
 	}
 }
 
-// ComputeOutput is the output of tool "compute" (mcpgen.yaml:24).
+// ComputeOutput is the output of tool "compute" (mcpgen.yaml:28).
 type ComputeOutput struct {
 	Total float64            `json:"total"`
 	Parts runtime.Opt[int64] `json:"parts,omitzero" jsonschema:"minimum=0"`

@@ -121,3 +121,20 @@ func TestEncodeByEntriesIsWhole(t *testing.T) {
 		}
 	}
 }
+
+// TestSettleTextFindings: a spec that does not load is reported with the
+// positions of its text, not of the tree it came from.
+func TestSettleTextFindings(t *testing.T) {
+	src := "mcpgen: 1\nserver: {name: s, version: '1'}\ngo: {package: p}\ntools:\n  a: {description: d, input: {properties: {n: {type: integer, maximum: x}}}}\n"
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	st, err := SettleText("mcpgen.yaml", doc.Content[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Diags) != 1 || st.Diags[0].String() != "mcpgen.yaml:5:72: maximum must be a number" {
+		t.Errorf("findings %v, want one at the maximum of the written text", st.Diags)
+	}
+}

@@ -91,3 +91,25 @@ func TestSchemaDepthLimitAtItsEdges(t *testing.T) {
 		}
 	}
 }
+
+// A bound past int64 (APIs.guru's netbox: "maximum": 9223372036854776000,
+// 2^63 as a float prints it) is kept as written: the type is not cut to
+// any, and the spec holds the digits.
+func TestBoundPastInt64(t *testing.T) {
+	res, err := Import([]byte(opDoc(`{"type":"object","properties":{"id":{"type":"integer","minimum":0,"maximum":9223372036854776000}}}`, "get_it")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := checkSpec(t, "big.json", res.YAML) // not importText: yaml.v3 cannot decode the bound into an any
+	for _, n := range res.Notes {
+		if strings.Contains(n, "9223372036854776000") {
+			t.Errorf("note: %s", n)
+		}
+	}
+	if len(s.Tools) != 1 {
+		t.Fatalf("the tool is left out:\n%s", res.YAML)
+	}
+	if out := s.Tools[0].Output; out == nil || len(out.Properties) != 1 || out.Properties[0].Schema.Maximum == nil || *out.Properties[0].Schema.Maximum != "9223372036854776000" {
+		t.Fatalf("the output is not {id: maximum 9223372036854776000}:\n%s", res.YAML)
+	}
+}

@@ -3,7 +3,12 @@
 // follows the order of what they read, which is the order on the wire.
 package yamlmap
 
-import "gopkg.in/yaml.v3"
+import (
+	"errors"
+	"strconv"
+
+	"gopkg.in/yaml.v3"
+)
 
 // Map is a YAML mapping node under construction.
 type Map struct{ N *yaml.Node }
@@ -53,7 +58,24 @@ func (m Map) Each(f func(key string, v *yaml.Node)) {
 }
 
 // Str is a string scalar.
-func Str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+func Str(s string) *yaml.Node {
+	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
+	if bigNumber(s) {
+		// yaml.v3 writes "1e400" unquoted (it reads it as a string), but
+		// YAML 1.2, and the spec loader, read 1e400 as a number.
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
+
+// bigNumber reports whether s is a number past float64's range.
+func bigNumber(s string) bool {
+	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
+		return false // the common case, without a parse
+	}
+	_, err := strconv.ParseFloat(s, 64)
+	return errors.Is(err, strconv.ErrRange)
+}
 
 // Scalar is a scalar of a YAML tag (!!int, !!float…).
 func Scalar(tag, v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: v} }
