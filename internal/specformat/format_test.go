@@ -66,11 +66,15 @@ func compile(t *testing.T) *jsonschema.Schema {
 // instance reads YAML the way an editor sees it: as a JSON value.
 func instance(t *testing.T, data []byte) any {
 	t.Helper()
-	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	j, err := json.Marshal(toJSON(v))
+	v, err := nodeJSON(&doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := json.Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,6 +83,54 @@ func instance(t *testing.T, data []byte) any {
 		t.Fatal(err)
 	}
 	return inst
+}
+
+// nodeJSON is the JSON value of a YAML node. A number is taken as written,
+// as the spec loader takes it: yaml.v3 cannot decode an integer past int64
+// tagged !!float (golden/numbers has some), but JSON has no such bound.
+func nodeJSON(n *yaml.Node) (any, error) {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return nodeJSON(n.Content[0])
+	case yaml.AliasNode:
+		return nodeJSON(n.Alias)
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v, err := nodeJSON(n.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			out[n.Content[i].Value] = v
+		}
+		return out, nil
+	case yaml.SequenceNode:
+		out := make([]any, len(n.Content))
+		for i, c := range n.Content {
+			v, err := nodeJSON(c)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	// A plain 1e400 is a number too (yaml.v3 resolves it as a string: it
+	// does not fit a float64); a plain scalar that is valid JSON can only be
+	// a number, its other JSON forms resolving to bool and null.
+	tag := n.ShortTag()
+	number := tag == "!!int" || tag == "!!float" || (tag == "!!str" && n.Style == 0)
+	if number && json.Valid([]byte(n.Value)) {
+		return json.Number(n.Value), nil
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, err
+	}
+	return toJSON(v), nil
 }
 
 // toJSON converts what yaml.v3 decodes into what encoding/json can write:
