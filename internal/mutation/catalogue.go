@@ -872,7 +872,7 @@ var Catalogue = []Mutant{
 		Original: `forms = append(forms, v, queryEscape(v), url.QueryEscape(v), url.PathEscape(v))`, Mutated: `forms = append(forms, v)`,
 		Packages: pkgUpstream, Why: "a credential echoed URL-escaped (an error page quoting the query) is shown: errors never carry credentials"},
 	{ID: "planter11/upstream-basic-password", File: "runtime/upstream/redact.go",
-		Original: "add(u)\n\t\t\t\t\t\t\t\tadd(p)\n", Mutated: "add(u)\n",
+		Original: "add(u)\n\t\t\t\t\t\t\t\tadd(p)\n", Mutated: "add(u)\n\t\t\t\t\t\t\t\t_ = p\n",
 		Packages: pkgUpstream, Why: "the password of a Basic authorization, echoed decoded, is shown in errors"},
 	{ID: "planter11/upstream-token-margin", File: "runtime/upstream/auth.go",
 		Original: `now().Add(lifetime-expiryMargin)`, Mutated: `now().Add(lifetime)`,
