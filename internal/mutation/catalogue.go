@@ -1016,7 +1016,8 @@ var Catalogue = []Mutant{
 
 	{ID: "planter11/requeststate-bound-plus-one", File: "runtime/requeststate/store.go",
 		Original: `len(m.order)-drop >= m.max`, Mutated: `len(m.order)-drop > m.max`,
-		Packages: pkgRequestState, Why: "the memory store holds maxEntries+1 records: at most maxEntries"},
+		Packages: pkgRequestState, Why: "the memory store holds maxEntries+1 records: at most maxEntries",
+		KilledBy: []string{"TestMemoryStoreHoldsExactlyItsBound"}},
 	{ID: "planter11/requeststate-drop-newer-record", File: "runtime/requeststate/store.go",
 		Original: `if m.used[m.order[drop].id] == m.order[drop].expires {`, Mutated: `if m.used[m.order[drop].id] != (time.Time{}) {`,
 		Packages: pkgRequestState, Why: "dropping an old record of an id drops its newer record too: a live state may be used again"},
