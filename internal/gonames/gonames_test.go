@@ -91,6 +91,41 @@ resources:
 	}
 }
 
+// TestSettleUntilNoCollision: a fix can make the next collision (here the
+// goName GetX2 gives get_x's input and output the names of two types), and
+// Settle goes on until the plan has none.
+func TestSettleUntilNoCollision(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+types:
+  GetX2Input: {type: string}
+  GetX2Output: {type: string}
+tools:
+  get-x:
+    description: d
+    input: {properties: {a: {type: string}}}
+  get_x:
+    description: d
+    input: {properties: {a: {type: string}}}
+    output: {properties: {b: {type: string}}}
+`
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	_, s, notes, diags, err := Settle("mcpgen.yaml", doc.Content[0])
+	if err != nil || len(diags) > 0 || s == nil {
+		t.Fatalf("err %v, findings %v", err, diags)
+	}
+	if api, _ := gen.PlanNames(s); len(api.Collisions) > 0 {
+		t.Errorf("collisions left after %d notes %q: %+v", len(notes), notes, api.Collisions)
+	}
+	if _, err := gen.Generate(s, gen.Options{}); err != nil {
+		t.Errorf("the settled spec does not generate: %v", err)
+	}
+}
+
 // TestEncodeByEntriesIsWhole: Encode's entry-by-entry text is the text of
 // one encode of the whole document, for what specs hold (comments, block
 // scalars with blank lines, quoted keys, flow and nested mappings).
