@@ -999,7 +999,8 @@ var Catalogue = []Mutant{
 		Packages: pkgRuntime, Why: "the calls of one rate-limited tool spend another tool's bucket: a tool's limit counts that tool's calls"},
 	{ID: "planter11/quota-store-down-refuses", File: "runtime/quota.go",
 		Original: "\"error\", err)\n\t\treturn nil", Mutated: "\"error\", err)\n\t\treturn &Error{Code: CodeRateLimited, Message: \"rate limited: the quota store failed\"}",
-		Packages: pkgRuntime, Why: "a quota store that is down refuses every request: its errors must let requests through"},
+		Packages: pkgRuntime, Why: "a quota store that is down refuses every request: its errors must let requests through",
+		KilledBy: []string{"TestQuotaStoreDownLetsRequestsThrough"}},
 
 	{ID: "planter11/idem-owner-ignored", File: "runtime/idempotency/memory.go",
 		Original: `id := idemID{k.Owner, k.Tool, k.Key}`, Mutated: `id := idemID{"", k.Tool, k.Key}`,
