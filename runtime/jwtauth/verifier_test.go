@@ -138,6 +138,37 @@ func TestVerifierRefuses(t *testing.T) {
 	}
 }
 
+// TestVerifierClientID: Info.ClientID is the client_id claim, and azp
+// only for a token without one.
+func TestVerifierClientID(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	v := verifierWithKeys(t, jwttest.Resource)
+	for _, tc := range []struct {
+		clientID, azp, want string
+	}{
+		{"c1", "a1", "c1"},
+		{"c1", "", "c1"},
+		{"", "a1", "a1"},
+		{"", "", ""},
+	} {
+		c := jwttest.Claims("alice", "")
+		delete(c, "client_id")
+		if tc.clientID != "" {
+			c["client_id"] = tc.clientID
+		}
+		if tc.azp != "" {
+			c["azp"] = tc.azp
+		}
+		info, err := v.VerifyToken(context.Background(), jwttest.Sign(t, "RS256", "rsa-1", k.RSA, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.ClientID != tc.want {
+			t.Errorf("client_id %q, azp %q: ClientID %q, want %q", tc.clientID, tc.azp, info.ClientID, tc.want)
+		}
+	}
+}
+
 func TestVerifierLeeway(t *testing.T) {
 	k := jwttest.TheKeys(t)
 	v := verifierWithKeys(t, jwttest.Resource)
