@@ -1113,7 +1113,8 @@ var Catalogue = []Mutant{
 		Packages: pkgOtel, Why: "over HTTP the headers' trace context wins over params._meta: _meta takes precedence"},
 	{ID: "planter11/otel-notification-cancelled", File: "runtime/otelmcp/otelmcp.go",
 		Original: `if ctx.Err() != nil && req.ID != nil {`, Mutated: `if ctx.Err() != nil {`,
-		Packages: pkgOtel, Why: "a notification whose context ended is recorded as a cancelled request"},
+		Packages: pkgOtel, Why: "a notification whose context ended is recorded as a cancelled request",
+		KilledBy: []string{"TestOutcomeCancelledOnlyForRequests"}},
 
 	{ID: "planter11/streamhttp-evict-other-subject", File: "runtime/streamhttp/sessioncap.go",
 		Original: `if owner != "" && hs.owner != owner {`, Mutated: `if owner != "" && hs.owner == "" {`,
