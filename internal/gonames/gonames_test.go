@@ -134,6 +134,9 @@ func TestEncodeByEntriesIsWhole(t *testing.T) {
 		"# head\n# two lines\nmcpgen: 1\nserver: {name: s, version: '1'}\ntypes:\n  # shared schema #/x\n  A: {type: string}\n  B:\n    type: object\n    properties:\n      'y': {type: string}\ntools:\n  # from GET /x\n  get_x:\n    description: |-\n      one\n\n        indented\n\n      last\n    input: {properties: {a: {type: string}}}\n  \"yes\": {description: d}\n  true: {description: \" lead\"}\n",
 		"a:\n  b:\n    - 1\n    - {c: d}\n  e: [1, 2]\nno:\n  x: 1\ntrue:\n  x: 1\nnull:\n  x: 1\n\"n\": {}\nz: ''\n",
 		"a:\n  b: 1\n  # foot\n\nc: 2\n",
+		// Every word YAML 1.1 reads as a boolean or null, as a key over a
+		// mapping (the entries Encode splits), beside plain words near them.
+		"y:\n  x: 1\nn:\n  x: 1\nyes:\n  x: 1\nno:\n  x: 1\non:\n  x: 1\noff:\n  x: 1\ntrue:\n  x: 1\nfalse:\n  x: 1\nnull:\n  x: 1\nonly:\n  x: 1\noffset:\n  x: 1\n",
 		"a: 1 # line\nb:\n  c: |2\n     lead\n",
 	} {
 		var doc yaml.Node
