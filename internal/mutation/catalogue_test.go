@@ -62,12 +62,13 @@ func TestCatalogue(t *testing.T) {
 	}
 }
 
-// testFuncs caches the top-level Test functions of each package dir.
+// testFuncs caches the top-level Test and Fuzz functions (go test -run
+// runs a fuzz target on its seed corpus) of each package dir.
 type testFuncs map[string]map[string]bool
 
-var testFunc = regexp.MustCompile(`(?m)^func (Test\w+)\(`)
+var testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`)
 
-// in returns the names of the Test functions declared in dir's _test.go files.
+// in returns the names of the Test and Fuzz functions declared in dir's _test.go files.
 func (c testFuncs) in(t *testing.T, dir string) map[string]bool {
 	if names, ok := c[dir]; ok {
 		return names
