@@ -1146,5 +1146,6 @@ var Catalogue = []Mutant{
 		Packages: pkgOtel, Why: "a resources/unsubscribe span lacks mcp.resource.uri, the URI it acts on"},
 	{ID: "planter11/exposure-summary-400", File: "runtime/exposure.go",
 		Original: `if len(desc) > 200 {`, Mutated: `if len(desc) > 400 {`,
-		Packages: pkgRuntime, Why: "search_tools' summaries run to 400 bytes: the first sentence, at most 200 bytes"},
+		Packages: pkgRuntime, Why: "search_tools' summaries run to 400 bytes: the first sentence, at most 200 bytes",
+		KilledBy: []string{"TestSearchSummaryBound"}},
 }
