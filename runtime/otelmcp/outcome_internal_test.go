@@ -26,3 +26,23 @@ func TestOutcomeCancelledOnlyForRequests(t *testing.T) {
 		t.Errorf("a request that succeeded: %v", got)
 	}
 }
+
+// TestResourceURIOfEveryResourceRequest: a resources/* span carries the
+// URI the request acts on: read's target, subscribe's and unsubscribe's
+// params.uri; other methods none.
+func TestResourceURIOfEveryResourceRequest(t *testing.T) {
+	params := json.RawMessage(`{"uri":"test://r/1"}`)
+	for _, c := range []struct {
+		req  runtime.Request
+		want string
+	}{
+		{runtime.Request{Method: "resources/read", Target: "test://r/1", Params: params}, "test://r/1"},
+		{runtime.Request{Method: "resources/subscribe", Params: params}, "test://r/1"},
+		{runtime.Request{Method: "resources/unsubscribe", Params: params}, "test://r/1"},
+		{runtime.Request{Method: "tools/call", Target: "t", Params: params}, ""},
+	} {
+		if got := resourceURI(&c.req); got != c.want {
+			t.Errorf("%s: mcp.resource.uri %q, want %q", c.req.Method, got, c.want)
+		}
+	}
+}
