@@ -9,6 +9,28 @@ import (
 	"github.com/mcpgen/mcpgen/gen"
 )
 
+// settleGenerates settles the spec src and checks that it then has no
+// finding, no collision left, and generates; it returns the settled
+// mapping and the notes.
+func settleGenerates(t *testing.T, src string) (*yaml.Node, []string) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	root, s, notes, diags, err := Settle("mcpgen.yaml", doc.Content[0])
+	if err != nil || len(diags) > 0 || s == nil {
+		t.Fatalf("err %v, findings %v", err, diags)
+	}
+	if api, _ := gen.PlanNames(s); len(api.Collisions) > 0 {
+		t.Fatalf("collisions left after %d notes %q: %+v", len(notes), notes, api.Collisions)
+	}
+	if _, err := gen.Generate(s, gen.Options{}); err != nil {
+		t.Fatalf("the settled spec does not generate: %v", err)
+	}
+	return root, notes
+}
+
 // TestSettle: every kind of collision the plan reports is settled by a
 // goName (or goNames) where the plan says, and the spec then generates.
 func TestSettle(t *testing.T) {
@@ -33,17 +55,7 @@ tools:
   get_x: {description: d}
   GetX: {description: d}
 `
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	root, s, notes, diags, err := Settle("mcpgen.yaml", doc.Content[0])
-	if err != nil || len(diags) > 0 || s == nil {
-		t.Fatalf("err %v, findings %v", err, diags)
-	}
-	if _, err := gen.Generate(s, gen.Options{}); err != nil {
-		t.Fatalf("the settled spec does not generate: %v", err)
-	}
+	root, notes := settleGenerates(t, src)
 	out, _ := Encode(root)
 	for _, want := range []string{"goName: Summary2", "goName: JSONSchema2", "goName: NodeID2", "goName: GetX2", "goName: GetX3", `a_b: AB2`, `A B: AB3`} {
 		if !strings.Contains(string(out), want) {
@@ -72,17 +84,7 @@ prompts:
 resources:
   r1: {uri: 'test://r', description: d, goName: GetX3}
 `
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	root, s, _, diags, err := Settle("mcpgen.yaml", doc.Content[0])
-	if err != nil || len(diags) > 0 || s == nil {
-		t.Fatalf("err %v, findings %v", err, diags)
-	}
-	if _, err := gen.Generate(s, gen.Options{}); err != nil {
-		t.Fatalf("the settled spec does not generate: %v", err)
-	}
+	root, _ := settleGenerates(t, src)
 	out, _ := Encode(root)
 	for _, want := range []string{"goName: GetX4", "a_b: AB3"} {
 		if !strings.Contains(string(out), want) {
@@ -110,19 +112,9 @@ tools:
     input: {properties: {a: {type: string}}}
     output: {properties: {b: {type: string}}}
 `
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	_, s, notes, diags, err := Settle("mcpgen.yaml", doc.Content[0])
-	if err != nil || len(diags) > 0 || s == nil {
-		t.Fatalf("err %v, findings %v", err, diags)
-	}
-	if api, _ := gen.PlanNames(s); len(api.Collisions) > 0 {
-		t.Errorf("collisions left after %d notes %q: %+v", len(notes), notes, api.Collisions)
-	}
-	if _, err := gen.Generate(s, gen.Options{}); err != nil {
-		t.Errorf("the settled spec does not generate: %v", err)
+	_, notes := settleGenerates(t, src)
+	if len(notes) < 2 {
+		t.Errorf("%d notes, want the tool's goName and its input's and output's: %q", len(notes), notes)
 	}
 }
 
