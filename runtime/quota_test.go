@@ -1,11 +1,15 @@
 package runtime_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -170,5 +174,37 @@ func TestToolRateLimitsApart(t *testing.T) {
 		if r := c.request("tools/call", map[string]any{"name": "lookup"}); r.Error != nil {
 			t.Fatalf("call %d of lookup, whose bucket is its own: %+v", i+1, r.Error)
 		}
+	}
+}
+
+// downQuotaStore fails every Take, as a store whose backend is down.
+type downQuotaStore struct{ takes atomic.Int32 }
+
+func (d *downQuotaStore) Take(context.Context, string, runtime.RateLimit) (bool, time.Duration, error) {
+	d.takes.Add(1)
+	return false, 0, errors.New("quota backend down")
+}
+
+// TestQuotaStoreDownLetsRequestsThrough: a quota store that fails must not
+// take the server with it: every call goes through, past both limits, and
+// the failure is logged.
+func TestQuotaStoreDownLetsRequestsThrough(t *testing.T) {
+	store := &downQuotaStore{}
+	var log bytes.Buffer
+	c := serve(t, limitedServer(
+		runtime.WithQuotaStore(store),
+		runtime.WithRateLimit(runtime.RateLimit{Requests: 1, Per: time.Hour}),
+		runtime.WithLogger(slog.New(slog.NewTextHandler(&log, nil)))))
+	c.initialize()
+	for i := range 5 {
+		if r := c.request("tools/call", map[string]any{"name": "search"}); r.Error != nil {
+			t.Fatalf("call %d with the quota store down: %+v", i+1, r.Error)
+		}
+	}
+	if n := store.takes.Load(); n < 5 {
+		t.Errorf("the store was asked %d times for 5 limited calls", n)
+	}
+	if !strings.Contains(log.String(), "quota backend down") {
+		t.Errorf("the store's failure is not logged:\n%s", log.String())
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime"
 	"github.com/mcpgen/mcpgen/runtime/internal/jwttest"
+	"github.com/mcpgen/mcpgen/runtime/jwtauth"
 )
 
 // bigTool answers n bytes of text; its result is over a budget of 200.
@@ -124,9 +125,16 @@ func TestResultBudgetLinkOwner(t *testing.T) {
 	srv.AddTool(bigTool("dump", runtime.OverflowLink, 0))
 	cfg := authConfig(t)
 	cfg.Scopes = nil
+	// A second issuer, whose alice is another identity than the first's.
+	const other = "https://other-issuer.test"
+	cfg.AuthorizationServers = append(cfg.AuthorizationServers, other)
+	cfg.Verifier = eitherVerifier{cfg.Verifier, jwttest.NewVerifier(t, jwtauth.Config{Issuer: other, JWKS: jwttest.TrustedJWKS(t)})}
 	p := serveAuth(t, srv, cfg)
 	alice := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "")))
 	bob := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("bob", "")))
+	otherClaims := jwttest.Claims("alice", "")
+	otherClaims["iss"] = other
+	otherAlice := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, otherClaims))
 
 	eras := map[string]func(token []string, method, params string) *response{
 		"legacy": func(token []string, method, params string) *response {
@@ -160,6 +168,9 @@ func TestResultBudgetLinkOwner(t *testing.T) {
 			read := `{"uri":"` + res.Content[1].URI + `"}`
 			if r := rpc(bob, "resources/read", read); r.Error == nil || !strings.Contains(r.Error.Message, "resource not found") {
 				t.Errorf("another user reads alice's result: %s %s", r.Result, errorJSON(*r))
+			}
+			if r := rpc(otherAlice, "resources/read", read); r.Error == nil || !strings.Contains(r.Error.Message, "resource not found") {
+				t.Errorf("alice of another issuer reads alice's result: %s %s", r.Result, errorJSON(*r))
 			}
 			if r := rpc(alice, "resources/read", read); r.Error != nil || !strings.Contains(string(r.Result), "éé") {
 				t.Errorf("alice reads her result: %s %s", r.Result, errorJSON(*r))
@@ -221,4 +232,16 @@ func TestResultPreviewWholeCharacters(t *testing.T) {
 	if !utf8.ValidString(summary) || !strings.HasSuffix(summary, "It begins: "+strings.Repeat("é", 50)+"…") {
 		t.Errorf("summary %q: want the preview cut before the 51st é", summary)
 	}
+}
+
+// eitherVerifier accepts what one of its verifiers accepts (tokens of two
+// issuers).
+type eitherVerifier [2]runtime.TokenVerifier
+
+func (v eitherVerifier) VerifyToken(ctx context.Context, token string) (*runtime.AuthInfo, error) {
+	info, err := v[0].VerifyToken(ctx, token)
+	if err != nil {
+		return v[1].VerifyToken(ctx, token)
+	}
+	return info, nil
 }

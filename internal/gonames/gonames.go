@@ -324,7 +324,8 @@ func splittable(k, v *yaml.Node) bool {
 }
 
 // plainWord: s is lower-case letters (yaml writes it unquoted) and not a
-// word YAML 1.1 reads as a boolean or null (which yaml.v3 quotes).
+// word YAML 1.1 reads as a boolean or null (yaml.v3 quotes true, false and
+// null; the others it writes plain, and they are left out to be safe).
 func plainWord(s string) bool {
 	if s == "" {
 		return false

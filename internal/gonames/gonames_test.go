@@ -9,6 +9,28 @@ import (
 	"github.com/mcpgen/mcpgen/gen"
 )
 
+// settleGenerates settles the spec src and checks that it then has no
+// finding, no collision left, and generates; it returns the settled
+// mapping and the notes.
+func settleGenerates(t *testing.T, src string) (*yaml.Node, []string) {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
+		t.Fatal(err)
+	}
+	root, s, notes, diags, err := Settle("mcpgen.yaml", doc.Content[0])
+	if err != nil || len(diags) > 0 || s == nil {
+		t.Fatalf("err %v, findings %v", err, diags)
+	}
+	if api, _ := gen.PlanNames(s); len(api.Collisions) > 0 {
+		t.Fatalf("collisions left after %d notes %q: %+v", len(notes), notes, api.Collisions)
+	}
+	if _, err := gen.Generate(s, gen.Options{}); err != nil {
+		t.Fatalf("the settled spec does not generate: %v", err)
+	}
+	return root, notes
+}
+
 // TestSettle: every kind of collision the plan reports is settled by a
 // goName (or goNames) where the plan says, and the spec then generates.
 func TestSettle(t *testing.T) {
@@ -33,17 +55,7 @@ tools:
   get_x: {description: d}
   GetX: {description: d}
 `
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	root, s, notes, diags, err := Settle("mcpgen.yaml", doc.Content[0])
-	if err != nil || len(diags) > 0 || s == nil {
-		t.Fatalf("err %v, findings %v", err, diags)
-	}
-	if _, err := gen.Generate(s, gen.Options{}); err != nil {
-		t.Fatalf("the settled spec does not generate: %v", err)
-	}
+	root, notes := settleGenerates(t, src)
 	out, _ := Encode(root)
 	for _, want := range []string{"goName: Summary2", "goName: JSONSchema2", "goName: NodeID2", "goName: GetX2", "goName: GetX3", `a_b: AB2`, `A B: AB3`} {
 		if !strings.Contains(string(out), want) {
@@ -72,22 +84,37 @@ prompts:
 resources:
   r1: {uri: 'test://r', description: d, goName: GetX3}
 `
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(src), &doc); err != nil {
-		t.Fatal(err)
-	}
-	root, s, _, diags, err := Settle("mcpgen.yaml", doc.Content[0])
-	if err != nil || len(diags) > 0 || s == nil {
-		t.Fatalf("err %v, findings %v", err, diags)
-	}
-	if _, err := gen.Generate(s, gen.Options{}); err != nil {
-		t.Fatalf("the settled spec does not generate: %v", err)
-	}
+	root, _ := settleGenerates(t, src)
 	out, _ := Encode(root)
 	for _, want := range []string{"goName: GetX4", "a_b: AB3"} {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("the spec lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// TestSettleUntilNoCollision: a fix can make the next collision (here the
+// goName GetX2 gives get_x's input and output the names of two types), and
+// Settle goes on until the plan has none.
+func TestSettleUntilNoCollision(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+types:
+  GetX2Input: {type: string}
+  GetX2Output: {type: string}
+tools:
+  get-x:
+    description: d
+    input: {properties: {a: {type: string}}}
+  get_x:
+    description: d
+    input: {properties: {a: {type: string}}}
+    output: {properties: {b: {type: string}}}
+`
+	_, notes := settleGenerates(t, src)
+	if len(notes) < 2 {
+		t.Errorf("%d notes, want the tool's goName and its input's and output's: %q", len(notes), notes)
 	}
 }
 
@@ -99,6 +126,9 @@ func TestEncodeByEntriesIsWhole(t *testing.T) {
 		"# head\n# two lines\nmcpgen: 1\nserver: {name: s, version: '1'}\ntypes:\n  # shared schema #/x\n  A: {type: string}\n  B:\n    type: object\n    properties:\n      'y': {type: string}\ntools:\n  # from GET /x\n  get_x:\n    description: |-\n      one\n\n        indented\n\n      last\n    input: {properties: {a: {type: string}}}\n  \"yes\": {description: d}\n  true: {description: \" lead\"}\n",
 		"a:\n  b:\n    - 1\n    - {c: d}\n  e: [1, 2]\nno:\n  x: 1\ntrue:\n  x: 1\nnull:\n  x: 1\n\"n\": {}\nz: ''\n",
 		"a:\n  b: 1\n  # foot\n\nc: 2\n",
+		// Every word YAML 1.1 reads as a boolean or null, as a key over a
+		// mapping (the entries Encode splits), beside plain words near them.
+		"y:\n  x: 1\nn:\n  x: 1\nyes:\n  x: 1\nno:\n  x: 1\non:\n  x: 1\noff:\n  x: 1\ntrue:\n  x: 1\nfalse:\n  x: 1\nnull:\n  x: 1\nonly:\n  x: 1\noffset:\n  x: 1\n",
 		"a: 1 # line\nb:\n  c: |2\n     lead\n",
 	} {
 		var doc yaml.Node

@@ -164,13 +164,15 @@ func samePromptArguments(t *testing.T, listed []json.RawMessage, imported []*spe
 // a note naming the keyword, and that the rest of the tool stays typed.
 func TestUntypable(t *testing.T) {
 	cases := map[string]string{
-		`{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"required":["a"]}]}`:                             "allOf",
-		`{"type":"object","patternProperties":{"^x":{"type":"string"}}}`:                                                  "patternProperties",
-		`{"type":"object","properties":{"a":{"const":{"k":1}}}}`:                                                          "const",
-		`{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}}}`:                               "items as a list",
-		`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`:                                      "$ref",
-		`{"type":"object","properties":{"a":{"type":"string","pattern":"(?=lookahead)"}}}`:                                "pattern",
-		`{"type":"object","properties":{"a":{"type":"object","properties":{},"additionalProperties":{"type":"string"}}}}`: "additionalProperties as a schema beside properties",
+		`{"type":"object","properties":{"a":{"type":"string"}},"allOf":[{"required":["a"]}]}`:                                              "allOf",
+		`{"type":"object","patternProperties":{"^x":{"type":"string"}}}`:                                                                   "patternProperties",
+		`{"type":"object","properties":{"a":{"const":{"k":1}}}}`:                                                                           "const",
+		`{"type":"object","properties":{"a":{"type":"array","items":[{"type":"string"}]}}}`:                                                "items as a list",
+		`{"type":"object","properties":{"a":{"$ref":"https://example.com/s.json"}}}`:                                                       "$ref",
+		`{"type":"object","properties":{"a":{"type":"string","pattern":"(?=lookahead)"}}}`:                                                 "pattern",
+		`{"type":"object","properties":{"a":{"type":"object","properties":{},"additionalProperties":{"type":"string"}}}}`:                  "additionalProperties as a schema beside properties",
+		`{"type":"object","properties":{"a":{"type":"string","anyOf":[{"type":"string","minLength":2},{"type":"string","maxLength":0}]}}}`: "type beside anyOf/oneOf",
+		`{"type":"object","properties":{"a":{"type":"string","oneOf":[{"type":"string","minLength":2},{"type":"string","maxLength":0}]}}}`: "type beside anyOf/oneOf",
 	}
 	for schema, keyword := range cases {
 		tool := `{"name":"t","description":"d","inputSchema":` + schema + `}`

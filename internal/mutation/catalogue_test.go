@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,7 @@ func TestCatalogue(t *testing.T) {
 		t.Errorf("%d mutants, want at least 60", len(Catalogue))
 	}
 	ids := map[string]bool{}
+	tests := testFuncs{}
 	for _, m := range Catalogue {
 		if ids[m.ID] {
 			t.Errorf("two mutants are named %s", m.ID)
@@ -46,7 +48,44 @@ func TestCatalogue(t *testing.T) {
 				t.Errorf("%s: test package %q: want ./dir of this module (%v)", m.ID, p, err)
 			}
 		}
+		// A named test that is gone would send every run to the slow path
+		// without a word: each must be a top-level test of Packages.
+		for _, name := range m.KilledBy {
+			found := false
+			for _, p := range m.Packages {
+				found = found || tests.in(t, p)[name]
+			}
+			if !found {
+				t.Errorf("%s: KilledBy %q: no func %s( in the _test.go files of %v", m.ID, name, name, m.Packages)
+			}
+		}
 	}
+}
+
+// testFuncs caches the top-level Test and Fuzz functions (go test -run
+// runs a fuzz target on its seed corpus) of each package dir.
+type testFuncs map[string]map[string]bool
+
+var testFunc = regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`)
+
+// in returns the names of the Test and Fuzz functions declared in dir's _test.go files.
+func (c testFuncs) in(t *testing.T, dir string) map[string]bool {
+	if names, ok := c[dir]; ok {
+		return names
+	}
+	names := map[string]bool{}
+	files, _ := filepath.Glob(filepath.Join(root, dir, "*_test.go"))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range testFunc.FindAllSubmatch(src, -1) {
+			names[string(m[1])] = true
+		}
+	}
+	c[dir] = names
+	return names
 }
 
 // TestCatalogueCoversPackages: every package with production code has
@@ -95,6 +134,17 @@ func TestFirstFailure(t *testing.T) {
 	} {
 		if got := firstFailure(c.out); got != c.want {
 			t.Errorf("firstFailure(%q) = %q, want %q", c.out, got, c.want)
+		}
+	}
+}
+
+// TestNamedTests: the pattern of KilledBy selects those top-level tests
+// and no other whose name they begin.
+func TestNamedTests(t *testing.T) {
+	re := regexp.MustCompile(namedTests([]string{"TestA", "TestB"}))
+	for name, want := range map[string]bool{"TestA": true, "TestB": true, "TestAB": false, "XTestA": false} {
+		if re.MatchString(name) != want {
+			t.Errorf("%s: matched %v, want %v", name, !want, want)
 		}
 	}
 }

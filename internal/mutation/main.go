@@ -4,7 +4,9 @@
 // tests would let through.
 //
 // It is slow (each mutant recompiles and runs whole test packages), so it
-// is not part of CI. On a shared machine, run it at low priority, in parts
+// is not part of CI. A mutant whose entry names the tests known to kill it
+// (KilledBy) runs those first; the whole packages run only if they pass,
+// and each line says which decided ("named" or "whole"). On a shared machine, run it at low priority, in parts
 // if need be:
 //
 //	nice -n 19 go run ./internal/mutation                 # every mutant
@@ -45,7 +47,7 @@ func main() {
 	}
 	if *list {
 		for _, m := range mutants {
-			fmt.Printf("%-36s %-48s %s\n", m.ID, m.File, strings.Join(m.Packages, " "))
+			fmt.Printf("%-36s %-48s %s  %s\n", m.ID, m.File, strings.Join(m.Packages, " "), strings.Join(m.KilledBy, ","))
 		}
 		fmt.Printf("%d mutants\n", len(mutants))
 		return
@@ -78,7 +80,7 @@ func main() {
 	var results []result
 	for _, m := range mutants {
 		r := plant(scratch, m, *timeout)
-		fmt.Printf("%-9s %-36s %6.1fs  %s\n", r.outcome, m.ID, r.took.Seconds(), r.detail)
+		fmt.Printf("%-9s %-36s %6.1fs %-5s %s\n", r.outcome, m.ID, r.took.Seconds(), r.path, r.detail)
 		results = append(results, r)
 	}
 	fmt.Print(report(results, time.Now()))
@@ -116,6 +118,7 @@ type result struct {
 	outcome string
 	detail  string
 	took    time.Duration
+	path    string // which tests decided: "named" (KilledBy), "whole" (the packages), "" (no test ran)
 }
 
 // plant applies m in the copy at root, runs its tests, and restores the
@@ -153,17 +156,41 @@ func plant(root string, m Mutant, timeout time.Duration) (r result) {
 		}
 		return r
 	}
-	args := append([]string{"test", "-count=1", "-failfast", "-timeout", timeout.String()}, m.Packages...)
-	out, err := goCommand(root, timeout+time.Minute, args...)
+	// The tests known to kill it first: when one fails the verdict is
+	// the same as the whole packages' (a test failed), at a fraction of
+	// the time. Only when they all pass do the whole packages decide.
+	if len(m.KilledBy) > 0 {
+		r.path = "named"
+		if r.outcome, r.detail = runTests(root, m, timeout, namedTests(m.KilledBy)); r.outcome != survived {
+			return r
+		}
+	}
+	r.path = "whole"
+	r.outcome, r.detail = runTests(root, m, timeout, "")
+	return r
+}
+
+// namedTests is the -run pattern of exactly these top-level tests.
+func namedTests(names []string) string {
+	return "^(" + strings.Join(names, "|") + ")$"
+}
+
+// runTests runs m's test packages, only the tests matching pattern when it
+// is not empty, and says what became of the mutant.
+func runTests(root string, m Mutant, timeout time.Duration, pattern string) (outcome, detail string) {
+	args := []string{"test", "-count=1", "-failfast", "-timeout", timeout.String()}
+	if pattern != "" {
+		args = append(args, "-run", pattern)
+	}
+	out, err := goCommand(root, timeout+time.Minute, append(args, m.Packages...)...)
 	switch {
 	case err == nil:
-		r.outcome, r.detail = survived, m.Why
+		return survived, m.Why
 	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(out, "test timed out"):
-		r.outcome, r.detail = timedOut, "the tests hit the time limit"
+		return timedOut, "the tests hit the time limit"
 	default:
-		r.outcome, r.detail = killed, firstFailure(out)
+		return killed, firstFailure(out)
 	}
-	return r
 }
 
 // apply returns src with m's Original replaced, which must occur once.
@@ -226,6 +253,15 @@ func report(results []result, now time.Time) string {
 		now.UTC().Format("2006-01-02"), len(results), caught, count[timedOut], count[survived], count[invalid])
 	if scored > 0 {
 		fmt.Fprintf(&b, "score: %.1f %% (%d/%d)\n", 100*float64(caught)/float64(scored), caught, scored)
+	}
+	paths := map[string]int{}
+	for _, r := range results {
+		if r.outcome != invalid {
+			paths[r.path]++
+		}
+	}
+	if paths["named"] > 0 {
+		fmt.Fprintf(&b, "decided by the named tests (KilledBy): %d; by the whole packages: %d\n", paths["named"], paths["whole"])
 	}
 	for _, r := range results {
 		if r.outcome == survived || r.outcome == invalid {

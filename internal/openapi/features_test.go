@@ -161,6 +161,32 @@ func toStrings(v any) []string {
 	return out
 }
 
+// TestPathGlobs: in Options.Paths a * matches any run of characters, and
+// the rest of the pattern is literal, anchored at both ends.
+func TestPathGlobs(t *testing.T) {
+	for _, c := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"/repos/*/issues", "/repos/x/issues", true},
+		{"/repos/*/issues", "/repos/x/y/issues", true},
+		{"/repos/*/issues", "/repos/x/issues/comments", false},
+		{"/repos/*/issues", "/v2/repos/x/issues", false},
+		{"*fast", "/reindex/fast", true},
+		{"*fast", "/fastly", false},
+		{"/items*", "/items", true},
+		{"/items*", "/items/{id}", true},
+		{"/items", "/items/{id}", false},
+		{"/*/b/*/c", "/x/b/y/c", true},
+		{"/*/b/*/c", "/x/b/y/c/d", false},
+		{"/a*a", "/a", false},
+	} {
+		if got := glob(c.pattern, c.path); got != c.want {
+			t.Errorf("glob(%q, %q) = %v, want %v", c.pattern, c.path, got, c.want)
+		}
+	}
+}
+
 func TestSelection(t *testing.T) {
 	for _, c := range []struct {
 		opts Options

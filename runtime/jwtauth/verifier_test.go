@@ -120,6 +120,7 @@ func TestVerifierRefuses(t *testing.T) {
 		{"no typ", jwttest.SignHeader(t, map[string]any{"alg": "RS256", "kid": "rsa-1"}, k.RSA, good), "no typ header"},
 		{"two parts", parts[0] + "." + parts[1], "compact form"},
 		{"padded signature", valid + "=", "base64url"},
+		{"signature with non-canonical trailing bits", nonCanonical(t, valid), "base64url"},
 		{"header not JSON", base64.RawURLEncoding.EncodeToString([]byte("{alg")) + "." + parts[1] + "." + parts[2], "header"},
 		{"scope not a string", jwttest.Sign(t, "RS256", "rsa-1", k.RSA, with("scope", []string{"a"})), "scope"},
 		{"exp not a number", jwttest.Sign(t, "RS256", "rsa-1", k.RSA, with("exp", "tomorrow")), `"exp" has the wrong type`},
@@ -135,6 +136,55 @@ func TestVerifierRefuses(t *testing.T) {
 				t.Errorf("error %q, want ErrInvalidToken saying %q", err, tc.why)
 			}
 		})
+	}
+}
+
+// nonCanonical is token with its signature's last character changed in
+// the bits base64url does not use: the same bytes, another string.
+func nonCanonical(t *testing.T, token string) string {
+	t.Helper()
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+	last := strings.IndexByte(alphabet, token[len(token)-1])
+	if (len(token[strings.LastIndexByte(token, '.')+1:]))%4 == 0 || last < 0 {
+		t.Fatalf("the signature of %q has no unused bits", token)
+	}
+	other := token[:len(token)-1] + string(alphabet[last^1])
+	a, errA := base64.RawURLEncoding.DecodeString(token[strings.LastIndexByte(token, '.')+1:])
+	b, errB := base64.RawURLEncoding.DecodeString(other[strings.LastIndexByte(other, '.')+1:])
+	if errA != nil || errB != nil || string(a) != string(b) {
+		t.Fatalf("not the same signature bytes: %v %v", errA, errB)
+	}
+	return other
+}
+
+// TestVerifierClientID: Info.ClientID is the client_id claim, and azp
+// only for a token without one.
+func TestVerifierClientID(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	v := verifierWithKeys(t, jwttest.Resource)
+	for _, tc := range []struct {
+		clientID, azp, want string
+	}{
+		{"c1", "a1", "c1"},
+		{"c1", "", "c1"},
+		{"", "a1", "a1"},
+		{"", "", ""},
+	} {
+		c := jwttest.Claims("alice", "")
+		delete(c, "client_id")
+		if tc.clientID != "" {
+			c["client_id"] = tc.clientID
+		}
+		if tc.azp != "" {
+			c["azp"] = tc.azp
+		}
+		info, err := v.VerifyToken(context.Background(), jwttest.Sign(t, "RS256", "rsa-1", k.RSA, c))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.ClientID != tc.want {
+			t.Errorf("client_id %q, azp %q: ClientID %q, want %q", tc.clientID, tc.azp, info.ClientID, tc.want)
+		}
 	}
 }
 

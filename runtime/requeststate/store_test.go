@@ -2,6 +2,7 @@ package requeststate_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -35,6 +36,42 @@ func TestMemoryStore(t *testing.T) {
 	}
 	if use("c", later) {
 		t.Error("c was forgotten before older records")
+	}
+}
+
+// TestMemoryStoreHoldsExactlyItsBound: with n live records the store keeps
+// them all; the record n+1 makes the oldest go, and only it.
+func TestMemoryStoreHoldsExactlyItsBound(t *testing.T) {
+	ctx := context.Background()
+	later := time.Now().Add(time.Hour)
+	for n := 1; n <= 4; n++ {
+		store := requeststate.NewMemoryStore(n)
+		use := func(i int) bool {
+			first, err := store.FirstUse(ctx, fmt.Sprint(i), later)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return first
+		}
+		for i := range n {
+			if !use(i) {
+				t.Fatalf("bound %d: state %d refused on its first use", n, i)
+			}
+		}
+		for i := range n {
+			if use(i) {
+				t.Errorf("bound %d: state %d accepted twice with %d records held", n, i, n)
+			}
+		}
+		use(n) // one past the bound: state 0, the oldest, goes
+		for i := 1; i <= n; i++ {
+			if use(i) {
+				t.Errorf("bound %d: state %d forgotten, not the oldest", n, i)
+			}
+		}
+		if !use(0) {
+			t.Errorf("bound %d: %d records held, the oldest kept", n, n+1)
+		}
 	}
 }
 

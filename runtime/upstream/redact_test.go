@@ -93,13 +93,18 @@ func TestErrorsNeverCarryEscapedOrBareSecrets(t *testing.T) {
 			if ck, err := r.Cookie("session"); err == nil {
 				io.WriteString(w, "no session "+ck.Value)
 			}
+		case "/basic": // a Basic blob decoded: its user and password apart
+			if u, pw, ok := r.BasicAuth(); ok {
+				io.WriteString(w, "user "+u+" refused; password "+pw+" wrong")
+			}
 		case "/bare": // the token without its scheme
 			_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
 			io.WriteString(w, "token "+tok+" expired")
 		}
 	}))
 	t.Cleanup(echo.Close)
-	forms := []string{key, queryEscape(key), url.QueryEscape(key), url.PathEscape(key), token}
+	const basicUser, basicPassword = "b4sic-us3r", "b4sic-p4ss"
+	forms := []string{key, queryEscape(key), url.QueryEscape(key), url.PathEscape(key), token, basicUser, basicPassword}
 	for _, c := range []struct {
 		name, path string
 		auth       Auth
@@ -108,6 +113,10 @@ func TestErrorsNeverCarryEscapedOrBareSecrets(t *testing.T) {
 		{"path-escaped key", "/path", &APIKey{In: "query", Name: "api_key", Env: "TEST_API_KEY"}},
 		{"bare bearer token", "/bare", &Bearer{Env: "TEST_TOKEN"}},
 		{"cookie value", "/cookie", &APIKey{In: "cookie", Name: "session", Env: "TEST_TOKEN"}},
+		{"basic user and password", "/basic", authFunc(func(_ context.Context, r *http.Request) error {
+			r.SetBasicAuth(basicUser, basicPassword)
+			return nil
+		})},
 	} {
 		cl := newClient(t, Config{BaseURL: echo.URL, Auth: c.auth})
 		err := cl.Call(context.Background(), NewRequest("GET", c.path), nil)
@@ -126,3 +135,8 @@ func TestErrorsNeverCarryEscapedOrBareSecrets(t *testing.T) {
 		}
 	}
 }
+
+// authFunc is an Auth of the caller's own, as a program may write one.
+type authFunc func(ctx context.Context, r *http.Request) error
+
+func (f authFunc) Authorize(ctx context.Context, r *http.Request) error { return f(ctx, r) }

@@ -115,6 +115,27 @@ func TestSearchTiesKeepOrder(t *testing.T) {
 // operation, weighed apart: "star repository" finds the tool that stars,
 // although the name of another, which lists stars, holds both words (the
 // scores are close: without the action word, list_stars_repository wins).
+// TestSearchActionFromTitle: the action word is the title's first word
+// when there is a title, the name's only without one.
+func TestSearchActionFromTitle(t *testing.T) {
+	d := []Doc{
+		{Name: "stars_list_repository", Title: "List stars of a repository"},
+		{Name: "add_star_to_repo", Title: "Star a repository"},
+		{Name: "star_gist"},
+		{Name: "gist_list"},
+	}
+	ix := New(d)
+	if hits := ix.Search("star repository", 4, nil); len(hits) == 0 || d[hits[0].Doc].Name != d[1].Name {
+		t.Errorf("Search(star repository) = %v, want %s first (its title's action)", hits, d[1].Name)
+	}
+	if hits := ix.Search("list repository stars", 4, nil); len(hits) == 0 || d[hits[0].Doc].Name != d[0].Name {
+		t.Errorf("Search(list repository stars) = %v, want %s first", hits, d[0].Name)
+	}
+	if hits := ix.Search("star gist", 4, nil); len(hits) == 0 || d[hits[0].Doc].Name != d[2].Name {
+		t.Errorf("Search(star gist) = %v, want %s first (no title: its name's action)", hits, d[2].Name)
+	}
+}
+
 func TestSearchActionWord(t *testing.T) {
 	d := []Doc{
 		{Name: "list_stars_repository", Title: "List stars repository"},
