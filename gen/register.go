@@ -118,7 +118,7 @@ func (g *generator) registerFile(f *jen.File) {
 	})
 	for _, sc := range g.sharedSchemas {
 		f.Line()
-		f.Comment(sc.name + " is the schema of both the input and the output of a tool.")
+		f.Add(doc(sc.name + " is the schema of " + sc.what))
 		f.Const().Id(sc.name).Op("=").Add(g.layoutSchema(sc.schema, sc.of, false))
 	}
 	g.namedSchemaConsts(f)
@@ -501,7 +501,7 @@ func (g *generator) generatedSchemas(d *fields, tp *toolPlan) {
 	}
 	if in != nil && bytes.Equal(in, out) {
 		name := "schema" + tp.nameConst
-		g.sharedSchemas = append(g.sharedSchemas, sharedSchema{name, in, t.Input})
+		g.sharedSchemas = append(g.sharedSchemas, sharedSchema{name, in, t.Input, "both the input and the output of a tool."})
 		d.set("InputSchema", jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name)))
 		d.set("OutputSchema", jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name)))
 		return
@@ -510,16 +510,39 @@ func (g *generator) generatedSchemas(d *fields, tp *toolPlan) {
 		d.set("InputSchema", g.schemaLiteral(in, t.Input))
 	}
 	if out != nil {
+		if name := g.boundOutputConst(tp, out); name != "" {
+			g.sharedSchemas = append(g.sharedSchemas, sharedSchema{name, out, t.Output, "the output of tool " + strconv.Quote(t.Name) + ", which its upstream call checks too."})
+			d.set("OutputSchema", jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name)))
+			return
+		}
 		d.set("OutputSchema", g.schemaLiteral(out, t.Output))
 	}
 }
 
-// sharedSchema is a schema that a tool's input and output both use, written
-// once as the constant name.
+// boundOutputConst is the constant that holds the output schema out of a
+// tool bound to an upstream call, which registration and the call's check
+// both name, or "" when the tool is not bound or out is a named type's
+// constant already. Written twice, stripe.com's 450 tools' $defs took its
+// package's compile past 3.6 GB (issue 32).
+func (g *generator) boundOutputConst(tp *toolPlan, out []byte) string {
+	t := tp.tool
+	if t.HTTP == nil || tp.output == nil || t.OutputSchema != nil {
+		return ""
+	}
+	if ns := g.rootType(t.Output); ns != nil && constFor(ns, out) != "" {
+		return ""
+	}
+	return "outputSchema" + tp.nameConst
+}
+
+// sharedSchema is a schema that two places use (a tool's input and output,
+// or a bound tool's output and its upstream call), written once as the
+// constant name.
 type sharedSchema struct {
 	name   string
 	schema []byte
 	of     *spec.Schema
+	what   string // the doc comment's end: "both the input and the output of a tool."
 }
 
 // schemaLiteral is json.RawMessage of the JSON text of the compact schema

@@ -209,6 +209,9 @@ func (g *generator) upstreamOutput(tp *toolPlan) jen.Code {
 		// Registration wrote it once, as a constant both fields name.
 		return jen.Qual(jsonPkg, "RawMessage").Call(jen.Id("schema" + tp.nameConst))
 	}
+	if name := g.boundOutputConst(tp, out); name != "" {
+		return jen.Qual(jsonPkg, "RawMessage").Call(jen.Id(name))
+	}
 	return g.schemaLiteral(out, t.Output)
 }
 

@@ -73,7 +73,7 @@ func Register(s *runtime.Server, h Handler) {
 	"request_id": {"type": "string"},
 	"owner": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
 }, "additionalProperties": false}`),
-		OutputSchema: json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "array", "items": {"$ref": "#/$defs/Pet"}}`),
+		OutputSchema: json.RawMessage(outputSchemaToolFindPets),
 	}, nil, h.FindPets))
 	s.AddTool(genimpl.GeneratedTool(runtime.Tool{
 		Name:        ToolAddPet,
@@ -150,6 +150,10 @@ func Register(s *runtime.Server, h Handler) {
 		return h.StoreStatus(ctx)
 	}))
 }
+
+// outputSchemaToolFindPets is the schema of the output of tool "find_pets", which its upstream call
+// checks too.
+const outputSchemaToolFindPets = `{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "array", "items": {"$ref": "#/$defs/Pet"}}`
 
 // The schemas of the spec's named types, each written once: the tools' schemas above
 // are assembled from them.

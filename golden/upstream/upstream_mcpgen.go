@@ -75,7 +75,7 @@ func (u *UpstreamHandler) GetPet(ctx context.Context, in *GetPetInput) (*Pet, er
 
 // upstreamOutputFindPets is the output schema of tool "find_pets", which FindPets checks each answer
 // against.
-var upstreamOutputFindPets = upstream.NewOutput(json.RawMessage(`{"$defs": {"Pet": ` + schemaOfPet + `}, "type": "array", "items": {"$ref": "#/$defs/Pet"}}`))
+var upstreamOutputFindPets = upstream.NewOutput(json.RawMessage(outputSchemaToolFindPets))
 
 // FindPets serves tool "find_pets" with GET /pet/findByStatus (mcpgen.yaml:50).
 func (u *UpstreamHandler) FindPets(ctx context.Context, in *FindPetsInput) (*FindPetsOutput, error) {
