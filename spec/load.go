@@ -37,6 +37,26 @@ func Load(file string, data []byte) (*Spec, Diagnostics) {
 	return s, diags.Sort()
 }
 
+// JSON is the document in data as the JSON value the loader reads from it
+// (numbers as written, dates as strings, aliases expanded), for tools that
+// check a spec's text against mcpgen.schema.json; the findings are those
+// that stop that reading (syntax, tags, keys that are not strings).
+func JSON(file string, data []byte) ([]byte, Diagnostics) {
+	d := newDecoder(file)
+	root, ok := d.parse(data)
+	if !ok {
+		return nil, d.diags.Sort()
+	}
+	if root == nil {
+		return []byte("null"), nil
+	}
+	var buf bytes.Buffer
+	if !d.appendJSON(&buf, root) {
+		return nil, d.diags.Sort()
+	}
+	return buf.Bytes(), d.diags.Sort()
+}
+
 // LoadNode is Load of a spec already in memory as its document mapping
 // (an importer's, before it is written): no text is parsed. Findings are
 // placed at the nodes' positions, and the model tells a keyword written

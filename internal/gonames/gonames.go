@@ -28,8 +28,9 @@ const maxRounds = 20
 
 // Settle plans the spec whose document mapping is root (file names it in
 // findings) and gives goName to what collides, until the plan has no
-// collision. It returns the spec as it now stands (root itself is not
-// changed: the spec is re-read from its text, positions and all), the
+// collision. It returns the spec as it now stands (root's content is not
+// changed, only its positions renumbered: the spec is re-read from its
+// text, positions and all), the
 // spec loaded from it, one note per name it gave, and the findings that
 // are left (of loading, or of planning: nothing Settle can fix).
 func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spec.Diagnostics, error) {
@@ -46,9 +47,12 @@ func Settle(file string, root *yaml.Node) (*yaml.Node, *spec.Spec, []string, spe
 
 // Settled is a spec whose Go names SettleText settled.
 type Settled struct {
-	Data  []byte     // the spec's text
-	Spec  *spec.Spec // nil when loading reported findings; loaded from the tree (numbered, not the text's positions) when it settled as is, else from Data
-	Notes []string   // one per name given
+	Data []byte // the spec's text
+	// Spec is nil when loading reported findings. A spec that settled as
+	// is was loaded from the tree (its positions numbered, not the
+	// text's); any other from Data.
+	Spec  *spec.Spec
+	Notes []string // one per name given
 	Diags spec.Diagnostics
 	root  *yaml.Node
 }

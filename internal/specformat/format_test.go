@@ -2,17 +2,15 @@ package specformat
 
 import (
 	"bytes"
-	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 const committed = "../../mcpgen.schema.json"
@@ -63,103 +61,18 @@ func compile(t *testing.T) *jsonschema.Schema {
 	return sch
 }
 
-// instance reads YAML the way an editor sees it: as a JSON value.
+// instance reads YAML as the spec loader does (spec.JSON): as a JSON value.
 func instance(t *testing.T, data []byte) any {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	v, err := nodeJSON(&doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
+	j, diags := spec.JSON("mcpgen.yaml", data)
+	if len(diags) > 0 {
+		t.Fatal(diags)
 	}
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(j))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return inst
-}
-
-// nodeJSON is the JSON value of a YAML node. A number is taken as written,
-// as the spec loader takes it: yaml.v3 cannot decode an integer past int64
-// tagged !!float (golden/numbers has some), but JSON has no such bound.
-func nodeJSON(n *yaml.Node) (any, error) {
-	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			return nil, nil
-		}
-		return nodeJSON(n.Content[0])
-	case yaml.AliasNode:
-		return nodeJSON(n.Alias)
-	case yaml.MappingNode:
-		out := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			v, err := nodeJSON(n.Content[i+1])
-			if err != nil {
-				return nil, err
-			}
-			out[n.Content[i].Value] = v
-		}
-		return out, nil
-	case yaml.SequenceNode:
-		out := make([]any, len(n.Content))
-		for i, c := range n.Content {
-			v, err := nodeJSON(c)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
-	}
-	// A plain 1e400 is a number too (yaml.v3 resolves it as a string: it
-	// does not fit a float64); a plain scalar that is valid JSON can only be
-	// a number, its other JSON forms resolving to bool and null.
-	tag := n.ShortTag()
-	number := tag == "!!int" || tag == "!!float" || (tag == "!!str" && n.Style == 0)
-	if number && json.Valid([]byte(n.Value)) {
-		return json.Number(n.Value), nil
-	}
-	var v any
-	if err := n.Decode(&v); err != nil {
-		return nil, err
-	}
-	return toJSON(v), nil
-}
-
-// toJSON converts what yaml.v3 decodes into what encoding/json can write:
-// map keys become strings, and an unquoted timestamp stays a string (as the
-// spec loader keeps it).
-func toJSON(v any) any {
-	switch v := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = toJSON(e)
-		}
-		return out
-	case map[any]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[fmt.Sprint(k)] = toJSON(e)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = toJSON(e)
-		}
-		return out
-	case time.Time:
-		return v.Format(time.RFC3339Nano)
-	}
-	return v
 }
 
 // TestSpecsValidate: every spec the loader accepts (the golden cases without

@@ -12,7 +12,7 @@ import (
 )
 
 // What the transport writes itself: JSON-RPC errors for what it refuses
-// before the core sees a message, with the codes of runtime's errors.go.
+// before the core sees a message, with the codes of runtime's codec.go.
 
 // Error is a JSON-RPC error the transport answers with.
 type Error = transport.Error
