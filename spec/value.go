@@ -148,14 +148,21 @@ func (d *decoder) appendFloat(buf *bytes.Buffer, at, n *yaml.Node, f float64) bo
 	return true
 }
 
-// isPlainBigNumber reports whether n is an untagged, unquoted JSON number
-// past float64's range (1e400), which yaml.v3 resolves as a string; YAML
-// 1.2's core schema reads it as a float.
+// isPlainBigNumber reports whether n is an untagged, unquoted
+// NumberPastFloat64, which the loader reads as the number it is.
 func isPlainBigNumber(n *yaml.Node) bool {
-	if n.Style != 0 || n.Tag != "!!str" || !isJSONNumber(n.Value) {
+	return n.Style == 0 && n.Tag == "!!str" && NumberPastFloat64(n.Value)
+}
+
+// NumberPastFloat64 reports whether s is a JSON number past float64's range
+// (1e400): unquoted, yaml.v3 resolves it as a string, but YAML 1.2's core
+// schema and the loader read it as a number, so a string of that text must
+// be written quoted.
+func NumberPastFloat64(s string) bool {
+	if !isJSONNumber(s) {
 		return false
 	}
-	_, err := strconv.ParseFloat(n.Value, 64)
+	_, err := strconv.ParseFloat(s, 64)
 	return errors.Is(err, strconv.ErrRange)
 }
 

@@ -4,10 +4,9 @@
 package yamlmap
 
 import (
-	"errors"
-	"strconv"
-
 	"gopkg.in/yaml.v3"
+
+	"github.com/mcpgen/mcpgen/spec"
 )
 
 // Map is a YAML mapping node under construction.
@@ -60,21 +59,12 @@ func (m Map) Each(f func(key string, v *yaml.Node)) {
 // Str is a string scalar.
 func Str(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if bigNumber(s) {
+	if spec.NumberPastFloat64(s) {
 		// yaml.v3 writes "1e400" unquoted (it reads it as a string), but
-		// YAML 1.2, and the spec loader, read 1e400 as a number.
+		// the spec loader reads 1e400 as a number.
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
-}
-
-// bigNumber reports whether s is a number past float64's range.
-func bigNumber(s string) bool {
-	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
-		return false // the common case, without a parse
-	}
-	_, err := strconv.ParseFloat(s, 64)
-	return errors.Is(err, strconv.ErrRange)
 }
 
 // Scalar is a scalar of a YAML tag (!!int, !!float…).
