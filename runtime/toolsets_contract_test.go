@@ -197,3 +197,27 @@ func TestDynamicToolsetsStart(t *testing.T) {
 		}
 	}
 }
+
+// TestDynamicToolsetsEnableAll: enable_toolset of all enables every
+// toolset and names the tools of them all (not only the first toolset's),
+// and again says they were enabled, with the same tools.
+func TestDynamicToolsetsEnableAll(t *testing.T) {
+	c := serve(t, toolsetServer(runtime.WithDynamicToolsets(runtime.DynamicToolsets{})))
+	c.initialize()
+	c.send(`{"jsonrpc":"2.0","id":"all","method":"tools/call","params":{"name":"enable_toolset","arguments":{"toolset":"all"}}}`)
+	var answer string
+	for range 3 { // the answer, tools and prompts list_changed, in any order
+		if l := c.recv(); strings.Contains(l, `"id":"all"`) {
+			answer = l
+		}
+	}
+	if !strings.Contains(answer, "enabled toolset all; its tools are listed now: read, write") {
+		t.Errorf("enable_toolset all: %s, want it to name read and write", answer)
+	}
+	if got := listedNames(t, c.result("tools/list", nil), "tools"); !slices.Equal(got, []string{"list_toolsets", "enable_toolset", "always", "read", "write"}) {
+		t.Errorf("tools/list after all: %v", got)
+	}
+	if res := string(c.callTool("enable_toolset", map[string]any{"toolset": "all"})); !strings.Contains(res, "toolset all was already enabled; its tools: read, write") {
+		t.Errorf("enable_toolset all again: %s", res)
+	}
+}
