@@ -10,6 +10,32 @@ import (
 	"testing"
 )
 
+// TestExcerptNeverShowsPartOfASecret: an error page that echoes a long
+// token several times (each echo cleaned to a short [redacted], so the
+// excerpt reaches far into the body) shows no piece of the token, also
+// of the echo that the part of the body cleaned cuts in two.
+func TestExcerptNeverShowsPartOfASecret(t *testing.T) {
+	token := strings.Repeat("t0k3n-s3cr3t-", 70) // 910 bytes, as long JWTs are
+	t.Setenv("TEST_TOKEN", token)
+	for _, lead := range []int{0, 1, 100, 230, 240} {
+		api := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			_, tok, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+			w.WriteHeader(http.StatusUnauthorized)
+			io.WriteString(w, strings.Repeat("x", lead)+" refused "+tok+" and "+tok+" and "+tok+" end")
+		}))
+		c := newClient(t, Config{BaseURL: api.URL, Auth: &Bearer{Env: "TEST_TOKEN"}})
+		err := c.Call(context.Background(), NewRequest("GET", "/x"), nil)
+		api.Close()
+		var se *StatusError
+		if !errors.As(err, &se) {
+			t.Fatalf("lead %d: %v, want a *StatusError", lead, err)
+		}
+		if strings.Contains(se.Excerpt, token[:8]) || strings.Contains(err.Error(), token[:8]) {
+			t.Errorf("lead %d: the excerpt shows part of the token: %q", lead, se.Excerpt)
+		}
+	}
+}
+
 // TestOnlyAddedValuesAreRedacted: what the request carried before Auth
 // (its own query, its headers) stays in errors; what Auth added goes.
 func TestOnlyAddedValuesAreRedacted(t *testing.T) {
