@@ -229,3 +229,23 @@ func TestMemoryStoreBound(t *testing.T) {
 		}
 	}
 }
+
+// TestMemoryStoreExpiredBehindFreesItsKey: a result that expired behind one
+// that has not no longer holds its key: other arguments run, as they do
+// when the expired result was at the front (and swept).
+func TestMemoryStoreExpiredBehindFreesItsKey(t *testing.T) {
+	long := Key{Tool: "t", Key: "long", Fingerprint: "f"}
+	short := Key{Tool: "t", Key: "short", Fingerprint: "f"}
+	s, advance := fakeClock(0)
+	s.Do(context.Background(), long, time.Hour, func() ([]byte, bool) { return []byte("long"), true })
+	s.Do(context.Background(), short, time.Minute, func() ([]byte, bool) { return []byte("short"), true })
+	advance(time.Minute)
+	other := short
+	other.Fingerprint = "g"
+	if b, err := s.Do(context.Background(), other, time.Minute, func() ([]byte, bool) { return []byte("new"), true }); err != nil || string(b) != "new" {
+		t.Errorf("other arguments after the result expired: %q, %v; want a new run", b, err)
+	}
+	if b, _ := s.Do(context.Background(), long, time.Hour, func() ([]byte, bool) { return []byte("x"), true }); string(b) != "long" {
+		t.Errorf("the live result: %q", b)
+	}
+}
