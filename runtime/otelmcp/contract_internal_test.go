@@ -182,6 +182,9 @@ func TestParentPrecedence(t *testing.T) {
 		{"meta over headers", `{"_meta":{"traceparent":"` + tp(metaTrace) + `"}}`, header, metaTrace, headerTrace},
 		{"meta and headers alike", `{"_meta":{"traceparent":"` + tp(metaTrace) + `"}}`, http.Header{"Traceparent": {tp(metaTrace)}}, metaTrace, ""},
 		{"meta alone", `{"_meta":{"traceparent":"` + tp(metaTrace) + `"}}`, nil, metaTrace, ""},
+		{"a bad traceparent in meta", `{"_meta":{"traceparent":"00-zz-yy-01"}}`, header, headerTrace, ""},
+		{"baggage alone in meta", `{"_meta":{"baggage":"k=v"}}`, header, headerTrace, ""},
+		{"baggage alone in meta, no headers", `{"_meta":{"baggage":"k=v"}}`, nil, ctxTrace, ""},
 		{"meta without traceparent", `{"_meta":{"tracestate":"a=b"}}`, header, headerTrace, ""},
 		{"no meta", `{}`, header, headerTrace, ""},
 		{"nothing", `{}`, nil, ctxTrace, ""},
@@ -197,10 +200,10 @@ func TestParentPrecedence(t *testing.T) {
 	}
 	for meta, want := range map[string]map[string]string{
 		`{"traceparent":"tp","tracestate":"ts","baggage":"b"}`: {"traceparent": "tp", "tracestate": "ts", "baggage": "b"},
-		`{"baggage":"b"}`:    {"baggage": "b"},
+		`{"baggage":"b"}`:     {"baggage": "b"},
 		`{"tracestate":"ts"}`: nil,
-		`{"x":1}`:            nil,
-		`[1]`:                nil,
+		`{"x":1}`:             nil,
+		`[1]`:                 nil,
 	} {
 		got := metaCarrier(json.RawMessage(meta))
 		if (want == nil) != (got == nil) || !sameMap(map[string]string(got), want) {
