@@ -271,3 +271,29 @@ func TestResultBudgetStoreFails(t *testing.T) {
 		t.Errorf("the store's failure is not logged:\n%s", logs)
 	}
 }
+
+// TestResultPreviewAtItsLength: a first text block exactly as long as the
+// preview (half the budget) is shown whole, with no mark of a cut; one byte
+// longer is cut and marked.
+func TestResultPreviewAtItsLength(t *testing.T) {
+	for _, c := range []struct {
+		first string
+		want  string
+	}{
+		{strings.Repeat("a", 100), "It begins: " + strings.Repeat("a", 100)},
+		{strings.Repeat("a", 101), "It begins: " + strings.Repeat("a", 100) + "…"},
+	} {
+		srv := runtime.NewServer(testInfo())
+		srv.AddTool(runtime.Tool{Name: "two", Description: "Answers two texts.", MaxResultBytes: 200, Overflow: runtime.OverflowLink,
+			Handler: func(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+				return &runtime.CallToolResult{Content: []runtime.Content{runtime.TextContent{Text: c.first}, runtime.TextContent{Text: strings.Repeat("b", 500)}}}, nil
+			}})
+		cl := serve(t, srv)
+		cl.initialize()
+		var res toolResult
+		jsonUnmarshal(cl.callTool("two", nil), &res)
+		if len(res.Content) != 2 || !strings.HasSuffix(res.Content[0].Text, c.want) {
+			t.Errorf("a first text of %d bytes: %+v, want the summary to end %q", len(c.first), res.Content, c.want)
+		}
+	}
+}
