@@ -8,11 +8,14 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/idempotency"
 	"github.com/mcpgen/mcpgen/runtime/quota"
 	"github.com/mcpgen/mcpgen/runtime/requeststate"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
@@ -337,5 +340,123 @@ func TaskPaging(t *testing.T, st tasks.Store, seed uint64) {
 			continue
 		}
 		t.Fatalf("seed %d: %s was alive throughout and never listed (%d tasks, %d seen)", seed, m.id, n, len(seen))
+	}
+}
+
+// RequestStateModel uses ids from a small pool, some of them spelled alike
+// (a prefix of another, a separator inside), with expiries an hour ahead or
+// already past, at random, and checks every answer of st against the
+// Store's promise:
+//   - an id never used, or whose last accepted use has expired, is
+//     accepted;
+//   - an id whose last accepted use has not expired is refused, unless
+//     bound (> 0) other uses were accepted since: a store of bound records
+//     forgets the oldest first, and no sooner.
+//
+// bound 0 is a store without a bound (every live record is kept). A use
+// with an expiry already past may have either answer (the runtime refuses
+// it as expired anyway) and leaves a live record as it is.
+func RequestStateModel(t *testing.T, st requeststate.Store, bound int, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
+	pool := []string{"a", "b", "ab", "a:b", "a|b", "state:a", "A", "a ", fmt.Sprintf("s%d", seed)}
+	type record struct {
+		expires time.Time
+		at      int // the number of uses accepted before this one
+	}
+	last := map[string]record{}
+	accepted := 0
+	var history []string
+	for step := range 200 {
+		id := pool[rng.IntN(len(pool))]
+		expires := time.Now().Add(time.Hour + time.Duration(rng.IntN(1000))*time.Millisecond)
+		if rng.IntN(4) == 0 {
+			expires = time.Now().Add(-time.Second - time.Duration(rng.IntN(1000))*time.Millisecond)
+		}
+		r, used := last[id]
+		want := !used || !time.Now().Before(r.expires) || (bound > 0 && accepted-r.at-1 >= bound)
+		got, err := st.FirstUse(context.Background(), id, expires)
+		if err != nil {
+			t.Fatalf("seed %d step %d: FirstUse(%q): %v", seed, step, id, err)
+		}
+		past := expires.Before(time.Now())
+		history = append(history, fmt.Sprintf("%q past=%v -> %v", id, past, got))
+		if got != want && !past {
+			t.Fatalf("seed %d step %d: FirstUse(%q, past=%v) = %v, want %v (bound %d); uses so far:\n%s",
+				seed, step, id, past, got, want, bound, strings.Join(history, "\n"))
+		}
+		if got {
+			if live := used && time.Now().Before(r.expires); !past || !live {
+				last[id] = record{expires, accepted}
+			}
+			accepted++
+		}
+	}
+}
+
+// IdempotencyStore checks an idempotency Store's promises on the real
+// clock: a kept result answers only its own owner, tool and key (no two
+// that concatenate alike); the same key with other arguments is
+// ErrConflict and runs nothing; a call that keeps nothing (keep false, or
+// a nil result) frees its key for any arguments; a result expires after
+// its ttl, and its key is then free for other arguments too.
+func IdempotencyStore(t *testing.T, st idempotency.Store) {
+	t.Helper()
+	ctx := context.Background()
+	do := func(k idempotency.Key, ttl time.Duration, result string, keep bool) (string, bool, error) {
+		t.Helper()
+		ran := false
+		b, err := st.Do(ctx, k, ttl, func() ([]byte, bool) {
+			ran = true
+			if result == "" {
+				return nil, keep
+			}
+			return []byte(result), keep
+		})
+		return string(b), ran, err
+	}
+	keys := []idempotency.Key{
+		{Owner: "alice", Tool: "t", Key: "k"},
+		{Owner: "bob", Tool: "t", Key: "k"},
+		{Owner: "", Tool: "t", Key: "k"},
+		{Owner: "alice", Tool: "u", Key: "k"},
+		{Owner: "alice", Tool: "t", Key: "l"},
+		{Owner: "alic", Tool: "et", Key: "k"},
+		{Owner: "alice", Tool: "tk", Key: ""},
+		{Owner: "alice\x00t", Tool: "", Key: "k"},
+	}
+	for i := range keys {
+		keys[i].Fingerprint = "f"
+		if got, ran, err := do(keys[i], time.Hour, fmt.Sprint("r", i), true); err != nil || !ran || got != fmt.Sprint("r", i) {
+			t.Fatalf("%+v: %q (ran %v), %v; want its own run", keys[i], got, ran, err)
+		}
+	}
+	for i, k := range keys {
+		if got, ran, err := do(k, time.Hour, "again", true); err != nil || ran || got != fmt.Sprint("r", i) {
+			t.Errorf("%+v again: %q (ran %v), %v; want its kept result r%d", k, got, ran, err, i)
+		}
+		other := k
+		other.Fingerprint = "g"
+		if _, ran, err := do(other, time.Hour, "other", true); !errors.Is(err, idempotency.ErrConflict) || ran {
+			t.Errorf("%+v with other arguments: ran %v, %v; want ErrConflict", k, ran, err)
+		}
+	}
+	for _, tc := range []struct {
+		result string
+		keep   bool
+	}{{"r", false}, {"", true}, {"", false}} {
+		k := idempotency.Key{Owner: "o", Tool: "t", Key: fmt.Sprintf("free-%s-%v", tc.result, tc.keep), Fingerprint: "f"}
+		do(k, time.Hour, tc.result, tc.keep)
+		k.Fingerprint = "g"
+		if got, ran, err := do(k, time.Hour, "second", true); err != nil || !ran || got != "second" {
+			t.Errorf("after a call keeping nothing (result %q, keep %v): %q (ran %v), %v; want a run with any arguments", tc.result, tc.keep, got, ran, err)
+		}
+	}
+	short := idempotency.Key{Owner: "o", Tool: "t", Key: "short", Fingerprint: "f"}
+	do(short, 100*time.Millisecond, "first", true)
+	time.Sleep(200 * time.Millisecond)
+	short.Fingerprint = "g"
+	if got, ran, err := do(short, time.Hour, "new", true); err != nil || !ran || got != "new" {
+		t.Errorf("after the ttl, other arguments: %q (ran %v), %v; want a run", got, ran, err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -372,4 +373,36 @@ func TestIdempotencyFinishLeavesAnotherReplicasKey(t *testing.T) {
 			t.Fatalf("after finish (keep %s) by the replica whose lock lapsed, the key holds %v (%v); want replica-b's lock and no result", keep, v, err)
 		}
 	}
+}
+
+// A failed call frees its key at once: the same key with other arguments
+// runs (no conflict with a call that kept nothing), and the retry of the
+// failed call runs too, without waiting for a lock to expire.
+func TestIdempotencyFailureFreesKey(t *testing.T) {
+	r := redistest.Start(t)
+	st := openStore(t, r, Config{LockTTL: time.Hour}).Idempotency()
+	// The deadline only ends a retry that waits for a lock left behind.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	failing := refund
+	failing.Key = "k-failed"
+	if _, err := st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { return nil, false }); err != nil {
+		t.Fatal(err)
+	}
+	other := failing
+	other.Fingerprint = "fp-other"
+	if res, err := st.Do(ctx, other, time.Minute, func() ([]byte, bool) { return []byte("other"), true }); err != nil || string(res) != "other" {
+		t.Errorf("the key of a failed call with other arguments: %q, %v; want a run", res, err)
+	}
+	failing.Key = "k-failed-again"
+	st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { return nil, false })
+	if res, err := st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { return []byte("retry"), true }); err != nil || string(res) != "retry" {
+		t.Errorf("the retry of a failed call: %q, %v; want a run", res, err)
+	}
+}
+
+// TestIdempotencyStoreSharedContract: the promises the memory store keeps
+// too (storetest.IdempotencyStore).
+func TestIdempotencyStoreSharedContract(t *testing.T) {
+	storetest.IdempotencyStore(t, openStore(t, redistest.Start(t), Config{}).Idempotency())
 }

@@ -78,3 +78,14 @@ func TestMemoryStoreHoldsExactlyItsBound(t *testing.T) {
 func TestMemoryStoreContract(t *testing.T) {
 	storetest.RequestStateStore(t, requeststate.NewMemoryStore(0))
 }
+
+// TestMemoryStoreModel: under random ids (some spelled alike) and
+// expiries, past and ahead, every answer is the Store's promise for a
+// store of bound records (RequestStateModel).
+func TestMemoryStoreModel(t *testing.T) {
+	for _, bound := range []int{1, 2, 3, 5, 100} {
+		for seed := range uint64(8) {
+			storetest.RequestStateModel(t, requeststate.NewMemoryStore(bound), bound, seed)
+		}
+	}
+}
