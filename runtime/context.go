@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/mcpgen/mcpgen/runtime/authz"
+
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 )
 
@@ -190,4 +192,15 @@ func (ss *Session) declaredBy(ctx context.Context) *peerInfo {
 // requires, and its view (toolsets, scopes) shows it.
 func visible[E listed](e E, p *peerInfo) bool {
 	return e.requires().metBy(p) && p.shows(e.kind(), e.key(), e.scopes())
+}
+
+// AuthFromContext returns the verified identity of the request a handler
+// serves, when the server runs with WithAuthorization; ok is false on stdio
+// and without authorization. Do not modify it.
+func AuthFromContext(ctx context.Context) (info *AuthInfo, ok bool) { return authz.FromContext(ctx) }
+
+// ContextWithAuth returns ctx carrying info, as AuthFromContext reads it:
+// for tests of handlers, and for transports of your own.
+func ContextWithAuth(ctx context.Context, info *AuthInfo) context.Context {
+	return authz.WithInfo(ctx, info)
 }

@@ -300,17 +300,6 @@ type (
 // (authz.ErrInvalidToken).
 var ErrInvalidToken = authz.ErrInvalidToken
 
-// AuthFromContext returns the verified identity of the request a handler
-// serves, when the server runs with WithAuthorization; ok is false on stdio
-// and without authorization. Do not modify it.
-func AuthFromContext(ctx context.Context) (info *AuthInfo, ok bool) { return authz.FromContext(ctx) }
-
-// ContextWithAuth returns ctx carrying info, as AuthFromContext reads it:
-// for tests of handlers, and for transports of your own.
-func ContextWithAuth(ctx context.Context, info *AuthInfo) context.Context {
-	return authz.WithInfo(ctx, info)
-}
-
 // What of authorization needs the server: the gate's hooks (a tool's
 // scopes, the metadata document naming the server and its tools' scopes).
 
