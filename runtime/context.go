@@ -194,6 +194,9 @@ func visible[E listed](e E, p *peerInfo) bool {
 	return e.requires().metBy(p) && p.shows(e.kind(), e.key(), e.scopes())
 }
 
+// AuthInfo is the verified identity behind a request (authz.Info).
+type AuthInfo = authz.Info
+
 // AuthFromContext returns the verified identity of the request a handler
 // serves, when the server runs with WithAuthorization; ok is false on stdio
 // and without authorization. Do not modify it.

@@ -291,8 +291,6 @@ type (
 	// now (503). The runtime checks the audience itself (AuthInfo.Audience
 	// must contain AuthConfig.Resource), so a verifier must fill Audience.
 	TokenVerifier = authz.TokenVerifier
-	// AuthInfo is the verified identity behind a request (authz.Info).
-	AuthInfo = authz.Info
 )
 
 // ErrInvalidToken is wrapped by the errors of a TokenVerifier that refuses
