@@ -272,6 +272,12 @@ func WithStdioShutdownTimeout(d time.Duration) Option {
 	}
 }
 
+// WithMaxLargeRequests caps how many large messages (more than 10,000 JSON
+// values) the HTTP transport serves at once (default 4); one more gets 503
+// Service Unavailable with Retry-After and a JSON-RPC error. Small messages
+// are never held up. n < 1 keeps the default.
+func WithMaxLargeRequests(n int) HTTPOption { return streamhttp.WithMaxLargeRequests(n) }
+
 // Authorization (2025-11-25 basic/authorization.mdx; the same server rules
 // in 2026-07-28): over HTTP a server may act as an OAuth 2.1 resource
 // server. Every request then carries `Authorization: Bearer <token>`; the
