@@ -44,48 +44,6 @@ func (e *ClientError) Error() string {
 	return fmt.Sprintf("%s: the client answered with error %d: %s", e.Method, e.Code, e.Message)
 }
 
-// clientCaps are the client capabilities that requests to the client need.
-type clientCaps uint8
-
-const (
-	clientSampling clientCaps = 1 << iota
-	clientElicitForm
-	clientElicitURL
-	clientRoots
-)
-
-// parseClientCaps reads the capabilities object of initialize. An
-// elicitation object without modes means form mode (backwards compatible
-// with 2025-06-18, where there was only form).
-func parseClientCaps(raw json.RawMessage) clientCaps {
-	var p struct {
-		Sampling    json.RawMessage `json:"sampling"`
-		Roots       json.RawMessage `json:"roots"`
-		Elicitation json.RawMessage `json:"elicitation"`
-	}
-	if json.Unmarshal(raw, &p) != nil {
-		return 0
-	}
-	var cc clientCaps
-	if jsonwire.FirstByte(p.Sampling) == '{' {
-		cc |= clientSampling
-	}
-	if jsonwire.FirstByte(p.Roots) == '{' {
-		cc |= clientRoots
-	}
-	if jsonwire.FirstByte(p.Elicitation) == '{' {
-		var modes struct{ Form, URL json.RawMessage }
-		_ = json.Unmarshal(p.Elicitation, &modes)
-		if jsonwire.FirstByte(modes.Form) == '{' || jsonwire.FirstByte(modes.URL) != '{' {
-			cc |= clientElicitForm
-		}
-		if jsonwire.FirstByte(modes.URL) == '{' {
-			cc |= clientElicitURL
-		}
-	}
-	return cc
-}
-
 // clientAnswer is the client's response to a server→client request.
 type clientAnswer struct {
 	result json.RawMessage
