@@ -6,8 +6,8 @@ import (
 	"net/http"
 
 	"github.com/mcpgen/mcpgen/runtime/authz"
-
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // What the client said at initialize is stored once on the session and
@@ -135,6 +135,13 @@ func SessionID(ctx context.Context) string {
 		return c.ss.id
 	}
 	return ""
+}
+
+// carrier is what the transport says of the request that carried the
+// message handled under ctx (transport.RequestKey), or nil.
+func carrier(ctx context.Context) transport.Request {
+	r, _ := ctx.Value(transport.RequestKey{}).(transport.Request)
+	return r
 }
 
 // RequestHeader returns the header of the HTTP request that carried the

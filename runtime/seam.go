@@ -297,13 +297,6 @@ func (ss *Session) openShared(sink transport.Sink) {
 	}
 }
 
-// carrier is what the transport says of the request that carried the
-// message handled under ctx (transport.RequestKey), or nil.
-func carrier(ctx context.Context) transport.Request {
-	r, _ := ctx.Value(transport.RequestKey{}).(transport.Request)
-	return r
-}
-
 // runInline reports whether the request dispatched under ctx may run on
 // the caller's goroutine (transport.Request.RunInline).
 func runInline(ctx context.Context) bool {
