@@ -751,6 +751,18 @@ func missingCapability(need clientCaps) *Error {
 	}
 }
 
+// failed turns a handler's error into the adapter's outcome: an isError result
+// with the error's text, or, for an *Error, the error itself (the session
+// answers it as a protocol error). A modern request whose handler failed for
+// want of a client capability is answered with -32021 all the same.
+func failed(ctx context.Context, err error) (*CallToolResult, error) {
+	noteHandlerError(ctx, err)
+	if _, ok := errors.AsType[*Error](err); ok {
+		return nil, err
+	}
+	return ErrorResult(err.Error()), nil
+}
+
 // noteHandlerError records that a modern request's handler failed for
 // want of a client capability (its error wraps ErrCapabilityNotSupported):
 // the request is answered with -32021, even if it also asked for input,
