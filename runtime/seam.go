@@ -275,18 +275,6 @@ func (ss *Session) Answer(id, result, errObj json.RawMessage) bool {
 	return ss.answer(id, result, errObj)
 }
 
-// persist saves the session's state, if it is shared, before a change of
-// it is answered.
-func (ss *Session) persist() *Error {
-	if ss.shared == nil {
-		return nil
-	}
-	if e := ss.shared.Persist(); e != nil {
-		return &Error{Code: e.Code, Message: e.Message}
-	}
-	return nil
-}
-
 // openShared gives a session opened with Options.Shared its link to the
 // store: its requests to the client are numbered from a random start, so
 // that two replicas never use the same id.
