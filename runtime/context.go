@@ -144,6 +144,13 @@ func carrier(ctx context.Context) transport.Request {
 	return r
 }
 
+// runInline reports whether the request dispatched under ctx may run on
+// the caller's goroutine (transport.Request.RunInline).
+func runInline(ctx context.Context) bool {
+	r := carrier(ctx)
+	return r != nil && r.RunInline()
+}
+
 // RequestHeader returns the header of the HTTP request that carried the
 // request a handler serves, or nil on stdio and outside a session. Do not
 // modify it. It is the place for what middleware in front of the handler

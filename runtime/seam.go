@@ -284,10 +284,3 @@ func (ss *Session) openShared(sink transport.Sink) {
 		ss.lastID.Store(rand.Int64N(1 << 50))
 	}
 }
-
-// runInline reports whether the request dispatched under ctx may run on
-// the caller's goroutine (transport.Request.RunInline).
-func runInline(ctx context.Context) bool {
-	r := carrier(ctx)
-	return r != nil && r.RunInline()
-}
