@@ -231,3 +231,78 @@ func TestIdempotencyPerOwner(t *testing.T) {
 		t.Errorf("%d runs; alice %s, bob %s, alice again %s", r.runs.Load(), alice, bob, again)
 	}
 }
+
+// enteredStore signals each Do call before passing it to the memory store.
+type enteredStore struct {
+	*runtime.MemoryIdempotencyStore
+	entered chan struct{}
+}
+
+func (s enteredStore) Do(ctx context.Context, k runtime.IdempotencyKey, ttl time.Duration, call func() ([]byte, bool)) ([]byte, error) {
+	s.entered <- struct{}{}
+	return s.MemoryIdempotencyStore.Do(ctx, k, ttl, call)
+}
+
+// TestIdempotencyWaiterContextEnds: a retry whose context ends while it
+// waits for the first call (a transport giving up on the request, not a
+// notifications/cancelled) is answered with a tool error saying so: not
+// an internal error, and nothing is logged as a store failure.
+func TestIdempotencyWaiterContextEnds(t *testing.T) {
+	r := &refunds{started: make(chan struct{}, 1), gate: make(chan struct{})}
+	store := enteredStore{runtime.NewMemoryIdempotencyStore(0), make(chan struct{}, 2)}
+	logs, logOpt := newLog()
+	srv := idempotentServer(t, r, runtime.WithIdempotencyStore(store), logOpt)
+	first := serve(t, srv)
+	first.initialize()
+	done := make(chan string, 1)
+	go func() { done <- string(first.callTool("refund", refundArgs("k-1", 5))) }()
+	<-r.started
+	<-store.entered
+
+	var mu sync.Mutex
+	var got []string
+	ss := srv.NewSession(func(msg []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, string(msg))
+	})
+	defer ss.Close()
+	ss.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	ss.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	ctx, cancel := context.WithCancel(context.Background())
+	ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"refund","arguments":{"order_id":"A-1","amount":5,"idempotency_key":"k-1"}}}`))
+	<-store.entered // the retry reached the store, which the first call holds
+	cancel()
+	ss.Wait()
+	mu.Lock()
+	last := got[len(got)-1]
+	mu.Unlock()
+	var resp struct {
+		ID     int              `json:"id"`
+		Error  *json.RawMessage `json:"error"`
+		Result struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(last), &resp); err != nil {
+		t.Fatal(err)
+	}
+	if resp.ID != 1 || resp.Error != nil || !resp.Result.IsError || len(resp.Result.Content) != 1 ||
+		!strings.Contains(resp.Result.Content[0].Text, "cancelled while waiting for the call with the same idempotency_key") {
+		t.Errorf("the retry whose context ended got %s, want a tool error saying it was cancelled", last)
+	}
+	if l := logs.String(); strings.Contains(l, "store failed") {
+		t.Errorf("a cancelled wait is logged as a store failure:\n%s", l)
+	}
+
+	close(r.gate)
+	if res := <-done; !strings.Contains(res, "R-1 for A-1") {
+		t.Errorf("first call: %s", res)
+	}
+	if n := r.runs.Load(); n != 1 {
+		t.Errorf("the handler ran %d times, want 1", n)
+	}
+}

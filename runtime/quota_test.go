@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -207,4 +208,36 @@ func TestQuotaStoreDownLetsRequestsThrough(t *testing.T) {
 	if !strings.Contains(log.String(), "quota backend down") {
 		t.Errorf("the store's failure is not logged:\n%s", log.String())
 	}
+}
+
+// A rate limit without Requests or Per (or with a negative Burst) is a
+// programming error: WithRateLimit and AddTool refuse it at once rather than
+// serve a bucket that never refills or divides by zero.
+func TestRateLimitRefusesInvalid(t *testing.T) {
+	for name, limit := range map[string]runtime.RateLimit{
+		"no requests":    {Per: time.Minute},
+		"no period":      {Requests: 3},
+		"negative burst": {Requests: 3, Per: time.Minute, Burst: -1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			mustPanic(t, "a rate limit needs Requests > 0 and Per > 0", func() { runtime.WithRateLimit(limit) })
+			mustPanic(t, "a RateLimit needs Requests > 0 and Per > 0", func() {
+				tool := echoTool("search")
+				tool.RateLimit = &limit
+				runtime.NewServer(testInfo()).AddTool(tool)
+			})
+		})
+	}
+	runtime.WithRateLimit(runtime.RateLimit{Requests: 1, Per: time.Second, Burst: 0})
+}
+
+func mustPanic(t *testing.T, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		if v := recover(); v == nil || !strings.Contains(fmt.Sprint(v), want) {
+			t.Errorf("panic %v, want one saying %q", v, want)
+		}
+	}()
+	f()
 }

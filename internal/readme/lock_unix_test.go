@@ -4,6 +4,7 @@ package readme
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
@@ -21,7 +22,13 @@ func lockDir(path string) (unlock func(), ok bool) {
 		f.Close()
 		return nil, false
 	}
-	return func() { f.Close() }, true
+	// Unlock explicitly before closing: a process that another test forks
+	// at this moment holds a copy of the descriptor until it execs, and a
+	// close alone would leave the lock held through that copy.
+	return func() {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+		f.Close()
+	}, true
 }
 
 // TestLockDir: a lock held is refused to the next taker until released, so
@@ -43,4 +50,33 @@ func TestLockDir(t *testing.T) {
 		t.Fatal("the lock was refused after its release")
 	}
 	after()
+}
+
+// TestLockReleasedWhileOthersFork: a released lock is free again at once,
+// even while other goroutines start processes (each fork holds a copy of
+// every descriptor until it execs; the scenario tests start many).
+func TestLockReleasedWhileOthersFork(t *testing.T) {
+	t.Parallel()
+	stop := make(chan struct{})
+	defer close(stop)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				_ = exec.Command("true").Run()
+			}
+		}()
+	}
+	path := filepath.Join(t.TempDir(), "dir.lock")
+	for i := range 3000 {
+		unlock, ok := lockDir(path)
+		if !ok {
+			t.Fatalf("round %d: the lock was refused after its release", i)
+		}
+		unlock()
+	}
 }

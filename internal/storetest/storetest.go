@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -337,5 +338,56 @@ func TaskPaging(t *testing.T, st tasks.Store, seed uint64) {
 			continue
 		}
 		t.Fatalf("seed %d: %s was alive throughout and never listed (%d tasks, %d seen)", seed, m.id, n, len(seen))
+	}
+}
+
+// RequestStateModel uses ids from a small pool, some of them spelled alike
+// (a prefix of another, a separator inside), with expiries an hour ahead or
+// already past, at random, and checks every answer of st against the
+// Store's promise:
+//   - an id never used, or whose last accepted use has expired, is
+//     accepted;
+//   - an id whose last accepted use has not expired is refused, unless
+//     bound (> 0) other uses were accepted since: a store of bound records
+//     forgets the oldest first, and no sooner.
+//
+// bound 0 is a store without a bound (every live record is kept). A use
+// with an expiry already past may have either answer (the runtime refuses
+// it as expired anyway) and leaves a live record as it is.
+func RequestStateModel(t *testing.T, st requeststate.Store, bound int, seed uint64) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, seed^0x5eed))
+	pool := []string{"a", "b", "ab", "a:b", "a|b", "state:a", "A", "a ", fmt.Sprintf("s%d", seed)}
+	type record struct {
+		expires time.Time
+		at      int // the number of uses accepted before this one
+	}
+	last := map[string]record{}
+	accepted := 0
+	var history []string
+	for step := range 200 {
+		id := pool[rng.IntN(len(pool))]
+		expires := time.Now().Add(time.Hour + time.Duration(rng.IntN(1000))*time.Millisecond)
+		if rng.IntN(4) == 0 {
+			expires = time.Now().Add(-time.Second - time.Duration(rng.IntN(1000))*time.Millisecond)
+		}
+		r, used := last[id]
+		want := !used || !time.Now().Before(r.expires) || (bound > 0 && accepted-r.at-1 >= bound)
+		got, err := st.FirstUse(context.Background(), id, expires)
+		if err != nil {
+			t.Fatalf("seed %d step %d: FirstUse(%q): %v", seed, step, id, err)
+		}
+		past := expires.Before(time.Now())
+		history = append(history, fmt.Sprintf("%q past=%v -> %v", id, past, got))
+		if got != want && !past {
+			t.Fatalf("seed %d step %d: FirstUse(%q, past=%v) = %v, want %v (bound %d); uses so far:\n%s",
+				seed, step, id, past, got, want, bound, strings.Join(history, "\n"))
+		}
+		if got {
+			if live := used && time.Now().Before(r.expires); !past || !live {
+				last[id] = record{expires, accepted}
+			}
+			accepted++
+		}
 	}
 }

@@ -58,6 +58,13 @@ func (s *MemoryStore) Do(ctx context.Context, k Key, ttl time.Duration, call fun
 			s.mu.Unlock()
 			return s.run(id, e, ttl, call)
 		}
+		if e.result != nil && !s.now().Before(e.expires) {
+			// Expired, not yet swept (a live result is ahead of it in the
+			// queue): the key is free again, also for other arguments.
+			s.forget(id, e)
+			s.mu.Unlock()
+			continue
+		}
 		if e.fingerprint != k.Fingerprint {
 			s.mu.Unlock()
 			return nil, ErrConflict

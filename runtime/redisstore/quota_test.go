@@ -110,3 +110,47 @@ func TestQuotaRetryAfterIsEnough(t *testing.T) {
 		}
 	}
 }
+
+// TestQuotaCapacity: a bucket gives exactly its capacity at once (Burst
+// when set, below or above Requests; else Requests), then refuses for
+// about Per/Requests; buckets of keys spelled alike and of two prefixes
+// are apart.
+func TestQuotaCapacity(t *testing.T) {
+	r := redistest.Start(t)
+	st := openStore(t, r, Config{}).Quotas()
+	ctx := context.Background()
+	for i, limit := range []runtime.RateLimit{
+		{Requests: 10, Per: time.Hour, Burst: 2},
+		{Requests: 2, Per: time.Hour, Burst: 5},
+		{Requests: 3, Per: time.Hour},
+		{Requests: 1, Per: time.Hour, Burst: 1},
+	} {
+		key := fmt.Sprint("cap", i)
+		got := 0
+		var after time.Duration
+		for range int(limit.Capacity()) + 2 {
+			ok, a, err := st.Take(ctx, key, limit)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ok {
+				got++
+			} else {
+				after = a
+			}
+		}
+		interval := limit.Per / time.Duration(limit.Requests)
+		if got != int(limit.Capacity()) || after > interval+time.Millisecond || after < interval-time.Second {
+			t.Errorf("%+v: %d takes at once, then retry after %v; want %v, then about %v", limit, got, after, limit.Capacity(), interval)
+		}
+	}
+	one := runtime.RateLimit{Requests: 1, Per: time.Hour}
+	other := openStore(t, r, Config{Prefix: "other:"}).Quotas()
+	for _, key := range []string{"a", "a\x00b", "b", "a\x00", "\x00b", ""} {
+		for _, s := range []runtime.QuotaStore{st, other} {
+			if ok, _, err := s.Take(ctx, key, one); !ok || err != nil {
+				t.Errorf("key %q: the first take refused (%v): a bucket shared with another key or prefix", key, err)
+			}
+		}
+	}
+}
