@@ -527,7 +527,10 @@ func (s *Server) openState(state string) (*stateClaims, *Error) {
 
 // useState records the first use of c, and refuses any later one.
 func (s *Server) useState(ctx context.Context, c *stateClaims) *Error {
-	first, err := s.cfg.stateStore.FirstUse(ctx, c.ID, time.UnixMilli(c.Expires))
+	// openState accepts a state through the millisecond of its Expires:
+	// the record must outlive that millisecond, or a second use within it
+	// would find the record expired.
+	first, err := s.cfg.stateStore.FirstUse(ctx, c.ID, time.UnixMilli(c.Expires+1))
 	if err != nil {
 		s.cfg.logger.Warn("runtime: the requestState store failed", "error", err)
 		return errorf(CodeInternalError, "internal error: requestState cannot be checked now; retry later")

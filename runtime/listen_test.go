@@ -223,3 +223,25 @@ func TestListenHTTPShutdown(t *testing.T) {
 	}
 	waitClosed(t, srv)
 }
+
+// TestListenFalseIsNotAsked: a kind set to false is not listened to: the
+// acknowledgement leaves it out and its change sends nothing, while the
+// kind set to true is heard.
+func TestListenFalseIsNotAsked(t *testing.T) {
+	srv := modernServer()
+	p := newSessionPeer(t, srv)
+	p.ss.HandleMessage(context.Background(), []byte(req(7, "subscriptions/listen",
+		withMeta(`"notifications":{"toolsListChanged":false,"resourcesListChanged":false,"promptsListChanged":true}`))))
+	want := `{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7},"notifications":{"promptsListChanged":true}}}`
+	if got := nextMessage(t, p.out); got != want {
+		t.Fatalf("acknowledgement\n%s\nwant\n%s", got, want)
+	}
+	srv.AddTool(echoTool("added")) // not listened to: must not come before the prompt change
+	srv.AddPrompt(runtime.Prompt{Name: "p", Description: "P.", Handler: func(context.Context, *runtime.GetPromptRequest) (*runtime.GetPromptResult, error) {
+		return &runtime.GetPromptResult{}, nil
+	}})
+	want = `{"jsonrpc":"2.0","method":"notifications/prompts/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}`
+	if got := nextMessage(t, p.out); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
+	}
+}

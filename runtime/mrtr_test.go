@@ -241,6 +241,24 @@ func TestMRTRStateKeyAndExpiry(t *testing.T) {
 	}
 }
 
+// TestMRTRStateKeyLength: a requestState key of 16 bytes, the shortest
+// taken, is shared by the replicas given it; one of 15 is ignored, so each
+// replica seals with its own random key and refuses the other's states.
+func TestMRTRStateKeyLength(t *testing.T) {
+	for _, c := range []struct {
+		key    string
+		shared bool
+	}{{"0123456789abcdef", true}, {"0123456789abcde", false}} {
+		a := sessionExchanger(t, mrtrServer(runtime.WithRequestStateKey([]byte(c.key))))
+		b := sessionExchanger(t, mrtrServer(runtime.WithRequestStateKey([]byte(c.key))))
+		_, state := roundResult(t, a(t, req(1, "tools/call", callParams("rounds", allCaps, ""))))
+		got := b(t, req(2, "tools/call", callParams("rounds", allCaps, `,"inputResponses":{"input-0":{"action":"accept","content":{"name":"a"}}},"requestState":`+jsonString(state))))
+		if accepted := strings.Contains(got, `"input-1"`); accepted != c.shared {
+			t.Errorf("a key of %d bytes: the other replica answered %s; want the state accepted: %v", len(c.key), got, c.shared)
+		}
+	}
+}
+
 // The legacy era is unchanged: Elicit sends elicitation/create and waits.
 func TestMRTRLegacyUnchanged(t *testing.T) {
 	p := newSessionPeer(t, mrtrServer())

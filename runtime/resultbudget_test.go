@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -244,4 +245,55 @@ func (v eitherVerifier) VerifyToken(ctx context.Context, token string) (*runtime
 		return v[1].VerifyToken(ctx, token)
 	}
 	return info, nil
+}
+
+// TestResultBudgetStoreFails: when the result over budget cannot be kept,
+// the call answers an isError result saying so (and the store's failure is
+// logged): the result is neither inlined nor linked to a result no read
+// would find.
+func TestResultBudgetStoreFails(t *testing.T) {
+	logs, logOpt := newLog()
+	store := &spyIdempotencyStore{inner: runtime.NewMemoryIdempotencyStore(0), fail: errors.New("the store is down")}
+	srv := runtime.NewServer(testInfo(), runtime.WithIdempotencyStore(store), logOpt)
+	srv.AddTool(bigTool("dump", runtime.OverflowLink, 0))
+	c := serve(t, srv)
+	c.initialize()
+	raw := c.callTool("dump", map[string]any{"n": 1000})
+	var res toolResult
+	jsonUnmarshal(raw, &res)
+	if !res.IsError || len(res.Content) != 1 || !strings.Contains(res.Content[0].Text, "over its limit of 200 bytes, and could not be kept for reading") {
+		t.Errorf("a result over budget that could not be kept: %s", raw)
+	}
+	if len(raw) > 400 || strings.Contains(string(raw), "éé") {
+		t.Errorf("the result was inlined (%d bytes): %.300s", len(raw), raw)
+	}
+	if !strings.Contains(logs.String(), "keeping a result over budget failed") {
+		t.Errorf("the store's failure is not logged:\n%s", logs)
+	}
+}
+
+// TestResultPreviewAtItsLength: a first text block exactly as long as the
+// preview (half the budget) is shown whole, with no mark of a cut; one byte
+// longer is cut and marked.
+func TestResultPreviewAtItsLength(t *testing.T) {
+	for _, c := range []struct {
+		first string
+		want  string
+	}{
+		{strings.Repeat("a", 100), "It begins: " + strings.Repeat("a", 100)},
+		{strings.Repeat("a", 101), "It begins: " + strings.Repeat("a", 100) + "…"},
+	} {
+		srv := runtime.NewServer(testInfo())
+		srv.AddTool(runtime.Tool{Name: "two", Description: "Answers two texts.", MaxResultBytes: 200, Overflow: runtime.OverflowLink,
+			Handler: func(context.Context, *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+				return &runtime.CallToolResult{Content: []runtime.Content{runtime.TextContent{Text: c.first}, runtime.TextContent{Text: strings.Repeat("b", 500)}}}, nil
+			}})
+		cl := serve(t, srv)
+		cl.initialize()
+		var res toolResult
+		jsonUnmarshal(cl.callTool("two", nil), &res)
+		if len(res.Content) != 2 || !strings.HasSuffix(res.Content[0].Text, c.want) {
+			t.Errorf("a first text of %d bytes: %+v, want the summary to end %q", len(c.first), res.Content, c.want)
+		}
+	}
 }

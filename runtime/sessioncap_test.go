@@ -111,3 +111,29 @@ func TestMaxSessionsPerSubject(t *testing.T) {
 	}
 	openSession(t, url, bob...)
 }
+
+// TestMaxSessionsEvictsAnyonesIdle: with authorization, a server at its cap
+// makes room by ending the session idle the longest, whoever's it is: a
+// subject with no session yet is not refused because the idle sessions are
+// others'.
+func TestMaxSessionsEvictsAnyonesIdle(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	url := serveAuth(t, authServer(), authConfig(t), runtime.WithMaxSessions(2)).url
+	alice := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "mcp:access")))
+	bob := bearer(jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("bob", "mcp:access")))
+	a1, a2 := openSession(t, url, alice...), openSession(t, url, alice...)
+	if s := pingStatus(a1, alice...); s != 200 { // a1 was used last: a2 is idle the longest
+		t.Fatalf("a1: %d", s)
+	}
+	b1 := openSession(t, url, bob...) // the server is full: a2 ends
+	for _, tc := range []struct {
+		name string
+		p    *httpPeer
+		hdr  []string
+		want int
+	}{{"alice's first", a1, alice, 200}, {"alice's second", a2, alice, 404}, {"bob's", b1, bob, 200}} {
+		if s := pingStatus(tc.p, tc.hdr...); s != tc.want {
+			t.Errorf("%s session: %d, want %d", tc.name, s, tc.want)
+		}
+	}
+}

@@ -255,3 +255,63 @@ func TestTasksModernProgress(t *testing.T) {
 		t.Errorf("a completed task keeps the progress message: %s", r.Result)
 	}
 }
+
+// TestTasksModernAnswerOneOfTwo: a task with two input requests pending
+// stays input_required when the client answers one of them, listing the
+// other only; it works on once both are answered.
+func TestTasksModernAnswerOneOfTwo(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(runtime.Tool{Name: "pair", Execution: &runtime.ToolExecution{TaskSupport: runtime.TaskOptional},
+		Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+			var wg sync.WaitGroup
+			names := make([]any, 2)
+			errs := make([]error, 2)
+			for i := range 2 {
+				wg.Go(func() {
+					res, err := runtime.Elicit(ctx, &runtime.ElicitRequest{Message: fmt.Sprint("Name ", i, "?"),
+						RequestedSchema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)})
+					if err == nil {
+						names[i] = res.Content["name"]
+					}
+					errs[i] = err
+				})
+			}
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					return nil, err
+				}
+			}
+			return runtime.TextResult(fmt.Sprint(names[0], " and ", names[1])), nil
+		}})
+	ts := httptest.NewServer(srv.HTTPHandler())
+	t.Cleanup(ts.Close)
+	m := &modernTasks{t: t, url: ts.URL}
+	created := m.task(m.post("tools/call", `"name":"pair","arguments":{}`, tasksMeta))
+	get := func() detailedTask { return m.task(m.post("tasks/get", `"taskId":"`+created.TaskID+`"`, tasksMeta)) }
+	d := get()
+	for deadline := time.Now().Add(wait); len(d.InputRequests) < 2; d = get() {
+		if time.Now().After(deadline) {
+			t.Fatalf("the task never asked twice at once: %+v", d)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var keys []string
+	for k := range d.InputRequests {
+		keys = append(keys, k)
+	}
+	answer := func(key, name string) {
+		ack := m.post("tasks/update", `"taskId":"`+created.TaskID+`","inputResponses":{"`+key+`":{"action":"accept","content":{"name":"`+name+`"}}}`, tasksMeta)
+		if ack.Error != nil {
+			t.Fatalf("tasks/update: %s", errorJSON(ack))
+		}
+	}
+	answer(keys[0], "Ada")
+	if d := get(); d.Status != "input_required" || len(d.InputRequests) != 1 || d.InputRequests[keys[1]] == nil {
+		t.Errorf("after one of two answers: status %s, input requests %v; want input_required with %s alone", d.Status, d.InputRequests, keys[1])
+	}
+	answer(keys[1], "Bob")
+	if d := m.until(created.TaskID, "completed"); !strings.Contains(string(d.Result), " and ") {
+		t.Errorf("result %s", d.Result)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/bits"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/mcpgen/mcpgen/internal/contract"
@@ -213,6 +214,23 @@ func (x *toolsetIndex) names(s toolsetSet) []string {
 		i := bits.TrailingZeros64(uint64(s))
 		out = append(out, x.sets[i].Name)
 		s &^= 1 << i
+	}
+	return out
+}
+
+// tools lists the tools of the toolsets of s, in declaration order, each
+// once (enable_toolset of "all" names every toolset's).
+func (x *toolsetIndex) tools(s toolsetSet) []string {
+	var out []string
+	for i, ts := range x.sets {
+		if s&(1<<i) == 0 {
+			continue
+		}
+		for _, t := range ts.Tools {
+			if !slices.Contains(out, t) {
+				out = append(out, t)
+			}
+		}
 	}
 	return out
 }
@@ -472,7 +490,7 @@ func (s *Server) enableToolset(ctx context.Context, req *CallToolRequest) (*Call
 	if e != nil {
 		return nil, e
 	}
-	tools := x.sets[x.byName[args.Toolset]].Tools
+	tools := x.tools(set)
 	if added == 0 {
 		return TextResult(fmt.Sprintf("toolset %s was already enabled; its tools: %s", args.Toolset, strings.Join(tools, ", "))), nil
 	}

@@ -3,6 +3,8 @@ package cli
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,7 +21,7 @@ import (
 func TestInitInModuleWithReplaceBuilds(t *testing.T) {
 	testenv.BuildsModules(t)
 	checkout := needGo(t)
-	t.Setenv("GOPROXY", refusingProxy(t))
+	t.Setenv("GOPROXY", scaffoldProxy(t))
 	t.Setenv("GOFLAGS", "-mod=mod")
 	dir := t.TempDir()
 	gomod := "module example.com/local\n\ngo 1.24\n\nreplace github.com/mcpgen/mcpgen => " + checkout + "\n"
@@ -108,6 +110,49 @@ func refusingProxy(t *testing.T) string {
 	t.Setenv("GOSUMDB", "off")
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "This module version is not available.", http.StatusForbidden)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// scaffoldProxy is the module proxy for a scaffold's go commands: it
+// forwards to this machine's own proxy (the first URL of go env GOPROXY),
+// as a user's go command would reach it, and refuses (403), failing the
+// test, any question about mcpgen itself, which the scaffold must take
+// from its replace. A forwarding proxy rather than the module cache
+// alone: a scaffold's go mod tidy also resolves the test dependencies of
+// its dependencies (testify, check.v1 and theirs), which nothing of the
+// main module downloads, so on a fresh machine the cache lacks them.
+// Without a proxy URL (GOPROXY=off or direct) the test skips.
+func scaffoldProxy(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOPROXY").Output()
+	if err != nil {
+		t.Fatalf("go env GOPROXY: %v", err)
+	}
+	var upstream *url.URL
+	for _, p := range strings.FieldsFunc(strings.TrimSpace(string(out)), func(r rune) bool { return r == ',' || r == '|' }) {
+		if u, err := url.Parse(p); err == nil && (u.Scheme == "https" || u.Scheme == "http") {
+			upstream = u
+			break
+		}
+	}
+	if upstream == nil {
+		t.Skipf("no module proxy to fetch a scaffold's dependencies through (GOPROXY=%s)", strings.TrimSpace(string(out)))
+	}
+	t.Setenv("GOSUMDB", "off") // the checksum database is not what these tests are about
+	forward := httputil.NewSingleHostReverseProxy(upstream)
+	forward.Director = func(r *http.Request) {
+		r.URL.Scheme, r.URL.Host, r.Host = upstream.Scheme, upstream.Host, upstream.Host
+		r.URL.Path = strings.TrimSuffix(upstream.Path, "/") + r.URL.Path
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/github.com/mcpgen/mcpgen/") {
+			t.Errorf("the scaffold's go command asked the module proxy about mcpgen (%s); it should use the replace", r.URL.Path)
+			http.Error(w, "This module version is not available.", http.StatusForbidden)
+			return
+		}
+		forward.ServeHTTP(w, r)
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL

@@ -23,7 +23,7 @@ import (
 func TestInitOpenAPIBuilds(t *testing.T) {
 	testenv.BuildsModules(t)
 	checkout := needGo(t)
-	t.Setenv("GOPROXY", refusingProxy(t))
+	t.Setenv("GOPROXY", scaffoldProxy(t))
 	t.Setenv("GOFLAGS", "-mod=mod")
 	dir := filepath.Join(t.TempDir(), "petstore")
 	desc, _ := filepath.Abs("../openapi/testdata/petstore-3.0.json")

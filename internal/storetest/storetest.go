@@ -8,12 +8,14 @@ package storetest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mcpgen/mcpgen/runtime/idempotency"
 	"github.com/mcpgen/mcpgen/runtime/quota"
 	"github.com/mcpgen/mcpgen/runtime/requeststate"
 	"github.com/mcpgen/mcpgen/runtime/tasks"
@@ -389,5 +391,72 @@ func RequestStateModel(t *testing.T, st requeststate.Store, bound int, seed uint
 			}
 			accepted++
 		}
+	}
+}
+
+// IdempotencyStore checks an idempotency Store's promises on the real
+// clock: a kept result answers only its own owner, tool and key (no two
+// that concatenate alike); the same key with other arguments is
+// ErrConflict and runs nothing; a call that keeps nothing (keep false, or
+// a nil result) frees its key for any arguments; a result expires after
+// its ttl, and its key is then free for other arguments too.
+func IdempotencyStore(t *testing.T, st idempotency.Store) {
+	t.Helper()
+	ctx := context.Background()
+	do := func(k idempotency.Key, ttl time.Duration, result string, keep bool) (string, bool, error) {
+		t.Helper()
+		ran := false
+		b, err := st.Do(ctx, k, ttl, func() ([]byte, bool) {
+			ran = true
+			if result == "" {
+				return nil, keep
+			}
+			return []byte(result), keep
+		})
+		return string(b), ran, err
+	}
+	keys := []idempotency.Key{
+		{Owner: "alice", Tool: "t", Key: "k"},
+		{Owner: "bob", Tool: "t", Key: "k"},
+		{Owner: "", Tool: "t", Key: "k"},
+		{Owner: "alice", Tool: "u", Key: "k"},
+		{Owner: "alice", Tool: "t", Key: "l"},
+		{Owner: "alic", Tool: "et", Key: "k"},
+		{Owner: "alice", Tool: "tk", Key: ""},
+		{Owner: "alice\x00t", Tool: "", Key: "k"},
+	}
+	for i := range keys {
+		keys[i].Fingerprint = "f"
+		if got, ran, err := do(keys[i], time.Hour, fmt.Sprint("r", i), true); err != nil || !ran || got != fmt.Sprint("r", i) {
+			t.Fatalf("%+v: %q (ran %v), %v; want its own run", keys[i], got, ran, err)
+		}
+	}
+	for i, k := range keys {
+		if got, ran, err := do(k, time.Hour, "again", true); err != nil || ran || got != fmt.Sprint("r", i) {
+			t.Errorf("%+v again: %q (ran %v), %v; want its kept result r%d", k, got, ran, err, i)
+		}
+		other := k
+		other.Fingerprint = "g"
+		if _, ran, err := do(other, time.Hour, "other", true); !errors.Is(err, idempotency.ErrConflict) || ran {
+			t.Errorf("%+v with other arguments: ran %v, %v; want ErrConflict", k, ran, err)
+		}
+	}
+	for _, tc := range []struct {
+		result string
+		keep   bool
+	}{{"r", false}, {"", true}, {"", false}} {
+		k := idempotency.Key{Owner: "o", Tool: "t", Key: fmt.Sprintf("free-%s-%v", tc.result, tc.keep), Fingerprint: "f"}
+		do(k, time.Hour, tc.result, tc.keep)
+		k.Fingerprint = "g"
+		if got, ran, err := do(k, time.Hour, "second", true); err != nil || !ran || got != "second" {
+			t.Errorf("after a call keeping nothing (result %q, keep %v): %q (ran %v), %v; want a run with any arguments", tc.result, tc.keep, got, ran, err)
+		}
+	}
+	short := idempotency.Key{Owner: "o", Tool: "t", Key: "short", Fingerprint: "f"}
+	do(short, 100*time.Millisecond, "first", true)
+	time.Sleep(200 * time.Millisecond)
+	short.Fingerprint = "g"
+	if got, ran, err := do(short, time.Hour, "new", true); err != nil || !ran || got != "new" {
+		t.Errorf("after the ttl, other arguments: %q (ran %v), %v; want a run", got, ran, err)
 	}
 }

@@ -66,36 +66,6 @@ func fakeClock(maxEntries int) (*MemoryStore, func(time.Duration)) {
 	return s, func(d time.Duration) { now = now.Add(d) }
 }
 
-// TestMemoryStoreIdentity: a kept result answers only its own owner, tool
-// and key; each part of the Key apart (and no two that concatenate alike)
-// runs its own call.
-func TestMemoryStoreIdentity(t *testing.T) {
-	s, _ := fakeClock(0)
-	keys := []Key{
-		{Owner: "alice", Tool: "t", Key: "k"},
-		{Owner: "bob", Tool: "t", Key: "k"},
-		{Owner: "", Tool: "t", Key: "k"},
-		{Owner: "alice", Tool: "u", Key: "k"},
-		{Owner: "alice", Tool: "t", Key: "l"},
-		{Owner: "alic", Tool: "et", Key: "k"},
-		{Owner: "alice", Tool: "tk", Key: ""},
-	}
-	for i, k := range keys {
-		k.Fingerprint = "f"
-		b, err := s.Do(context.Background(), k, time.Hour, func() ([]byte, bool) { return []byte(fmt.Sprint(i)), true })
-		if err != nil || string(b) != fmt.Sprint(i) {
-			t.Errorf("%+v: %q, %v; want its own call's result %d", k, b, err, i)
-		}
-	}
-	for i, k := range keys {
-		k.Fingerprint = "f"
-		b, err := s.Do(context.Background(), k, time.Hour, func() ([]byte, bool) { return []byte("again"), true })
-		if err != nil || string(b) != fmt.Sprint(i) {
-			t.Errorf("%+v again: %q, %v; want its kept result %d", k, b, err, i)
-		}
-	}
-}
-
 // TestMemoryStoreKeepsOnlyWhatItIsTold: a call that keeps nothing (keep
 // false, or a nil result) frees its key: the next Do runs, with any
 // fingerprint.

@@ -285,3 +285,24 @@ func TestVerifierJWKSUnreachable(t *testing.T) {
 		t.Errorf("error %v, want a fetch error that is not ErrInvalidToken", err)
 	}
 }
+
+// TestVerifierJWKSUnreachableStaticKeys: keys given directly (Keys, or a
+// JWKS document) still verify their tokens while JWKSURL cannot be
+// fetched.
+func TestVerifierJWKSUnreachableStaticKeys(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	v := jwttest.NewVerifier(t, jwtauth.Config{
+		Issuer:  jwttest.Issuer,
+		JWKSURL: jwttest.UnreachableJWKS(t),
+		JWKS:    jwttest.JWKS(t, map[string]crypto.PublicKey{"rsa-1": &k.RSA.PublicKey}),
+		Keys:    []crypto.PublicKey{k.Ed.Public()},
+	})
+	for name, token := range map[string]string{
+		"a key given directly": jwttest.Sign(t, "EdDSA", "", k.Ed, jwttest.Claims("alice", "")),
+		"a key of the JWKS":    jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "")),
+	} {
+		if info, err := v.VerifyToken(context.Background(), token); err != nil || info.Subject != "alice" {
+			t.Errorf("a token signed by %s: %+v, %v; want it verified", name, info, err)
+		}
+	}
+}

@@ -195,7 +195,10 @@ func (in *Instrumentation) parent(ctx context.Context, req *runtime.Request) (co
 	}
 	var metaBaggage baggage.Baggage
 	if carrier := metaCarrier(req.Meta()); carrier != nil {
-		fromMeta := in.props.Extract(ctx, carrier)
+		// Extracted over no span: a _meta without a valid traceparent
+		// (baggage alone, a malformed one) must not pass off ctx's span
+		// as its own, which would put ctx's trace before the headers'.
+		fromMeta := in.props.Extract(trace.ContextWithSpanContext(ctx, trace.SpanContext{}), carrier)
 		if sc := trace.SpanContextFromContext(fromMeta); sc.IsValid() {
 			var link trace.SpanContext
 			if fromHeader != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/mcpgen/mcpgen/internal/redistest"
+	"github.com/mcpgen/mcpgen/internal/storetest"
 	"github.com/mcpgen/mcpgen/runtime"
 )
 
@@ -398,4 +399,10 @@ func TestIdempotencyFailureFreesKey(t *testing.T) {
 	if res, err := st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { return []byte("retry"), true }); err != nil || string(res) != "retry" {
 		t.Errorf("the retry of a failed call: %q, %v; want a run", res, err)
 	}
+}
+
+// TestIdempotencyStoreSharedContract: the promises the memory store keeps
+// too (storetest.IdempotencyStore).
+func TestIdempotencyStoreSharedContract(t *testing.T) {
+	storetest.IdempotencyStore(t, openStore(t, redistest.Start(t), Config{}).Idempotency())
 }

@@ -89,29 +89,3 @@ func TestMemoryStoreModel(t *testing.T) {
 		}
 	}
 }
-
-// TestMemoryStoreDefaultBound: 0 and below mean DefaultMaxUsed records:
-// a state is refused while DefaultMaxUsed-1 others were used after it,
-// and forgotten at the DefaultMaxUsed-th.
-func TestMemoryStoreDefaultBound(t *testing.T) {
-	ctx := context.Background()
-	later := time.Now().Add(time.Hour)
-	for _, n := range []int{0, -1} {
-		store := requeststate.NewMemoryStore(n)
-		if first, _ := store.FirstUse(ctx, "first", later); !first {
-			t.Fatalf("NewMemoryStore(%d): a new state refused", n)
-		}
-		for i := range requeststate.DefaultMaxUsed - 1 {
-			if first, _ := store.FirstUse(ctx, fmt.Sprint(i), later); !first {
-				t.Fatalf("NewMemoryStore(%d): state %d refused", n, i)
-			}
-		}
-		if first, _ := store.FirstUse(ctx, "first", later); first {
-			t.Errorf("NewMemoryStore(%d): the oldest state forgotten with %d records held", n, requeststate.DefaultMaxUsed)
-		}
-		store.FirstUse(ctx, "one more", later)
-		if first, _ := store.FirstUse(ctx, "first", later); !first {
-			t.Errorf("NewMemoryStore(%d): more than %d records held", n, requeststate.DefaultMaxUsed)
-		}
-	}
-}

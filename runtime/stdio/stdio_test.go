@@ -194,3 +194,26 @@ func TestLongLineThenPass(t *testing.T) {
 		t.Errorf("written %.80q, want %q", out.String(), want)
 	}
 }
+
+// TestServeLongLineAtTheLimit: a message of exactly the limit, longer than
+// the read buffer and ended by CRLF, is served (its line ending does not
+// count toward the limit); one byte more is refused. The limit is one
+// less than twice the 64 KiB read buffer, so that the message and its CR
+// fill the buffer exactly twice.
+func TestServeLongLineAtTheLimit(t *testing.T) {
+	const limit = 128<<10 - 1
+	for _, c := range []struct {
+		size int
+		want string
+	}{{limit, "echo " + strings.Repeat("x", limit)}, {limit + 1, "too large"}} {
+		srv := &fakeServer{limit: limit}
+		in := strings.Repeat("x", c.size) + "\r\nd\r\n"
+		var out bytes.Buffer
+		if err := stdio.Serve(context.Background(), srv, strings.NewReader(in), &out); err != nil {
+			t.Fatal(err)
+		}
+		if want := c.want + "\necho d\n"; out.String() != want {
+			t.Errorf("a message of %d bytes, limit %d: written %.40q… (%d bytes), want %.40q… (%d bytes)", c.size, limit, out.String(), out.Len(), want, len(want))
+		}
+	}
+}

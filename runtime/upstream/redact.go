@@ -90,30 +90,49 @@ func (s secrets) clean(text string) string {
 	if len(s) == 0 {
 		return text
 	}
-	var forms []string
-	for _, v := range s {
-		forms = append(forms, v, queryEscape(v), url.QueryEscape(v), url.PathEscape(v))
-	}
-	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
-	for _, f := range forms {
-		if f == "" {
-			continue // an empty password: nothing to hide
-		}
+	for _, f := range s.forms() {
 		text = strings.ReplaceAll(text, f, redactedText)
 	}
 	return text
 }
 
+// forms are the texts that stand for s's values, longest first, none
+// empty (an empty password: nothing to hide).
+func (s secrets) forms() []string {
+	var forms []string
+	for _, v := range s {
+		forms = append(forms, v, queryEscape(v), url.QueryEscape(v), url.PathEscape(v))
+	}
+	forms = slices.DeleteFunc(forms, func(f string) bool { return f == "" })
+	slices.SortFunc(forms, func(a, b string) int { return len(b) - len(a) })
+	return forms
+}
+
 // cleanHead is the start of body that an excerpt shows, cleaned before it
-// is cut, so no secret is cut in two and half shown.
+// is cut, so no secret is cut in two and half shown. The start is longer
+// than an excerpt (cleaning shortens it), and where it ends it may cut a
+// secret in two: an end that begins a secret is dropped, as clean cannot
+// know the first half of one.
 func (s secrets) cleanHead(body []byte) []byte {
 	if len(s) == 0 {
 		return body
 	}
-	if len(body) > 4*excerptBytes {
+	cut := len(body) > 4*excerptBytes
+	if cut {
 		body = body[:4*excerptBytes]
 	}
-	return []byte(s.clean(string(body)))
+	text := s.clean(string(body))
+	if cut {
+		for _, f := range s.forms() {
+			for k := min(len(f)-1, len(text)); k > 0; k-- {
+				if strings.HasSuffix(text, f[:k]) {
+					text = text[:len(text)-k]
+					break
+				}
+			}
+		}
+	}
+	return []byte(text)
 }
 
 // redact is err with s cleaned from its text; errors.Is and errors.As
