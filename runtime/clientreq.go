@@ -44,48 +44,6 @@ func (e *ClientError) Error() string {
 	return fmt.Sprintf("%s: the client answered with error %d: %s", e.Method, e.Code, e.Message)
 }
 
-// clientCaps are the client capabilities that requests to the client need.
-type clientCaps uint8
-
-const (
-	clientSampling clientCaps = 1 << iota
-	clientElicitForm
-	clientElicitURL
-	clientRoots
-)
-
-// parseClientCaps reads the capabilities object of initialize. An
-// elicitation object without modes means form mode (backwards compatible
-// with 2025-06-18, where there was only form).
-func parseClientCaps(raw json.RawMessage) clientCaps {
-	var p struct {
-		Sampling    json.RawMessage `json:"sampling"`
-		Roots       json.RawMessage `json:"roots"`
-		Elicitation json.RawMessage `json:"elicitation"`
-	}
-	if json.Unmarshal(raw, &p) != nil {
-		return 0
-	}
-	var cc clientCaps
-	if jsonwire.FirstByte(p.Sampling) == '{' {
-		cc |= clientSampling
-	}
-	if jsonwire.FirstByte(p.Roots) == '{' {
-		cc |= clientRoots
-	}
-	if jsonwire.FirstByte(p.Elicitation) == '{' {
-		var modes struct{ Form, URL json.RawMessage }
-		_ = json.Unmarshal(p.Elicitation, &modes)
-		if jsonwire.FirstByte(modes.Form) == '{' || jsonwire.FirstByte(modes.URL) != '{' {
-			cc |= clientElicitForm
-		}
-		if jsonwire.FirstByte(modes.URL) == '{' {
-			cc |= clientElicitURL
-		}
-	}
-	return cc
-}
-
 // clientAnswer is the client's response to a server→client request.
 type clientAnswer struct {
 	result json.RawMessage
@@ -794,6 +752,18 @@ func missingCapability(need clientCaps) *Error {
 		Message: "missing required client capability: this request needs " + strings.Join(names, ", ") + ", which the request's _meta did not declare",
 		Data:    map[string]any{"requiredCapabilities": caps},
 	}
+}
+
+// failed turns a handler's error into the adapter's outcome: an isError result
+// with the error's text, or, for an *Error, the error itself (the session
+// answers it as a protocol error). A modern request whose handler failed for
+// want of a client capability is answered with -32021 all the same.
+func failed(ctx context.Context, err error) (*CallToolResult, error) {
+	noteHandlerError(ctx, err)
+	if _, ok := errors.AsType[*Error](err); ok {
+		return nil, err
+	}
+	return ErrorResult(err.Error()), nil
 }
 
 // noteHandlerError records that a modern request's handler failed for

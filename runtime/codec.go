@@ -6,7 +6,6 @@ import (
 
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
 	"github.com/mcpgen/mcpgen/runtime/internal/safetext"
-	"github.com/mcpgen/mcpgen/runtime/streamhttp"
 )
 
 // envelope is one JSON-RPC message as read off the wire: each member is the
@@ -141,12 +140,6 @@ func WithMaxObjectMembers(n int) Option {
 		}
 	}
 }
-
-// WithMaxLargeRequests caps how many large messages (more than 10,000 JSON
-// values) the HTTP transport serves at once (default 4); one more gets 503
-// Service Unavailable with Retry-After and a JSON-RPC error. Small messages
-// are never held up. n < 1 keeps the default.
-func WithMaxLargeRequests(n int) HTTPOption { return streamhttp.WithMaxLargeRequests(n) }
 
 // JSON-RPC and MCP error codes (schema 2025-11-25).
 const (

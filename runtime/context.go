@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net/http"
 
+	"github.com/mcpgen/mcpgen/runtime/authz"
 	"github.com/mcpgen/mcpgen/runtime/internal/jsonwire"
+	"github.com/mcpgen/mcpgen/runtime/transport"
 )
 
 // What the client said at initialize is stored once on the session and
@@ -27,6 +29,48 @@ type peerInfo struct {
 	// view is what one request may see beyond Requires (toolsets, lists by
 	// scope); nil: everything. Set on a per-request copy (Session.view).
 	view *listView
+}
+
+// clientCaps are the client capabilities that requests to the client need.
+type clientCaps uint8
+
+const (
+	clientSampling clientCaps = 1 << iota
+	clientElicitForm
+	clientElicitURL
+	clientRoots
+)
+
+// parseClientCaps reads the capabilities object of initialize. An
+// elicitation object without modes means form mode (backwards compatible
+// with 2025-06-18, where there was only form).
+func parseClientCaps(raw json.RawMessage) clientCaps {
+	var p struct {
+		Sampling    json.RawMessage `json:"sampling"`
+		Roots       json.RawMessage `json:"roots"`
+		Elicitation json.RawMessage `json:"elicitation"`
+	}
+	if json.Unmarshal(raw, &p) != nil {
+		return 0
+	}
+	var cc clientCaps
+	if jsonwire.FirstByte(p.Sampling) == '{' {
+		cc |= clientSampling
+	}
+	if jsonwire.FirstByte(p.Roots) == '{' {
+		cc |= clientRoots
+	}
+	if jsonwire.FirstByte(p.Elicitation) == '{' {
+		var modes struct{ Form, URL json.RawMessage }
+		_ = json.Unmarshal(p.Elicitation, &modes)
+		if jsonwire.FirstByte(modes.Form) == '{' || jsonwire.FirstByte(modes.URL) != '{' {
+			cc |= clientElicitForm
+		}
+		if jsonwire.FirstByte(modes.URL) == '{' {
+			cc |= clientElicitURL
+		}
+	}
+	return cc
 }
 
 type reqKey struct{}
@@ -91,6 +135,20 @@ func SessionID(ctx context.Context) string {
 		return c.ss.id
 	}
 	return ""
+}
+
+// carrier is what the transport says of the request that carried the
+// message handled under ctx (transport.RequestKey), or nil.
+func carrier(ctx context.Context) transport.Request {
+	r, _ := ctx.Value(transport.RequestKey{}).(transport.Request)
+	return r
+}
+
+// runInline reports whether the request dispatched under ctx may run on
+// the caller's goroutine (transport.Request.RunInline).
+func runInline(ctx context.Context) bool {
+	r := carrier(ctx)
+	return r != nil && r.RunInline()
 }
 
 // RequestHeader returns the header of the HTTP request that carried the
@@ -190,4 +248,18 @@ func (ss *Session) declaredBy(ctx context.Context) *peerInfo {
 // requires, and its view (toolsets, scopes) shows it.
 func visible[E listed](e E, p *peerInfo) bool {
 	return e.requires().metBy(p) && p.shows(e.kind(), e.key(), e.scopes())
+}
+
+// AuthInfo is the verified identity behind a request (authz.Info).
+type AuthInfo = authz.Info
+
+// AuthFromContext returns the verified identity of the request a handler
+// serves, when the server runs with WithAuthorization; ok is false on stdio
+// and without authorization. Do not modify it.
+func AuthFromContext(ctx context.Context) (info *AuthInfo, ok bool) { return authz.FromContext(ctx) }
+
+// ContextWithAuth returns ctx carrying info, as AuthFromContext reads it:
+// for tests of handlers, and for transports of your own.
+func ContextWithAuth(ctx context.Context, info *AuthInfo) context.Context {
+	return authz.WithInfo(ctx, info)
 }

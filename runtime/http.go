@@ -272,6 +272,12 @@ func WithStdioShutdownTimeout(d time.Duration) Option {
 	}
 }
 
+// WithMaxLargeRequests caps how many large messages (more than 10,000 JSON
+// values) the HTTP transport serves at once (default 4); one more gets 503
+// Service Unavailable with Retry-After and a JSON-RPC error. Small messages
+// are never held up. n < 1 keeps the default.
+func WithMaxLargeRequests(n int) HTTPOption { return streamhttp.WithMaxLargeRequests(n) }
+
 // Authorization (2025-11-25 basic/authorization.mdx; the same server rules
 // in 2026-07-28): over HTTP a server may act as an OAuth 2.1 resource
 // server. Every request then carries `Authorization: Bearer <token>`; the
@@ -291,25 +297,12 @@ type (
 	// now (503). The runtime checks the audience itself (AuthInfo.Audience
 	// must contain AuthConfig.Resource), so a verifier must fill Audience.
 	TokenVerifier = authz.TokenVerifier
-	// AuthInfo is the verified identity behind a request (authz.Info).
-	AuthInfo = authz.Info
 )
 
 // ErrInvalidToken is wrapped by the errors of a TokenVerifier that refuses
 // a token (expired, bad signature, wrong issuer…): the client gets 401
 // (authz.ErrInvalidToken).
 var ErrInvalidToken = authz.ErrInvalidToken
-
-// AuthFromContext returns the verified identity of the request a handler
-// serves, when the server runs with WithAuthorization; ok is false on stdio
-// and without authorization. Do not modify it.
-func AuthFromContext(ctx context.Context) (info *AuthInfo, ok bool) { return authz.FromContext(ctx) }
-
-// ContextWithAuth returns ctx carrying info, as AuthFromContext reads it:
-// for tests of handlers, and for transports of your own.
-func ContextWithAuth(ctx context.Context, info *AuthInfo) context.Context {
-	return authz.WithInfo(ctx, info)
-}
 
 // What of authorization needs the server: the gate's hooks (a tool's
 // scopes, the metadata document naming the server and its tools' scopes).

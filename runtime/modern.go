@@ -395,23 +395,6 @@ func (s *Server) cacheFor(method string) *CacheHint {
 	return s.cacheDefault
 }
 
-// readCache is the hint of a resources/read of uri, which m matched when a
-// template serves it: the resource's or template's own, else the method's.
-func (s *Server) readCache(uri string, m *templateMatch) *CacheHint {
-	if m == nil {
-		if re := s.resources.snapshot().byKey[uri]; re != nil && re.cache != nil {
-			return re.cache
-		}
-	} else {
-		for _, te := range s.templates.snapshot().list {
-			if te.t == m.t && te.cache != nil {
-				return te.cache
-			}
-		}
-	}
-	return s.cacheFor(methodResourcesRead)
-}
-
 // ownCache is the normalized copy of a Resource's or template's Cache.
 func ownCache(h *CacheHint) *CacheHint {
 	if h == nil {

@@ -228,6 +228,17 @@ type registry[E listed] struct {
 	view  atomic.Pointer[regView[E]]
 }
 
+// itemKind tells apart the registries, whose keys may collide.
+type itemKind uint8
+
+const (
+	kindTool itemKind = iota
+	kindPrompt
+	kindResource
+	kindTemplate
+	kindCount
+)
+
 // listed is what a registry holds: an entry with a unique key and its list
 // entry (tools/list, resources/list…), encoded once at registration.
 type listed interface {

@@ -248,6 +248,23 @@ func (ss *Session) resourcesRead(ctx context.Context, id string, params json.Raw
 	}})
 }
 
+// readCache is the hint of a resources/read of uri, which m matched when a
+// template serves it: the resource's or template's own, else the method's.
+func (s *Server) readCache(uri string, m *templateMatch) *CacheHint {
+	if m == nil {
+		if re := s.resources.snapshot().byKey[uri]; re != nil && re.cache != nil {
+			return re.cache
+		}
+	} else {
+		for _, te := range s.templates.snapshot().list {
+			if te.t == m.t && te.cache != nil {
+				return te.cache
+			}
+		}
+	}
+	return s.cacheFor(methodResourcesRead)
+}
+
 // lookup finds what serves uri: the static resource with exactly this URI,
 // else the first resource template, in registration order, that matches.
 // What the client p may not see (context.go) is passed over, as if absent.

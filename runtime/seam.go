@@ -275,18 +275,6 @@ func (ss *Session) Answer(id, result, errObj json.RawMessage) bool {
 	return ss.answer(id, result, errObj)
 }
 
-// persist saves the session's state, if it is shared, before a change of
-// it is answered.
-func (ss *Session) persist() *Error {
-	if ss.shared == nil {
-		return nil
-	}
-	if e := ss.shared.Persist(); e != nil {
-		return &Error{Code: e.Code, Message: e.Message}
-	}
-	return nil
-}
-
 // openShared gives a session opened with Options.Shared its link to the
 // store: its requests to the client are numbered from a random start, so
 // that two replicas never use the same id.
@@ -295,18 +283,4 @@ func (ss *Session) openShared(sink transport.Sink) {
 		ss.shared = sh
 		ss.lastID.Store(rand.Int64N(1 << 50))
 	}
-}
-
-// carrier is what the transport says of the request that carried the
-// message handled under ctx (transport.RequestKey), or nil.
-func carrier(ctx context.Context) transport.Request {
-	r, _ := ctx.Value(transport.RequestKey{}).(transport.Request)
-	return r
-}
-
-// runInline reports whether the request dispatched under ctx may run on
-// the caller's goroutine (transport.Request.RunInline).
-func runInline(ctx context.Context) bool {
-	r := carrier(ctx)
-	return r != nil && r.RunInline()
 }

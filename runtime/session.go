@@ -649,6 +649,18 @@ func (ss *Session) reply(id string, res encoder, e *Error) {
 	ss.sendResult(id, res)
 }
 
+// persist saves the session's state, if it is shared, before a change of
+// it is answered.
+func (ss *Session) persist() *Error {
+	if ss.shared == nil {
+		return nil
+	}
+	if e := ss.shared.Persist(); e != nil {
+		return &Error{Code: e.Code, Message: e.Message}
+	}
+	return nil
+}
+
 func (ss *Session) sendResult(id string, res encoder) {
 	bp := bufpool.Get()
 	b, err := appendResult(*bp, id, res)

@@ -115,17 +115,6 @@ type toolsetConfig struct {
 	dynamic     *DynamicToolsets
 }
 
-// itemKind tells apart the registries, whose keys may collide.
-type itemKind uint8
-
-const (
-	kindTool itemKind = iota
-	kindPrompt
-	kindResource
-	kindTemplate
-	kindCount
-)
-
 // toolsetSet is a set of toolsets, bit i standing for the i-th declared.
 type toolsetSet uint64
 

@@ -3,7 +3,6 @@ package runtime
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -99,18 +98,6 @@ func builtResult(_ context.Context, res *CallToolResult) *CallToolResult {
 
 // noResult answers a handler that returned neither a result nor an error.
 func noResult() *CallToolResult { return ErrorResult("tool returned no result") }
-
-// failed turns a handler's error into the adapter's outcome: an isError result
-// with the error's text, or, for an *Error, the error itself (the session
-// answers it as a protocol error). A modern request whose handler failed for
-// want of a client capability is answered with -32021 all the same.
-func failed(ctx context.Context, err error) (*CallToolResult, error) {
-	noteHandlerError(ctx, err)
-	if _, ok := errors.AsType[*Error](err); ok {
-		return nil, err
-	}
-	return ErrorResult(err.Error()), nil
-}
 
 // TypedToolResult is TypedTool for a handler that builds its own result
 // (images, resource links, several blocks…). OutputSchema is left as given.

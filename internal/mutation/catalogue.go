@@ -1248,7 +1248,7 @@ var Catalogue = []Mutant{
 	{ID: "planter12/resultbudget-preview-at-limit", File: "runtime/resultbudget.go",
 		Original: "if len(t.Text) <= n {", Mutated: "if len(t.Text) < n {",
 		Packages: pkgRuntime, Why: "a preview text exactly n bytes long is cut and gets an ellipsis"},
-	{ID: "planter12/clientreq-elicit-empty-not-form", File: "runtime/clientreq.go",
+	{ID: "planter12/clientreq-elicit-empty-not-form", File: "runtime/context.go",
 		Original: "jsonwire.FirstByte(modes.Form) == '{' || jsonwire.FirstByte(modes.URL) != '{'", Mutated: "jsonwire.FirstByte(modes.Form) == '{'",
 		Packages: pkgRuntime, Why: "a client declaring elicitation: {} (the 2025-06-18 form) is taken not to support form mode"},
 	{ID: "planter12/clientreq-no-cancel-notice", File: "runtime/clientreq.go",
