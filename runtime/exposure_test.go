@@ -291,3 +291,56 @@ func TestSearchWhileToolsChange(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestSearchExposureCallToolTasks: call_tool may run as a task (optional)
+// when any hidden tool may, wherever it is among them; with none, call_tool
+// declares no task support.
+func TestSearchExposureCallToolTasks(t *testing.T) {
+	task := func(name string, support runtime.TaskSupport) runtime.Tool {
+		tool := echoTool(name)
+		tool.Execution = &runtime.ToolExecution{TaskSupport: support}
+		return tool
+	}
+	for _, tc := range []struct {
+		name  string
+		tools []runtime.Tool
+		want  string
+	}{
+		{"task tool first", []runtime.Tool{task("job", runtime.TaskOptional), echoTool("a"), echoTool("b")}, "optional"},
+		{"task tool between", []runtime.Tool{echoTool("a"), task("must", runtime.TaskRequired), echoTool("b")}, "optional"},
+		{"task tool last", []runtime.Tool{echoTool("a"), task("job", runtime.TaskOptional)}, "optional"},
+		{"no task tool", []runtime.Tool{echoTool("a"), echoTool("b")}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := runtime.NewServer(testInfo(), runtime.WithToolExposure(runtime.ExposeSearch))
+			for _, tool := range tc.tools {
+				srv.AddTool(tool)
+			}
+			c := serve(t, srv)
+			c.initialize()
+			var res struct {
+				Tools []struct {
+					Name      string
+					Execution *struct{ TaskSupport string }
+				}
+			}
+			if err := json.Unmarshal(c.result("tools/list", nil), &res); err != nil {
+				t.Fatal(err)
+			}
+			for _, tool := range res.Tools {
+				if tool.Name != runtime.CallToolName {
+					continue
+				}
+				got := ""
+				if tool.Execution != nil {
+					got = tool.Execution.TaskSupport
+				}
+				if got != tc.want {
+					t.Errorf("call_tool's taskSupport is %q, want %q", got, tc.want)
+				}
+				return
+			}
+			t.Fatalf("no call_tool listed: %+v", res.Tools)
+		})
+	}
+}

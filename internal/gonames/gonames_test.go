@@ -93,6 +93,29 @@ resources:
 	}
 }
 
+// TestSettleAvoidsMethodNames: a new Go name is none the plan already
+// gives a generated method, though the spec spells it nowhere (tool get-x2
+// is method GetX2): get_x becomes GetX3, and get-x2, which collided with
+// nothing, keeps its name; one note, for the one name given.
+func TestSettleAvoidsMethodNames(t *testing.T) {
+	src := `mcpgen: 1
+server: {name: s, version: '1'}
+go: {package: p}
+tools:
+  get-x: {description: d}
+  get_x: {description: d}
+  get-x2: {description: d}
+`
+	root, notes := settleGenerates(t, src)
+	out, _ := Encode(root)
+	if !strings.Contains(string(out), "get_x: {description: d, goName: GetX3}") || !strings.Contains(string(out), "get-x2: {description: d}\n") {
+		t.Errorf("get_x should get goName GetX3 and get-x2 none:\n%s", out)
+	}
+	if len(notes) != 1 {
+		t.Errorf("%d notes, want 1: %q", len(notes), notes)
+	}
+}
+
 // TestSettleUntilNoCollision: a fix can make the next collision (here the
 // goName GetX2 gives get_x's input and output the names of two types), and
 // Settle goes on until the plan has none.

@@ -217,3 +217,46 @@ func TestEventStreamNotificationsBeforeTheAnswer(t *testing.T) {
 		t.Errorf("the answer after two notifications: %s, %v", res, err)
 	}
 }
+
+// TestListErrorFails: a declared list the server does not implement
+// (method not found) is imported as empty, with a note; any other error
+// answering a list fails the import, which would otherwise leave out
+// what the server serves.
+func TestListErrorFails(t *testing.T) {
+	answer := func(toolsErr map[string]any) func(string, json.RawMessage, string) (any, map[string]any) {
+		return func(method string, _ json.RawMessage, _ string) (any, map[string]any) {
+			switch method {
+			case "initialize":
+				r := initResult("2025-11-25")
+				r["capabilities"] = map[string]any{"tools": map[string]any{}, "resources": map[string]any{}}
+				return r, nil
+			case "tools/list":
+				if toolsErr != nil {
+					return nil, toolsErr
+				}
+				return oneTool, nil
+			case "resources/list":
+				return map[string]any{"resources": []any{}}, nil
+			}
+			return nil, map[string]any{"code": -32601, "message": "Method not found"}
+		}
+	}
+	ts := httptest.NewServer(&fakeServer{answer: answer(nil)})
+	defer ts.Close()
+	lists, err := List(context.Background(), Options{URL: ts.URL, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lists.Tools) != 1 || len(lists.Templates) != 0 || !strings.Contains(strings.Join(lists.Notes, "\n"), "resources/templates/list") {
+		t.Errorf("%d tools, %d templates, notes %q; want 1 tool and a note on resources/templates/list", len(lists.Tools), len(lists.Templates), lists.Notes)
+	}
+
+	for _, code := range []int{-32603, -32602, -32000} {
+		ts := httptest.NewServer(&fakeServer{answer: answer(map[string]any{"code": code, "message": "the tool index is down"})})
+		defer ts.Close()
+		_, err := List(context.Background(), Options{URL: ts.URL, Timeout: 5 * time.Second})
+		if err == nil || !strings.Contains(err.Error(), "tools/list") || !strings.Contains(err.Error(), "the tool index is down") {
+			t.Errorf("tools/list answering error %d: %v, want an error naming tools/list", code, err)
+		}
+	}
+}

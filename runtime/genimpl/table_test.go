@@ -57,6 +57,28 @@ func TestObjectDecode(t *testing.T) {
 	}
 }
 
+// Decode accepts only JSON: a raw control character (U+0000 to U+001F,
+// tab and newline included) inside a string, a value's or a key's, is not
+// JSON, so the decoder refuses it whatever the rules say.
+func TestObjectDecodeRefusesRawControlCharacters(t *testing.T) {
+	for c := range byte(0x20) {
+		for _, args := range []string{
+			`{"name":"a` + string(c) + `b"}`,
+			`{"name":"a","tags":["` + string(c) + `"]}`,
+			`{"name":"a","weight` + string(c) + `":"w"}`,
+		} {
+			var got tree
+			if decodeTree.Decode([]byte(args), &got) {
+				t.Errorf("Decode(%q) accepted invalid JSON: %+v", args, got)
+			}
+		}
+	}
+	var got tree
+	if !decodeTree.Decode([]byte(`{"name":"a\tb\n"}`), &got) || got.Name != "a\tb\n" {
+		t.Errorf("escaped tab and newline: %+v", got)
+	}
+}
+
 // A table that does not match its struct never accepts: the general
 // validator decides every call.
 func TestObjectMismatchRefuses(t *testing.T) {

@@ -32,6 +32,7 @@ import (
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/propagation"
@@ -185,12 +186,14 @@ func (in *Instrumentation) SessionHook(info runtime.SessionInfo) func() {
 // parent is the context the span starts under: the trace context of
 // params._meta when it has one (the MCP way, which crosses every
 // transport), else that of the HTTP headers, else ctx's. When _meta and the
-// headers name different traces, the headers' is linked.
+// headers name different traces, the headers' is linked. Baggage in _meta
+// without a traceparent is kept, on the parent the headers or ctx give.
 func (in *Instrumentation) parent(ctx context.Context, req *runtime.Request) (context.Context, trace.SpanContext) {
 	var fromHeader context.Context
 	if req.Header != nil {
 		fromHeader = in.props.Extract(ctx, propagation.HeaderCarrier(req.Header))
 	}
+	var metaBaggage baggage.Baggage
 	if carrier := metaCarrier(req.Meta()); carrier != nil {
 		fromMeta := in.props.Extract(ctx, carrier)
 		if sc := trace.SpanContextFromContext(fromMeta); sc.IsValid() {
@@ -202,11 +205,18 @@ func (in *Instrumentation) parent(ctx context.Context, req *runtime.Request) (co
 			}
 			return fromMeta, link
 		}
+		if carrier["baggage"] != "" { // only _meta's: not ctx's, if the propagator refused it
+			metaBaggage = baggage.FromContext(in.props.Extract(baggage.ContextWithoutBaggage(ctx), carrier))
+		}
 	}
+	parent := ctx
 	if fromHeader != nil {
-		return fromHeader, trace.SpanContext{}
+		parent = fromHeader
 	}
-	return ctx, trace.SpanContext{}
+	if metaBaggage.Len() > 0 {
+		parent = baggage.ContextWithBaggage(parent, metaBaggage)
+	}
+	return parent, trace.SpanContext{}
 }
 
 // metaCarrier reads the trace context keys of a _meta object (SEP-414:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -286,6 +287,46 @@ func TestParentFromMeta(t *testing.T) {
 	}
 	if want := s.SpanContext().TraceID().String() + " " + s.SpanContext().SpanID().String(); !strings.Contains(resp, want) {
 		t.Errorf("the handler's context holds another span: %s, want %s", resp, want)
+	}
+}
+
+// baggageServer is testServer with a tool that answers the baggage of its
+// context and the trace its span belongs to.
+func baggageServer(opts ...runtime.Option) *runtime.Server {
+	srv := testServer(opts...)
+	srv.AddTool(runtime.Tool{Name: "baggage", Handler: func(ctx context.Context, _ *runtime.CallToolRequest) (*runtime.CallToolResult, error) {
+		return runtime.TextResult("baggage " + baggage.FromContext(ctx).String() + " trace " + trace.SpanContextFromContext(ctx).TraceID().String()), nil
+	}})
+	return srv
+}
+
+// Baggage in params._meta reaches the handler's context, with or without a
+// traceparent beside it (SEP-414 carries each key on its own); without one,
+// the span's parent is the HTTP headers' (or none), and the baggage still
+// the one of _meta.
+func TestBaggageFromMeta(t *testing.T) {
+	_, opts := newTelemetry()
+	const traceparent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
+	p := serveStdio(t, baggageServer(opts...))
+	p.call(initialize)
+	for _, meta := range []string{
+		`{"traceparent":"` + traceparent + `","baggage":"tenant=acme"}`,
+		`{"baggage":"tenant=acme"}`,
+	} {
+		resp := p.call(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"baggage","_meta":` + meta + `}}`)
+		if !strings.Contains(resp, "baggage tenant=acme trace") {
+			t.Errorf("_meta %s: the handler got %s, want the baggage tenant=acme", meta, resp)
+		}
+	}
+
+	ts := httptest.NewServer(baggageServer(opts...).HTTPHandler())
+	t.Cleanup(ts.Close)
+	resp, _ := httpPost(t, ts.URL, initialize, nil)
+	hdr := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-11-25",
+		"traceparent": "00-11111111111111111111111111111111-2222222222222222-01", "baggage": "tenant=header"}
+	_, body := httpPost(t, ts.URL, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"baggage","_meta":{"baggage":"tenant=acme"}}}`, hdr)
+	if !strings.Contains(body, "baggage tenant=acme trace 11111111111111111111111111111111") {
+		t.Errorf("over HTTP with a traceparent header: the handler got %s, want the baggage of _meta in the header's trace", body)
 	}
 }
 

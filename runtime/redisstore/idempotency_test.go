@@ -373,3 +373,29 @@ func TestIdempotencyFinishLeavesAnotherReplicasKey(t *testing.T) {
 		}
 	}
 }
+
+// A failed call frees its key at once: the same key with other arguments
+// runs (no conflict with a call that kept nothing), and the retry of the
+// failed call runs too, without waiting for a lock to expire.
+func TestIdempotencyFailureFreesKey(t *testing.T) {
+	r := redistest.Start(t)
+	st := openStore(t, r, Config{LockTTL: time.Hour}).Idempotency()
+	// The deadline only ends a retry that waits for a lock left behind.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	failing := refund
+	failing.Key = "k-failed"
+	if _, err := st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { return nil, false }); err != nil {
+		t.Fatal(err)
+	}
+	other := failing
+	other.Fingerprint = "fp-other"
+	if res, err := st.Do(ctx, other, time.Minute, func() ([]byte, bool) { return []byte("other"), true }); err != nil || string(res) != "other" {
+		t.Errorf("the key of a failed call with other arguments: %q, %v; want a run", res, err)
+	}
+	failing.Key = "k-failed-again"
+	st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { return nil, false })
+	if res, err := st.Do(ctx, failing, time.Minute, func() ([]byte, bool) { return []byte("retry"), true }); err != nil || string(res) != "retry" {
+		t.Errorf("the retry of a failed call: %q, %v; want a run", res, err)
+	}
+}
