@@ -86,7 +86,7 @@ func SettleText(file string, root *yaml.Node) (*Settled, error) {
 			}
 		}
 		*st = Settled{Data: data, Notes: st.Notes}
-		s, diags := spec.Load(file, data)
+		s, diags := st.load(file)
 		if len(diags) > 0 {
 			st.Diags = diags
 			return st, nil
@@ -103,6 +103,18 @@ func SettleText(file string, root *yaml.Node) (*Settled, error) {
 			return st, nil
 		}
 	}
+}
+
+// load loads the spec from its text, parsed once: the tree it loads from
+// is the one Root gives (Graph's spec is ~200 MB of nodes; a second parse
+// for the fixes held two at once). Loading does not change the tree.
+func (st *Settled) load(file string) (*spec.Spec, spec.Diagnostics) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(st.Data, &doc); err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+		return spec.Load(file, st.Data) // its findings say what is wrong
+	}
+	st.root = doc.Content[0]
+	return spec.LoadNode(file, st.root)
 }
 
 // settlesAsIs is the spec in root when it loads and plans without a
