@@ -156,7 +156,7 @@ tools:
 `
 	_, notes, root := settledAPI(t, src)
 	want := []string{
-		`types.Color: the constant of enum value "a_b" gets the Go name ColorAB, which taken; goNames: {"a_b": AB2}`,
+		`types.Color: the constant of enum value "a_b" gets the Go name ColorAB, which is taken; goNames: {"a_b": AB2}`,
 		"tools.t.input.properties.jsonSchema: its Go name JSONSchema is one generated methods use; goName: JSONSchema2 (the wire name stays)",
 		"tools.t.input.properties.applyDefaults: its Go name ApplyDefaults is one generated methods use; goName: ApplyDefaults2 (the wire name stays)",
 		"tools.t.input.properties.A: its Go name A is taken; goName: A2 (the wire name stays)",

@@ -163,7 +163,7 @@ func settleRound(root *yaml.Node, api *gen.API, data []byte, notes *[]string) in
 				yamlmap.Map{N: loc.node}.Set("goNames", m)
 			}
 			yamlmap.Map{N: m}.Set(c.EnumValue, yamlmap.Str(name))
-			*notes = append(*notes, fmt.Sprintf("%s: the constant of enum value %s gets the Go name %s, which %s; goNames: {%s: %s}", loc.path, strconv.Quote(c.EnumValue), c.GoName, strings.TrimPrefix(why, "is "), strconv.Quote(c.EnumValue), name))
+			*notes = append(*notes, fmt.Sprintf("%s: the constant of enum value %s gets the Go name %s, which %s; goNames: {%s: %s}", loc.path, strconv.Quote(c.EnumValue), c.GoName, why, strconv.Quote(c.EnumValue), name))
 		default:
 			continue
 		}
