@@ -90,7 +90,12 @@ func (s secrets) clean(text string) string {
 	if len(s) == 0 {
 		return text
 	}
-	for _, f := range s.forms() {
+	return replaceForms(text, s.forms())
+}
+
+// replaceForms is text with each of forms (longest first) redacted.
+func replaceForms(text string, forms []string) string {
+	for _, f := range forms {
 		text = strings.ReplaceAll(text, f, redactedText)
 	}
 	return text
@@ -121,9 +126,10 @@ func (s secrets) cleanHead(body []byte) []byte {
 	if cut {
 		body = body[:4*excerptBytes]
 	}
-	text := s.clean(string(body))
+	forms := s.forms()
+	text := replaceForms(string(body), forms)
 	if cut {
-		for _, f := range s.forms() {
+		for _, f := range forms {
 			for k := min(len(f)-1, len(text)); k > 0; k-- {
 				if strings.HasSuffix(text, f[:k]) {
 					text = text[:len(text)-k]
