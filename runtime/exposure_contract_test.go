@@ -85,43 +85,6 @@ func TestSearchHitShape(t *testing.T) {
 	}
 }
 
-// TestCallToolTaskSupport: call_tool is listed with taskSupport optional
-// exactly when a tool behind it may run as a task; otherwise it has no
-// execution, like search_tools and describe_tools always.
-func TestCallToolTaskSupport(t *testing.T) {
-	for _, withTask := range []bool{false, true} {
-		srv := runtime.NewServer(testInfo(), runtime.WithToolExposure(runtime.ExposeSearch))
-		srv.AddTool(echoTool("plain"))
-		if withTask {
-			tl := echoTool("long")
-			tl.Execution = &runtime.ToolExecution{TaskSupport: runtime.TaskRequired}
-			srv.AddTool(tl)
-		}
-		c := serve(t, srv)
-		c.initialize()
-		var res struct {
-			Tools []struct {
-				Name      string
-				Execution *struct{ TaskSupport string }
-			}
-		}
-		json.Unmarshal(c.result("tools/list", nil), &res)
-		for _, tl := range res.Tools {
-			want := ""
-			if withTask && tl.Name == "call_tool" {
-				want = "optional"
-			}
-			got := ""
-			if tl.Execution != nil {
-				got = tl.Execution.TaskSupport
-			}
-			if got != want {
-				t.Errorf("a task tool behind search: %v; %s's taskSupport %q, want %q", withTask, tl.Name, got, want)
-			}
-		}
-	}
-}
-
 // TestCallToolNullArguments: call_tool with arguments null is the direct
 // call without arguments; the hidden tools stay callable by their names.
 func TestCallToolNullArguments(t *testing.T) {

@@ -294,7 +294,7 @@ func TestSearchWhileToolsChange(t *testing.T) {
 
 // TestSearchExposureCallToolTasks: call_tool may run as a task (optional)
 // when any hidden tool may, wherever it is among them; with none, call_tool
-// declares no task support.
+// declares no task support, and search_tools and describe_tools never do.
 func TestSearchExposureCallToolTasks(t *testing.T) {
 	task := func(name string, support runtime.TaskSupport) runtime.Tool {
 		tool := echoTool(name)
@@ -327,20 +327,23 @@ func TestSearchExposureCallToolTasks(t *testing.T) {
 			if err := json.Unmarshal(c.result("tools/list", nil), &res); err != nil {
 				t.Fatal(err)
 			}
+			listed := false
 			for _, tool := range res.Tools {
-				if tool.Name != runtime.CallToolName {
-					continue
+				want := ""
+				if tool.Name == runtime.CallToolName {
+					listed, want = true, tc.want
 				}
 				got := ""
 				if tool.Execution != nil {
 					got = tool.Execution.TaskSupport
 				}
-				if got != tc.want {
-					t.Errorf("call_tool's taskSupport is %q, want %q", got, tc.want)
+				if got != want {
+					t.Errorf("%s's taskSupport is %q, want %q", tool.Name, got, want)
 				}
-				return
 			}
-			t.Fatalf("no call_tool listed: %+v", res.Tools)
+			if !listed {
+				t.Fatalf("no call_tool listed: %+v", res.Tools)
+			}
 		})
 	}
 }

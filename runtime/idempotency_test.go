@@ -209,26 +209,38 @@ func TestIdempotencyPerOwner(t *testing.T) {
 	r := &refunds{}
 	srv := idempotentServer(t, r)
 	call := func(who string) string {
-		var mu sync.Mutex
-		var got []string
-		ss := srv.NewSession(func(msg []byte) {
-			mu.Lock()
-			defer mu.Unlock()
-			got = append(got, string(msg))
-		})
-		defer ss.Close()
 		ctx := runtime.ContextWithAuth(context.Background(), &runtime.AuthInfo{Issuer: "https://issuer.example", Subject: who})
-		ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-		ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-		ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"refund","arguments":{"order_id":"A-1","amount":5,"idempotency_key":"k-1"}}}`))
+		ss, last := initializedSession(ctx, srv)
+		defer ss.Close()
+		ss.HandleMessage(ctx, []byte(refundK1Call))
 		ss.Wait()
-		mu.Lock()
-		defer mu.Unlock()
-		return got[len(got)-1]
+		return last()
 	}
 	alice, bob, again := call("alice"), call("bob"), call("alice")
 	if r.runs.Load() != 2 || alice == bob || again != alice {
 		t.Errorf("%d runs; alice %s, bob %s, alice again %s", r.runs.Load(), alice, bob, again)
+	}
+}
+
+// refundK1Call is a tools/call of refund with idempotency_key k-1.
+const refundK1Call = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"refund","arguments":{"order_id":"A-1","amount":5,"idempotency_key":"k-1"}}}`
+
+// initializedSession is a session of srv through the public seam,
+// initialized under ctx; last returns the latest message it sent.
+func initializedSession(ctx context.Context, srv *runtime.Server) (ss *runtime.Session, last func() string) {
+	var mu sync.Mutex
+	var got []string
+	ss = srv.NewSession(func(msg []byte) {
+		mu.Lock()
+		defer mu.Unlock()
+		got = append(got, string(msg))
+	})
+	ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
+	ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	return ss, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return got[len(got)-1]
 	}
 }
 
@@ -259,24 +271,14 @@ func TestIdempotencyWaiterContextEnds(t *testing.T) {
 	<-r.started
 	<-store.entered
 
-	var mu sync.Mutex
-	var got []string
-	ss := srv.NewSession(func(msg []byte) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, string(msg))
-	})
+	ss, lastMessage := initializedSession(context.Background(), srv)
 	defer ss.Close()
-	ss.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`))
-	ss.HandleMessage(context.Background(), []byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
 	ctx, cancel := context.WithCancel(context.Background())
-	ss.HandleMessage(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"refund","arguments":{"order_id":"A-1","amount":5,"idempotency_key":"k-1"}}}`))
+	ss.HandleMessage(ctx, []byte(refundK1Call))
 	<-store.entered // the retry reached the store, which the first call holds
 	cancel()
 	ss.Wait()
-	mu.Lock()
-	last := got[len(got)-1]
-	mu.Unlock()
+	last := lastMessage()
 	var resp struct {
 		ID     int              `json:"id"`
 		Error  *json.RawMessage `json:"error"`
