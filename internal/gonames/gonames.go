@@ -58,8 +58,8 @@ type Settled struct {
 }
 
 // Root is the spec's document mapping read from Data, with the positions
-// the findings name. It is read on demand: a spec that settles in one
-// round needs only its text.
+// the findings name, parsed once (a spec that settled as is has none
+// until asked: it was loaded from the importer's tree).
 func (st *Settled) Root() (*yaml.Node, error) {
 	if st.root == nil {
 		var doc yaml.Node
@@ -105,16 +105,15 @@ func SettleText(file string, root *yaml.Node) (*Settled, error) {
 	}
 }
 
-// load loads the spec from its text, parsed once: the tree it loads from
-// is the one Root gives (Graph's spec is ~200 MB of nodes; a second parse
+// load loads the spec from its text through Root's tree, so that a round
+// parses its text once (Graph's spec is ~200 MB of nodes; a second parse
 // for the fixes held two at once). Loading does not change the tree.
 func (st *Settled) load(file string) (*spec.Spec, spec.Diagnostics) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(st.Data, &doc); err != nil || doc.Kind != yaml.DocumentNode || len(doc.Content) != 1 {
+	root, err := st.Root()
+	if err != nil {
 		return spec.Load(file, st.Data) // its findings say what is wrong
 	}
-	st.root = doc.Content[0]
-	return spec.LoadNode(file, st.root)
+	return spec.LoadNode(file, root)
 }
 
 // settlesAsIs is the spec in root when it loads and plans without a
