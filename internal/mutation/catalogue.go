@@ -1369,8 +1369,12 @@ var Catalogue = []Mutant{
 		Original: "\ttyp = strings.ToLower(typ)\n", Mutated: "",
 		Packages: pkgJWT, Why: "typ AT+JWT is refused: media types are case-insensitive"},
 	{ID: "planter12/jwt-jwks-outage-static", File: "runtime/jwtauth/verifier.go",
-		Original: "if err != nil && len(out) == 0 {", Mutated: "if err != nil {",
+		Original: "\tkeys, fetchErr := v.keys(ctx, hdr.KeyID)\n", Mutated: "\tkeys, fetchErr := v.keys(ctx, hdr.KeyID)\n\tif fetchErr != nil {\n\t\treturn nil, fetchErr\n\t}\n",
 		Packages: pkgJWT, Why: "a JWKS fetch failure refuses tokens a static key verifies"},
+	{ID: "jwtauth/jwks-outage-beside-static-invalid", File: "runtime/jwtauth/verifier.go",
+		Original: "\tif err != nil {\n\t\tif fetchErr != nil {\n\t\t\treturn nil, fetchErr\n\t\t}\n", Mutated: "\tif err != nil {\n",
+		Packages: pkgJWT, Why: "with the key set unreachable, a token a static key without kid does not verify is declared invalid (401), though the set might hold its key: 503",
+		KilledBy: []string{"TestVerifierJWKSUnreachableBesideKeyWithoutKid"}},
 	// Session 12's second independent run (issue 31).
 	{ID: "planter12b/jwtauth-cache-past-expiry", File: "runtime/jwtauth/verifier.go",
 		Original: "exp := info.Expiry.Add(v.cfg.Leeway); exp.Before(until) {", Mutated: "exp := info.Expiry.Add(v.cfg.Leeway); exp.After(until) {",
