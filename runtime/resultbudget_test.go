@@ -2,6 +2,8 @@ package runtime_test
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -183,6 +185,40 @@ func TestResultBudgetLinkOwner(t *testing.T) {
 // TestResultBudgetBoundary: a result of exactly maxResultBytes is inlined,
 // one byte more is over. The size is the server's own count, read from the
 // refusal of a budget of 1.
+// TestResultBudgetLinkIDIsUnguessable: the id of a result link carries at
+// least 128 bits (docs: a stateless caller's link is readable by whoever
+// has its 128-bit random URI), and no two calls get the same one.
+func TestResultBudgetLinkIDIsUnguessable(t *testing.T) {
+	srv := runtime.NewServer(testInfo())
+	srv.AddTool(bigTool("dump", runtime.OverflowLink, 0))
+	c := serve(t, srv)
+	c.initialize()
+	seen := map[string]bool{}
+	for range 32 {
+		var res toolResult
+		jsonUnmarshal(c.callTool("dump", map[string]any{"n": 1000}), &res)
+		if len(res.Content) != 2 {
+			t.Fatalf("a result over budget: %+v", res)
+		}
+		uri := res.Content[1].URI
+		id, ok := strings.CutPrefix(uri, "mcpgen-result://dump/")
+		if !ok || id == "" {
+			t.Fatalf("link %q is not mcpgen-result://dump/ID", uri)
+		}
+		raw, err := hex.DecodeString(id)
+		if err != nil {
+			raw, err = base64.RawURLEncoding.DecodeString(id)
+		}
+		if err != nil || len(raw) < 16 {
+			t.Fatalf("link %q: its id decodes to %d bytes (%v), want at least 16 (128 bits)", uri, len(raw), err)
+		}
+		if seen[id] {
+			t.Fatalf("link %q given twice", uri)
+		}
+		seen[id] = true
+	}
+}
+
 func TestResultBudgetBoundary(t *testing.T) {
 	sized := func(limit int) *client {
 		srv := runtime.NewServer(testInfo())

@@ -58,3 +58,27 @@ paths:
 		t.Errorf("a format: binary text body taken as a string: notes %q", res.Notes)
 	}
 }
+
+// TestBearerSchemeAnyCase: an http security scheme's scheme name is
+// case-insensitive (RFC 9110 §11.1): Bearer, BEARER and bearer all give
+// the upstream bearer auth from $PREFIX_TOKEN.
+func TestBearerSchemeAnyCase(t *testing.T) {
+	for _, scheme := range []string{"bearer", "Bearer", "BEARER", "bEaReR"} {
+		_, s, _ := importText(t, "bearer-"+scheme, `openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: "https://api.example.com"}]
+components:
+  securitySchemes:
+    tok: {type: http, scheme: `+scheme+`}
+security: [{tok: []}]
+paths:
+  /items:
+    get:
+      operationId: listItems
+      responses: {"200": {description: ok}}
+`)
+		if s.Upstream == nil || s.Upstream.Auth == nil || s.Upstream.Auth.Bearer == nil {
+			t.Errorf("scheme %s: no upstream bearer auth written: %+v", scheme, s.Upstream)
+		}
+	}
+}

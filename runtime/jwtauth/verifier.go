@@ -234,12 +234,15 @@ func (v *Verifier) verify(ctx context.Context, token string) (*authz.Info, error
 		return nil, err
 	}
 	alg := jose.SignatureAlgorithm(hdr.Algorithm)
-	keys, err := v.keys(ctx, hdr.KeyID)
-	if err != nil {
-		return nil, err
-	}
+	// A key set that could not be fetched might hold the token's key: when
+	// no key held verifies it, the verifier cannot tell, and says so
+	// rather than declare the token invalid.
+	keys, fetchErr := v.keys(ctx, hdr.KeyID)
 	keys = slices.DeleteFunc(keys, func(k *jwk) bool { return !keyFits(k, alg) })
 	if len(keys) == 0 {
+		if fetchErr != nil {
+			return nil, fetchErr
+		}
 		return nil, invalid("no %s key for kid %s", alg, safetext.Quote(hdr.KeyID))
 	}
 	var payload []byte
@@ -249,6 +252,9 @@ func (v *Verifier) verify(ctx context.Context, token string) (*authz.Info, error
 		}
 	}
 	if err != nil {
+		if fetchErr != nil {
+			return nil, fetchErr
+		}
 		return nil, invalid("bad signature")
 	}
 	// Only now is the payload trusted enough to read.
@@ -391,17 +397,16 @@ func decodeJSON(b []byte, v any) error {
 }
 
 // keys returns the keys that may have signed a token naming kid: the
-// static ones, then those fetched from JWKSURL (fetching them when needed).
+// static ones, then those fetched from JWKSURL (fetching them when
+// needed). When the key set cannot be fetched it returns the static ones
+// and the error.
 func (v *Verifier) keys(ctx context.Context, kid string) ([]*jwk, error) {
 	out := matching(v.static, kid)
 	if v.cfg.JWKSURL == "" {
 		return out, nil
 	}
 	fetched, err := v.fetchedKeys(ctx, kid)
-	if err != nil && len(out) == 0 {
-		return nil, err
-	}
-	return append(out, matching(fetched, kid)...), nil
+	return append(out, matching(fetched, kid)...), err
 }
 
 // matching returns the keys of set that may verify a token naming kid: a

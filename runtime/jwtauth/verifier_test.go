@@ -306,3 +306,40 @@ func TestVerifierJWKSUnreachableStaticKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifierJWKSUnreachableBesideKeyWithoutKid: a key given directly
+// without a kid may verify any token, but when it does not verify this
+// one and the key set cannot be fetched, the verifier cannot tell: the
+// token is not declared invalid (the server answers 503, not 401), as for
+// a verifier with no direct key. A token the direct key verifies is
+// accepted.
+func TestVerifierJWKSUnreachableBesideKeyWithoutKid(t *testing.T) {
+	k := jwttest.TheKeys(t)
+	v := jwttest.NewVerifier(t, jwtauth.Config{
+		Issuer:  jwttest.Issuer,
+		JWKSURL: jwttest.UnreachableJWKS(t),
+		Keys:    []crypto.PublicKey{k.Ed.Public()},
+	})
+	for name, token := range map[string]string{
+		"another algorithm, a kid":   jwttest.Sign(t, "RS256", "rsa-1", k.RSA, jwttest.Claims("alice", "")),
+		"another algorithm, no kid":  jwttest.Sign(t, "ES256", "", k.EC, jwttest.Claims("alice", "")),
+		"the same algorithm, a kid":  jwttest.Sign(t, "EdDSA", "ed-2", otherEd(t), jwttest.Claims("alice", "")),
+		"the same algorithm, no kid": jwttest.Sign(t, "EdDSA", "", otherEd(t), jwttest.Claims("alice", "")),
+	} {
+		_, err := v.VerifyToken(context.Background(), token)
+		if err == nil || errors.Is(err, runtime.ErrInvalidToken) || !strings.Contains(err.Error(), "could not be fetched") {
+			t.Errorf("%s: error %v, want a fetch error that is not ErrInvalidToken", name, err)
+		}
+	}
+	if info, err := v.VerifyToken(context.Background(), jwttest.Sign(t, "EdDSA", "", k.Ed, jwttest.Claims("alice", ""))); err != nil || info.Subject != "alice" {
+		t.Errorf("a token of the direct key: %+v, %v; want it verified", info, err)
+	}
+}
+
+func otherEd(t *testing.T) ed25519.PrivateKey {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return priv
+}

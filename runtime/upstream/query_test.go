@@ -2,6 +2,8 @@ package upstream
 
 import (
 	"context"
+	"net/url"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -81,6 +83,46 @@ func TestQueryStyleRefusals(t *testing.T) {
 		r.QueryStyle("color", tc.style, false, tc.value)
 		if err := c.Call(context.Background(), r, nil); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s %v: err = %v, want %q", tc.style, tc.value, err, tc.want)
+		}
+	}
+}
+
+// TestQueryValuesReachTheServerAsSent: whatever a value holds (the
+// query's own delimiters &, = and #, a space, a +, a %, brackets,
+// non-ASCII), in every style the server reads back exactly the values
+// sent, under exactly the names sent, and nothing more: a value cannot
+// add a parameter, end the query or change a name.
+func TestQueryValuesReachTheServerAsSent(t *testing.T) {
+	hostile := []string{"x&admin=1", "a=b", "frag#ment", "two words", "1+1", "100%", "%41",
+		"[0]", "a]b[c", "naïve 東京", "?q", "semi;colon", ""}
+	srv, got := recorder(t, 200, `{}`)
+	c := newClient(t, Config{BaseURL: srv.URL})
+	for _, v := range hostile {
+		obj := map[string]any{"k": v, "n": map[string]any{"deep": v}, "l": []string{v, v}}
+		for _, tc := range []struct {
+			style   Style
+			explode bool
+			value   any
+			want    url.Values
+		}{
+			{DeepObject, true, obj, url.Values{"p[k]": {v}, "p[n][deep]": {v}, "p[l][0]": {v}, "p[l][1]": {v}}},
+			{DeepObject, true, map[string]any{v: v}, url.Values{"p[" + v + "]": {v}}},
+			{DeepObject, true, v, url.Values{"p": {v}}},
+			{Form, true, v, url.Values{"p": {v}}},
+			{Form, true, []string{v, v}, url.Values{"p": {v, v}}},
+			{Form, true, map[string]any{"k": v}, url.Values{"k": {v}}},
+			{SpaceDelimited, false, v, url.Values{"p": {v}}},
+			{PipeDelimited, false, v, url.Values{"p": {v}}},
+		} {
+			r := NewRequest("GET", "/x")
+			r.QueryStyle("p", tc.style, tc.explode, tc.value)
+			if err := c.Call(context.Background(), r, nil); err != nil {
+				t.Fatalf("%s %q: %v", tc.style, v, err)
+			}
+			q, err := url.ParseQuery(got.rawQuery)
+			if err != nil || !reflect.DeepEqual(q, tc.want) {
+				t.Errorf("%s explode=%v %#v: the server read %v (query %q, %v), want %v", tc.style, tc.explode, tc.value, q, got.rawQuery, err, tc.want)
+			}
 		}
 	}
 }
