@@ -10,7 +10,7 @@ import (
 	"github.com/mcpgen/mcpgen/runtime/requeststate"
 )
 
-// A used requestState is one key, "<prefix>state:<id>", set if absent
+// A used requestState is one key, "<prefix>state:<hash of id>", set if absent
 // (SET NX) and expiring with the state (PXAT): the first replica to set it
 // is the first use, everywhere.
 

@@ -283,3 +283,35 @@ func TestStatusErrorTextExact(t *testing.T) {
 		}
 	}
 }
+
+// TestFormBodyExact: a form body's fields as form encoding writes them
+// (space as +, names sorted, each nested key escaped), nested objects and
+// arrays deepObject style, null and empty containers sent as nothing,
+// numbers as JSON writes them.
+func TestFormBodyExact(t *testing.T) {
+	srv, got := recorder(t, 200, `{}`)
+	c := newClient(t, Config{BaseURL: srv.URL})
+	for _, tc := range []struct {
+		fields map[string]any
+		want   string
+	}{
+		{map[string]any{"q": "a b&c=d+é"}, "q=a+b%26c%3Dd%2B%C3%A9"},
+		{map[string]any{"b": 1, "a": true, "c": ""}, "a=true&b=1&c="},
+		{map[string]any{"n": 1e21, "f": -0.5}, "f=-0.5&n=1e%2B21"},
+		{map[string]any{"meta": map[string]any{"a b": "x", "z": nil}}, "meta%5Ba+b%5D=x"},
+		{map[string]any{"l": []any{"x", []int{1}}, "o": map[string]any{}, "e": []string{}}, "l%5B0%5D=x&l%5B1%5D%5B0%5D=1"},
+		{map[string]any{"k": nil, "j": "1"}, "j=1"},
+	} {
+		r := NewRequest("POST", "/f")
+		r.Form()
+		for k, v := range tc.fields {
+			r.BodyField(k, v)
+		}
+		if err := c.Call(context.Background(), r, nil); err != nil {
+			t.Fatalf("%v: %v", tc.fields, err)
+		}
+		if got.body != tc.want || got.header.Get("Content-Type") != "application/x-www-form-urlencoded" {
+			t.Errorf("%v: body %q (%s), want %q", tc.fields, got.body, got.header.Get("Content-Type"), tc.want)
+		}
+	}
+}
