@@ -106,7 +106,10 @@ type imported struct {
 // parallelism bounds the servers started at once (each is a Node process).
 const parallelism = 4
 
-func TestImportMCPRoundTrip(t *testing.T) {
+// importSources are the servers the round trip imports (tmp holds the
+// filesystem server's root and the Go SDK server's build); it skips, or
+// fails under CI, when the npm peers are missing.
+func importSources(t *testing.T, tmp string) []importSource {
 	node := needNode(t)
 	nodeModules, err := filepath.Abs(filepath.Join(nodeDir, "node_modules", "@modelcontextprotocol"))
 	if err != nil {
@@ -117,7 +120,6 @@ func TestImportMCPRoundTrip(t *testing.T) {
 			unavailable(t, "interop/node/node_modules has no @modelcontextprotocol/"+pkg)
 		}
 	}
-	tmp := t.TempDir()
 	fsRoot := filepath.Join(tmp, "files")
 	if err := os.Mkdir(fsRoot, 0o755); err != nil {
 		t.Fatal(err)
@@ -134,6 +136,12 @@ func TestImportMCPRoundTrip(t *testing.T) {
 		}
 		sources = append(sources, importSource{s.name, mcpimport.Options{Command: append([]string{node, script}, s.args...), Env: s.env}})
 	}
+	return sources
+}
+
+func TestImportMCPRoundTrip(t *testing.T) {
+	tmp := t.TempDir()
+	sources := importSources(t, tmp)
 
 	mcpgen := buildMcpgen(t, tmp)
 	module := filepath.Join(tmp, "roundtrip")

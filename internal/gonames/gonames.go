@@ -177,12 +177,21 @@ type located struct {
 	path string
 }
 
+// itemSections are the sections whose items take a goName beside their
+// key: a collision's At is the item's key.
+var itemSections = map[string]bool{"tools": true, "resources": true, "resourceTemplates": true, "prompts": true}
+
 // index records every mapping by its position and every key by its own
 // (standing for the mapping it holds: a tool's item).
 func index(n *yaml.Node, path string, at map[spec.Pos]located) {
 	switch n.Kind {
 	case yaml.MappingNode:
-		at[spec.Pos{Line: n.Line, Column: n.Column}] = located{n, path}
+		// A block mapping starts where its first key does: the section
+		// of tools (resources, templates, prompts) stands for none, so
+		// that its first item's key stands for the item.
+		if !itemSections[path] {
+			at[spec.Pos{Line: n.Line, Column: n.Column}] = located{n, path}
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
 			p := k.Value

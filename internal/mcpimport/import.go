@@ -72,25 +72,33 @@ type StepError struct {
 func (e *StepError) Error() string { return e.Step + ": " + e.Err.Error() }
 func (e *StepError) Unwrap() error { return e.Err }
 
-// Lists is what a server lists, item by item as it sent them.
+// Lists is what a server lists, item by item as it sent them. It
+// marshals to JSON and back whole: a recorded listing (json.Marshal of a
+// Lists) imports with FromLists as the live one does.
 type Lists struct {
-	Tools, Resources, Templates, Prompts []json.RawMessage
+	// Initialize is the initialize result as the server sent it; FromLists
+	// reads serverInfo and instructions from it.
+	Initialize json.RawMessage   `json:"initialize,omitempty"`
+	Tools      []json.RawMessage `json:"tools,omitempty"`
+	Resources  []json.RawMessage `json:"resources,omitempty"`
+	Templates  []json.RawMessage `json:"resourceTemplates,omitempty"`
+	Prompts    []json.RawMessage `json:"prompts,omitempty"`
 	// Protocol is the revision the server agreed to.
-	Protocol string
+	Protocol string `json:"protocol"`
 	// Capabilities are the server's capabilities, as initialize answered.
-	Capabilities map[string]json.RawMessage
+	Capabilities map[string]json.RawMessage `json:"capabilities,omitempty"`
 	// Requires holds, for an item that only a capable client is shown
 	// (see Probe), the client capabilities it needs, by "tools/NAME",
 	// "resources/NAME", "resourceTemplates/NAME" or "prompts/NAME".
-	Requires map[string]*Requirement
+	Requires map[string]*Requirement `json:"requires,omitempty"`
 	// Stray holds lines a stdio server wrote to its standard output that
 	// are not messages (banners, logs), which MCP does not allow.
-	Stray []string
+	Stray []string `json:"stray,omitempty"`
 	// Notes say what the listing met that the spec cannot show: a list
 	// method the server's capability promises but that it does not
 	// implement.
-	Notes []string
-	init  initializeResult
+	Notes []string         `json:"notes,omitempty"`
+	init  initializeResult // Initialize parsed
 }
 
 // List connects to the server as a client that declares no capabilities
@@ -139,7 +147,14 @@ func Import(ctx context.Context, opts Options) (*Result, error) {
 // FromLists writes the spec of lists that List read (opts.Package is the
 // one option it reads).
 func FromLists(lists *Lists, opts Options) (*Result, error) {
-	im := &importer{opts: opts, conv: newConverter(), init: lists.init, requires: lists.Requires}
+	init := lists.init
+	if init.ProtocolVersion == "" && len(lists.Initialize) > 0 {
+		// A recorded listing: only the exported fields came back.
+		if err := json.Unmarshal(lists.Initialize, &init); err != nil {
+			return nil, fmt.Errorf("initialize: the result is not an InitializeResult (%v): %s", err, clip(lists.Initialize))
+		}
+	}
+	im := &importer{opts: opts, conv: newConverter(), init: init, requires: lists.Requires}
 	im.res.Protocol = lists.Protocol
 	im.res.Notes = append(im.res.Notes, lists.Notes...)
 	if n := len(lists.Stray); n > 0 {
@@ -162,6 +177,7 @@ type lister struct {
 	caps    map[string]any
 	timeout time.Duration
 	init    initializeResult
+	rawInit json.RawMessage
 }
 
 type importer struct {
@@ -206,7 +222,7 @@ func (l *lister) run(ctx context.Context) (*Lists, error) {
 	if err != nil {
 		return nil, &StepError{"notifications/initialized", err}
 	}
-	out := &Lists{Protocol: l.init.ProtocolVersion, Capabilities: l.init.Capabilities, init: l.init}
+	out := &Lists{Protocol: l.init.ProtocolVersion, Capabilities: l.init.Capabilities, Initialize: l.rawInit, init: l.init}
 	defer func() { out.Stray = l.c.strayLines() }()
 	for _, list := range []struct {
 		capability, method, key string
@@ -265,6 +281,7 @@ func (l *lister) initialize(ctx context.Context) error {
 		if h, ok := l.c.(*httpConn); ok {
 			h.protocol = l.init.ProtocolVersion
 		}
+		l.rawInit = r
 		return nil
 	}
 	return firstErr

@@ -27,7 +27,8 @@ var FullCapabilities = map[string]any{
 
 // Requirement is what a client must declare to be shown an item.
 type Requirement struct {
-	Capabilities, Extensions []string
+	Capabilities []string `json:"capabilities,omitempty"`
+	Extensions   []string `json:"extensions,omitempty"`
 }
 
 // probeUnits are what Probe leaves out one at a time: each capability,

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files of TestReimport")
+var update = flag.Bool("update", false, "rewrite the golden files of TestReimport and TestGoldenImports")
 
 // TestReimport: a spec imported from v1.yaml and curated by hand
 // (curated.yaml: list_notes renamed notes, get_note's and create_note's
