@@ -25,13 +25,22 @@ type droppingStore struct {
 	mu      sync.Mutex
 	recs    []*runtime.TaskRecord
 	dropped map[string]bool
+	at      time.Time // when set, every task's creation time (a stopped clock)
 }
 
 func (s *droppingStore) Create(_ context.Context, t *runtime.TaskRecord) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.recs = append(s.recs, t.Clone())
+	s.recs = append(s.recs, s.stamped(t))
 	return nil
+}
+
+func (s *droppingStore) stamped(t *runtime.TaskRecord) *runtime.TaskRecord {
+	t = t.Clone()
+	if !s.at.IsZero() {
+		t.CreatedAt = s.at
+	}
+	return t
 }
 
 func (s *droppingStore) find(id string) *runtime.TaskRecord {
@@ -50,7 +59,7 @@ func (s *droppingStore) Update(_ context.Context, t *runtime.TaskRecord) (bool, 
 	if r == nil || r.Status.Terminal() {
 		return false, nil
 	}
-	*r = *t.Clone()
+	*r = *s.stamped(t)
 	return true, nil
 }
 
@@ -178,6 +187,57 @@ func TestTasksListPagesProperty(t *testing.T) {
 			t.Errorf("seed %d (page %d): tasks %v never dropped and never listed (listed %v, dropped %v)", seed, page, want, got, droppedAt)
 		}
 		close(release)
+	}
+}
+
+// TestTasksListCursorTaskGoneSameInstant: tasks created in one instant
+// (a stopped clock), paged two at a time, the last task of each page
+// expiring before the next page is asked for: every task is listed
+// exactly once, none skipped for sharing the gone task's creation time,
+// none repeated.
+func TestTasksListCursorTaskGoneSameInstant(t *testing.T) {
+	st := &droppingStore{dropped: map[string]bool{}, at: time.Date(2026, 12, 7, 12, 0, 0, 0, time.UTC)}
+	srv, release, _ := taskServer(t, runtime.WithTaskStore(st), runtime.WithPageSize(2))
+	defer close(release)
+	c := newTaskClient(t, srv, `{}`)
+	var all []string
+	for i := range 7 {
+		all = append(all, c.startJob(fmt.Sprint(10+i), `{}`).TaskID)
+	}
+	seen := map[string]int{}
+	cursor := ""
+	for pages := 0; ; pages++ {
+		if pages > len(all) {
+			t.Fatal("paging does not end")
+		}
+		params := `{}`
+		if cursor != "" {
+			params = `{"cursor":"` + cursor + `"}`
+		}
+		r := c.call(fmt.Sprint(100+pages), "tasks/list", params)
+		if r.Error != nil {
+			t.Fatalf("tasks/list %s: %s", params, errorJSON(r))
+		}
+		var p struct {
+			Tasks      []wireTask
+			NextCursor *string
+		}
+		if err := json.Unmarshal(r.Result, &p); err != nil {
+			t.Fatal(err)
+		}
+		for _, tk := range p.Tasks {
+			seen[tk.TaskID]++
+		}
+		if p.NextCursor == nil {
+			break
+		}
+		cursor = *p.NextCursor
+		st.drop(p.Tasks[len(p.Tasks)-1].TaskID) // the cursor's task expires
+	}
+	for i, id := range all {
+		if seen[id] != 1 {
+			t.Errorf("task %d listed %d times, want once (listed %v)", i, seen[id], seen)
+		}
 	}
 }
 

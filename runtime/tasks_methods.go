@@ -5,6 +5,8 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -238,11 +240,12 @@ func withMeta(res []byte, meta string) []byte {
 	return b
 }
 
-// tasksList (2025-11-25) lists the caller's tasks, a page at a time. The
-// cursor names the last task of the previous page and when it was created
-// (taskCursor): when that task has expired (or was dropped) by the next
-// page, the listing goes on from the tasks created after it, instead of
-// failing or starting over.
+// tasksList (2025-11-25) lists the caller's tasks, a page at a time, in
+// the order of their key (creation time, then id). The cursor is the key
+// of the last task of the previous page (taskCursor), and the next page is
+// the tasks after that key: whether that task still lives or has expired
+// (or was dropped) by then, no task is skipped, not even one created in
+// the same instant, and none is repeated.
 func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMessage) (encoder, *Error) {
 	var cursor string
 	if raw := jsonwire.Member(params, "cursor"); !jsonwire.IsNull(raw) {
@@ -257,18 +260,28 @@ func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMe
 	}
 	page := ss.srv.cfg.pageSize
 	store, owner := ss.srv.cfg.tasks.store, taskOwner(ctx, ss, false)
-	recs, err := store.List(ctx, owner, after, page+1)
-	if err == nil && after != "" && len(recs) == 0 {
-		if rec, _ := store.Get(ctx, owner, after); rec == nil {
-			if created.IsZero() {
-				return nil, errorf(CodeInvalidParams, "invalid params: invalid cursor")
-			}
-			recs, err = listCreatedAfter(ctx, store, owner, created, page+1)
-		}
-	}
+	// Every live task of the owner (a store bounds them per owner), by key.
+	all, err := store.List(ctx, owner, "", math.MaxInt32)
 	if err != nil {
 		return nil, errorf(CodeInternalError, "internal error: listing tasks: %v", err)
 	}
+	slices.SortFunc(all, compareTaskKeys)
+	start := 0
+	if after != "" {
+		if created.IsZero() { // a bare id: its key is its task's, while it lives
+			i := slices.IndexFunc(all, func(r *TaskRecord) bool { return r.ID == after })
+			if i < 0 {
+				return nil, errorf(CodeInvalidParams, "invalid params: invalid cursor")
+			}
+			created = all[i].CreatedAt
+		}
+		var found bool
+		start, found = slices.BinarySearchFunc(all, &TaskRecord{ID: after, CreatedAt: created}, compareTaskKeys)
+		if found {
+			start++
+		}
+	}
+	recs := all[start:]
 	b := []byte(`{"tasks":[`)
 	for i, rec := range recs[:min(len(recs), page)] {
 		if i > 0 {
@@ -282,6 +295,14 @@ func (ss *Session) tasksList(ctx context.Context, _ *peerInfo, params json.RawMe
 		b = jsonwire.AppendString(b, taskCursor(recs[page-1]))
 	}
 	return rawResult(append(b, '}')), nil
+}
+
+// compareTaskKeys orders tasks by their key: creation time, then id.
+func compareTaskKeys(a, b *TaskRecord) int {
+	if c := a.CreatedAt.Compare(b.CreatedAt); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ID, b.ID)
 }
 
 // taskCursor is the cursor of the page that ends with t: its id and its
@@ -309,25 +330,4 @@ func parseTaskCursor(c string) (id string, created time.Time, ok bool) {
 		return "", time.Time{}, false
 	}
 	return c[:i], time.Unix(0, ns), true
-}
-
-// listCreatedAfter is up to limit of owner's live tasks created after
-// created, oldest first: the page after a cursor whose task is gone. It
-// walks the list from the start (the owner's tasks are bounded).
-func listCreatedAfter(ctx context.Context, store TaskStore, owner string, created time.Time, limit int) ([]*TaskRecord, error) {
-	var out []*TaskRecord
-	after := ""
-	for len(out) < limit {
-		recs, err := store.List(ctx, owner, after, limit)
-		if err != nil || len(recs) == 0 {
-			return out, err
-		}
-		for _, r := range recs {
-			if r.CreatedAt.After(created) && len(out) < limit {
-				out = append(out, r)
-			}
-		}
-		after = recs[len(recs)-1].ID
-	}
-	return out, nil
 }

@@ -302,7 +302,12 @@ func (s *Server) withRequestToolsets(r *http.Request) (*http.Request, error) {
 	}
 	x := s.toolsets
 	if x == nil {
-		return nil, fmt.Errorf("%s names toolsets, but this server has no toolsets", where)
+		// No toolsets: every name but all is unknown, refused as on a
+		// server with toolsets; all selects nothing, and nothing hides.
+		if _, err := (&toolsetIndex{}).parse(splitNames(raw), where); err != nil {
+			return nil, err
+		}
+		return r, nil
 	}
 	set, err := x.parse(splitNames(raw), where)
 	if err != nil {

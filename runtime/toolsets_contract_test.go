@@ -60,9 +60,10 @@ func TestEnabledToolsetsSelection(t *testing.T) {
 	}
 }
 
-// TestToolsetsSelectionErrors: over HTTP the Mcp-Toolsets header on a
-// server without toolsets, and an unknown name in the header or the query
-// parameter, are 400s that say where and what.
+// TestToolsetsSelectionErrors: over HTTP an unknown name in the
+// Mcp-Toolsets header or the toolsets query parameter is a 400 that says
+// where and what, the same whether or not the server has toolsets (on one
+// without, every name but all is unknown).
 func TestToolsetsSelectionErrors(t *testing.T) {
 	plain := runtime.NewServer(testInfo())
 	plain.AddTool(echoTool("always"))
@@ -71,7 +72,9 @@ func TestToolsetsSelectionErrors(t *testing.T) {
 		query, hdr string
 		want       string
 	}{
-		{plain, "", "read", "the Mcp-Toolsets header names toolsets, but this server has no toolsets"},
+		{plain, "", "read", `unknown toolset \"read\" in the Mcp-Toolsets header; this server has no toolsets`},
+		{plain, "?toolsets=read", "", `unknown toolset \"read\" in the toolsets query parameter; this server has no toolsets`},
+		{plain, "?x=1&toolsets=all,nope", "", `unknown toolset \"nope\" in the toolsets query parameter; this server has no toolsets`},
 		{toolsetServer(), "?toolsets=read,nope", "", `unknown toolset \"nope\" in the toolsets query parameter; the toolsets are read, write (or all)`},
 		{toolsetServer(), "", "read, nope", `unknown toolset \"nope\" in the Mcp-Toolsets header`},
 	} {
@@ -86,6 +89,15 @@ func TestToolsetsSelectionErrors(t *testing.T) {
 		msgs := readAll(t, resp)
 		if resp.StatusCode != http.StatusBadRequest || len(msgs) == 0 || !strings.Contains(msgs[0].Data, c.want) {
 			t.Errorf("%s %s: %d %v, want 400 saying %s", c.query, c.hdr, resp.StatusCode, msgs, c.want)
+		}
+	}
+	// Naming no toolset, or all of none, is no error there.
+	for _, query := range []string{"?toolsets=", "?toolsets=all", "?toolsets=%20,all"} {
+		p := serveHTTP(t, plain)
+		p.url += query
+		p.initialize(`{}`)
+		if got := listedNames(t, p.result("tools/list", ""), "tools"); !slices.Equal(got, []string{"always"}) {
+			t.Errorf("%s on a server without toolsets: tools %v, want [always]", query, got)
 		}
 	}
 }

@@ -117,7 +117,9 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if h.conf.Toolsets || r.Header.Get(transport.HeaderToolsets) != "" {
+	// A server without toolsets still reads a selection, to refuse its
+	// names as unknown rather than ignore them.
+	if h.conf.Toolsets || r.Header.Get(transport.HeaderToolsets) != "" || r.URL.RawQuery != "" && r.URL.Query().Has("toolsets") {
 		var err error
 		if r, err = h.srv.RequestToolsets(r); err != nil {
 			httpError(w, http.StatusBadRequest, "", errorf(codeInvalidParams, "invalid params: %s", err))
