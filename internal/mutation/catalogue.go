@@ -1394,7 +1394,7 @@ var Catalogue = []Mutant{
 	{ID: "planter12b/jwtauth-failed-refresh-waits", File: "runtime/jwtauth/jwks.go",
 		Original: "\t\tv.fetchAt = v.fetchAt.Add(minJWKSRefetch - v.cfg.JWKSRefresh)\n", Mutated: "",
 		Packages: pkgJWT, Why: "after a failed refresh the held keys are not fetched again for a whole JWKSRefresh: a minute",
-		KilledBy: []string{"TestJWKSFailedRefreshRetriedSoon"}},
+		KilledBy: []string{"TestJWKSRefreshScheduleExact"}},
 	{ID: "planter12b/authz-identity-by-issuer", File: "runtime/authz/authz.go",
 		Original: `return a.Subject != "" || a.ClientID != ""`, Mutated: `return a.Subject != "" || a.Issuer != ""`,
 		Packages: pkgAuthz, Why: "a token naming neither sub nor client_id is accepted: such callers share sessions, records and states"},

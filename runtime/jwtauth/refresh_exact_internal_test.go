@@ -61,7 +61,9 @@ func (j *jwksServer) count() int {
 // TestJWKSRefreshScheduleExact: the key set is fetched at the first token,
 // used for exactly JWKSRefresh (default 1 h), fetched early for a kid it
 // lacks at most once a minute (59.999… s after such a fetch: none; at the
-// minute: one), and a fetch that fails keeps the keys held; with none ever
+// minute: one), and a fetch that fails keeps the keys held and is tried
+// again a minute on, not a whole JWKSRefresh later (a rotation published
+// during the outage is seen soon after the server is back); with none ever
 // fetched, an unknown kid still retries once a minute, the error never
 // ErrInvalidToken.
 func TestJWKSRefreshScheduleExact(t *testing.T) {
@@ -98,7 +100,10 @@ func TestJWKSRefreshScheduleExact(t *testing.T) {
 			{effective + time.Minute + time.Second - time.Nanosecond, "k2", nil, false, 3, false}, // not again within the minute
 			{effective + time.Minute + time.Second, "k2", []string{"k1", "k2"}, false, 4, true},   // at the minute: fetched, k2 now there
 			{2*effective + time.Minute + time.Second - time.Nanosecond, "k1", nil, false, 4, true},
-			{2*effective + time.Minute + time.Second, "k1", nil, true, 5, true}, // the fetch fails: the keys held still verify
+			{2*effective + time.Minute + time.Second, "k1", nil, true, 5, true},                      // the fetch fails: the keys held still verify
+			{2*effective + 2*time.Minute + time.Second - time.Nanosecond, "k1", nil, false, 5, true}, // not again at every request
+			{2*effective + 2*time.Minute + time.Second, "k1", []string{"k1"}, false, 6, true},        // back: fetched a minute after the failure, not a whole JWKSRefresh
+			{2*effective + 2*time.Minute + 2*time.Second, "k1", nil, false, 6, true},
 		} {
 			if step.serve != nil {
 				js.set(step.serve, false)
