@@ -32,8 +32,11 @@ func FuzzFromLists(f *testing.F) {
 		if json.Unmarshal(data, &in) != nil {
 			return
 		}
-		lists := &Lists{Tools: in.Tools, Resources: in.Resources, Templates: in.ResourceTemplates, Prompts: in.Prompts, Protocol: "2025-11-25",
-			init: initializeResult{ProtocolVersion: "2025-11-25", Capabilities: in.Capabilities, ServerInfo: in.ServerInfo, Instructions: in.Instructions}}
+		init, err := json.Marshal(initializeResult{ProtocolVersion: "2025-11-25", Capabilities: in.Capabilities, ServerInfo: in.ServerInfo, Instructions: in.Instructions})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lists := &Lists{Tools: in.Tools, Resources: in.Resources, Templates: in.ResourceTemplates, Prompts: in.Prompts, Protocol: "2025-11-25", Initialize: init}
 		res, err := FromLists(lists, Options{})
 		if err == nil && len(res.YAML) == 0 {
 			t.Fatal("no error and no spec")

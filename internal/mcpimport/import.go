@@ -97,8 +97,7 @@ type Lists struct {
 	// Notes say what the listing met that the spec cannot show: a list
 	// method the server's capability promises but that it does not
 	// implement.
-	Notes []string         `json:"notes,omitempty"`
-	init  initializeResult // Initialize parsed
+	Notes []string `json:"notes,omitempty"`
 }
 
 // List connects to the server as a client that declares no capabilities
@@ -147,9 +146,8 @@ func Import(ctx context.Context, opts Options) (*Result, error) {
 // FromLists writes the spec of lists that List read (opts.Package is the
 // one option it reads).
 func FromLists(lists *Lists, opts Options) (*Result, error) {
-	init := lists.init
-	if init.ProtocolVersion == "" && len(lists.Initialize) > 0 {
-		// A recorded listing: only the exported fields came back.
+	var init initializeResult
+	if len(lists.Initialize) > 0 {
 		if err := json.Unmarshal(lists.Initialize, &init); err != nil {
 			return nil, fmt.Errorf("initialize: the result is not an InitializeResult (%v): %s", err, clip(lists.Initialize))
 		}
@@ -222,7 +220,7 @@ func (l *lister) run(ctx context.Context) (*Lists, error) {
 	if err != nil {
 		return nil, &StepError{"notifications/initialized", err}
 	}
-	out := &Lists{Protocol: l.init.ProtocolVersion, Capabilities: l.init.Capabilities, Initialize: l.rawInit, init: l.init}
+	out := &Lists{Protocol: l.init.ProtocolVersion, Capabilities: l.init.Capabilities, Initialize: l.rawInit}
 	defer func() { out.Stray = l.c.strayLines() }()
 	for _, list := range []struct {
 		capability, method, key string

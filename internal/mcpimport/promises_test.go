@@ -13,7 +13,11 @@ import (
 func TestPackageNameIsAGoIdentifier(t *testing.T) {
 	for _, name := range []string{"1password", "42", "007-agent", "9", "my-server", "GitHub MCP",
 		"Ünïcode 東京", "", "mcp", "go", "type", "_x", "a1"} {
-		lists := &Lists{init: initializeResult{ServerInfo: map[string]any{"name": name}}}
+		init, err := json.Marshal(initializeResult{ServerInfo: map[string]any{"name": name}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lists := &Lists{Initialize: init}
 		res, err := FromLists(lists, Options{})
 		if err != nil {
 			t.Fatalf("%q: %v", name, err)
