@@ -513,7 +513,10 @@ func TestTasksListPagingWithExpiries(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	listed := first
-	for cursor != "" {
+	for pages := 1; cursor != ""; pages++ {
+		if pages > len(all) {
+			t.Fatalf("paging does not end: listed %v of %v", listed, all)
+		}
 		var page []string
 		page, cursor = list(cursor)
 		listed = append(listed, page...)
